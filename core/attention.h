@@ -1,0 +1,82 @@
+#pragma once
+// Scaled dot-product (or additive) attention with every intermediate stage kept.
+//
+// Shapes (n queries from X, m keys from X or, in cross mode, from Y; h heads):
+//   1. Q = X W_Q (n x d_k), K = S_K W_K (m x d_k), V = S_K W_V (m x d_v), then vector edits
+//   2. scores  = Q K^T                 (n x m)   [additive: v^T tanh(W_a q_i + U_a k_j)]
+//   3. scaled  = scores / divisor      (n x m)   divisor = 1, sqrt(d_k) or temperature
+//   4. weights = row softmax(scaled) over cells the mask allows; masked cells are exactly 0,
+//      a fully masked row is all zeros (never NaN, never uniform)
+//   5. output  = weights V             (n x d_v)
+//   concat = [output_0 ... output_{h-1}] (n x h*d_v); final = concat W_O (n x d_model)
+// Masked cells keep their raw and scaled scores (useful to display); only weights are zeroed.
+
+#include <vector>
+
+#include "core/attention_input.h"
+
+namespace attn {
+
+template <typename T>
+struct RowDiagnosticsT {
+    VectorT<T> entropy;       // -sum p log p, nats; 0 for fully masked rows
+    VectorT<T> maxWeight;     // largest weight in the row
+    Eigen::VectorXi argmax;   // its column, -1 for fully masked rows
+    VectorT<T> jacobianNorm;  // Frobenius norm of d softmax / d scaled = diag(p) - p p^T
+    std::vector<bool> fullyMasked;
+};
+
+template <typename T>
+struct HeadResultT {
+    MatrixT<T> Q, K, V;
+    MatrixT<T> scores;   // raw Q K^T (or additive scores)
+    MatrixT<T> scaled;   // scores / divisor
+    BoolMatrix mask;     // effective: true = may attend
+    MatrixT<T> weights;  // P
+    MatrixT<T> output;   // P V
+    RowDiagnosticsT<T> diagnostics;
+    // Softmax bookkeeping per row, kept for incremental updates.
+    VectorT<T> rowMax;  // reference shift: the max of scaled over allowed cells when computed
+    VectorT<T> rowSum;  // sum of exp(scaled - rowMax) over allowed cells
+    VectorT<T>
+        rowDot;  // sum of weights * scaled over allowed cells (entropy = max + log sum - dot)
+};
+
+// How the effective mask is applied: not at all, as the pure lower-triangular
+// causal mask (only each row's prefix is computed), or cell by cell.
+enum class MaskKind { None, Causal, General };
+
+template <typename T>
+struct AttentionResultT {
+    std::vector<HeadResultT<T>> heads;
+    MatrixT<T> concat;  // n x h*d_v
+    MatrixT<T> output;  // concat W_O (or concat when W_O is empty)
+    MaskKind maskKind = MaskKind::None;
+};
+
+using HeadResult = HeadResultT<double>;
+using AttentionResult = AttentionResultT<double>;
+using RowDiagnostics = RowDiagnosticsT<double>;
+
+// Recomputes everything from the inputs. On failure `result` is left untouched.
+template <typename T>
+Status computeAttention(const AttentionInput& input, AttentionResultT<T>& result,
+                        const Limits& limits = {});
+
+// Fills concat and the final output from the heads' outputs (used after any update).
+template <typename T>
+void combineHeads(const AttentionInput& input, AttentionResultT<T>& result);
+
+// The effective n x m mask of the mode combined with the custom mask.
+BoolMatrix effectiveMask(const AttentionInput& input);
+// Classifies an effective mask (all true, exactly lower-triangular, or anything else).
+MaskKind classifyMask(const BoolMatrix& mask);
+
+extern template Status computeAttention<double>(const AttentionInput&, AttentionResultT<double>&,
+                                                const Limits&);
+extern template void combineHeads<double>(const AttentionInput&, AttentionResultT<double>&);
+extern template void combineHeads<float>(const AttentionInput&, AttentionResultT<float>&);
+extern template Status computeAttention<float>(const AttentionInput&, AttentionResultT<float>&,
+                                               const Limits&);
+
+}  // namespace attn

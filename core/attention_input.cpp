@@ -1,0 +1,204 @@
+#include "core/attention_input.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace attn {
+
+double AttentionInput::scoreDivisor() const
+{
+    switch (scaling) {
+    case Scaling::None: return 1.0;
+    case Scaling::SqrtDk: return std::sqrt(static_cast<double>(keyDim()));
+    case Scaling::Temperature: return temperature;
+    }
+    return 1.0;
+}
+
+namespace {
+
+Status shapeError(const std::string& field, long rows, long cols, long wantRows, long wantCols)
+{
+    Status s;
+    s.code = StatusCode::ShapeMismatch;
+    s.field = field;
+    s.row = rows;
+    s.col = cols;
+    s.expectedRows = wantRows;
+    s.expectedCols = wantCols;
+    return s;
+}
+
+template <typename M>
+Status checkFinite(const std::string& field, const M& m)
+{
+    for (long r = 0; r < m.rows(); ++r) {
+        for (long c = 0; c < m.cols(); ++c) {
+            if (!std::isfinite(m(r, c))) {
+                Status s;
+                s.code = StatusCode::NonFinite;
+                s.field = field;
+                s.row = r;
+                s.col = c;
+                return s;
+            }
+        }
+    }
+    return {};
+}
+
+// Checks shape (a negative wanted size accepts anything) and finiteness.
+Status checkMatrix(const std::string& field, const Matrix& m, long wantRows, long wantCols)
+{
+    if ((wantRows >= 0 && m.rows() != wantRows) || (wantCols >= 0 && m.cols() != wantCols))
+        return shapeError(field, m.rows(), m.cols(), wantRows < 0 ? m.rows() : wantRows,
+                          wantCols < 0 ? m.cols() : wantCols);
+    return checkFinite(field, m);
+}
+
+Status checkHead(const AttentionInput& in, std::size_t h)
+{
+    const HeadParams& p = in.heads[h];
+    const std::string prefix = "heads[" + std::to_string(h) + "].";
+    const long d = in.modelDim();
+    const long dk = in.keyDim();
+    if (Status s = checkMatrix(prefix + "W_Q", p.W_Q, d, dk); !s.ok()) return s;
+    if (!in.sharedProjections) {
+        if (Status s = checkMatrix(prefix + "W_K", p.W_K, d, dk); !s.ok()) return s;
+        if (Status s = checkMatrix(prefix + "W_V", p.W_V, d, in.valueDim()); !s.ok()) return s;
+    }
+    if (in.score == ScoreFunction::Additive) {
+        const long da = p.additive.v.size();
+        if (da == 0) return shapeError(prefix + "additive.v", 0, 1, -1, 1);
+        if (Status s = checkMatrix(prefix + "additive.W_a", p.additive.W_a, da, dk); !s.ok())
+            return s;
+        if (Status s = checkMatrix(prefix + "additive.U_a", p.additive.U_a, da, dk); !s.ok())
+            return s;
+        if (Status s = checkFinite(prefix + "additive.v", p.additive.v); !s.ok()) return s;
+    }
+    return {};
+}
+
+Status checkEdits(const AttentionInput& in)
+{
+    for (std::size_t e = 0; e < in.edits.size(); ++e) {
+        Status s = validateEdit(in, in.edits[e]);
+        if (!s.ok()) {
+            s.field = "edits[" + std::to_string(e) + "]";
+            return s;
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::size_t estimateBytes(const AttentionInput& in, std::size_t scalarBytes)
+{
+    const auto n = static_cast<std::size_t>(std::max<long>(in.queryCount(), 0));
+    const auto m = static_cast<std::size_t>(std::max<long>(in.keyCount(), 0));
+    const auto h = in.heads.size();
+    const auto dk = static_cast<std::size_t>(std::max<long>(in.keyDim(), 0));
+    const auto dv = static_cast<std::size_t>(std::max<long>(in.valueDim(), 0));
+    // scores, scaled, weights as scalars; the mask as bytes; Q, K, V, output.
+    const std::size_t perHead =
+        n * m * (3 * scalarBytes + 1) + (n * dk + m * dk + m * dv + n * dv) * scalarBytes;
+    return h * perHead + 2 * n * h * dv * scalarBytes;
+}
+
+Status validate(const AttentionInput& in, const Limits& limits, std::size_t scalarBytes)
+{
+    if (in.X.rows() == 0) return Status{StatusCode::EmptyTarget, "X"};
+    if (in.X.cols() == 0) return Status{StatusCode::ZeroModelDim, "X"};
+    if (in.mode == Mode::Cross && in.Y.rows() == 0) return Status{StatusCode::EmptySource, "Y"};
+    if (in.heads.empty()) return Status{StatusCode::NoHeads, "heads"};
+    if (in.keyDim() == 0) return Status{StatusCode::ZeroKeyDim, "heads[0].W_Q"};
+    if (in.valueDim() == 0) return Status{StatusCode::ZeroValueDim, "heads[0].W_V"};
+    if (in.sharedProjections && in.heads.front().W_V.size() != 0 &&
+        in.heads.front().W_V.cols() != in.keyDim())
+        return Status{StatusCode::SharedNeedsEqualDims, "heads[0].W_V"};
+    if (in.scaling == Scaling::Temperature &&
+        (!std::isfinite(in.temperature) || in.temperature <= 0.0))
+        return Status{StatusCode::BadTemperature, "temperature"};
+
+    if (Status s = checkFinite("X", in.X); !s.ok()) return s;
+    if (in.mode == Mode::Cross) {
+        if (Status s = checkMatrix("Y", in.Y, -1, in.modelDim()); !s.ok()) return s;
+    }
+    for (std::size_t h = 0; h < in.heads.size(); ++h) {
+        if (Status s = checkHead(in, h); !s.ok()) return s;
+    }
+    if (in.W_O.size() != 0) {
+        const long concatDim = static_cast<long>(in.heads.size()) * in.valueDim();
+        if (Status s = checkMatrix("W_O", in.W_O, concatDim, -1); !s.ok()) return s;
+    }
+    if (in.mask && (in.mask->rows() != in.queryCount() || in.mask->cols() != in.keyCount())) {
+        Status s{StatusCode::MaskShape, "mask"};
+        s.row = in.mask->rows();
+        s.col = in.mask->cols();
+        s.expectedRows = in.queryCount();
+        s.expectedCols = in.keyCount();
+        return s;
+    }
+    if (Status s = checkEdits(in); !s.ok()) return s;
+
+    const std::size_t need = estimateBytes(in, scalarBytes);
+    if (need > limits.maxBytes) {
+        Status s{StatusCode::TooLarge, "size"};
+        s.bytesNeeded = need;
+        s.bytesBudget = limits.maxBytes;
+        return s;
+    }
+    return {};
+}
+
+Status validateEdit(const AttentionInput& in, const VectorEdit& ed)
+{
+    const long positions = ed.role == Role::Query ? in.queryCount() : in.keyCount();
+    const long dims = ed.role == Role::Value ? in.valueDim() : in.keyDim();
+    Status s;
+    s.field = "edit";
+    bool bad = ed.head < 0 || ed.head >= static_cast<long>(in.heads.size()) || ed.index < 0 ||
+               ed.index >= positions;
+    for (const ComponentOverride& o : ed.overrides) {
+        bad = bad || o.component < 0 || o.component >= dims;
+        if (!std::isfinite(o.value)) {
+            s.code = StatusCode::NonFinite;
+            s.row = ed.index;
+            s.col = o.component;
+            return s;
+        }
+    }
+    if (!std::isfinite(ed.scale)) {
+        s.code = StatusCode::NonFinite;
+        s.row = ed.index;
+        return s;
+    }
+    if (bad) s.code = StatusCode::EditOutOfRange;
+    return s;
+}
+
+void upsertEdit(std::vector<VectorEdit>& edits, const VectorEdit& edit)
+{
+    for (auto it = edits.begin(); it != edits.end(); ++it) {
+        if (it->sameTarget(edit)) {
+            if (edit.isIdentity())
+                edits.erase(it);
+            else
+                *it = edit;
+            return;
+        }
+    }
+    if (!edit.isIdentity()) edits.push_back(edit);
+}
+
+const VectorEdit* findEdit(const std::vector<VectorEdit>& edits, Role role, int head, int index)
+{
+    for (const VectorEdit& e : edits) {
+        if (e.role == role && e.head == head && e.index == index) return &e;
+    }
+    return nullptr;
+}
+
+}  // namespace attn

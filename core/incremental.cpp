@@ -1,0 +1,183 @@
+#include "core/incremental.h"
+
+#include <cmath>
+
+#include "core/projection.h"
+#include "core/scores.h"
+#include "core/softmax.h"
+
+namespace attn {
+
+namespace {
+
+// Columns of row i that the softmax covers (its causal prefix, or every column).
+template <typename T>
+long rowCount(const AttentionResultT<T>& r, const HeadResultT<T>& hr, long i)
+{
+    const long m = hr.weights.cols();
+    return r.maskKind == MaskKind::Causal ? std::min(i + 1, m) : m;
+}
+
+// Steps 4-5 and diagnostics for one row, from its scaled scores.
+template <typename T>
+void recomputeRow(const AttentionResultT<T>& r, HeadResultT<T>& hr, long i)
+{
+    const long count = rowCount(r, hr, i);
+    const bool* allowed = r.maskKind == MaskKind::General ? &hr.mask(i, 0) : nullptr;
+    const RowSoftmax<T> f =
+        softmaxRow<T>(&hr.scaled(i, 0), allowed, count, hr.weights.cols(), &hr.weights(i, 0));
+    hr.rowMax[i] = f.max;
+    hr.rowSum[i] = f.sum;
+    hr.rowDot[i] = f.dot;
+    hr.output.row(i).noalias() = hr.weights.row(i).head(count) * hr.V.topRows(count);
+    diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr.diagnostics);
+}
+
+}  // namespace
+
+template <typename T>
+Status AttentionEngineT<T>::setInput(const AttentionInput& input)
+{
+    AttentionResultT<T> fresh;
+    if (Status s = computeAttention<T>(input, fresh, limits_); !s.ok()) return s;
+    input_ = input;
+    result_ = std::move(fresh);
+    lastRowsRecomputed_ = static_cast<long>(input_.queryCount());
+    return {};
+}
+
+template <typename T>
+Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
+{
+    if (!hasResult()) return Status{StatusCode::EmptyTarget, "input"};
+    if (Status s = validateEdit(input_, edit); !s.ok()) return s;
+    const std::vector<VectorEdit> previous = input_.edits;
+    upsertEdit(input_.edits, edit);
+    HeadResultT<T>& hr = result_.heads[static_cast<std::size_t>(edit.head)];
+
+    // Project the edited vector first; refuse (and leave everything as it was) if the
+    // new scores would not be finite.
+    const VectorT<T> vec = projectOne<T>(input_, edit.head, edit.role, edit.index);
+    const long idx = edit.index;
+    bool finite = vec.allFinite();
+    if (finite && edit.role == Role::Key) {
+        const VectorT<T> oldK = hr.K.row(idx).transpose();
+        const VectorT<T> oldCol = hr.scores.col(idx);
+        hr.K.row(idx) = vec.transpose();
+        computeScoreColumn<T>(input_, edit.head, hr.Q, hr.K, idx, hr.scores);
+        finite = hr.scores.col(idx).allFinite();
+        if (!finite) {
+            hr.K.row(idx) = oldK.transpose();
+            hr.scores.col(idx) = oldCol;
+        }
+    } else if (finite && edit.role == Role::Query) {
+        const VectorT<T> oldQ = hr.Q.row(idx).transpose();
+        const VectorT<T> oldRow = hr.scores.row(idx).transpose();
+        hr.Q.row(idx) = vec.transpose();
+        computeScoreRow<T>(input_, edit.head, hr.Q, hr.K, idx, hr.scores);
+        finite = hr.scores.row(idx).allFinite();
+        if (!finite) {
+            hr.Q.row(idx) = oldQ.transpose();
+            hr.scores.row(idx) = oldRow.transpose();
+        }
+    }
+    if (!finite) {
+        input_.edits = previous;
+        Status s{StatusCode::NonFinite, "edit"};
+        s.row = idx;
+        return s;
+    }
+
+    switch (edit.role) {
+    case Role::Key: updateKey(edit.head, edit.index); break;
+    case Role::Query: updateQuery(edit.head, edit.index); break;
+    case Role::Value: updateValue(edit.head, edit.index, vec); break;
+    }
+    recombine();
+    return {};
+}
+
+template <typename T>
+void AttentionEngineT<T>::updateKey(int head, int j)
+{
+    HeadResultT<T>& hr = result_.heads[static_cast<std::size_t>(head)];
+    const long n = hr.scaled.rows();
+    const T divisor = static_cast<T>(input_.scoreDivisor());
+    const VectorT<T> oldScaled = hr.scaled.col(j);
+    hr.scaled.col(j) = hr.scores.col(j) / divisor;
+    const VectorT<T> vj = hr.V.row(j).transpose();
+    const bool general = result_.maskKind == MaskKind::General;
+    long recomputed = 0;
+
+#pragma omp parallel for schedule(dynamic, 32) reduction(+ : recomputed)
+    for (long i = 0; i < n; ++i) {
+        const long count = rowCount(result_, hr, i);
+        if (j >= count || (general && !hr.mask(i, j))) continue;
+        T* w = &hr.weights(i, 0);
+        const T pOld = w[j];
+        const T sOld = oldScaled[i];
+        const T sNew = hr.scaled(i, j);
+        const T M = hr.rowMax[i];
+        const T Z = hr.rowSum[i];
+        const T rest = Z - pOld * Z;  // sum of exp(s_k - M) over the other cells
+        // A cell that carried over half the row would leave the rest to cancellation.
+        if (pOld > T(0.5) || !(rest > 0)) {
+            recomputeRow(result_, hr, i);
+            ++recomputed;
+            continue;
+        }
+        const T Mnew = std::max(M, sNew);
+        const T shiftOld = std::exp(M - Mnew);
+        const T eNew = std::exp(sNew - Mnew);
+        const T Znew = rest * shiftOld + eNew;
+        if (!(Znew > T(1e-10))) {  // the reference drifted far above every score
+            recomputeRow(result_, hr, i);
+            ++recomputed;
+            continue;
+        }
+        const T c = Z * shiftOld / Znew;
+        const T pNew = eNew / Znew;
+        Eigen::Map<VectorT<T>>(w, count) *= c;
+        w[j] = pNew;
+        hr.rowMax[i] = Mnew;
+        hr.rowSum[i] = Znew;
+        hr.rowDot[i] = c * (hr.rowDot[i] - pOld * sOld) + pNew * sNew;
+        hr.output.row(i) = c * (hr.output.row(i) - pOld * vj.transpose()) + pNew * vj.transpose();
+        RowSoftmax<T> facts;
+        facts.max = Mnew;
+        facts.sum = Znew;
+        facts.dot = hr.rowDot[i];
+        diagnoseRow<T>(w, count, facts, i, hr.diagnostics);
+    }
+    lastRowsRecomputed_ = recomputed;
+}
+
+template <typename T>
+void AttentionEngineT<T>::updateQuery(int head, int i)
+{
+    HeadResultT<T>& hr = result_.heads[static_cast<std::size_t>(head)];
+    hr.scaled.row(i) = hr.scores.row(i) / static_cast<T>(input_.scoreDivisor());
+    recomputeRow(result_, hr, i);
+    lastRowsRecomputed_ = 1;
+}
+
+template <typename T>
+void AttentionEngineT<T>::updateValue(int head, int j, const VectorT<T>& value)
+{
+    HeadResultT<T>& hr = result_.heads[static_cast<std::size_t>(head)];
+    const VectorT<T> delta = value - hr.V.row(j).transpose();
+    hr.V.row(j) = value.transpose();
+    hr.output.noalias() += hr.weights.col(j) * delta.transpose();
+    lastRowsRecomputed_ = 0;
+}
+
+template <typename T>
+void AttentionEngineT<T>::recombine()
+{
+    combineHeads<T>(input_, result_);
+}
+
+template class AttentionEngineT<double>;
+template class AttentionEngineT<float>;
+
+}  // namespace attn

@@ -1,0 +1,113 @@
+#include "core/softmax.h"
+
+#include <cmath>
+#include <limits>
+
+namespace attn {
+
+namespace {
+
+template <typename T>
+using RowArray = Eigen::Array<T, Eigen::Dynamic, 1>;
+
+// exp(x) for x <= 0, with results below the smallest normal number written as 0.
+template <typename T>
+constexpr T flushBelow()
+{
+    // log(numeric_limits<T>::min()) rounded up: -708.39 (double), -87.33 (float)
+    return std::is_same_v<T, double> ? T(-708.0) : T(-87.0);
+}
+
+}  // namespace
+
+template <typename T>
+RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long total, T* weights)
+{
+    RowSoftmax<T> facts;
+    Eigen::Map<const RowArray<T>> s(scaled, count);
+    Eigen::Map<RowArray<T>> w(weights, count);
+    if (total > count) Eigen::Map<RowArray<T>>(weights + count, total - count).setZero();
+
+    if (allowed == nullptr) {
+        if (count == 0) {
+            facts.fullyMasked = true;
+            return facts;
+        }
+        facts.max = s.maxCoeff();
+        w = s - facts.max;
+    } else {
+        Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> a(allowed, count);
+        if (!a.any()) {
+            w.setZero();
+            facts.fullyMasked = true;
+            return facts;
+        }
+        // Masked cells hold `lowest`; after the shift they are far below the flush
+        // threshold and become exact zeros.
+        w = a.select(s, std::numeric_limits<T>::lowest());
+        facts.max = w.maxCoeff();
+        w -= facts.max;
+    }
+    w = (w < flushBelow<T>()).select(T(0), w.exp());
+    facts.sum = w.sum();
+    w /= facts.sum;
+    facts.dot = (w * s).sum();
+    return facts;
+}
+
+template <typename T>
+void diagnoseRow(const T* weights, long count, const RowSoftmax<T>& facts, long i,
+                 RowDiagnosticsT<T>& diag)
+{
+    diag.fullyMasked[static_cast<std::size_t>(i)] = facts.fullyMasked;
+    if (facts.fullyMasked || count == 0) {
+        diag.entropy[i] = 0;
+        diag.maxWeight[i] = 0;
+        diag.argmax[i] = -1;
+        diag.jacobianNorm[i] = 0;
+        return;
+    }
+    Eigen::Map<const RowArray<T>> p(weights, count);
+    Eigen::Index k = 0;
+    const T pk = p.maxCoeff(&k);
+    diag.maxWeight[i] = pk;
+    diag.argmax[i] = static_cast<int>(k);
+    diag.entropy[i] = std::max(T(0), facts.max + std::log(facts.sum) - facts.dot);
+
+    // ||diag(p) - p p^T||_F^2 written with the dominant entry k taken apart, so that a
+    // nearly one-hot row gives an accurate small norm instead of cancelling to noise:
+    //   p_k^2 o^2 + sum_{j!=k} p_j^2 (1-p_j)^2 + 2 p_k^2 R + R^2 - sum_{j!=k} p_j^4,
+    // with o = sum_{j!=k} p_j (= 1 - p_k) and R = sum_{j!=k} p_j^2.
+    T o = 0, r = 0, t = 0, u = 0;
+    for (long j = 0; j < count; ++j) {
+        if (j == k) continue;
+        const T pj = p[j];
+        const T p2 = pj * pj;
+        o += pj;
+        r += p2;
+        t += p2 * (1 - pj) * (1 - pj);
+        u += p2 * p2;
+    }
+    const T norm2 = pk * pk * o * o + t + 2 * pk * pk * r + (r * r - u);
+    diag.jacobianNorm[i] = std::sqrt(std::max(T(0), norm2));
+}
+
+template <typename T>
+void resizeDiagnostics(RowDiagnosticsT<T>& diag, long rows)
+{
+    diag.entropy.setZero(rows);
+    diag.maxWeight.setZero(rows);
+    diag.argmax.setConstant(rows, -1);
+    diag.jacobianNorm.setZero(rows);
+    diag.fullyMasked.assign(static_cast<std::size_t>(rows), false);
+}
+
+#define ATTN_INSTANTIATE(T)                                                                        \
+    template RowSoftmax<T> softmaxRow<T>(const T*, const bool*, long, long, T*);                   \
+    template void diagnoseRow<T>(const T*, long, const RowSoftmax<T>&, long, RowDiagnosticsT<T>&); \
+    template void resizeDiagnostics<T>(RowDiagnosticsT<T>&, long);
+ATTN_INSTANTIATE(double)
+ATTN_INSTANTIATE(float)
+#undef ATTN_INSTANTIATE
+
+}  // namespace attn

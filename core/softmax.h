@@ -1,0 +1,32 @@
+#pragma once
+// Masked row softmax and per-row diagnostics, on raw rows so that the full
+// computation and the incremental updates share one implementation.
+// Masked cells get exact zeros: exp(-inf) is never evaluated (Eigen returns a
+// subnormal for it) and weights below the smallest normal number are flushed to 0.
+
+#include "core/attention.h"
+
+namespace attn {
+
+template <typename T>
+struct RowSoftmax {
+    T max = 0;  // reference shift (max of the allowed scaled scores)
+    T sum = 0;  // sum of exp(scaled - max) over allowed cells
+    T dot = 0;  // sum of weight * scaled over allowed cells
+    bool fullyMasked = false;
+};
+
+// Softmax over the first `count` cells of a row of length `total`; cells at or
+// beyond `count`, and cells where `allowed` (if not null) is false, become 0.
+template <typename T>
+RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long total, T* weights);
+
+// Fills entry `i` of `diag` from a row of weights (first `count` cells) and its softmax facts.
+template <typename T>
+void diagnoseRow(const T* weights, long count, const RowSoftmax<T>& facts, long i,
+                 RowDiagnosticsT<T>& diag);
+
+template <typename T>
+void resizeDiagnostics(RowDiagnosticsT<T>& diag, long rows);
+
+}  // namespace attn

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Install what is missing, build in Release, start AttnLab. Arguments go to attnlab.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+attnlab_install_missing
+attnlab_build
+exec "$ATTNLAB_BUILD_DIR/app/attnlab" "$@"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Shared by run.sh and test.sh: install what is missing (Debian 12 packages only),
+# then configure and build incrementally. Sourced, not run.
+#   BUILD_DIR   where to build (default: build, or build-sanitize with SANITIZE=1)
+#   SANITIZE=1  ASan + UBSan build (CMake build type "Sanitize")
+set -euo pipefail
+
+ATTNLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+ATTNLAB_PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  libgl-dev
+  libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev
+  fonts-noto-cjk fonts-dejavu-core
+)
+
+attnlab_install_missing() {
+  local missing=()
+  for p in "${ATTNLAB_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "== installing: ${missing[*]}"
+    local sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+attnlab_build() {
+  local type="Release"
+  local dir="${BUILD_DIR:-$ATTNLAB_ROOT/build}"
+  if [[ "${SANITIZE:-0}" == "1" ]]; then
+    type="Sanitize"
+    dir="${BUILD_DIR:-$ATTNLAB_ROOT/build-sanitize}"
+  fi
+  ATTNLAB_BUILD_DIR="$dir"
+  if [[ ! -f "$dir/build.ninja" ]]; then
+    cmake -S "$ATTNLAB_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type"
+  fi
+  cmake --build "$dir" -j "$(nproc)"
+}

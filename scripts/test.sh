@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Install what is missing, build, run every test through ctest (offscreen).
+#   SANITIZE=1 ./scripts/test.sh   the same under ASan + UBSan
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+attnlab_install_missing
+attnlab_build
+export QT_QPA_PLATFORM=offscreen
+cd "$ATTNLAB_BUILD_DIR"
+ctest --output-on-failure -j "$(nproc)" --timeout 600

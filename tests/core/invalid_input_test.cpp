@@ -1,0 +1,176 @@
+// Invalid input returns a status naming the problem; nothing asserts, aborts or
+// produces NaN, and the previous result is left untouched.
+#include <gtest/gtest.h>
+#include <limits>
+
+#include "core/attention.h"
+#include "core/incremental.h"
+#include "core/random_init.h"
+
+namespace attn {
+namespace {
+
+AttentionInput valid()
+{
+    return randomInput(RandomSpec{4, 5, 3, 3, 3, 2, 3, Mode::Self, 4});
+}
+
+template <typename T>
+Status run(const AttentionInput& in, const Limits& limits = {})
+{
+    AttentionResultT<T> r;
+    return computeAttention<T>(in, r, limits);
+}
+
+void expectStatus(const AttentionInput& in, StatusCode code, const std::string& field)
+{
+    const Status d = run<double>(in);
+    const Status f = run<float>(in);
+    EXPECT_EQ(d.code, code) << describe(d);
+    EXPECT_EQ(f.code, code) << describe(f);
+    EXPECT_EQ(d.field, field) << describe(d);
+    EXPECT_FALSE(describe(d).empty());
+}
+
+TEST(InvalidInput, EmptyTargetIsReported)
+{
+    AttentionInput in = valid();
+    in.X.resize(0, 3);
+    expectStatus(in, StatusCode::EmptyTarget, "X");
+}
+
+TEST(InvalidInput, EmptySourceInCrossModeIsReported)
+{
+    AttentionInput in = valid();
+    in.mode = Mode::Cross;
+    expectStatus(in, StatusCode::EmptySource, "Y");
+}
+
+TEST(InvalidInput, ZeroKeyDimensionIsReported)
+{
+    AttentionInput in = valid();
+    for (HeadParams& h : in.heads) {
+        h.W_Q.resize(3, 0);
+        h.W_K.resize(3, 0);
+    }
+    expectStatus(in, StatusCode::ZeroKeyDim, "heads[0].W_Q");
+}
+
+TEST(InvalidInput, NoHeadsIsReported)
+{
+    AttentionInput in = valid();
+    in.heads.clear();
+    in.W_O.resize(0, 0);
+    expectStatus(in, StatusCode::NoHeads, "heads");
+}
+
+TEST(InvalidInput, MismatchedProjectionShapeNamesTheMatrix)
+{
+    AttentionInput in = valid();
+    in.heads[1].W_K = Matrix::Zero(3, 2);
+    expectStatus(in, StatusCode::ShapeMismatch, "heads[1].W_K");
+    EXPECT_EQ(describe(run<double>(in)), "heads[1].W_K: expected 3 x 3, got 3 x 2");
+}
+
+TEST(InvalidInput, WrongOutputProjectionShapeIsReported)
+{
+    AttentionInput in = valid();
+    in.W_O = Matrix::Zero(5, 3);
+    expectStatus(in, StatusCode::ShapeMismatch, "W_O");
+}
+
+TEST(InvalidInput, NaNAndInfinityAreReportedWithTheirPosition)
+{
+    AttentionInput in = valid();
+    in.X(2, 1) = std::numeric_limits<double>::quiet_NaN();
+    expectStatus(in, StatusCode::NonFinite, "X");
+    const Status s = run<double>(in);
+    EXPECT_EQ(s.row, 2);
+    EXPECT_EQ(s.col, 1);
+    in = valid();
+    in.heads[0].W_V(0, 0) = std::numeric_limits<double>::infinity();
+    expectStatus(in, StatusCode::NonFinite, "heads[0].W_V");
+}
+
+TEST(InvalidInput, MaskOfTheWrongSizeIsReported)
+{
+    AttentionInput in = valid();
+    in.mask = BoolMatrix::Constant(4, 3, true);
+    expectStatus(in, StatusCode::MaskShape, "mask");
+}
+
+TEST(InvalidInput, NonPositiveTemperatureIsReported)
+{
+    AttentionInput in = valid();
+    in.scaling = Scaling::Temperature;
+    in.temperature = 0.0;
+    expectStatus(in, StatusCode::BadTemperature, "temperature");
+}
+
+TEST(InvalidInput, SharedProjectionsWithDifferentValueDimensionAreReported)
+{
+    AttentionInput in = randomInput(RandomSpec{4, 4, 3, 3, 2, 1, 3, Mode::Self, 4});
+    in.sharedProjections = true;
+    expectStatus(in, StatusCode::SharedNeedsEqualDims, "heads[0].W_V");
+}
+
+TEST(InvalidInput, EditOutOfRangeIsReported)
+{
+    AttentionInput in = valid();
+    in.edits.push_back({Role::Key, 0, 9, 2.0, {}});
+    expectStatus(in, StatusCode::EditOutOfRange, "edits[0]");
+    in.edits = {{Role::Value, 1, 0, 1.0, {{7, 1.0}}}};
+    expectStatus(in, StatusCode::EditOutOfRange, "edits[0]");
+}
+
+TEST(InvalidInput, SizesOverTheMemoryBudgetAreRefusedBeforeAllocating)
+{
+    AttentionInput in;
+    // n = 200,000 tokens would need ~ 200000^2 * 25 bytes = 1 TB: refused without trying.
+    in.X = Matrix::Zero(200000, 1);
+    HeadParams p;
+    p.W_Q = p.W_K = p.W_V = Matrix::Ones(1, 1);
+    in.heads.push_back(p);
+    const Status s = run<double>(in);
+    EXPECT_EQ(s.code, StatusCode::TooLarge);
+    EXPECT_GT(s.bytesNeeded, s.bytesBudget);
+    Limits tiny;
+    tiny.maxBytes = 100;
+    EXPECT_EQ(run<float>(valid(), tiny).code, StatusCode::TooLarge);
+}
+
+TEST(InvalidInput, OverflowingScoresAreReportedNotPropagated)
+{
+    AttentionInput in = valid();
+    in.X *= 1e200;
+    for (HeadParams& h : in.heads) h.W_Q *= 1e200;
+    const Status s = run<double>(in);
+    EXPECT_EQ(s.code, StatusCode::NonFinite) << describe(s);
+}
+
+TEST(InvalidInput, FailedComputationLeavesThePreviousResultUntouched)
+{
+    AttentionResult r;
+    ASSERT_TRUE(computeAttention<double>(valid(), r).ok());
+    const Matrix before = r.heads[0].weights;
+    AttentionInput bad = valid();
+    bad.X(0, 0) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(computeAttention<double>(bad, r).ok());
+    EXPECT_EQ(r.heads[0].weights, before);
+}
+
+TEST(InvalidInput, EngineRefusesBadEditsAndKeepsItsState)
+{
+    AttentionEngine engine;
+    ASSERT_TRUE(engine.setInput(valid()).ok());
+    const Matrix before = engine.result().heads[0].weights;
+    EXPECT_EQ(engine.setEdit({Role::Key, 0, 9, 2.0, {}}).code, StatusCode::EditOutOfRange);
+    EXPECT_EQ(engine.setEdit({Role::Key, 0, 1, std::numeric_limits<double>::infinity(), {}}).code,
+              StatusCode::NonFinite);
+    EXPECT_EQ(engine.setEdit({Role::Query, 0, 1, 1e300, {{0, 1e300}}}).code, StatusCode::NonFinite);
+    EXPECT_TRUE(engine.input().edits.empty());
+    EXPECT_EQ(engine.result().heads[0].weights, before);
+}
+
+}  // namespace
+}  // namespace attn
