@@ -1,14 +1,41 @@
 #pragma once
-// The workbench window: assembles the views and panels around one Document.
+// The workbench window: one Document, the central maps (weights, difference,
+// pipeline, all heads) and docked panels around them. Menus and shortcuts live in
+// WindowActions; this class only assembles.
 
 #include <QMainWindow>
 
+class QTabWidget;
+
 namespace attnlab {
+
+class Document;
+class WeightsPanel;
+class WindowActions;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    [[nodiscard]] Document* document() const { return doc_; }
+    [[nodiscard]] WeightsPanel* weightsPanel() const { return weights_; }
+    [[nodiscard]] QTabWidget* centralTabs() const { return tabs_; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& objectName,
+                          Qt::DockWidgetArea area);
+    void updateTitle();
+    void restoreLayout();
+
+    Document* doc_;
+    QTabWidget* tabs_;
+    WeightsPanel* weights_;
+    WindowActions* actions_;
 };
 
 }  // namespace attnlab

@@ -1,0 +1,76 @@
+#include "ui/document/document.h"
+
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+
+namespace attnlab {
+namespace {
+
+attn::VectorEdit doubleKey(int index, double scale = 2.0)
+{
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.index = index;
+    e.scale = scale;
+    return e;
+}
+
+TEST(Document, OpensOnTheHandExerciseWithAResult)
+{
+    Document doc;
+    ASSERT_TRUE(doc.hasResult());
+    EXPECT_EQ(doc.session().targetTokens.size(), 4);
+    EXPECT_EQ(doc.result().heads[0].weights.rows(), 4);
+}
+
+TEST(Document, DoubleKeyThenUndoRestoresTheExactWeights)
+{
+    Document doc;
+    const attn::Matrix before = doc.result().heads[0].weights;
+    ASSERT_TRUE(doc.editVector(doubleKey(2)));
+    doc.flush();
+    EXPECT_NE(doc.result().heads[0].weights, before);
+    doc.undoStack()->undo();
+    doc.flush();
+    EXPECT_EQ(doc.result().heads[0].weights, before);  // bit-identical
+}
+
+TEST(Document, BurstOfEditsRecomputesOnceAndIsOneUndoStepWhenDragging)
+{
+    Document doc;
+    QSignalSpy changed(&doc, &Document::changed);
+    const int steps = doc.undoStack()->count();
+    for (int i = 1; i <= 50; ++i) ASSERT_TRUE(doc.editVector(doubleKey(1, 1.0 + i / 10.0), true));
+    EXPECT_EQ(changed.count(), 0);  // nothing yet: coalesced to the next event-loop turn
+    QCoreApplication::processEvents();
+    EXPECT_EQ(changed.count(), 1);
+    EXPECT_EQ(doc.undoStack()->count(), steps + 1);
+    EXPECT_EQ(doc.session().input.edits.front().scale, 6.0);
+}
+
+TEST(Document, InvalidChangeIsRefusedWithAMessageAndNothingChanges)
+{
+    Document doc;
+    QSignalSpy errors(&doc, &Document::errorOccurred);
+    const int steps = doc.undoStack()->count();
+    EXPECT_FALSE(doc.changeSession(QStringLiteral("bad"), [](Session& s) {
+        s.input.scaling = attn::Scaling::Temperature;
+        s.input.temperature = -1.0;
+    }));
+    EXPECT_EQ(errors.count(), 1);
+    EXPECT_FALSE(doc.lastError().isEmpty());
+    EXPECT_EQ(doc.undoStack()->count(), steps);
+    EXPECT_EQ(doc.session().input.scaling, attn::Scaling::SqrtDk);
+}
+
+TEST(Document, SelectionIsClampedToTheMatrix)
+{
+    Document doc;
+    doc.select(99, -3);
+    EXPECT_EQ(doc.selectedRow(), 3);
+    EXPECT_EQ(doc.selectedColumn(), 0);
+}
+
+}  // namespace
+}  // namespace attnlab

@@ -1,0 +1,112 @@
+#include "ui/panels/weights_panel.h"
+
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+
+#include "ui/document/cell_info.h"
+#include "ui/document/document.h"
+#include "ui/panels/controls_panel.h"
+#include "ui/views/heatmap_view.h"
+
+namespace attnlab {
+namespace {
+
+// The value the heatmap draws at (row, column).
+double drawn(const WeightsPanel& panel, int row, int column)
+{
+    return panel.view()->colorMap()->data()->cell(column, row);
+}
+
+TEST(WeightsPanel, TogglingCausalZeroesEveryCellAboveTheDiagonalInTheDrawnData)
+{
+    Document doc;
+    WeightsPanel panel(&doc, WeightsPanel::Kind::Weights);
+    ControlsPanel controls(&doc);
+    controls.modeBox()->setCurrentIndex(1);
+    Q_EMIT controls.modeBox()->activated(1);
+    doc.flush();
+    ASSERT_EQ(doc.session().input.mode, attn::Mode::Causal);
+    const attn::Matrix& w = doc.result().heads[0].weights;
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) {
+            if (j > i) {
+                EXPECT_EQ(w(i, j), 0.0);
+                EXPECT_TRUE(std::isnan(drawn(panel, i, j))) << "masked cell drawn as masked";
+            } else {
+                EXPECT_EQ(drawn(panel, i, j), w(i, j));
+            }
+        }
+    }
+}
+
+TEST(WeightsPanel, CrossModeDrawsAnNByMMapWithLabelsFromEachSequence)
+{
+    Document doc;
+    WeightsPanel panel(&doc, WeightsPanel::Kind::Weights);
+    ASSERT_TRUE(doc.changeSession(QStringLiteral("cross"),
+                                  [](Session& s) { s.input.mode = attn::Mode::Cross; }));
+    doc.flush();
+    const HeatmapContent& c = panel.view()->content();
+    EXPECT_EQ(c.values.rows(), 4);
+    EXPECT_EQ(c.values.cols(), 3);
+    EXPECT_EQ(panel.view()->colorMap()->data()->keySize(), 3);
+    EXPECT_EQ(panel.view()->colorMap()->data()->valueSize(), 4);
+    EXPECT_EQ(c.rowLabels, doc.session().targetTokens);
+    EXPECT_EQ(c.columnLabels, doc.session().sourceTokens);
+}
+
+TEST(WeightsPanel, HoverTextHoldsTheCellsNumbers)
+{
+    Document doc;
+    WeightsPanel panel(&doc, WeightsPanel::Kind::Weights);
+    const attn::HeadResult& hr = doc.result().heads[0];
+    const QString text = panel.hoverText(2, 1);
+    EXPECT_TRUE(text.contains(QStringLiteral("“sat” → key “cat”"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QString::number(hr.scores(2, 1), 'g', 6))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QString::number(hr.scaled(2, 1), 'g', 6))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QString::number(hr.weights(2, 1), 'f', 6))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("masked: no")));
+}
+
+TEST(WeightsPanel, ClickingACellSelectsItsRowAndColumn)
+{
+    Document doc;
+    WeightsPanel panel(&doc, WeightsPanel::Kind::Weights);
+    Q_EMIT panel.view()->cellClicked(3, 1, Qt::NoModifier);
+    EXPECT_EQ(doc.selectedRow(), 3);
+    EXPECT_EQ(doc.selectedColumn(), 1);
+}
+
+TEST(WeightsPanel, CtrlClickPaintsTheMaskAndUndoRemovesIt)
+{
+    Document doc;
+    WeightsPanel panel(&doc, WeightsPanel::Kind::Weights);
+    Q_EMIT panel.view()->cellClicked(0, 2, Qt::ControlModifier);
+    doc.flush();
+    EXPECT_EQ(doc.result().heads[0].weights(0, 2), 0.0);
+    EXPECT_TRUE(std::isnan(drawn(panel, 0, 2)));
+    doc.undoStack()->undo();
+    doc.flush();
+    EXPECT_GT(doc.result().heads[0].weights(0, 2), 0.0);
+}
+
+TEST(WeightsPanel, DifferenceMapShowsAfterMinusBefore)
+{
+    Document doc;
+    WeightsPanel diff(&doc, WeightsPanel::Kind::Difference);
+    doc.pinWeights();
+    const attn::Matrix before = doc.result().heads[0].weights;
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.index = 2;
+    e.scale = 2.0;
+    ASSERT_TRUE(doc.editVector(e));
+    doc.flush();
+    const attn::Matrix after = doc.result().heads[0].weights;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) EXPECT_DOUBLE_EQ(drawn(diff, i, j), after(i, j) - before(i, j));
+}
+
+}  // namespace
+}  // namespace attnlab

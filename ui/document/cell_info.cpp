@@ -1,0 +1,41 @@
+#include "ui/document/cell_info.h"
+
+#include <QCoreApplication>
+
+namespace attnlab {
+
+bool cellInfo(const Document& doc, int row, int column, CellInfo& out)
+{
+    const attn::HeadResult* hr = doc.currentHead();
+    if (hr == nullptr || row < 0 || column < 0 || row >= hr->weights.rows() ||
+        column >= hr->weights.cols())
+        return false;
+    const Session& s = doc.session();
+    out.queryToken = row < s.targetTokens.size() ? s.targetTokens[row] : QString::number(row + 1);
+    const QStringList& keys = keyTokens(s);
+    out.keyToken = column < keys.size() ? keys[column] : QString::number(column + 1);
+    out.rawScore = hr->scores(row, column);
+    out.scaledScore = hr->scaled(row, column);
+    out.masked = !hr->mask(row, column);
+    out.weight = hr->weights(row, column);
+    return true;
+}
+
+QString describeCell(const Document& doc, int row, int column)
+{
+    CellInfo c;
+    if (!cellInfo(doc, row, column, c)) return {};
+    auto tr = [](const char* text) {
+        return QCoreApplication::translate("attnlab::CellInfo", text);
+    };
+    const bool dot = doc.session().input.score == attn::ScoreFunction::Dot;
+    QStringList lines;
+    lines << tr("query “%1” → key “%2”").arg(c.queryToken, c.keyToken);
+    lines << (dot ? tr("q·k = %1") : tr("additive score = %1")).arg(c.rawScore, 0, 'g', 6);
+    lines << tr("scaled score = %1").arg(c.scaledScore, 0, 'g', 6);
+    lines << (c.masked ? tr("masked: yes (weight forced to 0)") : tr("masked: no"));
+    lines << tr("weight = %1").arg(c.weight, 0, 'f', 6);
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace attnlab

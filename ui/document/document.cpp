@@ -1,0 +1,171 @@
+#include "ui/document/document.h"
+
+#include <QTimer>
+
+#include "ui/document/commands.h"
+#include "ui/document/status_text.h"
+
+namespace attnlab {
+
+Document::Document(QObject* parent) : QObject(parent)
+{
+    applySession(defaultSession());
+    flush();
+}
+
+const attn::HeadResult* Document::currentHead() const
+{
+    if (!engine_.hasResult()) return nullptr;
+    const auto& heads = engine_.result().heads;
+    if (head_ < 0 || head_ >= static_cast<int>(heads.size())) return nullptr;
+    return &heads[static_cast<std::size_t>(head_)];
+}
+
+void Document::setHead(int head)
+{
+    if (head == head_) return;
+    head_ = head;
+    clampSelection();
+    pinned_.reset();
+    Q_EMIT pinChanged();
+    Q_EMIT selectionChanged();
+}
+
+void Document::select(int row, int column)
+{
+    if (row == row_ && column == col_) return;
+    row_ = row;
+    col_ = column;
+    clampSelection();
+    Q_EMIT selectionChanged();
+}
+
+void Document::clampSelection()
+{
+    const int n = static_cast<int>(session_.input.queryCount());
+    const int m = static_cast<int>(session_.input.keyCount());
+    const int h = static_cast<int>(session_.input.heads.size());
+    head_ = std::clamp(head_, 0, std::max(h - 1, 0));
+    row_ = std::clamp(row_, 0, std::max(n - 1, 0));
+    col_ = std::clamp(col_, 0, std::max(m - 1, 0));
+}
+
+void Document::pinWeights()
+{
+    flush();
+    if (const attn::HeadResult* hr = currentHead()) {
+        pinned_ = hr->weights;
+        Q_EMIT pinChanged();
+    }
+}
+
+void Document::clearPin()
+{
+    pinned_.reset();
+    Q_EMIT pinChanged();
+}
+
+bool Document::changeSession(const QString& label, const std::function<void(Session&)>& mutate,
+                             int mergeId)
+{
+    Session next = session_;
+    mutate(next);
+    if (const attn::Status s = attn::validate(next.input, attn::Limits{}); !s.ok()) {
+        lastError_ = statusMessage(s);
+        Q_EMIT errorOccurred(lastError_);
+        return false;
+    }
+    lastError_.clear();
+    undo_.push(new SessionCommand(this, session_, std::move(next), label,
+                                  mergeId < 0 ? -1 : SessionMergeBase + mergeId));
+    return true;
+}
+
+bool Document::editVector(const attn::VectorEdit& edit, bool dragging)
+{
+    if (const attn::Status s = attn::validateEdit(session_.input, edit); !s.ok()) {
+        lastError_ = statusMessage(s);
+        Q_EMIT errorOccurred(lastError_);
+        return false;
+    }
+    attn::VectorEdit before;
+    before.role = edit.role;
+    before.head = edit.head;
+    before.index = edit.index;
+    if (const attn::VectorEdit* old =
+            attn::findEdit(session_.input.edits, edit.role, edit.head, edit.index))
+        before = *old;
+    undo_.push(new VectorEditCommand(this, before, edit, dragging));
+    return true;
+}
+
+bool Document::replaceSession(const Session& session, const QString& label)
+{
+    if (const attn::Status s = attn::validate(session.input, attn::Limits{}); !s.ok()) {
+        lastError_ = statusMessage(s);
+        Q_EMIT errorOccurred(lastError_);
+        return false;
+    }
+    undo_.push(new SessionCommand(this, session_, session, label, -1));
+    return true;
+}
+
+void Document::applySession(const Session& session)
+{
+    session_ = session;
+    fullPending_ = true;
+    pendingEdits_.clear();
+    scheduleRecompute();
+}
+
+void Document::applyEdit(const attn::VectorEdit& edit, bool incremental)
+{
+    attn::upsertEdit(session_.input.edits, edit);
+    if (!incremental) {
+        fullPending_ = true;
+        pendingEdits_.clear();
+    }
+    if (!fullPending_) pendingEdits_.push_back(edit);
+    scheduleRecompute();
+}
+
+void Document::scheduleRecompute()
+{
+    if (scheduled_) return;
+    scheduled_ = true;
+    QTimer::singleShot(0, this, &Document::recompute);
+}
+
+void Document::flush()
+{
+    if (scheduled_ || fullPending_ || !pendingEdits_.empty()) recompute();
+}
+
+void Document::recompute()
+{
+    scheduled_ = false;
+    if (!fullPending_ && pendingEdits_.empty()) return;
+    attn::Status status;
+    if (fullPending_) {
+        status = engine_.setInput(session_.input);
+    } else {
+        // Only the last edit of each vector matters in a burst.
+        for (std::size_t i = 0; i < pendingEdits_.size() && status.ok(); ++i) {
+            bool superseded = false;
+            for (std::size_t k = i + 1; k < pendingEdits_.size(); ++k)
+                superseded = superseded || pendingEdits_[k].sameTarget(pendingEdits_[i]);
+            if (!superseded) status = engine_.setEdit(pendingEdits_[i]);
+        }
+    }
+    fullPending_ = false;
+    pendingEdits_.clear();
+    clampSelection();
+    if (!status.ok()) {
+        lastError_ = statusMessage(status);
+        Q_EMIT errorOccurred(lastError_);
+        return;
+    }
+    Q_EMIT changed();
+}
+
+}  // namespace attnlab

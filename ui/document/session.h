@@ -1,0 +1,40 @@
+#pragma once
+// The whole session as plain data: token labels, the core's input (embeddings,
+// projections, options, vector edits) and the seed that made the random parts.
+
+#include <QStringList>
+#include <QtGlobal>
+
+#include "core/attention_input.h"
+
+namespace attnlab {
+
+struct Session {
+    QStringList targetTokens;  // n labels, one per row of input.X
+    QStringList sourceTokens;  // m labels, one per row of input.Y (cross mode)
+    attn::AttentionInput input;
+    quint64 seed = 1;
+    int dModel = 3;
+    int dAdditive = 3;
+};
+
+// The opening session: the textbook's hand exercise (four tokens, 3 x 3 projections).
+Session defaultSession();
+
+// Splits typed text into tokens: on whitespace, or per character when `perCharacter`
+// (for text without spaces, such as Chinese); whitespace is never a token.
+QStringList splitTokens(const QString& text, bool perCharacter);
+
+// Rebuilds the embeddings for a new token list: tokens that keep their position keep
+// their row, new rows are drawn from a generator seeded by the session seed and the
+// token text, so the same token always gets the same vector.
+attn::Matrix embeddingsFor(const QStringList& tokens, const QStringList& oldTokens,
+                           const attn::Matrix& oldEmbeddings, int dModel, quint64 seed);
+
+// New random projections (all heads), W_O and additive parameters for the given sizes.
+void randomiseProjections(Session& session, int heads, int dK, int dV, quint64 seed);
+
+// Keys come from the source in cross mode, else from the target.
+const QStringList& keyTokens(const Session& session);
+
+}  // namespace attnlab

@@ -1,0 +1,49 @@
+#pragma once
+// The toggles: mode (self / causal / cross), scaling and temperature, d_k, score
+// function, shared projections, number of heads and the head shown. Each change is
+// one undoable session change; the panel mirrors the session on every change.
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+
+namespace attnlab {
+
+class Document;
+
+class ControlsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ControlsPanel(Document* doc, QWidget* parent = nullptr);
+
+    [[nodiscard]] QComboBox* modeBox() const { return mode_; }
+    [[nodiscard]] QComboBox* scalingBox() const { return scaling_; }
+    [[nodiscard]] QSpinBox* keyDimBox() const { return dk_; }
+    [[nodiscard]] QSpinBox* headsBox() const { return heads_; }
+    [[nodiscard]] QCheckBox* sharedBox() const { return shared_; }
+
+private:
+    void refresh();
+    void changeMode(int index);
+    void changeScaling(int index);
+    void changeTemperature(double value);
+    void changeKeyDim(int dk);
+    void changeScore(int index);
+    void changeShared(bool on);
+    void changeHeads(int heads);
+
+    Document* doc_;
+    QComboBox* mode_;
+    QComboBox* scaling_;
+    QDoubleSpinBox* temperature_;
+    QSpinBox* dk_;
+    QComboBox* score_;
+    QCheckBox* shared_;
+    QSpinBox* heads_;
+    QComboBox* head_;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,82 @@
+#pragma once
+// One query's "attention budget": for the selected row of the current head, its
+// scaled scores (top) and the weights the softmax shapes them into (bottom), over
+// the same key axis, with the row's entropy, max weight and softmax-Jacobian norm.
+// Masked keys are hatched; pinned weights (before an edit) are drawn as ghost bars
+// behind the current ones. It only reads the document's result.
+
+#include <QLabel>
+#include <QVector>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPBars;
+class QCPItemRect;
+class QCPTextElement;
+class QMouseEvent;
+
+namespace attnlab {
+
+class Document;
+
+class RowInspectorPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RowInspectorPanel(Document* document, QWidget* parent = nullptr);
+
+    // What is drawn, for tests: the row, its weights and scaled scores over all keys
+    // (masked keys included, weight 0), the pinned row (empty when nothing is pinned).
+    [[nodiscard]] int shownRow() const { return row_; }
+    [[nodiscard]] QVector<double> shownWeights() const { return weights_; }
+    [[nodiscard]] QVector<double> shownScores() const { return scores_; }
+    [[nodiscard]] QVector<double> shownPinnedWeights() const { return pinned_; }
+    [[nodiscard]] QString titleText() const { return title_->text(); }
+    [[nodiscard]] QString entropyText() const { return entropy_->text(); }
+    [[nodiscard]] QString maxWeightText() const { return maxWeight_->text(); }
+    [[nodiscard]] QString jacobianText() const { return jacobian_->text(); }
+    [[nodiscard]] QString noteText() const { return note_->text(); }
+    [[nodiscard]] bool showsFullyMaskedRow() const { return fullyMasked_; }
+    [[nodiscard]] QCustomPlot* plot() const { return plot_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void rebuild();
+    void clear(const QString& why);
+    void updateTicks();
+    void updateSelectedColumn();
+    int columnAt(const QPoint& pos) const;
+    void onMouseMove(QMouseEvent* event);
+    void onMousePress(QMouseEvent* event);
+
+    Document* document_;
+    QLabel* title_ = nullptr;
+    QLabel* entropy_ = nullptr;
+    QLabel* maxWeight_ = nullptr;
+    QLabel* jacobian_ = nullptr;
+    QLabel* note_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    QCPAxisRect* scoreRect_ = nullptr;
+    QCPAxisRect* weightRect_ = nullptr;
+    QCPTextElement* softmaxCaption_ = nullptr;
+    QCPBars* scoreBars_ = nullptr;
+    QCPBars* maskedScoreBars_ = nullptr;
+    QCPBars* ghostBars_ = nullptr;
+    QCPBars* maskedWeightBars_ = nullptr;
+    QCPBars* weightBars_ = nullptr;
+    QCPItemRect* scoreColumnBand_ = nullptr;
+    QCPItemRect* weightColumnBand_ = nullptr;
+
+    int row_ = -1;
+    int head_ = -1;
+    QStringList keys_;
+    QVector<double> weights_;
+    QVector<double> scores_;
+    QVector<double> pinned_;
+    QVector<bool> allowed_;
+    bool fullyMasked_ = false;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,166 @@
+#include "ui/panels/weights_panel.h"
+
+#include <QKeyEvent>
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include "ui/document/cell_info.h"
+#include "ui/document/document.h"
+#include "ui/views/heatmap_view.h"
+
+namespace attnlab {
+
+namespace {
+QString modeName(attn::Mode mode)
+{
+    switch (mode) {
+    case attn::Mode::Self: return WeightsPanel::tr("self-attention");
+    case attn::Mode::Causal: return WeightsPanel::tr("causal self-attention");
+    case attn::Mode::Cross: return WeightsPanel::tr("cross-attention");
+    }
+    return {};
+}
+}  // namespace
+
+HeatmapContent weightsContent(const Document& doc)
+{
+    HeatmapContent c;
+    const attn::HeadResult* hr = doc.currentHead();
+    if (hr == nullptr) return c;
+    const Session& s = doc.session();
+    c.values = hr->weights;
+    c.mask = hr->mask;
+    c.fullyMaskedRows = hr->diagnostics.fullyMasked;
+    c.rowLabels = s.targetTokens;
+    c.columnLabels = keyTokens(s);
+    c.title = WeightsPanel::tr("Attention weights P — head %1, %2 (%3 × %4)")
+                  .arg(doc.head() + 1)
+                  .arg(modeName(s.input.mode))
+                  .arg(hr->weights.rows())
+                  .arg(hr->weights.cols());
+    c.rowAxisTitle = WeightsPanel::tr("query");
+    c.columnAxisTitle = WeightsPanel::tr("key");
+    c.scale = ColorScale::Weights;
+    return c;
+}
+
+WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
+    : QWidget(parent), doc_(doc), kind_(kind)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    note_ = new QLabel(this);
+    note_->setWordWrap(true);
+    note_->setVisible(false);
+    view_ = new HeatmapView(this);
+    layout->addWidget(note_);
+    layout->addWidget(view_, 1);
+    setFocusPolicy(Qt::StrongFocus);
+    view_->setFocusProxy(this);
+    if (kind_ == Kind::Weights) {
+        view_->setToolTip(
+            tr("Click a cell to select its query row and key column. Ctrl+click "
+               "masks or unmasks the cell. Arrow keys move the selection."));
+    }
+    connect(view_, &HeatmapView::cellHovered, this, &WeightsPanel::onHover);
+    connect(view_, &HeatmapView::cellClicked, this, &WeightsPanel::onClick);
+    connect(doc_, &Document::changed, this, &WeightsPanel::rebuild);
+    connect(doc_, &Document::pinChanged, this, &WeightsPanel::rebuild);
+    connect(doc_, &Document::selectionChanged, this,
+            [this] { view_->setSelection(doc_->selectedRow(), doc_->selectedColumn()); });
+    connect(doc_, &Document::selectionChanged, this, &WeightsPanel::rebuild);
+    rebuild();
+}
+
+void WeightsPanel::rebuild()
+{
+    HeatmapContent c = weightsContent(*doc_);
+    if (kind_ == Kind::Difference) {
+        const auto& pinned = doc_->pinnedWeights();
+        const bool usable =
+            pinned && pinned->rows() == c.values.rows() && pinned->cols() == c.values.cols();
+        note_->setVisible(!usable);
+        note_->setText(
+            tr("Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit: this "
+               "map shows how every row's weights moved (after − before)."));
+        if (usable) {
+            c.values = c.values - *pinned;
+            c.scale = ColorScale::Diverging;
+            const double a = std::max(c.values.cwiseAbs().maxCoeff(), 1e-6);
+            c.range = QCPRange(-a, a);
+            c.title = tr("Difference after − before — head %1").arg(doc_->head() + 1);
+        } else {
+            c.values.setZero();
+            c.scale = ColorScale::Diverging;
+            c.title = tr("Difference (nothing pinned)");
+        }
+    }
+    view_->setContent(c);
+    view_->setSelection(doc_->selectedRow(), doc_->selectedColumn());
+}
+
+QString WeightsPanel::hoverText(int row, int column) const
+{
+    QString text = describeCell(*doc_, row, column);
+    if (kind_ == Kind::Difference && !text.isEmpty()) {
+        const auto& pinned = doc_->pinnedWeights();
+        const attn::HeadResult* hr = doc_->currentHead();
+        if (pinned && hr && pinned->rows() == hr->weights.rows() &&
+            pinned->cols() == hr->weights.cols()) {
+            text += QLatin1Char('\n') +
+                    tr("before = %1, change = %2")
+                        .arg((*pinned)(row, column), 0, 'f', 6)
+                        .arg(hr->weights(row, column) - (*pinned)(row, column), 0, 'f', 6);
+        }
+    }
+    return text;
+}
+
+void WeightsPanel::onHover(int row, int column)
+{
+    const QString text = row < 0 ? QString() : hoverText(row, column);
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(QCursor::pos(), text, view_);
+    Q_EMIT hoverTextChanged(text);
+}
+
+void WeightsPanel::onClick(int row, int column, Qt::KeyboardModifiers modifiers)
+{
+    if (kind_ == Kind::Weights && (modifiers & Qt::ControlModifier)) {
+        toggleMaskCell(row, column);
+        return;
+    }
+    doc_->select(row, column);
+    setFocus();
+}
+
+void WeightsPanel::toggleMaskCell(int row, int column)
+{
+    const long n = doc_->session().input.queryCount();
+    const long m = doc_->session().input.keyCount();
+    doc_->changeSession(tr("Paint mask"), [=](Session& s) {
+        if (!s.input.mask || s.input.mask->rows() != n || s.input.mask->cols() != m)
+            s.input.mask = attn::BoolMatrix::Constant(n, m, true);
+        (*s.input.mask)(row, column) = !(*s.input.mask)(row, column);
+        if (s.input.mask->all()) s.input.mask.reset();
+    });
+}
+
+void WeightsPanel::keyPressEvent(QKeyEvent* event)
+{
+    int row = doc_->selectedRow();
+    int col = doc_->selectedColumn();
+    switch (event->key()) {
+    case Qt::Key_Up: --row; break;
+    case Qt::Key_Down: ++row; break;
+    case Qt::Key_Left: --col; break;
+    case Qt::Key_Right: ++col; break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    doc_->select(row, col);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,133 @@
+#include "ui/window/window_actions.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QTabWidget>
+#include <QToolBar>
+
+#include "ui/document/document.h"
+#include "ui/panels/weights_panel.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/window/main_window.h"
+
+namespace attnlab {
+
+WindowActions::WindowActions(MainWindow* window, Document* doc)
+    : QObject(window), window_(window), doc_(doc)
+{
+    buildFileMenu();
+    buildEditMenu();
+    buildAttentionMenu();
+    buildViewMenu();
+    buildHelpMenu();
+
+    QToolBar* bar = window_->addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("MainToolBar"));
+    bar->addAction(undo_);
+    bar->addAction(redo_);
+    bar->addSeparator();
+    bar->addAction(pin_);
+    bar->addAction(doubleKey_);
+}
+
+void WindowActions::buildFileMenu()
+{
+    QMenu* menu = window_->menuBar()->addMenu(tr("&File"));
+    QAction* quit = menu->addAction(tr("&Quit"), window_, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+}
+
+void WindowActions::buildEditMenu()
+{
+    QMenu* menu = window_->menuBar()->addMenu(tr("&Edit"));
+    undo_ = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo_->setShortcut(QKeySequence::Undo);
+    redo_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo_->setShortcut(QKeySequence::Redo);
+    menu->addAction(undo_);
+    menu->addAction(redo_);
+}
+
+void WindowActions::buildAttentionMenu()
+{
+    QMenu* menu = window_->menuBar()->addMenu(tr("&Attention"));
+    pin_ = menu->addAction(tr("&Pin weights"), doc_, &Document::pinWeights);
+    pin_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    pin_->setToolTip(
+        tr("Remember the current weights; the Difference map and the row inspector "
+           "then show how later edits move them."));
+    QAction* clear = menu->addAction(tr("&Clear pin"), doc_, &Document::clearPin);
+    clear->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    menu->addSeparator();
+    doubleKey_ = menu->addAction(tr("Double the selected &key (×2)"), this,
+                                 &WindowActions::doubleSelectedKey);
+    doubleKey_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    doubleKey_->setToolTip(
+        tr("The textbook exercise: multiply the selected key vector by 2 and "
+           "watch every row's weights redistribute."));
+    menu->addAction(tr("&Reset the selected key"), this, &WindowActions::resetSelectedKey);
+}
+
+void WindowActions::buildViewMenu()
+{
+    QMenu* menu = window_->menuBar()->addMenu(tr("&View"));
+    QTabWidget* tabs = window_->centralTabs();
+    for (int i = 0; i < tabs->count(); ++i) {
+        QAction* a = menu->addAction(tabs->tabText(i).remove(QLatin1Char('&')), tabs,
+                                     [tabs, i] { tabs->setCurrentIndex(i); });
+        a->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    menu->addSeparator();
+    QAction* reset = menu->addAction(tr("Reset &view"), this, [this] {
+        HeatmapView* v = window_->weightsPanel()->view();
+        v->setContent(v->content());
+    });
+    reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    QAction* full = menu->addAction(tr("&Full screen"), window_, [this] {
+        window_->setWindowState(window_->windowState() ^ Qt::WindowFullScreen);
+    });
+    full->setShortcut(QKeySequence::FullScreen);
+    menu->addSeparator();
+    QMenu* panels = menu->addMenu(tr("&Panels"));
+    for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
+        panels->addAction(dock->toggleViewAction());
+}
+
+void WindowActions::buildHelpMenu()
+{
+    QMenu* menu = window_->menuBar()->addMenu(tr("&Help"));
+    menu->addAction(tr("&About AttnLab"), window_, [this] {
+        QMessageBox::about(
+            window_, tr("About AttnLab"),
+            tr("<p><b>AttnLab %1</b></p><p>Attention you can touch: edit the vectors, toggle "
+               "the scaling and masks, and watch the softmax redistribute.</p><p>Attention "
+               "weights are a microscope, not courtroom evidence.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+void WindowActions::doubleSelectedKey()
+{
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.head = doc_->head();
+    e.index = doc_->selectedColumn();
+    if (const attn::VectorEdit* old =
+            attn::findEdit(doc_->session().input.edits, e.role, e.head, e.index))
+        e = *old;
+    e.scale *= 2.0;
+    doc_->editVector(e);
+}
+
+void WindowActions::resetSelectedKey()
+{
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.head = doc_->head();
+    e.index = doc_->selectedColumn();
+    doc_->editVector(e);
+}
+
+}  // namespace attnlab
