@@ -56,7 +56,7 @@ RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long 
 }
 
 template <typename T>
-void diagnoseRow(const T* weights, long count, const RowSoftmax<T>& facts, long i,
+void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
                  RowDiagnosticsT<T>& diag)
 {
     diag.fullyMasked[static_cast<std::size_t>(i)] = facts.fullyMasked;
@@ -78,16 +78,14 @@ void diagnoseRow(const T* weights, long count, const RowSoftmax<T>& facts, long 
     // nearly one-hot row gives an accurate small norm instead of cancelling to noise:
     //   p_k^2 o^2 + sum_{j!=k} p_j^2 (1-p_j)^2 + 2 p_k^2 R + R^2 - sum_{j!=k} p_j^4,
     // with o = sum_{j!=k} p_j (= 1 - p_k) and R = sum_{j!=k} p_j^2.
-    T o = 0, r = 0, t = 0, u = 0;
-    for (long j = 0; j < count; ++j) {
-        if (j == k) continue;
-        const T pj = p[j];
-        const T p2 = pj * pj;
-        o += pj;
-        r += p2;
-        t += p2 * (1 - pj) * (1 - pj);
-        u += p2 * p2;
-    }
+    // The sums over j != k run vectorised over the whole row with p_k set to 0 for the
+    // moment (restored exactly afterwards).
+    weights[k] = 0;
+    const T o = p.sum();
+    const T r = p.square().sum();
+    const T t = (p.square() * (1 - p).square()).sum();
+    const T u = p.square().square().sum();
+    weights[k] = pk;
     const T norm2 = pk * pk * o * o + t + 2 * pk * pk * r + (r * r - u);
     diag.jacobianNorm[i] = std::sqrt(std::max(T(0), norm2));
 }
@@ -102,9 +100,9 @@ void resizeDiagnostics(RowDiagnosticsT<T>& diag, long rows)
     diag.fullyMasked.assign(static_cast<std::size_t>(rows), false);
 }
 
-#define ATTN_INSTANTIATE(T)                                                                        \
-    template RowSoftmax<T> softmaxRow<T>(const T*, const bool*, long, long, T*);                   \
-    template void diagnoseRow<T>(const T*, long, const RowSoftmax<T>&, long, RowDiagnosticsT<T>&); \
+#define ATTN_INSTANTIATE(T)                                                                  \
+    template RowSoftmax<T> softmaxRow<T>(const T*, const bool*, long, long, T*);             \
+    template void diagnoseRow<T>(T*, long, const RowSoftmax<T>&, long, RowDiagnosticsT<T>&); \
     template void resizeDiagnostics<T>(RowDiagnosticsT<T>&, long);
 ATTN_INSTANTIATE(double)
 ATTN_INSTANTIATE(float)

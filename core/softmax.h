@@ -22,8 +22,9 @@ template <typename T>
 RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long total, T* weights);
 
 // Fills entry `i` of `diag` from a row of weights (first `count` cells) and its softmax facts.
+// The row is borrowed for a moment (its largest entry is zeroed and restored exactly).
 template <typename T>
-void diagnoseRow(const T* weights, long count, const RowSoftmax<T>& facts, long i,
+void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
                  RowDiagnosticsT<T>& diag);
 
 template <typename T>

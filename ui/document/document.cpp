@@ -146,6 +146,7 @@ void Document::recompute()
     scheduled_ = false;
     if (!fullPending_ && pendingEdits_.empty()) return;
     attn::Status status;
+    const bool inputs = fullPending_;
     if (fullPending_) {
         status = engine_.setInput(session_.input);
     } else {
@@ -165,6 +166,7 @@ void Document::recompute()
         Q_EMIT errorOccurred(lastError_);
         return;
     }
+    if (inputs) Q_EMIT inputsChanged();
     Q_EMIT changed();
 }
 

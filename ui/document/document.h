@@ -62,6 +62,7 @@ public:
 
 Q_SIGNALS:
     void changed();           // the result (and maybe the session) changed
+    void inputsChanged();     // the session changed other than by a vector edit (then changed())
     void selectionChanged();  // head, row or column changed
     void pinChanged();
     void errorOccurred(const QString& message);

@@ -81,7 +81,7 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
     connect(shared_, &QCheckBox::toggled, this, &ControlsPanel::changeShared);
     connect(heads_, &QSpinBox::editingFinished, this, [this] { changeHeads(heads_->value()); });
     connect(head_, &QComboBox::activated, doc_, &Document::setHead);
-    connect(doc_, &Document::changed, this, &ControlsPanel::refresh);
+    connect(doc_, &Document::inputsChanged, this, &ControlsPanel::refresh);
     connect(doc_, &Document::selectionChanged, this, &ControlsPanel::refresh);
     refresh();
 }

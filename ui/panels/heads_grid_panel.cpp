@@ -10,6 +10,7 @@
 
 #include "ui/document/document.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/lazy_refresh.h"
 
 namespace attnlab {
 
@@ -58,7 +59,8 @@ HeadsGridPanel::HeadsGridPanel(Document* document, QWidget* parent)
     connect(output_, &HeatmapView::cellClicked, this, [this](int row, int, Qt::KeyboardModifiers) {
         document_->select(row, document_->selectedColumn());
     });
-    connect(document_, &Document::changed, this, &HeadsGridPanel::rebuild);
+    auto* lazy = new LazyRefresh(this, [this] { rebuild(); });
+    connect(document_, &Document::changed, lazy, &LazyRefresh::request);
     connect(document_, &Document::selectionChanged, this, &HeadsGridPanel::updateSelection);
     rebuild();
 }

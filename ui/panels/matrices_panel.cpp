@@ -251,8 +251,13 @@ MatricesPanel::MatricesPanel(Document* document, QWidget* parent)
     view_ = new QTableView(this);
     view_->setModel(model_);
     view_->setToolTip(tr("Double-click a cell to type a new value"));
-    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Fixed section sizes: ResizeToContents measures every cell's text on every change,
+    // which took hundreds of milliseconds per slider step at n = 128, d = 64.
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    view_->horizontalHeader()->setDefaultSectionSize(
+        view_->fontMetrics().horizontalAdvance(QStringLiteral("-00.0000")) + 12);
+    view_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     layout->addWidget(view_, 1);
 
     connect(chooser_, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -267,8 +272,11 @@ MatricesPanel::MatricesPanel(Document* document, QWidget* parent)
     connect(randomise_, &QAbstractButton::clicked, this,
             [this] { randomise(static_cast<quint64>(seed_->value())); });
     connect(reset_, &QAbstractButton::clicked, this, [this] { randomise(doc_->session().seed); });
-    connect(doc_, &Document::changed, this, &MatricesPanel::onDocumentChanged);
-    connect(doc_, &Document::selectionChanged, this, &MatricesPanel::onDocumentChanged);
+    // Vector edits do not change these matrices: follow the inputs and the shown head only.
+    connect(doc_, &Document::inputsChanged, this, &MatricesPanel::onDocumentChanged);
+    connect(doc_, &Document::selectionChanged, this, [this] {
+        if (doc_->head() != shownHead_) onDocumentChanged();
+    });
     lastSeed_ = doc_->session().seed + 1;  // force the first sync
     onDocumentChanged();
 }
@@ -308,6 +316,7 @@ bool MatricesPanel::randomise(quint64 seed)
 
 void MatricesPanel::onDocumentChanged()
 {
+    shownHead_ = doc_->head();
     showMessage(QString());
     updateChooser();
     model_->refresh();

@@ -97,6 +97,7 @@ private:
     QAbstractButton* randomise_ = nullptr;
     QAbstractButton* reset_ = nullptr;
     quint64 lastSeed_ = 0;
+    int shownHead_ = -1;
 };
 
 }  // namespace attnlab

@@ -14,6 +14,7 @@
 
 #include "ui/document/document.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/lazy_refresh.h"
 
 namespace attnlab {
 
@@ -82,10 +83,12 @@ PipelinePanel::PipelinePanel(Document* document, QWidget* parent)
     scroll->setWidget(grid);
     layout->addWidget(scroll, 1);
 
-    connect(document_, &Document::changed, this, &PipelinePanel::rebuild);
-    connect(document_, &Document::selectionChanged, this, [this] {
-        if (document_->head() != shownHead_)
-            rebuild();
+    // Nine maps of up to n x n cells: redraw only while the tab is shown.
+    auto* lazy = new LazyRefresh(this, [this] { rebuild(); });
+    connect(document_, &Document::changed, lazy, &LazyRefresh::request);
+    connect(document_, &Document::selectionChanged, this, [this, lazy] {
+        if (document_->head() != shownHead_ || lazy->pending())
+            lazy->request();
         else
             updateSelection();
     });

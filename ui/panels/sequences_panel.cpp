@@ -41,7 +41,7 @@ SequencesPanel::SequencesPanel(Document* doc, QWidget* parent) : QWidget(parent)
     connect(target_, &QLineEdit::returnPressed, this, &SequencesPanel::applyTarget);
     connect(source_, &QLineEdit::returnPressed, this, &SequencesPanel::applySource);
     connect(make, &QPushButton::clicked, this, [this] { generate(length_->value()); });
-    connect(doc_, &Document::changed, this, &SequencesPanel::refresh);
+    connect(doc_, &Document::inputsChanged, this, &SequencesPanel::refresh);
     refresh();
 }
 

@@ -8,6 +8,7 @@
 #include "ui/document/cell_info.h"
 #include "ui/document/document.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/lazy_refresh.h"
 
 namespace attnlab {
 
@@ -65,11 +66,11 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
     }
     connect(view_, &HeatmapView::cellHovered, this, &WeightsPanel::onHover);
     connect(view_, &HeatmapView::cellClicked, this, &WeightsPanel::onClick);
-    connect(doc_, &Document::changed, this, &WeightsPanel::rebuild);
-    connect(doc_, &Document::pinChanged, this, &WeightsPanel::rebuild);
+    auto* lazy = new LazyRefresh(this, [this] { rebuild(); });
+    connect(doc_, &Document::changed, lazy, &LazyRefresh::request);
+    connect(doc_, &Document::pinChanged, lazy, &LazyRefresh::request);
     connect(doc_, &Document::selectionChanged, this,
             [this] { view_->setSelection(doc_->selectedRow(), doc_->selectedColumn()); });
-    connect(doc_, &Document::selectionChanged, this, &WeightsPanel::rebuild);
     rebuild();
 }
 

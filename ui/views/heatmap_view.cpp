@@ -116,7 +116,16 @@ void HeatmapView::updateValueTexts()
     valueTexts_.clear();
     const long rows = content_.values.rows();
     const long cols = content_.values.cols();
-    if (rows * cols > valueTextLimit_) return;
+    if (rows * cols > valueTextLimit_ || rows == 0 || cols == 0) return;
+    // As many decimals as fit in a cell (3, 2 or 1); no text when even one does not fit.
+    const QFontMetrics fm(font());
+    const double cellWidth = axisRect()->width() / static_cast<double>(cols);
+    const double cellHeight = axisRect()->height() / static_cast<double>(rows);
+    int decimals = 3;
+    while (decimals > 0 &&
+           fm.horizontalAdvance(QString::number(-0.5, 'f', decimals)) + 4 > cellWidth)
+        --decimals;
+    if (decimals == 0 || fm.height() > cellHeight) return;
     const QCPRange range = map_->dataRange();
     for (long i = 0; i < rows; ++i) {
         for (long j = 0; j < cols; ++j) {
@@ -124,7 +133,7 @@ void HeatmapView::updateValueTexts()
             auto* t = new QCPItemText(this);
             t->position->setCoords(static_cast<double>(j), static_cast<double>(i));
             t->setText(masked ? QStringLiteral("–")
-                              : QString::number(content_.values(i, j), 'f', 3));
+                              : QString::number(content_.values(i, j), 'f', decimals));
             // Dark text on light cells, light text on dark cells.
             double rel = (content_.values(i, j) - range.lower) / std::max(range.size(), 1e-300);
             if (content_.scale == ColorScale::Diverging) rel = std::abs(rel - 0.5) * 2.0;
@@ -183,8 +192,9 @@ bool HeatmapView::cellAtPosition(const QPoint& pos, int& row, int& column) const
 void HeatmapView::resizeEvent(QResizeEvent* event)
 {
     QCustomPlot::resizeEvent(event);
-    // Label thinning and rotation depend on the axis length in pixels.
+    // Label thinning and rotation, and the decimals in cells, depend on the size in pixels.
     updateTicks();
+    updateValueTexts();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
