@@ -60,7 +60,8 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     view_->setFocusProxy(this);
     if (kind_ == Kind::Weights) {
-        view_->setToolTip(
+        // A status tip, not a tooltip: the tooltip shows the hovered cell's numbers.
+        view_->setStatusTip(
             tr("Click a cell to select its query row and key column. Ctrl+click "
                "masks or unmasks the cell. Arrow keys move the selection."));
     }

@@ -73,6 +73,31 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent)
     rowFrame_ = makeFrame(this, QColor(0xff, 0x40, 0x40), Qt::SolidLine);
     columnFrame_ = makeFrame(this, QColor(0xff, 0x40, 0x40), Qt::DashLine);
     hoverFrame_ = makeFrame(this, Qt::white, Qt::SolidLine);
+    // Crosshair: a thin line through the hovered row and one through the hovered column.
+    for (QCPItemStraightLine** line : {&crossRow_, &crossColumn_}) {
+        *line = new QCPItemStraightLine(this);
+        (*line)->setPen(QPen(QColor(255, 255, 255, 150), 1, Qt::DotLine));
+        (*line)->setSelectable(false);
+        (*line)->setVisible(false);
+    }
+    // Wheel zooms and dragging pans (useful for long sequences); View > Reset view undoes it.
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+}
+
+void HeatmapView::zoom(double factor)
+{
+    xAxis->scaleRange(factor, xAxis->range().center());
+    yAxis->scaleRange(factor, yAxis->range().center());
+    updateTicks();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::resetView()
+{
+    xAxis->setRange(-0.5, static_cast<double>(content_.values.cols()) - 0.5);
+    yAxis->setRange(-0.5, static_cast<double>(content_.values.rows()) - 0.5);
+    updateTicks();
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void HeatmapView::setContent(const HeatmapContent& content)
@@ -206,9 +231,14 @@ void HeatmapView::mouseMoveEvent(QMouseEvent* event)
         hoverFrame_->setVisible(true);
         hoverFrame_->topLeft->setCoords(column - 0.5, row - 0.5);
         hoverFrame_->bottomRight->setCoords(column + 0.5, row + 0.5);
-    } else {
-        hoverFrame_->setVisible(false);
+        crossRow_->point1->setCoords(0, row);
+        crossRow_->point2->setCoords(1, row);
+        crossColumn_->point1->setCoords(column, 0);
+        crossColumn_->point2->setCoords(column, 1);
     }
+    hoverFrame_->setVisible(row >= 0);
+    crossRow_->setVisible(row >= 0);
+    crossColumn_->setVisible(row >= 0);
     replot(QCustomPlot::rpQueuedReplot);
     Q_EMIT cellHovered(row, column);
 }
@@ -225,6 +255,8 @@ void HeatmapView::leaveEvent(QEvent* event)
 {
     QCustomPlot::leaveEvent(event);
     hoverFrame_->setVisible(false);
+    crossRow_->setVisible(false);
+    crossColumn_->setVisible(false);
     replot(QCustomPlot::rpQueuedReplot);
     Q_EMIT cellHovered(-1, -1);
 }

@@ -41,6 +41,9 @@ public:
     void setValueTextLimit(int cells) { valueTextLimit_ = cells; }
     [[nodiscard]] QCPColorMap* colorMap() const { return map_; }
     [[nodiscard]] QCPColorScale* colorScale() const { return scale_; }
+    // Zoom around the centre by `factor` (< 1 zooms in); resetView shows the whole matrix.
+    void zoom(double factor);
+    void resetView();
     // Cell under a widget position, for tests and tooltips.
     bool cellAtPosition(const QPoint& pos, int& row, int& column) const;
 
@@ -66,6 +69,8 @@ private:
     QCPItemRect* rowFrame_ = nullptr;
     QCPItemRect* columnFrame_ = nullptr;
     QCPItemRect* hoverFrame_ = nullptr;
+    QCPItemStraightLine* crossRow_ = nullptr;
+    QCPItemStraightLine* crossColumn_ = nullptr;
     std::vector<QCPItemText*> valueTexts_;
     std::vector<QCPItemText*> rowMarks_;
     int selectedRow_ = -1;

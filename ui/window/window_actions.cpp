@@ -80,10 +80,12 @@ void WindowActions::buildViewMenu()
         a->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
     menu->addSeparator();
-    QAction* reset = menu->addAction(tr("Reset &view"), this, [this] {
-        HeatmapView* v = window_->weightsPanel()->view();
-        v->setContent(v->content());
-    });
+    HeatmapView* view = window_->weightsPanel()->view();
+    QAction* zoomIn = menu->addAction(tr("Zoom &in"), view, [view] { view->zoom(0.8); });
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoomOut = menu->addAction(tr("Zoom &out"), view, [view] { view->zoom(1.25); });
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction* reset = menu->addAction(tr("Reset &view"), view, &HeatmapView::resetView);
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* full = menu->addAction(tr("&Full screen"), window_, [this] {
         window_->setWindowState(window_->windowState() ^ Qt::WindowFullScreen);
