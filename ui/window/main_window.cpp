@@ -92,7 +92,16 @@ void MainWindow::restoreLayout()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
+        // First start: give the right-hand panels room for the bars and sliders.
+        const QList<QDockWidget*> docks = findChildren<QDockWidget*>();
+        for (QDockWidget* d : docks) {
+            if (dockWidgetArea(d) == Qt::RightDockWidgetArea) {
+                resizeDocks({d}, {500}, Qt::Horizontal);
+                break;
+            }
+        }
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
