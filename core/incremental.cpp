@@ -47,6 +47,14 @@ Status AttentionEngineT<T>::setInput(const AttentionInput& input)
 }
 
 template <typename T>
+void AttentionEngineT<T>::adopt(AttentionInput input, AttentionResultT<T> result)
+{
+    input_ = std::move(input);
+    result_ = std::move(result);
+    lastRowsRecomputed_ = static_cast<long>(input_.queryCount());
+}
+
+template <typename T>
 Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
 {
     if (!hasResult()) return Status{StatusCode::EmptyTarget, "input"};

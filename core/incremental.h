@@ -18,6 +18,9 @@ public:
 
     // Full recomputation. On failure the previous input and result stay.
     Status setInput(const AttentionInput& input);
+    // Takes a result computed elsewhere (e.g. on a worker thread) by computeAttention<T>
+    // from exactly this input.
+    void adopt(AttentionInput input, AttentionResultT<T> result);
     // Sets (or, for an identity edit, removes) one vector edit and updates incrementally.
     Status setEdit(const VectorEdit& edit);
 

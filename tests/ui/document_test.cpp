@@ -74,3 +74,43 @@ TEST(Document, SelectionIsClampedToTheMatrix)
 
 }  // namespace
 }  // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+Session longSession(int n)
+{
+    Session s;
+    s.dModel = 16;
+    for (int i = 1; i <= n; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
+    s.input.X = embeddingsFor(s.targetTokens, {}, attn::Matrix(), s.dModel, 3);
+    randomiseProjections(s, 1, 16, 16, 3);
+    return s;
+}
+
+TEST(Document, LargeRecomputeRunsOnAWorkerAndEditsMadeMeanwhileAreKept)
+{
+    Document doc;
+    const int n = 1100;  // n * n >= Document::kBackgroundCells
+    ASSERT_TRUE(doc.replaceSession(longSession(n), QStringLiteral("long")));
+    QCoreApplication::processEvents();  // the coalesced recompute starts
+    if (doc.computing()) {
+        // The views keep reading the previous, complete result meanwhile.
+        EXPECT_EQ(doc.result().heads[0].weights.rows(), 4);
+    }
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.index = 7;
+    e.scale = 3.0;
+    ASSERT_TRUE(doc.editVector(e));
+    doc.flush();
+    EXPECT_FALSE(doc.computing());
+    attn::AttentionResult full;
+    ASSERT_TRUE(attn::computeAttention<double>(doc.session().input, full).ok());
+    ASSERT_EQ(doc.result().heads[0].weights.rows(), n);
+    EXPECT_LE((doc.result().heads[0].weights - full.heads[0].weights).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_EQ(doc.session().input.edits.size(), 1u);
+}
+
+}  // namespace
+}  // namespace attnlab

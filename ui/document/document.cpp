@@ -1,6 +1,7 @@
 #include "ui/document/document.h"
 
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/document/commands.h"
 #include "ui/document/status_text.h"
@@ -9,6 +10,7 @@ namespace attnlab {
 
 Document::Document(QObject* parent) : QObject(parent)
 {
+    connect(&watcher_, &QFutureWatcher<Computed>::finished, this, &Document::finishBackground);
     applySession(defaultSession());
     flush();
 }
@@ -138,28 +140,79 @@ void Document::scheduleRecompute()
 
 void Document::flush()
 {
+    if (watcher_.isRunning()) {
+        watcher_.waitForFinished();
+        finishBackground();
+    }
     if (scheduled_ || fullPending_ || !pendingEdits_.empty()) recompute();
 }
 
 void Document::recompute()
 {
     scheduled_ = false;
+    if (watcher_.isRunning()) return;  // finishBackground() picks up what is pending
     if (!fullPending_ && pendingEdits_.empty()) return;
+    const attn::AttentionInput& in = session_.input;
+    const long cells = in.queryCount() * in.keyCount() * static_cast<long>(in.heads.size());
+    if (fullPending_ && cells >= kBackgroundCells) {
+        startBackground();
+        return;
+    }
     attn::Status status;
     const bool inputs = fullPending_;
     if (fullPending_) {
         status = engine_.setInput(session_.input);
+        fullPending_ = false;
+        pendingEdits_.clear();
     } else {
-        // Only the last edit of each vector matters in a burst.
-        for (std::size_t i = 0; i < pendingEdits_.size() && status.ok(); ++i) {
-            bool superseded = false;
-            for (std::size_t k = i + 1; k < pendingEdits_.size(); ++k)
-                superseded = superseded || pendingEdits_[k].sameTarget(pendingEdits_[i]);
-            if (!superseded) status = engine_.setEdit(pendingEdits_[i]);
-        }
+        applyPendingEdits(status);
     }
+    publish(status, inputs);
+}
+
+void Document::startBackground()
+{
+    // The worker computes into its own result from a copy of the input; the engine (and
+    // so everything the views read) is only touched on this thread, in finishBackground().
     fullPending_ = false;
     pendingEdits_.clear();
+    watcher_.setFuture(QtConcurrent::run([input = session_.input] {
+        Computed c;
+        c.status = attn::computeAttention<double>(input, c.result);
+        c.input = input;
+        return c;
+    }));
+}
+
+void Document::finishBackground()
+{
+    if (!watcher_.future().isValid() || watcher_.future().resultCount() == 0) return;
+    Computed c = watcher_.future().takeResult();
+    watcher_.setFuture(QFuture<Computed>());
+    attn::Status status = c.status;
+    if (status.ok()) engine_.adopt(std::move(c.input), std::move(c.result));
+    if (fullPending_) {  // the session changed again meanwhile: start over
+        scheduleRecompute();
+        return;
+    }
+    applyPendingEdits(status);
+    publish(status, true);
+}
+
+void Document::applyPendingEdits(attn::Status& status)
+{
+    // Only the last edit of each vector matters in a burst.
+    for (std::size_t i = 0; i < pendingEdits_.size() && status.ok(); ++i) {
+        bool superseded = false;
+        for (std::size_t k = i + 1; k < pendingEdits_.size(); ++k)
+            superseded = superseded || pendingEdits_[k].sameTarget(pendingEdits_[i]);
+        if (!superseded) status = engine_.setEdit(pendingEdits_[i]);
+    }
+    pendingEdits_.clear();
+}
+
+void Document::publish(const attn::Status& status, bool inputs)
+{
     clampSelection();
     if (!status.ok()) {
         lastError_ = statusMessage(status);

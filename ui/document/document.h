@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 
+#include <QFutureWatcher>
 #include <QObject>
 #include <QUndoStack>
 
@@ -55,8 +56,14 @@ public:
     // undo and redo use so that they restore bit-identical results.
     void applyEdit(const attn::VectorEdit& edit, bool incremental = true);
 
-    // Runs a pending recompute now (tests, exports).
+    // Runs a pending recompute now, waiting for one on the worker thread (tests, exports).
     void flush();
+    // True while a full recomputation runs on the worker thread; the result shown is the
+    // previous one until it finishes.
+    [[nodiscard]] bool computing() const { return watcher_.isRunning(); }
+    // Full recomputations with at least this many score cells (n * m * heads) run on a
+    // worker thread so that the window keeps responding.
+    static constexpr long kBackgroundCells = 1024L * 1024L;
     // The message for the last refused change or failed recompute, or empty.
     [[nodiscard]] QString lastError() const { return lastError_; }
 
@@ -68,8 +75,17 @@ Q_SIGNALS:
     void errorOccurred(const QString& message);
 
 private:
+    struct Computed {
+        attn::Status status;
+        attn::AttentionInput input;
+        attn::AttentionResult result;
+    };
     void scheduleRecompute();
     void recompute();
+    void startBackground();
+    void finishBackground();
+    void applyPendingEdits(attn::Status& status);
+    void publish(const attn::Status& status, bool inputs);
     void clampSelection();
 
     Session session_;
@@ -82,6 +98,7 @@ private:
     bool fullPending_ = false;
     std::vector<attn::VectorEdit> pendingEdits_;
     bool scheduled_ = false;
+    QFutureWatcher<Computed> watcher_;
     QString lastError_;
 };
 
