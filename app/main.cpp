@@ -1,12 +1,15 @@
 // attnlab: the workbench window, or a headless command.
-//   attnlab                     open the window
+//   attnlab [--recover] [FILE]  open the window (and FILE, a session)
 //   attnlab bench-ui [options]  drive the real window offscreen and time slider updates
+//   attnlab render|compute|lessons|--help|--version   headless commands (app/cli.h)
 #include <cstring>
 
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include "app/cli.h"
 #include "ui/tools/slider_benchmark.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
 namespace {
@@ -56,15 +59,32 @@ int benchUi(const QStringList& args)
 int main(int argc, char** argv)
 {
     const bool headless = isHeadless(argc, argv);
-    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    const bool cli = attnlab::cli::isCliCommand(argc, argv);
+    if ((headless || cli) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Before QApplication, which takes arguments of its own (such as --session).
+    const QStringList cliArgs = cli ? attnlab::cli::rawArguments(argc, argv) : QStringList();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("AttnLab"));
     QApplication::setOrganizationName(QStringLiteral("AttnLab"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
     if (headless) return benchUi(QApplication::arguments());
+    if (cli) return attnlab::cli::runCli(cliArgs);
 
+    // attnlab [--recover] [FILE]: open FILE; --recover restores a crashed run's autosave
+    // without asking (otherwise the window asks).
+    QCommandLineParser gui;
+    gui.addPositionalArgument(QStringLiteral("file"),
+                              QApplication::translate("main", "A session file to open."),
+                              QStringLiteral("[FILE]"));
+    const QCommandLineOption recover(
+        QStringLiteral("recover"),
+        QApplication::translate("main", "Restore unsaved work of a crashed run without asking."));
+    gui.addOption(recover);
+    gui.process(app);
     attnlab::MainWindow window;
     window.show();
+    window.fileActions()->offerRecovery(gui.isSet(recover));
+    if (!gui.positionalArguments().isEmpty()) window.openFile(gui.positionalArguments().first());
     return QApplication::exec();
 }

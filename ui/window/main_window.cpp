@@ -2,6 +2,7 @@
 
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -16,6 +17,8 @@
 #include "ui/panels/sequences_panel.h"
 #include "ui/panels/vector_editor_panel.h"
 #include "ui/panels/weights_panel.h"
+#include "ui/window/export_actions.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/window_actions.h"
 
 namespace attnlab {
@@ -54,13 +57,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
     addPanel(new MatricesPanel(doc_, this), tr("Matrices"), QStringLiteral("MatricesDock"),
              Qt::LeftDockWidgetArea);
 
+    files_ = new FileActions(this, doc_);
     actions_ = new WindowActions(this, doc_);
+    new ExportActions(this, doc_);
     connect(doc_, &Document::errorOccurred, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(weights_, &WeightsPanel::hoverTextChanged, this, [this](const QString& text) {
         statusBar()->showMessage(QString(text).replace(QLatin1Char('\n'), QStringLiteral("   ")));
     });
     connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(files_, &FileActions::currentFileChanged, this, &MainWindow::updateTitle);
     updateTitle();
     resize(1500, 950);
     restoreLayout();
@@ -84,8 +90,16 @@ QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QS
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(tr("Untitled[*] — AttnLab"));
+    const QString file = files_->currentFile();
+    setWindowFilePath(file);
+    setWindowTitle(tr("%1[*] — AttnLab")
+                       .arg(file.isEmpty() ? tr("Untitled") : QFileInfo(file).fileName()));
     setWindowModified(!doc_->undoStack()->isClean());
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    return files_->openFile(path);
 }
 
 void MainWindow::restoreLayout()

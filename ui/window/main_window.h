@@ -10,6 +10,7 @@ class QTabWidget;
 namespace attnlab {
 
 class Document;
+class FileActions;
 class WeightsPanel;
 class WindowActions;
 
@@ -22,6 +23,9 @@ public:
     [[nodiscard]] Document* document() const { return doc_; }
     [[nodiscard]] WeightsPanel* weightsPanel() const { return weights_; }
     [[nodiscard]] QTabWidget* centralTabs() const { return tabs_; }
+    [[nodiscard]] FileActions* fileActions() const { return files_; }
+    // Opens a session file (FileActions::openFile); false and a warning when it cannot.
+    bool openFile(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -36,6 +40,7 @@ private:
     QTabWidget* tabs_;
     WeightsPanel* weights_;
     WindowActions* actions_;
+    FileActions* files_ = nullptr;
 };
 
 }  // namespace attnlab

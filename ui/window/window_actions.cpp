@@ -10,6 +10,7 @@
 #include "ui/document/document.h"
 #include "ui/panels/weights_panel.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
@@ -35,6 +36,7 @@ WindowActions::WindowActions(MainWindow* window, Document* doc)
 void WindowActions::buildFileMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&File"));
+    window_->fileActions()->addToMenu(menu);
     QAction* quit = menu->addAction(tr("&Quit"), window_, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 }

@@ -1,0 +1,141 @@
+#include "app/cli.h"
+
+#include <cstring>
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QTextStream>
+
+#include "ui/export/figure.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
+};
+
+void printTo(FILE* stream, const QString& text)
+{
+    QFile f;
+    if (!f.open(stream, QIODevice::WriteOnly)) return;
+    f.write(text.toUtf8());
+    f.flush();
+}
+
+}  // namespace
+
+bool isCliCommand(int argc, char** argv)
+{
+    if (argc < 2) return false;
+    static const char* const commands[] = {"render", "compute", "lessons",   "help",
+                                           "--help", "-h",      "--version", "-v"};
+    for (const char* c : commands)
+        if (std::strcmp(argv[1], c) == 0) return true;
+    return false;
+}
+
+QStringList rawArguments(int argc, char** argv)
+{
+    QStringList out;
+    for (int i = 0; i < argc; ++i) out << QString::fromLocal8Bit(argv[i]);
+    return out;
+}
+
+QString usageText(const QString& command)
+{
+    const bool all = command.isEmpty();
+    QString text;
+    if (all) {
+        text += Tr::tr(
+            "Usage: attnlab [FILE]\n"
+            "  Opens the window, optionally with a session file (NAME.attnlab.json).\n\n");
+    }
+    if (all || command == QLatin1String("render")) {
+        text +=
+            Tr::tr(
+                "Usage: attnlab render (--session FILE | --lesson ID) [--stage STAGE]\n"
+                "                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf\n"
+                "                      [--width W] [--height H] [--scale S] "
+                "[--range LO,HI|auto]\n"
+                "  Draws one figure: title, token labels, colour bar and a caption naming the\n"
+                "  head and mode. SVG and PDF are vectors (cells are rectangles, text is text).\n"
+                "  --stage   %1 (default weights).\n"
+                "            diff: the weights after minus before the session's vector edits\n"
+                "            (the same session with no edits); pipeline: the whole strip.\n"
+                "  --head    head number from 1 (default 1), or all: one map per head.\n"
+                "  --width, --height  size in pixels (PNG, SVG) or points (PDF); a default\n"
+                "            fits the figure. --scale  PNG pixels per unit (2 or 3 for print).\n"
+                "  --range   a fixed colour range for every map, e.g. 0,1, so that several\n"
+                "            exports compare; auto: weights on their own range (default:\n"
+                "            weights on [0, 1], other matrices on their own range).\n\n")
+                .arg(stageKeys().join(QStringLiteral(", ")));
+    }
+    if (all || command == QLatin1String("compute")) {
+        text += Tr::tr(
+            "Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]\n"
+            "  Every stage of every head. JSON (to stdout without -o): {\"tokens\",\n"
+            "  \"heads\": [{\"Q\", \"K\", \"V\", \"scores\", \"scaled\", \"mask\", "
+            "\"weights\",\n"
+            "  \"output\"}, ...], \"concat\", \"output\" (through W_O), \"diagnostics\": "
+            "[per head:\n"
+            "  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, "
+            "fullyMasked]};\n"
+            "  matrices as lists of rows, the mask as booleans, numbers exact (the\n"
+            "  shortest text that reads back as the same double, at most 17 digits).\n"
+            "  OUT.csv: one long table with the columns head,stage,row,col,row_token,\n"
+            "  col_token,value (rows, columns and heads from 1; head 0 holds concat and\n"
+            "  output; diagnostics have an empty col, argmax from 1, 0 = none).\n\n");
+    }
+    if (all || command == QLatin1String("lessons"))
+        text +=
+            Tr::tr("Usage: attnlab lessons\n  Lists the built-in lessons, one id per line.\n\n");
+    if (all) {
+        text += Tr::tr(
+            "Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]\n"
+            "  Times slider updates in the real window (offscreen).\n\n"
+            "attnlab --help | --version\n\n"
+            "Exit status: 0 success, 2 wrong usage, 3 bad input file,\n"
+            "4 an output that could not be written.\n");
+    }
+    return text;
+}
+
+void printOut(const QString& text)
+{
+    printTo(stdout, text);
+}
+
+int usageError(const QString& command, const QString& message)
+{
+    printTo(stderr, QStringLiteral("attnlab: %1\n\n").arg(message) + usageText(command));
+    return WrongUsage;
+}
+
+int fail(int code, const QString& message)
+{
+    printTo(stderr, QStringLiteral("attnlab: %1\n").arg(message));
+    return code;
+}
+
+int runCli(const QStringList& arguments)
+{
+    const QStringList args = arguments.mid(1);
+    const QString command = args.value(0);
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
+        command == QLatin1String("help")) {
+        printOut(usageText(args.size() > 1 ? args[1] : QString()));
+        return Success;
+    }
+    if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+        printOut(QStringLiteral("attnlab %1\n").arg(QCoreApplication::applicationVersion()));
+        return Success;
+    }
+    if (command == QLatin1String("render")) return runRender(args);
+    if (command == QLatin1String("compute")) return runCompute(args);
+    if (command == QLatin1String("lessons")) return runLessons(args);
+    return usageError(QString(), Tr::tr("unknown command \"%1\"").arg(command));
+}
+
+}  // namespace attnlab::cli

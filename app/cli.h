@@ -1,0 +1,45 @@
+#pragma once
+// The headless commands of attnlab (render, compute, lessons, --help, --version).
+// main() asks isCliCommand() before creating the application (to choose the
+// offscreen platform) and then hands the arguments to runCli().
+
+#include <QStringList>
+
+namespace attnlab {
+
+struct Session;
+
+namespace cli {
+
+enum ExitCode { Success = 0, WrongUsage = 2, BadInput = 3, WriteFailed = 4 };
+
+// True when argv[1] names a headless command or --help/--version.
+bool isCliCommand(int argc, char** argv);
+// argv as strings, taken before QApplication removes the arguments it knows (-session,
+// -style, ...): `attnlab render --session FILE` must see its own --session.
+QStringList rawArguments(int argc, char** argv);
+// Runs the command in `arguments` (program name first); returns the exit code.
+int runCli(const QStringList& arguments);
+
+// The commands (cli_commands.cpp); `args` start with the command name.
+int runRender(const QStringList& args);
+int runCompute(const QStringList& args);
+int runLessons(const QStringList& args);
+
+// Usage text of one command, or of all when `command` is empty.
+QString usageText(const QString& command = QString());
+// Prints "attnlab: MESSAGE" and the usage of `command` to stderr; returns WrongUsage.
+int usageError(const QString& command, const QString& message);
+// Prints "attnlab: MESSAGE" to stderr and returns `code`.
+int fail(int code, const QString& message);
+// Prints text to stdout.
+void printOut(const QString& text);
+
+}  // namespace cli
+
+// The built-in lessons (cli_lessons.cpp): the one place the command line finds them.
+// There are none yet: findLesson() returns false for every id.
+bool findLesson(const QString& id, Session& session);
+QStringList lessonIds();
+
+}  // namespace attnlab

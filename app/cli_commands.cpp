@@ -1,0 +1,237 @@
+// attnlab render / compute / lessons: parse, load the session, ask the core, write.
+#include <cmath>
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+
+#include "app/cli.h"
+#include "core/attention.h"
+#include "ui/document/status_text.h"
+#include "ui/export/figure.h"
+#include "ui/export/figure_renderer.h"
+#include "ui/export/numbers_export.h"
+#include "ui/io/session_file.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
+};
+
+const QCommandLineOption kHelp({QStringLiteral("h"), QStringLiteral("help")}, QString());
+const QCommandLineOption kSession(QStringLiteral("session"), QString(), QStringLiteral("file"));
+const QCommandLineOption kLesson(QStringLiteral("lesson"), QString(), QStringLiteral("id"));
+const QCommandLineOption kOutput({QStringLiteral("o"), QStringLiteral("output")}, QString(),
+                                 QStringLiteral("file"));
+
+// Parses `args` (the command name first); false when the caller should return `code`.
+bool parse(QCommandLineParser& parser, const QStringList& args, int& code)
+{
+    const QString command = args.value(0);
+    parser.addOption(kHelp);
+    if (!parser.parse(args)) {
+        code = usageError(command, parser.errorText());
+        return false;
+    }
+    if (parser.isSet(kHelp)) {
+        printOut(usageText(command));
+        code = Success;
+        return false;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        code = usageError(
+            command,
+            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
+        return false;
+    }
+    return true;
+}
+
+// Loads the session named by --session or --lesson and computes it with the core.
+bool loadAndCompute(const QCommandLineParser& parser, const QString& command, Session& session,
+                    attn::AttentionResult& result, QString& name, int& code)
+{
+    const bool file = parser.isSet(kSession);
+    const bool lesson = parser.isSet(kLesson);
+    if (file == lesson) {
+        code = usageError(command, Tr::tr("give exactly one of --session FILE and --lesson ID"));
+        return false;
+    }
+    if (lesson) {
+        name = parser.value(kLesson);
+        if (!findLesson(name, session)) {
+            code = fail(BadInput, Tr::tr("no lesson named %1").arg(name));
+            return false;
+        }
+    } else {
+        name = parser.value(kSession);
+        SessionFile sf;
+        FileError error;
+        if (!readSessionFile(name, sf, error)) {
+            code = fail(BadInput, error.message());
+            return false;
+        }
+        session = sf.session;
+    }
+    const attn::Status status = attn::computeAttention<double>(session.input, result);
+    if (!status.ok()) {
+        code = fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(status)));
+        return false;
+    }
+    return true;
+}
+
+bool parseInt(const QString& text, int lo, int hi, int& out)
+{
+    bool ok = false;
+    out = text.toInt(&ok);
+    return ok && out >= lo && out <= hi;
+}
+
+bool parseRange(const QString& text, QCPRange& range)
+{
+    const QStringList parts = text.split(QLatin1Char(','));
+    if (parts.size() != 2) return false;
+    bool ok1 = false, ok2 = false;
+    range = QCPRange(parts[0].trimmed().toDouble(&ok1), parts[1].trimmed().toDouble(&ok2));
+    return ok1 && ok2 && std::isfinite(range.lower) && std::isfinite(range.upper) &&
+           range.lower < range.upper;
+}
+
+}  // namespace
+
+int runRender(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("render");
+    QCommandLineParser parser;
+    const QCommandLineOption stageOpt(QStringLiteral("stage"), QString(), QStringLiteral("s"),
+                                      QStringLiteral("weights"));
+    const QCommandLineOption headOpt(QStringLiteral("head"), QString(), QStringLiteral("n"),
+                                     QStringLiteral("1"));
+    const QCommandLineOption widthOpt(QStringLiteral("width"), QString(), QStringLiteral("w"));
+    const QCommandLineOption heightOpt(QStringLiteral("height"), QString(), QStringLiteral("h"));
+    const QCommandLineOption scaleOpt(QStringLiteral("scale"), QString(), QStringLiteral("s"),
+                                      QStringLiteral("1"));
+    const QCommandLineOption rangeOpt(QStringLiteral("range"), QString(), QStringLiteral("r"));
+    parser.addOptions(
+        {kSession, kLesson, kOutput, stageOpt, headOpt, widthOpt, heightOpt, scaleOpt, rangeOpt});
+    int code = Success;
+    if (!parse(parser, args, code)) return code;
+
+    // Check every option before reading the input.
+    FigureRequest req;
+    if (!parseStage(parser.value(stageOpt), req.stage))
+        return usageError(cmd, Tr::tr("unknown stage \"%1\"").arg(parser.value(stageOpt)));
+    const QString headText = parser.value(headOpt);
+    int head = 1;
+    if (headText == QLatin1String("all"))
+        req.allHeads = true;
+    else if (!parseInt(headText, 1, 1 << 20, head))
+        return usageError(cmd, Tr::tr("--head takes a head number from 1, or all"));
+    req.head = head - 1;
+    if (!parser.isSet(kOutput)) return usageError(cmd, Tr::tr("render needs -o OUT"));
+    const QString out = parser.value(kOutput);
+    FigureFormat format;
+    if (!figureFormatForPath(out, format))
+        return usageError(cmd, Tr::tr("%1: the output must end in .png, .svg or .pdf").arg(out));
+    int width = 0, height = 0;
+    if (parser.isSet(widthOpt) && !parseInt(parser.value(widthOpt), 64, 10000, width))
+        return usageError(cmd, Tr::tr("--width takes a whole number from 64 to 10000"));
+    if (parser.isSet(heightOpt) && !parseInt(parser.value(heightOpt), 64, 10000, height))
+        return usageError(cmd, Tr::tr("--height takes a whole number from 64 to 10000"));
+    bool scaleOk = false;
+    const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
+    if (!scaleOk || !(scale >= 0.25 && scale <= 8.0))
+        return usageError(cmd, Tr::tr("--scale takes a number from 0.25 to 8"));
+    if (parser.isSet(rangeOpt)) {
+        QCPRange range;
+        if (parser.value(rangeOpt) == QLatin1String("auto"))
+            req.weightsOnDataRange = true;
+        else if (parseRange(parser.value(rangeOpt), range))
+            req.fixedRange = range;
+        else
+            return usageError(cmd, Tr::tr("--range takes LO,HI with LO < HI, or auto"));
+    }
+
+    Session session;
+    attn::AttentionResult result;
+    QString name;
+    if (!loadAndCompute(parser, cmd, session, result, name, code)) return code;
+    const int heads = static_cast<int>(result.heads.size());
+    if (!req.allHeads && head > heads)
+        return usageError(
+            cmd, Tr::tr("there is no head %1: %2 has %3 head(s)").arg(head).arg(name).arg(heads));
+
+    FigureSource source;
+    source.session = &session;
+    source.result = &result;
+    attn::AttentionResult before;
+    if (req.stage == FigureStage::Difference) {
+        // No pinned state on the command line: compare with the session without its edits.
+        attn::AttentionInput plain = session.input;
+        plain.edits.clear();
+        const attn::Status status = attn::computeAttention<double>(plain, before);
+        if (!status.ok())
+            return fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(status)));
+        for (const attn::HeadResult& hr : before.heads) source.before.push_back(hr.weights);
+        source.beforeDescription = Tr::tr("before = the session without its vector edits");
+    }
+    Figure figure;
+    QString error;
+    if (!buildFigure(source, req, figure, error))
+        return fail(BadInput, QStringLiteral("%1: %2").arg(name, error));
+    QSize size = defaultFigureSize(figure);
+    if (width > 0) size.setWidth(width);
+    if (height > 0) size.setHeight(height);
+    const double pixels = double(size.width()) * size.height() * scale * scale;
+    if (format == FigureFormat::Png && pixels > 400e6)
+        return usageError(cmd, Tr::tr("the image would have more than 400 million pixels"));
+    if (!writeFigure(figure, out, size, scale, error)) return fail(WriteFailed, error);
+    return Success;
+}
+
+int runCompute(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("compute");
+    QCommandLineParser parser;
+    parser.addOptions({kSession, kLesson, kOutput});
+    int code = Success;
+    if (!parse(parser, args, code)) return code;
+    const QString out = parser.value(kOutput);
+    const QString ext = QFileInfo(out).suffix().toLower();
+    if (parser.isSet(kOutput) && ext != QLatin1String("json") && ext != QLatin1String("csv"))
+        return usageError(cmd, Tr::tr("%1: the output must end in .json or .csv").arg(out));
+
+    Session session;
+    attn::AttentionResult result;
+    QString name;
+    if (!loadAndCompute(parser, cmd, session, result, name, code)) return code;
+    const QByteArray bytes = ext == QLatin1String("csv") ? resultToLongCsv(session, result)
+                                                         : resultToJson(session, result);
+    if (!parser.isSet(kOutput)) {
+        QFile stdOut;
+        if (!stdOut.open(stdout, QIODevice::WriteOnly) || stdOut.write(bytes) != bytes.size() ||
+            !stdOut.flush())
+            return fail(WriteFailed, Tr::tr("could not write to the standard output"));
+        return Success;
+    }
+    QString error;
+    if (!writeBytes(out, bytes, error)) return fail(WriteFailed, error);
+    return Success;
+}
+
+int runLessons(const QStringList& args)
+{
+    QCommandLineParser parser;
+    int code = Success;
+    if (!parse(parser, args, code)) return code;
+    const QStringList ids = lessonIds();
+    if (!ids.isEmpty()) printOut(ids.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    return Success;
+}
+
+}  // namespace attnlab::cli

@@ -1,0 +1,256 @@
+// attnlab render / compute / lessons, run as the real program (ATTNLAB_BINARY).
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+
+#include "support/export_test_support.h"
+#include "ui/io/session_file.h"
+
+namespace attnlab {
+namespace {
+
+struct CliRun {
+    int code = -1;
+    QByteArray out;
+    QString err;
+};
+
+CliRun attnlab(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the commands choose offscreen themselves
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(ATTNLAB_BINARY), args);
+    CliRun r;
+    if (!p.waitForFinished(60000)) return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(dir.isValid());
+        file.session = testing::exportSession();
+        session = dir.filePath(QStringLiteral("s.attnlab.json"));
+        FileError error;
+        ASSERT_TRUE(writeSessionFile(session, file, error)) << error.message().toStdString();
+    }
+    QString path(const char* name) const { return dir.filePath(QLatin1String(name)); }
+
+    QTemporaryDir dir;
+    SessionFile file;
+    QString session;
+};
+
+TEST(CliUsage, HelpAndVersionSucceed)
+{
+    const CliRun help = attnlab({QStringLiteral("--help")});
+    EXPECT_EQ(help.code, 0);
+    EXPECT_TRUE(help.out.contains("attnlab render"));
+    EXPECT_TRUE(help.out.contains("attnlab compute"));
+    const CliRun renderHelp = attnlab({QStringLiteral("render"), QStringLiteral("--help")});
+    EXPECT_EQ(renderHelp.code, 0);
+    EXPECT_TRUE(renderHelp.out.contains("--stage"));
+    const CliRun version = attnlab({QStringLiteral("--version")});
+    EXPECT_EQ(version.code, 0);
+    EXPECT_TRUE(version.out.startsWith("attnlab "));
+}
+
+TEST(CliUsage, LessonsListsNothingYet)
+{
+    const CliRun r = attnlab({QStringLiteral("lessons")});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_TRUE(r.out.trimmed().isEmpty());
+}
+
+TEST(CliUsage, WrongUsageExitsTwoWithUsageOnStderr)
+{
+    const QStringList cases[] = {
+        {QStringLiteral("render"), QStringLiteral("-o"), QStringLiteral("x.png")},
+        {QStringLiteral("compute")},
+        {QStringLiteral("compute"), QStringLiteral("--frobnicate")},
+        {QStringLiteral("render"), QStringLiteral("--lesson"), QStringLiteral("a"),
+         QStringLiteral("--stage"), QStringLiteral("softmax"), QStringLiteral("-o"),
+         QStringLiteral("x.png")},
+        {QStringLiteral("render"), QStringLiteral("--lesson"), QStringLiteral("a"),
+         QStringLiteral("-o"), QStringLiteral("x.bmp")},
+        {QStringLiteral("render"), QStringLiteral("--lesson"), QStringLiteral("a"),
+         QStringLiteral("--scale"), QStringLiteral("0"), QStringLiteral("-o"),
+         QStringLiteral("x.png")},
+        {QStringLiteral("compute"), QStringLiteral("--lesson"), QStringLiteral("a"),
+         QStringLiteral("-o"), QStringLiteral("x.txt")},
+    };
+    for (const QStringList& args : cases) {
+        const CliRun r = attnlab(args);
+        EXPECT_EQ(r.code, 2) << args.join(QLatin1Char(' ')).toStdString();
+        EXPECT_TRUE(r.err.contains(QStringLiteral("Usage:"))) << r.err.toStdString();
+    }
+}
+
+TEST(CliUsage, UnknownLessonExitsThree)
+{
+    const CliRun r = attnlab(
+        {QStringLiteral("compute"), QStringLiteral("--lesson"), QStringLiteral("dk-collapse")});
+    EXPECT_EQ(r.code, 3);
+    EXPECT_TRUE(r.err.contains(QStringLiteral("no lesson named dk-collapse")));
+}
+
+TEST_F(Cli, MissingOrBadSessionFileExitsThreeNamingTheFile)
+{
+    const QString missing = path("missing.attnlab.json");
+    CliRun r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), missing});
+    EXPECT_EQ(r.code, 3);
+    EXPECT_TRUE(r.err.contains(missing)) << r.err.toStdString();
+    const QString bad = path("bad.attnlab.json");
+    QFile f(bad);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": ");
+    f.close();
+    r = attnlab({QStringLiteral("render"), QStringLiteral("--session"), bad, QStringLiteral("-o"),
+                 path("x.png")});
+    EXPECT_EQ(r.code, 3);
+    EXPECT_TRUE(r.err.contains(bad)) << r.err.toStdString();
+}
+
+TEST_F(Cli, UnwritableOutputExitsFour)
+{
+    const QString out = path("no/such/folder/x.png");
+    CliRun r = attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
+                        QStringLiteral("-o"), out});
+    EXPECT_EQ(r.code, 4) << r.err.toStdString();
+    r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
+                 QStringLiteral("-o"), path("no/such/folder/x.json")});
+    EXPECT_EQ(r.code, 4) << r.err.toStdString();
+}
+
+TEST_F(Cli, HeadBeyondTheSessionIsWrongUsage)
+{
+    const CliRun r = attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
+                              QStringLiteral("--head"), QStringLiteral("3"), QStringLiteral("-o"),
+                              path("x.png")});
+    EXPECT_EQ(r.code, 2) << r.err.toStdString();
+}
+
+TEST_F(Cli, RenderPngHasTheRequestedPixelSize)
+{
+    const QString out = path("w.png");
+    const CliRun r = attnlab(
+        {QStringLiteral("render"), QStringLiteral("--session"), session, QStringLiteral("-o"), out,
+         QStringLiteral("--width"), QStringLiteral("500"), QStringLiteral("--height"),
+         QStringLiteral("400"), QStringLiteral("--scale"), QStringLiteral("3")});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    QImage image;
+    ASSERT_TRUE(image.load(out));
+    EXPECT_EQ(image.width(), 1500);
+    EXPECT_EQ(image.height(), 1200);
+}
+
+TEST_F(Cli, RenderSvgIsVectorsWithTokenText)
+{
+    const QString out = path("p.svg");
+    const CliRun r =
+        attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
+                 QStringLiteral("--stage"), QStringLiteral("pipeline"), QStringLiteral("-o"), out});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    QFile f(out);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&f);
+    QStringList texts;
+    int shapes = 0, images = 0;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+        if (xml.name() == QLatin1String("text"))
+            texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+        else if (xml.name() == QLatin1String("rect") || xml.name() == QLatin1String("path"))
+            ++shapes;
+        else if (xml.name() == QLatin1String("image"))
+            ++images;
+    }
+    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    EXPECT_EQ(images, 0);
+    EXPECT_GT(shapes, 9 * 18);
+    for (const QString& token : file.session.targetTokens)
+        EXPECT_TRUE(texts.contains(token)) << token.toStdString();
+}
+
+TEST_F(Cli, RenderPdfAndEveryStageSucceed)
+{
+    const QString pdf = path("d.pdf");
+    CliRun r =
+        attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
+                 QStringLiteral("--stage"), QStringLiteral("diff"), QStringLiteral("-o"), pdf});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    QFile f(pdf);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(f.read(5).startsWith("%PDF"));
+    for (const char* stage :
+         {"X", "Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "combined"}) {
+        r = attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
+                     QStringLiteral("--stage"), QLatin1String(stage), QStringLiteral("--head"),
+                     QStringLiteral("all"), QStringLiteral("--range"), QStringLiteral("-1,1"),
+                     QStringLiteral("-o"), path("s.png")});
+        EXPECT_EQ(r.code, 0) << stage << r.err.toStdString();
+    }
+}
+
+TEST_F(Cli, ComputeJsonEqualsTheCoreBitForBit)
+{
+    const CliRun r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), session});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    QJsonParseError err;
+    const QJsonObject root = QJsonDocument::fromJson(r.out, &err).object();
+    ASSERT_EQ(err.error, QJsonParseError::NoError);
+    // The same input as the program read: the file (written bit-exact) read back.
+    SessionFile read;
+    FileError ferr;
+    ASSERT_TRUE(readSessionFile(session, read, ferr));
+    attn::AttentionResult expected;
+    ASSERT_TRUE(attn::computeAttention<double>(read.session.input, expected).ok());
+    const QJsonArray heads = root.value(QStringLiteral("heads")).toArray();
+    ASSERT_EQ(heads.size(), static_cast<qsizetype>(expected.heads.size()));
+    QString why;
+    for (qsizetype h = 0; h < heads.size(); ++h) {
+        const attn::HeadResult& hr = expected.heads[static_cast<std::size_t>(h)];
+        const QJsonObject o = heads[h].toObject();
+        for (const auto& [key, m] :
+             {std::pair{"Q", &hr.Q}, std::pair{"K", &hr.K}, std::pair{"V", &hr.V},
+              std::pair{"scores", &hr.scores}, std::pair{"scaled", &hr.scaled},
+              std::pair{"weights", &hr.weights}, std::pair{"output", &hr.output}})
+            EXPECT_TRUE(testing::equalsJsonRows(o.value(QLatin1String(key)), *m, why))
+                << key << ": " << why.toStdString();
+        EXPECT_TRUE(o.value(QStringLiteral("mask")).toArray()[0].toArray()[0].isBool());
+    }
+    EXPECT_TRUE(testing::equalsJsonRows(root.value(QStringLiteral("output")), expected.output, why))
+        << why.toStdString();
+}
+
+TEST_F(Cli, ComputeWritesJsonAndLongCsvFiles)
+{
+    CliRun r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
+                        QStringLiteral("-o"), path("n.json")});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    EXPECT_TRUE(QFile::exists(path("n.json")));
+    r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
+                 QStringLiteral("-o"), path("n.csv")});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    QFile f(path("n.csv"));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_EQ(f.readLine().trimmed(), QByteArray("head,stage,row,col,row_token,col_token,value"));
+}
+
+}  // namespace
+}  // namespace attnlab

@@ -1,0 +1,284 @@
+// Every kind of bad session file, opened through the window as a user would: each gives a
+// message naming the file, the field and the problem; the open session stays as it was and
+// the bad file is never written.
+
+#include <functional>
+#include <gtest/gtest.h>
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStringDecoder>
+#include <QTemporaryDir>
+
+#include "support/session_test_support.h"
+#include "ui/document/document.h"
+#include "ui/io/session_file.h"
+#include "ui/window/main_window.h"
+
+namespace attnlab {
+namespace {
+
+QByteArray goodJson()
+{
+    return sessionToJson(SessionFile{defaultSession(), {}});
+}
+
+// The good file with one change made through QJsonDocument.
+QByteArray edited(const std::function<void(QJsonObject&)>& change)
+{
+    QJsonObject root = QJsonDocument::fromJson(goodJson()).object();
+    change(root);
+    return QJsonDocument(root).toJson();
+}
+
+// Sets root[a][b] (or root[a] when b is empty) to v.
+QByteArray withValue(const char* a, const char* b, const QJsonValue& v)
+{
+    return edited([&](QJsonObject& root) {
+        if (!*b) {
+            root[QLatin1String(a)] = v;
+            return;
+        }
+        QJsonObject o = root[QLatin1String(a)].toObject();
+        o[QLatin1String(b)] = v;
+        root[QLatin1String(a)] = o;
+    });
+}
+
+QJsonArray rows(std::initializer_list<QJsonArray> list)
+{
+    QJsonArray a;
+    for (const QJsonArray& r : list) a.append(r);
+    return a;
+}
+
+struct BadFile {
+    const char* name;
+    std::function<QByteArray()> bytes;
+    const char* field;    // must appear in the message ("" = none)
+    const char* problem;  // must appear in the message
+};
+
+const BadFile kBadFiles[] = {
+    {"not_json", [] { return QByteArray("this is not JSON"); }, "", "not valid JSON"},
+    {"empty", [] { return QByteArray(); }, "", "not valid JSON"},
+    {"truncated", [] { return goodJson().left(200); }, "", "not valid JSON"},
+    {"array_root", [] { return QByteArray("[1, 2]"); }, "", "one JSON object"},
+    {"wrong_tag", [] { return withValue("format", "", QStringLiteral("tiled-map")); }, "format",
+     "not an AttnLab session"},
+    {"no_tag", [] { return edited([](QJsonObject& r) { r.remove(QLatin1String("format")); }); },
+     "format", "missing"},
+    {"newer_version", [] { return withValue("version", "", 2); }, "version", "newer AttnLab"},
+    {"missing_field",
+     [] {
+         return edited([](QJsonObject& r) {
+             QJsonObject o = r[QLatin1String("options")].toObject();
+             o.remove(QLatin1String("temperature"));
+             r[QLatin1String("options")] = o;
+         });
+     },
+     "options.temperature", "missing"},
+    {"extra_field", [] { return withValue("options", "colour", true); }, "options.colour",
+     "not a field"},
+    {"extra_top_field", [] { return withValue("comment", "", QStringLiteral("hi")); }, "comment",
+     "not a field"},
+    {"wrong_shape",
+     [] {
+         return withValue("projections", "W_Q",
+                          QJsonArray{rows({QJsonArray{1.0, 2.0, 3.0}, QJsonArray{1.0, 2.0, 3.0}})});
+     },
+     "projections.W_Q[0]", "3 rows"},
+    {"ragged",
+     [] {
+         return withValue("target", "embeddings",
+                          rows({QJsonArray{1.0, 0.0, 1.0}, QJsonArray{0.0, 2.0},
+                                QJsonArray{1.0, 1.0, 0.0}, QJsonArray{0.0, 1.0, 1.0}}));
+     },
+     "target.embeddings[1]", "same length"},
+    {"text_number",
+     [] {
+         return withValue(
+             "target", "embeddings",
+             rows({QJsonArray{QStringLiteral("1"), 0.0, 1.0}, QJsonArray{0.0, 2.0, 0.0},
+                   QJsonArray{1.0, 1.0, 0.0}, QJsonArray{0.0, 1.0, 1.0}}));
+     },
+     "target.embeddings[0][0]", "number"},
+    {"null_number",
+     [] { return withValue("options", "temperature", QJsonValue(QJsonValue::Null)); },
+     "options.temperature", "number"},
+    {"huge_number",
+     [] {
+         QByteArray b = goodJson();
+         return b.replace("\"temperature\": 1.0", "\"temperature\": 1e999");
+     },
+     "options.temperature", "not valid JSON"},
+    {"tokens_rows_differ",
+     [] {
+         return withValue(
+             "target", "tokens",
+             QJsonArray{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+     },
+     "target.embeddings", "one row per token"},
+    {"no_tokens", [] { return withValue("target", "tokens", QJsonArray{}); }, "target.tokens",
+     "at least one token"},
+    {"numeric_mask",
+     [] {
+         return withValue("options", "mask",
+                          rows({QJsonArray{1, 0, 0, 0}, QJsonArray{1, 1, 0, 0},
+                                QJsonArray{1, 1, 1, 0}, QJsonArray{1, 1, 1, 1}}));
+     },
+     "options.mask[0][0]", "true or false"},
+    {"mask_shape", [] { return withValue("options", "mask", rows({QJsonArray{true}})); },
+     "options.mask", "4 rows"},
+    {"bad_mode", [] { return withValue("options", "mode", QStringLiteral("sideways")); },
+     "options.mode", "\"causal\""},
+    {"bad_temperature",
+     [] {
+         return edited([](QJsonObject& r) {
+             QJsonObject o = r[QLatin1String("options")].toObject();
+             o[QLatin1String("scaling")] = QStringLiteral("temperature");
+             o[QLatin1String("temperature")] = 0.0;
+             r[QLatin1String("options")] = o;
+         });
+     },
+     "options.temperature", "greater than 0"},
+    {"edit_out_of_range",
+     [] {
+         QJsonObject e{{QStringLiteral("role"), QStringLiteral("key")},
+                       {QStringLiteral("head"), 5},
+                       {QStringLiteral("index"), 0}};
+         return withValue("edits", "", QJsonArray{e});
+     },
+     "edits[0]", "does not exist"},
+    {"fractional_head", [] { return withValue("view", "head", 0.5); }, "view.head", "whole number"},
+    {"too_large_for_memory",
+     [] {
+         QJsonArray tokens, emb;
+         for (int i = 0; i < 20000; ++i) {
+             tokens.append(QStringLiteral("t"));
+             emb.append(QJsonArray{0.5});
+         }
+         return edited([&](QJsonObject& r) {
+             r[QLatin1String("d_model")] = 1;
+             r[QLatin1String("target")] = QJsonObject{{QStringLiteral("tokens"), tokens},
+                                                      {QStringLiteral("embeddings"), emb}};
+             r.remove(QLatin1String("source"));
+             QJsonObject p = r[QLatin1String("projections")].toObject();
+             const QJsonArray one{rows({QJsonArray{1.0}})};
+             p[QLatin1String("d_k")] = 1;
+             p[QLatin1String("d_v")] = 1;
+             for (const char* k : {"W_Q", "W_K", "W_V"}) p[QLatin1String(k)] = one;
+             p[QLatin1String("additive")] =
+                 QJsonObject{{QStringLiteral("d_a"), 0},
+                             {QStringLiteral("W_a"), QJsonArray{QJsonArray{}}},
+                             {QStringLiteral("U_a"), QJsonArray{QJsonArray{}}},
+                             {QStringLiteral("v"), QJsonArray{QJsonArray{}}}};
+             r[QLatin1String("projections")] = p;
+         });
+     },
+     "", "MiB of memory"},
+    {"duplicate_top_key",
+     [] { return goodJson().replace("\"seed\": 1,", "\"seed\": 1, \"seed\": 2,"); }, "seed",
+     "twice"},
+    {"duplicate_nested_key",
+     [] {
+         return goodJson().replace("\"mode\": \"self\",", "\"mode\": \"self\", \"m\\u006fde\": 1,");
+     },
+     "options.mode", "twice"},
+    {"too_deep",
+     [] {
+         return QByteArray("{\"format\": \"attnlab-session\", \"version\": 1, \"x\": ") +
+                QByteArray(70, '[') + QByteArray(70, ']') + "}";
+     },
+     "x[0][0]", "64 levels"},
+    {"invalid_utf8", [] { return goodJson().replace("\"cat\"", "\"c\xC3\x28t\""); }, "",
+     "not valid UTF-8"},
+    {"utf16_bom",
+     [] {
+         const QString text = QString::fromUtf8(goodJson());
+         QByteArray b("\xFF\xFE");
+         b.append(reinterpret_cast<const char*>(text.utf16()), text.size() * 2);
+         return b;
+     },
+     "", "UTF-16"},
+};
+
+class BadFiles : public ::testing::TestWithParam<BadFile> {};
+
+TEST_P(BadFiles, OpeningNamesFileFieldAndProblemAndKeepsTheSessionAndTheFile)
+{
+    testing::isolateSettings();
+    const BadFile& bad = GetParam();
+    QTemporaryDir dir;
+    const QString good =
+        testing::writeBytes(dir.path(), QStringLiteral("good.attnlab.json"),
+                            sessionToJson(SessionFile{testing::richSession(), {}}));
+    const QByteArray bytes = bad.bytes();
+    const QString path = testing::writeBytes(
+        dir.path(), QLatin1String(bad.name) + QStringLiteral(".attnlab.json"), bytes);
+
+    MainWindow window;
+    testing::RecordingDialogs dialogs;
+    window.fileActions()->setDialogs(dialogs.dialogs());
+    ASSERT_TRUE(window.openFile(good));
+    Document* doc = window.document();
+    attn::VectorEdit e;
+    e.scale = 2.0;
+    ASSERT_TRUE(doc->editVector(e));  // unsaved work that must survive
+    doc->flush();
+    const Session before = doc->session();
+    const int undoIndex = doc->undoStack()->index();
+
+    EXPECT_FALSE(window.openFile(path));
+    ASSERT_EQ(dialogs.warnings.size(), 1);
+    const QString message = dialogs.warnings.front();
+    EXPECT_EQ(window.fileActions()->lastError().message(), message);
+    EXPECT_TRUE(message.contains(QFileInfo(path).fileName())) << message.toStdString();
+    EXPECT_TRUE(message.contains(QLatin1String(bad.field))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QLatin1String(bad.problem))) << message.toStdString();
+    if (*bad.field) {
+        EXPECT_TRUE(window.fileActions()->lastError().field.startsWith(QLatin1String(bad.field)));
+    }
+    EXPECT_TRUE(dialogs.questions.isEmpty());  // refused before asking about unsaved work
+
+    doc->flush();
+    EXPECT_EQ(doc->session().targetTokens, before.targetTokens);
+    EXPECT_TRUE(testing::sameBits(doc->session().input.X, before.input.X));
+    EXPECT_EQ(doc->session().input.edits.size(), before.input.edits.size());
+    EXPECT_EQ(doc->undoStack()->index(), undoIndex);
+    EXPECT_TRUE(window.isWindowModified());
+    EXPECT_EQ(window.fileActions()->currentFile(), QFileInfo(good).absoluteFilePath());
+
+    ASSERT_TRUE(window.fileActions()->save());  // goes to good.attnlab.json, not the bad file
+    EXPECT_EQ(testing::readBytes(path), bytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(BadFile, BadFiles, ::testing::ValuesIn(kBadFiles),
+                         [](const ::testing::TestParamInfo<BadFile>& param) {
+                             return std::string(param.param.name);
+                         });
+
+TEST(BadFile, MissingFileAndFolderAndOversizedFileGiveMessages)
+{
+    QTemporaryDir dir;
+    SessionFile out;
+    FileError error;
+    const QString missing = dir.filePath(QStringLiteral("gone.attnlab.json"));
+    EXPECT_FALSE(readSessionFile(missing, out, error));
+    EXPECT_TRUE(error.message().contains(missing));
+    EXPECT_FALSE(readSessionFile(dir.path(), out, error));
+    EXPECT_TRUE(error.message().contains(QStringLiteral("folder")));
+    const QString big = dir.filePath(QStringLiteral("big.attnlab.json"));
+    QFile f(big);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    ASSERT_TRUE(f.resize(kMaxSessionFileBytes + 1));  // sparse: no real disk use
+    f.close();
+    EXPECT_FALSE(readSessionFile(big, out, error));
+    EXPECT_TRUE(error.message().contains(QStringLiteral("at most 512 MiB")))
+        << error.message().toStdString();
+}
+
+}  // namespace
+}  // namespace attnlab

@@ -1,0 +1,314 @@
+#include "ui/io/session_file.h"
+
+#include <cstring>
+#include <gtest/gtest.h>
+#include <random>
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMimeData>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QUrl>
+
+#include "support/session_test_support.h"
+#include "ui/document/document.h"
+#include "ui/io/session_format.h"
+#include "ui/window/main_window.h"
+
+namespace attnlab {
+namespace {
+
+using testing::sameBits;
+
+SessionFile richFile()
+{
+    SessionFile f;
+    f.session = testing::richSession();
+    f.view = ViewState{1, 2, 1, false};
+    return f;
+}
+
+TEST(SessionFile, SaveThenOpenRestoresEveryFieldBitIdentical)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("rich.attnlab.json"));
+    const SessionFile in = richFile();
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(path, in, error)) << error.message().toStdString();
+    SessionFile out;
+    ASSERT_TRUE(readSessionFile(path, out, error)) << error.message().toStdString();
+
+    const Session& a = in.session;
+    const Session& b = out.session;
+    EXPECT_EQ(b.targetTokens, a.targetTokens);
+    EXPECT_EQ(b.sourceTokens, a.sourceTokens);
+    EXPECT_EQ(b.seed, a.seed);
+    EXPECT_EQ(b.dModel, a.dModel);
+    EXPECT_EQ(b.dAdditive, a.dAdditive);
+    EXPECT_TRUE(sameBits(b.input.X, a.input.X));
+    EXPECT_TRUE(sameBits(b.input.Y, a.input.Y));
+    EXPECT_TRUE(sameBits(b.input.W_O, a.input.W_O));
+    ASSERT_EQ(b.input.heads.size(), a.input.heads.size());
+    for (std::size_t h = 0; h < a.input.heads.size(); ++h) {
+        const attn::HeadParams& p = a.input.heads[h];
+        const attn::HeadParams& q = b.input.heads[h];
+        EXPECT_TRUE(sameBits(q.W_Q, p.W_Q)) << h;
+        EXPECT_TRUE(sameBits(q.W_K, p.W_K)) << h;
+        EXPECT_TRUE(sameBits(q.W_V, p.W_V)) << h;
+        EXPECT_TRUE(sameBits(q.additive.W_a, p.additive.W_a)) << h;
+        EXPECT_TRUE(sameBits(q.additive.U_a, p.additive.U_a)) << h;
+        EXPECT_TRUE(sameBits(attn::Matrix(q.additive.v), attn::Matrix(p.additive.v))) << h;
+    }
+    EXPECT_EQ(b.input.mode, a.input.mode);
+    EXPECT_EQ(b.input.scaling, a.input.scaling);
+    EXPECT_TRUE(sameBits(b.input.temperature, a.input.temperature));
+    EXPECT_EQ(b.input.score, a.input.score);
+    EXPECT_EQ(b.input.sharedProjections, a.input.sharedProjections);
+    ASSERT_TRUE(b.input.mask.has_value());
+    EXPECT_EQ(*b.input.mask, *a.input.mask);
+    ASSERT_EQ(b.input.edits.size(), a.input.edits.size());
+    for (std::size_t e = 0; e < a.input.edits.size(); ++e) {
+        const attn::VectorEdit& x = a.input.edits[e];
+        const attn::VectorEdit& y = b.input.edits[e];
+        EXPECT_TRUE(x.sameTarget(y)) << e;
+        EXPECT_TRUE(sameBits(x.scale, y.scale)) << e;
+        ASSERT_EQ(x.overrides.size(), y.overrides.size()) << e;
+        for (std::size_t k = 0; k < x.overrides.size(); ++k) {
+            EXPECT_EQ(x.overrides[k].component, y.overrides[k].component);
+            EXPECT_TRUE(sameBits(x.overrides[k].value, y.overrides[k].value));
+        }
+    }
+    EXPECT_EQ(out.view.head, 1);
+    EXPECT_EQ(out.view.row, 2);
+    EXPECT_EQ(out.view.column, 1);
+    EXPECT_FALSE(out.view.fixedColorRange);
+    // Writing what was read gives the same bytes.
+    EXPECT_EQ(sessionToJson(out), sessionToJson(in));
+}
+
+TEST(SessionFile, RandomDoublesSurviveSaveThenOpenBitIdentical)
+{
+    std::mt19937_64 rng(20240611);
+    Session s = defaultSession();
+    attn::Matrix X(500, 3);
+    for (long i = 0; i < X.size(); ++i) {
+        double d = 0.0;
+        do {
+            const std::uint64_t bits = rng();
+            std::memcpy(&d, &bits, sizeof d);
+        } while (!std::isfinite(d));
+        X.data()[i] = d;
+    }
+    const double specials[] = {-0.0,
+                               0.0,
+                               4.9406564584124654e-324,
+                               2.2250738585072014e-308,
+                               1.7976931348623157e308,
+                               -1.7976931348623157e308,
+                               9007199254740993.0,
+                               123456789012345678901234567890.0,
+                               0.1,
+                               1.0 / 3.0,
+                               1e22,
+                               1e23};
+    for (std::size_t k = 0; k < std::size(specials); ++k) X.data()[k] = specials[k];
+    s.targetTokens.clear();
+    for (long i = 0; i < X.rows(); ++i) s.targetTokens << QString::number(i);
+    s.input.X = X;
+    s.input.edits.clear();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("random.attnlab.json"));
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(path, SessionFile{s, {}}, error)) << error.message().toStdString();
+    SessionFile out;
+    ASSERT_TRUE(readSessionFile(path, out, error)) << error.message().toStdString();
+    long differing = 0;
+    for (long i = 0; i < X.size(); ++i)
+        differing += !sameBits(out.session.input.X.data()[i], X.data()[i]);
+    EXPECT_EQ(differing, 0);
+    EXPECT_TRUE(std::signbit(out.session.input.X.data()[0]));  // -0.0 keeps its sign
+}
+
+TEST(SessionFile, WritesMasksAsBooleansAndOneMatrixRowPerLine)
+{
+    const QByteArray json = sessionToJson(richFile());
+    const QJsonObject root = QJsonDocument::fromJson(json).object();
+    EXPECT_EQ(root[QLatin1String("format")].toString(), QLatin1String("attnlab-session"));
+    EXPECT_EQ(root[QLatin1String("version")].toInt(), 1);
+    const QJsonArray mask = root[QLatin1String("options")][QLatin1String("mask")].toArray();
+    ASSERT_EQ(mask.size(), 4);
+    EXPECT_TRUE(mask[0].toArray()[0].isBool());
+    EXPECT_FALSE(mask[1].toArray()[2].toBool());
+    EXPECT_FALSE(json.contains("null"));
+    EXPECT_FALSE(json.contains("Infinity"));
+    const QRegularExpression row(
+        QStringLiteral("\\n\\s+\\[[-0-9.e+]+, [-0-9.e+]+, [-0-9.e+]+, "
+                       "[-0-9.e+]+\\]"));
+    EXPECT_TRUE(row.match(QString::fromUtf8(json)).hasMatch());
+}
+
+TEST(SessionFile, DocumentedExampleOpens)
+{
+    const QString doc = QFileInfo(QStringLiteral(__FILE__))
+                            .dir()
+                            .filePath(QStringLiteral("../../docs/session-format.md"));
+    const QByteArray md = testing::readBytes(doc);
+    ASSERT_FALSE(md.isEmpty()) << doc.toStdString();
+    const qsizetype start = md.indexOf("```json\n");
+    ASSERT_GE(start, 0);
+    const qsizetype end = md.indexOf("```", start + 8);
+    SessionFile out;
+    FileError error;
+    EXPECT_TRUE(parseSessionJson(md.mid(start + 8, end - start - 8), doc, out, error))
+        << error.message().toStdString();
+    EXPECT_EQ(out.session.targetTokens.size(), 4);
+}
+
+// Makes writes beyond `bytes` fail (EFBIG), as a full disk would, even for root.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        getrlimit(RLIMIT_FSIZE, &old_);
+        oldHandler_ = signal(SIGXFSZ, SIG_IGN);
+        rlimit l = old_;
+        l.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &l);
+    }
+    ~FileSizeLimit()
+    {
+        setrlimit(RLIMIT_FSIZE, &old_);
+        signal(SIGXFSZ, oldHandler_);
+    }
+
+private:
+    rlimit old_{};
+    sighandler_t oldHandler_;
+};
+
+TEST(SessionFile, FailedSaveLeavesTheOldFileIntact)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("keep.attnlab.json"));
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(path, SessionFile{defaultSession(), {}}, error));
+    const QByteArray before = testing::readBytes(path);
+    {
+        FileSizeLimit limit(static_cast<rlim_t>(before.size()));
+        EXPECT_FALSE(writeSessionFile(path, richFile(), error));
+    }
+    EXPECT_EQ(error.file, path);
+    EXPECT_FALSE(error.problem.isEmpty());
+    EXPECT_EQ(testing::readBytes(path), before);
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files).size(), 1);  // no temporary left behind
+}
+
+TEST(SessionFile, SavingIntoAMissingFolderOrOverAFolderFailsWithAMessage)
+{
+    QTemporaryDir dir;
+    FileError error;
+    const QString missing = dir.filePath(QStringLiteral("no/such/dir/x.attnlab.json"));
+    EXPECT_FALSE(writeSessionFile(missing, richFile(), error));
+    EXPECT_TRUE(error.message().contains(missing));
+    const QString folder = dir.filePath(QStringLiteral("folder.attnlab.json"));
+    ASSERT_TRUE(QDir().mkdir(folder));
+    EXPECT_FALSE(writeSessionFile(folder, richFile(), error));
+    EXPECT_TRUE(QFileInfo(folder).isDir());
+}
+
+TEST(SessionFile, WindowSaveMarksCleanNamesTheTitleAndOpenRestoresSessionAndView)
+{
+    testing::isolateSettings();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lesson.attnlab.json"));
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(path, richFile(), error));
+
+    MainWindow window;
+    testing::RecordingDialogs dialogs;
+    window.fileActions()->setDialogs(dialogs.dialogs());
+    ASSERT_TRUE(window.openFile(path));
+    Document* doc = window.document();
+    doc->flush();
+    EXPECT_TRUE(sameBits(doc->session().input.X, richFile().session.input.X));
+    EXPECT_EQ(doc->head(), 1);
+    EXPECT_EQ(doc->selectedRow(), 2);
+    EXPECT_EQ(doc->selectedColumn(), 1);
+    EXPECT_FALSE(window.isWindowModified());
+    EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("lesson.attnlab.json")));
+    EXPECT_EQ(window.fileActions()->recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+
+    attn::VectorEdit e;
+    e.role = attn::Role::Query;
+    e.index = 1;
+    e.scale = 3.0;
+    ASSERT_TRUE(doc->editVector(e));
+    EXPECT_TRUE(window.isWindowModified());
+    ASSERT_TRUE(window.fileActions()->save());
+    EXPECT_FALSE(window.isWindowModified());
+    SessionFile saved;
+    ASSERT_TRUE(readSessionFile(path, saved, error));
+    ASSERT_NE(attn::findEdit(saved.session.input.edits, attn::Role::Query, 0, 1), nullptr);
+    EXPECT_TRUE(dialogs.warnings.isEmpty());
+
+    dialogs.savePath = dir.filePath(QStringLiteral("copy"));
+    window.fileActions()->setDialogs(dialogs.dialogs());
+    ASSERT_TRUE(window.fileActions()->saveAs());
+    EXPECT_TRUE(QFileInfo::exists(dir.filePath(QStringLiteral("copy.attnlab.json"))));
+    EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("copy.attnlab.json")));
+}
+
+TEST(SessionFile, CloseWithUnsavedChangesAsksAndCancelKeepsTheWindowOpen)
+{
+    testing::isolateSettings();
+    MainWindow window;
+    window.show();
+    testing::RecordingDialogs dialogs;
+    dialogs.answer = QMessageBox::Cancel;
+    window.fileActions()->setDialogs(dialogs.dialogs());
+    EXPECT_TRUE(window.close());  // clean: no question
+    EXPECT_TRUE(dialogs.questions.isEmpty());
+    window.show();
+    attn::VectorEdit e;
+    e.scale = 2.0;
+    ASSERT_TRUE(window.document()->editVector(e));
+    EXPECT_FALSE(window.close());
+    EXPECT_EQ(dialogs.questions.size(), 1);
+    EXPECT_TRUE(window.isVisible());
+    dialogs.answer = QMessageBox::Discard;
+    window.fileActions()->setDialogs(dialogs.dialogs());
+    EXPECT_TRUE(window.close());
+    EXPECT_EQ(dialogs.questions.size(), 2);
+}
+
+TEST(SessionFile, DroppingAFileOnTheWindowOpensIt)
+{
+    testing::isolateSettings();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dropped.attnlab.json"));
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(path, richFile(), error));
+    MainWindow window;
+    window.show();
+    EXPECT_TRUE(window.acceptDrops());
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+    EXPECT_EQ(window.fileActions()->currentFile(), QFileInfo(path).absoluteFilePath());
+    EXPECT_EQ(window.document()->session().targetTokens, richFile().session.targetTokens);
+}
+
+}  // namespace
+}  // namespace attnlab

@@ -1,0 +1,76 @@
+#pragma once
+// A figure for export: one or more heatmaps (panels) with a title and a caption,
+// built from a session and its core result. Used by the Export menu and by
+// `attnlab render`; drawn by figure_renderer.h. Nothing here computes attention:
+// the matrices come from the result (and, for the difference map, a baseline).
+
+#include <optional>
+#include <vector>
+
+#include <QString>
+
+#include "core/attention.h"
+#include "ui/document/session.h"
+#include "ui/views/heatmap_view.h"
+
+namespace attnlab {
+
+// What to draw. The names (stageKey) are those of `attnlab compute`'s JSON, plus
+// "X", "combined" (the output through W_O), "diff" and "pipeline" (the whole strip).
+enum class FigureStage {
+    X,
+    Q,
+    K,
+    V,
+    Scores,
+    Scaled,
+    Mask,
+    Weights,
+    Output,
+    Combined,
+    Difference,
+    Pipeline,
+};
+
+QString stageKey(FigureStage stage);
+// Parses a stage name (case-sensitive key as above); false when unknown.
+bool parseStage(const QString& key, FigureStage& stage);
+// Every stage name, in order, for usage texts and dialogs.
+QStringList stageKeys();
+// A translated, human name for dialogs ("Attention weights P").
+QString stageDisplayName(FigureStage stage);
+
+struct FigureRequest {
+    FigureStage stage = FigureStage::Weights;
+    int head = 0;           // 0-based
+    bool allHeads = false;  // one panel (or strip) per head
+    // When set, every panel uses this colour range (keeps several exports comparable).
+    // When unset, weights use [0, 1] unless `weightsOnDataRange`, others their own range.
+    std::optional<QCPRange> fixedRange;
+    bool weightsOnDataRange = false;
+};
+
+// What the figure is drawn from. `before[h]` is head h's weights before the edits,
+// for the difference map (an empty matrix when there is none for that head).
+struct FigureSource {
+    const Session* session = nullptr;
+    const attn::AttentionResult* result = nullptr;
+    std::vector<attn::Matrix> before;
+    QString beforeDescription;  // how `before` was obtained, for the caption
+};
+
+struct Figure {
+    QString title;
+    QString caption;
+    std::vector<HeatmapContent> panels;
+    int columns = 1;  // panels per row
+};
+
+// Builds the figure; on failure returns false and sets `error` (translated).
+bool buildFigure(const FigureSource& source, const FigureRequest& request, Figure& figure,
+                 QString& error);
+
+// A good default size (logical pixels / points) for a figure of this shape.
+QSize defaultFigureSize(const Figure& figure);
+
+}  // namespace attnlab

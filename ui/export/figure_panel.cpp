@@ -1,0 +1,295 @@
+#include "ui/export/figure_panel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QCoreApplication>
+#include <QPainter>
+
+#include "ui/export/figure_renderer.h"
+
+namespace attnlab::figure_detail {
+
+namespace {
+
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::FigureRenderer)
+};
+
+constexpr int kBarSteps = 96;
+const QColor kText(0x20, 0x20, 0x20);
+const QColor kFrame(0x80, 0x80, 0x80);
+
+std::vector<double> niceTicks(const QCPRange& r)
+{
+    std::vector<double> out;
+    const double span = r.size();
+    if (!(span > 0.0)) return {r.lower};
+    const double raw = span / 4.0;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / mag;
+    const double step = (f < 1.5 ? 1.0 : f < 3.0 ? 2.0 : f < 7.0 ? 5.0 : 10.0) * mag;
+    for (double v = std::ceil(r.lower / step - 1e-9) * step; v <= r.upper + step * 1e-9; v += step)
+        out.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+    return out;
+}
+
+double widestOf(const QStringList& labels, const QFontMetricsF& fm)
+{
+    double w = 0.0;
+    for (const QString& l : labels) w = std::max(w, fm.horizontalAdvance(l));
+    return w;
+}
+
+int thinningStep(long count, double pitch, double extent)
+{
+    return std::max(1, static_cast<int>(std::ceil(count * pitch / std::max(extent, 1.0))));
+}
+
+}  // namespace
+
+QFont makeFont(double px, bool bold)
+{
+    QFont f;
+    f.setFamilies(figureFontFamilies());
+    f.setPixelSize(std::max(1, static_cast<int>(std::lround(px))));
+    f.setBold(bold);
+    return f;
+}
+
+// The colour range a panel is drawn on (as HeatmapView does).
+QCPRange rangeOf(const HeatmapContent& c)
+{
+    if (c.range) return *c.range;
+    if (c.scale == ColorScale::Weights) return QCPRange(0.0, 1.0);
+    double lo = 0.0, hi = 0.0;
+    if (c.values.size() > 0) {
+        lo = c.values.minCoeff();
+        hi = c.values.maxCoeff();
+    }
+    if (c.scale == ColorScale::Diverging) {
+        const double a = std::max({std::abs(lo), std::abs(hi), 1e-12});
+        return QCPRange(-a, a);
+    }
+    if (hi - lo < 1e-12) hi = lo + 1.0;
+    return QCPRange(lo, hi);
+}
+
+bool anyMasked(const HeatmapContent& c)
+{
+    return c.mask && !c.mask->all();
+}
+
+// A vertical colour bar in `bar` with tick labels to its right; returns the width used.
+double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const QCPRange& range,
+                     const QFont& font, bool maskedLegend)
+{
+    QCPColorGradient g = gradientFor(scale);
+    const double h = bar.height() / kBarSteps;
+    for (int i = 0; i < kBarSteps; ++i) {
+        const double v = range.lower + range.size() * (i + 0.5) / kBarSteps;
+        const double top = bar.bottom() - (i + 1) * h;
+        // Each step overlaps the next a little so that viewers show no seams.
+        p.fillRect(QRectF(bar.left(), top - (i + 1 < kBarSteps ? 0.5 : 0.0), bar.width(),
+                          h + (i + 1 < kBarSteps ? 0.5 : 0.0)),
+                   QColor(g.color(v, range)));
+    }
+    p.setPen(QPen(kFrame, 0.8));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(bar);
+    p.setFont(font);
+    const QFontMetricsF fm(font, p.device());
+    double widest = 0.0;
+    p.setPen(kText);
+    for (double v : niceTicks(range)) {
+        const double y = bar.bottom() - (v - range.lower) / range.size() * bar.height();
+        p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3.0, y));
+        const QString t = QString::number(v, 'g', 3);
+        widest = std::max(widest, fm.horizontalAdvance(t));
+        p.drawText(QPointF(bar.right() + 5.0, y + fm.ascent() / 2.0 - 1.0), t);
+    }
+    if (maskedLegend) {
+        const QRectF sw(bar.left(), bar.bottom() + fm.height() * 0.6, bar.width(), fm.height());
+        p.fillRect(sw, maskedCellColor());
+        p.drawText(QPointF(sw.right() + 5.0, sw.top() + fm.ascent()), Tr::tr("masked"));
+        widest = std::max(widest, fm.horizontalAdvance(Tr::tr("masked")));
+    }
+    return bar.width() + 5.0 + widest;
+}
+
+double barWidthFor(const QFont& font)
+{
+    const QFontMetricsF fm(font);
+    return 14.0 + 5.0 +
+           std::max(fm.horizontalAdvance(QStringLiteral("-0.000")),
+                    fm.horizontalAdvance(Tr::tr("masked"))) +
+           4.0;
+}
+
+namespace {
+
+void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const QCPRange& range,
+                double cw, double ch)
+{
+    QCPColorGradient g = gradientFor(c.scale);
+    const long rows = c.values.rows();
+    const long cols = c.values.cols();
+    const bool gaps = cw >= 14.0 && ch >= 14.0;
+    const auto colorAt = [&](long i, long j) {
+        if (c.mask && !(*c.mask)(i, j)) return maskedCellColor();
+        return QColor(g.color(c.values(i, j), range));
+    };
+    for (long i = 0; i < rows; ++i) {
+        const double y = map.top() + i * ch;
+        // Neighbouring cells of one colour become one rectangle (smaller SVG and PDF).
+        long j = 0;
+        while (j < cols) {
+            const QColor col = colorAt(i, j);
+            long k = j + 1;
+            while (!gaps && k < cols && colorAt(i, k) == col) ++k;
+            QRectF r(map.left() + j * cw, y, (k - j) * cw, ch);
+            if (gaps)
+                r.adjust(0.5, 0.5, -0.5, -0.5);
+            else  // overlap the next cell by half a unit so that viewers show no seams
+                r.adjust(0.0, 0.0, k < cols ? 0.5 : 0.0, i + 1 < rows ? 0.5 : 0.0);
+            p.fillRect(r, col);
+            j = k;
+        }
+    }
+}
+
+void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const QCPRange& range,
+                 double cw, double ch, double basePx)
+{
+    const long rows = c.values.rows();
+    const long cols = c.values.cols();
+    if (rows * cols > 900) return;
+    const QFont font = makeFont(std::min(basePx * 1.1, ch * 0.42));
+    const QFontMetricsF fm(font, p.device());
+    int decimals = 3;
+    while (decimals > 0 && fm.horizontalAdvance(QString::number(-0.5, 'f', decimals)) + 4 > cw)
+        --decimals;
+    if (decimals == 0 || fm.height() > ch) return;
+    p.setFont(font);
+    for (long i = 0; i < rows; ++i) {
+        for (long j = 0; j < cols; ++j) {
+            const bool masked = c.mask && !(*c.mask)(i, j);
+            const double v = c.values(i, j);
+            double rel = (v - range.lower) / std::max(range.size(), 1e-300);
+            if (c.scale == ColorScale::Diverging) rel = std::abs(rel - 0.5) * 2.0;
+            const bool light =
+                masked || (c.scale == ColorScale::Diverging ? rel < 0.6 : rel > 0.55);
+            p.setPen(light ? kText : Qt::white);
+            const QRectF cell(map.left() + j * cw, map.top() + i * ch, cw, ch);
+            p.drawText(cell, Qt::AlignCenter | Qt::TextDontClip,
+                       masked ? QStringLiteral("–") : QString::number(v, 'f', decimals));
+        }
+    }
+}
+
+}  // namespace
+
+// One heatmap with its labels in `r`; `ownBar` draws its colour bar at its right.
+void paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c, bool ownBar, double basePx)
+{
+    const QFont label = makeFont(basePx);
+    const QFont axis = makeFont(basePx, true);
+    const QFontMetricsF fm(label, p.device());
+    const long rows = c.values.rows();
+    const long cols = c.values.cols();
+    QRectF area = r;
+    if (!c.title.isEmpty()) {
+        const QFont tf = makeFont(basePx * 1.15, true);
+        const QFontMetricsF tfm(tf, p.device());
+        p.setFont(tf);
+        p.setPen(kText);
+        p.drawText(QRectF(area.left(), area.top(), area.width(), tfm.height()),
+                   Qt::AlignHCenter | Qt::AlignTop,
+                   tfm.elidedText(c.title, Qt::ElideRight, area.width()));
+        area.setTop(area.top() + tfm.height() * 1.4);
+    }
+    if (rows == 0 || cols == 0) return;
+    const QCPRange range = rangeOf(c);
+    const double barW = ownBar ? barWidthFor(label) : 0.0;
+    const double axisH = fm.height() * 1.3;
+    const double rowLabelW = std::min(widestOf(c.rowLabels, fm) + 6.0, area.width() * 0.25);
+    const double left = area.left() + axisH + rowLabelW;
+    const double availW = area.right() - barW - 8.0 - left;
+    const double colWidest = widestOf(c.columnLabels, fm);
+    // Cells as square as the room allows (unless that makes the map very thin); column
+    // labels rotate to read upwards when they do not fit side by side.
+    double cw = 0.0, ch = 0.0, colLabelH = 0.0;
+    bool rotate = false;
+    for (int pass = 0; pass < 2; ++pass) {
+        colLabelH = rotate ? std::min(colWidest + 6.0, area.height() * 0.25) : fm.height() * 1.3;
+        cw = availW / static_cast<double>(cols);
+        ch = (area.height() - colLabelH - axisH) / static_cast<double>(rows);
+        const double sq = std::min(cw, ch);
+        cw = std::min(cw, sq * 3.0);
+        ch = std::min(ch, sq * 3.0);
+        if (rotate || colWidest + 8.0 <= cw) break;
+        rotate = true;
+    }
+    const QRectF map(left, area.top(), cw * static_cast<double>(cols),
+                     ch * static_cast<double>(rows));
+
+    paintCells(p, map, c, range, cw, ch);
+    paintValues(p, map, c, range, cw, ch, basePx);
+    p.setPen(QPen(kFrame, 0.8));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(map);
+
+    // Row labels, thinned when crowded.
+    p.setFont(label);
+    p.setPen(kText);
+    const int rowStep = thinningStep(rows, fm.height() + 1.0, map.height());
+    for (long i = 0; i < rows && i < c.rowLabels.size(); i += rowStep) {
+        const QRectF lr(map.left() - rowLabelW, map.top() + i * ch, rowLabelW - 5.0, ch);
+        p.drawText(lr, Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
+                   fm.elidedText(c.rowLabels[i], Qt::ElideRight, lr.width()));
+    }
+    // Column labels: side by side, or rotated to read upwards when they do not fit.
+    const double colPitch = rotate ? fm.height() + 1.0 : colWidest + 8.0;
+    const int colStep = thinningStep(cols, colPitch, map.width());
+    for (long j = 0; j < cols && j < c.columnLabels.size(); j += colStep) {
+        const double x = map.left() + (j + 0.5) * cw;
+        if (rotate) {
+            const QString t = fm.elidedText(c.columnLabels[j], Qt::ElideRight, colLabelH - 6.0);
+            p.save();
+            p.translate(x, map.bottom() + 4.0);
+            p.rotate(-90.0);
+            p.drawText(QRectF(-colLabelH, -fm.height() / 2.0, colLabelH - 2.0, fm.height()),
+                       Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, t);
+            p.restore();
+        } else {
+            p.drawText(QRectF(x - cw / 2.0 - 20.0, map.bottom() + 3.0, cw + 40.0, fm.height()),
+                       Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, c.columnLabels[j]);
+        }
+    }
+    // Axis titles.
+    p.setFont(axis);
+    if (!c.columnAxisTitle.isEmpty())
+        p.drawText(QRectF(map.left(), map.bottom() + colLabelH, map.width(), axisH),
+                   Qt::AlignCenter | Qt::TextDontClip, c.columnAxisTitle);
+    if (!c.rowAxisTitle.isEmpty()) {
+        p.save();
+        p.translate(area.left() + axisH / 2.0, map.center().y());
+        p.rotate(-90.0);
+        p.drawText(QRectF(-map.height() / 2.0, -axisH / 2.0, map.height(), axisH),
+                   Qt::AlignCenter | Qt::TextDontClip, c.rowAxisTitle);
+        p.restore();
+    }
+    // Fully masked rows are marked in the middle of the row.
+    p.setFont(label);
+    p.setPen(QColor(0x60, 0x00, 0x00));
+    for (long i = 0; i < rows && i < static_cast<long>(c.fullyMaskedRows.size()); ++i) {
+        if (c.fullyMaskedRows[static_cast<std::size_t>(i)] && ch >= fm.height() * 0.8)
+            p.drawText(QRectF(map.left(), map.top() + i * ch, map.width(), ch), Qt::AlignCenter,
+                       Tr::tr("fully masked"));
+    }
+    if (ownBar)
+        paintColorBar(p, QRectF(map.right() + 10.0, map.top(), 14.0, map.height()), c.scale, range,
+                      label, anyMasked(c));
+}
+
+}  // namespace attnlab::figure_detail

@@ -1,0 +1,195 @@
+#include "ui/export/figure_renderer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include "ui/export/figure.h"
+#include "ui/export/figure_panel.h"
+
+namespace attnlab {
+
+namespace {
+
+using namespace figure_detail;
+
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::FigureRenderer)
+};
+
+constexpr double kMargin = 16.0;
+const QColor kText(0x20, 0x20, 0x20);
+
+bool sharedScale(const Figure& f)
+{
+    if (f.panels.size() < 2) return false;
+    const QCPRange r0 = rangeOf(f.panels.front());
+    for (const HeatmapContent& c : f.panels) {
+        const QCPRange r = rangeOf(c);
+        if (c.scale != f.panels.front().scale || r.lower != r0.lower || r.upper != r0.upper)
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+QStringList figureFontFamilies()
+{
+    return {QStringLiteral("Noto Sans"),        QStringLiteral("DejaVu Sans"),
+            QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Source Han Sans SC"),
+            QStringLiteral("PingFang SC"),      QStringLiteral("Microsoft YaHei")};
+}
+
+bool figureFormatForPath(const QString& path, FigureFormat& format)
+{
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext == QLatin1String("png"))
+        format = FigureFormat::Png;
+    else if (ext == QLatin1String("svg"))
+        format = FigureFormat::Svg;
+    else if (ext == QLatin1String("pdf"))
+        format = FigureFormat::Pdf;
+    else
+        return false;
+    return true;
+}
+
+void paintFigure(QPainter& p, const QRectF& area, const Figure& f)
+{
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    const QRectF inner = area.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const int count = static_cast<int>(f.panels.size());
+    const int cols = std::clamp(f.columns, 1, std::max(1, count));
+    const int rows = std::max(1, (count + cols - 1) / cols);
+    const double panelW = inner.width() / cols;
+    const double panelH = inner.height() / rows;
+    const double basePx = std::clamp(std::min(panelW, panelH) / 30.0, 8.0, 14.0);
+
+    const QFont title = makeFont(std::clamp(area.width() / 45.0, 14.0, 24.0), true);
+    const QFont caption = makeFont(std::max(9.0, basePx * 0.95));
+    const QFontMetricsF tfm(title, p.device());
+    const QFontMetricsF cfm(caption, p.device());
+    p.setPen(kText);
+    p.setFont(title);
+    const QRectF titleRect(inner.left(), inner.top(), inner.width(), tfm.height() * 2.2);
+    const QRectF titleUsed =
+        p.boundingRect(titleRect, Qt::AlignHCenter | Qt::TextWordWrap, f.title);
+    p.drawText(titleRect, Qt::AlignHCenter | Qt::TextWordWrap, f.title);
+    p.setFont(caption);
+    const QRectF capRect(inner.left(), inner.bottom() - cfm.height() * 2.2, inner.width(),
+                         cfm.height() * 2.2);
+    const QRectF capUsed =
+        p.boundingRect(capRect, Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, f.caption);
+    p.setPen(QColor(0x50, 0x50, 0x50));
+    p.drawText(capRect, Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, f.caption);
+
+    QRectF grid(inner.left(), titleUsed.bottom() + tfm.height() * 0.5, inner.width(), 0.0);
+    grid.setBottom(capUsed.top() - cfm.height() * 0.6);
+    const bool shared = sharedScale(f);
+    const QFont barFont = makeFont(basePx);
+    if (shared) grid.setRight(grid.right() - barWidthFor(barFont) - 10.0);
+    const double gw = grid.width() / cols;
+    const double gh = grid.height() / rows;
+    bool masked = false;
+    for (int k = 0; k < count; ++k) {
+        const QRectF r(grid.left() + (k % cols) * gw, grid.top() + (k / cols) * gh, gw, gh);
+        const HeatmapContent& c = f.panels[static_cast<std::size_t>(k)];
+        masked = masked || anyMasked(c);
+        paintPanel(p, count > 1 ? r.adjusted(4.0, 4.0, -4.0, -8.0) : r, c, !shared, basePx);
+    }
+    if (shared) {
+        const QRectF bar(grid.right() + 10.0, grid.top() + grid.height() * 0.1, 14.0,
+                         grid.height() * 0.7);
+        paintColorBar(p, bar, f.panels.front().scale, rangeOf(f.panels.front()), barFont, masked);
+    }
+    p.restore();
+}
+
+QImage renderFigureImage(const Figure& figure, QSize size, double scale)
+{
+    const QSize px(static_cast<int>(std::lround(size.width() * scale)),
+                   static_cast<int>(std::lround(size.height() * scale)));
+    QImage image(px, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    paintFigure(p, QRectF(QPointF(0, 0), QSizeF(size)), figure);
+    p.end();
+    return image;
+}
+
+QByteArray encodeFigure(const Figure& figure, FigureFormat format, QSize size, double scale)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const QRectF area(QPointF(0, 0), QSizeF(size));
+    if (format == FigureFormat::Png) {
+        renderFigureImage(figure, size, scale).save(&buffer, "PNG");
+    } else if (format == FigureFormat::Svg) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(area);
+        svg.setResolution(96);
+        svg.setTitle(figure.title);
+        svg.setDescription(figure.caption);
+        QPainter p(&svg);
+        p.fillRect(area, Qt::white);
+        paintFigure(p, area, figure);
+        p.end();
+        // QSvgGenerator names only the first family: give viewers the whole list.
+        QStringList quoted;
+        for (const QString& f : figureFontFamilies())
+            quoted << QLatin1Char('\'') + f + QLatin1Char('\'');
+        quoted << QStringLiteral("sans-serif");
+        const QByteArray list = "font-family=\"" + quoted.join(QStringLiteral(", ")).toUtf8() + '"';
+        static const QRegularExpression family(QStringLiteral("font-family=\"[^\"]*\""));
+        QString text = QString::fromUtf8(bytes);
+        text.replace(family, QString::fromUtf8(list));
+        bytes = text.toUtf8();
+    } else {
+        QPdfWriter pdf(&buffer);
+        pdf.setResolution(72);
+        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(figure.title);
+        pdf.setCreator(QStringLiteral("AttnLab"));
+        QPainter p(&pdf);
+        paintFigure(p, area, figure);
+        p.end();
+    }
+    return bytes;
+}
+
+bool writeFigure(const Figure& figure, const QString& path, QSize size, double scale,
+                 QString& error)
+{
+    FigureFormat format;
+    if (!figureFormatForPath(path, format)) {
+        error = Tr::tr("%1: unknown image format (use .png, .svg or .pdf)").arg(path);
+        return false;
+    }
+    const QByteArray bytes = encodeFigure(figure, format, size, scale);
+    QSaveFile file(path);
+    if (bytes.isEmpty() || !file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() ||
+        !file.commit()) {
+        error = Tr::tr("%1: could not write the figure (%2)")
+                    .arg(path, bytes.isEmpty() ? Tr::tr("encoding failed") : file.errorString());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,170 @@
+#include "ui/io/session_file.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#include "ui/io/session_format.h"
+
+namespace attnlab {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("attnlab::SessionFile", text);
+}
+
+template <typename E>
+struct NamedValue {
+    E value;
+    const char* name;
+};
+
+constexpr NamedValue<attn::Mode> kModes[] = {
+    {attn::Mode::Self, "self"}, {attn::Mode::Causal, "causal"}, {attn::Mode::Cross, "cross"}};
+constexpr NamedValue<attn::Scaling> kScalings[] = {{attn::Scaling::SqrtDk, "sqrt_dk"},
+                                                   {attn::Scaling::None, "none"},
+                                                   {attn::Scaling::Temperature, "temperature"}};
+constexpr NamedValue<attn::ScoreFunction> kScores[] = {{attn::ScoreFunction::Dot, "dot"},
+                                                       {attn::ScoreFunction::Additive, "additive"}};
+constexpr NamedValue<attn::Role> kRoles[] = {
+    {attn::Role::Query, "query"}, {attn::Role::Key, "key"}, {attn::Role::Value, "value"}};
+
+template <typename E, std::size_t N>
+QString nameOf(const NamedValue<E> (&table)[N], E value)
+{
+    for (const auto& entry : table) {
+        if (entry.value == value) return QLatin1String(entry.name);
+    }
+    return {};
+}
+
+template <typename E, std::size_t N>
+std::optional<E> valueOf(const NamedValue<E> (&table)[N], const QString& name)
+{
+    for (const auto& entry : table) {
+        if (name == QLatin1String(entry.name)) return entry.value;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+QString modeName(attn::Mode mode)
+{
+    return nameOf(kModes, mode);
+}
+QString scalingName(attn::Scaling scaling)
+{
+    return nameOf(kScalings, scaling);
+}
+QString scoreName(attn::ScoreFunction score)
+{
+    return nameOf(kScores, score);
+}
+QString roleName(attn::Role role)
+{
+    return nameOf(kRoles, role);
+}
+std::optional<attn::Mode> modeFromName(const QString& name)
+{
+    return valueOf(kModes, name);
+}
+std::optional<attn::Scaling> scalingFromName(const QString& name)
+{
+    return valueOf(kScalings, name);
+}
+std::optional<attn::ScoreFunction> scoreFromName(const QString& name)
+{
+    return valueOf(kScores, name);
+}
+std::optional<attn::Role> roleFromName(const QString& name)
+{
+    return valueOf(kRoles, name);
+}
+
+QString fileFieldOf(const std::string& coreField)
+{
+    const QString f = QString::fromStdString(coreField);
+    if (f == QLatin1String("X")) return QStringLiteral("target.embeddings");
+    if (f == QLatin1String("Y")) return QStringLiteral("source.embeddings");
+    if (f == QLatin1String("heads")) return QStringLiteral("projections.heads");
+    if (f == QLatin1String("W_O")) return QStringLiteral("projections.W_O");
+    if (f == QLatin1String("mask")) return QStringLiteral("options.mask");
+    if (f == QLatin1String("temperature")) return QStringLiteral("options.temperature");
+    if (f == QLatin1String("size")) return QString();
+    static const QRegularExpression head(
+        QStringLiteral("^heads\\[(\\d+)\\]\\.(additive\\.)?(\\w+)$"));
+    const QRegularExpressionMatch m = head.match(f);
+    if (m.hasMatch()) {
+        return QStringLiteral("projections.") + m.captured(2) + m.captured(3) + QLatin1Char('[') +
+               m.captured(1) + QLatin1Char(']');
+    }
+    return f;  // edits[i] and anything else keep their name
+}
+
+QString FileError::message() const
+{
+    if (field.isEmpty()) return tr("%1: %2").arg(file, problem);
+    return tr("%1: %2: %3").arg(file, field, problem);
+}
+
+bool readSessionFile(const QString& path, SessionFile& out, FileError& error)
+{
+    error = FileError{path, QString(), QString()};
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        error.problem = tr("the file does not exist.");
+        return false;
+    }
+    if (info.isDir()) {
+        error.problem = tr("this is a folder, not a session file.");
+        return false;
+    }
+    if (info.size() > kMaxSessionFileBytes) {
+        error.problem = tr("the file is %1 MiB; session files may be at most %2 MiB.")
+                            .arg(info.size() >> 20)
+                            .arg(kMaxSessionFileBytes >> 20);
+        return false;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        error.problem = tr("cannot be read: %1").arg(file.errorString());
+        return false;
+    }
+    const QByteArray bytes = file.read(kMaxSessionFileBytes + 1);
+    if (bytes.size() > kMaxSessionFileBytes) {
+        error.problem = tr("the file is larger than %1 MiB.").arg(kMaxSessionFileBytes >> 20);
+        return false;
+    }
+    return parseSessionJson(bytes, path, out, error);
+}
+
+bool writeSessionFile(const QString& path, const SessionFile& file, FileError& error)
+{
+    error = FileError{path, QString(), QString()};
+    const QByteArray bytes = sessionToJson(file);
+    QSaveFile out(path);
+    // Unbuffered: QSaveFile::commit() does not notice a failed flush of buffered data (a
+    // full disk would then replace the old file with a truncated one), so every write is
+    // checked here instead.
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
+        error.problem = tr("cannot be written: %1").arg(out.errorString());
+        return false;
+    }
+    if (out.write(bytes) != bytes.size()) {
+        error.problem = tr("cannot be written: %1").arg(out.errorString());
+        out.cancelWriting();
+        return false;
+    }
+    if (!out.commit()) {
+        error.problem = tr("cannot be saved: %1").arg(out.errorString());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,46 @@
+#pragma once
+// Session files (NAME.attnlab.json): the whole session plus the view state, as UTF-8
+// JSON documented in docs/session-format.md. Reading validates everything and reports
+// the file, the field and the problem; writing is atomic (QSaveFile), so a failure
+// leaves any existing file intact.
+
+#include <QString>
+
+#include "ui/document/session.h"
+
+namespace attnlab {
+
+struct ViewState {
+    int head = 0;
+    int row = 0;
+    int column = 0;
+    bool fixedColorRange = true;  // weights drawn on [0, 1]; false = the data's own range
+};
+
+struct SessionFile {
+    Session session;
+    ViewState view;
+};
+
+struct FileError {
+    QString file;     // path as given
+    QString field;    // JSON path of the problem, e.g. "projections.W_Q[0][2][1]"; may be empty
+    QString problem;  // translated description
+    // "FILE: FIELD: PROBLEM" (without the field part when there is none).
+    [[nodiscard]] QString message() const;
+};
+
+inline constexpr int kSessionFormatVersion = 1;
+inline constexpr qint64 kMaxSessionFileBytes = qint64{512} << 20;  // 512 MiB
+
+// Reads and validates a session file. On failure `out` is untouched.
+bool readSessionFile(const QString& path, SessionFile& out, FileError& error);
+// Parses session JSON already in memory (`origin` names it in errors).
+bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFile& out,
+                      FileError& error);
+// The JSON text of a session; doubles are written so that they read back bit-identical.
+QByteArray sessionToJson(const SessionFile& file);
+// Writes atomically. On failure the target is untouched and `error` says why.
+bool writeSessionFile(const QString& path, const SessionFile& file, FileError& error);
+
+}  // namespace attnlab

@@ -1,0 +1,197 @@
+// Reading session files: the pre-scan (encoding, depth, duplicate keys), the JSON parser,
+// then a strict walk over every field that names the first problem by its JSON path, and
+// finally attn::validate for what the core itself requires.
+
+#include <QJsonDocument>
+
+#include "ui/document/status_text.h"
+#include "ui/io/json_prescan.h"
+#include "ui/io/session_format.h"
+#include "ui/io/session_reader.h"
+
+namespace attnlab {
+
+namespace sessionio {
+
+bool readSequence(Reader& r, const QJsonValue& v, const QString& path, long dModel,
+                  QStringList& tokens, attn::Matrix& embeddings)
+{
+    QJsonObject o;
+    QJsonArray list;
+    if (!r.object(v, path, {"tokens", "embeddings"}, {}, o)) return false;
+    const QString tokensPath = member(path, "tokens");
+    if (!r.array(o[QLatin1String("tokens")], tokensPath, list)) return false;
+    if (list.isEmpty())
+        return r.fail(tokensPath, tr("is empty; there must be at least one token."));
+    if (list.size() > kMaxCount) return r.fail(tokensPath, tr("has too many tokens."));
+    tokens.clear();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        QString t;
+        if (!r.string(list[i], element(tokensPath, i), t)) return false;
+        tokens << t;
+    }
+    const QString embPath = member(path, "embeddings");
+    QJsonArray rows;
+    if (!r.array(o[QLatin1String("embeddings")], embPath, rows)) return false;
+    if (rows.size() != list.size())
+        return r.fail(embPath, tr("has %1 rows but there are %2 tokens; there must be one row "
+                                  "per token.")
+                                   .arg(rows.size())
+                                   .arg(list.size()));
+    return r.matrix(rows, embPath, list.size(), dModel, false, embeddings);
+}
+
+bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
+{
+    const QString path = QStringLiteral("options");
+    QJsonObject o;
+    if (!r.object(v, path, {"mode", "scaling", "temperature", "score", "shared_projections"},
+                  {"mask"}, o))
+        return false;
+    const auto at = [&o](const char* k) { return o[QLatin1String(k)]; };
+    if (!r.choice(at("mode"), member(path, "mode"), &modeFromName,
+                  "\"self\", \"causal\", \"cross\"", in.mode) ||
+        !r.choice(at("scaling"), member(path, "scaling"), &scalingFromName,
+                  "\"sqrt_dk\", \"none\", \"temperature\"", in.scaling) ||
+        !r.number(at("temperature"), member(path, "temperature"), in.temperature) ||
+        !r.choice(at("score"), member(path, "score"), &scoreFromName, "\"dot\", \"additive\"",
+                  in.score) ||
+        !r.boolean(at("shared_projections"), member(path, "shared_projections"),
+                   in.sharedProjections))
+        return false;
+    in.mask.reset();
+    if (!o.contains(QLatin1String("mask"))) return true;
+    const QString maskPath = member(path, "mask");
+    QJsonArray rows;
+    if (!r.array(at("mask"), maskPath, rows)) return false;
+    const long n = in.queryCount();
+    const long m = in.keyCount();
+    if (rows.size() != n)
+        return r.fail(
+            maskPath,
+            tr("should have %1 rows (one per query) but has %2.").arg(n).arg(rows.size()));
+    attn::BoolMatrix mask(n, m);
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        QJsonArray row;
+        const QString rowPath = element(maskPath, i);
+        if (!r.array(rows[i], rowPath, row)) return false;
+        if (row.size() != m)
+            return r.fail(
+                rowPath,
+                tr("should have %1 values (one per key) but has %2.").arg(m).arg(row.size()));
+        for (qsizetype j = 0; j < row.size(); ++j) {
+            if (!r.boolean(row[j], element(rowPath, j),
+                           mask(static_cast<long>(i), static_cast<long>(j))))
+                return false;
+        }
+    }
+    in.mask = std::move(mask);
+    return true;
+}
+
+namespace {
+
+bool readRoot(Reader& r, const QJsonObject& root, SessionFile& f)
+{
+    Session& s = f.session;
+    QJsonObject o;
+    long dModel = 0;
+    if (!r.object(
+            root, QString(),
+            {"format", "version", "seed", "d_model", "target", "projections", "options", "edits"},
+            {"source", "view"}, o) ||
+        !readSeed(r, o[QLatin1String("seed")], s.seed) ||
+        !r.integer(o[QLatin1String("d_model")], QStringLiteral("d_model"), 1, kMaxCount, dModel))
+        return false;
+    s.dModel = static_cast<int>(dModel);
+    if (!readSequence(r, o[QLatin1String("target")], QStringLiteral("target"), dModel,
+                      s.targetTokens, s.input.X))
+        return false;
+    s.sourceTokens.clear();
+    s.input.Y.resize(0, dModel);
+    if (o.contains(QLatin1String("source")) &&
+        !readSequence(r, o[QLatin1String("source")], QStringLiteral("source"), dModel,
+                      s.sourceTokens, s.input.Y))
+        return false;
+    if (!readOptions(r, o[QLatin1String("options")], s.input) ||
+        !readProjections(r, o[QLatin1String("projections")], s) ||
+        !readEdits(r, o[QLatin1String("edits")], s.input.edits))
+        return false;
+    if (o.contains(QLatin1String("view")) && !readView(r, o[QLatin1String("view")], f.view))
+        return false;
+    const attn::Status status = attn::validate(s.input, attn::Limits{});
+    if (!status.ok()) return r.fail(fileFieldOf(status.field), statusMessage(status));
+    return true;
+}
+
+}  // namespace
+}  // namespace sessionio
+
+using sessionio::kMaxCount;
+using sessionio::Reader;
+using sessionio::tr;
+
+bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFile& out,
+                      FileError& error)
+{
+    Reader r(origin, error);
+    const JsonPrescan scan = prescanJson(bytes);
+    switch (scan.problem) {
+    case JsonPrescan::Problem::None: break;
+    case JsonPrescan::Problem::Utf16Bom:
+        return r.fail(QString(), tr("the file is encoded as UTF-16; session files must be UTF-8."));
+    case JsonPrescan::Problem::Utf32Bom:
+        return r.fail(QString(), tr("the file is encoded as UTF-32; session files must be UTF-8."));
+    case JsonPrescan::Problem::InvalidUtf8:
+        return r.fail(QString(), tr("the file is not valid UTF-8 text (line %1, byte %2).")
+                                     .arg(scan.line)
+                                     .arg(scan.offset));
+    case JsonPrescan::Problem::TooDeep:
+        return r.fail(
+            scan.field,
+            tr("is nested more than %1 levels deep (line %2).").arg(kMaxJsonDepth).arg(scan.line));
+    case JsonPrescan::Problem::DuplicateKey:
+        return r.fail(scan.field, tr("appears twice in the same object (line %1); each field may "
+                                     "appear only once.")
+                                      .arg(scan.line));
+    }
+    const QByteArray json = bytes.mid(scan.bomLength);
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return r.fail(jsonPathAt(json, parseError.offset),
+                      tr("the file is not valid JSON: %1 (line %2).")
+                          .arg(parseError.errorString())
+                          .arg(lineOfOffset(json, parseError.offset)));
+    r.setNegativeZeros(&scan.negativeZeros);
+    if (!doc.isObject())
+        return r.fail(QString(), tr("the file should hold one JSON object { … }."));
+    const QJsonObject root = doc.object();
+    QString tag;
+    if (!root.contains(QLatin1String("format")))
+        return r.fail(QStringLiteral("format"),
+                      tr("is missing; this is not an AttnLab session file."));
+    if (!r.string(root[QLatin1String("format")], QStringLiteral("format"), tag)) return false;
+    if (tag != QLatin1String(kSessionFormatTag))
+        return r.fail(QStringLiteral("format"), tr("is \"%1\", not \"%2\"; this is not an AttnLab "
+                                                   "session file.")
+                                                    .arg(tag, QLatin1String(kSessionFormatTag)));
+    long version = 0;
+    if (!root.contains(QLatin1String("version")))
+        return r.fail(QStringLiteral("version"), tr("is missing."));
+    if (!r.integer(root[QLatin1String("version")], QStringLiteral("version"), 1, kMaxCount,
+                   version))
+        return false;
+    if (version > kSessionFormatVersion)
+        return r.fail(QStringLiteral("version"),
+                      tr("is %1, but this AttnLab reads version %2 and older. The file was "
+                         "written by a newer AttnLab.")
+                          .arg(version)
+                          .arg(kSessionFormatVersion));
+    SessionFile parsed;
+    if (!sessionio::readRoot(r, root, parsed)) return false;
+    out = std::move(parsed);
+    return true;
+}
+
+}  // namespace attnlab

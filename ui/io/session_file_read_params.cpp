@@ -1,0 +1,173 @@
+// Reading the projections, edits, view state and seed of a session file.
+
+#include <functional>
+
+#include "ui/io/session_format.h"
+#include "ui/io/session_reader.h"
+
+namespace attnlab::sessionio {
+
+namespace {
+
+bool readPerHead(Reader& r, const QJsonObject& o, const QString& path, const char* key, long heads,
+                 long rows, long cols, bool allowEmpty,
+                 const std::function<attn::Matrix&(attn::HeadParams&)>& slot,
+                 std::vector<attn::HeadParams>& params)
+{
+    const QString p = member(path, key);
+    QJsonArray list;
+    if (!r.array(o[QLatin1String(key)], p, list)) return false;
+    if (list.size() != heads)
+        return r.fail(
+            p, tr("should have one matrix per head (%1) but has %2.").arg(heads).arg(list.size()));
+    for (long h = 0; h < heads; ++h) {
+        if (!r.matrix(list[h], element(p, h), rows, cols, allowEmpty, slot(params[h])))
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool readProjections(Reader& r, const QJsonValue& v, Session& s)
+{
+    const QString path = QStringLiteral("projections");
+    QJsonObject o;
+    if (!r.object(v, path, {"heads", "d_k", "d_v", "W_Q", "W_K", "W_V", "W_O", "additive"}, {}, o))
+        return false;
+    long heads = 0, dk = 0, dv = 0, da = 0;
+    if (!r.integer(o[QLatin1String("heads")], member(path, "heads"), 1, 1024, heads) ||
+        !r.integer(o[QLatin1String("d_k")], member(path, "d_k"), 1, kMaxCount, dk) ||
+        !r.integer(o[QLatin1String("d_v")], member(path, "d_v"), 1, kMaxCount, dv))
+        return false;
+    std::vector<attn::HeadParams> params(static_cast<std::size_t>(heads));
+    const long d = s.dModel;
+    const bool shared = s.input.sharedProjections;
+    using HP = attn::HeadParams;
+    if (!readPerHead(
+            r, o, path, "W_Q", heads, d, dk, false, [](HP& p) -> attn::Matrix& { return p.W_Q; },
+            params) ||
+        !readPerHead(
+            r, o, path, "W_K", heads, d, dk, shared, [](HP& p) -> attn::Matrix& { return p.W_K; },
+            params) ||
+        !readPerHead(
+            r, o, path, "W_V", heads, d, dv, shared, [](HP& p) -> attn::Matrix& { return p.W_V; },
+            params) ||
+        !r.matrix(o[QLatin1String("W_O")], member(path, "W_O"), heads * dv, d, true, s.input.W_O))
+        return false;
+    const QString addPath = member(path, "additive");
+    QJsonObject add;
+    if (!r.object(o[QLatin1String("additive")], addPath, {"d_a", "W_a", "U_a", "v"}, {}, add) ||
+        !r.integer(add[QLatin1String("d_a")], member(addPath, "d_a"), 0, kMaxCount, da) ||
+        !readPerHead(
+            r, add, addPath, "W_a", heads, da, dk, true,
+            [](HP& p) -> attn::Matrix& { return p.additive.W_a; }, params) ||
+        !readPerHead(
+            r, add, addPath, "U_a", heads, da, dk, true,
+            [](HP& p) -> attn::Matrix& { return p.additive.U_a; }, params))
+        return false;
+    const QString vPath = member(addPath, "v");
+    QJsonArray vs;
+    if (!r.array(add[QLatin1String("v")], vPath, vs)) return false;
+    if (vs.size() != heads)
+        return r.fail(
+            vPath,
+            tr("should have one vector per head (%1) but has %2.").arg(heads).arg(vs.size()));
+    for (long h = 0; h < heads; ++h) {
+        if (!r.vector(vs[h], element(vPath, h), da, params[static_cast<std::size_t>(h)].additive.v))
+            return false;
+    }
+    s.input.heads = std::move(params);
+    s.dAdditive = static_cast<int>(da);
+    return true;
+}
+
+bool readEdits(Reader& r, const QJsonValue& v, std::vector<attn::VectorEdit>& out)
+{
+    const QString path = QStringLiteral("edits");
+    QJsonArray list;
+    if (!r.array(v, path, list)) return false;
+    out.clear();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QString p = element(path, i);
+        QJsonObject o;
+        attn::VectorEdit e;
+        long head = 0, index = 0;
+        if (!r.object(list[i], p, {"role", "head", "index"}, {"scale", "overrides"}, o) ||
+            !r.choice(o[QLatin1String("role")], member(p, "role"), &roleFromName,
+                      "\"query\", \"key\", \"value\"", e.role) ||
+            !r.integer(o[QLatin1String("head")], member(p, "head"), 0, kMaxCount, head) ||
+            !r.integer(o[QLatin1String("index")], member(p, "index"), 0, kMaxCount, index))
+            return false;
+        e.head = static_cast<int>(head);
+        e.index = static_cast<int>(index);
+        if (o.contains(QLatin1String("scale")) &&
+            !r.number(o[QLatin1String("scale")], member(p, "scale"), e.scale))
+            return false;
+        QJsonArray ovs;
+        const QString ovPath = member(p, "overrides");
+        if (o.contains(QLatin1String("overrides")) &&
+            !r.array(o[QLatin1String("overrides")], ovPath, ovs))
+            return false;
+        for (qsizetype k = 0; k < ovs.size(); ++k) {
+            const QString op = element(ovPath, k);
+            QJsonObject ov;
+            long component = 0;
+            attn::ComponentOverride c;
+            if (!r.object(ovs[k], op, {"component", "value"}, {}, ov) ||
+                !r.integer(ov[QLatin1String("component")], member(op, "component"), 0, kMaxCount,
+                           component) ||
+                !r.number(ov[QLatin1String("value")], member(op, "value"), c.value))
+                return false;
+            c.component = static_cast<int>(component);
+            e.overrides.push_back(c);
+        }
+        out.push_back(std::move(e));
+    }
+    return true;
+}
+
+bool readView(Reader& r, const QJsonValue& v, ViewState& view)
+{
+    const QString path = QStringLiteral("view");
+    QJsonObject o;
+    if (!r.object(v, path, {}, {"head", "row", "column", "color_range"}, o)) return false;
+    long head = 0, row = 0, column = 0;
+    const auto opt = [&](const char* k, long& out) {
+        return !o.contains(QLatin1String(k)) ||
+               r.integer(o[QLatin1String(k)], member(path, k), 0, kMaxCount, out);
+    };
+    if (!opt("head", head) || !opt("row", row) || !opt("column", column)) return false;
+    view.head = static_cast<int>(head);
+    view.row = static_cast<int>(row);
+    view.column = static_cast<int>(column);
+    view.fixedColorRange = true;
+    if (o.contains(QLatin1String("color_range"))) {
+        QString range;
+        const QString p = member(path, "color_range");
+        if (!r.string(o[QLatin1String("color_range")], p, range)) return false;
+        if (range != QLatin1String("fixed") && range != QLatin1String("data"))
+            return r.fail(p, tr("is \"%1\"; it should be \"fixed\" or \"data\".").arg(range));
+        view.fixedColorRange = range == QLatin1String("fixed");
+    }
+    return true;
+}
+
+bool readSeed(Reader& r, const QJsonValue& v, quint64& seed)
+{
+    const QString path = QStringLiteral("seed");
+    if (v.isString()) {
+        bool ok = false;
+        seed = v.toString().toULongLong(&ok);
+        return ok || r.fail(path, tr("should be a whole number from 0 to 2^64 − 1."));
+    }
+    double d = 0.0;
+    if (!r.number(v, path, d)) return false;
+    if (std::floor(d) != d || d < 0.0 || d > static_cast<double>(kMaxExactSeed))
+        return r.fail(path, tr("should be a whole number from 0 to 2^53 (larger seeds are "
+                               "written as text)."));
+    seed = static_cast<quint64>(d);
+    return true;
+}
+
+}  // namespace attnlab::sessionio

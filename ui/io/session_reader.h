@@ -1,0 +1,199 @@
+#pragma once
+// The strict walk over a parsed session file, shared by session_file_read*.cpp: each
+// read names the first problem by its JSON path ("projections.W_Q[0][2]") in a FileError.
+
+#include <cmath>
+#include <initializer_list>
+#include <optional>
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSet>
+
+#include "ui/io/session_file.h"
+
+namespace attnlab::sessionio {
+
+inline QString tr(const char* text)
+{
+    return QCoreApplication::translate("attnlab::SessionFile", text);
+}
+
+using Keys = std::initializer_list<const char*>;
+inline constexpr long kMaxCount = 1L << 24;  // upper bound for any count or dimension in a file
+
+inline QString member(const QString& path, const char* key)
+{
+    return path.isEmpty() ? QLatin1String(key) : path + QLatin1Char('.') + QLatin1String(key);
+}
+
+inline QString element(const QString& path, qsizetype i)
+{
+    return path + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
+}
+
+class Reader {
+public:
+    Reader(const QString& origin, FileError& error) : origin_(origin), error_(error) {}
+
+    // Paths of the numbers written as negative zero (see JsonPrescan).
+    void setNegativeZeros(const QSet<QString>* paths) { negativeZeros_ = paths; }
+
+    bool fail(const QString& field, const QString& problem)
+    {
+        error_.file = origin_;
+        error_.field = field;
+        error_.problem = problem;
+        return false;
+    }
+
+    bool object(const QJsonValue& v, const QString& path, Keys required, Keys optional,
+                QJsonObject& out)
+    {
+        if (!v.isObject()) return fail(path, tr("should be an object { … }."));
+        out = v.toObject();
+        for (const char* k : required) {
+            if (!out.contains(QLatin1String(k))) return fail(member(path, k), tr("is missing."));
+        }
+        for (auto it = out.begin(); it != out.end(); ++it) {
+            bool known = false;
+            for (const Keys& list : {required, optional}) {
+                for (const char* k : list) known = known || it.key() == QLatin1String(k);
+            }
+            if (!known) {
+                const QString field =
+                    path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key();
+                return fail(field, tr("is not a field of this format version."));
+            }
+        }
+        return true;
+    }
+
+    bool array(const QJsonValue& v, const QString& path, QJsonArray& out)
+    {
+        if (!v.isArray()) return fail(path, tr("should be a list [ … ]."));
+        out = v.toArray();
+        return true;
+    }
+
+    bool number(const QJsonValue& v, const QString& path, double& out)
+    {
+        if (!v.isDouble()) return fail(path, tr("should be a number."));
+        out = v.toDouble();
+        if (!std::isfinite(out)) return fail(path, tr("is not a finite number."));
+        if (out == 0.0 && negativeZeros_ && negativeZeros_->contains(path)) out = -0.0;
+        return true;
+    }
+
+    bool integer(const QJsonValue& v, const QString& path, long lo, long hi, long& out)
+    {
+        double d = 0.0;
+        if (!number(v, path, d)) return false;
+        if (std::floor(d) != d || d < static_cast<double>(lo) || d > static_cast<double>(hi))
+            return fail(path, tr("should be a whole number from %1 to %2.").arg(lo).arg(hi));
+        out = static_cast<long>(d);
+        return true;
+    }
+
+    bool boolean(const QJsonValue& v, const QString& path, bool& out)
+    {
+        if (!v.isBool()) return fail(path, tr("should be true or false."));
+        out = v.toBool();
+        return true;
+    }
+
+    bool string(const QJsonValue& v, const QString& path, QString& out)
+    {
+        if (!v.isString()) return fail(path, tr("should be text in quotes."));
+        out = v.toString();
+        return true;
+    }
+
+    template <typename T>
+    bool choice(const QJsonValue& v, const QString& path, std::optional<T> (*parse)(const QString&),
+                const char* allowed, T& out)
+    {
+        QString s;
+        if (!string(v, path, s)) return false;
+        const std::optional<T> r = parse(s);
+        if (!r)
+            return fail(path,
+                        tr("is \"%1\"; it should be one of %2.").arg(s, QLatin1String(allowed)));
+        out = *r;
+        return true;
+    }
+
+    // A list of rows of numbers, `rows` x `cols` (-1 = any); [] reads as an empty matrix when
+    // `allowEmpty`.
+    bool matrix(const QJsonValue& v, const QString& path, long rows, long cols, bool allowEmpty,
+                attn::Matrix& out)
+    {
+        QJsonArray a;
+        if (!array(v, path, a)) return false;
+        if (a.isEmpty() && allowEmpty) {
+            out.resize(0, 0);
+            return true;
+        }
+        if (rows >= 0 && a.size() != rows)
+            return fail(path, tr("should have %1 rows but has %2.").arg(rows).arg(a.size()));
+        if (a.isEmpty()) return fail(path, tr("has no rows."));
+        attn::Matrix m;
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString rowPath = element(path, i);
+            QJsonArray r;
+            if (!array(a[i], rowPath, r)) return false;
+            if (i == 0) {
+                if (cols >= 0 && r.size() != cols)
+                    return fail(rowPath,
+                                tr("should have %1 numbers but has %2.").arg(cols).arg(r.size()));
+                if (r.isEmpty()) return fail(rowPath, tr("has no numbers."));
+                m.resize(static_cast<long>(a.size()), static_cast<long>(r.size()));
+            } else if (r.size() != m.cols()) {
+                return fail(rowPath, tr("has %1 numbers but the first row has %2; every row "
+                                        "must have the same length.")
+                                         .arg(r.size())
+                                         .arg(m.cols()));
+            }
+            for (qsizetype j = 0; j < r.size(); ++j) {
+                if (!number(r[j], element(rowPath, j),
+                            m(static_cast<long>(i), static_cast<long>(j))))
+                    return false;
+            }
+        }
+        out = std::move(m);
+        return true;
+    }
+
+    bool vector(const QJsonValue& v, const QString& path, long size, attn::Vector& out)
+    {
+        QJsonArray a;
+        if (!array(v, path, a)) return false;
+        if (a.isEmpty()) {
+            out.resize(0);
+            return true;
+        }
+        if (a.size() != size)
+            return fail(path, tr("should have %1 numbers but has %2.").arg(size).arg(a.size()));
+        out.resize(size);
+        for (qsizetype j = 0; j < a.size(); ++j) {
+            if (!number(a[j], element(path, j), out(static_cast<long>(j)))) return false;
+        }
+        return true;
+    }
+
+private:
+    QString origin_;
+    FileError& error_;
+    const QSet<QString>* negativeZeros_ = nullptr;
+};
+
+bool readSequence(Reader& r, const QJsonValue& v, const QString& path, long dModel,
+                  QStringList& tokens, attn::Matrix& embeddings);
+bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in);
+bool readProjections(Reader& r, const QJsonValue& v, Session& s);
+bool readEdits(Reader& r, const QJsonValue& v, std::vector<attn::VectorEdit>& out);
+bool readView(Reader& r, const QJsonValue& v, ViewState& view);
+bool readSeed(Reader& r, const QJsonValue& v, quint64& seed);
+
+}  // namespace attnlab::sessionio

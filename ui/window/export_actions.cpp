@@ -1,0 +1,185 @@
+#include "ui/window/export_actions.h"
+
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QGuiApplication>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "ui/document/document.h"
+#include "ui/export/figure_renderer.h"
+#include "ui/export/numbers_export.h"
+#include "ui/panels/heads_grid_panel.h"
+#include "ui/panels/pipeline_panel.h"
+#include "ui/panels/weights_panel.h"
+#include "ui/window/main_window.h"
+
+namespace attnlab {
+
+ExportActions::ExportActions(MainWindow* window, Document* doc)
+    : QObject(window), window_(window), doc_(doc)
+{
+    auto* menu = new QMenu(tr("E&xport"), window_);
+    menu->setObjectName(QStringLiteral("ExportMenu"));
+    // After the File menu (the first one), before Edit.
+    const QList<QAction*> menus = window_->menuBar()->actions();
+    if (menus.size() > 1)
+        window_->menuBar()->insertMenu(menus.at(1), menu);
+    else
+        window_->menuBar()->addMenu(menu);
+
+    figure_ = menu->addAction(tr("&Figure…"), this, &ExportActions::onExportFigure);
+    figure_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    figure_->setToolTip(
+        tr("Save a map, a pipeline stage, the difference map, all heads or "
+           "the whole pipeline as PNG, SVG or PDF."));
+    copy_ = menu->addAction(tr("&Copy figure to clipboard"), this, &ExportActions::onCopyFigure);
+    copy_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copy_->setToolTip(tr("Copy the map of the current tab as an image."));
+    menu->addSeparator();
+    menu->addAction(tr("Numbers as &JSON…"), this, &ExportActions::onExportJson);
+    menu->addAction(tr("Numbers as CSV &files, one per matrix…"), this,
+                    &ExportActions::onExportCsvFiles);
+    menu->addAction(tr("Numbers as one CSV &table…"), this, &ExportActions::onExportCsvTable);
+}
+
+FigureSource ExportActions::source() const
+{
+    doc_->flush();
+    FigureSource s;
+    s.session = &doc_->session();
+    s.result = doc_->hasResult() ? &doc_->result() : nullptr;
+    if (s.result && doc_->pinnedWeights()) {
+        s.before.resize(s.result->heads.size());
+        const std::size_t h = static_cast<std::size_t>(doc_->head());
+        if (h < s.before.size()) s.before[h] = *doc_->pinnedWeights();
+        s.beforeDescription = tr("before = the pinned weights");
+    }
+    return s;
+}
+
+FigureRequest ExportActions::currentTabRequest() const
+{
+    FigureRequest r = last_.request;
+    r.head = doc_->head();
+    r.allHeads = false;
+    QWidget* tab = window_->centralTabs()->currentWidget();
+    if (qobject_cast<PipelinePanel*>(tab)) {
+        r.stage = FigureStage::Pipeline;
+    } else if (qobject_cast<HeadsGridPanel*>(tab)) {
+        r.stage = FigureStage::Weights;
+        r.allHeads = true;
+    } else if (qobject_cast<WeightsPanel*>(tab) && tab != window_->weightsPanel()) {
+        r.stage = FigureStage::Difference;
+    } else {
+        r.stage = FigureStage::Weights;
+    }
+    return r;
+}
+
+bool ExportActions::figureFor(const FigureRequest& request, Figure& figure, QString& error) const
+{
+    return buildFigure(source(), request, figure, error);
+}
+
+void ExportActions::onExportFigure()
+{
+    const FigureSource src = source();
+    FigureExportSettings initial = last_;
+    initial.request = currentTabRequest();
+    FigureDialog dialog(src, initial, window_);
+    if (dialog.exec() != QDialog::Accepted) return;
+    last_ = dialog.settings();
+    Figure figure;
+    QString error;
+    if (!buildFigure(src, last_.request, figure, error)) {
+        QMessageBox::warning(window_, tr("Export figure"), error);
+        return;
+    }
+    QString selected;
+    QString path = QFileDialog::getSaveFileName(
+        window_, tr("Export figure"),
+        QDir::home().filePath(
+            QStringLiteral("attention-%1.png").arg(stageKey(last_.request.stage))),
+        tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"), &selected);
+    if (path.isEmpty()) return;
+    FigureFormat format;
+    if (!figureFormatForPath(path, format)) {
+        // No or unknown extension: take the one of the chosen filter.
+        const QString ext = selected.contains(QLatin1String("*.svg"))   ? QStringLiteral(".svg")
+                            : selected.contains(QLatin1String("*.pdf")) ? QStringLiteral(".pdf")
+                                                                        : QStringLiteral(".png");
+        path += ext;
+    }
+    const bool ok = writeFigure(figure, path, last_.size, last_.scale, error);
+    report(ok, path, error);
+}
+
+void ExportActions::onCopyFigure()
+{
+    Figure figure;
+    QString error;
+    if (!figureFor(currentTabRequest(), figure, error)) {
+        QMessageBox::warning(window_, tr("Copy figure"), error);
+        return;
+    }
+    QGuiApplication::clipboard()->setImage(
+        renderFigureImage(figure, defaultFigureSize(figure), last_.scale));
+    window_->statusBar()->showMessage(tr("Figure copied to the clipboard."), 5000);
+}
+
+void ExportActions::onExportJson()
+{
+    const FigureSource src = source();
+    if (!src.result) return;
+    const QString path = QFileDialog::getSaveFileName(
+        window_, tr("Export numbers as JSON"),
+        QDir::home().filePath(QStringLiteral("attention.json")), tr("JSON (*.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    report(writeBytes(path, resultToJson(*src.session, *src.result), error), path, error);
+}
+
+void ExportActions::onExportCsvTable()
+{
+    const FigureSource src = source();
+    if (!src.result) return;
+    const QString path = QFileDialog::getSaveFileName(
+        window_, tr("Export numbers as one CSV table"),
+        QDir::home().filePath(QStringLiteral("attention.csv")), tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    report(writeBytes(path, resultToLongCsv(*src.session, *src.result), error), path, error);
+}
+
+void ExportActions::onExportCsvFiles()
+{
+    const FigureSource src = source();
+    if (!src.result) return;
+    const QString folder = QFileDialog::getExistingDirectory(
+        window_, tr("Export numbers as CSV files (one per matrix) into a folder"),
+        QDir::homePath());
+    if (folder.isEmpty()) return;
+    QString error;
+    for (const auto& [name, bytes] : resultToCsvFiles(*src.session, *src.result)) {
+        if (!writeBytes(QDir(folder).filePath(name), bytes, error)) {
+            report(false, folder, error);
+            return;
+        }
+    }
+    report(true, folder, QString());
+}
+
+void ExportActions::report(bool ok, const QString& path, const QString& error)
+{
+    if (ok)
+        window_->statusBar()->showMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)),
+                                          8000);
+    else
+        QMessageBox::warning(window_, tr("Export"), error);
+}
+
+}  // namespace attnlab

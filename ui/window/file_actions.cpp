@@ -1,0 +1,299 @@
+#include "ui/window/file_actions.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMenu>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QUndoStack>
+
+#include "ui/document/document.h"
+
+namespace attnlab {
+
+namespace {
+
+const QString kRecentKey = QStringLiteral("files/recent");
+const QString kSuffix = QStringLiteral(".attnlab.json");
+
+FileDialogs defaultDialogs(QWidget* window)
+{
+    FileDialogs d;
+    d.ask = [window](const QString& title, const QString& text,
+                     QMessageBox::StandardButtons buttons) {
+        return QMessageBox::question(window, title, text, buttons);
+    };
+    d.warn = [window](const QString& title, const QString& text) {
+        QMessageBox::warning(window, title, text);
+    };
+    d.openPath = [window](const QString& startDir) {
+        return QFileDialog::getOpenFileName(
+            window, FileActions::tr("Open session"), startDir,
+            FileActions::tr(
+                "AttnLab sessions (*.attnlab.json);;JSON files (*.json);;All files (*)"));
+    };
+    d.savePath = [window](const QString& suggestion) {
+        return QFileDialog::getSaveFileName(window, FileActions::tr("Save session as"), suggestion,
+                                            FileActions::tr("AttnLab sessions (*.attnlab.json)"));
+    };
+    return d;
+}
+
+QString localFileOf(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls()) return {};
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile()) return url.toLocalFile();
+    }
+    return {};
+}
+
+}  // namespace
+
+FileActions::FileActions(QWidget* window, Document* doc)
+    : QObject(window),
+      window_(window),
+      doc_(doc),
+      autosave_(new Autosave(
+          doc, [this] { return snapshot(); }, this)),
+      dialogs_(defaultDialogs(window))
+{
+    window_->setAcceptDrops(true);
+    window_->installEventFilter(this);
+}
+
+void FileActions::addToMenu(QMenu* menu)
+{
+    QAction* open = menu->addAction(tr("&Open…"), this, &FileActions::open);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = menu->addMenu(tr("Open &Recent"));
+    connect(recentMenu_, &QMenu::aboutToShow, this, &FileActions::fillRecentMenu);
+    fillRecentMenu();
+    menu->addSeparator();
+    QAction* save = menu->addAction(tr("&Save"), this, &FileActions::save);
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs = menu->addAction(tr("Save &As…"), this, &FileActions::saveAs);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    menu->addSeparator();
+}
+
+SessionFile FileActions::snapshot() const
+{
+    SessionFile f;
+    f.session = doc_->session();
+    f.view.head = doc_->head();
+    f.view.row = doc_->selectedRow();
+    f.view.column = doc_->selectedColumn();
+    f.view.fixedColorRange = fixedColorRange_;
+    return f;
+}
+
+void FileActions::apply(const SessionFile& file)
+{
+    fixedColorRange_ = file.view.fixedColorRange;
+    doc_->flush();
+    doc_->setHead(file.view.head);
+    doc_->select(file.view.row, file.view.column);
+}
+
+void FileActions::fail(const FileError& error, const QString& title)
+{
+    lastError_ = error;
+    dialogs_.warn(title, error.message());
+}
+
+bool FileActions::openFile(const QString& path)
+{
+    SessionFile file;
+    FileError error;
+    if (!readSessionFile(path, file, error)) {
+        fail(error, tr("Cannot open the session"));
+        return false;
+    }
+    if (!confirmDiscard()) return false;
+    if (!doc_->replaceSession(file.session, tr("Open %1").arg(QFileInfo(path).fileName()))) {
+        fail(FileError{path, QString(), doc_->lastError()}, tr("Cannot open the session"));
+        return false;
+    }
+    // A newly opened file starts a fresh history, saved as it is on disk.
+    doc_->undoStack()->clear();
+    apply(file);
+    setCurrentFile(path);
+    addRecent(path);
+    lastError_ = FileError{};
+    return true;
+}
+
+bool FileActions::open()
+{
+    const QString dir = current_.isEmpty()
+                            ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                            : QFileInfo(current_).absolutePath();
+    const QString path = dialogs_.openPath(dir);
+    return !path.isEmpty() && openFile(path);
+}
+
+bool FileActions::save()
+{
+    return current_.isEmpty() ? saveAs() : saveTo(current_);
+}
+
+bool FileActions::saveAs()
+{
+    const QString suggestion =
+        current_.isEmpty()
+            ? QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                  .filePath(tr("untitled") + kSuffix)
+            : current_;
+    QString path = dialogs_.savePath(suggestion);
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) path += kSuffix;
+    return saveTo(path);
+}
+
+bool FileActions::saveTo(const QString& path)
+{
+    FileError error;
+    if (!writeSessionFile(path, snapshot(), error)) {
+        fail(error, tr("Cannot save the session"));
+        return false;
+    }
+    setCurrentFile(path);
+    doc_->undoStack()->setClean();
+    addRecent(path);
+    lastError_ = FileError{};
+    return true;
+}
+
+bool FileActions::confirmDiscard()
+{
+    if (doc_->undoStack()->isClean()) return true;
+    const QString name =
+        current_.isEmpty() ? tr("The untitled session") : QFileInfo(current_).fileName();
+    const QMessageBox::StandardButton answer = dialogs_.ask(
+        tr("Unsaved changes"), tr("%1 has changes that are not saved. Save them?").arg(name),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+bool FileActions::offerRecovery(bool withoutAsking)
+{
+    const QList<Autosave::Orphan> orphans = Autosave::findOrphans(autosave_->directory());
+    if (orphans.isEmpty()) return false;
+    const Autosave::Orphan& newest = orphans.front();
+    if (!withoutAsking) {
+        const QString what = newest.sourceFile.isEmpty() ? tr("an untitled session")
+                                                         : QFileInfo(newest.sourceFile).fileName();
+        const QMessageBox::StandardButton answer = dialogs_.ask(
+            tr("Restore unsaved work?"),
+            tr("AttnLab did not close normally. Unsaved changes to %1 were saved "
+               "automatically at %2.\n\nRestore them? Discard deletes them; Cancel keeps "
+               "them for the next start.")
+                .arg(what, QLocale().toString(newest.written, QLocale::ShortFormat)),
+            QMessageBox::Yes | QMessageBox::Discard | QMessageBox::Cancel);
+        if (answer == QMessageBox::Discard) Autosave::removeOrphan(newest);
+        if (answer != QMessageBox::Yes) return false;
+    }
+    SessionFile file;
+    FileError error;
+    if (!readSessionFile(newest.sessionPath, file, error)) {
+        fail(error, tr("Cannot restore the session"));
+        return false;
+    }
+    if (!confirmDiscard()) return false;
+    // One undo step on top of the current session, and not clean: it has not been saved.
+    if (!doc_->replaceSession(file.session, tr("Restore unsaved work"))) {
+        fail(FileError{newest.sessionPath, QString(), doc_->lastError()},
+             tr("Cannot restore the session"));
+        return false;
+    }
+    apply(file);
+    setCurrentFile(newest.sourceFile);
+    // Keep the work on disk under this process's name before dropping the orphan.
+    autosave_->writeNow();
+    if (newest.sessionPath != autosave_->recoveryPath()) Autosave::removeOrphan(newest);
+    return true;
+}
+
+QStringList FileActions::recentFiles() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void FileActions::setCurrentFile(const QString& path)
+{
+    current_ = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
+    autosave_->setSourceFile(current_);
+    Q_EMIT currentFileChanged(current_);
+}
+
+void FileActions::addRecent(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList list = recentFiles();
+    list.removeAll(absolute);
+    list.prepend(absolute);
+    while (list.size() > kMaxRecent) list.removeLast();
+    QSettings().setValue(kRecentKey, list);
+    fillRecentMenu();
+}
+
+void FileActions::fillRecentMenu()
+{
+    if (!recentMenu_) return;
+    recentMenu_->clear();
+    const QStringList list = recentFiles();
+    for (int i = 0; i < list.size(); ++i) {
+        const QString path = list[i];
+        QAction* a = recentMenu_->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()),
+                                            this, [this, path] { openFile(path); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+    }
+    if (list.isEmpty()) recentMenu_->addAction(tr("No recent files"))->setEnabled(false);
+    recentMenu_->addSeparator();
+    QAction* clear = recentMenu_->addAction(tr("&Clear the list"), this, [this] {
+        QSettings().remove(kRecentKey);
+        fillRecentMenu();
+    });
+    clear->setEnabled(!list.isEmpty());
+}
+
+bool FileActions::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched != window_) return false;
+    switch (event->type()) {
+    case QEvent::DragEnter: {
+        auto* e = static_cast<QDragEnterEvent*>(event);
+        if (localFileOf(e->mimeData()).isEmpty()) return false;
+        e->acceptProposedAction();
+        return true;
+    }
+    case QEvent::Drop: {
+        auto* e = static_cast<QDropEvent*>(event);
+        const QString path = localFileOf(e->mimeData());
+        if (path.isEmpty()) return false;
+        e->acceptProposedAction();
+        openFile(path);
+        return true;
+    }
+    case QEvent::Close:
+        if (!confirmDiscard()) {
+            event->ignore();
+            return true;
+        }
+        autosave_->discard();
+        return false;
+    default: return false;
+    }
+}
+
+}  // namespace attnlab

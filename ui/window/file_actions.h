@@ -1,0 +1,87 @@
+#pragma once
+// The File side of the main window: Open, Save, Save As, recent files, dropping a file on
+// the window, the question before closing or opening over unsaved changes, and the
+// autosave/crash-recovery hookup. It watches the window's close and drag-and-drop events
+// through an event filter, so MainWindow only creates it.
+
+#include <functional>
+
+#include <QMessageBox>
+#include <QObject>
+#include <QStringList>
+
+#include "ui/io/autosave.h"
+#include "ui/io/session_file.h"
+
+class QMenu;
+
+namespace attnlab {
+
+class Document;
+
+// The dialogs FileActions shows; tests replace them to answer without a modal loop.
+struct FileDialogs {
+    // A question; returns the button pressed.
+    std::function<QMessageBox::StandardButton(const QString& title, const QString& text,
+                                              QMessageBox::StandardButtons buttons)>
+        ask;
+    std::function<void(const QString& title, const QString& text)> warn;
+    // A path to open or to save to ("" = cancelled).
+    std::function<QString(const QString& startDir)> openPath;
+    std::function<QString(const QString& suggestion)> savePath;
+};
+
+class FileActions : public QObject {
+    Q_OBJECT
+public:
+    FileActions(QWidget* window, Document* doc);
+
+    // Adds Open, Open Recent, Save and Save As to the File menu.
+    void addToMenu(QMenu* menu);
+
+    // Opens a session file; on failure warns, keeps the current session and returns false.
+    // Asks first when the current session has unsaved changes.
+    bool openFile(const QString& path);
+    bool open();  // asks for a file
+    bool save();  // to the current file, else as Save As
+    bool saveAs();
+    bool saveTo(const QString& path);
+    // Save / Discard / Cancel when there are unsaved changes; true = go ahead.
+    bool confirmDiscard();
+    // Offers to restore the newest recovery file of a crashed run; `withoutAsking` restores
+    // it directly (attnlab --recover). Returns true when a session was restored.
+    bool offerRecovery(bool withoutAsking = false);
+
+    [[nodiscard]] QString currentFile() const { return current_; }
+    [[nodiscard]] QStringList recentFiles() const;
+    [[nodiscard]] FileError lastError() const { return lastError_; }
+    [[nodiscard]] Autosave* autosave() const { return autosave_; }
+    [[nodiscard]] SessionFile snapshot() const;
+    void setDialogs(const FileDialogs& dialogs) { dialogs_ = dialogs; }
+
+    static constexpr int kMaxRecent = 8;
+
+Q_SIGNALS:
+    void currentFileChanged(const QString& path);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void setCurrentFile(const QString& path);
+    void addRecent(const QString& path);
+    void fillRecentMenu();
+    void apply(const SessionFile& file);
+    void fail(const FileError& error, const QString& title);
+
+    QWidget* window_;
+    Document* doc_;
+    Autosave* autosave_;
+    QMenu* recentMenu_ = nullptr;
+    QString current_;
+    FileError lastError_;
+    bool fixedColorRange_ = true;
+    FileDialogs dialogs_;
+};
+
+}  // namespace attnlab
