@@ -24,7 +24,7 @@ BoolMatrix effectiveMask(const AttentionInput& in)
 
 MaskKind classifyMask(const BoolMatrix& mask)
 {
-    if (mask.all()) return MaskKind::None;
+    if (allTrueLinear(mask)) return MaskKind::None;
     if (mask.rows() != mask.cols()) return MaskKind::General;
     for (long i = 0; i < mask.rows(); ++i) {
         for (long j = 0; j < mask.cols(); ++j) {
@@ -73,7 +73,7 @@ Status computeHead(const AttentionInput& in, int h, const BoolMatrix& mask, Mask
     hr.K = projectAll<T>(in, h, Role::Key);
     hr.V = projectAll<T>(in, h, Role::Value);
     computeScores<T>(in, h, hr.Q, hr.K, hr.scores);
-    if (!hr.scores.allFinite()) {
+    if (!allFiniteLinear(hr.scores)) {
         Status s{StatusCode::NonFinite, "heads[" + std::to_string(h) + "].scores"};
         return s;
     }

@@ -1,7 +1,11 @@
 #include "core/softmax.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace attn {
 
@@ -10,15 +14,37 @@ namespace {
 template <typename T>
 using RowArray = Eigen::Array<T, Eigen::Dynamic, 1>;
 
-// exp(x) for x <= 0, with results below the smallest normal number written as 0.
+}  // namespace
+
 template <typename T>
-constexpr T flushBelow()
+bool allFiniteLinear(const MatrixT<T>& m)
 {
-    // log(numeric_limits<T>::min()) rounded up: -708.39 (double), -87.33 (float)
-    return std::is_same_v<T, double> ? T(-708.0) : T(-87.0);
+    if (m.size() == 0) return true;
+    const Eigen::Map<const RowArray<T>> a(m.data(), m.size());
+    // x - x is 0 for finite x and NaN for NaN or +-Inf; a sum with a NaN is NaN.
+    return (a - a).sum() == T(0);
 }
 
-}  // namespace
+bool allTrueLinear(const BoolMatrix& m)
+{
+    const bool* d = m.data();
+    return std::all_of(d, d + m.size(), [](bool b) { return b; });
+}
+
+FlushDenormalsGuard::FlushDenormalsGuard()
+{
+#if defined(__SSE2__)
+    saved_ = _mm_getcsr();
+    _mm_setcsr(saved_ | 0x8040u);  // FTZ (bit 15) and DAZ (bit 6)
+#endif
+}
+
+FlushDenormalsGuard::~FlushDenormalsGuard()
+{
+#if defined(__SSE2__)
+    _mm_setcsr(saved_);
+#endif
+}
 
 template <typename T>
 RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long total, T* weights)
@@ -28,13 +54,17 @@ RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long 
     Eigen::Map<RowArray<T>> w(weights, count);
     if (total > count) Eigen::Map<RowArray<T>>(weights + count, total - count).setZero();
 
+    const FlushDenormalsGuard flush;
     if (allowed == nullptr) {
         if (count == 0) {
             facts.fullyMasked = true;
             return facts;
         }
         facts.max = s.maxCoeff();
-        w = s - facts.max;
+        w = (s - facts.max).exp();
+#if !defined(__SSE2__)
+        w = (w < std::numeric_limits<T>::min()).select(T(0), w);
+#endif
     } else {
         Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> a(allowed, count);
         if (!a.any()) {
@@ -42,13 +72,15 @@ RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long 
             facts.fullyMasked = true;
             return facts;
         }
-        // Masked cells hold `lowest`; after the shift they are far below the flush
-        // threshold and become exact zeros.
         w = a.select(s, std::numeric_limits<T>::lowest());
         facts.max = w.maxCoeff();
-        w -= facts.max;
+        w = (w - facts.max).exp();
+        // Masked cells are exact zeros whatever the exp of a huge negative number gives.
+        w = a.select(w, T(0));
+#if !defined(__SSE2__)
+        w = (w < std::numeric_limits<T>::min()).select(T(0), w);
+#endif
     }
-    w = (w < flushBelow<T>()).select(T(0), w.exp());
     facts.sum = w.sum();
     w /= facts.sum;
     facts.dot = (w * s).sum();
@@ -101,6 +133,7 @@ void resizeDiagnostics(RowDiagnosticsT<T>& diag, long rows)
 }
 
 #define ATTN_INSTANTIATE(T)                                                                  \
+    template bool allFiniteLinear<T>(const MatrixT<T>&);                                     \
     template RowSoftmax<T> softmaxRow<T>(const T*, const bool*, long, long, T*);             \
     template void diagnoseRow<T>(T*, long, const RowSoftmax<T>&, long, RowDiagnosticsT<T>&); \
     template void resizeDiagnostics<T>(RowDiagnosticsT<T>&, long);
