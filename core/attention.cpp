@@ -47,7 +47,7 @@ void normaliseAndWeigh(MaskKind kind, HeadResultT<T>& hr)
     hr.rowSum.resize(n);
     hr.rowDot.resize(n);
     resizeDiagnostics(hr.diagnostics, n);
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) if (n * m >= kParallelCells)
     for (long i = 0; i < n; ++i) {
         const long count = kind == MaskKind::Causal ? std::min(i + 1, m) : m;
         const bool* allowed = kind == MaskKind::General ? &hr.mask(i, 0) : nullptr;

@@ -117,7 +117,8 @@ void AttentionEngineT<T>::updateKey(int head, int j)
     const bool general = result_.maskKind == MaskKind::General;
     long recomputed = 0;
 
-#pragma omp parallel for schedule(dynamic, 32) reduction(+ : recomputed)
+#pragma omp parallel for schedule(dynamic, 32) reduction(+ : recomputed) \
+    if (n * hr.weights.cols() >= kParallelCells)
     for (long i = 0; i < n; ++i) {
         const long count = rowCount(result_, hr, i);
         if (j >= count || (general && !hr.mask(i, j))) continue;

@@ -1,5 +1,7 @@
 #include "core/scores.h"
 
+#include "core/softmax.h"
+
 namespace attn {
 
 namespace {
@@ -43,7 +45,7 @@ void computeScores(const AttentionInput& in, int head, const MatrixT<T>& Q, cons
     const long n = Q.rows();
     const long m = K.rows();
     scores.resize(n, m);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n * m >= kParallelCells)
     for (long i = 0; i < n; ++i) {
         scores.row(i) = ((t.B.rowwise() + t.A.row(i)).array().tanh().matrix() * t.v).transpose();
     }

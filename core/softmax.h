@@ -29,6 +29,11 @@ private:
     unsigned saved_ = 0;
 };
 
+// Row loops use OpenMP threads only from this many cells on: below it, the threads'
+// start-up and barriers cost more than they save, and on a loaded machine (the GUI
+// thread, other programs) a waiting thread can stall a small loop for milliseconds.
+inline constexpr long kParallelCells = 256L * 256L;
+
 template <typename T>
 struct RowSoftmax {
     T max = 0;  // reference shift (max of the allowed scaled scores)
