@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+"""Side-by-side table for bench/compare.sh.
+
+Usage: compare_table.py OUT_DIR
+OUT_DIR holds core.json (attnlab_bench --benchmark_out, with repetitions: median and min
+aggregates) and numpy-<label>.txt files (bench/numpy_peer.py output, RESULT lines).
+Prints Markdown: the full-attention table, the key-edit table and the goal checks.
+Times are "median (min)" in milliseconds; ratios likewise.
+"""
+
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+UNIT_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+NAME = re.compile(r"(\w+)/(\w+)/(\w+)/n:(\d+)")
+DTYPE = {"float32": "float", "float64": "double"}
+MODES = ("self", "causal")
+DTYPES = ("float", "double")
+
+
+def load_core(path):
+    """{(what, mode, dtype, n): {"median": ms, "min": ms, "rows": rows recomputed}}"""
+    with open(path) as f:
+        data = json.load(f)
+    core = {}
+    for b in data["benchmarks"]:
+        m = NAME.match(b.get("run_name", b["name"]))
+        if not m:
+            continue
+        key = (m.group(1), m.group(2), m.group(3), int(m.group(4)))
+        if b.get("error_occurred"):
+            print(f"core error in {b['name']}: {b.get('error_message')}")
+            continue
+        entry = core.setdefault(key, {})
+        stat = b.get("aggregate_name") if b.get("run_type") == "aggregate" else "median"
+        if stat not in ("median", "min"):
+            continue
+        entry[stat] = b["real_time"] * UNIT_MS[b["time_unit"]]
+        if stat == "median" and "rows_recomputed" in b:
+            entry["rows"] = b["rows_recomputed"]
+    for entry in core.values():
+        entry.setdefault("min", entry.get("median"))
+    return core
+
+
+def load_numpy(out_dir):
+    """{label: {(mode, dtype, n): {"median": ms, "min": ms}}}, {label: blas kernel}"""
+    numpy, arch = {}, {}
+    for path in sorted(glob.glob(os.path.join(out_dir, "numpy-*.txt"))):
+        with open(path) as f:
+            for line in f:
+                if not line.startswith("RESULT "):
+                    continue
+                r = json.loads(line[len("RESULT "):])
+                key = (r["mode"], DTYPE[r["dtype"]], r["n"])
+                numpy.setdefault(r["label"], {})[key] = {"median": r["median_ms"],
+                                                         "min": r["min_ms"]}
+                arch[r["label"]] = r["blas_arch"]
+    return numpy, arch
+
+
+def ms(x):
+    if x is None:
+        return "—"
+    return f"{x:.3f}" if x < 1 else (f"{x:.2f}" if x < 10 else f"{x:.1f}")
+
+
+def pair(e):
+    return "—" if e is None else f"{ms(e.get('median'))} ({ms(e.get('min'))})"
+
+
+def ratio(a, b, fmt="{:.2f}"):
+    if a is None or b is None:
+        return "—"
+    return (fmt.format(a["median"] / b["median"]) + " ("
+            + fmt.format(a["min"] / b["min"]) + ")")
+
+
+def main():
+    out_dir = sys.argv[1]
+    core = load_core(os.path.join(out_dir, "core.json"))
+    numpy, arch = load_numpy(out_dir)
+    # The reference peer: the tuned run when there is one (the faster numpy), else auto.
+    labels = [l for l in ("tuned", "auto") if l in numpy]
+    ref = labels[0] if labels else None
+
+    print("### Full attention, every stage kept — ms: median (min)\n")
+    head = "| mode | dtype | n | core |"
+    rule = "| --- | --- | ---: | ---: |"
+    for l in labels:
+        head += f" numpy, OpenBLAS {arch[l]} | core/numpy ({arch[l]}) |"
+        rule += " ---: | ---: |"
+    print(head)
+    print(rule)
+    sizes = sorted({k[3] for k in core if k[0] == "compute"})
+    for mode in MODES:
+        for dt in DTYPES:
+            for n in sizes:
+                c = core.get(("compute", mode, dt, n))
+                row = f"| {mode} | {dt} | {n} | {pair(c)} |"
+                for l in labels:
+                    p = numpy[l].get((mode, dt, n))
+                    row += f" {pair(p)} | {ratio(c, p)} |"
+                print(row)
+
+    print("\n### Single key edit vs full recompute — ms: median (min)\n")
+    print("setEdit on key n/2, scale alternating 2 and 3; full = setInput at the same n.\n")
+    print("| mode | dtype | n | full | key edit | speed-up | rows recomputed per edit |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    edit_sizes = sorted({k[3] for k in core if k[0] == "key_edit"})
+    for mode in MODES:
+        for dt in DTYPES:
+            for n in edit_sizes:
+                full = core.get(("full", mode, dt, n))
+                edit = core.get(("key_edit", mode, dt, n))
+                if full is None or edit is None:
+                    continue
+                rows = edit.get("rows", math.nan)
+                print(f"| {mode} | {dt} | {n} | {pair(full)} | {pair(edit)} | "
+                      f"{ratio(full, edit, '{:.1f}×')} | {rows:.1f} |")
+
+    print("\n### Goals (judged on medians; the min-based verdict in brackets)\n")
+    if ref:
+        for l in labels:
+            worst = {}
+            for stat in ("median", "min"):
+                rs = [(c[stat] / numpy[l][(m, d, n)][stat], m, d, n)
+                      for (w, m, d, n), c in core.items()
+                      if w == "compute" and n >= 512 and (m, d, n) in numpy[l]]
+                worst[stat] = max(rs) if rs else None
+            if worst["median"] is None:
+                continue
+            w = worst["median"]
+            verdict = "HOLDS" if w[0] <= 0.7 else "MISSED"
+            vmin = "holds" if worst["min"][0] <= 0.7 else "missed"
+            tag = "" if l == ref else " (secondary peer)"
+            print(f"- core/numpy ≤ 0.7 at every n ≥ 512, numpy with OpenBLAS {arch[l]}{tag}: "
+                  f"{verdict} [{vmin}] — worst {w[0]:.2f} ({w[1]}, {w[2]}, n={w[3]}); "
+                  f"by min: worst {worst['min'][0]:.2f}")
+    for stat in ("median", "min"):
+        slower = []
+        for dt in DTYPES:
+            for n in sizes:
+                s = core.get(("compute", "self", dt, n))
+                c = core.get(("compute", "causal", dt, n))
+                if s and c and c[stat] > s[stat]:
+                    slower.append(f"{dt} n={n}: causal/self {c[stat] / s[stat]:.2f}")
+        verdict = "HOLDS" if not slower else "MISSED (" + "; ".join(slower) + ")"
+        print(f"- causal no slower than self, by {stat}: {verdict}")
+    for dt in DTYPES:
+        full, edit = core.get(("full", "self", dt, 4096)), core.get(("key_edit", "self", dt, 4096))
+        if full and edit:
+            med = full["median"] / edit["median"]
+            mn = full["min"] / edit["min"]
+            verdict = "HOLDS" if med >= 10 else "MISSED"
+            print(f"- key edit at n = 4096 ≥ 10× faster than a full recompute ({dt}, self): "
+                  f"{verdict} [{'holds' if mn >= 10 else 'missed'}] — {med:.1f}× (min {mn:.1f}×)")
+
+
+if __name__ == "__main__":
+    main()
