@@ -90,7 +90,8 @@ QString usageText(const QString& command)
     }
     if (all || command == QLatin1String("lessons"))
         text +=
-            Tr::tr("Usage: attnlab lessons\n  Lists the built-in lessons, one id per line.\n\n");
+            Tr::tr("Usage: attnlab lessons\n  Lists the built-in lessons: one per line, the id and "
+                   "the title.\n\n");
     if (all) {
         text += Tr::tr(
             "Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]\n"

@@ -38,8 +38,9 @@ void printOut(const QString& text);
 }  // namespace cli
 
 // The built-in lessons (cli_lessons.cpp): the one place the command line finds them.
-// There are none yet: findLesson() returns false for every id.
 bool findLesson(const QString& id, Session& session);
 QStringList lessonIds();
+// The lesson's title in the lesson language (empty for an unknown id).
+QString lessonTitle(const QString& id);
 
 }  // namespace attnlab

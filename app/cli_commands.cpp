@@ -229,8 +229,10 @@ int runLessons(const QStringList& args)
     QCommandLineParser parser;
     int code = Success;
     if (!parse(parser, args, code)) return code;
-    const QStringList ids = lessonIds();
-    if (!ids.isEmpty()) printOut(ids.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    QString text;
+    for (const QString& id : lessonIds())
+        text += id.leftJustified(24) + QLatin1Char(' ') + lessonTitle(id) + QLatin1Char('\n');
+    printOut(text);
     return Success;
 }
 

@@ -1,20 +1,28 @@
-// The command line's access to the built-in lessons. The lessons themselves come in
-// a later change; until then there are none, and every id is unknown.
+// The command line's access to the built-in lessons (ui/lessons/lesson_catalog.h).
 #include "app/cli.h"
 #include "ui/document/session.h"
+#include "ui/lessons/lesson_catalog.h"
 
 namespace attnlab {
 
 bool findLesson(const QString& id, Session& session)
 {
-    Q_UNUSED(id);
-    Q_UNUSED(session);
-    return false;
+    ViewState view;
+    FileError error;
+    return loadLesson(id, session, view, error);
 }
 
 QStringList lessonIds()
 {
-    return {};
+    QStringList ids;
+    for (const Lesson& l : lessons()) ids << l.id;
+    return ids;
+}
+
+QString lessonTitle(const QString& id)
+{
+    const Lesson* l = findLessonById(id);
+    return l ? l->title() : QString();
 }
 
 }  // namespace attnlab

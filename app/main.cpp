@@ -10,6 +10,8 @@
 #include "app/cli.h"
 #include "ui/tools/slider_benchmark.h"
 #include "ui/window/file_actions.h"
+#include "ui/window/lesson_actions.h"
+#include "ui/window/language.h"
 #include "ui/window/main_window.h"
 
 namespace {
@@ -70,6 +72,8 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
     if (headless) return benchUi(QApplication::arguments());
     if (cli) return attnlab::cli::runCli(cliArgs);
+    // The saved language (View > Language), else the system's (LANG=zh_CN.UTF-8 → Chinese).
+    attnlab::applySavedLanguage();
 
     // attnlab [--recover] [FILE]: open FILE; --recover restores a crashed run's autosave
     // without asking (otherwise the window asks).
@@ -84,7 +88,11 @@ int main(int argc, char** argv)
     gui.process(app);
     attnlab::MainWindow window;
     window.show();
-    window.fileActions()->offerRecovery(gui.isSet(recover));
+    const bool recovered = window.fileActions()->offerRecovery(gui.isSet(recover));
+    // First launch: the start page with the lessons (not over a file or a restored session).
+    if (auto* lessons = window.findChild<attnlab::LessonActions*>();
+        lessons && !recovered && gui.positionalArguments().isEmpty())
+        lessons->showStartPageOnFirstLaunch();
     if (!gui.positionalArguments().isEmpty()) window.openFile(gui.positionalArguments().first());
     return QApplication::exec();
 }

@@ -10,6 +10,7 @@ ATTNLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ATTNLAB_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-translations-l10n
   libgl-dev
   libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev
   fonts-noto-cjk fonts-dejavu-core

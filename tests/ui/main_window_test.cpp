@@ -17,7 +17,7 @@ TEST(MainWindow, OpensWithTheMapsAndEveryPanel)
     window.show();
     EXPECT_TRUE(window.isVisible());
     EXPECT_TRUE(window.windowTitle().contains(QStringLiteral("AttnLab")));
-    EXPECT_EQ(window.centralTabs()->count(), 4);
+    EXPECT_EQ(window.centralTabs()->count(), 5);
     QStringList docks;
     for (QDockWidget* d : window.findChildren<QDockWidget*>()) docks << d->objectName();
     for (const char* name : {"ControlsDock", "SequencesDock", "RowInspectorDock", "KeysDock",

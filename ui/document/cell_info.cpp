@@ -4,6 +4,12 @@
 
 namespace attnlab {
 
+namespace {
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::CellInfo)
+};
+}  // namespace
+
 bool cellInfo(const Document& doc, int row, int column, CellInfo& out)
 {
     const attn::HeadResult* hr = doc.currentHead();
@@ -25,16 +31,13 @@ QString describeCell(const Document& doc, int row, int column)
 {
     CellInfo c;
     if (!cellInfo(doc, row, column, c)) return {};
-    auto tr = [](const char* text) {
-        return QCoreApplication::translate("attnlab::CellInfo", text);
-    };
     const bool dot = doc.session().input.score == attn::ScoreFunction::Dot;
     QStringList lines;
-    lines << tr("query “%1” → key “%2”").arg(c.queryToken, c.keyToken);
-    lines << (dot ? tr("q·k = %1") : tr("additive score = %1")).arg(c.rawScore, 0, 'g', 6);
-    lines << tr("scaled score = %1").arg(c.scaledScore, 0, 'g', 6);
-    lines << (c.masked ? tr("masked: yes (weight forced to 0)") : tr("masked: no"));
-    lines << tr("weight = %1").arg(c.weight, 0, 'f', 6);
+    lines << Tr::tr("query “%1” → key “%2”").arg(c.queryToken, c.keyToken);
+    lines << (dot ? Tr::tr("q·k = %1") : Tr::tr("additive score = %1")).arg(c.rawScore, 0, 'g', 6);
+    lines << Tr::tr("scaled score = %1").arg(c.scaledScore, 0, 'g', 6);
+    lines << (c.masked ? Tr::tr("masked: yes (weight forced to 0)") : Tr::tr("masked: no"));
+    lines << Tr::tr("weight = %1").arg(c.weight, 0, 'f', 6);
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -12,10 +12,9 @@ namespace attnlab {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("attnlab::SessionFile", text);
-}
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::SessionFile)
+};
 
 template <typename E>
 struct NamedValue {
@@ -108,8 +107,8 @@ QString fileFieldOf(const std::string& coreField)
 
 QString FileError::message() const
 {
-    if (field.isEmpty()) return tr("%1: %2").arg(file, problem);
-    return tr("%1: %2: %3").arg(file, field, problem);
+    if (field.isEmpty()) return Tr::tr("%1: %2").arg(file, problem);
+    return Tr::tr("%1: %2: %3").arg(file, field, problem);
 }
 
 bool readSessionFile(const QString& path, SessionFile& out, FileError& error)
@@ -117,27 +116,27 @@ bool readSessionFile(const QString& path, SessionFile& out, FileError& error)
     error = FileError{path, QString(), QString()};
     const QFileInfo info(path);
     if (!info.exists()) {
-        error.problem = tr("the file does not exist.");
+        error.problem = Tr::tr("the file does not exist.");
         return false;
     }
     if (info.isDir()) {
-        error.problem = tr("this is a folder, not a session file.");
+        error.problem = Tr::tr("this is a folder, not a session file.");
         return false;
     }
     if (info.size() > kMaxSessionFileBytes) {
-        error.problem = tr("the file is %1 MiB; session files may be at most %2 MiB.")
+        error.problem = Tr::tr("the file is %1 MiB; session files may be at most %2 MiB.")
                             .arg(info.size() >> 20)
                             .arg(kMaxSessionFileBytes >> 20);
         return false;
     }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        error.problem = tr("cannot be read: %1").arg(file.errorString());
+        error.problem = Tr::tr("cannot be read: %1").arg(file.errorString());
         return false;
     }
     const QByteArray bytes = file.read(kMaxSessionFileBytes + 1);
     if (bytes.size() > kMaxSessionFileBytes) {
-        error.problem = tr("the file is larger than %1 MiB.").arg(kMaxSessionFileBytes >> 20);
+        error.problem = Tr::tr("the file is larger than %1 MiB.").arg(kMaxSessionFileBytes >> 20);
         return false;
     }
     return parseSessionJson(bytes, path, out, error);
@@ -152,16 +151,16 @@ bool writeSessionFile(const QString& path, const SessionFile& file, FileError& e
     // full disk would then replace the old file with a truncated one), so every write is
     // checked here instead.
     if (!out.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
-        error.problem = tr("cannot be written: %1").arg(out.errorString());
+        error.problem = Tr::tr("cannot be written: %1").arg(out.errorString());
         return false;
     }
     if (out.write(bytes) != bytes.size()) {
-        error.problem = tr("cannot be written: %1").arg(out.errorString());
+        error.problem = Tr::tr("cannot be written: %1").arg(out.errorString());
         out.cancelWriting();
         return false;
     }
     if (!out.commit()) {
-        error.problem = tr("cannot be saved: %1").arg(out.errorString());
+        error.problem = Tr::tr("cannot be saved: %1").arg(out.errorString());
         return false;
     }
     return true;

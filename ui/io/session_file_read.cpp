@@ -22,8 +22,8 @@ bool readSequence(Reader& r, const QJsonValue& v, const QString& path, long dMod
     const QString tokensPath = member(path, "tokens");
     if (!r.array(o[QLatin1String("tokens")], tokensPath, list)) return false;
     if (list.isEmpty())
-        return r.fail(tokensPath, tr("is empty; there must be at least one token."));
-    if (list.size() > kMaxCount) return r.fail(tokensPath, tr("has too many tokens."));
+        return r.fail(tokensPath, Tr::tr("is empty; there must be at least one token."));
+    if (list.size() > kMaxCount) return r.fail(tokensPath, Tr::tr("has too many tokens."));
     tokens.clear();
     for (qsizetype i = 0; i < list.size(); ++i) {
         QString t;
@@ -34,8 +34,8 @@ bool readSequence(Reader& r, const QJsonValue& v, const QString& path, long dMod
     QJsonArray rows;
     if (!r.array(o[QLatin1String("embeddings")], embPath, rows)) return false;
     if (rows.size() != list.size())
-        return r.fail(embPath, tr("has %1 rows but there are %2 tokens; there must be one row "
-                                  "per token.")
+        return r.fail(embPath, Tr::tr("has %1 rows but there are %2 tokens; there must be one row "
+                                      "per token.")
                                    .arg(rows.size())
                                    .arg(list.size()));
     return r.matrix(rows, embPath, list.size(), dModel, false, embeddings);
@@ -69,7 +69,7 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
     if (rows.size() != n)
         return r.fail(
             maskPath,
-            tr("should have %1 rows (one per query) but has %2.").arg(n).arg(rows.size()));
+            Tr::tr("should have %1 rows (one per query) but has %2.").arg(n).arg(rows.size()));
     attn::BoolMatrix mask(n, m);
     for (qsizetype i = 0; i < rows.size(); ++i) {
         QJsonArray row;
@@ -78,7 +78,7 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
         if (row.size() != m)
             return r.fail(
                 rowPath,
-                tr("should have %1 values (one per key) but has %2.").arg(m).arg(row.size()));
+                Tr::tr("should have %1 values (one per key) but has %2.").arg(m).arg(row.size()));
         for (qsizetype j = 0; j < row.size(); ++j) {
             if (!r.boolean(row[j], element(rowPath, j),
                            mask(static_cast<long>(i), static_cast<long>(j))))
@@ -129,7 +129,6 @@ bool readRoot(Reader& r, const QJsonObject& root, SessionFile& f)
 
 using sessionio::kMaxCount;
 using sessionio::Reader;
-using sessionio::tr;
 
 bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFile& out,
                       FileError& error)
@@ -139,20 +138,26 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
     switch (scan.problem) {
     case JsonPrescan::Problem::None: break;
     case JsonPrescan::Problem::Utf16Bom:
-        return r.fail(QString(), tr("the file is encoded as UTF-16; session files must be UTF-8."));
-    case JsonPrescan::Problem::Utf32Bom:
-        return r.fail(QString(), tr("the file is encoded as UTF-32; session files must be UTF-8."));
-    case JsonPrescan::Problem::InvalidUtf8:
-        return r.fail(QString(), tr("the file is not valid UTF-8 text (line %1, byte %2).")
-                                     .arg(scan.line)
-                                     .arg(scan.offset));
-    case JsonPrescan::Problem::TooDeep:
         return r.fail(
-            scan.field,
-            tr("is nested more than %1 levels deep (line %2).").arg(kMaxJsonDepth).arg(scan.line));
+            QString(),
+            sessionio::Tr::tr("the file is encoded as UTF-16; session files must be UTF-8."));
+    case JsonPrescan::Problem::Utf32Bom:
+        return r.fail(
+            QString(),
+            sessionio::Tr::tr("the file is encoded as UTF-32; session files must be UTF-8."));
+    case JsonPrescan::Problem::InvalidUtf8:
+        return r.fail(QString(),
+                      sessionio::Tr::tr("the file is not valid UTF-8 text (line %1, byte %2).")
+                          .arg(scan.line)
+                          .arg(scan.offset));
+    case JsonPrescan::Problem::TooDeep:
+        return r.fail(scan.field, sessionio::Tr::tr("is nested more than %1 levels deep (line %2).")
+                                      .arg(kMaxJsonDepth)
+                                      .arg(scan.line));
     case JsonPrescan::Problem::DuplicateKey:
-        return r.fail(scan.field, tr("appears twice in the same object (line %1); each field may "
-                                     "appear only once.")
+        return r.fail(scan.field, sessionio::Tr::tr(
+                                      "appears twice in the same object (line %1); each field may "
+                                      "appear only once.")
                                       .arg(scan.line));
     }
     const QByteArray json = bytes.mid(scan.bomLength);
@@ -160,34 +165,36 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)
         return r.fail(jsonPathAt(json, parseError.offset),
-                      tr("the file is not valid JSON: %1 (line %2).")
+                      sessionio::Tr::tr("the file is not valid JSON: %1 (line %2).")
                           .arg(parseError.errorString())
                           .arg(lineOfOffset(json, parseError.offset)));
     r.setNegativeZeros(&scan.negativeZeros);
     if (!doc.isObject())
-        return r.fail(QString(), tr("the file should hold one JSON object { … }."));
+        return r.fail(QString(), sessionio::Tr::tr("the file should hold one JSON object { … }."));
     const QJsonObject root = doc.object();
     QString tag;
     if (!root.contains(QLatin1String("format")))
         return r.fail(QStringLiteral("format"),
-                      tr("is missing; this is not an AttnLab session file."));
+                      sessionio::Tr::tr("is missing; this is not an AttnLab session file."));
     if (!r.string(root[QLatin1String("format")], QStringLiteral("format"), tag)) return false;
     if (tag != QLatin1String(kSessionFormatTag))
-        return r.fail(QStringLiteral("format"), tr("is \"%1\", not \"%2\"; this is not an AttnLab "
-                                                   "session file.")
-                                                    .arg(tag, QLatin1String(kSessionFormatTag)));
+        return r.fail(QStringLiteral("format"),
+                      sessionio::Tr::tr("is \"%1\", not \"%2\"; this is not an AttnLab "
+                                        "session file.")
+                          .arg(tag, QLatin1String(kSessionFormatTag)));
     long version = 0;
     if (!root.contains(QLatin1String("version")))
-        return r.fail(QStringLiteral("version"), tr("is missing."));
+        return r.fail(QStringLiteral("version"), sessionio::Tr::tr("is missing."));
     if (!r.integer(root[QLatin1String("version")], QStringLiteral("version"), 1, kMaxCount,
                    version))
         return false;
     if (version > kSessionFormatVersion)
-        return r.fail(QStringLiteral("version"),
-                      tr("is %1, but this AttnLab reads version %2 and older. The file was "
-                         "written by a newer AttnLab.")
-                          .arg(version)
-                          .arg(kSessionFormatVersion));
+        return r.fail(
+            QStringLiteral("version"),
+            sessionio::Tr::tr("is %1, but this AttnLab reads version %2 and older. The file was "
+                              "written by a newer AttnLab.")
+                .arg(version)
+                .arg(kSessionFormatVersion));
     SessionFile parsed;
     if (!sessionio::readRoot(r, root, parsed)) return false;
     out = std::move(parsed);

@@ -19,7 +19,8 @@ bool readPerHead(Reader& r, const QJsonObject& o, const QString& path, const cha
     if (!r.array(o[QLatin1String(key)], p, list)) return false;
     if (list.size() != heads)
         return r.fail(
-            p, tr("should have one matrix per head (%1) but has %2.").arg(heads).arg(list.size()));
+            p,
+            Tr::tr("should have one matrix per head (%1) but has %2.").arg(heads).arg(list.size()));
     for (long h = 0; h < heads; ++h) {
         if (!r.matrix(list[h], element(p, h), rows, cols, allowEmpty, slot(params[h])))
             return false;
@@ -72,7 +73,7 @@ bool readProjections(Reader& r, const QJsonValue& v, Session& s)
     if (vs.size() != heads)
         return r.fail(
             vPath,
-            tr("should have one vector per head (%1) but has %2.").arg(heads).arg(vs.size()));
+            Tr::tr("should have one vector per head (%1) but has %2.").arg(heads).arg(vs.size()));
     for (long h = 0; h < heads; ++h) {
         if (!r.vector(vs[h], element(vPath, h), da, params[static_cast<std::size_t>(h)].additive.v))
             return false;
@@ -147,7 +148,7 @@ bool readView(Reader& r, const QJsonValue& v, ViewState& view)
         const QString p = member(path, "color_range");
         if (!r.string(o[QLatin1String("color_range")], p, range)) return false;
         if (range != QLatin1String("fixed") && range != QLatin1String("data"))
-            return r.fail(p, tr("is \"%1\"; it should be \"fixed\" or \"data\".").arg(range));
+            return r.fail(p, Tr::tr("is \"%1\"; it should be \"fixed\" or \"data\".").arg(range));
         view.fixedColorRange = range == QLatin1String("fixed");
     }
     return true;
@@ -159,13 +160,13 @@ bool readSeed(Reader& r, const QJsonValue& v, quint64& seed)
     if (v.isString()) {
         bool ok = false;
         seed = v.toString().toULongLong(&ok);
-        return ok || r.fail(path, tr("should be a whole number from 0 to 2^64 − 1."));
+        return ok || r.fail(path, Tr::tr("should be a whole number from 0 to 2^64 − 1."));
     }
     double d = 0.0;
     if (!r.number(v, path, d)) return false;
     if (std::floor(d) != d || d < 0.0 || d > static_cast<double>(kMaxExactSeed))
-        return r.fail(path, tr("should be a whole number from 0 to 2^53 (larger seeds are "
-                               "written as text)."));
+        return r.fail(path, Tr::tr("should be a whole number from 0 to 2^53 (larger seeds are "
+                                   "written as text)."));
     seed = static_cast<quint64>(d);
     return true;
 }

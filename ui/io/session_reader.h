@@ -15,10 +15,9 @@
 
 namespace attnlab::sessionio {
 
-inline QString tr(const char* text)
-{
-    return QCoreApplication::translate("attnlab::SessionFile", text);
-}
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::SessionFile)
+};
 
 using Keys = std::initializer_list<const char*>;
 inline constexpr long kMaxCount = 1L << 24;  // upper bound for any count or dimension in a file
@@ -51,10 +50,11 @@ public:
     bool object(const QJsonValue& v, const QString& path, Keys required, Keys optional,
                 QJsonObject& out)
     {
-        if (!v.isObject()) return fail(path, tr("should be an object { … }."));
+        if (!v.isObject()) return fail(path, Tr::tr("should be an object { … }."));
         out = v.toObject();
         for (const char* k : required) {
-            if (!out.contains(QLatin1String(k))) return fail(member(path, k), tr("is missing."));
+            if (!out.contains(QLatin1String(k)))
+                return fail(member(path, k), Tr::tr("is missing."));
         }
         for (auto it = out.begin(); it != out.end(); ++it) {
             bool known = false;
@@ -64,7 +64,7 @@ public:
             if (!known) {
                 const QString field =
                     path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key();
-                return fail(field, tr("is not a field of this format version."));
+                return fail(field, Tr::tr("is not a field of this format version."));
             }
         }
         return true;
@@ -72,16 +72,16 @@ public:
 
     bool array(const QJsonValue& v, const QString& path, QJsonArray& out)
     {
-        if (!v.isArray()) return fail(path, tr("should be a list [ … ]."));
+        if (!v.isArray()) return fail(path, Tr::tr("should be a list [ … ]."));
         out = v.toArray();
         return true;
     }
 
     bool number(const QJsonValue& v, const QString& path, double& out)
     {
-        if (!v.isDouble()) return fail(path, tr("should be a number."));
+        if (!v.isDouble()) return fail(path, Tr::tr("should be a number."));
         out = v.toDouble();
-        if (!std::isfinite(out)) return fail(path, tr("is not a finite number."));
+        if (!std::isfinite(out)) return fail(path, Tr::tr("is not a finite number."));
         if (out == 0.0 && negativeZeros_ && negativeZeros_->contains(path)) out = -0.0;
         return true;
     }
@@ -91,21 +91,21 @@ public:
         double d = 0.0;
         if (!number(v, path, d)) return false;
         if (std::floor(d) != d || d < static_cast<double>(lo) || d > static_cast<double>(hi))
-            return fail(path, tr("should be a whole number from %1 to %2.").arg(lo).arg(hi));
+            return fail(path, Tr::tr("should be a whole number from %1 to %2.").arg(lo).arg(hi));
         out = static_cast<long>(d);
         return true;
     }
 
     bool boolean(const QJsonValue& v, const QString& path, bool& out)
     {
-        if (!v.isBool()) return fail(path, tr("should be true or false."));
+        if (!v.isBool()) return fail(path, Tr::tr("should be true or false."));
         out = v.toBool();
         return true;
     }
 
     bool string(const QJsonValue& v, const QString& path, QString& out)
     {
-        if (!v.isString()) return fail(path, tr("should be text in quotes."));
+        if (!v.isString()) return fail(path, Tr::tr("should be text in quotes."));
         out = v.toString();
         return true;
     }
@@ -118,8 +118,8 @@ public:
         if (!string(v, path, s)) return false;
         const std::optional<T> r = parse(s);
         if (!r)
-            return fail(path,
-                        tr("is \"%1\"; it should be one of %2.").arg(s, QLatin1String(allowed)));
+            return fail(
+                path, Tr::tr("is \"%1\"; it should be one of %2.").arg(s, QLatin1String(allowed)));
         out = *r;
         return true;
     }
@@ -136,8 +136,8 @@ public:
             return true;
         }
         if (rows >= 0 && a.size() != rows)
-            return fail(path, tr("should have %1 rows but has %2.").arg(rows).arg(a.size()));
-        if (a.isEmpty()) return fail(path, tr("has no rows."));
+            return fail(path, Tr::tr("should have %1 rows but has %2.").arg(rows).arg(a.size()));
+        if (a.isEmpty()) return fail(path, Tr::tr("has no rows."));
         attn::Matrix m;
         for (qsizetype i = 0; i < a.size(); ++i) {
             const QString rowPath = element(path, i);
@@ -145,13 +145,14 @@ public:
             if (!array(a[i], rowPath, r)) return false;
             if (i == 0) {
                 if (cols >= 0 && r.size() != cols)
-                    return fail(rowPath,
-                                tr("should have %1 numbers but has %2.").arg(cols).arg(r.size()));
-                if (r.isEmpty()) return fail(rowPath, tr("has no numbers."));
+                    return fail(
+                        rowPath,
+                        Tr::tr("should have %1 numbers but has %2.").arg(cols).arg(r.size()));
+                if (r.isEmpty()) return fail(rowPath, Tr::tr("has no numbers."));
                 m.resize(static_cast<long>(a.size()), static_cast<long>(r.size()));
             } else if (r.size() != m.cols()) {
-                return fail(rowPath, tr("has %1 numbers but the first row has %2; every row "
-                                        "must have the same length.")
+                return fail(rowPath, Tr::tr("has %1 numbers but the first row has %2; every row "
+                                            "must have the same length.")
                                          .arg(r.size())
                                          .arg(m.cols()));
             }
@@ -174,7 +175,7 @@ public:
             return true;
         }
         if (a.size() != size)
-            return fail(path, tr("should have %1 numbers but has %2.").arg(size).arg(a.size()));
+            return fail(path, Tr::tr("should have %1 numbers but has %2.").arg(size).arg(a.size()));
         out.resize(size);
         for (qsizetype j = 0; j < a.size(); ++j) {
             if (!number(a[j], element(path, j), out(static_cast<long>(j)))) return false;

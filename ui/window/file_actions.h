@@ -53,6 +53,8 @@ public:
     bool offerRecovery(bool withoutAsking = false);
 
     [[nodiscard]] QString currentFile() const { return current_; }
+    // The session no longer belongs to a file (a lesson was opened): Save asks for a name.
+    void detachFromFile() { setCurrentFile(QString()); }
     [[nodiscard]] QStringList recentFiles() const;
     [[nodiscard]] FileError lastError() const { return lastError_; }
     [[nodiscard]] Autosave* autosave() const { return autosave_; }

@@ -3,10 +3,12 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QMenuBar>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 
 #include "ui/document/document.h"
 #include "ui/panels/controls_panel.h"
@@ -16,9 +18,12 @@
 #include "ui/panels/row_inspector_panel.h"
 #include "ui/panels/sequences_panel.h"
 #include "ui/panels/vector_editor_panel.h"
+#include "ui/panels/walkthrough_panel.h"
 #include "ui/panels/weights_panel.h"
 #include "ui/window/export_actions.h"
 #include "ui/window/file_actions.h"
+#include "ui/window/lesson_actions.h"
+#include "ui/window/walkthrough_actions.h"
 #include "ui/window/window_actions.h"
 
 namespace attnlab {
@@ -28,6 +33,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
     setObjectName(QStringLiteral("MainWindow"));
     setDockNestingEnabled(true);
 
+    // What outlives a language switch: the document and the file/autosave state.
+    files_ = new FileActions(this, doc_);
+    buildInterface();
+    connect(doc_, &Document::errorOccurred, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(files_, &FileActions::currentFileChanged, this, &MainWindow::updateTitle);
+    updateTitle();
+    resize(1500, 950);
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+// Everything with translated text: tabs, docks, menus, toolbars and their action objects.
+// rebuildInterface() deletes and recreates all of it, so build per-language UI here (not in
+// the constructor), parented to this window.
+void MainWindow::buildInterface()
+{
+    const QObjectList before = children();
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
     weights_ = new WeightsPanel(doc_, WeightsPanel::Kind::Weights, tabs_);
@@ -35,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
     tabs_->addTab(new WeightsPanel(doc_, WeightsPanel::Kind::Difference, tabs_), tr("&Difference"));
     tabs_->addTab(new PipelinePanel(doc_, tabs_), tr("&Pipeline"));
     tabs_->addTab(new HeadsGridPanel(doc_, tabs_), tr("All &heads"));
+    tabs_->addTab(new WalkthroughPanel(doc_, tabs_), tr("Wal&kthrough"));
     setCentralWidget(tabs_);
 
     addPanel(new ControlsPanel(doc_, this), tr("Controls"), QStringLiteral("ControlsDock"),
@@ -57,22 +83,54 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
     addPanel(new MatricesPanel(doc_, this), tr("Matrices"), QStringLiteral("MatricesDock"),
              Qt::LeftDockWidgetArea);
 
-    files_ = new FileActions(this, doc_);
     actions_ = new WindowActions(this, doc_);
     new ExportActions(this, doc_);
-    connect(doc_, &Document::errorOccurred, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    new LessonActions(this, doc_);
+    new WalkthroughActions(this, doc_);
     connect(weights_, &WeightsPanel::hoverTextChanged, this, [this](const QString& text) {
         statusBar()->showMessage(QString(text).replace(QLatin1Char('\n'), QStringLiteral("   ")));
     });
-    connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
-    connect(files_, &FileActions::currentFileChanged, this, &MainWindow::updateTitle);
-    updateTitle();
-    resize(1500, 950);
-    restoreLayout();
+    // Remember the helper objects (actions) made here so that a rebuild removes them too.
+    built_.clear();
+    for (QObject* child : children()) {
+        if (!child->isWidgetType() && !before.contains(child) && !qobject_cast<QLayout*>(child))
+            built_.append(child);
+    }
 }
 
-MainWindow::~MainWindow() = default;
+void MainWindow::rebuildInterface()
+{
+    const QByteArray state = saveState();
+    const int tab = tabs_ ? tabs_->currentIndex() : 0;
+    setUpdatesEnabled(false);
+    for (const QPointer<QObject>& object : std::as_const(built_)) delete object.data();
+    built_.clear();
+    for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
+        removeDockWidget(dock);
+        delete dock;
+    }
+    for (QToolBar* bar : findChildren<QToolBar*>(Qt::FindDirectChildrenOnly)) {
+        removeToolBar(bar);
+        delete bar;
+    }
+    delete menuWidget();  // menuBar() makes a new one
+    delete takeCentralWidget();
+    tabs_ = nullptr;
+    weights_ = nullptr;
+    actions_ = nullptr;
+    buildInterface();
+    restoreState(state);
+    tabs_->setCurrentIndex(tab);
+    updateTitle();
+    setUpdatesEnabled(true);
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    // Posted (and compressed) by QApplication after a translator was installed or removed.
+    if (event->type() == QEvent::LanguageChange && tabs_) rebuildInterface();
+    QMainWindow::changeEvent(event);
+}
 
 QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& objectName,
                                   Qt::DockWidgetArea area)
@@ -92,8 +150,8 @@ void MainWindow::updateTitle()
 {
     const QString file = files_->currentFile();
     setWindowFilePath(file);
-    setWindowTitle(tr("%1[*] — AttnLab")
-                       .arg(file.isEmpty() ? tr("Untitled") : QFileInfo(file).fileName()));
+    setWindowTitle(
+        tr("%1[*] — AttnLab").arg(file.isEmpty() ? tr("Untitled") : QFileInfo(file).fileName()));
     setWindowModified(!doc_->undoStack()->isClean());
 }
 

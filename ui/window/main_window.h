@@ -4,6 +4,7 @@
 // WindowActions; this class only assembles.
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QTabWidget;
 
@@ -26,21 +27,27 @@ public:
     [[nodiscard]] FileActions* fileActions() const { return files_; }
     // Opens a session file (FileActions::openFile); false and a warning when it cannot.
     bool openFile(const QString& path);
+    // Deletes and recreates menus, toolbars, tabs and docks (after a language switch) while
+    // the Document, FileActions and the window layout stay. Runs on QEvent::LanguageChange.
+    void rebuildInterface();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    void buildInterface();
     QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& objectName,
                           Qt::DockWidgetArea area);
     void updateTitle();
     void restoreLayout();
 
     Document* doc_;
-    QTabWidget* tabs_;
-    WeightsPanel* weights_;
-    WindowActions* actions_;
+    QTabWidget* tabs_ = nullptr;
+    WeightsPanel* weights_ = nullptr;
+    WindowActions* actions_ = nullptr;
     FileActions* files_ = nullptr;
+    QList<QPointer<QObject>> built_;  // non-widget objects made by buildInterface()
 };
 
 }  // namespace attnlab

@@ -11,6 +11,7 @@
 #include "ui/panels/weights_panel.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/file_actions.h"
+#include "ui/window/language.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
@@ -75,6 +76,7 @@ void WindowActions::buildAttentionMenu()
 void WindowActions::buildViewMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&View"));
+    menu->setObjectName(QStringLiteral("ViewMenu"));  // found by WalkthroughActions
     QTabWidget* tabs = window_->centralTabs();
     for (int i = 0; i < tabs->count(); ++i) {
         QAction* a = menu->addAction(tabs->tabText(i).remove(QLatin1Char('&')), tabs,
@@ -97,11 +99,13 @@ void WindowActions::buildViewMenu()
     QMenu* panels = menu->addMenu(tr("&Panels"));
     for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
         panels->addAction(dock->toggleViewAction());
+    addLanguageMenu(menu);
 }
 
 void WindowActions::buildHelpMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&Help"));
+    menu->setObjectName(QStringLiteral("HelpMenu"));
     menu->addAction(tr("&About AttnLab"), window_, [this] {
         QMessageBox::about(
             window_, tr("About AttnLab"),

@@ -1,0 +1,2309 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Edit key %1</source>
+        <translation>编辑键 %1</translation>
+    </message>
+    <message>
+        <source>Edit query %1</source>
+        <translation>编辑查询 %1</translation>
+    </message>
+    <message>
+        <source>Edit value %1</source>
+        <translation>编辑值 %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CellInfo</name>
+    <message>
+        <source>query “%1” → key “%2”</source>
+        <translation>查询“%1”→ 键“%2”</translation>
+    </message>
+    <message>
+        <source>q·k = %1</source>
+        <translation>q·k = %1</translation>
+    </message>
+    <message>
+        <source>additive score = %1</source>
+        <translation>加性分数 = %1</translation>
+    </message>
+    <message>
+        <source>scaled score = %1</source>
+        <translation>缩放后分数 = %1</translation>
+    </message>
+    <message>
+        <source>masked: yes (weight forced to 0)</source>
+        <translation>掩码：是（权重强制为 0）</translation>
+    </message>
+    <message>
+        <source>masked: no</source>
+        <translation>掩码：否</translation>
+    </message>
+    <message>
+        <source>weight = %1</source>
+        <translation>权重 = %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ControlsPanel</name>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>Masked (causal) self-attention</source>
+        <translation>掩码（因果）自注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Self: Q, K, V from one sequence. Causal: every future position is masked before the softmax. Cross: Q from the target, K and V from the source sequence.</source>
+        <translation>自注意力：Q、K、V 来自同一序列。掩码（因果）：softmax 之前屏蔽所有未来位置。交叉注意力：Q 来自目标序列，K 和 V 来自源序列。</translation>
+    </message>
+    <message>
+        <source>&amp;Mode:</source>
+        <translation>模式(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Divide by √d_k</source>
+        <translation>除以 √d_k</translation>
+    </message>
+    <message>
+        <source>No scaling</source>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>Temperature τ</source>
+        <translation>温度 τ</translation>
+    </message>
+    <message>
+        <source>Without scaling the variance of q·k grows with d_k, the softmax saturates to nearly one-hot and its gradient vanishes.</source>
+        <translation>不缩放时，q·k 的方差随 d_k 增大，softmax 进入饱和区、输出接近独热，梯度趋近于零。</translation>
+    </message>
+    <message>
+        <source>&amp;Scaling:</source>
+        <translation>缩放(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Scores are divided by τ before the softmax.</source>
+        <translation>softmax 之前先把分数除以 τ。</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature τ:</source>
+        <translation>温度 τ(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Key dimension d_k. Changing it draws new projections from the seed.</source>
+        <translation>键维度 d_k。修改后会用种子重新抽取投影矩阵。</translation>
+    </message>
+    <message>
+        <source>&amp;d_k:</source>
+        <translation>d_k(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Scaled dot product</source>
+        <translation>缩放点积</translation>
+    </message>
+    <message>
+        <source>Additive (vᵀ tanh(W q + U k))</source>
+        <translation>加性（vᵀ tanh(W q + U k)）</translation>
+    </message>
+    <message>
+        <source>Dot-product scoring is one dense matrix product; additive scoring runs a small feed-forward network for every pair.</source>
+        <translation>点积打分只需一次稠密矩阵乘法；加性打分要为每一对查询和键运行一个小型前馈网络。</translation>
+    </message>
+    <message>
+        <source>S&amp;core:</source>
+        <translation>打分(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>One projection for Q, K and V</source>
+        <translation>Q、K、V 共用一个投影矩阵</translation>
+    </message>
+    <message>
+        <source>W_K and W_V taken equal to W_Q: a token then mostly attends to itself.</source>
+        <translation>令 W_K 和 W_V 等于 W_Q：此时每个词主要关注它自己。</translation>
+    </message>
+    <message>
+        <source>Number of heads. Changing it draws new projections from the seed.</source>
+        <translation>头的数量。修改后会用种子重新抽取投影矩阵。</translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation>头数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>The head shown in the maps and panels.</source>
+        <translation>热图和各面板中显示的头。</translation>
+    </message>
+    <message>
+        <source>Head &amp;shown:</source>
+        <translation>显示的头(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Change mode</source>
+        <translation>更改模式</translation>
+    </message>
+    <message>
+        <source>Change scaling</source>
+        <translation>更改缩放</translation>
+    </message>
+    <message>
+        <source>Change temperature</source>
+        <translation>更改温度</translation>
+    </message>
+    <message>
+        <source>Change d_k</source>
+        <translation>更改 d_k</translation>
+    </message>
+    <message>
+        <source>Change score function</source>
+        <translation>更改打分函数</translation>
+    </message>
+    <message>
+        <source>Share projections</source>
+        <translation>共用投影矩阵</translation>
+    </message>
+    <message>
+        <source>Separate projections</source>
+        <translation>分开投影矩阵</translation>
+    </message>
+    <message>
+        <source>Change number of heads</source>
+        <translation>更改头数</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ExportActions</name>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>导出(&amp;X)</translation>
+    </message>
+    <message>
+        <source>&amp;Figure…</source>
+        <translation>图(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Save a map, a pipeline stage, the difference map, all heads or the whole pipeline as PNG, SVG or PDF.</source>
+        <translation>把热图、流水线的某一步、差值图、所有头或整条流水线保存为 PNG、SVG 或 PDF。</translation>
+    </message>
+    <message>
+        <source>&amp;Copy figure to clipboard</source>
+        <translation>复制图到剪贴板(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the map of the current tab as an image.</source>
+        <translation>把当前标签页的热图作为图片复制。</translation>
+    </message>
+    <message>
+        <source>Numbers as &amp;JSON…</source>
+        <translation>数值导出为 &amp;JSON…</translation>
+    </message>
+    <message>
+        <source>Numbers as CSV &amp;files, one per matrix…</source>
+        <translation>数值导出为多个 CSV 文件（每个矩阵一个）(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Numbers as one CSV &amp;table…</source>
+        <translation>数值导出为一张 CSV 表(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>before = the pinned weights</source>
+        <translation>之前 = 固定的权重</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Copy figure</source>
+        <translation>复制图</translation>
+    </message>
+    <message>
+        <source>Figure copied to the clipboard.</source>
+        <translation>图已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Export numbers as JSON</source>
+        <translation>将数值导出为 JSON</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export numbers as one CSV table</source>
+        <translation>将数值导出为一张 CSV 表</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export numbers as CSV files (one per matrix) into a folder</source>
+        <translation>将数值导出为 CSV 文件（每个矩阵一个）到文件夹</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Figure</name>
+    <message>
+        <source>(%1 × %2)</source>
+        <translation>(%1 × %2)</translation>
+    </message>
+    <message>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>causal self-attention</source>
+        <translation>掩码（因果）自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>scaled by √d_k</source>
+        <translation>除以 √d_k 缩放</translation>
+    </message>
+    <message>
+        <source>scaled by τ = %1</source>
+        <translation>除以 τ = %1 缩放</translation>
+    </message>
+    <message>
+        <source>unscaled</source>
+        <translation>未缩放</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>X: token embeddings %1</source>
+        <translation>X：词向量 %1</translation>
+    </message>
+    <message>
+        <source>Q = X·W_Q %1</source>
+        <translation>Q = X·W_Q %1</translation>
+    </message>
+    <message>
+        <source>K = Y·W_K %1</source>
+        <translation>K = Y·W_K %1</translation>
+    </message>
+    <message>
+        <source>K = X·W_K %1</source>
+        <translation>K = X·W_K %1</translation>
+    </message>
+    <message>
+        <source>V = Y·W_V %1</source>
+        <translation>V = Y·W_V %1</translation>
+    </message>
+    <message>
+        <source>V = X·W_V %1</source>
+        <translation>V = X·W_V %1</translation>
+    </message>
+    <message>
+        <source>Output = P·V %1</source>
+        <translation>输出 = P·V %1</translation>
+    </message>
+    <message>
+        <source>Combined output: heads concatenated %1</source>
+        <translation>合并输出：各头拼接 %1</translation>
+    </message>
+    <message>
+        <source>Combined output: [head 1 … head %1]·W_O %2</source>
+        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
+    </message>
+    <message>
+        <source>S = vᵀ tanh(W_a q + U_a k) %1</source>
+        <translation>S = vᵀ tanh(W_a q + U_a k) %1</translation>
+    </message>
+    <message>
+        <source>S = Q·Kᵀ %1</source>
+        <translation>S = Q·Kᵀ %1</translation>
+    </message>
+    <message>
+        <source>S / √d_k, d_k = %1 %2</source>
+        <translation>S / √d_k，d_k = %1 %2</translation>
+    </message>
+    <message>
+        <source>S / τ, τ = %1 %2</source>
+        <translation>S / τ，τ = %1 %2</translation>
+    </message>
+    <message>
+        <source>S (unscaled) %1</source>
+        <translation>S（未缩放）%1</translation>
+    </message>
+    <message>
+        <source>Mask: 1 = may attend %1</source>
+        <translation>掩码：1 = 可以关注 %1</translation>
+    </message>
+    <message>
+        <source>Attention weights P — head %1 %2</source>
+        <translation>注意力权重 P — 头 %1 %2</translation>
+    </message>
+    <message>
+        <source>There is nothing to compare with for head %1: pin the weights first (Attention ▸ Pin weights), then edit.</source>
+        <translation>头 %1 没有可比较的对象：请先固定权重（注意力 ▸ 固定权重），再进行编辑。</translation>
+    </message>
+    <message>
+        <source>Difference after − before — head %1 %2</source>
+        <translation>差值 之后 − 之前 — 头 %1 %2</translation>
+    </message>
+    <message>
+        <source>component</source>
+        <translation>分量</translation>
+    </message>
+    <message>
+        <source>X: token embeddings</source>
+        <translation>X：词向量</translation>
+    </message>
+    <message>
+        <source>Q: queries</source>
+        <translation>Q：查询</translation>
+    </message>
+    <message>
+        <source>K: keys</source>
+        <translation>K：键</translation>
+    </message>
+    <message>
+        <source>V: values</source>
+        <translation>V：值</translation>
+    </message>
+    <message>
+        <source>S: raw scores</source>
+        <translation>S：原始分数</translation>
+    </message>
+    <message>
+        <source>Scaled scores</source>
+        <translation>缩放后的分数</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>Attention weights P</source>
+        <translation>注意力权重 P</translation>
+    </message>
+    <message>
+        <source>Head output P·V</source>
+        <translation>头的输出 P·V</translation>
+    </message>
+    <message>
+        <source>Combined output (all heads, W_O)</source>
+        <translation>合并输出（所有头，W_O）</translation>
+    </message>
+    <message>
+        <source>Difference map (after − before)</source>
+        <translation>差值图（之后 − 之前）</translation>
+    </message>
+    <message>
+        <source>Whole pipeline strip</source>
+        <translation>整条流水线</translation>
+    </message>
+    <message>
+        <source>There is no result to export.</source>
+        <translation>没有可导出的结果。</translation>
+    </message>
+    <message>
+        <source>There is no head %1: the session has %2 head(s).</source>
+        <translation>没有头 %1：本会话只有 %2 个头。</translation>
+    </message>
+    <message>
+        <source>P = softmax of each row %1</source>
+        <translation>P = 逐行 softmax %1</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Head %1 · %2</source>
+        <translation>头 %1 · %2</translation>
+    </message>
+    <message>
+        <source>all %1 heads</source>
+        <translation>全部 %1 个头</translation>
+    </message>
+    <message>
+        <source>head %1 of %2</source>
+        <translation>头 %1 / %2</translation>
+    </message>
+    <message>
+        <source>The attention pipeline, %1</source>
+        <translation>注意力流水线，%1</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>additive scores</source>
+        <translation>加性打分</translation>
+    </message>
+    <message>
+        <source>dot-product scores</source>
+        <translation>点积打分</translation>
+    </message>
+    <message>
+        <source>shared projections</source>
+        <translation>共用投影矩阵</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n vector edit(s)</source>
+        <translation>
+            <numerusform>%n 处向量编辑</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>colour range fixed to [%1, %2]</source>
+        <translation>色标范围固定为 [%1, %2]</translation>
+    </message>
+    <message>
+        <source>weights on [0, 1]</source>
+        <translation>权重范围 [0, 1]</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::FigureDialog</name>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>显示(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <source>&amp;Head:</source>
+        <translation>头(&amp;H)：</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>&amp;Size:</source>
+        <translation>尺寸(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>%1× (PNG %2)</source>
+        <translation>%1×（PNG %2）</translation>
+    </message>
+    <message>
+        <source>screen</source>
+        <translation>屏幕</translation>
+    </message>
+    <message>
+        <source>print</source>
+        <translation>打印</translation>
+    </message>
+    <message>
+        <source>PNG pixels per unit of size; SVG and PDF are vectors at any scale.</source>
+        <translation>每个尺寸单位对应的 PNG 像素数；SVG 和 PDF 为矢量图，可任意缩放。</translation>
+    </message>
+    <message>
+        <source>S&amp;cale:</source>
+        <translation>倍率(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Weights on [0, 1], other matrices on their own range</source>
+        <translation>权重用 [0, 1]，其他矩阵用各自的范围</translation>
+    </message>
+    <message>
+        <source>Every map on its own range</source>
+        <translation>每张热图用各自的范围</translation>
+    </message>
+    <message>
+        <source>One fixed range for every map:</source>
+        <translation>所有热图用同一固定范围：</translation>
+    </message>
+    <message>
+        <source>Keeps several exports comparable: the same colour means the same number in every figure.</source>
+        <translation>让多次导出可以相互比较：同一种颜色在每张图里都代表同一个数值。</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>Colour range:</source>
+        <translation>色标范围：</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::FigureRenderer</name>
+    <message>
+        <source>masked</source>
+        <translation>已掩码</translation>
+    </message>
+    <message>
+        <source>fully masked</source>
+        <translation>整行被掩码</translation>
+    </message>
+    <message>
+        <source>%1: unknown image format (use .png, .svg or .pdf)</source>
+        <translation>%1：未知的图片格式（请使用 .png、.svg 或 .pdf）</translation>
+    </message>
+    <message>
+        <source>%1: could not write the figure (%2)</source>
+        <translation>%1：无法写入图（%2）</translation>
+    </message>
+    <message>
+        <source>encoding failed</source>
+        <translation>编码失败</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::FileActions</name>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>AttnLab sessions (*.attnlab.json);;JSON files (*.json);;All files (*)</source>
+        <translation>AttnLab 会话 (*.attnlab.json);;JSON 文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save session as</source>
+        <translation>会话另存为</translation>
+    </message>
+    <message>
+        <source>AttnLab sessions (*.attnlab.json)</source>
+        <translation>AttnLab 会话 (*.attnlab.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>The untitled session</source>
+        <translation>未命名的会话</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>%1 has changes that are not saved. Save them?</source>
+        <translation>%1 有尚未保存的更改。要保存吗？</translation>
+    </message>
+    <message>
+        <source>an untitled session</source>
+        <translation>未命名的会话</translation>
+    </message>
+    <message>
+        <source>Restore unsaved work?</source>
+        <translation>恢复未保存的工作？</translation>
+    </message>
+    <message>
+        <source>AttnLab did not close normally. Unsaved changes to %1 were saved automatically at %2.
+
+Restore them? Discard deletes them; Cancel keeps them for the next start.</source>
+        <translation>AttnLab 上次没有正常关闭。对 %1 的未保存更改已在 %2 自动保存。
+
+要恢复吗？“放弃”会删除它们；“取消”会保留到下次启动。</translation>
+    </message>
+    <message>
+        <source>Cannot restore the session</source>
+        <translation>无法恢复会话</translation>
+    </message>
+    <message>
+        <source>Restore unsaved work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <source>&amp;%1 %2</source>
+        <translation>&amp;%1 %2</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>没有最近的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Clear the list</source>
+        <translation>清空列表(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadsGridPanel</name>
+    <message>
+        <source>Each head has its own softmax budget per query. Click a head to inspect it; the framed one is current.</source>
+        <translation>每个头对每个查询都有自己的一份 softmax 预算。点击某个头查看它；带边框的是当前头。</translation>
+    </message>
+    <message>
+        <source>Click to inspect head %1</source>
+        <translation>点击查看头 %1</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>component</source>
+        <translation>分量</translation>
+    </message>
+    <message>
+        <source>(%1 × %2)</source>
+        <translation>(%1 × %2)</translation>
+    </message>
+    <message>
+        <source>Combined output: heads concatenated %1</source>
+        <translation>合并输出：各头拼接 %1</translation>
+    </message>
+    <message>
+        <source>Combined output: [head 1 … head %1]·W_O %2</source>
+        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeatmapView</name>
+    <message>
+        <source>fully masked</source>
+        <translation>整行被掩码</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Language</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;System default</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LessonActions</name>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Show working</source>
+        <translation>计算过程</translation>
+    </message>
+    <message>
+        <source>&amp;Start page…</source>
+        <translation>开始页(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Lesson &amp;text</source>
+        <translation>课程正文(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Show &amp;working</source>
+        <translation>显示计算过程(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Open lesson “%1”</source>
+        <translation>打开课程“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LessonPanel</name>
+    <message>
+        <source>&amp;Start the lesson again</source>
+        <translation>重新开始本课(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Reload the lesson&apos;s numbers (one undo step).</source>
+        <translation>重新载入本课的数值（可一步撤销）。</translation>
+    </message>
+    <message>
+        <source>No lesson open</source>
+        <translation>未打开课程</translation>
+    </message>
+    <message>
+        <source>Open a lesson from the **Lessons** menu or the start page (**Help ▸ Start page**).</source>
+        <translation>从 **课程** 菜单或开始页（**帮助 ▸ 开始页**）打开一门课程。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Lessons</name>
+    <message>
+        <source>no lesson named %1</source>
+        <translation>没有名为 %1 的课程</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::MainWindow</name>
+    <message>
+        <source>&amp;Weights</source>
+        <translation>权重(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Difference</source>
+        <translation>差值(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Pipeline</source>
+        <translation>流水线(&amp;P)</translation>
+    </message>
+    <message>
+        <source>All &amp;heads</source>
+        <translation>所有头(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Wal&amp;kthrough</source>
+        <translation>分步演示(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Controls</source>
+        <translation>控制</translation>
+    </message>
+    <message>
+        <source>Sequences</source>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>Row inspector</source>
+        <translation>行检查器</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Matrices</source>
+        <translation>矩阵</translation>
+    </message>
+    <message>
+        <source>%1[*] — AttnLab</source>
+        <translation>%1[*] — AttnLab</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::MatricesPanel</name>
+    <message>
+        <source>Matrix:</source>
+        <translation>矩阵：</translation>
+    </message>
+    <message>
+        <source>Which matrix of the session to show and edit</source>
+        <translation>要显示和编辑会话中的哪个矩阵</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>The seed the random projections are drawn from</source>
+        <translation>随机投影矩阵所用的种子</translation>
+    </message>
+    <message>
+        <source>Randomise</source>
+        <translation>随机生成</translation>
+    </message>
+    <message>
+        <source>Draw new W_Q, W_K, W_V (every head), W_O and additive parameters from the seed shown; vector edits are removed. One undo step.</source>
+        <translation>用所示种子重新抽取 W_Q、W_K、W_V（每个头）、W_O 和加性注意力参数；向量编辑会被移除。可一步撤销。</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Redraw the projections from the session&apos;s own seed, discarding hand edits of the projections. One undo step.</source>
+        <translation>用会话自己的种子重新抽取投影矩阵，放弃对投影矩阵的手动编辑。可一步撤销。</translation>
+    </message>
+    <message>
+        <source>Double-click a cell to type a new value</source>
+        <translation>双击单元格输入新值</translation>
+    </message>
+    <message>
+        <source>Randomise projections (seed %1)</source>
+        <translation>随机生成投影矩阵（种子 %1）</translation>
+    </message>
+    <message>
+        <source>Target embeddings, one row per token.</source>
+        <translation>目标序列的词向量，每个词一行。</translation>
+    </message>
+    <message>
+        <source>Source embeddings (cross mode): keys and values.</source>
+        <translation>源序列的词向量（交叉注意力模式）：提供键和值。</translation>
+    </message>
+    <message>
+        <source>Query projection: Q = X W_Q.</source>
+        <translation>查询投影矩阵：Q = X W_Q。</translation>
+    </message>
+    <message>
+        <source>Key projection: K = X W_K (Y W_K in cross mode).</source>
+        <translation>键投影矩阵：K = X W_K（交叉注意力模式下为 Y W_K）。</translation>
+    </message>
+    <message>
+        <source>Value projection: V = X W_V (Y W_V in cross mode).</source>
+        <translation>值投影矩阵：V = X W_V（交叉注意力模式下为 Y W_V）。</translation>
+    </message>
+    <message>
+        <source>Output projection of the concatenated heads.</source>
+        <translation>拼接各头之后的输出投影矩阵。</translation>
+    </message>
+    <message>
+        <source>Additive score: W_a in vᵀ tanh(W_a q + U_a k).</source>
+        <translation>加性打分：vᵀ tanh(W_a q + U_a k) 中的 W_a。</translation>
+    </message>
+    <message>
+        <source>Additive score: U_a in vᵀ tanh(W_a q + U_a k).</source>
+        <translation>加性打分：vᵀ tanh(W_a q + U_a k) 中的 U_a。</translation>
+    </message>
+    <message>
+        <source>Additive score: v in vᵀ tanh(W_a q + U_a k).</source>
+        <translation>加性打分：vᵀ tanh(W_a q + U_a k) 中的 v。</translation>
+    </message>
+    <message>
+        <source>%1: %2 × %3. %4</source>
+        <translation>%1：%2 × %3。%4</translation>
+    </message>
+    <message>
+        <source>Shared projections are on: W_Q is used instead.</source>
+        <translation>已开启共用投影矩阵：改用 W_Q。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::NumbersExport</name>
+    <message>
+        <source>query \ key</source>
+        <translation>查询 \ 键</translation>
+    </message>
+    <message>
+        <source>key \ component</source>
+        <translation>键 \ 分量</translation>
+    </message>
+    <message>
+        <source>query \ component</source>
+        <translation>查询 \ 分量</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>%1: could not write (%2)</source>
+        <translation>%1：无法写入（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PipelinePanel</name>
+    <message>
+        <source>The steps of one head, in order: project, score, scale, mask, softmax, mix. Hover a score to see its dot product term by term.</source>
+        <translation>一个头的计算步骤依次为：投影、打分、缩放、掩码、softmax、加权求和。把鼠标停在某个分数上，可逐项查看它的点积。</translation>
+    </message>
+    <message>
+        <source>(%1 × %2)</source>
+        <translation>(%1 × %2)</translation>
+    </message>
+    <message>
+        <source>X: token embeddings %1</source>
+        <translation>X：词向量 %1</translation>
+    </message>
+    <message>
+        <source>Q = X·W_Q %1</source>
+        <translation>Q = X·W_Q %1</translation>
+    </message>
+    <message>
+        <source>K = Y·W_K %1</source>
+        <translation>K = Y·W_K %1</translation>
+    </message>
+    <message>
+        <source>K = X·W_K %1</source>
+        <translation>K = X·W_K %1</translation>
+    </message>
+    <message>
+        <source>V = Y·W_V %1</source>
+        <translation>V = Y·W_V %1</translation>
+    </message>
+    <message>
+        <source>V = X·W_V %1</source>
+        <translation>V = X·W_V %1</translation>
+    </message>
+    <message>
+        <source>S = vᵀ tanh(W_a q + U_a k) %1</source>
+        <translation>S = vᵀ tanh(W_a q + U_a k) %1</translation>
+    </message>
+    <message>
+        <source>S = Q·Kᵀ %1</source>
+        <translation>S = Q·Kᵀ %1</translation>
+    </message>
+    <message>
+        <source>S / √d_k, d_k = %1 %2</source>
+        <translation>S / √d_k，d_k = %1 %2</translation>
+    </message>
+    <message>
+        <source>S / τ, τ = %1 %2</source>
+        <translation>S / τ，τ = %1 %2</translation>
+    </message>
+    <message>
+        <source>S (unscaled) %1</source>
+        <translation>S（未缩放）%1</translation>
+    </message>
+    <message>
+        <source>Mask: 1 = may attend %1</source>
+        <translation>掩码：1 = 可以关注 %1</translation>
+    </message>
+    <message>
+        <source>P = softmax of each row %1</source>
+        <translation>P = 逐行 softmax %1</translation>
+    </message>
+    <message>
+        <source>Output = P·V %1</source>
+        <translation>输出 = P·V %1</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>component</source>
+        <translation>分量</translation>
+    </message>
+    <message>
+        <source>S[“%1”, “%2”] = vᵀ tanh(W_a q_%3 + U_a k_%4) = %5</source>
+        <translation>S[“%1”, “%2”] = vᵀ tanh(W_a q_%3 + U_a k_%4) = %5</translation>
+    </message>
+    <message>
+        <source>Additive scoring: a small feed-forward network scores each pair; it is not a sum of products.</source>
+        <translation>加性打分：由一个小型前馈网络为每一对打分，不是乘积之和。</translation>
+    </message>
+    <message>
+        <source>S[“%1”, “%2”] = q_%3 · k_%4 = Σ_c q_%3[c] × k_%4[c]</source>
+        <translation>S[“%1”, “%2”] = q_%3 · k_%4 = Σ_c q_%3[c] × k_%4[c]</translation>
+    </message>
+    <message>
+        <source>  c = %1:  %2 × %3 = %4</source>
+        <translation>  c = %1：  %2 × %3 = %4</translation>
+    </message>
+    <message>
+        <source>  … %1 smaller terms: %2 in total</source>
+        <translation>  … 另有 %1 个较小的项：合计 %2</translation>
+    </message>
+    <message>
+        <source>Sum: %1</source>
+        <translation>总和：%1</translation>
+    </message>
+    <message>
+        <source>Scaled: %1 / √%2 = %3</source>
+        <translation>缩放：%1 / √%2 = %3</translation>
+    </message>
+    <message>
+        <source>Scaled: %1 / τ (τ = %2) = %3</source>
+        <translation>缩放：%1 / τ（τ = %2）= %3</translation>
+    </message>
+    <message>
+        <source>Not scaled: %1 goes to the softmax as is</source>
+        <translation>未缩放：%1 原样送入 softmax</translation>
+    </message>
+    <message>
+        <source>Masked: this score is replaced by −∞ before the softmax, so its weight is 0.</source>
+        <translation>已掩码：这个分数在 softmax 之前被替换为 −∞，所以它的权重为 0。</translation>
+    </message>
+    <message>
+        <source>%1
+[“%2”, %3] = %4</source>
+        <translation>%1
+[“%2”, %3] = %4</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PresenterWindow</name>
+    <message>
+        <source>AttnLab — presenter view</source>
+        <translation>AttnLab — 演示视图</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::RowInspectorPanel</name>
+    <message>
+        <source>↓ softmax:  w_j = exp(s_j) / Σ_k exp(s_k)   (the weights sum to 1)</source>
+        <translation>↓ softmax：  w_j = exp(s_j) / Σ_k exp(s_k)   （权重之和为 1）</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>weights now</source>
+        <translation>当前权重</translation>
+    </message>
+    <message>
+        <source>pinned weights (before the edit)</source>
+        <translation>固定的权重（编辑之前）</translation>
+    </message>
+    <message>
+        <source>masked key</source>
+        <translation>被掩码的键</translation>
+    </message>
+    <message>
+        <source>Frobenius norm of the softmax Jacobian ∂w/∂s = diag(w) − w wᵀ for this row.
+Near zero means the row is saturated (almost one-hot): changing the scores barely changes the weights, so little gradient flows back through it.
+Scaling the scores by 1/√d_k keeps rows away from saturation.</source>
+        <translation>本行 softmax 雅可比矩阵 ∂w/∂s = diag(w) − w wᵀ 的 Frobenius 范数。
+接近零说明这一行已饱和（几乎是独热）：改变分数几乎不改变权重，能回传的梯度很少。
+把分数乘以 1/√d_k 缩放可以让各行远离饱和。</translation>
+    </message>
+    <message>
+        <source>−Σ w log w in nats: 0 when all weight is on one key, ln k when it is spread evenly over k keys.</source>
+        <translation>−Σ w log w，单位为奈特：全部权重落在一个键上时为 0，均匀分布在 k 个键上时为 ln k。</translation>
+    </message>
+    <message>
+        <source>Row inspector</source>
+        <translation>行检查器</translation>
+    </message>
+    <message>
+        <source>No result to inspect.</source>
+        <translation>没有可查看的结果。</translation>
+    </message>
+    <message>
+        <source>score / √d_k</source>
+        <translation>分数 / √d_k</translation>
+    </message>
+    <message>
+        <source>score / τ</source>
+        <translation>分数 / τ</translation>
+    </message>
+    <message>
+        <source>score (unscaled)</source>
+        <translation>分数（未缩放）</translation>
+    </message>
+    <message>
+        <source>Query “%1” (row %2 of %3), head %4</source>
+        <translation>查询“%1”（第 %2 行，共 %3 行），头 %4</translation>
+    </message>
+    <message>
+        <source>Entropy: —</source>
+        <translation>熵：—</translation>
+    </message>
+    <message>
+        <source>Max weight: —</source>
+        <translation>最大权重：—</translation>
+    </message>
+    <message>
+        <source>Softmax Jacobian norm: —</source>
+        <translation>Softmax 雅可比范数：—</translation>
+    </message>
+    <message>
+        <source>Every key is masked for this query: its weights are all zero (not NaN, not uniform) and its output is zero.</source>
+        <translation>对这个查询，所有键都被掩码：它的权重全为零（不是 NaN，也不是均匀分布），输出也为零。</translation>
+    </message>
+    <message>
+        <source>Entropy: %1 nats (even spread over %2 keys: %3)</source>
+        <translation>熵：%1 奈特（均匀分布在 %2 个键上时为 %3）</translation>
+    </message>
+    <message>
+        <source>Max weight: %1 on “%2”</source>
+        <translation>最大权重：%1，在“%2”上</translation>
+    </message>
+    <message>
+        <source>Softmax Jacobian norm: %1 (saturated: little gradient flows)</source>
+        <translation>Softmax 雅可比范数：%1（已饱和：几乎没有梯度回传）</translation>
+    </message>
+    <message>
+        <source>Softmax Jacobian norm: %1</source>
+        <translation>Softmax 雅可比范数：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 keys are masked (hatched): their scores are set to −∞ before the softmax, so their weights are exactly 0.</source>
+        <translation>%2 个键中有 %1 个被掩码（斜线填充）：它们的分数在 softmax 之前被设为 −∞，所以权重恰好为 0。</translation>
+    </message>
+    <message>
+        <source>Dashed outlines: this row&apos;s weights when they were pinned. The weights always sum to 1, so what one key gains the others lose.</source>
+        <translation>虚线框：这一行在固定时的权重。权重之和始终为 1，一个键得到多少，其他键就失去多少。</translation>
+    </message>
+    <message>
+        <source>%1 keys: bars are labelled by position; hover a bar to see its token.</source>
+        <translation>%1 个键：条形按位置标注；把鼠标停在条形上可查看对应的词。</translation>
+    </message>
+    <message>
+        <source>Key “%1” (position %2)
+scaled score: %3
+weight: %4</source>
+        <translation>键“%1”（位置 %2）
+缩放后分数：%3
+权重：%4</translation>
+    </message>
+    <message>
+        <source>
+pinned weight: %1 (change %2)</source>
+        <translation>
+固定的权重：%1（变化 %2）</translation>
+    </message>
+    <message>
+        <source>
+masked: this key is not attended</source>
+        <translation>
+已掩码：不关注这个键</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::SequencesPanel</name>
+    <message>
+        <source>Tokens separated by spaces. Press Enter to apply.</source>
+        <translation>用空格分隔的词。按回车应用。</translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation>目标(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>The source sequence for cross-attention (keys and values).</source>
+        <translation>交叉注意力的源序列（提供键和值）。</translation>
+    </message>
+    <message>
+        <source>S&amp;ource:</source>
+        <translation>源(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Split per character (for text without spaces)</source>
+        <translation>按字符切分（适用于没有空格的文本，如中文）</translation>
+    </message>
+    <message>
+        <source>Length of a generated sequence t1 … tn with random embeddings.</source>
+        <translation>生成的序列 t1 … tn 的长度，词向量随机。</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Replace the target by n generated tokens.</source>
+        <translation>用生成的 n 个词替换目标序列。</translation>
+    </message>
+    <message>
+        <source>Length n:</source>
+        <translation>长度 n：</translation>
+    </message>
+    <message>
+        <source>(%1 tokens)</source>
+        <translation>（%1 个词）</translation>
+    </message>
+    <message>
+        <source>A sequence needs at least one token.</source>
+        <translation>序列至少需要一个词。</translation>
+    </message>
+    <message>
+        <source>Edit source</source>
+        <translation>编辑源序列</translation>
+    </message>
+    <message>
+        <source>Edit target</source>
+        <translation>编辑目标序列</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::SessionFile</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2: %3</source>
+        <translation>%1：%2：%3</translation>
+    </message>
+    <message>
+        <source>the file does not exist.</source>
+        <translation>文件不存在。</translation>
+    </message>
+    <message>
+        <source>this is a folder, not a session file.</source>
+        <translation>这是一个文件夹，不是会话文件。</translation>
+    </message>
+    <message>
+        <source>the file is %1 MiB; session files may be at most %2 MiB.</source>
+        <translation>文件大小为 %1 MiB；会话文件最大为 %2 MiB。</translation>
+    </message>
+    <message>
+        <source>cannot be read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>the file is larger than %1 MiB.</source>
+        <translation>文件大于 %1 MiB。</translation>
+    </message>
+    <message>
+        <source>cannot be written: %1</source>
+        <translation>无法写入：%1</translation>
+    </message>
+    <message>
+        <source>cannot be saved: %1</source>
+        <translation>无法保存：%1</translation>
+    </message>
+    <message>
+        <source>is empty; there must be at least one token.</source>
+        <translation>为空；至少需要一个词。</translation>
+    </message>
+    <message>
+        <source>has too many tokens.</source>
+        <translation>词太多。</translation>
+    </message>
+    <message>
+        <source>has %1 rows but there are %2 tokens; there must be one row per token.</source>
+        <translation>有 %1 行，但有 %2 个词；每个词必须对应一行。</translation>
+    </message>
+    <message>
+        <source>should have %1 rows (one per query) but has %2.</source>
+        <translation>应有 %1 行（每个查询一行），实际有 %2 行。</translation>
+    </message>
+    <message>
+        <source>should have %1 values (one per key) but has %2.</source>
+        <translation>应有 %1 个值（每个键一个），实际有 %2 个。</translation>
+    </message>
+    <message>
+        <source>the file is encoded as UTF-16; session files must be UTF-8.</source>
+        <translation>文件编码为 UTF-16；会话文件必须是 UTF-8。</translation>
+    </message>
+    <message>
+        <source>the file is encoded as UTF-32; session files must be UTF-8.</source>
+        <translation>文件编码为 UTF-32；会话文件必须是 UTF-8。</translation>
+    </message>
+    <message>
+        <source>the file is not valid UTF-8 text (line %1, byte %2).</source>
+        <translation>文件不是有效的 UTF-8 文本（第 %1 行，第 %2 字节）。</translation>
+    </message>
+    <message>
+        <source>is nested more than %1 levels deep (line %2).</source>
+        <translation>嵌套超过 %1 层（第 %2 行）。</translation>
+    </message>
+    <message>
+        <source>appears twice in the same object (line %1); each field may appear only once.</source>
+        <translation>在同一个对象中出现了两次（第 %1 行）；每个字段只能出现一次。</translation>
+    </message>
+    <message>
+        <source>the file is not valid JSON: %1 (line %2).</source>
+        <translation>文件不是有效的 JSON：%1（第 %2 行）。</translation>
+    </message>
+    <message>
+        <source>the file should hold one JSON object { … }.</source>
+        <translation>文件应包含一个 JSON 对象 { … }。</translation>
+    </message>
+    <message>
+        <source>is missing; this is not an AttnLab session file.</source>
+        <translation>缺失；这不是 AttnLab 会话文件。</translation>
+    </message>
+    <message>
+        <source>is &quot;%1&quot;, not &quot;%2&quot;; this is not an AttnLab session file.</source>
+        <translation>是“%1”而不是“%2”；这不是 AttnLab 会话文件。</translation>
+    </message>
+    <message>
+        <source>is missing.</source>
+        <translation>缺失。</translation>
+    </message>
+    <message>
+        <source>is %1, but this AttnLab reads version %2 and older. The file was written by a newer AttnLab.</source>
+        <translation>是 %1，但此版本的 AttnLab 只能读取 %2 及更早的版本。该文件由更新版本的 AttnLab 写入。</translation>
+    </message>
+    <message>
+        <source>should have one matrix per head (%1) but has %2.</source>
+        <translation>应为每个头各有一个矩阵（%1 个），实际有 %2 个。</translation>
+    </message>
+    <message>
+        <source>should have one vector per head (%1) but has %2.</source>
+        <translation>应为每个头各有一个向量（%1 个），实际有 %2 个。</translation>
+    </message>
+    <message>
+        <source>is &quot;%1&quot;; it should be &quot;fixed&quot; or &quot;data&quot;.</source>
+        <translation>是“%1”；应为 &quot;fixed&quot; 或 &quot;data&quot;。</translation>
+    </message>
+    <message>
+        <source>should be a whole number from 0 to 2^64 − 1.</source>
+        <translation>应为 0 到 2^64 − 1 之间的整数。</translation>
+    </message>
+    <message>
+        <source>should be a whole number from 0 to 2^53 (larger seeds are written as text).</source>
+        <translation>应为 0 到 2^53 之间的整数（更大的种子以文本形式写入）。</translation>
+    </message>
+    <message>
+        <source>should be an object { … }.</source>
+        <translation>应为一个对象 { … }。</translation>
+    </message>
+    <message>
+        <source>is not a field of this format version.</source>
+        <translation>不是此格式版本中的字段。</translation>
+    </message>
+    <message>
+        <source>should be a list [ … ].</source>
+        <translation>应为一个列表 [ … ]。</translation>
+    </message>
+    <message>
+        <source>should be a number.</source>
+        <translation>应为一个数。</translation>
+    </message>
+    <message>
+        <source>is not a finite number.</source>
+        <translation>不是有限数。</translation>
+    </message>
+    <message>
+        <source>should be a whole number from %1 to %2.</source>
+        <translation>应为 %1 到 %2 之间的整数。</translation>
+    </message>
+    <message>
+        <source>should be true or false.</source>
+        <translation>应为 true 或 false。</translation>
+    </message>
+    <message>
+        <source>should be text in quotes.</source>
+        <translation>应为带引号的文本。</translation>
+    </message>
+    <message>
+        <source>is &quot;%1&quot;; it should be one of %2.</source>
+        <translation>是“%1”；应为 %2 之一。</translation>
+    </message>
+    <message>
+        <source>should have %1 rows but has %2.</source>
+        <translation>应有 %1 行，实际有 %2 行。</translation>
+    </message>
+    <message>
+        <source>has no rows.</source>
+        <translation>没有行。</translation>
+    </message>
+    <message>
+        <source>should have %1 numbers but has %2.</source>
+        <translation>应有 %1 个数，实际有 %2 个。</translation>
+    </message>
+    <message>
+        <source>has no numbers.</source>
+        <translation>没有数。</translation>
+    </message>
+    <message>
+        <source>has %1 numbers but the first row has %2; every row must have the same length.</source>
+        <translation>有 %1 个数，但第一行有 %2 个；每一行的长度必须相同。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::SessionMatrixModel</name>
+    <message>
+        <source>%1 (head %2)</source>
+        <translation>%1（头 %2）</translation>
+    </message>
+    <message>
+        <source>%1[%2, %3] = %4</source>
+        <translation>%1[%2, %3] = %4</translation>
+    </message>
+    <message>
+        <source>“%1” is not a number between −%2 and %2; %3 keeps its value.</source>
+        <translation>“%1”不是 −%2 到 %2 之间的数；%3 保持原值。</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::StartPage</name>
+    <message>
+        <source>Welcome to AttnLab</source>
+        <translation>欢迎使用 AttnLab</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Attention you can touch&lt;/h2&gt;&lt;p&gt;Each lesson opens a ready-made session and a short text: what to look at, what to try, and why. Every number stays editable, and Undo brings back the lesson as it was.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;亲手触摸注意力&lt;/h2&gt;&lt;p&gt;每门课程都会打开一个准备好的会话和一段简短的说明：看什么、试什么、为什么。每个数都可以编辑，“撤销”能把课程恢复原样。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Show this page at startup</source>
+        <translation>启动时显示此页</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>No lessons were found in this build.</source>
+        <translation>此版本中没有找到课程。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Status</name>
+    <message>
+        <source>The sequence has no tokens.</source>
+        <translation>序列中没有词。</translation>
+    </message>
+    <message>
+        <source>Cross-attention needs a source sequence with at least one token.</source>
+        <translation>交叉注意力需要一个至少含一个词的源序列。</translation>
+    </message>
+    <message>
+        <source>There must be at least one head.</source>
+        <translation>至少需要一个头。</translation>
+    </message>
+    <message>
+        <source>The embedding dimension is 0.</source>
+        <translation>词向量维度为 0。</translation>
+    </message>
+    <message>
+        <source>The key dimension d_k must be at least 1.</source>
+        <translation>键维度 d_k 至少为 1。</translation>
+    </message>
+    <message>
+        <source>The value dimension d_v must be at least 1.</source>
+        <translation>值维度 d_v 至少为 1。</translation>
+    </message>
+    <message>
+        <source>%1 should be %2 × %3 but is %4 × %5.</source>
+        <translation>%1 应为 %2 × %3，实际为 %4 × %5。</translation>
+    </message>
+    <message>
+        <source>%1 holds a value that is not a finite number (row %2, column %3).</source>
+        <translation>%1 含有一个不是有限数的值（第 %2 行，第 %3 列）。</translation>
+    </message>
+    <message>
+        <source>The mask should be %1 × %2 but is %3 × %4.</source>
+        <translation>掩码应为 %1 × %2，实际为 %3 × %4。</translation>
+    </message>
+    <message>
+        <source>The temperature must be a number greater than 0.</source>
+        <translation>温度必须是大于 0 的数。</translation>
+    </message>
+    <message>
+        <source>Shared projections need d_v equal to d_k.</source>
+        <translation>共用投影矩阵要求 d_v 等于 d_k。</translation>
+    </message>
+    <message>
+        <source>The edit names a head, token or component that does not exist.</source>
+        <translation>该编辑指向一个不存在的头、词或分量。</translation>
+    </message>
+    <message>
+        <source>This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer tokens or heads.</source>
+        <translation>这需要 %1 MiB 内存，超过了 %2 MiB 的上限。请减少词数或头数。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::VectorEditorPanel</name>
+    <message>
+        <source>Components:</source>
+        <translation>分量：</translation>
+    </message>
+    <message>
+        <source>Which components get sliders, counted from 1: for example 1,2,5-8 (at most %1).</source>
+        <translation>为哪些分量显示滑块，从 1 开始计数：例如 1,2,5-8（最多 %1 个）。</translation>
+    </message>
+    <message>
+        <source>Around token:</source>
+        <translation>附近的词：</translation>
+    </message>
+    <message>
+        <source>The sequence is long: only the tokens around this one are shown.</source>
+        <translation>序列较长：只显示这个词附近的词。</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>q%1</source>
+        <translation>q%1</translation>
+    </message>
+    <message>
+        <source>k%1</source>
+        <translation>k%1</translation>
+    </message>
+    <message>
+        <source>v%1</source>
+        <translation>v%1</translation>
+    </message>
+    <message>
+        <source>Components must be numbers from 1 to %1, such as 1,2,5-8, at most %2.</source>
+        <translation>分量必须是 1 到 %1 之间的数，例如 1,2,5-8，最多 %2 个。</translation>
+    </message>
+    <message>
+        <source>Queries of head %1: d_k = %2.</source>
+        <translation>头 %1 的查询向量：d_k = %2。</translation>
+    </message>
+    <message>
+        <source>Keys of head %1: d_k = %2.</source>
+        <translation>头 %1 的键向量：d_k = %2。</translation>
+    </message>
+    <message>
+        <source>Values of head %1: d_v = %2.</source>
+        <translation>头 %1 的值向量：d_v = %2。</translation>
+    </message>
+    <message>
+        <source>Drag a slider to set one component of a projected vector; ×2 doubles the whole vector; Reset removes the edit.</source>
+        <translation>拖动滑块设置投影后向量的一个分量；×2 把整个向量乘以 2；“重置”移除编辑。</translation>
+    </message>
+    <message>
+        <source>Drag %1 of %2</source>
+        <translation>拖动 %2 的 %1</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>词</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2 的 %1</translation>
+    </message>
+    <message>
+        <source>×2</source>
+        <translation>×2</translation>
+    </message>
+    <message>
+        <source>Double the whole vector of %1</source>
+        <translation>把 %1 的整个向量乘以 2</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Remove the edit: back to the projected vector of %1</source>
+        <translation>移除编辑：恢复 %1 的投影向量</translation>
+    </message>
+    <message>
+        <source>Token %1</source>
+        <translation>词 %1</translation>
+    </message>
+    <message>
+        <source>edited ×%1</source>
+        <translation>已编辑 ×%1</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>已编辑</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::WalkthroughActions</name>
+    <message>
+        <source>&amp;Walkthrough</source>
+        <translation>分步演示(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Five-step &amp;walkthrough</source>
+        <translation>五步分步演示(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Reveal the computation step by step: project, score, scale, softmax, weighted sum.</source>
+        <translation>一步步展示计算过程：投影、打分、缩放、softmax、加权求和。</translation>
+    </message>
+    <message>
+        <source>P&amp;resenter view</source>
+        <translation>演示视图(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The walkthrough full screen with large fonts, for the lecture hall. Esc leaves.</source>
+        <translation>以大字体全屏显示分步演示，适合课堂。按 Esc 退出。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::WalkthroughPanel</name>
+    <message>
+        <source>(%1 × %2)</source>
+        <translation>(%1 × %2)</translation>
+    </message>
+    <message>
+        <source>Projections</source>
+        <translation>投影</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>打分</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>Softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>Weighted sum</source>
+        <translation>加权求和</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>Nothing computed yet.</source>
+        <translation>尚未计算。</translation>
+    </message>
+    <message>
+        <source>Step 1 — Linear projections: three learnable matrices project every position at once: Q = X·W_Q %1 from the target X %2; K = Y·W_K %3 and V = Y·W_V %4 from the source Y %5.</source>
+        <translation>第一步 — 线性变换：三个可学习的投影矩阵一次投影所有位置：由目标序列 X %2 得到 Q = X·W_Q %1；由源序列 Y %5 得到 K = Y·W_K %3 和 V = Y·W_V %4。</translation>
+    </message>
+    <message>
+        <source>Step 1 — Linear projections: the token vectors stacked as X %1 are multiplied by three learnable matrices, giving Q = X·W_Q %2, K = X·W_K %3 and V = X·W_V %4 — every position in one matrix product.</source>
+        <translation>第一步 — 线性变换：把词向量叠成矩阵 X %1，分别乘以三个可学习的投影矩阵，得到 Q = X·W_Q %2、K = X·W_K %3 和 V = X·W_V %4 — 一次矩阵乘法完成全部位置的投影。</translation>
+    </message>
+    <message>
+        <source>Step 2 — Additive scores: S = vᵀ tanh(W_a q_i + U_a k_j) %1; entry (i, j) is how well query i matches key j.</source>
+        <translation>第二步 — 加性打分：S = vᵀ tanh(W_a q_i + U_a k_j) %1；第 (i, j) 个元素表示查询 i 与键 j 的匹配程度。</translation>
+    </message>
+    <message>
+        <source>Step 2 — Dot-product scores: S = QKᵀ, %1 · %2 → %3; entry (i, j) is how well query i matches key j.</source>
+        <translation>第二步 — 点积打分：S = QKᵀ，%1 · %2 → %3；分数矩阵第 (i, j) 个元素表示查询 i 与键 j 的匹配程度。</translation>
+    </message>
+    <message>
+        <source>Step 3 — Scaling: S / √d_k = S / √%1 %2 brings the variance of the scores back near one, so the softmax does not saturate.</source>
+        <translation>第三步 — 缩放：S / √d_k = S / √%1 %2 把分数的方差拉回 1 附近，softmax 就不会进入饱和区。</translation>
+    </message>
+    <message>
+        <source>Step 3 — Scaling by a temperature: S / τ with τ = %1 %2; a smaller τ sharpens the softmax, a larger one flattens it.</source>
+        <translation>第三步 — 按温度缩放：S / τ，τ = %1 %2；τ 越小 softmax 越尖锐，越大越平缓。</translation>
+    </message>
+    <message>
+        <source>Step 3 — No scaling in this session: S %1 goes to the softmax as it is; with d_k = %2 the scores can grow large and the softmax saturate.</source>
+        <translation>第三步 — 本会话不缩放：S %1 原样送入 softmax；d_k = %2 时分数可能很大，softmax 会进入饱和区。</translation>
+    </message>
+    <message>
+        <source>Step 4 — Softmax: each row of the scaled scores becomes non-negative weights that sum to one, P %1 — query i&apos;s attention budget.</source>
+        <translation>第四步 — softmax 归一化：缩放后分数的每一行变成一组非负、和为一的注意力权重 P %1 — 即查询 i 的“注意力预算”。</translation>
+    </message>
+    <message>
+        <source>The causal mask sets future positions to −∞ first, so their weight is 0.</source>
+        <translation>因果掩码先把未来位置设为 −∞，所以它们的权重为 0。</translation>
+    </message>
+    <message>
+        <source>Masked cells are set to −∞ first, so their weight is 0.</source>
+        <translation>被掩码的单元先被设为 −∞，所以它们的权重为 0。</translation>
+    </message>
+    <message>
+        <source>Step 5 — Weighted sum: O = PV, %1 · %2 → %3; each position&apos;s new representation is the sum of the value vectors weighted by its row of P.</source>
+        <translation>第五步 — 加权求和：O = PV，%1 · %2 → %3；每个位置的新表示是值向量的加权和，权重就是 P 中它那一行。</translation>
+    </message>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Previous step (Left, Page Up)</source>
+        <translation>上一步（左方向键、Page Up）</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Next step (Right, Page Down)</source>
+        <translation>下一步（右方向键、Page Down）</translation>
+    </message>
+    <message>
+        <source>Presenter view</source>
+        <translation>演示视图</translation>
+    </message>
+    <message>
+        <source>Show the walkthrough full screen with large fonts (F5)</source>
+        <translation>以大字体全屏显示分步演示（F5）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>Q = X·W_Q %1</source>
+        <translation>Q = X·W_Q %1</translation>
+    </message>
+    <message>
+        <source>K = Y·W_K %1</source>
+        <translation>K = Y·W_K %1</translation>
+    </message>
+    <message>
+        <source>K = X·W_K %1</source>
+        <translation>K = X·W_K %1</translation>
+    </message>
+    <message>
+        <source>V = Y·W_V %1</source>
+        <translation>V = Y·W_V %1</translation>
+    </message>
+    <message>
+        <source>V = X·W_V %1</source>
+        <translation>V = X·W_V %1</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>component</source>
+        <translation>分量</translation>
+    </message>
+    <message>
+        <source>X</source>
+        <translation>X</translation>
+    </message>
+    <message>
+        <source>Q</source>
+        <translation>Q</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>V</source>
+        <translation>V</translation>
+    </message>
+    <message>
+        <source>S</source>
+        <translation>S</translation>
+    </message>
+    <message>
+        <source>scaled S</source>
+        <translation>缩放后的 S</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>P</source>
+        <translation>P</translation>
+    </message>
+    <message>
+        <source>O</source>
+        <translation>O</translation>
+    </message>
+    <message>
+        <source>X %1</source>
+        <translation>X %1</translation>
+    </message>
+    <message>
+        <source>S additive %1</source>
+        <translation>S（加性）%1</translation>
+    </message>
+    <message>
+        <source>S = QKᵀ %1</source>
+        <translation>S = QKᵀ %1</translation>
+    </message>
+    <message>
+        <source>S / √%1 %2</source>
+        <translation>S / √%1 %2</translation>
+    </message>
+    <message>
+        <source>S / %1 %2</source>
+        <translation>S / %1 %2</translation>
+    </message>
+    <message>
+        <source>S unscaled %1</source>
+        <translation>S（未缩放）%1</translation>
+    </message>
+    <message>
+        <source>Mask %1</source>
+        <translation>掩码 %1</translation>
+    </message>
+    <message>
+        <source>P %1</source>
+        <translation>P %1</translation>
+    </message>
+    <message>
+        <source>O = PV %1</source>
+        <translation>O = PV %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::WeightsPanel</name>
+    <message>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>causal self-attention</source>
+        <translation>掩码（因果）自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Attention weights P — head %1, %2 (%3 × %4)</source>
+        <translation>注意力权重 P — 头 %1，%2（%3 × %4）</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Click a cell to select its query row and key column. Ctrl+click masks or unmasks the cell. Arrow keys move the selection.</source>
+        <translation>点击单元格选中它所在的查询行和键列。Ctrl+点击可掩码或取消掩码该单元。方向键移动选择。</translation>
+    </message>
+    <message>
+        <source>Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit: this map shows how every row&apos;s weights moved (after − before).</source>
+        <translation>先固定权重（注意力 ▸ 固定权重，Ctrl+P），再进行编辑：这张图显示每一行的权重如何变化（之后 − 之前）。</translation>
+    </message>
+    <message>
+        <source>Difference after − before — head %1</source>
+        <translation>差值 之后 − 之前 — 头 %1</translation>
+    </message>
+    <message>
+        <source>Difference (nothing pinned)</source>
+        <translation>差值（未固定权重）</translation>
+    </message>
+    <message>
+        <source>before = %1, change = %2</source>
+        <translation>之前 = %1，变化 = %2</translation>
+    </message>
+    <message>
+        <source>Paint mask</source>
+        <translation>绘制掩码</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::WindowActions</name>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Attention</source>
+        <translation>注意力(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin weights</source>
+        <translation>固定权重(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Remember the current weights; the Difference map and the row inspector then show how later edits move them.</source>
+        <translation>记住当前的注意力权重；之后差值图和行检查器会显示后续编辑如何改变它们。</translation>
+    </message>
+    <message>
+        <source>&amp;Clear pin</source>
+        <translation>取消固定(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Double the selected &amp;key (×2)</source>
+        <translation>将选中的键乘以 2(&amp;K)（×2）</translation>
+    </message>
+    <message>
+        <source>The textbook exercise: multiply the selected key vector by 2 and watch every row&apos;s weights redistribute.</source>
+        <translation>课本练习：把选中的键向量乘以 2，观察每一行的权重如何重新分配。</translation>
+    </message>
+    <message>
+        <source>&amp;Reset the selected key</source>
+        <translation>重置选中的键(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Reset &amp;view</source>
+        <translation>重置视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>面板(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About AttnLab</source>
+        <translation>关于 AttnLab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About AttnLab</source>
+        <translation>关于 AttnLab</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;AttnLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Attention you can touch: edit the vectors, toggle the scaling and masks, and watch the softmax redistribute.&lt;/p&gt;&lt;p&gt;Attention weights are a microscope, not courtroom evidence.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;AttnLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;亲手触摸注意力：编辑向量，切换缩放和掩码，观察 softmax 如何重新分配权重。&lt;/p&gt;&lt;p&gt;注意力权重是显微镜，不是呈堂证供。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::WorkingPanel</name>
+    <message>
+        <source>Key j</source>
+        <translation>键 j</translation>
+    </message>
+    <message>
+        <source>q·k_j</source>
+        <translation>q·k_j</translation>
+    </message>
+    <message>
+        <source>Score s_j</source>
+        <translation>分数 s_j</translation>
+    </message>
+    <message>
+        <source>Scaled s_j / d</source>
+        <translation>缩放后 s_j / d</translation>
+    </message>
+    <message>
+        <source>exp(s_j / d − m)</source>
+        <translation>exp(s_j / d − m)</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>No result to show.</source>
+        <translation>没有可显示的结果。</translation>
+    </message>
+    <message>
+        <source>d = √d_k = √%1 = %2</source>
+        <translation>d = √d_k = √%1 = %2</translation>
+    </message>
+    <message>
+        <source>d = 1 (no scaling)</source>
+        <translation>d = 1（不缩放）</translation>
+    </message>
+    <message>
+        <source>d = τ = %1</source>
+        <translation>d = τ = %1</translation>
+    </message>
+    <message>
+        <source>Row %1 (%2): q = %3.  %4.  m = %5 is the shift the softmax subtracts (the row&apos;s largest scaled score), so that exp never overflows.</source>
+        <translation>第 %1 行（%2）：q = %3。 %4。 m = %5 是 softmax 减去的平移量（这一行最大的缩放后分数），使 exp 永远不会溢出。</translation>
+    </message>
+    <message>
+        <source>vᵀ tanh(W q + U k)</source>
+        <translation>vᵀ tanh(W q + U k)</translation>
+    </message>
+    <message>
+        <source>k = %1</source>
+        <translation>k = %1</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>已掩码</translation>
+    </message>
+    <message>
+        <source>Σ</source>
+        <translation>Σ</translation>
+    </message>
+    <message>
+        <source>Showing the first %1 of %2 keys.</source>
+        <translation>显示 %2 个键中的前 %1 个。</translation>
+    </message>
+    <message>
+        <source>weight_j = exp(s_j / d − m) / Σ: every weight is its exp divided by the sum, so the weights are positive and add up to one.</source>
+        <translation>weight_j = exp(s_j / d − m) / Σ：每个权重等于它的 exp 除以总和，所以权重都为正且和为一。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::cli</name>
+    <message>
+        <source>Usage: attnlab [FILE]
+  Opens the window, optionally with a session file (NAME.attnlab.json).
+
+</source>
+        <translation>用法：attnlab [FILE]
+  打开窗口，可同时打开一个会话文件（NAME.attnlab.json）。
+
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab render (--session FILE | --lesson ID) [--stage STAGE]
+                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf
+                      [--width W] [--height H] [--scale S] [--range LO,HI|auto]
+  Draws one figure: title, token labels, colour bar and a caption naming the
+  head and mode. SVG and PDF are vectors (cells are rectangles, text is text).
+  --stage   %1 (default weights).
+            diff: the weights after minus before the session&apos;s vector edits
+            (the same session with no edits); pipeline: the whole strip.
+  --head    head number from 1 (default 1), or all: one map per head.
+  --width, --height  size in pixels (PNG, SVG) or points (PDF); a default
+            fits the figure. --scale  PNG pixels per unit (2 or 3 for print).
+  --range   a fixed colour range for every map, e.g. 0,1, so that several
+            exports compare; auto: weights on their own range (default:
+            weights on [0, 1], other matrices on their own range).
+
+</source>
+        <translation>用法：attnlab render (--session FILE | --lesson ID) [--stage STAGE]
+                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf
+                      [--width W] [--height H] [--scale S] [--range LO,HI|auto]
+  绘制一张图：标题、词标签、色标，以及注明头和模式的图注。
+  SVG 和 PDF 为矢量图（单元格是矩形，文字是文字）。
+  --stage   %1（默认 weights）。
+            diff：会话的向量编辑之后减去之前的权重
+            （之前 = 去掉编辑的同一会话）；pipeline：整条流水线。
+  --head    头的编号，从 1 开始（默认 1），或 all：每个头一张热图。
+  --width, --height  尺寸，单位为像素（PNG、SVG）或点（PDF）；
+            默认尺寸正好容纳整张图。--scale  每单位的 PNG 像素数（打印用 2 或 3）。
+  --range   所有热图使用同一固定色标范围，例如 0,1，便于比较多次导出；
+            auto：权重使用各自的范围（默认：权重用 [0, 1]，
+            其他矩阵用各自的范围）。
+
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
+  Every stage of every head. JSON (to stdout without -o): {&quot;tokens&quot;,
+  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
+  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot; (through W_O), &quot;diagnostics&quot;: [per head:
+  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, fullyMasked]};
+  matrices as lists of rows, the mask as booleans, numbers exact (the
+  shortest text that reads back as the same double, at most 17 digits).
+  OUT.csv: one long table with the columns head,stage,row,col,row_token,
+  col_token,value (rows, columns and heads from 1; head 0 holds concat and
+  output; diagnostics have an empty col, argmax from 1, 0 = none).
+
+</source>
+        <translation>用法：attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
+  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{&quot;tokens&quot;,
+  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
+  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot;（经过 W_O）, &quot;diagnostics&quot;: [每个头：
+  entropy, maxWeight, argmax（从 0 计数，-1 = 无）, jacobianNorm, fullyMasked]}；
+  矩阵写成行的列表，掩码写成布尔值，数值精确（能读回同一个 double 的
+  最短文本，最多 17 位）。
+  OUT.csv：一张长表，列为 head,stage,row,col,row_token,
+  col_token,value（行、列和头从 1 计数；头 0 存放 concat 和
+  output；diagnostics 的 col 为空，argmax 从 1 计数，0 = 无）。
+
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab lessons
+  Lists the built-in lessons: one per line, the id and the title.
+
+</source>
+        <translation>用法：attnlab lessons
+  列出内置课程：每行一个，包括编号和标题。
+
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
+  Times slider updates in the real window (offscreen).
+
+attnlab --help | --version
+
+Exit status: 0 success, 2 wrong usage, 3 bad input file,
+4 an output that could not be written.
+</source>
+        <translation>用法：attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
+  在真实窗口（离屏）中为滑块更新计时。
+
+attnlab --help | --version
+
+退出状态：0 成功，2 用法错误，3 输入文件有误，
+4 输出无法写入。
+</translation>
+    </message>
+    <message>
+        <source>unknown command &quot;%1&quot;</source>
+        <translation>未知命令“%1”</translation>
+    </message>
+    <message>
+        <source>unexpected argument &quot;%1&quot;</source>
+        <translation>多余的参数“%1”</translation>
+    </message>
+    <message>
+        <source>give exactly one of --session FILE and --lesson ID</source>
+        <translation>--session FILE 和 --lesson ID 必须且只能给出一个</translation>
+    </message>
+    <message>
+        <source>no lesson named %1</source>
+        <translation>没有名为 %1 的课程</translation>
+    </message>
+    <message>
+        <source>unknown stage &quot;%1&quot;</source>
+        <translation>未知的步骤“%1”</translation>
+    </message>
+    <message>
+        <source>--head takes a head number from 1, or all</source>
+        <translation>--head 需要从 1 开始的头编号，或 all</translation>
+    </message>
+    <message>
+        <source>render needs -o OUT</source>
+        <translation>render 需要 -o OUT</translation>
+    </message>
+    <message>
+        <source>%1: the output must end in .png, .svg or .pdf</source>
+        <translation>%1：输出文件必须以 .png、.svg 或 .pdf 结尾</translation>
+    </message>
+    <message>
+        <source>--width takes a whole number from 64 to 10000</source>
+        <translation>--width 需要 64 到 10000 之间的整数</translation>
+    </message>
+    <message>
+        <source>--height takes a whole number from 64 to 10000</source>
+        <translation>--height 需要 64 到 10000 之间的整数</translation>
+    </message>
+    <message>
+        <source>--scale takes a number from 0.25 to 8</source>
+        <translation>--scale 需要 0.25 到 8 之间的数</translation>
+    </message>
+    <message>
+        <source>--range takes LO,HI with LO &lt; HI, or auto</source>
+        <translation>--range 需要 LO,HI（LO &lt; HI），或 auto</translation>
+    </message>
+    <message>
+        <source>there is no head %1: %2 has %3 head(s)</source>
+        <translation>没有头 %1：%2 只有 %3 个头</translation>
+    </message>
+    <message>
+        <source>before = the session without its vector edits</source>
+        <translation>之前 = 去掉向量编辑的同一会话</translation>
+    </message>
+    <message>
+        <source>the image would have more than 400 million pixels</source>
+        <translation>图片将超过 4 亿像素</translation>
+    </message>
+    <message>
+        <source>%1: the output must end in .json or .csv</source>
+        <translation>%1：输出文件必须以 .json 或 .csv 结尾</translation>
+    </message>
+    <message>
+        <source>could not write to the standard output</source>
+        <translation>无法写入标准输出</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Moves a key slider in the real window and times each repaint.</source>
+        <translation>在真实窗口中移动一个键的滑块，并为每次重绘计时。</translation>
+    </message>
+    <message>
+        <source>Comma-separated n values.</source>
+        <translation>以逗号分隔的 n 值。</translation>
+    </message>
+    <message>
+        <source>Slider steps per n.</source>
+        <translation>每个 n 的滑块步数。</translation>
+    </message>
+    <message>
+        <source>d_k.</source>
+        <translation>d_k。</translation>
+    </message>
+    <message>
+        <source>A session file to open.</source>
+        <translation>要打开的会话文件。</translation>
+    </message>
+    <message>
+        <source>Restore unsaved work of a crashed run without asking.</source>
+        <translation>不经询问，直接恢复上次崩溃时未保存的工作。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,387 @@
+#!/usr/bin/python3
+"""Writes the built-in lessons' session files into resources/lessons/.
+
+    /usr/bin/python3 scripts/make_lessons.py
+
+Every lesson is a session file (docs/session-format.md) plus a text per language
+(resources/lessons/ID.zh.md and ID.en.md, written by hand) and an entry in
+resources/lessons/lessons.json (written here, from LESSONS below). The embeddings of the
+coreference, cross-attention and heads lessons are designed by hand on readable axes; the
+random ones come from a fixed seed, so running the script again gives identical files.
+Each lesson is checked here with a small numpy attention before it is written: the script
+fails when a lesson does not show the effect its text promises.
+"""
+
+import json
+import math
+import os
+
+import numpy as np
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "resources", "lessons")
+
+
+# --- a tiny reference attention (the core's conventions, core/attention.h) ----------------
+def attention(X, WQ, WK, WV, mode="self", Y=None, scale=True, shared=False):
+    S = Y if mode == "cross" else X
+    if shared:
+        WK = WV = WQ
+    Q, K, V = X @ WQ, S @ WK, S @ WV
+    s = Q @ K.T
+    if scale:
+        s = s / math.sqrt(WQ.shape[1])
+    if mode == "causal":
+        s = np.where(np.tril(np.ones_like(s)) > 0, s, -np.inf)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+# --- writing ---------------------------------------------------------------------------------
+def num(x):
+    v = float(x)
+    assert math.isfinite(v)
+    r = round(v, 4)
+    return repr(r if r != 0 else 0.0)
+
+
+def mat(M, indent):
+    pad = " " * indent
+    rows = [pad + "    [" + ", ".join(num(x) for x in row) + "]" for row in np.atleast_2d(M)]
+    return "[\n" + ",\n".join(rows) + "\n" + pad + "]"
+
+
+def mats(Ms, indent):
+    if not Ms:
+        return "[]"
+    pad = " " * indent
+    return "[\n" + ",\n".join(pad + "    " + mat(M, indent + 4) for M in Ms) + "\n" + pad + "]"
+
+
+def session(tokens, X, heads, mode="self", source=None, Y=None, scaling="sqrt_dk",
+            score="dot", shared=False, WO=None, additive=None, view=(0, 0, 0), seed=7):
+    d_model = X.shape[1]
+    d_k = heads[0][0].shape[1]
+    d_v = heads[0][2].shape[1]
+    rng = np.random.default_rng(seed)
+    if additive is None:
+        d_a = 3
+        additive = [(rng.normal(0, 0.8, (d_a, d_k)), rng.normal(0, 0.8, (d_a, d_k)),
+                     rng.normal(0, 1.0, d_a)) for _ in heads]
+    d_a = additive[0][0].shape[0]
+    q = json.dumps
+    parts = [
+        '    "format": "attnlab-session"', '    "version": 1', '    "seed": %d' % seed,
+        '    "d_model": %d' % d_model,
+        '    "target": {\n        "tokens": %s,\n        "embeddings": %s\n    }'
+        % (q(tokens, ensure_ascii=False), mat(X, 8)),
+    ]
+    if source is not None:
+        parts.append('    "source": {\n        "tokens": %s,\n        "embeddings": %s\n    }'
+                     % (q(source, ensure_ascii=False), mat(Y, 8)))
+    proj = [
+        '"heads": %d' % len(heads), '"d_k": %d' % d_k, '"d_v": %d' % d_v,
+        '"W_Q": ' + mats([h[0] for h in heads], 8),
+        '"W_K": ' + mats([h[1] for h in heads], 8),
+        '"W_V": ' + mats([h[2] for h in heads], 8),
+        '"W_O": ' + (mat(WO, 8) if WO is not None else "[]"),
+        '"additive": {\n            "d_a": %d,\n            "W_a": %s,\n            "U_a": %s,'
+        '\n            "v": %s\n        }'
+        % (d_a, mats([a[0] for a in additive], 12), mats([a[1] for a in additive], 12),
+           mat(np.array([a[2] for a in additive]), 12)),
+    ]
+    parts.append('    "projections": {\n' + ",\n".join("        " + p for p in proj) + "\n    }")
+    opts = ['"mode": "%s"' % mode, '"scaling": "%s"' % scaling, '"temperature": 1.0',
+            '"score": "%s"' % score, '"shared_projections": %s' % ("true" if shared else "false")]
+    parts.append('    "options": {\n' + ",\n".join("        " + o for o in opts) + "\n    }")
+    parts.append('    "edits": []')
+    parts.append('    "view": {"head": %d, "row": %d, "column": %d, "color_range": "fixed"}'
+                 % view)
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def rounded(*ms):
+    return [np.round(m, 4) for m in ms]
+
+
+# --- 1. the hand exercise ----------------------------------------------------------------
+def hand_exercise():
+    tokens = ["我", "爱", "读", "书"]
+    X = np.array([[1.0, 0.0, 1.0], [0.0, 2.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])
+    WQ = np.array([[0.9, 0.1, 0.0], [0.0, 1.2, 0.4], [0.5, 0.0, 1.1]])
+    WK = np.array([[1.0, 0.0, 0.3], [0.2, 0.8, 0.0], [0.0, 0.4, 1.2]])
+    WV = np.array([[0.5, 0.0, 0.2], [0.0, 0.4, 0.1], [0.3, 0.1, 0.0]])
+    P = attention(X, WQ, WK, WV)
+    K2 = X @ WK
+    K2[2] *= 2
+    s = (X @ WQ) @ K2.T / math.sqrt(3)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    P2 = e / e.sum(axis=1, keepdims=True)
+    assert np.abs(P2 - P).max() > 0.1, "doubling key 2 must move the weights visibly"
+    return session(tokens, X, [(WQ, WK, WV)], view=(0, 1, 2))
+
+
+# --- 2. coreference ----------------------------------------------------------------------
+# Axes of d_model = 6: animate, place, tired, wide, pronoun, function word.
+CORE_EMB = {
+    "det": [0.2, 0, 0, 0, 0, 1.0], "animal": [1.0, 0, 0, 0, 0, 0], "neg": [0, 0, 0, 0, 0, 1.0],
+    "cross": [0.1, 0.1, 0, 0, 0, 0.6], "street": [0, 1.0, 0, 0, 0, 0],
+    "punct": [0, 0, 0, 0, 0, 0.4], "because": [0, 0, 0, 0, 0, 1.0],
+    "it-tired": [0, 0, 0.6, 0, 1.0, 0], "it-wide": [0, 0, 0, 0.6, 1.0, 0],
+    "too": [0, 0, 0, 0, 0, 0.8], "tired": [0, 0, 1.0, 0, 0, 0], "wide": [0, 0, 0, 1.0, 0, 0],
+    "part": [0, 0, 0, 0, 0, 0.8], "be": [0, 0, 0, 0, 0, 0.8],
+}
+# Query/key axes (d_k = 4): looks for / offers an animate referent, a place referent,
+# an attribute of something animate, an attribute of a place.
+CORE_WQ = np.array([
+    [1.0, 0, 0, 0],      # animate: a little self-similarity
+    [0, 1.0, 0, 0],      # place
+    [2.0, 0, 0, 0],      # tired: an attribute looks for the animate thing it describes
+    [0, 2.0, 0, 0],      # wide: ... for the place it describes
+    [1.2, 1.2, 0, 0],    # pronoun: looks for a referent, animate or place
+    [0, 0, 0, 0],        # function words ask for nothing
+])
+CORE_WK = np.array([
+    [3.0, 0, 0, 0],      # animate tokens offer "I am an animate referent"
+    [0, 3.0, 0, 0],      # place tokens offer "I am a place"
+    [2.2, 0, 0, 0],      # 'tired' goes with animate things
+    [0, 2.2, 0, 0],      # 'wide' goes with places
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+])
+CORE_WV = np.array([
+    [1.0, 0, 0, 0], [0, 1.0, 0, 0], [0, 0, 1.0, 0], [0, 0, 0, 1.0], [0, 0, 0, 0], [0, 0, 0, 0],
+])
+
+
+def coreference(tokens, kinds, it_index, want, unwanted):
+    X = np.array([CORE_EMB[k] for k in kinds])
+    P = attention(X, CORE_WQ, CORE_WK, CORE_WV)
+    row = P[it_index]
+    assert int(np.argmax(row)) == want, (tokens, row)
+    assert row[want] > 5 * row[unwanted], (tokens, row)
+    print(tokens[it_index], " ".join("%s=%.2f" % (t, w) for t, w in zip(tokens, row)))
+    return session(tokens, X, [(CORE_WQ, CORE_WK, CORE_WV)], view=(0, it_index, want))
+
+
+ZH_KINDS = ["det", "animal", "neg", "cross", "street", "punct", "because", None, "too", None,
+            "part"]
+EN_KINDS = ["det", "animal", "neg", "cross", "det", "street", "because", None, "be", "too", None]
+
+
+def zh_coreference(tired):
+    tokens = ["那只", "动物", "没", "过", "街", "，", "因为", "它", "太",
+              "累" if tired else "宽", "了"]
+    kinds = list(ZH_KINDS)
+    kinds[7] = "it-tired" if tired else "it-wide"
+    kinds[9] = "tired" if tired else "wide"
+    return coreference(tokens, kinds, 7, 1 if tired else 4, 4 if tired else 1)
+
+
+def en_coreference(tired):
+    tokens = ["The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too",
+              "tired" if tired else "wide"]
+    kinds = list(EN_KINDS)
+    kinds[7] = "it-tired" if tired else "it-wide"
+    kinds[10] = "tired" if tired else "wide"
+    return coreference(tokens, kinds, 7, 1 if tired else 5, 5 if tired else 1)
+
+
+# --- 3. scaling ----------------------------------------------------------------------------
+def scaling():
+    rng = np.random.default_rng(3)
+    n, d, dk = 10, 16, 16
+    X = rng.normal(0, 1, (n, d))
+    std = 1 / math.sqrt(d)
+    WQ, WK, WV = (rng.normal(0, std, (d, dk)) for _ in range(3))
+    tokens = ["t%d" % i for i in range(1, n + 1)]
+    return session(tokens, *rounded(X), [tuple(rounded(WQ, WK, WV))], view=(0, 0, 0))
+
+
+# --- 4. causal -----------------------------------------------------------------------------
+def causal():
+    rng = np.random.default_rng(4)
+    tokens = ["<s>", "解码器", "一次", "只", "生成", "一个", "词"]
+    X = rng.normal(0, 1, (len(tokens), 4))
+    WQ, WK, WV = (rng.normal(0, 0.7, (4, 4)) for _ in range(3))
+    P = attention(X, WQ, WK, WV, mode="causal")
+    assert np.all(np.triu(P, 1) == 0)
+    return session(tokens, *rounded(X), [tuple(rounded(WQ, WK, WV))], mode="causal",
+                   view=(0, 3, 1))
+
+
+# --- 5. cross-attention ----------------------------------------------------------------------
+def cross(src, tgt, align):
+    """align[i] = source position target token i is the translation of, or None."""
+    m, d = len(src), len(src) + 1
+    Y = np.zeros((m, d))
+    for j in range(m):
+        Y[j, j] = 1.0
+        Y[j, d - 1] = 0.3
+    X = np.zeros((len(tgt), d))
+    for i, a in enumerate(align):
+        X[i, d - 1] = 1.0
+        if a is not None:
+            X[i, a] = 1.0
+    W = 2.2 * np.eye(d)
+    W[d - 1, d - 1] = 0.0
+    P = attention(X, W, W, np.eye(d), mode="cross", Y=Y)
+    for i, a in enumerate(align):
+        if a is not None:
+            assert int(np.argmax(P[i])) == a and P[i, a] > 0.5, (tgt[i], P[i])
+    return session(tgt, X, [(W, W, np.eye(d))], mode="cross", source=src, Y=Y,
+                   view=(0, 1, align[1]))
+
+
+# --- 6. shared projections -------------------------------------------------------------------
+def shared():
+    rng = np.random.default_rng(6)
+    tokens = ["注意力", "让", "每个", "词", "读", "完", "全句"]
+    n, d = len(tokens), 4
+    X = rng.normal(0, 1, (n, d))
+    X = X / np.linalg.norm(X, axis=1, keepdims=True) * 1.5
+    WQ = 1.6 * np.linalg.qr(rng.normal(0, 1, (d, d)))[0]
+    WK = 1.6 * np.linalg.qr(rng.normal(0, 1, (d, d)))[0]
+    WV = rng.normal(0, 0.6, (d, d))
+    X, WQ, WK, WV = rounded(X, WQ, WK, WV)
+    Ps = attention(X, WQ, WK, WV, shared=True)
+    Pu = attention(X, WQ, WK, WV)
+    diag_s = sum(int(np.argmax(Ps[i]) == i) for i in range(n))
+    diag_u = sum(int(np.argmax(Pu[i]) == i) for i in range(n))
+    assert diag_s == n and diag_u <= 2, (diag_s, diag_u)
+    return session(tokens, X, [(WQ, WK, WV)], shared=True, view=(0, 2, 2))
+
+
+# --- 7. additive ---------------------------------------------------------------------------
+def additive():
+    rng = np.random.default_rng(7)
+    tokens = ["那只", "猫", "坐", "在", "垫子", "上"]
+    X = rng.normal(0, 1, (len(tokens), 4))
+    WQ, WK, WV = (rng.normal(0, 0.7, (4, 4)) for _ in range(3))
+    add = [(rng.normal(0, 1.0, (4, 4)), rng.normal(0, 1.0, (4, 4)), rng.normal(0, 1.5, 4))]
+    X, WQ, WK, WV = rounded(X, WQ, WK, WV)
+    add = [tuple(rounded(*add[0]))]
+    return session(tokens, X, [(WQ, WK, WV)], additive=add, view=(0, 1, 0))
+
+
+# --- 8. cost -------------------------------------------------------------------------------
+def cost():
+    rng = np.random.default_rng(8)
+    tokens = ["n", "=", "1000", "→", "10⁶", "个", "分数"]
+    X = rng.normal(0, 1, (len(tokens), 8))
+    WQ, WK, WV = (rng.normal(0, 1 / math.sqrt(8), (8, 8)) for _ in range(3))
+    return session(tokens, *rounded(X), [tuple(rounded(WQ, WK, WV))])
+
+
+# --- 9. heads --------------------------------------------------------------------------------
+def heads():
+    tokens = ["the", "cat", "sat", "on", "the", "mat"]
+    n = len(tokens)
+    d = n + 1  # one-hot position + a constant 1
+    X = np.zeros((n, d))
+    for i in range(n):
+        X[i, i] = 1.0
+        X[i, n] = 1.0
+    c = 3.0
+    eye = np.zeros((d, d))
+    eye[:n, :n] = c * np.eye(n)
+    prev = np.zeros((d, d))  # position i asks for position i-1 (0 asks for itself)
+    for i in range(n):
+        prev[i, max(i - 1, 0)] = c
+    first = np.zeros((d, d))  # everyone asks for position 0
+    first[n, 0] = c
+    rng = np.random.default_rng(9)
+    dv = 3
+    hs = [(prev, eye, rng.normal(0, 0.7, (d, dv))), (first, eye, rng.normal(0, 0.7, (d, dv))),
+          (eye, eye, rng.normal(0, 0.7, (d, dv)))]
+    hs = [tuple(rounded(*h)) for h in hs]
+    WO = np.round(rng.normal(0, 1 / math.sqrt(3 * dv), (3 * dv, d)), 4)
+    want = [[max(i - 1, 0) for i in range(n)], [0] * n, list(range(n))]
+    for h, (WQ, WK, WV) in enumerate(hs):
+        P = attention(X, WQ, WK, WV)
+        assert [int(np.argmax(r)) for r in P] == want[h], (h, P)
+    return session(tokens, X, hs, WO=WO, view=(0, 3, 2))
+
+
+LESSONS = [
+    ("hand-exercise", hand_exercise,
+     "The hand exercise: double one key", "动手练习：把一个键放大两倍",
+     "Four tokens, 3×3 projections, every number shown; predict, then see.",
+     "四个词、3×3 投影，每个数都看得见；先预测，再验证。"),
+    ("coreference-tired", lambda: zh_coreference(True),
+     "它 and 动物: 「…因为它太累了」", "“它”指谁：「…因为它太累了」",
+     "它 attends mostly to 动物 and 累 (illustrative vectors).",
+     "“它”的注意力主要落在“动物”和“累”上（示意向量）。"),
+    ("coreference-wide", lambda: zh_coreference(False),
+     "它 and 街: 「…因为它太宽了」", "“它”指谁：「…因为它太宽了」",
+     "The same pronoun, another context: now 街 gets the most weight.",
+     "同一个代词、换个语境：这次“街”拿到最大权重。"),
+    ("coreference-tired-en", lambda: en_coreference(True),
+     "“it” and the animal: “…because it was too tired”", "英文例句：…because it was too tired",
+     "“it” attends mostly to “animal” and “tired” (illustrative vectors).",
+     "“it”的注意力主要落在 animal 与 tired 上（示意向量）。"),
+    ("coreference-wide-en", lambda: en_coreference(False),
+     "“it” and the street: “…because it was too wide”", "英文例句：…because it was too wide",
+     "The same pronoun, another context: now “street” gets the most weight.",
+     "同一个代词、换个语境：这次 street 拿到最大权重。"),
+    ("scaling", scaling,
+     "Why divide by √d_k", "为什么要除以 √d_k",
+     "Raise d_k to 512 and switch the scaling off: the rows collapse to one-hot.",
+     "把 d_k 调到 512 再关掉缩放：每行塌缩成独热。"),
+    ("causal", causal,
+     "Masked (causal) self-attention", "掩码（因果）自注意力",
+     "A decoder may not look ahead: the upper triangle is exactly zero.",
+     "解码器不能偷看未来：上三角恰好为零。"),
+    ("cross", lambda: cross(["我", "很", "喜欢", "读", "书"],
+                            ["<s>", "I", "really", "like", "reading", "books", "."],
+                            [None, 0, 1, 2, 3, 4, None]),
+     "Cross-attention: translation looks back", "交叉注意力：翻译时回头查原文",
+     "Each English token looks back at the Chinese source: a 7×5 map.",
+     "每个英文词回头查阅中文原句：7×5 的长方形权重图。"),
+    ("cross-short", lambda: cross(["我", "爱", "你"], ["I", "love", "you"], [0, 1, 2]),
+     "Cross-attention: 我 爱 你 → I love you", "交叉注意力：我 爱 你 → I love you",
+     "The shortest translation pair: each English word finds its source word.",
+     "最短的翻译对：每个英文词找到对应的中文词。"),
+    ("shared-projections", shared,
+     "Why Q, K and V differ", "为什么 Q、K、V 要分开",
+     "With one shared projection every token looks at itself; separate them.",
+     "共用一个投影时每个词都盯着自己；把它们分开看看。"),
+    ("additive", additive,
+     "Additive vs dot-product scoring", "加性打分与点积打分",
+     "The same tokens scored two ways: switch the score function.",
+     "同一组词、两种打分：切换打分函数比较。"),
+    ("cost", cost,
+     "The n² cost", "平方复杂度的代价",
+     "n = 1,000 gives 10⁶ scores, n = 100,000 gives 10¹⁰: generate long sequences.",
+     "n 为一千时一百万个分数，十万时一百亿：生成长序列试试。"),
+    ("heads", heads,
+     "Several heads, several patterns", "多个头，多种模式",
+     "Three heads: previous token, first token, itself; and their combination.",
+     "三个头：看前一个词、看第一个词、看自己；以及它们的合并。"),
+]
+
+
+# Lessons that share another lesson's text (the language variants of one example).
+TEXT_OF = {"coreference-tired-en": "coreference-tired", "coreference-wide-en": "coreference-wide",
+           "cross-short": "cross"}
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    index = []
+    for lid, make, ten, tzh, sen, szh in LESSONS:
+        text = make()
+        json.loads(text)
+        with open(os.path.join(OUT, lid + ".attnlab.json"), "w", encoding="utf-8") as f:
+            f.write(text)
+        index.append({"id": lid, "title_en": ten, "title_zh": tzh, "summary_en": sen,
+                      "summary_zh": szh, "session": lid + ".attnlab.json",
+                      "text_en": TEXT_OF.get(lid, lid) + ".en.md",
+                      "text_zh": TEXT_OF.get(lid, lid) + ".zh.md"})
+    with open(os.path.join(OUT, "lessons.json"), "w", encoding="utf-8") as f:
+        json.dump({"lessons": index}, f, ensure_ascii=False, indent=4)
+        f.write("\n")
+    print("wrote %d lessons to %s" % (len(index), os.path.normpath(OUT)))
+
+
+if __name__ == "__main__":
+    main()

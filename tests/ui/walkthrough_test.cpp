@@ -1,0 +1,172 @@
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTest>
+
+#include "ui/document/document.h"
+#include "ui/panels/walkthrough_panel.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/window/main_window.h"
+#include "ui/window/presenter_window.h"
+#include "ui/window/walkthrough_actions.h"
+
+namespace attnlab {
+namespace {
+
+using Stage = PipelinePanel::Stage;
+
+// A five-token self-attention session (d_model = d_k = d_v = 3 by default).
+void makeFiveTokens(Document& doc, attn::Scaling scaling = attn::Scaling::SqrtDk)
+{
+    const QStringList tokens = {QStringLiteral("the"), QStringLiteral("animal"),
+                                QStringLiteral("was"), QStringLiteral("too"),
+                                QStringLiteral("tired")};
+    ASSERT_TRUE(doc.changeSession(QStringLiteral("tokens"), [&](Session& s) {
+        s.input.X = embeddingsFor(tokens, s.targetTokens, s.input.X, s.dModel, s.seed);
+        s.targetTokens = tokens;
+        s.input.scaling = scaling;
+    }));
+    doc.flush();
+}
+
+bool contains(const QString& text, const char* part)
+{
+    return text.contains(QString::fromUtf8(part));
+}
+
+TEST(Walkthrough, VisitsEveryStepInOrderAndStopsAtTheEnds)
+{
+    Document doc;
+    WalkthroughPanel panel(&doc);
+    std::vector<int> seen;
+    QObject::connect(&panel, &WalkthroughPanel::stepChanged,
+                     [&](int step) { seen.push_back(step); });
+    EXPECT_EQ(panel.step(), 1);
+    EXPECT_EQ(panel.stepIndicator(), QStringLiteral("Step 1 of 5"));
+    for (int i = 0; i < 5; ++i) panel.next();
+    EXPECT_EQ(panel.step(), 5);
+    EXPECT_EQ(seen, (std::vector<int>{2, 3, 4, 5}));
+    EXPECT_EQ(panel.stepIndicator(), QStringLiteral("Step 5 of 5"));
+    panel.back();
+    EXPECT_EQ(panel.step(), 4);
+    for (int i = 0; i < 6; ++i) panel.back();
+    EXPECT_EQ(panel.step(), 1);
+    EXPECT_EQ(panel.findChild<QLabel*>(QStringLiteral("walkthroughIndicator"))->text(),
+              QStringLiteral("Step 1 of 5"));
+}
+
+TEST(Walkthrough, CaptionsNameTheMatricesAndShapesOfTheSession)
+{
+    Document doc;
+    makeFiveTokens(doc);
+    WalkthroughPanel panel(&doc);
+    const QString c1 = panel.caption(1);
+    EXPECT_TRUE(contains(c1, "Step 1")) << c1.toStdString();
+    EXPECT_TRUE(contains(c1, "Q = X·W_Q (5 × 3)")) << c1.toStdString();
+    EXPECT_TRUE(contains(c1, "K = X·W_K (5 × 3)")) << c1.toStdString();
+    EXPECT_TRUE(contains(c1, "V = X·W_V (5 × 3)")) << c1.toStdString();
+    const QString c2 = panel.caption(2);
+    EXPECT_TRUE(contains(c2, "S = QKᵀ")) << c2.toStdString();
+    EXPECT_TRUE(contains(c2, "(5 × 3) · (3 × 5) → (5 × 5)")) << c2.toStdString();
+    const QString c3 = panel.caption(3);
+    EXPECT_TRUE(contains(c3, "S / √d_k = S / √3 (5 × 5)")) << c3.toStdString();
+    const QString c4 = panel.caption(4);
+    EXPECT_TRUE(contains(c4, "P (5 × 5)")) << c4.toStdString();
+    EXPECT_TRUE(contains(c4, "sum to one")) << c4.toStdString();
+    const QString c5 = panel.caption(5);
+    EXPECT_TRUE(contains(c5, "O = PV, (5 × 5) · (5 × 3) → (5 × 3)")) << c5.toStdString();
+    panel.setStep(2);
+    EXPECT_EQ(panel.caption(), c2);
+
+    // The caption follows the session: no scaling, then a causal mask.
+    makeFiveTokens(doc, attn::Scaling::None);
+    EXPECT_TRUE(contains(panel.caption(3), "No scaling")) << panel.caption(3).toStdString();
+    ASSERT_TRUE(doc.changeSession(QStringLiteral("causal"),
+                                  [](Session& s) { s.input.mode = attn::Mode::Causal; }));
+    doc.flush();
+    EXPECT_TRUE(contains(panel.caption(4), "causal mask")) << panel.caption(4).toStdString();
+}
+
+TEST(Walkthrough, RevealsExactlyTheMatricesOfStepsSoFar)
+{
+    Document doc;
+    makeFiveTokens(doc);
+    WalkthroughPanel panel(&doc);
+    panel.resize(1200, 800);
+    panel.show();
+    const int expectedStep[] = {1, 1, 1, 1, 2, 3, 4, 4, 5};
+    for (int k = 1; k <= 5; ++k) {
+        panel.setStep(k);
+        for (int s = 0; s < WalkthroughPanel::StageCount; ++s) {
+            EXPECT_EQ(WalkthroughPanel::stepOfStage(s), expectedStep[s]);
+            const bool shown = panel.stageView(s)->isVisible();
+            EXPECT_EQ(shown, expectedStep[s] <= k) << "step " << k << " stage " << s;
+            EXPECT_EQ(panel.isCurrent(s), expectedStep[s] == k) << "step " << k << " stage " << s;
+        }
+    }
+    // The maps are the document's stages.
+    const attn::HeadResult& hr = *doc.currentHead();
+    EXPECT_TRUE(panel.stageView(Stage::Weights)->content().values.isApprox(hr.weights));
+    EXPECT_TRUE(panel.stageView(Stage::Output)->content().values.isApprox(hr.output));
+    EXPECT_TRUE(contains(panel.stageView(Stage::Scores)->content().title, "(5 × 5)"));
+}
+
+TEST(Walkthrough, KeysMoveTheSteps)
+{
+    Document doc;
+    WalkthroughPanel panel(&doc);
+    QTest::keyClick(&panel, Qt::Key_Right);
+    EXPECT_EQ(panel.step(), 2);
+    QTest::keyClick(&panel, Qt::Key_PageDown);
+    EXPECT_EQ(panel.step(), 3);
+    QTest::keyClick(&panel, Qt::Key_Left);
+    EXPECT_EQ(panel.step(), 2);
+    QTest::keyClick(&panel, Qt::Key_End);
+    EXPECT_EQ(panel.step(), 5);
+    QTest::keyClick(&panel, Qt::Key_Right);
+    EXPECT_EQ(panel.step(), 5);
+    QTest::keyClick(&panel, Qt::Key_PageUp);
+    EXPECT_EQ(panel.step(), 4);
+    QTest::keyClick(&panel, Qt::Key_Home);
+    EXPECT_EQ(panel.step(), 1);
+}
+
+TEST(Walkthrough, PresenterViewOpensLargeAndClosesWithEscape)
+{
+    MainWindow window;
+    window.show();
+    auto* actions = window.findChild<WalkthroughActions*>();
+    ASSERT_NE(actions, nullptr);
+    WalkthroughPanel* tab = actions->tabPanel();
+    ASSERT_NE(tab, nullptr);
+    EXPECT_GE(window.centralTabs()->indexOf(tab), 0);
+    EXPECT_EQ(actions->presenterAction()->shortcut(), QKeySequence(Qt::Key_F5));
+    tab->setStep(3);
+
+    actions->presenterAction()->trigger();
+    PresenterWindow* presenter = actions->presenterWindow();
+    ASSERT_NE(presenter, nullptr);
+    EXPECT_TRUE(presenter->isVisible());
+    EXPECT_TRUE(presenter->windowState() & Qt::WindowFullScreen);
+    WalkthroughPanel* big = presenter->panel();
+    EXPECT_EQ(big->step(), 3);
+    EXPECT_GE(big->captionFont().pointSizeF(), 1.9 * tab->captionFont().pointSizeF());
+    const HeatmapView* view = big->stageView(Stage::Q);
+    EXPECT_GE(view->xAxis->tickLabelFont().pointSizeF(),
+              1.5 * tab->stageView(Stage::Q)->xAxis->tickLabelFont().pointSizeF());
+
+    // Stepping in the presenter moves the tab along.
+    QTest::keyClick(big, Qt::Key_PageDown);
+    EXPECT_EQ(big->step(), 4);
+    EXPECT_EQ(tab->step(), 4);
+
+    QTest::keyClick(big, Qt::Key_Escape);  // the panel passes it up to the window
+    EXPECT_FALSE(presenter->isVisible());
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    EXPECT_EQ(actions->presenterWindow(), nullptr);
+}
+
+}  // namespace
+}  // namespace attnlab

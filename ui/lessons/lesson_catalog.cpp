@@ -1,0 +1,123 @@
+#include "ui/lessons/lesson_catalog.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+namespace attnlab {
+
+namespace {
+
+QString& languageOverride()
+{
+    static QString code;
+    return code;
+}
+
+QByteArray readResource(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return f.readAll();
+}
+
+QList<Lesson> readCatalog()
+{
+    const QString dir = QStringLiteral(":/lessons/");
+    const QJsonDocument index =
+        QJsonDocument::fromJson(readResource(dir + QStringLiteral("lessons.json")));
+    QList<Lesson> out;
+    const QJsonArray items = index.object().value(QLatin1String("lessons")).toArray();
+    for (const QJsonValue& v : items) {
+        const QJsonObject o = v.toObject();
+        auto str = [&o](const char* key) { return o.value(QLatin1String(key)).toString(); };
+        Lesson l;
+        l.id = str("id");
+        l.titleEn = str("title_en");
+        l.titleZh = str("title_zh");
+        l.summaryEn = str("summary_en");
+        l.summaryZh = str("summary_zh");
+        l.textEn = QString::fromUtf8(readResource(dir + str("text_en")));
+        l.textZh = QString::fromUtf8(readResource(dir + str("text_zh")));
+        l.sessionPath = dir + str("session");
+        if (!l.id.isEmpty()) out << l;
+    }
+    return out;
+}
+
+bool chinese()
+{
+    return lessonLanguage() == QLatin1String("zh");
+}
+
+}  // namespace
+
+QString Lesson::title() const
+{
+    return chinese() ? titleZh : titleEn;
+}
+
+QString Lesson::summary() const
+{
+    return chinese() ? summaryZh : summaryEn;
+}
+
+QString Lesson::text() const
+{
+    return chinese() ? textZh : textEn;
+}
+
+const QList<Lesson>& lessons()
+{
+    static const QList<Lesson> all = readCatalog();
+    return all;
+}
+
+const Lesson* findLessonById(const QString& id)
+{
+    for (const Lesson& l : lessons())
+        if (l.id == id) return &l;
+    return nullptr;
+}
+
+bool loadLesson(const QString& id, Session& session, ViewState& view, FileError& error)
+{
+    const Lesson* lesson = findLessonById(id);
+    if (!lesson) {
+        error.file = id;
+        error.field.clear();
+        error.problem =
+            QCoreApplication::translate("attnlab::Lessons", "no lesson named %1").arg(id);
+        return false;
+    }
+    QFile f(lesson->sessionPath);
+    if (!f.open(QIODevice::ReadOnly)) {
+        error.file = lesson->sessionPath;
+        error.field.clear();
+        error.problem = f.errorString();
+        return false;
+    }
+    SessionFile file;
+    if (!parseSessionJson(f.readAll(), lesson->sessionPath, file, error)) return false;
+    session = file.session;
+    view = file.view;
+    return true;
+}
+
+QString lessonLanguage()
+{
+    const QString& code = languageOverride();
+    if (!code.isEmpty()) return code;
+    return QLocale().language() == QLocale::Chinese ? QStringLiteral("zh") : QStringLiteral("en");
+}
+
+void setLessonLanguage(const QString& code)
+{
+    languageOverride() =
+        code == QLatin1String("zh") || code == QLatin1String("en") ? code : QString();
+}
+
+}  // namespace attnlab

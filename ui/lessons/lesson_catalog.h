@@ -1,0 +1,41 @@
+#pragma once
+// The built-in lessons: session files and texts compiled in from resources/lessons/
+// (see scripts/make_lessons.py). Each lesson is a session plus a short text in
+// Simplified Chinese and English; the text is shown in the lesson language, which
+// follows the application's locale unless set explicitly.
+
+#include <QList>
+#include <QString>
+
+#include "ui/io/session_file.h"
+
+namespace attnlab {
+
+struct Lesson {
+    QString id;
+    QString titleEn, titleZh;
+    QString summaryEn, summaryZh;
+    QString textEn, textZh;  // Markdown
+    QString sessionPath;     // a resource path, ":/lessons/ID.attnlab.json"
+
+    // The title, summary and text in the current lesson language.
+    [[nodiscard]] QString title() const;
+    [[nodiscard]] QString summary() const;
+    [[nodiscard]] QString text() const;
+};
+
+// Every lesson, in teaching order. Empty when the resource is missing (a build problem).
+const QList<Lesson>& lessons();
+// The lesson with this id, or nullptr.
+const Lesson* findLessonById(const QString& id);
+// Loads and validates the lesson's session. False and `error` set for an unknown id.
+bool loadLesson(const QString& id, Session& session, ViewState& view, FileError& error);
+
+// The lesson language: "zh" or "en". Without an explicit choice it is "zh" when
+// QLocale().language() is Chinese, else "en".
+QString lessonLanguage();
+// Sets the lesson language ("zh" or "en"; empty = follow the locale again). Panels that
+// show lesson text refresh on the next QEvent::LanguageChange or when asked.
+void setLessonLanguage(const QString& code);
+
+}  // namespace attnlab

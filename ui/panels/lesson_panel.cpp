@@ -1,0 +1,74 @@
+#include "ui/panels/lesson_panel.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "ui/lessons/lesson_catalog.h"
+
+namespace attnlab {
+
+LessonPanel::LessonPanel(QWidget* parent)
+    : QWidget(parent),
+      title_(new QLabel(this)),
+      text_(new QTextBrowser(this)),
+      restart_(new QPushButton(this))
+{
+    setObjectName(QStringLiteral("LessonPanel"));
+    auto* layout = new QVBoxLayout(this);
+    title_->setWordWrap(true);
+    QFont f = title_->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    title_->setFont(f);
+    text_->setOpenExternalLinks(true);
+    text_->setMinimumHeight(200);
+    layout->addWidget(title_);
+    layout->addWidget(text_, 1);
+    layout->addWidget(restart_, 0, Qt::AlignLeft);
+    connect(restart_, &QPushButton::clicked, this, [this] {
+        if (!id_.isEmpty()) Q_EMIT restartRequested(id_);
+    });
+    refresh();
+}
+
+void LessonPanel::setLesson(const QString& id)
+{
+    id_ = id;
+    refresh();
+}
+
+QString LessonPanel::shownTitle() const
+{
+    return title_->text();
+}
+
+void LessonPanel::refresh()
+{
+    restart_->setText(tr("&Start the lesson again"));
+    restart_->setToolTip(tr("Reload the lesson's numbers (one undo step)."));
+    const Lesson* lesson = findLessonById(id_);
+    restart_->setVisible(lesson != nullptr);
+    if (!lesson) {
+        title_->setText(tr("No lesson open"));
+        markdown_ =
+            tr("Open a lesson from the **Lessons** menu or the start page "
+               "(**Help ▸ Start page**).");
+    } else {
+        title_->setText(lesson->title());
+        markdown_ = lesson->text();
+    }
+    // The lesson text starts with its own heading.
+    title_->setVisible(!lesson || !markdown_.startsWith(QLatin1Char('#')));
+    text_->setMarkdown(markdown_);
+}
+
+void LessonPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::LocaleChange) refresh();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace attnlab

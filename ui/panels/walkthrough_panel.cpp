@@ -1,0 +1,290 @@
+#include "ui/panels/walkthrough_panel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/document/document.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/views/lazy_refresh.h"
+
+namespace attnlab {
+
+namespace {
+
+using Stage = PipelinePanel::Stage;
+
+QFont scaledFont(QFont font, double factor)
+{
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * factor);
+    else if (font.pixelSize() > 0)
+        font.setPixelSize(std::max(1, static_cast<int>(std::lround(font.pixelSize() * factor))));
+    return font;
+}
+
+// Where each stage sits: two rows of a 20-column grid, step 1 above, steps 2..5 below.
+struct Cell {
+    int row, column, span;
+};
+// clang-format off
+constexpr std::array<Cell, PipelinePanel::StageCount> kCells = {{
+    {0, 0, 5}, {0, 5, 5}, {0, 10, 5}, {0, 15, 5},              // X, Q, K, V
+    {1, 0, 4}, {1, 4, 4}, {1, 8, 4}, {1, 12, 4}, {1, 16, 4}}};  // S, S scaled, mask, P, O
+// clang-format on
+
+}  // namespace
+
+WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
+    : QWidget(parent), document_(document), baseFont_(font())
+{
+    setFocusPolicy(Qt::StrongFocus);
+    auto* layout = new QVBoxLayout(this);
+
+    auto* bar = new QHBoxLayout;
+    back_ = new QPushButton(this);
+    next_ = new QPushButton(this);
+    indicator_ = new QLabel(this);
+    indicator_->setObjectName(QStringLiteral("walkthroughIndicator"));
+    bar->addWidget(back_);
+    bar->addWidget(indicator_);
+    bar->addWidget(next_);
+    bar->addSpacing(16);
+    for (int s = 1; s <= StepCount; ++s) {
+        auto* b = new QToolButton(this);
+        b->setCheckable(true);
+        b->setAutoRaise(true);
+        connect(b, &QToolButton::clicked, this, [this, s] { setStep(s); });
+        stepButtons_[static_cast<std::size_t>(s - 1)] = b;
+        bar->addWidget(b);
+    }
+    bar->addStretch(1);
+    presenter_ = new QPushButton(this);
+    bar->addWidget(presenter_);
+    // Buttons never take the focus: the arrow keys belong to the walkthrough.
+    for (QPushButton* b : {back_, next_, presenter_}) b->setFocusPolicy(Qt::NoFocus);
+    for (QAbstractButton* b : stepButtons_) b->setFocusPolicy(Qt::NoFocus);
+    connect(back_, &QPushButton::clicked, this, &WalkthroughPanel::back);
+    connect(next_, &QPushButton::clicked, this, &WalkthroughPanel::next);
+    connect(presenter_, &QPushButton::clicked, this, &WalkthroughPanel::presenterRequested);
+    layout->addLayout(bar);
+
+    caption_ = new QLabel(this);
+    caption_->setObjectName(QStringLiteral("walkthroughCaption"));
+    caption_->setWordWrap(true);
+    caption_->setTextFormat(Qt::PlainText);
+    layout->addWidget(caption_);
+
+    auto* grid = new QGridLayout;
+    for (int c = 0; c < 20; ++c) grid->setColumnStretch(c, 1);
+    for (int s = 0; s < StageCount; ++s) {
+        const auto i = static_cast<std::size_t>(s);
+        auto* card = new QFrame(this);
+        card->setObjectName(QStringLiteral("walkthroughCard"));
+        auto* cardLayout = new QVBoxLayout(card);
+        cardLayout->setContentsMargins(4, 4, 4, 4);
+        auto* view = new HeatmapView(card);
+        view->setMinimumSize(150, 140);
+        view->colorScale()->setBarWidth(8);
+        auto* placeholder = new QLabel(card);
+        placeholder->setAlignment(Qt::AlignCenter);
+        placeholder->setEnabled(false);  // drawn greyed out
+        placeholder->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+        cardLayout->addWidget(view);
+        cardLayout->addWidget(placeholder);
+        connect(view, &QCustomPlot::beforeReplot, this, [this, view] { applyViewFonts(view); });
+        cards_[i] = card;
+        views_[i] = view;
+        placeholders_[i] = placeholder;
+        grid->addWidget(card, kCells[i].row, kCells[i].column, 1, kCells[i].span);
+    }
+    grid->setRowStretch(0, 1);
+    grid->setRowStretch(1, 1);
+    layout->addLayout(grid, 1);
+
+    // Nine maps: redraw only while shown; the caption is cheap and always follows.
+    auto* lazy = new LazyRefresh(this, [this] { rebuild(); });
+    connect(document_, &Document::changed, lazy, &LazyRefresh::request);
+    connect(document_, &Document::changed, this, &WalkthroughPanel::retranslate);
+    connect(document_, &Document::selectionChanged, lazy, &LazyRefresh::request);
+    retranslate();
+    applyFonts();
+    rebuild();
+}
+
+int WalkthroughPanel::stepOfStage(int stage)
+{
+    switch (stage) {
+    case Stage::X:
+    case Stage::Q:
+    case Stage::K:
+    case Stage::V: return 1;
+    case Stage::Scores: return 2;
+    case Stage::Scaled: return 3;
+    case Stage::Mask:
+    case Stage::Weights: return 4;
+    case Stage::Output: return 5;
+    default: return StepCount + 1;
+    }
+}
+
+HeatmapView* WalkthroughPanel::stageView(int stage) const
+{
+    if (stage < 0 || stage >= StageCount) return nullptr;
+    return views_[static_cast<std::size_t>(stage)];
+}
+
+QFont WalkthroughPanel::captionFont() const
+{
+    return caption_->font();
+}
+
+void WalkthroughPanel::setStep(int step)
+{
+    step = std::clamp(step, 1, StepCount);
+    if (step == step_) return;
+    step_ = step;
+    updateStep();
+    Q_EMIT stepChanged(step_);
+}
+
+void WalkthroughPanel::next()
+{
+    setStep(step_ + 1);
+}
+
+void WalkthroughPanel::back()
+{
+    setStep(step_ - 1);
+}
+
+void WalkthroughPanel::setPresenterButtonVisible(bool visible)
+{
+    presenter_->setVisible(visible);
+}
+
+void WalkthroughPanel::setFontScale(double scale)
+{
+    fontScale_ = std::max(0.5, scale);
+    applyFonts();
+}
+
+void WalkthroughPanel::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_Right:
+    case Qt::Key_PageDown:
+    case Qt::Key_Space: next(); break;
+    case Qt::Key_Left:
+    case Qt::Key_PageUp:
+    case Qt::Key_Backspace: back(); break;
+    case Qt::Key_Home: first(); break;
+    case Qt::Key_End: last(); break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void WalkthroughPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    setFocus(Qt::OtherFocusReason);  // so that the arrow keys step at once
+}
+
+void WalkthroughPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        rebuild();
+    }
+}
+
+void WalkthroughPanel::retranslate()
+{
+    back_->setText(tr("◀ Back"));
+    back_->setToolTip(tr("Previous step (Left, Page Up)"));
+    next_->setText(tr("Next ▶"));
+    next_->setToolTip(tr("Next step (Right, Page Down)"));
+    presenter_->setText(tr("Presenter view"));
+    presenter_->setToolTip(tr("Show the walkthrough full screen with large fonts (F5)"));
+    for (int s = 1; s <= StepCount; ++s)
+        stepButtons_[static_cast<std::size_t>(s - 1)]->setText(tr("%1 %2").arg(s).arg(stepName(s)));
+    for (int s = 0; s < StageCount; ++s)
+        placeholders_[static_cast<std::size_t>(s)]->setText(
+            tr("Step %1: %2").arg(stepOfStage(s)).arg(stageName(s)));
+    updateStep();
+}
+
+void WalkthroughPanel::updateStep()
+{
+    caption_->setText(caption());
+    indicator_->setText(stepIndicator());
+    back_->setEnabled(step_ > 1);
+    next_->setEnabled(step_ < StepCount);
+    for (int s = 1; s <= StepCount; ++s)
+        stepButtons_[static_cast<std::size_t>(s - 1)]->setChecked(s == step_);
+    for (int s = 0; s < StageCount; ++s) {
+        const auto i = static_cast<std::size_t>(s);
+        views_[i]->setVisible(isRevealed(s));
+        placeholders_[i]->setVisible(!isRevealed(s));
+        cards_[i]->setStyleSheet(
+            isCurrent(s) ? QStringLiteral("QFrame#walkthroughCard { border: 3px solid #e07b00; "
+                                          "border-radius: 6px; background: #fff6e8; }")
+                         : QStringLiteral("QFrame#walkthroughCard { border: 1px solid #c8c8c8; "
+                                          "border-radius: 6px; }"));
+    }
+}
+
+double WalkthroughPanel::mapFontScale() const
+{
+    // The maps' labels grow less than the captions (×1.6 for ×2) so that they still fit.
+    return 1.0 + 0.6 * (fontScale_ - 1.0);
+}
+
+void WalkthroughPanel::applyFonts()
+{
+    caption_->setFont(scaledFont(baseFont_, 1.25 * fontScale_));
+    QFont indicator = scaledFont(baseFont_, 1.1 * fontScale_);
+    indicator.setBold(true);
+    indicator_->setFont(indicator);
+    const QFont normal = scaledFont(baseFont_, fontScale_);
+    for (QWidget* w : {static_cast<QWidget*>(back_), static_cast<QWidget*>(next_),
+                       static_cast<QWidget*>(presenter_)})
+        w->setFont(normal);
+    for (QAbstractButton* b : stepButtons_) b->setFont(normal);
+    for (QLabel* p : placeholders_) p->setFont(normal);
+    for (HeatmapView* v : views_) {
+        v->setFont(scaledFont(baseFont_, mapFontScale()));
+        applyViewFonts(v);
+        v->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void WalkthroughPanel::applyViewFonts(HeatmapView* view) const
+{
+    const QFont f = scaledFont(baseFont_, mapFontScale());
+    QFont bold = scaledFont(baseFont_, mapFontScale() * 1.1);
+    bold.setBold(true);
+    for (QCPAxis* axis : {view->xAxis, view->yAxis, view->colorScale()->axis()}) {
+        if (axis->tickLabelFont() != f) axis->setTickLabelFont(f);
+        if (axis->labelFont() != f) axis->setLabelFont(f);
+    }
+    for (QCPLayoutElement* e : view->plotLayout()->elements(true)) {
+        if (auto* title = qobject_cast<QCPTextElement*>(e); title && title->font() != bold)
+            title->setFont(bold);
+    }
+    // The value texts in the cells are recreated with each content or size change.
+    for (int i = 0; i < view->itemCount(); ++i) {
+        if (auto* t = qobject_cast<QCPItemText*>(view->item(i)); t && t->font() != f) t->setFont(f);
+    }
+}
+
+}  // namespace attnlab

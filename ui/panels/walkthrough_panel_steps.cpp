@@ -1,0 +1,207 @@
+// The walkthrough's content: the captions of the five steps and the stage maps, both
+// read from the document's result.
+#include <QStringList>
+
+#include "ui/document/document.h"
+#include "ui/panels/walkthrough_panel.h"  // IWYU pragma: associated
+#include "ui/views/heatmap_view.h"
+
+namespace attnlab {
+
+namespace {
+
+using Stage = PipelinePanel::Stage;
+
+QStringList labelsFor(const QStringList& given, long count)
+{
+    QStringList out = given.mid(0, count);
+    while (out.size() < count) out << QString::number(out.size() + 1);
+    return out;
+}
+
+QStringList componentLabels(long count)
+{
+    QStringList out;
+    for (long c = 0; c < count; ++c) out << QString::number(c + 1);
+    return out;
+}
+
+QString shape(long rows, long cols)
+{
+    return WalkthroughPanel::tr("(%1 × %2)").arg(rows).arg(cols);
+}
+QString shape(const attn::Matrix& m)
+{
+    return shape(m.rows(), m.cols());
+}
+
+}  // namespace
+
+QString WalkthroughPanel::stepName(int step) const
+{
+    switch (step) {
+    case 1: return tr("Projections");
+    case 2: return tr("Scores");
+    case 3: return tr("Scaling");
+    case 4: return tr("Softmax");
+    case 5: return tr("Weighted sum");
+    default: return QString();
+    }
+}
+
+QString WalkthroughPanel::stageName(int stage) const
+{
+    switch (stage) {
+    case Stage::X: return tr("X");
+    case Stage::Q: return tr("Q");
+    case Stage::K: return tr("K");
+    case Stage::V: return tr("V");
+    case Stage::Scores: return tr("S");
+    case Stage::Scaled: return tr("scaled S");
+    case Stage::Mask: return tr("mask");
+    case Stage::Weights: return tr("P");
+    case Stage::Output: return tr("O");
+    default: return QString();
+    }
+}
+
+QString WalkthroughPanel::stepIndicator() const
+{
+    return tr("Step %1 of %2").arg(step_).arg(StepCount);
+}
+
+QString WalkthroughPanel::caption(int step) const
+{
+    const attn::HeadResult* hr = document_->currentHead();
+    if (!hr) return tr("Nothing computed yet.");
+    const attn::AttentionInput& in = document_->session().input;
+    const bool cross = in.mode == attn::Mode::Cross;
+    const long n = hr->weights.rows();
+    const long m = hr->weights.cols();
+    const long dk = hr->Q.cols();
+    const long dv = hr->V.cols();
+    switch (step) {
+    case 1:
+        if (cross)
+            return tr("Step 1 — Linear projections: three learnable matrices project every "
+                      "position at once: Q = X·W_Q %1 from the target X %2; K = Y·W_K %3 and "
+                      "V = Y·W_V %4 from the source Y %5.")
+                .arg(shape(n, dk), shape(in.X), shape(m, dk), shape(m, dv), shape(in.Y));
+        return tr("Step 1 — Linear projections: the token vectors stacked as X %1 are multiplied "
+                  "by three learnable matrices, giving Q = X·W_Q %2, K = X·W_K %3 and "
+                  "V = X·W_V %4 — every position in one matrix product.")
+            .arg(shape(in.X), shape(n, dk), shape(m, dk), shape(m, dv));
+    case 2:
+        if (in.score == attn::ScoreFunction::Additive)
+            return tr("Step 2 — Additive scores: S = vᵀ tanh(W_a q_i + U_a k_j) %1; entry "
+                      "(i, j) is how well query i matches key j.")
+                .arg(shape(n, m));
+        return tr("Step 2 — Dot-product scores: S = QKᵀ, %1 · %2 → %3; entry (i, j) is how well "
+                  "query i matches key j.")
+            .arg(shape(n, dk), shape(dk, m), shape(n, m));
+    case 3:
+        switch (in.scaling) {
+        case attn::Scaling::SqrtDk:
+            return tr("Step 3 — Scaling: S / √d_k = S / √%1 %2 brings the variance of the scores "
+                      "back near one, so the softmax does not saturate.")
+                .arg(dk)
+                .arg(shape(n, m));
+        case attn::Scaling::Temperature:
+            return tr("Step 3 — Scaling by a temperature: S / τ with τ = %1 %2; a smaller τ "
+                      "sharpens the softmax, a larger one flattens it.")
+                .arg(QString::number(in.temperature, 'g', 4), shape(n, m));
+        case attn::Scaling::None: break;
+        }
+        return tr("Step 3 — No scaling in this session: S %1 goes to the softmax as it is; with "
+                  "d_k = %2 the scores can grow large and the softmax saturate.")
+            .arg(shape(n, m))
+            .arg(dk);
+    case 4: {
+        QString text = tr("Step 4 — Softmax: each row of the scaled scores becomes non-negative "
+                          "weights that sum to one, P %1 — query i's attention budget.")
+                           .arg(shape(n, m));
+        const bool anyMasked = hr->mask.size() > 0 && !hr->mask.all();
+        if (in.mode == attn::Mode::Causal)
+            text += QLatin1Char(' ') +
+                    tr("The causal mask sets future positions to −∞ first, so their weight is 0.");
+        else if (anyMasked)
+            text +=
+                QLatin1Char(' ') + tr("Masked cells are set to −∞ first, so their weight is 0.");
+        return text;
+    }
+    case 5:
+        return tr("Step 5 — Weighted sum: O = PV, %1 · %2 → %3; each position's new "
+                  "representation is the sum of the value vectors weighted by its row of P.")
+            .arg(shape(n, m), shape(m, dv), shape(n, dv));
+    default: return QString();
+    }
+}
+
+void WalkthroughPanel::rebuild()
+{
+    const attn::HeadResult* hr = document_->currentHead();
+    if (!hr) return;
+    const Session& session = document_->session();
+    const attn::AttentionInput& in = session.input;
+    const bool cross = in.mode == attn::Mode::Cross;
+    const long n = hr->weights.rows();
+    const long m = hr->weights.cols();
+    const bool hasMask = hr->mask.rows() == n && hr->mask.cols() == m;
+    const QStringList queries = labelsFor(session.targetTokens, n);
+    const QStringList keys = labelsFor(keyTokens(session), m);
+
+    std::array<HeatmapContent, StageCount> c;
+    c[Stage::X].values = in.X;
+    c[Stage::X].title = tr("X %1").arg(shape(in.X));
+    c[Stage::Q].values = hr->Q;
+    c[Stage::Q].title = tr("Q = X·W_Q %1").arg(shape(hr->Q));
+    c[Stage::K].values = hr->K;
+    c[Stage::K].title = (cross ? tr("K = Y·W_K %1") : tr("K = X·W_K %1")).arg(shape(hr->K));
+    c[Stage::V].values = hr->V;
+    c[Stage::V].title = (cross ? tr("V = Y·W_V %1") : tr("V = X·W_V %1")).arg(shape(hr->V));
+    c[Stage::Scores].values = hr->scores;
+    c[Stage::Scores].title =
+        (in.score == attn::ScoreFunction::Additive ? tr("S additive %1") : tr("S = QKᵀ %1"))
+            .arg(shape(hr->scores));
+    c[Stage::Scaled].values = hr->scaled;
+    switch (in.scaling) {
+    case attn::Scaling::SqrtDk:
+        c[Stage::Scaled].title = tr("S / √%1 %2").arg(hr->Q.cols()).arg(shape(hr->scaled));
+        break;
+    case attn::Scaling::Temperature:
+        c[Stage::Scaled].title =
+            tr("S / %1 %2").arg(QString::number(in.temperature, 'g', 6), shape(hr->scaled));
+        break;
+    case attn::Scaling::None:
+        c[Stage::Scaled].title = tr("S unscaled %1").arg(shape(hr->scaled));
+        break;
+    }
+    if (hasMask)
+        c[Stage::Mask].values = hr->mask.cast<double>();
+    else
+        c[Stage::Mask].values = attn::Matrix::Ones(n, m);
+    c[Stage::Mask].title = tr("Mask %1").arg(shape(c[Stage::Mask].values));
+    c[Stage::Mask].scale = ColorScale::Sequential;
+    c[Stage::Mask].range = QCPRange(0.0, 1.0);
+    c[Stage::Weights].values = hr->weights;
+    c[Stage::Weights].title = tr("P %1").arg(shape(hr->weights));
+    c[Stage::Weights].scale = ColorScale::Weights;
+    if (hasMask) c[Stage::Weights].mask = hr->mask;
+    c[Stage::Weights].fullyMaskedRows = hr->diagnostics.fullyMasked;
+    c[Stage::Output].values = hr->output;
+    c[Stage::Output].title = tr("O = PV %1").arg(shape(hr->output));
+
+    for (int s = 0; s < StageCount; ++s) {
+        HeatmapContent& h = c[static_cast<std::size_t>(s)];
+        const bool keyRows = s == Stage::K || s == Stage::V;
+        const bool vectorRows = keyRows || s == Stage::X || s == Stage::Q || s == Stage::Output;
+        h.rowLabels = keyRows ? keys : queries;
+        h.rowAxisTitle = keyRows ? tr("key") : tr("query");
+        h.columnLabels = vectorRows ? componentLabels(h.values.cols()) : keys;
+        h.columnAxisTitle = vectorRows ? tr("component") : tr("key");
+        if (s != Stage::Mask && s != Stage::Weights) h.scale = ColorScale::Diverging;
+        views_[static_cast<std::size_t>(s)]->setContent(h);
+    }
+}
+
+}  // namespace attnlab

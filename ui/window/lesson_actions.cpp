@@ -1,0 +1,176 @@
+#include "ui/window/lesson_actions.h"
+
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QEvent>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+
+#include "ui/document/document.h"
+#include "ui/lessons/lesson_catalog.h"
+#include "ui/panels/lesson_panel.h"
+#include "ui/panels/working_panel.h"
+#include "ui/window/file_actions.h"
+#include "ui/window/main_window.h"
+#include "ui/window/start_page.h"
+
+namespace attnlab {
+
+namespace {
+constexpr const char* kLessonProperty = "attnlabLesson";
+}  // namespace
+
+LessonActions::LessonActions(MainWindow* window, Document* doc)
+    : QObject(window),
+      window_(window),
+      doc_(doc),
+      panel_(new LessonPanel(window)),
+      working_(new WorkingPanel(doc, window))
+{
+    setObjectName(QStringLiteral("LessonActions"));
+    lessonDock_ = addDock(panel_, QStringLiteral("LessonDock"), Qt::RightDockWidgetArea);
+    workingDock_ = addDock(working_, QStringLiteral("WorkingDock"), Qt::BottomDockWidgetArea);
+    lessonDock_->hide();
+    workingDock_->hide();
+    connect(panel_, &LessonPanel::restartRequested, this, &LessonActions::openLesson);
+    buildMenu();
+    window_->installEventFilter(this);
+    // The window rebuilds its interface (and this object) on a language switch: the open
+    // lesson is kept on the window so that its text comes back in the new language.
+    current_ = window_->property(kLessonProperty).toString();
+    panel_->setLesson(current_);
+}
+
+QDockWidget* LessonActions::addDock(QWidget* panel, const QString& objectName,
+                                    Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(window_);
+    dock->setObjectName(objectName);
+    auto* scroll = new QScrollArea(dock);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel);
+    dock->setWidget(scroll);
+    window_->addDockWidget(area, dock);
+    return dock;
+}
+
+void LessonActions::buildMenu()
+{
+    menu_ = new QMenu(window_);
+    menu_->setObjectName(QStringLiteral("LessonsMenu"));
+    auto* help = window_->findChild<QMenu*>(QStringLiteral("HelpMenu"));
+    if (help) {
+        window_->menuBar()->insertMenu(help->menuAction(), menu_);
+        QAction* start = help->addAction(QString(), this, &LessonActions::showStartPage);
+        start->setObjectName(QStringLiteral("HelpStartPageAction"));
+    } else {
+        window_->menuBar()->addMenu(menu_);
+    }
+    fillMenu();
+}
+
+void LessonActions::fillMenu()
+{
+    menu_->setTitle(tr("&Lessons"));
+    lessonDock_->setWindowTitle(tr("Lesson"));
+    workingDock_->setWindowTitle(tr("Show working"));
+    if (QAction* a = window_->findChild<QAction*>(QStringLiteral("HelpStartPageAction")))
+        a->setText(tr("&Start page…"));
+    menu_->clear();
+    for (const Lesson& lesson : lessons()) {
+        const QString id = lesson.id;
+        QAction* a = menu_->addAction(lesson.title(), this, [this, id] { openLesson(id); });
+        a->setToolTip(lesson.summary());
+        a->setData(id);
+    }
+    menu_->setToolTipsVisible(true);
+    menu_->addSeparator();
+    menu_->addAction(tr("&Start page…"), this, &LessonActions::showStartPage);
+    QAction* text = lessonDock_->toggleViewAction();
+    text->setText(tr("Lesson &text"));
+    menu_->addAction(text);
+    QAction* working = workingDock_->toggleViewAction();
+    working->setText(tr("Show &working"));
+    menu_->addAction(working);
+}
+
+bool LessonActions::openLesson(const QString& id)
+{
+    Session session;
+    ViewState view;
+    FileError error;
+    if (!loadLesson(id, session, view, error)) {
+        window_->statusBar()->showMessage(error.message(), 8000);
+        return false;
+    }
+    const Lesson* lesson = findLessonById(id);
+    if (!doc_->replaceSession(session, tr("Open lesson “%1”").arg(lesson->title()))) return false;
+    // A lesson is not the file that was open: Save must not write the lesson over it.
+    if (FileActions* files = window_->fileActions()) files->detachFromFile();
+    doc_->clearPin();
+    doc_->setHead(view.head);
+    doc_->select(view.row, view.column);
+    current_ = id;
+    window_->setProperty(kLessonProperty, id);
+    panel_->setLesson(id);
+    if (lessonDock_->isHidden()) {
+        lessonDock_->show();
+        window_->resizeDocks({lessonDock_}, {460}, Qt::Vertical);
+    }
+    lessonDock_->raise();
+    if (id == QLatin1String("hand-exercise")) {
+        workingDock_->show();
+        workingDock_->raise();
+    }
+    return true;
+}
+
+StartPage* LessonActions::startPage() const
+{
+    return startPage_.data();
+}
+
+void LessonActions::showStartPage()
+{
+    if (!startPage_) {
+        startPage_ = new StartPage(window_);
+        startPage_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(startPage_, &StartPage::openLesson, this, &LessonActions::openLesson);
+    }
+    startPage_->show();
+    startPage_->raise();
+    startPage_->activateWindow();
+}
+
+bool LessonActions::showStartPageOnFirstLaunch()
+{
+    QSettings settings;
+    const bool shown = settings.value(StartPage::shownKey(), false).toBool();
+    const bool ask = settings.value(QStringLiteral("lessons/showStartPage"), false).toBool();
+    if (shown && !ask) return false;
+    settings.setValue(StartPage::shownKey(), true);
+    showStartPage();
+    return true;
+}
+
+void LessonActions::setLanguage(const QString& code)
+{
+    setLessonLanguage(code);
+    fillMenu();
+    panel_->refresh();
+    if (startPage_) {
+        QEvent change(QEvent::LanguageChange);
+        QCoreApplication::sendEvent(startPage_, &change);
+    }
+}
+
+bool LessonActions::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == window_ && event->type() == QEvent::LanguageChange) fillMenu();
+    return QObject::eventFilter(watched, event);
+}
+
+}  // namespace attnlab
