@@ -100,8 +100,10 @@ void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
         return;
     }
     Eigen::Map<const RowArray<T>> p(weights, count);
-    Eigen::Index k = 0;
-    const T pk = p.maxCoeff(&k);
+    // maxCoeff() vectorises; maxCoeff(&index) is a scalar visitor in Eigen 3.4 and took
+    // most of a key edit. The first position holding the maximum is the argmax.
+    const T pk = p.maxCoeff();
+    const Eigen::Index k = std::find(weights, weights + count, pk) - weights;
     diag.maxWeight[i] = pk;
     diag.argmax[i] = static_cast<int>(k);
     diag.entropy[i] = std::max(T(0), facts.max + std::log(facts.sum) - facts.dot);

@@ -104,6 +104,20 @@ void randomiseProjections(Session& s, int heads, int dK, int dV, quint64 seed)
     s.seed = seed;
 }
 
+QStringList labelsFor(const QStringList& given, long count)
+{
+    QStringList out = given.mid(0, count);
+    while (out.size() < count) out << QString::number(out.size() + 1);
+    return out;
+}
+
+QStringList componentLabels(long count)
+{
+    QStringList out;
+    for (long c = 0; c < count; ++c) out << QString::number(c + 1);
+    return out;
+}
+
 const QStringList& keyTokens(const Session& s)
 {
     return s.input.mode == attn::Mode::Cross ? s.sourceTokens : s.targetTokens;

@@ -34,6 +34,11 @@ attn::Matrix embeddingsFor(const QStringList& tokens, const QStringList& oldToke
 // New random projections (all heads), W_O and additive parameters for the given sizes.
 void randomiseProjections(Session& session, int heads, int dK, int dV, quint64 seed);
 
+// `count` axis labels: the given tokens, padded with positions (1-based) when too few.
+QStringList labelsFor(const QStringList& given, long count);
+// "1" … "count": labels for the components of a vector.
+QStringList componentLabels(long count);
+
 // Keys come from the source in cross mode, else from the target.
 const QStringList& keyTokens(const Session& session);
 

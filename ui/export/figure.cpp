@@ -39,20 +39,6 @@ constexpr FigureStage kPipeline[] = {
     FigureStage::Mask, FigureStage::Weights, FigureStage::Output,
 };
 
-QStringList labelsFor(const QStringList& given, long count)
-{
-    QStringList out = given.mid(0, count);
-    while (out.size() < count) out << QString::number(out.size() + 1);
-    return out;
-}
-
-QStringList componentLabels(long count)
-{
-    QStringList out;
-    for (long c = 0; c < count; ++c) out << QString::number(c + 1);
-    return out;
-}
-
 QString shape(const attn::Matrix& m)
 {
     return Tr::tr("(%1 × %2)").arg(m.rows()).arg(m.cols());

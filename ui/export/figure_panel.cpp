@@ -7,6 +7,7 @@
 #include <QPainter>
 
 #include "ui/export/figure_renderer.h"
+#include "ui/views/heatmap_view.h"
 
 namespace attnlab::figure_detail {
 
@@ -55,24 +56,6 @@ QFont makeFont(double px, bool bold)
     f.setPixelSize(std::max(1, static_cast<int>(std::lround(px))));
     f.setBold(bold);
     return f;
-}
-
-// The colour range a panel is drawn on (as HeatmapView does).
-QCPRange rangeOf(const HeatmapContent& c)
-{
-    if (c.range) return *c.range;
-    if (c.scale == ColorScale::Weights) return QCPRange(0.0, 1.0);
-    double lo = 0.0, hi = 0.0;
-    if (c.values.size() > 0) {
-        lo = c.values.minCoeff();
-        hi = c.values.maxCoeff();
-    }
-    if (c.scale == ColorScale::Diverging) {
-        const double a = std::max({std::abs(lo), std::abs(hi), 1e-12});
-        return QCPRange(-a, a);
-    }
-    if (hi - lo < 1e-12) hi = lo + 1.0;
-    return QCPRange(lo, hi);
 }
 
 bool anyMasked(const HeatmapContent& c)
@@ -209,7 +192,7 @@ void paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c, bool ownB
         area.setTop(area.top() + tfm.height() * 1.4);
     }
     if (rows == 0 || cols == 0) return;
-    const QCPRange range = rangeOf(c);
+    const QCPRange range = colorRangeFor(c);
     const double barW = ownBar ? barWidthFor(label) : 0.0;
     const double axisH = fm.height() * 1.3;
     const double rowLabelW = std::min(widestOf(c.rowLabels, fm) + 6.0, area.width() * 0.25);

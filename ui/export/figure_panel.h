@@ -13,8 +13,6 @@ namespace attnlab::figure_detail {
 
 // A font of the figure's family list at `px` logical pixels.
 QFont makeFont(double px, bool bold = false);
-// The colour range a panel is drawn on (as HeatmapView does).
-QCPRange rangeOf(const HeatmapContent& c);
 // True when the panel has masked cells.
 bool anyMasked(const HeatmapContent& c);
 // A vertical colour bar (a stack of rectangles) in `bar` with tick labels to its right, and a

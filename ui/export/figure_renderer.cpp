@@ -31,9 +31,9 @@ const QColor kText(0x20, 0x20, 0x20);
 bool sharedScale(const Figure& f)
 {
     if (f.panels.size() < 2) return false;
-    const QCPRange r0 = rangeOf(f.panels.front());
+    const QCPRange r0 = colorRangeFor(f.panels.front());
     for (const HeatmapContent& c : f.panels) {
-        const QCPRange r = rangeOf(c);
+        const QCPRange r = colorRangeFor(c);
         if (c.scale != f.panels.front().scale || r.lower != r0.lower || r.upper != r0.upper)
             return false;
     }
@@ -111,7 +111,7 @@ void paintFigure(QPainter& p, const QRectF& area, const Figure& f)
     if (shared) {
         const QRectF bar(grid.right() + 10.0, grid.top() + grid.height() * 0.1, 14.0,
                          grid.height() * 0.7);
-        paintColorBar(p, bar, f.panels.front().scale, rangeOf(f.panels.front()), barFont, masked);
+        paintColorBar(p, bar, f.panels.front().scale, colorRangeFor(f.panels.front()), barFont, masked);
     }
     p.restore();
 }

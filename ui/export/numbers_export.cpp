@@ -16,20 +16,6 @@ class Tr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::NumbersExport)
 };
 
-QStringList labelsFor(const QStringList& given, long count)
-{
-    QStringList out = given.mid(0, count);
-    while (out.size() < count) out << QString::number(out.size() + 1);
-    return out;
-}
-
-QStringList components(long count)
-{
-    QStringList out;
-    for (long c = 0; c < count; ++c) out << QString::number(c + 1);
-    return out;
-}
-
 QByteArray jsonString(const QString& s)
 {
     const QByteArray a = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
@@ -263,7 +249,7 @@ std::vector<std::pair<QString, QByteArray>> resultToCsvFiles(const Session& sess
             files.emplace_back(
                 base + key + QStringLiteral(".csv"),
                 matrixToCsv(*nm.m, nm.keyRows ? keys : queries,
-                            nm.components ? components(nm.m->cols()) : keys, corner));
+                            nm.components ? componentLabels(nm.m->cols()) : keys, corner));
         }
         const attn::RowDiagnostics& d = hr.diagnostics;
         attn::Matrix diag(n, 5);
@@ -278,10 +264,12 @@ std::vector<std::pair<QString, QByteArray>> resultToCsvFiles(const Session& sess
                                        Tr::tr("query")));
     }
     const QString qc = Tr::tr("query \\ component");
-    files.emplace_back(QStringLiteral("concat.csv"),
-                       matrixToCsv(result.concat, queries, components(result.concat.cols()), qc));
-    files.emplace_back(QStringLiteral("output.csv"),
-                       matrixToCsv(result.output, queries, components(result.output.cols()), qc));
+    files.emplace_back(
+        QStringLiteral("concat.csv"),
+        matrixToCsv(result.concat, queries, componentLabels(result.concat.cols()), qc));
+    files.emplace_back(
+        QStringLiteral("output.csv"),
+        matrixToCsv(result.output, queries, componentLabels(result.output.cols()), qc));
     return files;
 }
 

@@ -16,13 +16,6 @@ namespace attnlab {
 
 namespace {
 
-QStringList labelsFor(const QStringList& given, long count)
-{
-    QStringList out = given.mid(0, count);
-    while (out.size() < count) out << QString::number(out.size() + 1);
-    return out;
-}
-
 int columnsFor(int heads)
 {
     if (heads <= 2) return std::max(heads, 1);

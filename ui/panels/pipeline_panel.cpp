@@ -30,20 +30,6 @@ QString num(double v)
 }
 
 // `count` labels: the given ones, padded with positions when too few.
-QStringList labelsFor(const QStringList& given, long count)
-{
-    QStringList out = given.mid(0, count);
-    while (out.size() < count) out << QString::number(out.size() + 1);
-    return out;
-}
-
-QStringList componentLabels(long count)
-{
-    QStringList out;
-    for (long c = 0; c < count; ++c) out << QString::number(c + 1);
-    return out;
-}
-
 bool isKeyRowStage(int stage)
 {
     return stage == PipelinePanel::K || stage == PipelinePanel::V;

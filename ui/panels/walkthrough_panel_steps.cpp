@@ -12,20 +12,6 @@ namespace {
 
 using Stage = PipelinePanel::Stage;
 
-QStringList labelsFor(const QStringList& given, long count)
-{
-    QStringList out = given.mid(0, count);
-    while (out.size() < count) out << QString::number(out.size() + 1);
-    return out;
-}
-
-QStringList componentLabels(long count)
-{
-    QStringList out;
-    for (long c = 0; c < count; ++c) out << QString::number(c + 1);
-    return out;
-}
-
 QString shape(long rows, long cols)
 {
     return WalkthroughPanel::tr("(%1 × %2)").arg(rows).arg(cols);

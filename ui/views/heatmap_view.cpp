@@ -8,7 +8,9 @@ namespace attnlab {
 
 namespace {
 
-QCPRange defaultRange(const HeatmapContent& c)
+}  // namespace
+
+QCPRange colorRangeFor(const HeatmapContent& c)
 {
     if (c.range) return *c.range;
     if (c.scale == ColorScale::Weights) return QCPRange(0.0, 1.0);
@@ -24,6 +26,8 @@ QCPRange defaultRange(const HeatmapContent& c)
     if (hi - lo < 1e-12) hi = lo + 1.0;
     return QCPRange(lo, hi);
 }
+
+namespace {
 
 // Every k-th label so that labels do not overlap.
 QSharedPointer<QCPAxisTickerText> tickerFor(const QStringList& labels, double pixels,
@@ -105,7 +109,7 @@ void HeatmapView::setContent(const HeatmapContent& content)
     content_ = content;
     fillColorMapData(content_.values, content_.mask ? &*content_.mask : nullptr, *map_->data());
     map_->setGradient(gradientFor(content_.scale));
-    map_->setDataRange(defaultRange(content_));
+    map_->setDataRange(colorRangeFor(content_));
     title_->setText(content_.title);
     xAxis->setLabel(content_.columnAxisTitle);
     yAxis->setLabel(content_.rowAxisTitle);

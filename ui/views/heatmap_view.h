@@ -28,6 +28,10 @@ struct HeatmapContent {
     std::optional<QCPRange> range;  // fixed colour range; default per scale
 };
 
+// The colour range a content is drawn on: its fixed range, [0, 1] for weights, symmetric
+// around 0 for diverging maps, else the data's own range.
+QCPRange colorRangeFor(const HeatmapContent& content);
+
 class HeatmapView : public QCustomPlot {
     Q_OBJECT
 public:
