@@ -105,6 +105,11 @@ Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
     return {};
 }
 
+// A key edit touches each row once with cheap arithmetic: threads only pay off for very large
+// maps, and idle OpenMP threads spin afterwards, taking a core from the GUI (bench-ui at
+// n = 512 spent 22% of its time in libgomp).
+constexpr long kParallelEditCells = 2048L * 2048L;
+
 template <typename T>
 void AttentionEngineT<T>::updateKey(int head, int j)
 {
@@ -118,7 +123,7 @@ void AttentionEngineT<T>::updateKey(int head, int j)
     long recomputed = 0;
 
 #pragma omp parallel for schedule(dynamic, 32) reduction(+ : recomputed) \
-    if (n * hr.weights.cols() >= kParallelCells)
+    if (n * hr.weights.cols() >= kParallelEditCells)
     for (long i = 0; i < n; ++i) {
         const long count = rowCount(result_, hr, i);
         if (j >= count || (general && !hr.mask(i, j))) continue;

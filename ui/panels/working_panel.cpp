@@ -10,6 +10,7 @@
 
 #include "core/attention.h"
 #include "ui/document/document.h"
+#include "ui/views/lazy_refresh.h"
 
 namespace attnlab {
 
@@ -51,8 +52,10 @@ WorkingPanel::WorkingPanel(Document* document, QWidget* parent)
     layout->addWidget(header_);
     layout->addWidget(table_, 1);
     layout->addWidget(footer_);
-    connect(doc_, &Document::changed, this, &WorkingPanel::rebuild);
-    connect(doc_, &Document::selectionChanged, this, &WorkingPanel::rebuild);
+    // A table of every key's dot product: redraw only while its dock is shown.
+    auto* lazy = new LazyRefresh(this, [this] { rebuild(); });
+    connect(doc_, &Document::changed, lazy, &LazyRefresh::request);
+    connect(doc_, &Document::selectionChanged, lazy, &LazyRefresh::request);
     rebuild();
 }
 

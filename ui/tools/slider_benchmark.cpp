@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QSlider>
 
 #include "ui/document/document.h"
@@ -47,10 +48,14 @@ UiBenchmarkRow measure(int n, const UiBenchmarkOptions& o)
     doc->select(0, 0);
     QApplication::processEvents();
 
-    VectorEditorPanel* keys = nullptr;
-    for (VectorEditorPanel* p : window.findChildren<VectorEditorPanel*>())
-        if (p->role() == attn::Role::Key) keys = p;
-    QSlider* slider = keys ? keys->slider(0, 0) : nullptr;
+    // The panels can be rebuilt (language switch, layout changes): look the slider up afresh.
+    auto findSlider = [&window]() -> QSlider* {
+        for (VectorEditorPanel* p : window.findChildren<VectorEditorPanel*>())
+            if (p->role() == attn::Role::Key && p->isVisible() && p->slider(0, 0))
+                return p->slider(0, 0);
+        return nullptr;
+    };
+    QPointer<QSlider> slider = findSlider();
     UiBenchmarkRow row;
     row.n = n;
     if (slider == nullptr) return row;
@@ -66,6 +71,13 @@ UiBenchmarkRow measure(int n, const UiBenchmarkOptions& o)
     for (int step = 0; step < o.steps; ++step) {
         const int lo = slider->minimum(), hi = slider->maximum();
         const int value = lo + (hi - lo) * (step % 50 + 1) / 52;
+        if (slider.isNull()) {
+            // The panel rebuilt its rows: take the new slider.
+            slider = findSlider();
+            if (slider.isNull()) break;
+            slider->setSliderDown(true);
+            ++row.sliderRebuilds;
+        }
         painted = false;
         QElapsedTimer timer;
         timer.start();
@@ -75,7 +87,7 @@ UiBenchmarkRow measure(int n, const UiBenchmarkOptions& o)
         QApplication::processEvents();  // deliver the paint of the replotted buffer
         times.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
     }
-    slider->setSliderDown(false);
+    if (!slider.isNull()) slider->setSliderDown(false);
     row.steps = static_cast<int>(times.size());
     row.medianMs = percentile(times, 0.5);
     row.p95Ms = percentile(times, 0.95);
@@ -89,13 +101,14 @@ UiBenchmarkRow measure(int n, const UiBenchmarkOptions& o)
 QList<UiBenchmarkRow> runUiBenchmark(const UiBenchmarkOptions& options, QTextStream& log)
 {
     QList<UiBenchmarkRow> rows;
-    log << "n\td_k\tsteps\tmedian_ms\tp95_ms\tmax_ms\trecomputes\n";
+    log << "n\td_k\tsteps\tmedian_ms\tp95_ms\tmax_ms\trecomputes\tslider_rebuilds\n";
     for (int n : options.sizes) {
         const UiBenchmarkRow r = measure(n, options);
         rows << r;
         log << r.n << '\t' << options.dK << '\t' << r.steps << '\t'
             << QString::number(r.medianMs, 'f', 2) << '\t' << QString::number(r.p95Ms, 'f', 2)
-            << '\t' << QString::number(r.maxMs, 'f', 2) << '\t' << r.recomputes << '\n';
+            << '\t' << QString::number(r.maxMs, 'f', 2) << '\t' << r.recomputes << '\t'
+            << r.sliderRebuilds << '\n';
         log.flush();
     }
     return rows;

@@ -21,7 +21,8 @@ struct UiBenchmarkRow {
     double medianMs = 0.0;
     double p95Ms = 0.0;
     double maxMs = 0.0;
-    int recomputes = 0;  // how many times the document emitted changed()
+    int recomputes = 0;      // how many times the document emitted changed()
+    int sliderRebuilds = 0;  // times the key editor replaced the dragged slider
     int steps = 0;
 };
 
