@@ -108,7 +108,7 @@ Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
 // A key edit touches each row once with cheap arithmetic: threads only pay off for very large
 // maps, and idle OpenMP threads spin afterwards, taking a core from the GUI (bench-ui at
 // n = 512 spent 22% of its time in libgomp).
-constexpr long kParallelEditCells = 2048L * 2048L;
+constexpr long kParallelEditCells = 1024L * 1024L;
 
 template <typename T>
 void AttentionEngineT<T>::updateKey(int head, int j)

@@ -145,6 +145,11 @@ void Document::flush()
         finishBackground();
     }
     if (scheduled_ || fullPending_ || !pendingEdits_.empty()) recompute();
+    // recompute() may have handed a large job to the worker: flush means "done now".
+    if (watcher_.isRunning()) {
+        watcher_.waitForFinished();
+        finishBackground();
+    }
 }
 
 void Document::recompute()

@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include "ui/document/document.h"
+#include "ui/views/lazy_refresh.h"
 
 namespace attnlab {
 
@@ -68,7 +69,9 @@ VectorEditorPanel::VectorEditorPanel(Document* document, attn::Role role, QWidge
     scroll_->setWidgetResizable(true);
     layout->addWidget(scroll_, 1);
 
-    connect(doc_, &Document::changed, this, &VectorEditorPanel::onDocumentChanged);
+    // The Queries and Values tabs are usually hidden behind Keys: refresh them when shown.
+    auto* lazy = new LazyRefresh(this, [this] { onDocumentChanged(); });
+    connect(doc_, &Document::changed, lazy, &LazyRefresh::request);
     connect(doc_, &Document::selectionChanged, this, &VectorEditorPanel::onSelectionChanged);
     onSelectionChanged();
 }
