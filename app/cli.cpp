@@ -89,9 +89,9 @@ QString usageText(const QString& command)
             "  output; diagnostics have an empty col, argmax from 1, 0 = none).\n\n");
     }
     if (all || command == QLatin1String("lessons"))
-        text +=
-            Tr::tr("Usage: attnlab lessons\n  Lists the built-in lessons: one per line, the id and "
-                   "the title.\n\n");
+        text += Tr::tr(
+            "Usage: attnlab lessons\n  Lists the built-in lessons: one per line, the id and "
+            "the title.\n\n");
     if (all) {
         text += Tr::tr(
             "Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]\n"

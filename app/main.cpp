@@ -10,8 +10,8 @@
 #include "app/cli.h"
 #include "ui/tools/slider_benchmark.h"
 #include "ui/window/file_actions.h"
-#include "ui/window/lesson_actions.h"
 #include "ui/window/language.h"
+#include "ui/window/lesson_actions.h"
 #include "ui/window/main_window.h"
 
 namespace {

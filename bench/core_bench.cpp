@@ -9,10 +9,9 @@
 //                                           alternating 2.0 and 3.0 (never the identity)
 // Times are wall clock (UseRealTime) because the core runs OpenMP threads, in milliseconds.
 
-#include <benchmark/benchmark.h>
-
 #include <algorithm>
 #include <array>
+#include <benchmark/benchmark.h>
 #include <cstdlib>
 #include <string>
 #include <vector>

@@ -111,7 +111,8 @@ void paintFigure(QPainter& p, const QRectF& area, const Figure& f)
     if (shared) {
         const QRectF bar(grid.right() + 10.0, grid.top() + grid.height() * 0.1, 14.0,
                          grid.height() * 0.7);
-        paintColorBar(p, bar, f.panels.front().scale, colorRangeFor(f.panels.front()), barFont, masked);
+        paintColorBar(p, bar, f.panels.front().scale, colorRangeFor(f.panels.front()), barFont,
+                      masked);
     }
     p.restore();
 }
