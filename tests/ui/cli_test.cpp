@@ -10,34 +10,12 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
+#include "support/cli_test_support.h"
 #include "support/export_test_support.h"
 #include "ui/io/session_file.h"
 
 namespace attnlab {
 namespace {
-
-struct CliRun {
-    int code = -1;
-    QByteArray out;
-    QString err;
-};
-
-CliRun attnlab(const QStringList& args)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the commands choose offscreen themselves
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(ATTNLAB_BINARY), args);
-    CliRun r;
-    if (!p.waitForFinished(60000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
 
 class Cli : public ::testing::Test {
 protected:
@@ -58,21 +36,22 @@ protected:
 
 TEST(CliUsage, HelpAndVersionSucceed)
 {
-    const CliRun help = attnlab({QStringLiteral("--help")});
+    const test::CliRun help = test::runAttnlab({QStringLiteral("--help")});
     EXPECT_EQ(help.code, 0);
     EXPECT_TRUE(help.out.contains("attnlab render"));
     EXPECT_TRUE(help.out.contains("attnlab compute"));
-    const CliRun renderHelp = attnlab({QStringLiteral("render"), QStringLiteral("--help")});
+    const test::CliRun renderHelp =
+        test::runAttnlab({QStringLiteral("render"), QStringLiteral("--help")});
     EXPECT_EQ(renderHelp.code, 0);
     EXPECT_TRUE(renderHelp.out.contains("--stage"));
-    const CliRun version = attnlab({QStringLiteral("--version")});
+    const test::CliRun version = test::runAttnlab({QStringLiteral("--version")});
     EXPECT_EQ(version.code, 0);
     EXPECT_TRUE(version.out.startsWith("attnlab "));
 }
 
 TEST(CliUsage, LessonsListsTheBuiltInLessons)
 {
-    const CliRun r = attnlab({QStringLiteral("lessons")});
+    const test::CliRun r = test::runAttnlab({QStringLiteral("lessons")});
     EXPECT_EQ(r.code, 0);
     EXPECT_TRUE(r.out.startsWith("hand-exercise "));  // lessons_test.cpp checks them all
 }
@@ -95,7 +74,7 @@ TEST(CliUsage, WrongUsageExitsTwoWithUsageOnStderr)
          QStringLiteral("-o"), QStringLiteral("x.txt")},
     };
     for (const QStringList& args : cases) {
-        const CliRun r = attnlab(args);
+        const test::CliRun r = test::runAttnlab(args);
         EXPECT_EQ(r.code, 2) << args.join(QLatin1Char(' ')).toStdString();
         EXPECT_TRUE(r.err.contains(QStringLiteral("Usage:"))) << r.err.toStdString();
     }
@@ -103,7 +82,7 @@ TEST(CliUsage, WrongUsageExitsTwoWithUsageOnStderr)
 
 TEST(CliUsage, UnknownLessonExitsThree)
 {
-    const CliRun r = attnlab(
+    const test::CliRun r = test::runAttnlab(
         {QStringLiteral("compute"), QStringLiteral("--lesson"), QStringLiteral("dk-collapse")});
     EXPECT_EQ(r.code, 3);
     EXPECT_TRUE(r.err.contains(QStringLiteral("no lesson named dk-collapse")));
@@ -112,7 +91,8 @@ TEST(CliUsage, UnknownLessonExitsThree)
 TEST_F(Cli, MissingOrBadSessionFileExitsThreeNamingTheFile)
 {
     const QString missing = path("missing.attnlab.json");
-    CliRun r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), missing});
+    test::CliRun r =
+        test::runAttnlab({QStringLiteral("compute"), QStringLiteral("--session"), missing});
     EXPECT_EQ(r.code, 3);
     EXPECT_TRUE(r.err.contains(missing)) << r.err.toStdString();
     const QString bad = path("bad.attnlab.json");
@@ -120,8 +100,8 @@ TEST_F(Cli, MissingOrBadSessionFileExitsThreeNamingTheFile)
     ASSERT_TRUE(f.open(QIODevice::WriteOnly));
     f.write("{\"format\": ");
     f.close();
-    r = attnlab({QStringLiteral("render"), QStringLiteral("--session"), bad, QStringLiteral("-o"),
-                 path("x.png")});
+    r = test::runAttnlab({QStringLiteral("render"), QStringLiteral("--session"), bad,
+                          QStringLiteral("-o"), path("x.png")});
     EXPECT_EQ(r.code, 3);
     EXPECT_TRUE(r.err.contains(bad)) << r.err.toStdString();
 }
@@ -129,26 +109,26 @@ TEST_F(Cli, MissingOrBadSessionFileExitsThreeNamingTheFile)
 TEST_F(Cli, UnwritableOutputExitsFour)
 {
     const QString out = path("no/such/folder/x.png");
-    CliRun r = attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
-                        QStringLiteral("-o"), out});
+    test::CliRun r = test::runAttnlab({QStringLiteral("render"), QStringLiteral("--session"),
+                                       session, QStringLiteral("-o"), out});
     EXPECT_EQ(r.code, 4) << r.err.toStdString();
-    r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
-                 QStringLiteral("-o"), path("no/such/folder/x.json")});
+    r = test::runAttnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
+                          QStringLiteral("-o"), path("no/such/folder/x.json")});
     EXPECT_EQ(r.code, 4) << r.err.toStdString();
 }
 
 TEST_F(Cli, HeadBeyondTheSessionIsWrongUsage)
 {
-    const CliRun r = attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
-                              QStringLiteral("--head"), QStringLiteral("3"), QStringLiteral("-o"),
-                              path("x.png")});
+    const test::CliRun r = test::runAttnlab({QStringLiteral("render"), QStringLiteral("--session"),
+                                             session, QStringLiteral("--head"), QStringLiteral("3"),
+                                             QStringLiteral("-o"), path("x.png")});
     EXPECT_EQ(r.code, 2) << r.err.toStdString();
 }
 
 TEST_F(Cli, RenderPngHasTheRequestedPixelSize)
 {
     const QString out = path("w.png");
-    const CliRun r = attnlab(
+    const test::CliRun r = test::runAttnlab(
         {QStringLiteral("render"), QStringLiteral("--session"), session, QStringLiteral("-o"), out,
          QStringLiteral("--width"), QStringLiteral("500"), QStringLiteral("--height"),
          QStringLiteral("400"), QStringLiteral("--scale"), QStringLiteral("3")});
@@ -162,9 +142,9 @@ TEST_F(Cli, RenderPngHasTheRequestedPixelSize)
 TEST_F(Cli, RenderSvgIsVectorsWithTokenText)
 {
     const QString out = path("p.svg");
-    const CliRun r =
-        attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
-                 QStringLiteral("--stage"), QStringLiteral("pipeline"), QStringLiteral("-o"), out});
+    const test::CliRun r = test::runAttnlab(
+        {QStringLiteral("render"), QStringLiteral("--session"), session, QStringLiteral("--stage"),
+         QStringLiteral("pipeline"), QStringLiteral("-o"), out});
     ASSERT_EQ(r.code, 0) << r.err.toStdString();
     QFile f(out);
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
@@ -190,26 +170,28 @@ TEST_F(Cli, RenderSvgIsVectorsWithTokenText)
 TEST_F(Cli, RenderPdfAndEveryStageSucceed)
 {
     const QString pdf = path("d.pdf");
-    CliRun r =
-        attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
-                 QStringLiteral("--stage"), QStringLiteral("diff"), QStringLiteral("-o"), pdf});
+    test::CliRun r = test::runAttnlab({QStringLiteral("render"), QStringLiteral("--session"),
+                                       session, QStringLiteral("--stage"), QStringLiteral("diff"),
+                                       QStringLiteral("-o"), pdf});
     ASSERT_EQ(r.code, 0) << r.err.toStdString();
     QFile f(pdf);
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     EXPECT_TRUE(f.read(5).startsWith("%PDF"));
     for (const char* stage :
          {"X", "Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "combined"}) {
-        r = attnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
-                     QStringLiteral("--stage"), QLatin1String(stage), QStringLiteral("--head"),
-                     QStringLiteral("all"), QStringLiteral("--range"), QStringLiteral("-1,1"),
-                     QStringLiteral("-o"), path("s.png")});
+        r = test::runAttnlab({QStringLiteral("render"), QStringLiteral("--session"), session,
+                              QStringLiteral("--stage"), QLatin1String(stage),
+                              QStringLiteral("--head"), QStringLiteral("all"),
+                              QStringLiteral("--range"), QStringLiteral("-1,1"),
+                              QStringLiteral("-o"), path("s.png")});
         EXPECT_EQ(r.code, 0) << stage << r.err.toStdString();
     }
 }
 
 TEST_F(Cli, ComputeJsonEqualsTheCoreBitForBit)
 {
-    const CliRun r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), session});
+    const test::CliRun r =
+        test::runAttnlab({QStringLiteral("compute"), QStringLiteral("--session"), session});
     ASSERT_EQ(r.code, 0) << r.err.toStdString();
     QJsonParseError err;
     const QJsonObject root = QJsonDocument::fromJson(r.out, &err).object();
@@ -240,12 +222,12 @@ TEST_F(Cli, ComputeJsonEqualsTheCoreBitForBit)
 
 TEST_F(Cli, ComputeWritesJsonAndLongCsvFiles)
 {
-    CliRun r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
-                        QStringLiteral("-o"), path("n.json")});
+    test::CliRun r = test::runAttnlab({QStringLiteral("compute"), QStringLiteral("--session"),
+                                       session, QStringLiteral("-o"), path("n.json")});
     ASSERT_EQ(r.code, 0) << r.err.toStdString();
     EXPECT_TRUE(QFile::exists(path("n.json")));
-    r = attnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
-                 QStringLiteral("-o"), path("n.csv")});
+    r = test::runAttnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
+                          QStringLiteral("-o"), path("n.csv")});
     ASSERT_EQ(r.code, 0) << r.err.toStdString();
     QFile f(path("n.csv"));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 
 #include "core/attention.h"
+#include "support/cli_test_support.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/lessons/lesson_catalog.h"
@@ -304,29 +305,9 @@ TEST(LessonWindow, MenuAndStartPageOpenLessonsAndShowTheirText)
     EXPECT_FALSE(actions->openLesson(QStringLiteral("nope")));
 }
 
-struct CliRun {
-    int code = -1;
-    QByteArray out;
-};
-
-CliRun runAttnlab(const QStringList& args)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    env.remove(QStringLiteral("DISPLAY"));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(ATTNLAB_BINARY), args);
-    CliRun r;
-    if (!p.waitForFinished(60000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    return r;
-}
-
 TEST(LessonCli, ListsEveryLessonAndRendersEach)
 {
-    const CliRun list = runAttnlab({QStringLiteral("lessons")});
+    const test::CliRun list = test::runAttnlab({QStringLiteral("lessons")});
     ASSERT_EQ(list.code, 0);
     const QString text = QString::fromUtf8(list.out);
     QTemporaryDir dir;
@@ -335,16 +316,17 @@ TEST(LessonCli, ListsEveryLessonAndRendersEach)
         SCOPED_TRACE(l.id.toStdString());
         EXPECT_TRUE(text.contains(l.id + QLatin1Char(' ')));
         const QString png = dir.filePath(l.id + QStringLiteral(".png"));
-        const CliRun r = runAttnlab({QStringLiteral("render"), QStringLiteral("--lesson"), l.id,
-                                     QStringLiteral("-o"), png});
+        const test::CliRun r =
+            test::runAttnlab({QStringLiteral("render"), QStringLiteral("--lesson"), l.id,
+                              QStringLiteral("-o"), png});
         EXPECT_EQ(r.code, 0);
         EXPECT_FALSE(QImage(png).isNull());
     }
-    EXPECT_EQ(
-        runAttnlab({QStringLiteral("render"), QStringLiteral("--lesson"), QStringLiteral("nope"),
-                    QStringLiteral("-o"), dir.filePath(QStringLiteral("x.png"))})
-            .code,
-        3);
+    EXPECT_EQ(test::runAttnlab({QStringLiteral("render"), QStringLiteral("--lesson"),
+                                QStringLiteral("nope"), QStringLiteral("-o"),
+                                dir.filePath(QStringLiteral("x.png"))})
+                  .code,
+              3);
 }
 
 }  // namespace
