@@ -12,10 +12,15 @@
 namespace attnlab {
 namespace {
 
-// The value the heatmap draws at (row, column).
-double drawn(const WeightsPanel& panel, int row, int column)
+// The colour the heatmap draws at (row, column): its picture has one pixel per cell.
+QRgb drawn(const WeightsPanel& panel, int row, int column)
 {
-    return panel.view()->colorMap()->data()->cell(column, row);
+    return panel.view()->drawnImage().pixel(column, row);
+}
+
+QRgb weightColor(double w)
+{
+    return colorLutFor(ColorScale::Weights).color(w, QCPRange(0.0, 1.0));
 }
 
 TEST(WeightsPanel, TogglingCausalZeroesEveryCellAboveTheDiagonalInTheDrawnData)
@@ -32,9 +37,12 @@ TEST(WeightsPanel, TogglingCausalZeroesEveryCellAboveTheDiagonalInTheDrawnData)
         for (int j = 0; j < 4; ++j) {
             if (j > i) {
                 EXPECT_EQ(w(i, j), 0.0);
-                EXPECT_TRUE(std::isnan(drawn(panel, i, j))) << "masked cell drawn as masked";
+                EXPECT_EQ(drawn(panel, i, j), maskedCellColor().rgb())
+                    << "masked cell drawn as masked";
+                EXPECT_NE(drawn(panel, i, j), weightColor(0.0));
             } else {
-                EXPECT_EQ(drawn(panel, i, j), w(i, j));
+                EXPECT_EQ(panel.view()->content().values(i, j), w(i, j));
+                EXPECT_EQ(drawn(panel, i, j), weightColor(w(i, j)));
             }
         }
     }
@@ -50,8 +58,8 @@ TEST(WeightsPanel, CrossModeDrawsAnNByMMapWithLabelsFromEachSequence)
     const HeatmapContent& c = panel.view()->content();
     EXPECT_EQ(c.values.rows(), 4);
     EXPECT_EQ(c.values.cols(), 3);
-    EXPECT_EQ(panel.view()->colorMap()->data()->keySize(), 3);
-    EXPECT_EQ(panel.view()->colorMap()->data()->valueSize(), 4);
+    EXPECT_EQ(panel.view()->drawnImage().width(), 3);
+    EXPECT_EQ(panel.view()->drawnImage().height(), 4);
     EXPECT_EQ(c.rowLabels, doc.session().targetTokens);
     EXPECT_EQ(c.columnLabels, doc.session().sourceTokens);
 }
@@ -85,10 +93,11 @@ TEST(WeightsPanel, CtrlClickPaintsTheMaskAndUndoRemovesIt)
     Q_EMIT panel.view()->cellClicked(0, 2, Qt::ControlModifier);
     doc.flush();
     EXPECT_EQ(doc.result().heads[0].weights(0, 2), 0.0);
-    EXPECT_TRUE(std::isnan(drawn(panel, 0, 2)));
+    EXPECT_EQ(drawn(panel, 0, 2), maskedCellColor().rgb());
     doc.undoStack()->undo();
     doc.flush();
     EXPECT_GT(doc.result().heads[0].weights(0, 2), 0.0);
+    EXPECT_EQ(drawn(panel, 0, 2), weightColor(doc.result().heads[0].weights(0, 2)));
 }
 
 TEST(WeightsPanel, DifferenceMapShowsAfterMinusBefore)
@@ -104,8 +113,15 @@ TEST(WeightsPanel, DifferenceMapShowsAfterMinusBefore)
     ASSERT_TRUE(doc.editVector(e));
     doc.flush();
     const attn::Matrix after = doc.result().heads[0].weights;
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) EXPECT_DOUBLE_EQ(drawn(diff, i, j), after(i, j) - before(i, j));
+    const QCPRange range = diff.view()->drawnRange();
+    EXPECT_DOUBLE_EQ(range.lower, -range.upper) << "diverging map centred on no change";
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) {
+            const double change = after(i, j) - before(i, j);
+            EXPECT_DOUBLE_EQ(diff.view()->content().values(i, j), change);
+            EXPECT_EQ(drawn(diff, i, j), colorLutFor(ColorScale::Diverging).color(change, range));
+        }
+    }
 }
 
 }  // namespace

@@ -98,7 +98,7 @@ void WeightsPanel::rebuild()
             c.title = tr("Difference (nothing pinned)");
         }
     }
-    view_->setContent(c);
+    view_->setContent(std::move(c));
     view_->setSelection(doc_->selectedRow(), doc_->selectedColumn());
 }
 

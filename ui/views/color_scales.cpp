@@ -1,5 +1,7 @@
 #include "ui/views/color_scales.h"
 
+#include <cmath>
+
 namespace attnlab {
 
 namespace {
@@ -45,6 +47,31 @@ QCPColorGradient gradientFor(ColorScale scale)
 QColor maskedCellColor()
 {
     return QColor(0xd0, 0xd0, 0xd0);
+}
+
+ColorLut::ColorLut(QCPColorGradient gradient) : masked_(maskedCellColor().rgb())
+{
+    // Sample each level at its centre so that the gradient's own truncation picks level i.
+    for (int i = 0; i < kLevels; ++i)
+        table_[static_cast<std::size_t>(i)] =
+            gradient.color((i + 0.5) / (kLevels - 1), QCPRange(0.0, 1.0)) | 0xff000000u;
+}
+
+QRgb ColorLut::color(double value, const QCPRange& range) const
+{
+    if (std::isnan(value)) return masked_;
+    const double size = range.upper - range.lower;
+    const double t =
+        size > 0.0 && std::isfinite(size) ? (value - range.lower) * ((kLevels - 1) / size) : 0.0;
+    const int index = t <= 0.0 ? 0 : t >= kLevels - 1 ? kLevels - 1 : static_cast<int>(t);
+    return table_[static_cast<std::size_t>(index)];
+}
+
+const ColorLut& colorLutFor(ColorScale scale)
+{
+    static const ColorLut viridis(viridisGradient());
+    static const ColorLut diverging(divergingGradient());
+    return scale == ColorScale::Diverging ? diverging : viridis;
 }
 
 }  // namespace attnlab

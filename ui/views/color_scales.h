@@ -3,6 +3,8 @@
 // by colour stops: viridis (perceptually uniform, colour-blind safe) for weights, and
 // a diverging blue-white-orange map (PuOr-like, colour-blind safe) for signed matrices.
 
+#include <array>
+
 #include <qcustomplot.h>
 
 namespace attnlab {
@@ -18,5 +20,25 @@ QCPColorGradient divergingGradient();
 QCPColorGradient gradientFor(ColorScale scale);
 // Colour used for masked cells (drawn as NaN): distinct from every colour of both maps.
 QColor maskedCellColor();
+
+// A gradient sampled once into a table, so that a whole matrix becomes pixels without a
+// call per cell. The index rule is QCPColorGradient's (truncate (v - lower) / size * 255),
+// so cells and the colour bar show identical colours.
+class ColorLut {
+public:
+    static constexpr int kLevels = 256;
+    explicit ColorLut(QCPColorGradient gradient);  // by value: color() is not const
+    // The colour of `value` on `range`; NaN (masked) gets maskedCellColor().
+    [[nodiscard]] QRgb color(double value, const QCPRange& range) const;
+    [[nodiscard]] QRgb masked() const { return masked_; }
+    [[nodiscard]] const std::array<QRgb, kLevels>& table() const { return table_; }
+
+private:
+    std::array<QRgb, kLevels> table_{};
+    QRgb masked_;
+};
+
+// The table of a scale's gradient, built on first use.
+const ColorLut& colorLutFor(ColorScale scale);
 
 }  // namespace attnlab

@@ -2,13 +2,9 @@
 
 #include <cmath>
 
-#include "ui/views/colormap_data.h"
+#include "ui/views/heatmap_image.h"
 
 namespace attnlab {
-
-namespace {
-
-}  // namespace
 
 QCPRange colorRangeFor(const HeatmapContent& c)
 {
@@ -40,29 +36,18 @@ QSharedPointer<QCPAxisTickerText> tickerFor(const QStringList& labels, double pi
     return ticker;
 }
 
-QCPItemRect* makeFrame(QCustomPlot* plot, const QColor& color, Qt::PenStyle style)
-{
-    auto* r = new QCPItemRect(plot);
-    r->setPen(QPen(color, 2, style));
-    r->setBrush(Qt::NoBrush);
-    r->setSelectable(false);
-    r->setVisible(false);
-    return r;
-}
-
 }  // namespace
 
 HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent)
 {
     setMouseTracking(true);
     setNoAntialiasingOnDrag(true);
-    map_ = new QCPColorMap(xAxis, yAxis);
-    map_->setInterpolate(false);
-    map_->setTightBoundary(false);  // cells centred on integers span -0.5 .. n-0.5
+    map_ = new HeatmapPlottable(xAxis, yAxis);
     scale_ = new QCPColorScale(this);
     plotLayout()->addElement(0, 1, scale_);
     scale_->setType(QCPAxis::atRight);
-    map_->setColorScale(scale_);
+    scale_->setGradient(gradientFor(content_.scale));
+    scale_->setDataRange(range_);
     auto* group = new QCPMarginGroup(this);
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
@@ -74,16 +59,11 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent)
     xAxis->setTickLabelSide(QCPAxis::lsOutside);
     xAxis->grid()->setVisible(false);
     yAxis->grid()->setVisible(false);
-    rowFrame_ = makeFrame(this, QColor(0xff, 0x40, 0x40), Qt::SolidLine);
-    columnFrame_ = makeFrame(this, QColor(0xff, 0x40, 0x40), Qt::DashLine);
-    hoverFrame_ = makeFrame(this, Qt::white, Qt::SolidLine);
-    // Crosshair: a thin line through the hovered row and one through the hovered column.
-    for (QCPItemStraightLine** line : {&crossRow_, &crossColumn_}) {
-        *line = new QCPItemStraightLine(this);
-        (*line)->setPen(QPen(QColor(255, 255, 255, 150), 1, Qt::DotLine));
-        (*line)->setSelectable(false);
-        (*line)->setVisible(false);
-    }
+    // One paint buffer: the selection and the hover crosshair are painted straight onto the
+    // widget (paintEvent), so moving them repaints without a replot. Every buffered layer
+    // would add a widget-sized buffer that each replot clears and blends; QCustomPlot's
+    // "overlay" layer (buffered by default) holds only the unused selection rectangle.
+    layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
     // Wheel zooms and dragging pans (useful for long sequences); View > Reset view undoes it.
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
@@ -104,28 +84,40 @@ void HeatmapView::resetView()
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void HeatmapView::setContent(const HeatmapContent& content)
+void HeatmapView::setContent(HeatmapContent content)
 {
-    content_ = content;
-    fillColorMapData(content_.values, content_.mask ? &*content_.mask : nullptr, *map_->data());
-    map_->setGradient(gradientFor(content_.scale));
-    map_->setDataRange(colorRangeFor(content_));
+    // The same sequence edited again (same shape and tokens) keeps the user's zoom.
+    const bool sameSequence = hasContent_ && content.values.rows() == content_.values.rows() &&
+                              content.values.cols() == content_.values.cols() &&
+                              content.rowLabels == content_.rowLabels &&
+                              content.columnLabels == content_.columnLabels;
+    const bool sameScale = hasContent_ && content.scale == content_.scale;
+    content_ = std::move(content);
+    hasContent_ = true;
+    range_ = colorRangeFor(content_);
+    map_->setMatrix(content_.values, content_.mask ? &*content_.mask : nullptr, range_,
+                    colorLutFor(content_.scale));
+    if (!sameScale) scale_->setGradient(gradientFor(content_.scale));
+    scale_->setDataRange(range_);
     title_->setText(content_.title);
     xAxis->setLabel(content_.columnAxisTitle);
     yAxis->setLabel(content_.rowAxisTitle);
-    const double rows = static_cast<double>(content_.values.rows());
-    const double cols = static_cast<double>(content_.values.cols());
-    xAxis->setRange(-0.5, cols - 0.5);
-    yAxis->setRange(-0.5, rows - 0.5);
+    if (!sameSequence) {
+        xAxis->setRange(-0.5, static_cast<double>(content_.values.cols()) - 0.5);
+        yAxis->setRange(-0.5, static_cast<double>(content_.values.rows()) - 0.5);
+    }
     updateTicks();
     updateValueTexts();
     updateMarkers();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void HeatmapView::updateTicks()
+bool HeatmapView::updateTicks()
 {
-    const QFontMetrics fm(xAxis->tickLabelFont());
+    TickKey key{content_.rowLabels, content_.columnLabels, axisRect()->rect().size(),
+                xAxis->tickLabelFont()};
+    if (key == ticks_) return false;  // a new ticker would throw away QCustomPlot's label cache
+    const QFontMetrics fm(key.font);
     int widest = 0;
     for (const QString& l : content_.columnLabels)
         widest = std::max(widest, fm.horizontalAdvance(l));
@@ -135,79 +127,23 @@ void HeatmapView::updateTicks()
     const bool rotate = widest + 4 > cellWidth;
     xAxis->setTickLabelRotation(rotate ? -60 : 0);
     const double perColumn = rotate ? fm.height() + 2 : widest + 8;
-    xAxis->setTicker(tickerFor(content_.columnLabels, axisRect()->width(), perColumn));
-    yAxis->setTicker(tickerFor(content_.rowLabels, axisRect()->height(), fm.height() + 2));
+    auto columnTicker = tickerFor(content_.columnLabels, axisRect()->width(), perColumn);
+    auto rowTicker = tickerFor(content_.rowLabels, axisRect()->height(), fm.height() + 2);
+    // QCustomPlot caches 16 rendered labels per axis: with more, every replot renders them
+    // into pixmaps again, which costs more than drawing them straight (measured ~1 ms).
+    setPlottingHint(QCP::phCacheLabels,
+                    columnTicker->ticks().size() <= 16 && rowTicker->ticks().size() <= 16);
+    xAxis->setTicker(columnTicker);
+    yAxis->setTicker(rowTicker);
+    ticks_ = std::move(key);
+    return true;
 }
 
-void HeatmapView::updateValueTexts()
+void HeatmapView::updateLayout()
 {
-    for (QCPItemText* t : valueTexts_) removeItem(t);
-    valueTexts_.clear();
-    const long rows = content_.values.rows();
-    const long cols = content_.values.cols();
-    if (rows * cols > valueTextLimit_ || rows == 0 || cols == 0) return;
-    // As many decimals as fit in a cell (3, 2 or 1); no text when even one does not fit.
-    const QFontMetrics fm(font());
-    const double cellWidth = axisRect()->width() / static_cast<double>(cols);
-    const double cellHeight = axisRect()->height() / static_cast<double>(rows);
-    int decimals = 3;
-    while (decimals > 0 &&
-           fm.horizontalAdvance(QString::number(-0.5, 'f', decimals)) + 4 > cellWidth)
-        --decimals;
-    if (decimals == 0 || fm.height() > cellHeight) return;
-    const QCPRange range = map_->dataRange();
-    for (long i = 0; i < rows; ++i) {
-        for (long j = 0; j < cols; ++j) {
-            const bool masked = content_.mask && !(*content_.mask)(i, j);
-            auto* t = new QCPItemText(this);
-            t->position->setCoords(static_cast<double>(j), static_cast<double>(i));
-            t->setText(masked ? QStringLiteral("–")
-                              : QString::number(content_.values(i, j), 'f', decimals));
-            // Dark text on light cells, light text on dark cells.
-            double rel = (content_.values(i, j) - range.lower) / std::max(range.size(), 1e-300);
-            if (content_.scale == ColorScale::Diverging) rel = std::abs(rel - 0.5) * 2.0;
-            const bool lightCell =
-                masked || (content_.scale == ColorScale::Diverging ? rel < 0.6 : rel > 0.55);
-            t->setColor(lightCell ? Qt::black : Qt::white);
-            t->setSelectable(false);
-            t->setClipToAxisRect(true);
-            valueTexts_.push_back(t);
-        }
-    }
-}
-
-void HeatmapView::updateMarkers()
-{
-    for (QCPItemText* t : rowMarks_) removeItem(t);
-    rowMarks_.clear();
-    const long rows = content_.values.rows();
-    for (long i = 0; i < rows && i < static_cast<long>(content_.fullyMaskedRows.size()); ++i) {
-        if (!content_.fullyMaskedRows[static_cast<std::size_t>(i)]) continue;
-        auto* t = new QCPItemText(this);
-        t->position->setType(QCPItemPosition::ptPlotCoords);
-        t->position->setCoords(static_cast<double>(content_.values.cols()) / 2.0,
-                               static_cast<double>(i));
-        t->setText(tr("fully masked"));
-        t->setColor(QColor(0x60, 0x00, 0x00));
-        t->setSelectable(false);
-        rowMarks_.push_back(t);
-    }
-    setSelection(selectedRow_, selectedColumn_);
-}
-
-void HeatmapView::setSelection(int row, int column)
-{
-    selectedRow_ = row;
-    selectedColumn_ = column;
-    const double cols = static_cast<double>(content_.values.cols());
-    const double rows = static_cast<double>(content_.values.rows());
-    rowFrame_->setVisible(row >= 0 && row < rows);
-    rowFrame_->topLeft->setCoords(-0.5, row - 0.5);
-    rowFrame_->bottomRight->setCoords(cols - 0.5, row + 0.5);
-    columnFrame_->setVisible(column >= 0 && column < cols);
-    columnFrame_->topLeft->setCoords(column - 0.5, -0.5);
-    columnFrame_->bottomRight->setCoords(column + 0.5, rows - 0.5);
-    replot(QCustomPlot::rpQueuedReplot);
+    QCustomPlot::updateLayout();
+    // Rotated or thinned labels change the margins: lay out once more with them.
+    if (updateTicks()) QCustomPlot::updateLayout();
 }
 
 bool HeatmapView::cellAtPosition(const QPoint& pos, int& row, int& column) const
@@ -225,44 +161,6 @@ void HeatmapView::resizeEvent(QResizeEvent* event)
     updateTicks();
     updateValueTexts();
     replot(QCustomPlot::rpQueuedReplot);
-}
-
-void HeatmapView::mouseMoveEvent(QMouseEvent* event)
-{
-    QCustomPlot::mouseMoveEvent(event);
-    int row = -1, column = -1;
-    if (cellAtPosition(event->pos(), row, column)) {
-        hoverFrame_->setVisible(true);
-        hoverFrame_->topLeft->setCoords(column - 0.5, row - 0.5);
-        hoverFrame_->bottomRight->setCoords(column + 0.5, row + 0.5);
-        crossRow_->point1->setCoords(0, row);
-        crossRow_->point2->setCoords(1, row);
-        crossColumn_->point1->setCoords(column, 0);
-        crossColumn_->point2->setCoords(column, 1);
-    }
-    hoverFrame_->setVisible(row >= 0);
-    crossRow_->setVisible(row >= 0);
-    crossColumn_->setVisible(row >= 0);
-    replot(QCustomPlot::rpQueuedReplot);
-    Q_EMIT cellHovered(row, column);
-}
-
-void HeatmapView::mousePressEvent(QMouseEvent* event)
-{
-    QCustomPlot::mousePressEvent(event);
-    int row = -1, column = -1;
-    if (event->button() == Qt::LeftButton && cellAtPosition(event->pos(), row, column))
-        Q_EMIT cellClicked(row, column, event->modifiers());
-}
-
-void HeatmapView::leaveEvent(QEvent* event)
-{
-    QCustomPlot::leaveEvent(event);
-    hoverFrame_->setVisible(false);
-    crossRow_->setVisible(false);
-    crossColumn_->setVisible(false);
-    replot(QCustomPlot::rpQueuedReplot);
-    Q_EMIT cellHovered(-1, -1);
 }
 
 }  // namespace attnlab

@@ -4,6 +4,12 @@
 // masked rows marked, values printed in cells when the map is small, a crosshair
 // under the mouse and a frame around the selected row. It only draws what it is
 // given; the document computes everything.
+//
+// Speed (long sequences, live slider drags): the cells are one picture filled straight from
+// the matrix (heatmap_image.h) and drawn by HeatmapPlottable into QCustomPlot's only paint
+// buffer; the hover crosshair and the selection frames are painted over it in paintEvent,
+// so moving them repaints the widget without a replot; tick labels are rebuilt only when the
+// labels, the size or the font change; zoom is kept while the same sequence is edited.
 
 #include <optional>
 #include <vector>
@@ -12,6 +18,7 @@
 
 #include "core/attention_input.h"
 #include "ui/views/color_scales.h"
+#include "ui/views/heatmap_plottable.h"
 
 namespace attnlab {
 
@@ -37,13 +44,18 @@ class HeatmapView : public QCustomPlot {
 public:
     explicit HeatmapView(QWidget* parent = nullptr);
 
-    void setContent(const HeatmapContent& content);
+    // By value: callers that are done with their content move it in (no matrix copy).
+    void setContent(HeatmapContent content);
     [[nodiscard]] const HeatmapContent& content() const { return content_; }
     // Frame around the selected row (and column); -1 hides.
     void setSelection(int row, int column);
     // Largest rows x cols for which the values are printed in the cells.
     void setValueTextLimit(int cells) { valueTextLimit_ = cells; }
-    [[nodiscard]] QCPColorMap* colorMap() const { return map_; }
+    [[nodiscard]] HeatmapPlottable* heatmap() const { return map_; }
+    // What the cells show: one pixel per cell, pixel (x = column, y = row).
+    [[nodiscard]] const QImage& drawnImage() const { return map_->image(); }
+    // The colour range the cells and the colour bar use.
+    [[nodiscard]] QCPRange drawnRange() const { return range_; }
     [[nodiscard]] QCPColorScale* colorScale() const { return scale_; }
     // Zoom around the centre by `factor` (< 1 zooms in); resetView shows the whole matrix.
     void zoom(double factor);
@@ -60,25 +72,40 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    // Labels are thinned for the laid-out size: rebuilt here, after the layout, if it changed.
+    void updateLayout() override;
 
 private:
-    void updateTicks();
+    // What the tick labels were last built from.
+    struct TickKey {
+        QStringList rows, columns;
+        QSize pixels;
+        QFont font;
+        bool operator==(const TickKey&) const = default;
+    };
+
+    bool updateTicks();  // true when the ticks changed
     void updateValueTexts();
     void updateMarkers();
+    void showHover(int row, int column);
+    // Selection frames and hover crosshair, over the replotted buffer.
+    void paintMarks(QPainter& painter) const;
+    void repaintMarks();
 
     HeatmapContent content_;
-    QCPColorMap* map_ = nullptr;
+    QCPRange range_{0.0, 1.0};
+    bool hasContent_ = false;
+    TickKey ticks_;
+    HeatmapPlottable* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
     QCPTextElement* title_ = nullptr;
-    QCPItemRect* rowFrame_ = nullptr;
-    QCPItemRect* columnFrame_ = nullptr;
-    QCPItemRect* hoverFrame_ = nullptr;
-    QCPItemStraightLine* crossRow_ = nullptr;
-    QCPItemStraightLine* crossColumn_ = nullptr;
     std::vector<QCPItemText*> valueTexts_;
     std::vector<QCPItemText*> rowMarks_;
     int selectedRow_ = -1;
     int selectedColumn_ = -1;
+    int hoverRow_ = -1;
+    int hoverColumn_ = -1;
     int valueTextLimit_ = 144;
 };
 

@@ -1,0 +1,106 @@
+#include "ui/views/heatmap_image.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <limits>
+
+#include <QSet>
+
+namespace attnlab {
+namespace {
+
+const QCPRange kUnit(0.0, 1.0);
+
+TEST(HeatmapImage, NonSquareMatrixPutsColumnsOnXAndRowsOnY)
+{
+    // 2 x 3: rows are queries, columns are keys; six distinct weights, six distinct colours.
+    const attn::Matrix m{{0.0, 0.2, 0.4}, {0.6, 0.8, 1.0}};
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    QImage image;
+    fillHeatmapImage(m, nullptr, kUnit, lut, image);
+    ASSERT_EQ(image.width(), 3);
+    ASSERT_EQ(image.height(), 2);
+    QSet<QRgb> seen;
+    for (int i = 0; i < 2; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            EXPECT_EQ(image.pixel(j, i), lut.color(m(i, j), kUnit)) << i << "," << j;
+            seen.insert(image.pixel(j, i));
+        }
+    }
+    EXPECT_EQ(seen.size(), 6);
+    int row = -1, col = -1;
+    ASSERT_TRUE(cellAt(2, 3, 2.2, 0.9, row, col));
+    EXPECT_EQ(row, 1);
+    EXPECT_EQ(col, 2);
+    EXPECT_FALSE(cellAt(2, 3, 3.6, 0.0, row, col));
+    EXPECT_FALSE(cellAt(2, 3, 2.0, 1.7, row, col));
+}
+
+TEST(HeatmapImage, MaskedCellIsGreyAndDiffersFromAZeroWeightCell)
+{
+    attn::Matrix m = attn::Matrix::Constant(2, 3, 0.5);
+    m(0, 1) = 0.0;  // a real weight of 0
+    attn::BoolMatrix mask = attn::BoolMatrix::Constant(2, 3, true);
+    mask(1, 0) = false;
+    m(1, 0) = 0.0;  // what core writes for a masked weight
+    QImage image;
+    fillHeatmapImage(m, &mask, kUnit, colorLutFor(ColorScale::Weights), image);
+    EXPECT_EQ(image.pixel(0, 1), maskedCellColor().rgb());
+    EXPECT_NE(image.pixel(0, 1), image.pixel(1, 0)) << "masked must not look like weight 0";
+    EXPECT_EQ(image.pixel(1, 0), colorLutFor(ColorScale::Weights).color(0.0, kUnit));
+    EXPECT_EQ(image.pixel(1, 1), colorLutFor(ColorScale::Weights).color(0.5, kUnit));
+}
+
+TEST(HeatmapImage, NaNCellsAndAMaskOfAnotherShape)
+{
+    attn::Matrix m = attn::Matrix::Constant(2, 2, 0.25);
+    m(1, 1) = std::numeric_limits<double>::quiet_NaN();
+    const attn::BoolMatrix wrongShape = attn::BoolMatrix::Constant(3, 3, false);
+    QImage image;
+    fillHeatmapImage(m, &wrongShape, kUnit, colorLutFor(ColorScale::Weights), image);
+    EXPECT_EQ(image.pixel(1, 1), maskedCellColor().rgb());
+    EXPECT_NE(image.pixel(0, 0), maskedCellColor().rgb()) << "a mismatched mask is ignored";
+}
+
+TEST(HeatmapImage, TableGivesTheColoursOfTheColourBarsGradient)
+{
+    // The colour bar draws QCustomPlot's gradient; the cells use the table: they must agree.
+    for (ColorScale s : {ColorScale::Weights, ColorScale::Diverging}) {
+        QCPColorGradient g = gradientFor(s);
+        const ColorLut& lut = colorLutFor(s);
+        const QCPRange range(-2.0, 3.0);
+        for (int k = -10; k <= 1010; ++k) {
+            const double v = range.lower + range.size() * k / 1000.0;
+            EXPECT_EQ(lut.color(v, range), g.color(v, range)) << v;
+        }
+        EXPECT_EQ(lut.color(std::numeric_limits<double>::quiet_NaN(), range),
+                  maskedCellColor().rgb());
+    }
+}
+
+TEST(HeatmapImage, DivergingMapIsWhiteAtZeroAndSymmetricInLightness)
+{
+    const ColorLut& lut = colorLutFor(ColorScale::Diverging);
+    const QCPRange range(-1.0, 1.0);
+    const QColor mid(lut.color(0.0, range));
+    EXPECT_GT(mid.lightness(), 230);
+    EXPECT_NE(lut.color(-0.8, range), lut.color(0.8, range));
+    EXPECT_NE(maskedCellColor().rgb(), mid.rgb());
+}
+
+TEST(HeatmapImage, SameShapeReusesTheImageAndAnEmptyMatrixClearsIt)
+{
+    QImage image;
+    const attn::Matrix a = attn::Matrix::Constant(4, 5, 0.1);
+    fillHeatmapImage(a, nullptr, kUnit, colorLutFor(ColorScale::Weights), image);
+    const uchar* before = image.constBits();
+    fillHeatmapImage(attn::Matrix::Constant(4, 5, 0.9), nullptr, kUnit,
+                     colorLutFor(ColorScale::Weights), image);
+    EXPECT_EQ(image.constBits(), before);
+    EXPECT_EQ(image.pixel(4, 3), colorLutFor(ColorScale::Weights).color(0.9, kUnit));
+    fillHeatmapImage(attn::Matrix(), nullptr, kUnit, colorLutFor(ColorScale::Weights), image);
+    EXPECT_TRUE(image.isNull());
+}
+
+}  // namespace
+}  // namespace attnlab

@@ -1,0 +1,155 @@
+#include "ui/views/heatmap_view.h"
+
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+namespace attnlab {
+namespace {
+
+// A rows x cols weight map whose cells all differ: (i * cols + j) / (rows * cols - 1).
+HeatmapContent rampContent(int rows, int cols)
+{
+    HeatmapContent c;
+    c.values.resize(rows, cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j)
+            c.values(i, j) = (i * cols + j) / std::max(1.0, rows * cols - 1.0);
+    for (int i = 0; i < rows; ++i) c.rowLabels << QStringLiteral("q%1").arg(i);
+    for (int j = 0; j < cols; ++j) c.columnLabels << QStringLiteral("k%1").arg(j);
+    return c;
+}
+
+// The colour on screen at the centre of cell (row, column).
+QRgb shownAt(HeatmapView& view, const QImage& shot, int row, int column)
+{
+    const int x = static_cast<int>(view.xAxis->coordToPixel(column));
+    const int y = static_cast<int>(view.yAxis->coordToPixel(row));
+    return shot.pixel(x, y);
+}
+
+QImage shoot(HeatmapView& view)
+{
+    view.replot();
+    return view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+}
+
+void showView(HeatmapView& view)
+{
+    view.setValueTextLimit(0);  // no numbers over the cell centres
+    view.resize(520, 420);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+}
+
+TEST(HeatmapView, NonSquareMatrixIsDrawnWithEveryCellInItsPlace)
+{
+    HeatmapView view;
+    showView(view);
+    HeatmapContent c = rampContent(3, 5);
+    c.mask = attn::BoolMatrix::Constant(3, 5, true);
+    (*c.mask)(2, 1) = false;
+    c.values(2, 1) = 0.0;
+    view.setContent(c);
+    const QImage shot = shoot(view);
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 5; ++j) {
+            const QRgb want = (i == 2 && j == 1) ? maskedCellColor().rgb()
+                                                 : lut.color(c.values(i, j), QCPRange(0, 1));
+            EXPECT_EQ(shownAt(view, shot, i, j), want) << i << "," << j;
+            EXPECT_EQ(view.drawnImage().pixel(j, i), want) << i << "," << j;
+        }
+    }
+    // Row 0 is at the top, column 0 at the left.
+    EXPECT_LT(view.yAxis->coordToPixel(0), view.yAxis->coordToPixel(2));
+    EXPECT_LT(view.xAxis->coordToPixel(0), view.xAxis->coordToPixel(4));
+}
+
+TEST(HeatmapView, SingleRowHasAHeightOnScreen)
+{
+    HeatmapView view;
+    showView(view);
+    view.setContent(rampContent(1, 4));
+    const QImage shot = shoot(view);
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    for (int j = 0; j < 4; ++j) {
+        const double v = j / 3.0;
+        EXPECT_EQ(shownAt(view, shot, 0, j), lut.color(v, QCPRange(0, 1))) << j;
+        // Near the cell's top and bottom edges too.
+        const int x = static_cast<int>(view.xAxis->coordToPixel(j));
+        EXPECT_EQ(shot.pixel(x, static_cast<int>(view.yAxis->coordToPixel(-0.4))),
+                  lut.color(v, QCPRange(0, 1)));
+        EXPECT_EQ(shot.pixel(x, static_cast<int>(view.yAxis->coordToPixel(0.4))),
+                  lut.color(v, QCPRange(0, 1)));
+    }
+}
+
+TEST(HeatmapView, ZoomedInShowsTheRightCells)
+{
+    HeatmapView view;
+    showView(view);
+    const HeatmapContent c = rampContent(300, 200);
+    view.setContent(c);
+    view.xAxis->setRange(117.3, 123.9);
+    view.yAxis->setRange(40.6, 47.2);
+    const QImage shot = shoot(view);
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    for (int i = 41; i <= 47; ++i)
+        for (int j = 118; j <= 123; ++j)
+            EXPECT_EQ(shownAt(view, shot, i, j), lut.color(c.values(i, j), QCPRange(0, 1)))
+                << i << "," << j;
+}
+
+TEST(HeatmapView, ZoomStaysWhileTheSameSequenceChangesAndResetsForANewShape)
+{
+    HeatmapView view;
+    showView(view);
+    HeatmapContent c = rampContent(50, 50);
+    view.setContent(c);
+    view.zoom(0.2);
+    const QCPRange zoomed = view.xAxis->range();
+    c.values *= 0.5;  // a slider moved: same tokens, new weights
+    view.setContent(c);
+    EXPECT_EQ(view.xAxis->range(), zoomed);
+    view.setContent(rampContent(51, 50));
+    EXPECT_EQ(view.xAxis->range(), QCPRange(-0.5, 49.5));
+    EXPECT_EQ(view.yAxis->range(), QCPRange(-0.5, 50.5));
+}
+
+TEST(HeatmapView, HoverShowsTheCellAndRepaintsOnlyTheMarksLayer)
+{
+    HeatmapView view;
+    showView(view);
+    view.setContent(rampContent(64, 64));
+    QCoreApplication::processEvents();  // the queued replot of the new content
+    QSignalSpy replots(&view, &QCustomPlot::afterReplot);
+    QSignalSpy hovered(&view, &HeatmapView::cellHovered);
+    const QPointF at(view.xAxis->coordToPixel(10), view.yAxis->coordToPixel(20));
+    QMouseEvent move(QEvent::MouseMove, at, view.mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(&view, &move);
+    QCoreApplication::processEvents();
+    ASSERT_EQ(hovered.count(), 1);
+    EXPECT_EQ(hovered.at(0).at(0).toInt(), 20);
+    EXPECT_EQ(hovered.at(0).at(1).toInt(), 10);
+    EXPECT_EQ(replots.count(), 0) << "the cells and axes were drawn again for a hover";
+    // The white hover frame is on screen around the cell.
+    const QImage shot = view.grab().toImage();
+    const int left = static_cast<int>(view.xAxis->coordToPixel(9.5));
+    const int y = static_cast<int>(view.yAxis->coordToPixel(20));
+    bool white = false;  // the 2-pixel frame edge, wherever it rounds to
+    for (int x = left - 2; x <= left + 2; ++x)
+        white = white || shot.pixel(x, y) == qRgb(255, 255, 255);
+    EXPECT_TRUE(white);
+    // Leaving the map hides it.
+    QEvent leave(QEvent::Leave);
+    QCoreApplication::sendEvent(&view, &leave);
+    const QImage after = view.grab().toImage();
+    for (int x = left - 2; x <= left + 2; ++x) EXPECT_NE(after.pixel(x, y), qRgb(255, 255, 255));
+    EXPECT_EQ(replots.count(), 0);
+}
+
+}  // namespace
+}  // namespace attnlab
