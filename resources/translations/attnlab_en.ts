@@ -2,6 +2,23 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>attnlab::CostPanel</name>
+    <message numerus="yes">
+        <source>Random self-attention inputs with this session&apos;s sizes (d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
+        <translation>
+            <numerusform>Random self-attention inputs with this session&apos;s sizes (d_model = %1, d_k = %2, d_v = %3, %n head), computed by the core in double precision on a worker thread.</numerusform>
+            <numerusform>Random self-attention inputs with this session&apos;s sizes (d_model = %1, d_k = %2, d_v = %3, %n heads), computed by the core in double precision on a worker thread.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n point(s). %1</source>
+        <translation>
+            <numerusform>Done: %n point. %1</numerusform>
+            <numerusform>Done: %n points. %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::Figure</name>
     <message numerus="yes">
         <source>%n vector edit(s)</source>

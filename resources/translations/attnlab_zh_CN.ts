@@ -183,6 +183,114 @@
     </message>
 </context>
 <context>
+    <name>attnlab::CostPanel</name>
+    <message>
+        <source>Up to &amp;n:</source>
+        <translation>最大 &amp;n：</translation>
+    </message>
+    <message>
+        <source>The longest sequence to measure; shorter ones (128, 256, …) come first.</source>
+        <translation>要测量的最长序列；较短的（128、256、…）先测。</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>测量(&amp;M)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Random self-attention inputs with this session&apos;s sizes (d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
+        <translation>
+            <numerusform>随机的自注意力输入，尺寸取自当前会话（d_model = %1，d_k = %2，d_v = %3，%n 个头），由核心在后台线程上以双精度计算。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>n queries × n keys = n² scores: n = 1,000 gives 10⁶, n = 100,000 gives 10¹⁰ — %1 as doubles for one matrix. The memory budget for every kept stage (scores, scaled scores, weights, mask, Q, K, V, output) is %2, so the largest n here is %3.</source>
+        <translation>n 个查询 × n 个键 = n² 个分数：n 为 1,000 时是 10⁶ 个，n 为 100,000 时是 10¹⁰ 个——按双精度数存，单是一个矩阵就要 %1。保存每一步（分数、缩放后的分数、权重、掩码、Q、K、V、输出）的内存预算是 %2，所以这里 n 最大为 %3。</translation>
+    </message>
+    <message>
+        <source>Press Measure to time the core.</source>
+        <translation>按“测量”为核心计时。</translation>
+    </message>
+    <message>
+        <source>n = %1 is refused, not attempted: keeping every stage would need %2, more than the memory budget of %3. The largest n that fits is %4.</source>
+        <translation>n = %1 被拒绝，没有尝试计算：保存每一步需要 %2，超过了 %3 的内存预算。能放得下的最大 n 是 %4。</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>正在测量…</translation>
+    </message>
+    <message>
+        <source>Stopping after the point being measured…</source>
+        <translation>测完当前这个点后停止…</translation>
+    </message>
+    <message>
+        <source>n = %1: %2 s; weights %3 (n²·h·8 bytes), every kept stage %4.</source>
+        <translation>n = %1：%2 秒；权重 %3（n²·h·8 字节），保存的全部各步 %4。</translation>
+    </message>
+    <message>
+        <source>Stopped. %1</source>
+        <translation>已停止。%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n point(s). %1</source>
+        <translation>
+            <numerusform>完成：%n 个点。%1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CostPlot</name>
+    <message>
+        <source>n = 1,000
+10⁶ scores</source>
+        <translation>n = 1,000
+10⁶ 个分数</translation>
+    </message>
+    <message>
+        <source>n = 100,000
+10¹⁰ scores
+= %1 as doubles</source>
+        <translation>n = 100,000
+10¹⁰ 个分数
+双精度共 %1</translation>
+    </message>
+    <message>
+        <source>Sequence length n (log scale)</source>
+        <translation>序列长度 n（对数坐标）</translation>
+    </message>
+    <message>
+        <source>Compute time (s)</source>
+        <translation>计算时间（秒）</translation>
+    </message>
+    <message>
+        <source>Measured time</source>
+        <translation>实测时间</translation>
+    </message>
+    <message>
+        <source>Weights held (n²·h·8 bytes)</source>
+        <translation>权重占用（n²·h·8 字节）</translation>
+    </message>
+    <message>
+        <source>Estimate: every kept stage</source>
+        <translation>估计：保存的全部各步</translation>
+    </message>
+    <message>
+        <source>memory budget %1</source>
+        <translation>内存预算 %1</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>n² line through the last point</source>
+        <translation>过最后一个点的 n² 线</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ExportActions</name>
     <message>
         <source>E&amp;xport</source>
@@ -774,6 +882,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Open lesson “%1”</source>
         <translation>打开课程“%1”</translation>
     </message>
+    <message>
+        <source>Cost of n²</source>
+        <translation>n² 的代价</translation>
+    </message>
+    <message>
+        <source>&amp;Cost of n² (time and memory against n)</source>
+        <translation>n² 的代价（时间和内存随 n 的变化）(&amp;C)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::LessonPanel</name>
@@ -1227,6 +1343,53 @@ pinned weight: %1 (change %2)</source>
 masked: this key is not attended</source>
         <translation>
 已掩码：不关注这个键</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ScalingPlot</name>
+    <message>
+        <source>d_k (log scale)</source>
+        <translation>d_k（对数坐标）</translation>
+    </message>
+    <message>
+        <source>Variance of q·k</source>
+        <translation>q·k 的方差</translation>
+    </message>
+    <message>
+        <source>Row entropy (nats)</source>
+        <translation>行熵（奈特）</translation>
+    </message>
+    <message>
+        <source>y = d_k</source>
+        <translation>y = d_k</translation>
+    </message>
+    <message>
+        <source>this session: d_k = %1
+variance %2 → %3 scaled</source>
+        <translation>当前会话：d_k = %1
+方差 %2 → 缩放后 %3</translation>
+    </message>
+    <message>
+        <source>this session: d_k = %1
+measuring…</source>
+        <translation>当前会话：d_k = %1
+正在测量…</translation>
+    </message>
+    <message>
+        <source>variance, no scaling</source>
+        <translation>方差，不缩放</translation>
+    </message>
+    <message>
+        <source>variance, ÷√d_k</source>
+        <translation>方差，÷√d_k</translation>
+    </message>
+    <message>
+        <source>entropy, no scaling</source>
+        <translation>熵，不缩放</translation>
+    </message>
+    <message>
+        <source>entropy, ÷√d_k</source>
+        <translation>熵，÷√d_k</translation>
     </message>
 </context>
 <context>

@@ -63,6 +63,21 @@ void LessonPanel::refresh()
     // The lesson text starts with its own heading.
     title_->setVisible(!lesson || !markdown_.startsWith(QLatin1Char('#')));
     text_->setMarkdown(markdown_);
+    bool attached = false;
+    for (const auto& [lessonId, widget] : std::as_const(attachments_)) {
+        widget->setVisible(lesson && lessonId == id_);
+        attached = attached || widget->isVisibleTo(this);
+    }
+    // Leave room for an attachment: the text scrolls in its own browser.
+    text_->setMinimumHeight(attached ? 130 : 200);
+}
+
+void LessonPanel::addAttachment(const QString& id, QWidget* widget)
+{
+    auto* layout = static_cast<QVBoxLayout*>(this->layout());
+    layout->insertWidget(layout->indexOf(restart_), widget);
+    attachments_.append({id, widget});
+    widget->setVisible(id == id_);
 }
 
 void LessonPanel::changeEvent(QEvent* event)

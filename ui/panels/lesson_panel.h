@@ -2,6 +2,8 @@
 // The open lesson's text (what to look at, what to try, why) in the lesson language,
 // shown in a dock beside the workbench. It re-reads the text on a language change.
 
+#include <QList>
+#include <QPair>
 #include <QString>
 #include <QWidget>
 
@@ -24,6 +26,9 @@ public:
     [[nodiscard]] QString shownText() const { return markdown_; }
     // Re-reads the title and text in the current lesson language.
     void refresh();
+    // Shows `widget` below the text while the lesson `id` is open (e.g. lesson 3's plot).
+    // The panel takes ownership.
+    void addAttachment(const QString& id, QWidget* widget);
 
 Q_SIGNALS:
     // "Start again": the user asks to reload the lesson's session.
@@ -38,6 +43,7 @@ private:
     QLabel* title_;
     QTextBrowser* text_;
     QPushButton* restart_;
+    QList<QPair<QString, QWidget*>> attachments_;
 };
 
 }  // namespace attnlab

@@ -10,7 +10,9 @@
 
 #include "ui/document/document.h"
 #include "ui/lessons/lesson_catalog.h"
+#include "ui/panels/cost_panel.h"
 #include "ui/panels/lesson_panel.h"
+#include "ui/panels/scaling_plot.h"
 #include "ui/panels/working_panel.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
@@ -27,13 +29,17 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
       window_(window),
       doc_(doc),
       panel_(new LessonPanel(window)),
-      working_(new WorkingPanel(doc, window))
+      working_(new WorkingPanel(doc, window)),
+      cost_(new CostPanel(doc, window))
 {
     setObjectName(QStringLiteral("LessonActions"));
     lessonDock_ = addDock(panel_, QStringLiteral("LessonDock"), Qt::RightDockWidgetArea);
     workingDock_ = addDock(working_, QStringLiteral("WorkingDock"), Qt::BottomDockWidgetArea);
+    costDock_ = addDock(cost_, QStringLiteral("CostDock"), Qt::BottomDockWidgetArea);
     lessonDock_->hide();
     workingDock_->hide();
+    costDock_->hide();
+    panel_->addAttachment(QStringLiteral("scaling"), new ScalingPlot(doc, panel_));
     connect(panel_, &LessonPanel::restartRequested, this, &LessonActions::openLesson);
     buildMenu();
     window_->installEventFilter(this);
@@ -77,6 +83,7 @@ void LessonActions::fillMenu()
     menu_->setTitle(tr("&Lessons"));
     lessonDock_->setWindowTitle(tr("Lesson"));
     workingDock_->setWindowTitle(tr("Show working"));
+    costDock_->setWindowTitle(tr("Cost of n²"));
     if (QAction* a = window_->findChild<QAction*>(QStringLiteral("HelpStartPageAction")))
         a->setText(tr("&Start page…"));
     menu_->clear();
@@ -95,6 +102,9 @@ void LessonActions::fillMenu()
     QAction* working = workingDock_->toggleViewAction();
     working->setText(tr("Show &working"));
     menu_->addAction(working);
+    QAction* cost = costDock_->toggleViewAction();
+    cost->setText(tr("&Cost of n² (time and memory against n)"));
+    menu_->addAction(cost);
 }
 
 bool LessonActions::openLesson(const QString& id)
@@ -124,6 +134,16 @@ bool LessonActions::openLesson(const QString& id)
     if (id == QLatin1String("hand-exercise")) {
         workingDock_->show();
         workingDock_->raise();
+    }
+    if (id == QLatin1String("scaling")) {
+        // Room for the plot below the text.
+        window_->resizeDocks({lessonDock_}, {560}, Qt::Horizontal);
+        window_->resizeDocks({lessonDock_}, {760}, Qt::Vertical);
+    }
+    if (id == QLatin1String("cost")) {
+        costDock_->show();
+        costDock_->raise();
+        window_->resizeDocks({costDock_}, {420}, Qt::Vertical);
     }
     return true;
 }

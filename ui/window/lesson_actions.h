@@ -1,7 +1,7 @@
 #pragma once
-// The Lessons menu, the start page and the lesson docks (the lesson's text and
-// "Show working"). MainWindow creates it; it adds its menu before Help and a
-// "Start page" item to the Help menu.
+// The Lessons menu, the start page and the lesson docks (the lesson's text, "Show working"
+// and the cost of n² panel; lesson 3's plot sits below its text). MainWindow creates it; it adds
+// its menu before Help and a "Start page" item to the Help menu.
 
 #include <QObject>
 #include <QPointer>
@@ -11,6 +11,7 @@ class QMenu;
 
 namespace attnlab {
 
+class CostPanel;
 class Document;
 class LessonPanel;
 class MainWindow;
@@ -42,6 +43,8 @@ public:
     [[nodiscard]] WorkingPanel* workingPanel() const { return working_; }
     [[nodiscard]] QDockWidget* lessonDock() const { return lessonDock_; }
     [[nodiscard]] QDockWidget* workingDock() const { return workingDock_; }
+    [[nodiscard]] CostPanel* costPanel() const { return cost_; }
+    [[nodiscard]] QDockWidget* costDock() const { return costDock_; }
     [[nodiscard]] QMenu* menu() const { return menu_; }
 
 protected:
@@ -56,8 +59,10 @@ private:
     Document* doc_;
     LessonPanel* panel_;
     WorkingPanel* working_;
+    CostPanel* cost_;
     QDockWidget* lessonDock_ = nullptr;
     QDockWidget* workingDock_ = nullptr;
+    QDockWidget* costDock_ = nullptr;
     QMenu* menu_ = nullptr;
     QPointer<StartPage> startPage_;
     QString current_;

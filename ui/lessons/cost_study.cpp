@@ -1,0 +1,123 @@
+#include "ui/lessons/cost_study.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "core/attention.h"
+#include "core/random_init.h"
+
+namespace attnlab {
+
+namespace {
+
+// An input with the right shape for attn::estimateBytes, which reads only sizes.
+attn::AttentionInput shapeOnlyInput(long n, const CostShape& shape)
+{
+    attn::AttentionInput in;
+    in.X.resize(n, 1);
+    attn::HeadParams head;
+    head.W_Q.resize(1, shape.dK);
+    head.W_V.resize(1, shape.dV);
+    in.heads.assign(static_cast<std::size_t>(std::max<long>(shape.heads, 1)), head);
+    return in;
+}
+
+}  // namespace
+
+CostShape costShapeOf(const attn::AttentionInput& input, unsigned long long seed)
+{
+    CostShape s;
+    s.dModel = std::max<long>(input.modelDim(), 1);
+    s.dK = std::max<long>(input.keyDim(), 1);
+    s.dV = std::max<long>(input.valueDim(), 1);
+    s.heads = std::max<long>(static_cast<long>(input.heads.size()), 1);
+    s.seed = seed;
+    return s;
+}
+
+std::vector<long> costSizes(long maxN)
+{
+    std::vector<long> sizes;
+    if (maxN < 1) return sizes;
+    for (long n = 128; n < maxN; n *= 2) sizes.push_back(n);
+    sizes.push_back(maxN);
+    return sizes;
+}
+
+std::size_t costEstimateBytes(long n, const CostShape& shape)
+{
+    return attn::estimateBytes(shapeOnlyInput(n, shape), sizeof(double));
+}
+
+long largestFittingN(const CostShape& shape, const attn::Limits& limits)
+{
+    long lo = 0;  // fits (or 0)
+    long hi = 1;
+    while (costEstimateBytes(hi, shape) <= limits.maxBytes) {
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        const long mid = lo + (hi - lo) / 2;
+        (costEstimateBytes(mid, shape) <= limits.maxBytes ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& limits, CostPoint& out)
+{
+    attn::RandomSpec spec;
+    spec.n = n;
+    spec.m = n;
+    spec.dModel = shape.dModel;
+    spec.dK = shape.dK;
+    spec.dV = shape.dV;
+    spec.heads = shape.heads;
+    spec.seed = shape.seed;
+    // Check the budget before drawing anything: a size beyond it is refused, not attempted.
+    if (const std::size_t need = costEstimateBytes(n, shape); need > limits.maxBytes) {
+        attn::Status s{attn::StatusCode::TooLarge, "size"};
+        s.bytesNeeded = need;
+        s.bytesBudget = limits.maxBytes;
+        return s;
+    }
+    const attn::AttentionInput input = attn::randomInput(spec);
+    attn::AttentionResult result;
+    const auto start = std::chrono::steady_clock::now();
+    const attn::Status status = attn::computeAttention<double>(input, result, limits);
+    const auto stop = std::chrono::steady_clock::now();
+    if (!status.ok()) return status;
+    CostPoint p;
+    p.n = n;
+    p.seconds = std::chrono::duration<double>(stop - start).count();
+    for (const attn::HeadResult& h : result.heads)
+        p.weightBytes += static_cast<std::size_t>(h.weights.size()) * sizeof(double);
+    p.estimatedBytes = attn::estimateBytes(input, sizeof(double));
+    out = p;
+    return status;
+}
+
+double logLogSlope(const std::vector<double>& x, const std::vector<double>& y)
+{
+    const std::size_t count = std::min(x.size(), y.size());
+    if (count < 2) return 0.0;
+    double mx = 0.0;
+    double my = 0.0;
+    for (std::size_t i = 0; i < count; ++i) {
+        mx += std::log(x[i]);
+        my += std::log(y[i]);
+    }
+    mx /= static_cast<double>(count);
+    my /= static_cast<double>(count);
+    double sxy = 0.0;
+    double sxx = 0.0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double dx = std::log(x[i]) - mx;
+        sxy += dx * (std::log(y[i]) - my);
+        sxx += dx * dx;
+    }
+    return sxx > 0.0 ? sxy / sxx : 0.0;
+}
+
+}  // namespace attnlab

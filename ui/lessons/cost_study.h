@@ -1,0 +1,48 @@
+#pragma once
+// Lesson 8, the cost of n²: measures the core on random self-attention inputs of growing
+// length n and reports the time and the memory the weights take. Plain functions (no
+// widgets) so that a worker thread can run them; all attention is computed by attnlab_core.
+
+#include <cstddef>
+#include <vector>
+
+#include "core/attention_input.h"
+
+namespace attnlab {
+
+// The sizes a measurement uses (taken from the open session; n varies).
+struct CostShape {
+    long dModel = 8;
+    long dK = 8;
+    long dV = 8;
+    long heads = 1;
+    unsigned long long seed = 1;
+};
+
+struct CostPoint {
+    long n = 0;
+    double seconds = 0.0;            // wall time of attn::computeAttention<double>
+    std::size_t weightBytes = 0;     // bytes of the weight matrices held: n² · h · 8
+    std::size_t estimatedBytes = 0;  // attn::estimateBytes: every stage that is kept
+};
+
+// The session's d_model, d_k, d_v and head count.
+CostShape costShapeOf(const attn::AttentionInput& input, unsigned long long seed);
+
+// The n measured for a run up to `maxN`: 128, 256, ... (powers of two below maxN), then maxN.
+std::vector<long> costSizes(long maxN);
+
+// attn::estimateBytes for self-attention of length n with these sizes (nothing allocated).
+std::size_t costEstimateBytes(long n, const CostShape& shape);
+// The largest n whose estimate fits within the budget.
+long largestFittingN(const CostShape& shape, const attn::Limits& limits);
+
+// Draws a random input of length n (attn::randomInput), computes attention and times it.
+// A refusal by the core (e.g. TooLarge) is returned and `out` is left untouched.
+attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& limits,
+                         CostPoint& out);
+
+// Least-squares slope of log(y) against log(x) (2 for memory of the weights).
+double logLogSlope(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace attnlab

@@ -1,0 +1,221 @@
+#include "ui/panels/cost_panel.h"
+
+#include <algorithm>
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPromise>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "ui/document/document.h"
+#include "ui/panels/cost_plot.h"
+
+namespace attnlab {
+
+namespace {
+
+QString bytesText(std::size_t bytes)
+{
+    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+}
+
+}  // namespace
+
+CostPanel::CostPanel(Document* doc, QWidget* parent)
+    : QWidget(parent),
+      doc_(doc),
+      intro_(new QLabel(this)),
+      nLabel_(new QLabel(this)),
+      n_(new QSpinBox(this)),
+      measure_(new QPushButton(this)),
+      cancel_(new QPushButton(this)),
+      status_(new QLabel(this)),
+      facts_(new QLabel(this)),
+      plot_(new CostPlot(this))
+{
+    setObjectName(QStringLiteral("CostPanel"));
+    n_->setObjectName(QStringLiteral("CostN"));
+    measure_->setObjectName(QStringLiteral("CostMeasure"));
+    cancel_->setObjectName(QStringLiteral("CostCancel"));
+    status_->setObjectName(QStringLiteral("CostStatus"));
+    n_->setRange(16, 1000000);
+    n_->setValue(4096);
+    n_->setGroupSeparatorShown(true);
+    n_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    nLabel_->setBuddy(n_);
+    cancel_->setEnabled(false);
+    for (QLabel* l : {intro_, status_, facts_}) {
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    status_->setMaximumWidth(360);
+    facts_->setMaximumWidth(360);
+    status_->setMinimumWidth(260);
+
+    auto* row = new QHBoxLayout;
+    row->addWidget(nLabel_);
+    row->addWidget(n_);
+    row->addWidget(measure_);
+    row->addWidget(cancel_);
+    row->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro_);
+    layout->addLayout(row);
+    auto* side = new QVBoxLayout;
+    side->addWidget(status_);
+    side->addWidget(facts_);
+    side->addStretch(1);
+    auto* body = new QHBoxLayout;
+    body->addWidget(plot_, 1);
+    body->addLayout(side);
+    layout->addLayout(body, 1);
+
+    connect(measure_, &QPushButton::clicked, this, &CostPanel::measure);
+    connect(cancel_, &QPushButton::clicked, this, &CostPanel::cancel);
+    connect(&watcher_, &QFutureWatcher<CostPoint>::resultReadyAt, this, &CostPanel::addPoint);
+    connect(&watcher_, &QFutureWatcher<CostPoint>::finished, this, &CostPanel::finished);
+    connect(doc_, &Document::inputsChanged, this, &CostPanel::updateShape);
+    updateShape();
+    retranslate();
+}
+
+CostPanel::~CostPanel()
+{
+    // The worker holds no pointer to this panel; wait so that it does not outlive the
+    // program's thread pool mid-point.
+    watcher_.disconnect(this);
+    watcher_.cancel();
+    watcher_.waitForFinished();
+}
+
+void CostPanel::setMaxN(long n)
+{
+    n_->setValue(static_cast<int>(std::clamp<long>(n, n_->minimum(), n_->maximum())));
+}
+
+long CostPanel::maxN() const
+{
+    return n_->value();
+}
+
+QString CostPanel::message() const
+{
+    return status_->text();
+}
+
+void CostPanel::updateShape()
+{
+    if (running_) return;  // the run in progress keeps the sizes it started with
+    shape_ = costShapeOf(doc_->session().input, doc_->session().seed);
+    plot_->setShape(shape_, limits_);
+    retranslate();
+}
+
+void CostPanel::retranslate()
+{
+    nLabel_->setText(tr("Up to &n:"));
+    n_->setToolTip(tr("The longest sequence to measure; shorter ones (128, 256, …) come first."));
+    measure_->setText(tr("&Measure"));
+    cancel_->setText(tr("S&top"));
+    const QLocale locale;
+    intro_->setText(
+        tr("Random self-attention inputs with this session's sizes (d_model = %1, d_k = %2, "
+           "d_v = %3, %n head(s)), computed by the core in double precision on a worker "
+           "thread.",
+           nullptr, static_cast<int>(shape_.heads))
+            .arg(shape_.dModel)
+            .arg(shape_.dK)
+            .arg(shape_.dV));
+    facts_->setText(
+        tr("n queries × n keys = n² scores: n = 1,000 gives 10⁶, n = 100,000 gives 10¹⁰ — "
+           "%1 as doubles for one matrix. The memory budget for every kept stage (scores, "
+           "scaled scores, weights, mask, Q, K, V, output) is %2, so the largest n here is "
+           "%3.")
+            .arg(bytesText(std::size_t{80000000000}), bytesText(limits_.maxBytes),
+                 locale.toString(largestFittingN(shape_, limits_))));
+    if (status_->text().isEmpty()) status_->setText(tr("Press Measure to time the core."));
+}
+
+bool CostPanel::measure()
+{
+    if (running_) return false;
+    const long top = maxN();
+    const QLocale locale;
+    if (const std::size_t need = costEstimateBytes(top, shape_); need > limits_.maxBytes) {
+        status_->setText(
+            tr("n = %1 is refused, not attempted: keeping every stage would need %2, more than "
+               "the memory budget of %3. The largest n that fits is %4.")
+                .arg(locale.toString(top), bytesText(need), bytesText(limits_.maxBytes),
+                     locale.toString(largestFittingN(shape_, limits_))));
+        return false;
+    }
+    points_.clear();
+    plot_->setPoints(points_);
+    running_ = true;
+    ++started_;
+    measure_->setEnabled(false);
+    cancel_->setEnabled(true);
+    n_->setEnabled(false);
+    status_->setText(tr("Measuring…"));
+    const std::vector<long> sizes = costSizes(top);
+    watcher_.setFuture(
+        QtConcurrent::run([sizes, shape = shape_, limits = limits_](QPromise<CostPoint>& promise) {
+            for (long n : sizes) {
+                if (promise.isCanceled()) return;
+                CostPoint p;
+                if (!measureCost(n, shape, limits, p).ok()) return;
+                promise.addResult(p);
+            }
+        }));
+    return true;
+}
+
+void CostPanel::cancel()
+{
+    if (!running_) return;
+    watcher_.cancel();
+    status_->setText(tr("Stopping after the point being measured…"));
+}
+
+void CostPanel::addPoint(int index)
+{
+    points_.push_back(watcher_.resultAt(index));
+    plot_->setPoints(points_);
+    status_->setText(describePoint(points_.back()));
+}
+
+QString CostPanel::describePoint(const CostPoint& p) const
+{
+    const QLocale locale;
+    return tr("n = %1: %2 s; weights %3 (n²·h·8 bytes), every kept stage %4.")
+        .arg(locale.toString(p.n), locale.toString(p.seconds, 'g', 3), bytesText(p.weightBytes),
+             bytesText(p.estimatedBytes));
+}
+
+void CostPanel::finished()
+{
+    running_ = false;
+    measure_->setEnabled(true);
+    cancel_->setEnabled(false);
+    n_->setEnabled(true);
+    const QString last = points_.empty() ? QString() : describePoint(points_.back());
+    if (watcher_.isCanceled())
+        status_->setText(tr("Stopped. %1").arg(last));
+    else
+        status_->setText(
+            tr("Done: %n point(s). %1", nullptr, static_cast<int>(points_.size())).arg(last));
+    updateShape();
+}
+
+void CostPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,71 @@
+#pragma once
+// Lesson 8, the cost of n²: an n control and a Measure button. Measuring runs the core on
+// random inputs of length 128, 256, ... up to n on a worker thread (cancellable; each point
+// appears as it is measured) and plots time and memory against n on log–log axes.
+// Sizes whose kept stages would exceed the memory budget (attn::Limits) are refused.
+
+#include <vector>
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include "ui/lessons/cost_study.h"
+
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace attnlab {
+
+class CostPlot;
+class Document;
+
+class CostPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit CostPanel(Document* doc, QWidget* parent = nullptr);
+    ~CostPanel() override;
+
+    void setMaxN(long n);
+    [[nodiscard]] long maxN() const;
+    // Starts a measurement up to maxN(). False (and a message naming the limit) when maxN()
+    // is beyond the memory budget, or while a measurement runs; nothing is computed then.
+    bool measure();
+    // Stops after the point being measured (the core cannot be interrupted mid-point).
+    void cancel();
+    [[nodiscard]] bool running() const { return running_; }
+
+    [[nodiscard]] const std::vector<CostPoint>& points() const { return points_; }
+    [[nodiscard]] CostPlot* plot() const { return plot_; }
+    [[nodiscard]] QString message() const;
+    [[nodiscard]] int measurementsStarted() const { return started_; }
+    [[nodiscard]] const attn::Limits& limits() const { return limits_; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void updateShape();
+    void addPoint(int index);
+    void finished();
+    [[nodiscard]] QString describePoint(const CostPoint& p) const;
+
+    Document* doc_;
+    attn::Limits limits_;
+    CostShape shape_;
+    QLabel* intro_;
+    QLabel* nLabel_;
+    QSpinBox* n_;
+    QPushButton* measure_;
+    QPushButton* cancel_;
+    QLabel* status_;
+    QLabel* facts_;
+    CostPlot* plot_;
+    QFutureWatcher<CostPoint> watcher_;
+    std::vector<CostPoint> points_;
+    bool running_ = false;
+    int started_ = 0;
+};
+
+}  // namespace attnlab
