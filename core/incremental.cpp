@@ -163,6 +163,7 @@ void AttentionEngineT<T>::updateKey(int head, int j)
         facts.dot = hr.rowDot[i];
         diagnoseRow<T>(w, count, facts, i, hr.diagnostics);
     }
+    finishDiagnostics(hr.diagnostics);
     lastRowsRecomputed_ = recomputed;
 }
 
@@ -172,6 +173,7 @@ void AttentionEngineT<T>::updateQuery(int head, int i)
     HeadResultT<T>& hr = result_.heads[static_cast<std::size_t>(head)];
     hr.scaled.row(i) = hr.scores.row(i) / static_cast<T>(input_.scoreDivisor());
     recomputeRow(result_, hr, i);
+    finishDiagnostics(hr.diagnostics);
     lastRowsRecomputed_ = 1;
 }
 

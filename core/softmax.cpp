@@ -82,7 +82,7 @@ RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long 
 #endif
     }
     facts.sum = w.sum();
-    w /= facts.sum;
+    w *= T(1) / facts.sum;
     facts.dot = (w * s).sum();
     return facts;
 }
@@ -91,7 +91,6 @@ template <typename T>
 void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
                  RowDiagnosticsT<T>& diag)
 {
-    diag.fullyMasked[static_cast<std::size_t>(i)] = facts.fullyMasked;
     if (facts.fullyMasked || count == 0) {
         diag.entropy[i] = 0;
         diag.maxWeight[i] = 0;
@@ -103,7 +102,7 @@ void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
     // maxCoeff() vectorises; maxCoeff(&index) is a scalar visitor in Eigen 3.4 and took
     // most of a key edit. The first position holding the maximum is the argmax.
     const T pk = p.maxCoeff();
-    const Eigen::Index k = std::find(weights, weights + count, pk) - weights;
+    const long k = std::find(weights, weights + count, pk) - weights;
     diag.maxWeight[i] = pk;
     diag.argmax[i] = static_cast<int>(k);
     diag.entropy[i] = std::max(T(0), facts.max + std::log(facts.sum) - facts.dot);
@@ -112,16 +111,32 @@ void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
     // nearly one-hot row gives an accurate small norm instead of cancelling to noise:
     //   p_k^2 o^2 + sum_{j!=k} p_j^2 (1-p_j)^2 + 2 p_k^2 R + R^2 - sum_{j!=k} p_j^4,
     // with o = sum_{j!=k} p_j (= 1 - p_k) and R = sum_{j!=k} p_j^2.
-    // The sums over j != k run vectorised over the whole row with p_k set to 0 for the
-    // moment (restored exactly afterwards).
+    // The four sums run in one vectorised pass over the whole row with p_k set to 0 for
+    // the moment (restored exactly afterwards).
     weights[k] = 0;
-    const T o = p.sum();
-    const T r = p.square().sum();
-    const T t = (p.square() * (1 - p).square()).sum();
-    const T u = p.square().square().sum();
+    T o = 0, r = 0, t = 0, u = 0;
+#pragma omp simd reduction(+ : o, r, t, u)
+    for (long j = 0; j < count; ++j) {
+        const T pj = weights[j];
+        const T p2 = pj * pj;
+        const T q = 1 - pj;
+        o += pj;
+        r += p2;
+        t += p2 * q * q;
+        u += p2 * p2;
+    }
     weights[k] = pk;
     const T norm2 = pk * pk * o * o + t + 2 * pk * pk * r + (r * r - u);
     diag.jacobianNorm[i] = std::sqrt(std::max(T(0), norm2));
+}
+
+template <typename T>
+void finishDiagnostics(RowDiagnosticsT<T>& diag)
+{
+    const auto rows = static_cast<std::size_t>(diag.argmax.size());
+    diag.fullyMasked.resize(rows);
+    for (std::size_t i = 0; i < rows; ++i)
+        diag.fullyMasked[i] = diag.argmax[static_cast<Eigen::Index>(i)] < 0;
 }
 
 template <typename T>
@@ -138,7 +153,8 @@ void resizeDiagnostics(RowDiagnosticsT<T>& diag, long rows)
     template bool allFiniteLinear<T>(const MatrixT<T>&);                                     \
     template RowSoftmax<T> softmaxRow<T>(const T*, const bool*, long, long, T*);             \
     template void diagnoseRow<T>(T*, long, const RowSoftmax<T>&, long, RowDiagnosticsT<T>&); \
-    template void resizeDiagnostics<T>(RowDiagnosticsT<T>&, long);
+    template void resizeDiagnostics<T>(RowDiagnosticsT<T>&, long);                           \
+    template void finishDiagnostics<T>(RowDiagnosticsT<T>&);
 ATTN_INSTANTIATE(double)
 ATTN_INSTANTIATE(float)
 #undef ATTN_INSTANTIATE

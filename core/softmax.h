@@ -47,11 +47,17 @@ struct RowSoftmax {
 template <typename T>
 RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long total, T* weights);
 
-// Fills entry `i` of `diag` from a row of weights (first `count` cells) and its softmax facts.
+// Fills entry `i` of `diag` from a row of weights (first `count` cells) and its softmax facts,
+// all but `fullyMasked`: that is a std::vector<bool>, 64 rows to a word, which threads working
+// on different rows must not write. finishDiagnostics() derives it afterwards (argmax < 0).
 // The row is borrowed for a moment (its largest entry is zeroed and restored exactly).
 template <typename T>
 void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
                  RowDiagnosticsT<T>& diag);
+
+// Sets `fullyMasked` from the argmax of every row (-1 marks a fully masked row).
+template <typename T>
+void finishDiagnostics(RowDiagnosticsT<T>& diag);
 
 template <typename T>
 void resizeDiagnostics(RowDiagnosticsT<T>& diag, long rows);
