@@ -38,10 +38,10 @@ void recomputeRow(const AttentionResultT<T>& r, HeadResultT<T>& hr, long i)
 template <typename T>
 Status AttentionEngineT<T>::setInput(const AttentionInput& input)
 {
-    AttentionResultT<T> fresh;
-    if (Status s = computeAttention<T>(input, fresh, limits_); !s.ok()) return s;
+    // On failure computeAttention leaves result_ as it was; on success it has reused its
+    // buffers where it safely could.
+    if (Status s = computeAttention<T>(input, result_, limits_); !s.ok()) return s;
     input_ = input;
-    result_ = std::move(fresh);
     lastRowsRecomputed_ = static_cast<long>(input_.queryCount());
     return {};
 }
