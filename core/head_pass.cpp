@@ -57,7 +57,7 @@ RowFault weighRow(MaskKind kind, const BoolMatrix* general, T divisor, HeadResul
     hr.rowMax[i] = f.max;
     hr.rowSum[i] = f.sum;
     hr.rowDot[i] = f.dot;
-    diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr.diagnostics);
+    diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr);
     return RowFault::None;
 }
 
@@ -72,7 +72,7 @@ void sizeHead(HeadResultT<T>& hr, long n, long m)
     hr.rowMax.resize(n);
     hr.rowSum.resize(n);
     hr.rowDot.resize(n);
-    resizeDiagnostics(hr.diagnostics, n);
+    resizeDiagnostics(hr, n);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ void recomputeRow(const AttentionResultT<T>& r, HeadResultT<T>& hr, long i)
     hr.rowSum[i] = f.sum;
     hr.rowDot[i] = f.dot;
     hr.output.row(i).noalias() = hr.weights.row(i).head(count) * hr.V.topRows(count);
-    diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr.diagnostics);
+    diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr);
 }
 
 }  // namespace
@@ -161,7 +161,8 @@ void AttentionEngineT<T>::updateKey(int head, int j)
         facts.max = Mnew;
         facts.sum = Znew;
         facts.dot = hr.rowDot[i];
-        diagnoseRow<T>(w, count, facts, i, hr.diagnostics);
+        if (!rescaleDiagnostics<T>(w, facts, i, c, j, pOld, pNew, hr))
+            diagnoseRow<T>(w, count, facts, i, hr);
     }
     finishDiagnostics(hr.diagnostics);
     lastRowsRecomputed_ = recomputed;
