@@ -105,10 +105,11 @@ Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
     return {};
 }
 
-// A key edit touches each row once with cheap arithmetic: threads only pay off for very large
-// maps, and idle OpenMP threads spin afterwards, taking a core from the GUI (bench-ui at
-// n = 512 spent 22% of its time in libgomp).
-constexpr long kParallelEditCells = 1024L * 1024L;
+// A key edit touches each row once with cheap arithmetic (one rescale pass, O(1) diagnostics):
+// threads only pay off for very large maps, and idle OpenMP threads spin afterwards, taking a
+// core from the GUI (bench-ui spent 17-22% of its time in libgomp at n = 512-1024 when edits
+// went parallel from 1024^2 cells; one thread does n = 1024 in about 0.5 ms).
+constexpr long kParallelEditCells = 2048L * 2048L;
 
 template <typename T>
 void AttentionEngineT<T>::updateKey(int head, int j)
