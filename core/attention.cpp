@@ -1,7 +1,12 @@
 #include "core/attention.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/head_pass.h"
 #include "core/projection.h"
-#include "core/scores.h"
 #include "core/softmax.h"
 
 namespace attn {
@@ -36,51 +41,61 @@ MaskKind classifyMask(const BoolMatrix& mask)
 
 namespace {
 
-// Steps 4 and 5 plus diagnostics for one head whose scaled scores are computed.
-template <typename T>
-void normaliseAndWeigh(MaskKind kind, HeadResultT<T>& hr)
+// The mask kind, and the effective mask itself only when a custom mask makes it general.
+MaskKind maskKindFor(const AttentionInput& in, BoolMatrix& general)
 {
-    const long n = hr.scaled.rows();
-    const long m = hr.scaled.cols();
-    hr.weights.resize(n, m);
-    hr.rowMax.resize(n);
-    hr.rowSum.resize(n);
-    hr.rowDot.resize(n);
-    resizeDiagnostics(hr.diagnostics, n);
-#pragma omp parallel for schedule(dynamic, 16) if (n * m >= kParallelCells)
-    for (long i = 0; i < n; ++i) {
-        const long count = kind == MaskKind::Causal ? std::min(i + 1, m) : m;
-        const bool* allowed = kind == MaskKind::General ? &hr.mask(i, 0) : nullptr;
-        const RowSoftmax<T> f =
-            softmaxRow<T>(&hr.scaled(i, 0), allowed, count, m, &hr.weights(i, 0));
-        hr.rowMax[i] = f.max;
-        hr.rowSum[i] = f.sum;
-        hr.rowDot[i] = f.dot;
-        diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr.diagnostics);
-    }
-    if (kind == MaskKind::Causal) {
-        hr.output.noalias() = hr.weights.template triangularView<Eigen::Lower>() * hr.V;
-    } else {
-        hr.output.noalias() = hr.weights * hr.V;
-    }
+    if (!in.mask)
+        return in.mode == Mode::Causal && in.keyCount() > 1 ? MaskKind::Causal : MaskKind::None;
+    general = effectiveMask(in);
+    return classifyMask(general);
 }
 
 template <typename T>
-Status computeHead(const AttentionInput& in, int h, const BoolMatrix& mask, MaskKind kind,
-                   HeadResultT<T>& hr)
+struct Projected {
+    MatrixT<T> Q, K, V;
+};
+
+template <typename T>
+Status project(const AttentionInput& in, int h, Projected<T>& p)
 {
-    hr.Q = projectAll<T>(in, h, Role::Query);
-    hr.K = projectAll<T>(in, h, Role::Key);
-    hr.V = projectAll<T>(in, h, Role::Value);
-    computeScores<T>(in, h, hr.Q, hr.K, hr.scores);
-    if (!allFiniteLinear(hr.scores)) {
-        Status s{StatusCode::NonFinite, "heads[" + std::to_string(h) + "].scores"};
-        return s;
-    }
-    hr.scaled = hr.scores / static_cast<T>(in.scoreDivisor());
-    hr.mask = mask;
-    normaliseAndWeigh<T>(kind, hr);
+    p.Q = projectAll<T>(in, h, Role::Query);
+    p.K = projectAll<T>(in, h, Role::Key);
+    p.V = projectAll<T>(in, h, Role::Value);
+    const std::string head = "heads[" + std::to_string(h) + "].";
+    if (!allFiniteLinear(p.Q)) return Status{StatusCode::NonFinite, head + "Q"};
+    if (!allFiniteLinear(p.K)) return Status{StatusCode::NonFinite, head + "K"};
+    if (!allFiniteLinear(p.V)) return Status{StatusCode::NonFinite, head + "V"};
     return {};
+}
+
+template <typename T>
+double largestRowNorm(const MatrixT<T>& m)
+{
+    return m.size() == 0 ? 0.0 : m.template cast<double>().rowwise().norm().maxCoeff();
+}
+
+// True when no score, scaled score or output can overflow (Cauchy-Schwarz bounds with a wide
+// margin for rounding), so that the computation cannot fail once it has begun and may write
+// straight into the caller's result, reusing its buffers (no fresh pages to fault in).
+template <typename T>
+bool certainlyFinite(const AttentionInput& in, const std::vector<Projected<T>>& heads)
+{
+    if (in.score != ScoreFunction::Dot) return false;
+    const double limit = static_cast<double>(std::numeric_limits<T>::max()) / 64;
+    const double divisor = in.scoreDivisor();
+    double largestValue = 0;
+    for (const Projected<T>& p : heads) {
+        const double bound = largestRowNorm(p.Q) * largestRowNorm(p.K);
+        if (!(bound < limit) || !(bound / divisor < limit)) return false;
+        if (p.V.size() > 0)
+            largestValue =
+                std::max(largestValue, p.V.template cast<double>().cwiseAbs().maxCoeff());
+    }
+    if (!(largestValue < limit)) return false;
+    if (in.W_O.size() == 0) return true;
+    const double concatNorm = std::sqrt(static_cast<double>(in.W_O.rows())) * largestValue;
+    const double columnNorm = in.W_O.colwise().norm().maxCoeff();
+    return concatNorm * columnNorm < limit;
 }
 
 }  // namespace
@@ -117,18 +132,27 @@ Status computeAttention(const AttentionInput& in, AttentionResultT<T>& result, c
             if (active) Eigen::setNbThreads(threads);
         }
     } restore{savedThreads, small};
-    AttentionResultT<T> r;
-    const BoolMatrix mask = effectiveMask(in);
-    r.maskKind = classifyMask(mask);
+    BoolMatrix general;
+    const MaskKind kind = maskKindFor(in, general);
+    std::vector<Projected<T>> projected(in.heads.size());
+    for (std::size_t h = 0; h < in.heads.size(); ++h) {
+        if (Status s = project<T>(in, static_cast<int>(h), projected[h]); !s.ok()) return s;
+    }
+    const bool inPlace = certainlyFinite<T>(in, projected);
+    AttentionResultT<T> fresh;
+    AttentionResultT<T>& r = inPlace ? result : fresh;
+    r.maskKind = kind;
     r.heads.resize(in.heads.size());
     for (std::size_t h = 0; h < in.heads.size(); ++h) {
-        if (Status s = computeHead<T>(in, static_cast<int>(h), mask, r.maskKind, r.heads[h]);
-            !s.ok())
-            return s;
+        HeadResultT<T>& hr = r.heads[h];
+        hr.Q = std::move(projected[h].Q);
+        hr.K = std::move(projected[h].K);
+        hr.V = std::move(projected[h].V);
+        if (Status s = weighHead<T>(in, static_cast<int>(h), kind, &general, hr); !s.ok()) return s;
     }
     combineHeads(in, r);
     if (!r.output.allFinite()) return Status{StatusCode::NonFinite, "output"};
-    result = std::move(r);
+    if (!inPlace) result = std::move(fresh);
     return {};
 }
 

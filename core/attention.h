@@ -40,6 +40,10 @@ struct HeadResultT {
     VectorT<T> rowSum;  // sum of exp(scaled - rowMax) over allowed cells
     VectorT<T>
         rowDot;  // sum of weights * scaled over allowed cells (entropy = max + log sum - dot)
+    // Per row, the sums of p, p^2, p^3 and p^4 over every cell but the argmax: with them a key
+    // edit, which scales all other cells of a row by one factor, updates the Jacobian norm
+    // without another pass over the row.
+    Eigen::Matrix<T, Eigen::Dynamic, 4, Eigen::RowMajor> powerSums;
 };
 
 // How the effective mask is applied: not at all, as the pure lower-triangular

@@ -30,7 +30,7 @@ void recomputeRow(const AttentionResultT<T>& r, HeadResultT<T>& hr, long i)
     hr.rowSum[i] = f.sum;
     hr.rowDot[i] = f.dot;
     hr.output.row(i).noalias() = hr.weights.row(i).head(count) * hr.V.topRows(count);
-    diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr.diagnostics);
+    diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr);
 }
 
 }  // namespace
@@ -38,10 +38,10 @@ void recomputeRow(const AttentionResultT<T>& r, HeadResultT<T>& hr, long i)
 template <typename T>
 Status AttentionEngineT<T>::setInput(const AttentionInput& input)
 {
-    AttentionResultT<T> fresh;
-    if (Status s = computeAttention<T>(input, fresh, limits_); !s.ok()) return s;
+    // On failure computeAttention leaves result_ as it was; on success it has reused its
+    // buffers where it safely could.
+    if (Status s = computeAttention<T>(input, result_, limits_); !s.ok()) return s;
     input_ = input;
-    result_ = std::move(fresh);
     lastRowsRecomputed_ = static_cast<long>(input_.queryCount());
     return {};
 }
@@ -105,10 +105,11 @@ Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
     return {};
 }
 
-// A key edit touches each row once with cheap arithmetic: threads only pay off for very large
-// maps, and idle OpenMP threads spin afterwards, taking a core from the GUI (bench-ui at
-// n = 512 spent 22% of its time in libgomp).
-constexpr long kParallelEditCells = 1024L * 1024L;
+// A key edit touches each row once with cheap arithmetic (one rescale pass, O(1) diagnostics):
+// threads only pay off for very large maps, and idle OpenMP threads spin afterwards, taking a
+// core from the GUI (bench-ui spent 17-22% of its time in libgomp at n = 512-1024 when edits
+// went parallel from 1024^2 cells; one thread does n = 1024 in about 0.5 ms).
+constexpr long kParallelEditCells = 2048L * 2048L;
 
 template <typename T>
 void AttentionEngineT<T>::updateKey(int head, int j)
@@ -161,8 +162,10 @@ void AttentionEngineT<T>::updateKey(int head, int j)
         facts.max = Mnew;
         facts.sum = Znew;
         facts.dot = hr.rowDot[i];
-        diagnoseRow<T>(w, count, facts, i, hr.diagnostics);
+        if (!rescaleDiagnostics<T>(w, facts, i, c, j, pOld, pNew, hr))
+            diagnoseRow<T>(w, count, facts, i, hr);
     }
+    finishDiagnostics(hr.diagnostics);
     lastRowsRecomputed_ = recomputed;
 }
 
@@ -172,6 +175,7 @@ void AttentionEngineT<T>::updateQuery(int head, int i)
     HeadResultT<T>& hr = result_.heads[static_cast<std::size_t>(head)];
     hr.scaled.row(i) = hr.scores.row(i) / static_cast<T>(input_.scoreDivisor());
     recomputeRow(result_, hr, i);
+    finishDiagnostics(hr.diagnostics);
     lastRowsRecomputed_ = 1;
 }
 

@@ -82,63 +82,142 @@ RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long 
 #endif
     }
     facts.sum = w.sum();
-    w /= facts.sum;
+    w *= T(1) / facts.sum;
     facts.dot = (w * s).sum();
     return facts;
 }
 
+namespace {
+
+// ||diag(p) - p p^T||_F^2 written with the dominant entry k taken apart, so that a nearly
+// one-hot row gives an accurate small norm instead of cancelling to noise:
+//   p_k^2 o^2 + sum_{j!=k} p_j^2 (1-p_j)^2 + 2 p_k^2 R + R^2 - sum_{j!=k} p_j^4,
+// with o = sum_{j!=k} p_j (= 1 - p_k) and R = sum_{j!=k} p_j^2. Every p_j with j != k is at
+// most 1/2, so sum p_j^2 (1-p_j)^2 = S2 - 2 S3 + S4 loses at most a few ulps.
 template <typename T>
-void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
-                 RowDiagnosticsT<T>& diag)
+T jacobianNorm(T pk, const T* sums)
 {
-    diag.fullyMasked[static_cast<std::size_t>(i)] = facts.fullyMasked;
+    const T o = sums[0];
+    const T r = sums[1];
+    const T t = sums[1] - 2 * sums[2] + sums[3];
+    const T norm2 = pk * pk * o * o + t + 2 * pk * pk * r + (r * r - sums[3]);
+    return std::sqrt(std::max(T(0), norm2));
+}
+
+template <typename T>
+void markEmpty(RowDiagnosticsT<T>& diag, long i)
+{
+    diag.entropy[i] = 0;
+    diag.maxWeight[i] = 0;
+    diag.argmax[i] = -1;
+    diag.jacobianNorm[i] = 0;
+}
+
+}  // namespace
+
+template <typename T>
+void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i, HeadResultT<T>& hr)
+{
+    RowDiagnosticsT<T>& diag = hr.diagnostics;
+    T* sums = &hr.powerSums(i, 0);
     if (facts.fullyMasked || count == 0) {
-        diag.entropy[i] = 0;
-        diag.maxWeight[i] = 0;
-        diag.argmax[i] = -1;
-        diag.jacobianNorm[i] = 0;
+        markEmpty(diag, i);
+        std::fill_n(sums, 4, T(0));
         return;
     }
     Eigen::Map<const RowArray<T>> p(weights, count);
     // maxCoeff() vectorises; maxCoeff(&index) is a scalar visitor in Eigen 3.4 and took
     // most of a key edit. The first position holding the maximum is the argmax.
     const T pk = p.maxCoeff();
-    const Eigen::Index k = std::find(weights, weights + count, pk) - weights;
+    const long k = std::find(weights, weights + count, pk) - weights;
     diag.maxWeight[i] = pk;
     diag.argmax[i] = static_cast<int>(k);
     diag.entropy[i] = std::max(T(0), facts.max + std::log(facts.sum) - facts.dot);
 
-    // ||diag(p) - p p^T||_F^2 written with the dominant entry k taken apart, so that a
-    // nearly one-hot row gives an accurate small norm instead of cancelling to noise:
-    //   p_k^2 o^2 + sum_{j!=k} p_j^2 (1-p_j)^2 + 2 p_k^2 R + R^2 - sum_{j!=k} p_j^4,
-    // with o = sum_{j!=k} p_j (= 1 - p_k) and R = sum_{j!=k} p_j^2.
-    // The sums over j != k run vectorised over the whole row with p_k set to 0 for the
-    // moment (restored exactly afterwards).
+    // The power sums over j != k in one vectorised pass over the whole row, with p_k set to
+    // 0 for the moment (restored exactly afterwards).
     weights[k] = 0;
-    const T o = p.sum();
-    const T r = p.square().sum();
-    const T t = (p.square() * (1 - p).square()).sum();
-    const T u = p.square().square().sum();
+    T s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+#pragma omp simd reduction(+ : s1, s2, s3, s4)
+    for (long j = 0; j < count; ++j) {
+        const T pj = weights[j];
+        const T p2 = pj * pj;
+        s1 += pj;
+        s2 += p2;
+        s3 += p2 * pj;
+        s4 += p2 * p2;
+    }
     weights[k] = pk;
-    const T norm2 = pk * pk * o * o + t + 2 * pk * pk * r + (r * r - u);
-    diag.jacobianNorm[i] = std::sqrt(std::max(T(0), norm2));
+    sums[0] = s1;
+    sums[1] = s2;
+    sums[2] = s3;
+    sums[3] = s4;
+    diag.jacobianNorm[i] = jacobianNorm(pk, sums);
 }
 
 template <typename T>
-void resizeDiagnostics(RowDiagnosticsT<T>& diag, long rows)
+bool rescaleDiagnostics(const T* weights, const RowSoftmax<T>& facts, long i, T c, long e, T pOld,
+                        T pNew, HeadResultT<T>& hr)
 {
+    RowDiagnosticsT<T>& diag = hr.diagnostics;
+    const long k = diag.argmax[i];
+    if (k < 0 || k == e) return false;
+    T* sums = &hr.powerSums(i, 0);
+    // Cell e leaves the sums at its old value, the rest scale by c^a, e comes back at pNew.
+    const T o2 = pOld * pOld;
+    const T n2 = pNew * pNew;
+    const T old[4] = {pOld, o2, o2 * pOld, o2 * o2};
+    const T fresh[4] = {pNew, n2, n2 * pNew, n2 * n2};
+    T power = 1;
+    for (int a = 0; a < 4; ++a) {
+        power *= c;
+        sums[a] = std::max(T(0), power * (sums[a] - old[a]) + fresh[a]);
+    }
+    T pk = weights[k];
+    long argmax = k;
+    if (pNew > pk || (pNew == pk && e < k)) {  // the edited cell becomes the largest
+        const T k2 = pk * pk;
+        const T leaving[4] = {pk, k2, k2 * pk, k2 * k2};
+        for (int a = 0; a < 4; ++a) sums[a] = std::max(T(0), sums[a] - fresh[a] + leaving[a]);
+        argmax = e;
+        pk = pNew;
+    }
+    diag.argmax[i] = static_cast<int>(argmax);
+    diag.maxWeight[i] = pk;
+    diag.entropy[i] = std::max(T(0), facts.max + std::log(facts.sum) - facts.dot);
+    diag.jacobianNorm[i] = jacobianNorm(pk, sums);
+    return true;
+}
+
+template <typename T>
+void finishDiagnostics(RowDiagnosticsT<T>& diag)
+{
+    const auto rows = static_cast<std::size_t>(diag.argmax.size());
+    diag.fullyMasked.resize(rows);
+    for (std::size_t i = 0; i < rows; ++i)
+        diag.fullyMasked[i] = diag.argmax[static_cast<Eigen::Index>(i)] < 0;
+}
+
+template <typename T>
+void resizeDiagnostics(HeadResultT<T>& hr, long rows)
+{
+    RowDiagnosticsT<T>& diag = hr.diagnostics;
     diag.entropy.setZero(rows);
     diag.maxWeight.setZero(rows);
     diag.argmax.setConstant(rows, -1);
     diag.jacobianNorm.setZero(rows);
     diag.fullyMasked.assign(static_cast<std::size_t>(rows), false);
+    hr.powerSums.setZero(rows, 4);
 }
 
 #define ATTN_INSTANTIATE(T)                                                                  \
     template bool allFiniteLinear<T>(const MatrixT<T>&);                                     \
     template RowSoftmax<T> softmaxRow<T>(const T*, const bool*, long, long, T*);             \
-    template void diagnoseRow<T>(T*, long, const RowSoftmax<T>&, long, RowDiagnosticsT<T>&); \
-    template void resizeDiagnostics<T>(RowDiagnosticsT<T>&, long);
+    template void diagnoseRow<T>(T*, long, const RowSoftmax<T>&, long, HeadResultT<T>&);     \
+    template bool rescaleDiagnostics<T>(const T*, const RowSoftmax<T>&, long, T, long, T, T, \
+                                        HeadResultT<T>&);                                    \
+    template void resizeDiagnostics<T>(HeadResultT<T>&, long);                               \
+    template void finishDiagnostics<T>(RowDiagnosticsT<T>&);
 ATTN_INSTANTIATE(double)
 ATTN_INSTANTIATE(float)
 #undef ATTN_INSTANTIATE

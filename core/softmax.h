@@ -47,13 +47,28 @@ struct RowSoftmax {
 template <typename T>
 RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long total, T* weights);
 
-// Fills entry `i` of `diag` from a row of weights (first `count` cells) and its softmax facts.
+// Fills row i of the head's diagnostics (and its power sums) from its weights (first `count`
+// cells) and its softmax facts, all but `fullyMasked`: that is a std::vector<bool>, 64 rows to
+// a word, which threads working on different rows must not write. finishDiagnostics()
+// derives it afterwards (argmax < 0).
 // The row is borrowed for a moment (its largest entry is zeroed and restored exactly).
 template <typename T>
-void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i,
-                 RowDiagnosticsT<T>& diag);
+void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i, HeadResultT<T>& hr);
 
+// Row i after a key edit: every allowed cell but column e was multiplied by c > 0 and cell e
+// went from pOld to pNew (`weights` is the updated row, `facts` its new softmax facts).
+// Updates the row's diagnostics and power sums in O(1) and returns true; returns false, doing
+// nothing, when e was the row's argmax (the new argmax needs a pass over the row).
 template <typename T>
-void resizeDiagnostics(RowDiagnosticsT<T>& diag, long rows);
+bool rescaleDiagnostics(const T* weights, const RowSoftmax<T>& facts, long i, T c, long e, T pOld,
+                        T pNew, HeadResultT<T>& hr);
+
+// Sets `fullyMasked` from the argmax of every row (-1 marks a fully masked row).
+template <typename T>
+void finishDiagnostics(RowDiagnosticsT<T>& diag);
+
+// Sizes the diagnostics and the power sums of a head for `rows` query rows.
+template <typename T>
+void resizeDiagnostics(HeadResultT<T>& hr, long rows);
 
 }  // namespace attn

@@ -1,0 +1,131 @@
+#include "core/head_pass.h"
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include "core/memory_advice.h"
+#include "core/scores.h"
+#include "core/softmax.h"
+
+namespace attn {
+
+template <typename M>
+void resizeLarge(M& matrix, long rows, long cols)
+{
+    if (matrix.rows() == rows && matrix.cols() == cols) return;
+    const bool fresh = matrix.size() != rows * cols;
+    matrix.resize(rows, cols);
+    if (fresh) adviseHugePages(matrix.data(), sizeof(typename M::Scalar) * matrix.size());
+}
+
+namespace {
+
+template <typename T>
+using RowArray = Eigen::Array<T, Eigen::Dynamic, 1>;
+
+enum class RowFault { None, Score, Scaled };
+
+// Scaling, mask row, softmax and diagnostics of query row i, from its raw scores.
+template <typename T>
+RowFault weighRow(MaskKind kind, const BoolMatrix* general, T divisor, HeadResultT<T>& hr, long i)
+{
+    const long m = hr.scores.cols();
+    const Eigen::Map<const RowArray<T>> s(&hr.scores(i, 0), m);
+    Eigen::Map<RowArray<T>> scaled(&hr.scaled(i, 0), m);
+    scaled = s / divisor;
+    // x - x is 0 for finite x and NaN for NaN or +-Inf; a sum with a NaN is NaN.
+    if (!((scaled - scaled).sum() == T(0)))
+        return (s - s).sum() == T(0) ? RowFault::Scaled : RowFault::Score;
+
+    bool* maskRow = &hr.mask(i, 0);
+    long count = m;
+    const bool* allowed = nullptr;
+    switch (kind) {
+    case MaskKind::None: std::fill_n(maskRow, m, true); break;
+    case MaskKind::Causal:
+        count = std::min(i + 1, m);
+        std::fill_n(maskRow, count, true);
+        std::fill(maskRow + count, maskRow + m, false);
+        break;
+    case MaskKind::General:
+        std::copy_n(&(*general)(i, 0), m, maskRow);
+        allowed = maskRow;
+        break;
+    }
+    const RowSoftmax<T> f = softmaxRow<T>(&hr.scaled(i, 0), allowed, count, m, &hr.weights(i, 0));
+    hr.rowMax[i] = f.max;
+    hr.rowSum[i] = f.sum;
+    hr.rowDot[i] = f.dot;
+    diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr);
+    return RowFault::None;
+}
+
+template <typename T>
+void sizeHead(HeadResultT<T>& hr, long n, long m)
+{
+    resizeLarge(hr.scores, n, m);
+    resizeLarge(hr.scaled, n, m);
+    resizeLarge(hr.weights, n, m);
+    resizeLarge(hr.mask, n, m);
+    hr.output.resize(n, hr.V.cols());
+    hr.rowMax.resize(n);
+    hr.rowSum.resize(n);
+    hr.rowDot.resize(n);
+    resizeDiagnostics(hr, n);
+}
+
+}  // namespace
+
+template <typename T>
+Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMatrix* general,
+                 HeadResultT<T>& hr)
+{
+    const long n = hr.Q.rows();
+    const long m = hr.K.rows();
+    sizeHead(hr, n, m);
+    const bool dot = in.score == ScoreFunction::Dot;
+    // Additive scores are a row loop of their own (tanh dominates); dot products are made
+    // block by block below.
+    if (!dot) computeScores<T>(in, head, hr.Q, hr.K, hr.scores);
+
+    const T divisor = static_cast<T>(in.scoreDivisor());
+    const long blocks = (n + kHeadBlockRows - 1) / kHeadBlockRows;
+    std::atomic<int> fault{static_cast<int>(RowFault::None)};
+    // Inside the parallel region Eigen runs each block's products on the calling thread.
+#pragma omp parallel for schedule(dynamic, 1) if (n * m >= kParallelCells)
+    for (long b = 0; b < blocks; ++b) {
+        if (fault.load(std::memory_order_relaxed) != 0) continue;
+        const long i0 = b * kHeadBlockRows;
+        const long rows = std::min(kHeadBlockRows, n - i0);
+        if (dot)
+            hr.scores.middleRows(i0, rows).noalias() = hr.Q.middleRows(i0, rows) * hr.K.transpose();
+        for (long i = i0; i < i0 + rows; ++i) {
+            const RowFault f = weighRow<T>(kind, general, divisor, hr, i);
+            if (f != RowFault::None) {
+                fault.store(static_cast<int>(f), std::memory_order_relaxed);
+                break;
+            }
+        }
+        // Causal rows of this block have no weight beyond column i0 + rows - 1.
+        const long cols = kind == MaskKind::Causal ? std::min(m, i0 + rows) : m;
+        hr.output.middleRows(i0, rows).noalias() =
+            hr.weights.block(i0, 0, rows, cols) * hr.V.topRows(cols);
+    }
+    if (fault.load() != 0) {
+        const char* stage = fault.load() == static_cast<int>(RowFault::Score) ? "scores" : "scaled";
+        return Status{StatusCode::NonFinite, "heads[" + std::to_string(head) + "]." + stage};
+    }
+    finishDiagnostics(hr.diagnostics);
+    return {};
+}
+
+template void resizeLarge<MatrixT<double>>(MatrixT<double>&, long, long);
+template void resizeLarge<MatrixT<float>>(MatrixT<float>&, long, long);
+template void resizeLarge<BoolMatrix>(BoolMatrix&, long, long);
+template Status weighHead<double>(const AttentionInput&, int, MaskKind, const BoolMatrix*,
+                                  HeadResultT<double>&);
+template Status weighHead<float>(const AttentionInput&, int, MaskKind, const BoolMatrix*,
+                                 HeadResultT<float>&);
+
+}  // namespace attn
