@@ -24,6 +24,8 @@ namespace {
 template <typename T>
 using RowArray = Eigen::Array<T, Eigen::Dynamic, 1>;
 
+constexpr long kCausalSliceRows = 64;
+
 enum class RowFault { None, Score, Scaled };
 
 // Scaling, mask row, softmax and diagnostics of query row i, from its raw scores.
@@ -59,6 +61,22 @@ RowFault weighRow(MaskKind kind, const BoolMatrix* general, T divisor, HeadResul
     hr.rowDot[i] = f.dot;
     diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr);
     return RowFault::None;
+}
+
+// Output rows i0 .. i0 + rows - 1 = their weights times V. Causal rows have no weight past
+// their own column, so they go in slices of kCausalSliceRows that each stop at the slice's
+// last column: the product shrinks to about half, as the softmax does.
+template <typename T>
+void writeOutput(MaskKind kind, long i0, long rows, HeadResultT<T>& hr)
+{
+    const long m = hr.weights.cols();
+    const long slice = kind == MaskKind::Causal ? kCausalSliceRows : rows;
+    for (long s0 = i0; s0 < i0 + rows; s0 += slice) {
+        const long r = std::min(slice, i0 + rows - s0);
+        const long cols = kind == MaskKind::Causal ? std::min(m, s0 + r) : m;
+        hr.output.middleRows(s0, r).noalias() =
+            hr.weights.block(s0, 0, r, cols) * hr.V.topRows(cols);
+    }
 }
 
 template <typename T>
@@ -107,10 +125,7 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
                 break;
             }
         }
-        // Causal rows of this block have no weight beyond column i0 + rows - 1.
-        const long cols = kind == MaskKind::Causal ? std::min(m, i0 + rows) : m;
-        hr.output.middleRows(i0, rows).noalias() =
-            hr.weights.block(i0, 0, rows, cols) * hr.V.topRows(cols);
+        writeOutput(kind, i0, rows, hr);
     }
     if (fault.load() != 0) {
         const char* stage = fault.load() == static_cast<int>(RowFault::Score) ? "scores" : "scaled";
