@@ -118,20 +118,6 @@ template <typename T>
 Status computeAttention(const AttentionInput& in, AttentionResultT<T>& result, const Limits& limits)
 {
     if (Status s = validate(in, limits, sizeof(T)); !s.ok()) return s;
-    // Eigen's matrix products start their own threads from n = 128 on; for small problems
-    // these stall on a loaded machine far longer than they save (0.17 ms became 48 ms at
-    // n = 128). Small problems run their products on one thread.
-    const bool small = in.queryCount() * in.keyCount() < kParallelCells;
-    const int savedThreads = Eigen::nbThreads();
-    if (small) Eigen::setNbThreads(1);
-    struct RestoreThreads {
-        int threads;
-        bool active;
-        ~RestoreThreads()
-        {
-            if (active) Eigen::setNbThreads(threads);
-        }
-    } restore{savedThreads, small};
     BoolMatrix general;
     const MaskKind kind = maskKindFor(in, general);
     std::vector<Projected<T>> projected(in.heads.size());
