@@ -26,14 +26,7 @@
 namespace attnlab {
 namespace {
 
-Session lessonSession(const char* id)
-{
-    Session s;
-    ViewState view;
-    FileError error;
-    EXPECT_TRUE(loadLesson(QLatin1String(id), s, view, error)) << error.message().toStdString();
-    return s;
-}
+using testing::lessonSession;
 
 attn::AttentionResult computed(const Session& s)
 {

@@ -1,6 +1,7 @@
 #include "support/session_test_support.h"
 
 #include <cstring>
+#include <gtest/gtest.h>
 
 #include <QDir>
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <QTemporaryDir>
 
 #include "core/random_init.h"
+#include "ui/lessons/lesson_catalog.h"
 
 namespace attnlab::testing {
 
@@ -104,6 +106,15 @@ bool sameBits(const attn::Matrix& a, const attn::Matrix& b)
         }
     }
     return true;
+}
+
+Session lessonSession(const char* id)
+{
+    Session s;
+    ViewState view;
+    FileError error;
+    EXPECT_TRUE(loadLesson(QLatin1String(id), s, view, error)) << error.message().toStdString();
+    return s;
 }
 
 }  // namespace attnlab::testing

@@ -18,6 +18,9 @@ void isolateSettings();
 // beyond 2^53.
 Session richSession();
 
+// The session of a built-in lesson; a failure to load is reported as a test failure.
+Session lessonSession(const char* id);
+
 // Dialog stand-ins that record what would have been shown and answer `answer`.
 struct RecordingDialogs {
     QStringList warnings;
