@@ -36,9 +36,8 @@ RowFault weighRow(MaskKind kind, const BoolMatrix* general, T divisor, HeadResul
     const Eigen::Map<const RowArray<T>> s(&hr.scores(i, 0), m);
     Eigen::Map<RowArray<T>> scaled(&hr.scaled(i, 0), m);
     scaled = s / divisor;
-    // x - x is 0 for finite x and NaN for NaN or +-Inf; a sum with a NaN is NaN.
-    if (!((scaled - scaled).sum() == T(0)))
-        return (s - s).sum() == T(0) ? RowFault::Scaled : RowFault::Score;
+    if (!allFiniteSpan(scaled.data(), m))
+        return allFiniteSpan(s.data(), m) ? RowFault::Scaled : RowFault::Score;
 
     bool* maskRow = &hr.mask(i, 0);
     long count = m;

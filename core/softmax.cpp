@@ -17,12 +17,18 @@ using RowArray = Eigen::Array<T, Eigen::Dynamic, 1>;
 }  // namespace
 
 template <typename T>
-bool allFiniteLinear(const MatrixT<T>& m)
+bool allFiniteSpan(const T* values, long count)
 {
-    if (m.size() == 0) return true;
-    const Eigen::Map<const RowArray<T>> a(m.data(), m.size());
+    if (count == 0) return true;
+    const Eigen::Map<const RowArray<T>> a(values, count);
     // x - x is 0 for finite x and NaN for NaN or +-Inf; a sum with a NaN is NaN.
     return (a - a).sum() == T(0);
+}
+
+template <typename T>
+bool allFiniteLinear(const MatrixT<T>& m)
+{
+    return allFiniteSpan(m.data(), m.size());
 }
 
 bool allTrueLinear(const BoolMatrix& m)
@@ -212,6 +218,7 @@ void resizeDiagnostics(HeadResultT<T>& hr, long rows)
 
 #define ATTN_INSTANTIATE(T)                                                                  \
     template bool allFiniteLinear<T>(const MatrixT<T>&);                                     \
+    template bool allFiniteSpan<T>(const T*, long);                                          \
     template RowSoftmax<T> softmaxRow<T>(const T*, const bool*, long, long, T*);             \
     template void diagnoseRow<T>(T*, long, const RowSoftmax<T>&, long, HeadResultT<T>&);     \
     template bool rescaleDiagnostics<T>(const T*, const RowSoftmax<T>&, long, T, long, T, T, \

@@ -12,6 +12,9 @@ namespace attn {
 // visit a row-major matrix column by column: at n = 4096 that was 90% of the time).
 template <typename T>
 bool allFiniteLinear(const MatrixT<T>& m);
+// The same for `count` contiguous values (a row of a row-major matrix).
+template <typename T>
+bool allFiniteSpan(const T* values, long count);
 bool allTrueLinear(const BoolMatrix& m);
 
 // While alive, results that would be subnormal become 0 on this thread (x86 FTZ/DAZ).
