@@ -14,7 +14,8 @@ namespace attnlab {
 
 namespace {
 
-constexpr int LongRow = 200;  // beyond this many keys, bars carry no per-token labels
+constexpr int LongRow = 200;             // beyond this many keys, bars carry no per-token labels
+constexpr double kDenseBarPixels = 4.0;  // narrower bars are drawn without outline
 
 QString fmt(double v)
 {
@@ -138,6 +139,8 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
         makeBars(weightRect_, 0.55, QPen(QColor(0x1f, 0x5f, 0x5c)), QColor(0x21, 0x91, 0x8c));
     scoreBars_->removeFromLegend();
     maskedScoreBars_->removeFromLegend();
+    for (QCPBars* b : {scoreBars_, maskedScoreBars_, ghostBars_, maskedWeightBars_, weightBars_})
+        outlines_.emplace_back(b, b->pen());
     weightBars_->setName(tr("weights now"));
     ghostBars_->setName(tr("pinned weights (before the edit)"));
     maskedWeightBars_->setName(tr("masked key"));
@@ -319,8 +322,26 @@ void RowInspectorPanel::rebuild()
     note_->setVisible(!notes.isEmpty());
 
     updateTicks();
+    styleBars(m);
     updateSelectedColumn();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RowInspectorPanel::styleBars(int keys)
+{
+    // Bars a few pixels wide show nothing of their outline, and drawing hundreds of
+    // anti-aliased outlined polygons took a sixth of a slider step at n = 512: dense bars
+    // are filled only, without anti-aliasing.
+    const QMargins margins = weightRect_->margins();
+    const double pixels = plot_->width() - margins.left() - margins.right();
+    const bool dense = keys > 0 && pixels / keys < kDenseBarPixels;
+    if (dense == denseBars_) return;
+    denseBars_ = dense;
+    for (const auto& [bars, pen] : outlines_) {
+        bars->setPen(dense ? QPen(Qt::NoPen) : pen);
+        bars->setAntialiased(!dense);
+        bars->setAntialiasedFill(!dense);
+    }
 }
 
 void RowInspectorPanel::updateTicks()
@@ -350,8 +371,11 @@ void RowInspectorPanel::updateSelectedColumn()
 
 bool RowInspectorPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    // Labels are thinned and rotated for the plot's width.
-    if (watched == plot_ && event->type() == QEvent::Resize) updateTicks();
+    // Labels are thinned and rotated, and bars outlined or not, for the plot's width.
+    if (watched == plot_ && event->type() == QEvent::Resize) {
+        updateTicks();
+        styleBars(static_cast<int>(weights_.size()));
+    }
     return QWidget::eventFilter(watched, event);
 }
 

@@ -5,7 +5,11 @@
 // Masked keys are hatched; pinned weights (before an edit) are drawn as ghost bars
 // behind the current ones. It only reads the document's result.
 
+#include <utility>
+#include <vector>
+
 #include <QLabel>
+#include <QPen>
 #include <QVector>
 #include <QWidget>
 
@@ -47,6 +51,7 @@ private:
     void clear(const QString& why);
     void updateTicks();
     void updateSelectedColumn();
+    void styleBars(int keys);
     int columnAt(const QPoint& pos) const;
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
@@ -66,6 +71,8 @@ private:
     QCPBars* ghostBars_ = nullptr;
     QCPBars* maskedWeightBars_ = nullptr;
     QCPBars* weightBars_ = nullptr;
+    std::vector<std::pair<QCPBars*, QPen>> outlines_;  // each bar set's pen when not dense
+    bool denseBars_ = false;
     QCPItemRect* scoreColumnBand_ = nullptr;
     QCPItemRect* weightColumnBand_ = nullptr;
 

@@ -32,6 +32,12 @@ int sliderLimit(double value)
     if (!std::isfinite(a) || a <= kDefaultLimit) return toSteps(kDefaultLimit);
     return toSteps(std::min(std::ceil(a * 1.5), 1.0e6));
 }
+// The value a spin box holds after setValue(v): QDoubleSpinBox rounds to its decimals
+// through the same decimal text.
+double shownValue(double v, int decimals)
+{
+    return QString::number(v, 'f', decimals).toDouble();
+}
 }  // namespace
 
 void VectorEditorPanel::rebuildRows()
@@ -118,9 +124,13 @@ void VectorEditorPanel::refreshValues()
     for (Row& row : rows_) {
         const attn::VectorEdit* e =
             attn::findEdit(doc_->session().input.edits, role_, head, row.token);
-        QFont f = row.label->font();
-        f.setBold(e != nullptr);
-        row.label->setFont(f);
+        // Only what changed is set: each step of a drag refreshes every row, and setting a
+        // text or font lays it out again even when it is the same.
+        if (row.label->font().bold() != (e != nullptr)) {
+            QFont f = row.label->font();
+            f.setBold(e != nullptr);
+            row.label->setFont(f);
+        }
         row.label->setText(tokenLabel(row.token));
         row.label->setToolTip(tr("Token %1").arg(row.token + 1));
         QString tag;
@@ -143,12 +153,12 @@ void VectorEditorPanel::refreshValues()
             if (!s->isSliderDown()) {
                 const QSignalBlocker block(s);
                 const int limit = sliderLimit(v);
-                s->setRange(-limit, limit);
+                if (s->maximum() != limit || s->minimum() != -limit) s->setRange(-limit, limit);
                 s->setValue(toSteps(v));
             }
             // Keep text the user is typing (not yet committed).
             const bool typing = sp->hasFocus() && sp->cleanText() != sp->textFromValue(sp->value());
-            if (!typing) {
+            if (!typing && sp->value() != shownValue(v, sp->decimals())) {
                 const QSignalBlocker block(sp);
                 sp->setValue(v);
             }
