@@ -3,6 +3,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
+#include <vector>
 
 #include <QSet>
 
@@ -100,6 +101,85 @@ TEST(HeatmapImage, SameShapeReusesTheImageAndAnEmptyMatrixClearsIt)
     EXPECT_EQ(image.pixel(4, 3), colorLutFor(ColorScale::Weights).color(0.9, kUnit));
     fillHeatmapImage(attn::Matrix(), nullptr, kUnit, colorLutFor(ColorScale::Weights), image);
     EXPECT_TRUE(image.isNull());
+}
+
+// Pixel spans along one axis: pixel p covers cells [p * k, p * k + k - 1].
+std::vector<CellSpan> blocks(int pixels, int k)
+{
+    std::vector<CellSpan> spans;
+    for (int p = 0; p < pixels; ++p) spans.push_back({p * k, p * k + k - 1});
+    return spans;
+}
+
+TEST(HeatmapImage, MoreCellsThanPixelsKeepsASinglePeak)
+{
+    // 12 x 12 cells on 4 x 4 pixels: each pixel covers 3 x 3 cells. One cell holds all the
+    // weight; picking one cell per pixel would lose it, pooling shows it in its pixel.
+    attn::Matrix m = attn::Matrix::Zero(12, 12);
+    m(7, 4) = 1.0;
+    CellLevels cells;
+    fillCellLevels(m, nullptr, kUnit, CellPooling::Highest, cells);
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    QImage out;
+    renderCells(cells, blocks(4, 3), blocks(4, 3), lut, out);
+    ASSERT_EQ(out.size(), QSize(4, 4));
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x)
+            EXPECT_EQ(out.pixel(x, y), lut.color((y == 2 && x == 1) ? 1.0 : 0.0, kUnit))
+                << x << "," << y;
+}
+
+TEST(HeatmapImage, PoolingPrefersAnyKeptCellToMaskedOnes)
+{
+    // A causal-like corner: a pixel over masked and kept cells shows the kept weight; a
+    // pixel over masked cells only shows the masked colour.
+    attn::Matrix m = attn::Matrix::Constant(4, 4, 0.3);
+    attn::BoolMatrix mask = attn::BoolMatrix::Constant(4, 4, true);
+    for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j) mask(i, j) = false;
+    CellLevels cells;
+    fillCellLevels(m, &mask, kUnit, CellPooling::Highest, cells);
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    QImage out;
+    renderCells(cells, blocks(2, 2), blocks(2, 2), lut, out);
+    EXPECT_EQ(out.pixel(0, 0), lut.color(0.3, kUnit));    // the diagonal block
+    EXPECT_EQ(out.pixel(1, 0), maskedCellColor().rgb());  // cells (0..1, 2..3): all masked
+    EXPECT_EQ(out.pixel(0, 1), lut.color(0.3, kUnit));
+}
+
+TEST(HeatmapImage, DivergingPoolingShowsTheLargestChangeOfEitherSign)
+{
+    // A difference map: small positive changes and one large negative one in a block.
+    const QCPRange range(-1.0, 1.0);
+    attn::Matrix m = attn::Matrix::Constant(2, 2, 0.1);
+    m(1, 0) = -0.8;
+    CellLevels cells;
+    fillCellLevels(m, nullptr, range, CellPooling::FurthestFromMiddle, cells);
+    const ColorLut& lut = colorLutFor(ColorScale::Diverging);
+    QImage out;
+    renderCells(cells, blocks(1, 2), blocks(1, 2), lut, out);
+    EXPECT_EQ(out.pixel(0, 0), lut.color(-0.8, range));
+    fillCellLevels(m, nullptr, range, CellPooling::Highest, cells);
+    renderCells(cells, blocks(1, 2), blocks(1, 2), lut, out);
+    EXPECT_EQ(out.pixel(0, 0), lut.color(0.1, range)) << "the other rule, to show they differ";
+}
+
+TEST(HeatmapImage, FewerCellsThanPixelsRepeatsEachCell)
+{
+    // 2 x 3 cells on 4 x 9 pixels: every pixel shows the one cell under it.
+    const attn::Matrix m{{0.0, 0.2, 0.4}, {0.6, 0.8, 1.0}};
+    CellLevels cells;
+    fillCellLevels(m, nullptr, kUnit, CellPooling::Highest, cells);
+    std::vector<CellSpan> rows, cols;
+    for (int y = 0; y < 4; ++y) rows.push_back({y / 2, y / 2});
+    for (int x = 0; x < 9; ++x) cols.push_back({x / 3, x / 3});
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    QImage out;
+    renderCells(cells, rows, cols, lut, out);
+    ASSERT_EQ(out.size(), QSize(9, 4));
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 9; ++x)
+            EXPECT_EQ(out.pixel(x, y), lut.color(m(y / 2, x / 3), kUnit)) << x << "," << y;
 }
 
 }  // namespace

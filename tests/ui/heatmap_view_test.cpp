@@ -5,6 +5,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "ui/views/axis_label_cache.h"
+
 namespace attnlab {
 namespace {
 
@@ -149,6 +151,83 @@ TEST(HeatmapView, HoverShowsTheCellAndRepaintsOnlyTheMarksLayer)
     const QImage after = view.grab().toImage();
     for (int x = left - 2; x <= left + 2; ++x) EXPECT_NE(after.pixel(x, y), qRgb(255, 255, 255));
     EXPECT_EQ(replots.count(), 0);
+}
+
+TEST(HeatmapView, LongSequenceOnFewPixelsStillShowsEveryPeak)
+{
+    // 1500 x 1500 cells in a few hundred pixels: a one-hot row (each query on one key)
+    // must stay visible everywhere, not only where a sampled cell happens to be the peak.
+    HeatmapView view;
+    showView(view);
+    HeatmapContent c;
+    const int n = 1500;
+    c.values = attn::Matrix::Zero(n, n);
+    for (int i = 0; i < n; ++i) c.values(i, (i * 7) % n) = 1.0;
+    for (int i = 0; i < n; ++i) c.rowLabels << QString::number(i + 1);
+    c.columnLabels = c.rowLabels;
+    view.setContent(c);
+    const QImage shot = shoot(view);
+    const QRgb peak = colorLutFor(ColorScale::Weights).color(1.0, QCPRange(0, 1));
+    // Every peak cell's pixel shows the peak colour.
+    int missing = 0;
+    for (int i = 0; i < n; i += 37) {
+        if (shownAt(view, shot, i, (i * 7) % n) != peak) {
+            ++missing;
+            ADD_FAILURE() << "peak of row " << i << " at column " << (i * 7) % n << " not shown";
+        }
+    }
+    EXPECT_EQ(missing, 0);
+    // And the map is not all peak: cells far from any peak keep the colour of 0.
+    const QRgb zero = colorLutFor(ColorScale::Weights).color(0.0, QCPRange(0, 1));
+    for (int i = 0; i < n; i += 37)
+        EXPECT_EQ(shownAt(view, shot, i, (i * 7 + n / 2) % n), zero) << i;
+    ASSERT_GT(view.axisRect()->width(), 100);
+    EXPECT_LT(view.axisRect()->width(), n / 3) << "the test needs several cells per pixel";
+}
+
+// The tick labels inside the axis's visible range.
+int visibleLabels(const QCPAxis* axis)
+{
+    auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker) return 0;
+    int count = 0;
+    for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it)
+        if (axis->range().contains(it.key())) ++count;
+    return count;
+}
+
+TEST(HeatmapView, ZoomingInLabelsMoreOfTheShownTokens)
+{
+    HeatmapView view;
+    showView(view);
+    view.setContent(rampContent(400, 400));
+    view.replot();
+    const int before = visibleLabels(view.yAxis);
+    ASSERT_GT(before, 3);
+    view.zoom(0.05);  // about 20 of 400 rows shown
+    view.replot();
+    const int after = visibleLabels(view.yAxis);
+    // Labels thin out for what is shown, not for the whole sequence: zoomed in to 20 rows,
+    // every one of them can be labelled.
+    EXPECT_GE(after, 15) << "before zooming: " << before;
+    EXPECT_GE(visibleLabels(view.xAxis), 5);
+    view.resetView();
+    view.replot();
+    EXPECT_EQ(visibleLabels(view.yAxis), before);
+}
+
+TEST(HeatmapView, KeepsEveryShownTickLabelRendered)
+{
+    // QCustomPlot keeps 16 rendered labels per axis; with more shown, each replot would lay
+    // them all out again. The view makes room for every label it shows.
+    HeatmapView view;
+    showView(view);
+    view.setContent(rampContent(300, 300));
+    view.replot();
+    EXPECT_TRUE(view.plottingHints().testFlag(QCP::phCacheLabels));
+    EXPECT_GT(visibleLabels(view.yAxis), 16);
+    EXPECT_GE(labelCacheSize(view.yAxis), visibleLabels(view.yAxis));
+    EXPECT_GE(labelCacheSize(view.xAxis), visibleLabels(view.xAxis));
 }
 
 }  // namespace

@@ -1,43 +1,199 @@
 #include "ui/views/heatmap_image.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdlib>
+#include <numeric>
+#include <type_traits>
 
 namespace attnlab {
 
-void fillHeatmapImage(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
-                      const ColorLut& lut, QImage& image)
+namespace {
+
+constexpr int kTop = ColorLut::kLevels - 1;
+constexpr std::size_t kRanks = ColorLut::kLevels + 1;  // "masked" and one per level
+
+// Each level's rank under a pooling rule (1 .. kLevels), and each rank's level.
+struct RankTables {
+    std::array<std::uint16_t, ColorLut::kLevels> rankOf{};
+    std::array<std::uint16_t, kRanks> levelOf{};
+};
+
+RankTables makeRanks(CellPooling pooling)
 {
-    const int rows = static_cast<int>(m.rows());
-    const int cols = static_cast<int>(m.cols());
-    if (rows == 0 || cols == 0) {
+    std::array<int, ColorLut::kLevels> order{};
+    std::iota(order.begin(), order.end(), 0);
+    if (pooling == CellPooling::FurthestFromMiddle)
+        std::stable_sort(order.begin(), order.end(), [](int a, int b) {
+            return std::abs(2 * a - kTop) < std::abs(2 * b - kTop);
+        });
+    RankTables t;
+    for (std::size_t r = 0; r < order.size(); ++r) {
+        t.levelOf[r + 1] = static_cast<std::uint16_t>(order[r]);
+        t.rankOf[static_cast<std::size_t>(order[r])] = static_cast<std::uint16_t>(r + 1);
+    }
+    return t;
+}
+
+const RankTables& ranksFor(CellPooling pooling)
+{
+    static const RankTables highest = makeRanks(CellPooling::Highest);
+    static const RankTables furthest = makeRanks(CellPooling::FurthestFromMiddle);
+    return pooling == CellPooling::Highest ? highest : furthest;
+}
+
+// The colour of each rank.
+std::array<QRgb, kRanks> paletteOf(const ColorLut& lut, CellPooling pooling)
+{
+    const RankTables& ranks = ranksFor(pooling);
+    std::array<QRgb, kRanks> p{};
+    p[CellLevels::kMasked] = lut.masked();
+    for (std::size_t r = 1; r < kRanks; ++r) p[r] = lut.table()[ranks.levelOf[r]];
+    return p;
+}
+
+// One row of ranks into pixels: the largest rank of each pixel's columns.
+void renderRow(const std::uint16_t* line, const std::vector<CellSpan>& columns, bool oneEach,
+               bool twoAtMost, const std::array<QRgb, kRanks>& palette, QRgb* dst)
+{
+    const std::size_t width = columns.size();
+    if (oneEach) {
+        for (std::size_t x = 0; x < width; ++x) dst[x] = palette[line[columns[x].first]];
+        return;
+    }
+    if (twoAtMost) {
+        for (std::size_t x = 0; x < width; ++x)
+            dst[x] = palette[std::max(line[columns[x].first], line[columns[x].last])];
+        return;
+    }
+    for (std::size_t x = 0; x < width; ++x) {
+        std::uint16_t best = line[columns[x].first];
+        for (int c = columns[x].first + 1; c <= columns[x].last; ++c)
+            best = std::max(best, line[c]);
+        dst[x] = palette[best];
+    }
+}
+
+std::vector<CellSpan> clamped(const std::vector<CellSpan>& spans, int count)
+{
+    std::vector<CellSpan> out(spans);
+    for (CellSpan& s : out) {
+        s.first = std::clamp(s.first, 0, count - 1);
+        s.last = std::clamp(s.last, s.first, count - 1);
+    }
+    return out;
+}
+
+}  // namespace
+
+void fillCellLevels(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
+                    CellPooling pooling, CellLevels& out)
+{
+    out.pooling = pooling;
+    out.rows = static_cast<int>(m.rows());
+    out.cols = static_cast<int>(m.cols());
+    out.ranks.resize(static_cast<std::size_t>(m.size()));
+    const bool useMask = mask != nullptr && mask->rows() == m.rows() && mask->cols() == m.cols();
+    const double size = range.upper - range.lower;
+    const double lower = range.lower;
+    const double factor = size > 0.0 && std::isfinite(size) ? kTop / size : 0.0;
+    const double* src = m.data();
+    const bool* keep = useMask ? mask->data() : nullptr;
+    std::uint16_t* dst = out.ranks.data();
+    const auto count = static_cast<std::size_t>(m.size());
+    const RankTables& ranks = ranksFor(pooling);
+    // Passes in storage order (the matrix and the ranks are both row-major), without
+    // branches so that the compiler can vectorise them.
+    auto fill = [&](auto identity) {
+        for (std::size_t k = 0; k < count; ++k) {
+            const double v = src[k];
+            const bool number = v == v;  // not NaN
+            double t = number ? (v - lower) * factor : 0.0;
+            t = t > 0.0 ? t : 0.0;
+            t = t < kTop ? t : kTop;
+            const auto level = static_cast<std::uint16_t>(t);
+            std::uint16_t rank = 0;
+            if constexpr (decltype(identity)::value)
+                rank = static_cast<std::uint16_t>(level + 1);
+            else
+                rank = ranks.rankOf[level];
+            dst[k] = number ? rank : CellLevels::kMasked;
+        }
+    };
+    if (pooling == CellPooling::Highest)
+        fill(std::true_type{});  // rank = level + 1
+    else
+        fill(std::false_type{});
+    if (keep != nullptr) {
+        const auto* __restrict kept = reinterpret_cast<const std::uint8_t*>(keep);
+        std::uint16_t* __restrict out16 = dst;
+        for (std::size_t k = 0; k < count; ++k)
+            out16[k] = kept[k] != 0 ? out16[k] : CellLevels::kMasked;
+    }
+}
+
+void levelsToImage(const CellLevels& cells, const ColorLut& lut, QImage& image)
+{
+    if (cells.rows == 0 || cells.cols == 0) {
         image = QImage();
         return;
     }
-    if (image.width() != cols || image.height() != rows || image.format() != QImage::Format_RGB32)
-        image = QImage(cols, rows, QImage::Format_RGB32);
-    const bool useMask = mask != nullptr && mask->rows() == m.rows() && mask->cols() == m.cols();
-    // One pass in storage order (both the matrix and the image are row-major); the index
-    // rule is ColorLut::color's, inlined so that the loop makes no call per cell.
-    const auto& table = lut.table();
-    constexpr int top = ColorLut::kLevels - 1;
-    const double size = range.upper - range.lower;
-    const double lower = range.lower;
-    const double factor = size > 0.0 && std::isfinite(size) ? top / size : 0.0;
-    const QRgb maskedColor = lut.masked();
+    if (image.width() != cells.cols || image.height() != cells.rows ||
+        image.format() != QImage::Format_RGB32)
+        image = QImage(cells.cols, cells.rows, QImage::Format_RGB32);
+    const auto palette = paletteOf(lut, cells.pooling);
     uchar* bits = image.bits();  // detaches once, not per row
-    const qsizetype stride = image.bytesPerLine();
-    for (int i = 0; i < rows; ++i) {
-        const double* src = m.data() + static_cast<qsizetype>(i) * cols;
-        const bool* keep = useMask ? mask->data() + static_cast<qsizetype>(i) * cols : nullptr;
-        auto* dst = reinterpret_cast<QRgb*>(bits + i * stride);
-        for (int j = 0; j < cols; ++j) {
-            const double v = src[j];
-            const double t = (v - lower) * factor;
-            const int index = t <= 0.0 ? 0 : t >= top ? top : static_cast<int>(t);
-            dst[j] = std::isnan(v) || (keep != nullptr && !keep[j])
-                         ? maskedColor
-                         : table[static_cast<std::size_t>(index)];
+    for (int i = 0; i < cells.rows; ++i) {
+        auto* dst = reinterpret_cast<QRgb*>(bits + i * image.bytesPerLine());
+        const std::uint16_t* src = cells.ranks.data() + static_cast<std::size_t>(i) * cells.cols;
+        for (int j = 0; j < cells.cols; ++j) dst[j] = palette[src[j]];
+    }
+}
+
+void fillHeatmapImage(const attn::Matrix& matrix, const attn::BoolMatrix* mask,
+                      const QCPRange& range, const ColorLut& lut, QImage& image)
+{
+    CellLevels cells;
+    fillCellLevels(matrix, mask, range, CellPooling::Highest, cells);
+    levelsToImage(cells, lut, image);
+}
+
+void renderCells(const CellLevels& cells, const std::vector<CellSpan>& rowSpans,
+                 const std::vector<CellSpan>& columnSpans, const ColorLut& lut, QImage& out)
+{
+    const int width = static_cast<int>(columnSpans.size());
+    const int height = static_cast<int>(rowSpans.size());
+    if (width == 0 || height == 0 || cells.rows == 0 || cells.cols == 0) {
+        out = QImage();
+        return;
+    }
+    if (out.width() != width || out.height() != height || out.format() != QImage::Format_RGB32)
+        out = QImage(width, height, QImage::Format_RGB32);
+    const auto palette = paletteOf(lut, cells.pooling);
+    const std::vector<CellSpan> rows = clamped(rowSpans, cells.rows);
+    const std::vector<CellSpan> columns = clamped(columnSpans, cells.cols);
+    const bool oneEach = std::all_of(columns.begin(), columns.end(),
+                                     [](const CellSpan& s) { return s.first == s.last; });
+    const bool twoAtMost = std::all_of(columns.begin(), columns.end(),
+                                       [](const CellSpan& s) { return s.last - s.first <= 1; });
+    std::vector<std::uint16_t> pooled(static_cast<std::size_t>(cells.cols));
+    const auto cols = static_cast<std::size_t>(cells.cols);
+    uchar* bits = out.bits();
+    for (int y = 0; y < height; ++y) {
+        const CellSpan& r = rows[static_cast<std::size_t>(y)];
+        const std::uint16_t* line = cells.ranks.data() + static_cast<std::size_t>(r.first) * cols;
+        if (r.last > r.first) {
+            // Several rows in this pixel row: pool them column by column first.
+            std::copy(line, line + cols, pooled.begin());
+            for (int i = r.first + 1; i <= r.last; ++i) {
+                const std::uint16_t* next = cells.ranks.data() + static_cast<std::size_t>(i) * cols;
+                for (std::size_t c = 0; c < cols; ++c) pooled[c] = std::max(pooled[c], next[c]);
+            }
+            line = pooled.data();
         }
+        renderRow(line, columns, oneEach, twoAtMost, palette,
+                  reinterpret_cast<QRgb*>(bits + y * out.bytesPerLine()));
     }
 }
 

@@ -1,8 +1,12 @@
 #pragma once
-// The one place where an Eigen matrix becomes the picture a heatmap draws: one pixel per
-// cell, pixel (x = j, y = i) is the matrix cell (row i, column j). Rows run top to bottom
-// (the first query at the top), columns left to right; the view stretches the image over
-// the cells centred on integer plot coordinates, without smoothing.
+// The one place where an Eigen matrix becomes the picture a heatmap draws. The matrix is
+// first turned into colour levels, one per cell (fillCellLevels); those become either a
+// picture with one pixel per cell (levelsToImage: pixel (x = j, y = i) is cell (row i,
+// column j)) or the pixels of the screen directly (renderCells). Rows run top to bottom
+// (the first query at the top), columns left to right.
+
+#include <cstdint>
+#include <vector>
 
 #include <QImage>
 #include <qcustomplot.h>
@@ -12,11 +16,52 @@
 
 namespace attnlab {
 
-// Makes `image` a cols x rows Format_RGB32 picture of the matrix coloured with `lut` on
-// `range` (reusing its memory when the size is unchanged). Cells where `mask` (if given and
-// of the matrix's shape) is false, and NaN cells, get the masked colour.
+// When a pixel covers several cells, it shows the one that stands out most: the highest
+// level (weights: a sharp peak is never lost between pixels), or the level furthest from
+// the middle (diverging maps: the largest change of either sign). A masked cell shows only
+// when every covered cell is masked.
+enum class CellPooling { Highest, FurthestFromMiddle };
+
+// A matrix as the colour levels of its cells (the index rule is ColorLut::color's), each
+// stored as its rank under the pooling rule: 0 is a masked or NaN cell, and a larger rank
+// stands out more, so pooling cells is taking their largest rank.
+struct CellLevels {
+    static constexpr std::uint16_t kMasked = 0;
+    CellPooling pooling = CellPooling::Highest;
+    int rows = 0;
+    int cols = 0;
+    std::vector<std::uint16_t> ranks;  // row-major
+    [[nodiscard]] std::uint16_t at(int row, int col) const
+    {
+        return ranks[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
+                     static_cast<std::size_t>(col)];
+    }
+};
+
+// The cells of the matrix on `range`. Cells where `mask` (if given and of the matrix's
+// shape) is false, and NaN cells, are kMasked. Reuses the memory of `out`.
+void fillCellLevels(const attn::Matrix& matrix, const attn::BoolMatrix* mask, const QCPRange& range,
+                    CellPooling pooling, CellLevels& out);
+
+// One pixel per cell, Format_RGB32 (a null image for an empty matrix).
+void levelsToImage(const CellLevels& cells, const ColorLut& lut, QImage& image);
+
+// Both steps: `image` becomes a cols x rows picture of the matrix (reusing its memory when
+// the size is unchanged).
 void fillHeatmapImage(const attn::Matrix& matrix, const attn::BoolMatrix* mask,
                       const QCPRange& range, const ColorLut& lut, QImage& image);
+
+// The cells that one pixel covers along one axis, first..last inclusive.
+struct CellSpan {
+    int first = 0;
+    int last = 0;
+};
+
+// Draws the cells straight into screen pixels: pixel (x, y) shows the cells rows[y] x
+// columns[x], pooled. `out` becomes columns.size() x rows.size(), Format_RGB32 (its memory
+// reused).
+void renderCells(const CellLevels& cells, const std::vector<CellSpan>& rows,
+                 const std::vector<CellSpan>& columns, const ColorLut& lut, QImage& out);
 
 // The cell (row, column) of a rows x cols matrix under plot coordinates (x = column,
 // y = row), or false when outside.

@@ -2,20 +2,55 @@
 
 #include <algorithm>
 #include <cmath>
-
-#include "ui/views/heatmap_image.h"
+#include <utility>
+#include <vector>
 
 namespace attnlab {
 
 namespace {
 
-// The cells [first, last) of `count` that overlap the visible coordinate range.
-void visibleCells(const QCPRange& range, int count, int& first, int& last)
+int toPixel(double v)
 {
-    const double lo = std::clamp(std::floor(range.lower + 0.5), 0.0, static_cast<double>(count));
-    const double hi = std::clamp(std::ceil(range.upper + 0.5), 0.0, static_cast<double>(count));
-    first = static_cast<int>(lo);
-    last = static_cast<int>(hi);
+    return static_cast<int>(std::clamp(v, -1.0e7, 1.0e7));
+}
+
+// The pixels [first, last) along an axis whose centres lie on the `count` cells, within
+// the pixels [lo, hi) of the axis rect.
+std::pair<int, int> pixelExtent(const QCPAxis* axis, int count, int lo, int hi)
+{
+    const double a = axis->coordToPixel(-0.5);
+    const double b = axis->coordToPixel(count - 0.5);
+    // Pixel p is on the cells when its centre p + 0.5 lies in [min, max).
+    const int first = toPixel(std::ceil(std::min(a, b) - 0.5));
+    const int last = toPixel(std::ceil(std::max(a, b) - 0.5));
+    return {std::max(first, lo), std::min(last, hi)};
+}
+
+// The cells each pixel [first, last) covers along an axis of `count` cells.
+std::vector<CellSpan> spansOf(const QCPAxis* axis, int first, int last, int count)
+{
+    std::vector<CellSpan> spans(static_cast<std::size_t>(std::max(last - first, 0)));
+    for (int p = first; p < last; ++p) {
+        const double a = axis->pixelToCoord(p);
+        const double b = axis->pixelToCoord(p + 1);
+        const double lo = std::min(a, b);
+        const double hi = std::max(a, b);
+        CellSpan s;
+        if (hi - lo > 1.0 + 1e-9) {
+            // More than one cell per pixel: the cells whose centres lie in the pixel, so
+            // that every cell belongs to exactly one pixel.
+            s.first = static_cast<int>(std::ceil(lo));
+            s.last = static_cast<int>(std::ceil(hi)) - 1;
+        } else {
+            // Cells at least a pixel wide: the cell under the pixel's centre.
+            s.first = static_cast<int>(std::floor(axis->pixelToCoord(p + 0.5) + 0.5));
+            s.last = s.first;
+        }
+        s.first = std::clamp(s.first, 0, count - 1);
+        s.last = std::clamp(s.last, s.first, count - 1);
+        spans[static_cast<std::size_t>(p - first)] = s;
+    }
+    return spans;
 }
 
 QCPRange cellSpan(int count, bool& found)
@@ -34,9 +69,21 @@ HeatmapPlottable::HeatmapPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis)
 }
 
 void HeatmapPlottable::setMatrix(const attn::Matrix& matrix, const attn::BoolMatrix* mask,
-                                 const QCPRange& range, const ColorLut& lut)
+                                 const QCPRange& range, ColorScale scale)
 {
-    fillHeatmapImage(matrix, mask, range, lut, image_);
+    fillCellLevels(
+        matrix, mask, range,
+        scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle : CellPooling::Highest,
+        cells_);
+    lut_ = &colorLutFor(scale);
+    ++version_;
+}
+
+QImage HeatmapPlottable::cellImage() const
+{
+    QImage image;
+    levelsToImage(cells_, *lut_, image);
+    return image;
 }
 
 double HeatmapPlottable::selectTest(const QPointF&, bool, QVariant*) const
@@ -46,43 +93,38 @@ double HeatmapPlottable::selectTest(const QPointF&, bool, QVariant*) const
 
 QCPRange HeatmapPlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const
 {
-    return cellSpan(image_.width(), foundRange);
+    return cellSpan(cells_.cols, foundRange);
 }
 
 QCPRange HeatmapPlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const
 {
-    return cellSpan(image_.height(), foundRange);
+    return cellSpan(cells_.rows, foundRange);
 }
 
 void HeatmapPlottable::draw(QCPPainter* painter)
 {
     QCPAxis* x = mKeyAxis.data();
     QCPAxis* y = mValueAxis.data();
-    if (image_.isNull() || x == nullptr || y == nullptr) return;
-    int c0 = 0, c1 = 0, r0 = 0, r1 = 0;
-    visibleCells(x->range(), image_.width(), c0, c1);
-    visibleCells(y->range(), image_.height(), r0, r1);
-    if (c1 <= c0 || r1 <= r0) return;
-    // Cell edges in pixels; either axis may be reversed (rows run downwards).
-    const QPointF a(x->coordToPixel(c0 - 0.5), y->coordToPixel(r0 - 0.5));
-    const QPointF b(x->coordToPixel(c1 - 0.5), y->coordToPixel(r1 - 0.5));
-    const QRect source(c0, r0, c1 - c0, r1 - r0);
-    const bool mirrorX = b.x() < a.x();
-    const bool mirrorY = b.y() < a.y();
-    const QRectF target = QRectF(a, b).normalized();
-    applyDefaultAntialiasingHint(painter);
-    const bool smooth = painter->renderHints().testFlag(QPainter::SmoothPixmapTransform);
-    painter->setRenderHint(QPainter::SmoothPixmapTransform, false);
-    if (mirrorX || mirrorY)
-        painter->drawImage(target, image_.copy(source).mirrored(mirrorX, mirrorY));
-    else
-        painter->drawImage(target, image_, QRectF(source));
-    painter->setRenderHint(QPainter::SmoothPixmapTransform, smooth);
+    if (cells_.rows == 0 || cells_.cols == 0 || x == nullptr || y == nullptr) return;
+    // QCustomPlot maps a vertical range onto [bottom() - height, bottom()], one pixel above
+    // the axis rect, and clips its layerables the same way (QCPLayer::draw).
+    const QRect clip = clipRect().translated(0, -1);
+    const auto [x0, x1] = pixelExtent(x, cells_.cols, clip.left(), clip.left() + clip.width());
+    const auto [y0, y1] = pixelExtent(y, cells_.rows, clip.top(), clip.top() + clip.height());
+    if (x1 <= x0 || y1 <= y0) return;
+    const RenderKey key{version_, QRect(QPoint(x0, y0), QSize(x1 - x0, y1 - y0)), x->range(),
+                        y->range()};
+    if (!(key == renderedKey_) || rendered_.isNull()) {
+        renderCells(cells_, spansOf(y, y0, y1, cells_.rows), spansOf(x, x0, x1, cells_.cols), *lut_,
+                    rendered_);
+        renderedKey_ = key;
+    }
+    painter->drawImage(QPoint(x0, y0), rendered_);
 }
 
 void HeatmapPlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const
 {
-    if (!image_.isNull()) painter->drawImage(rect, image_);
+    if (cells_.rows > 0) painter->drawImage(rect, cellImage());
 }
 
 }  // namespace attnlab

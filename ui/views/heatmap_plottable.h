@@ -1,15 +1,17 @@
 #pragma once
-// The cells of a heatmap: a picture with one pixel per cell (see heatmap_image.h),
-// stretched without smoothing so that cell (i, j) covers x in [j - 0.5, j + 0.5] and
-// y in [i - 0.5, i + 0.5]. Only the visible cells are drawn, so zooming into a long
-// sequence costs no more than showing all of it. Not selectable: the view handles the
-// mouse itself.
+// The cells of a heatmap, cell (i, j) covering x in [j - 0.5, j + 0.5] and y in
+// [i - 0.5, i + 0.5]. The matrix is kept as colour levels (heatmap_image.h); each replot
+// colours just the pixels of the visible cells, one picture as large as the plot, blitted
+// without scaling. When there are more cells than pixels, a pixel shows the most salient of
+// the cells it covers, so a long sequence's peaks are never skipped; when there are fewer,
+// each pixel shows the cell under its centre. Not selectable: the view handles the mouse.
 
 #include <QImage>
 #include <qcustomplot.h>
 
 #include "core/attention_input.h"
 #include "ui/views/color_scales.h"
+#include "ui/views/heatmap_image.h"
 
 namespace attnlab {
 
@@ -17,11 +19,12 @@ class HeatmapPlottable : public QCPAbstractPlottable {
 public:
     HeatmapPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis);
 
-    // Recolours the picture from the matrix (reusing its memory when the shape is unchanged).
+    // Takes the colour levels of the matrix (reusing their memory when the shape is unchanged).
     void setMatrix(const attn::Matrix& matrix, const attn::BoolMatrix* mask, const QCPRange& range,
-                   const ColorLut& lut);
-    // What is drawn: pixel (x = column, y = row).
-    [[nodiscard]] const QImage& image() const { return image_; }
+                   ColorScale scale);
+    [[nodiscard]] const CellLevels& cells() const { return cells_; }
+    // The cells as a picture with one pixel per cell, pixel (x = column, y = row).
+    [[nodiscard]] QImage cellImage() const;
 
     double selectTest(const QPointF& pos, bool onlySelectable,
                       QVariant* details = nullptr) const override;
@@ -35,7 +38,23 @@ protected:
     void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
 
 private:
-    QImage image_;
+    // What the last rendered picture shows: the same data, pixels and ranges draw it again.
+    struct RenderKey {
+        quint64 version = 0;
+        QRect pixels;
+        QCPRange xRange, yRange;
+        bool operator==(const RenderKey& o) const
+        {
+            return version == o.version && pixels == o.pixels && xRange == o.xRange &&
+                   yRange == o.yRange;
+        }
+    };
+
+    CellLevels cells_;
+    const ColorLut* lut_ = &colorLutFor(ColorScale::Weights);
+    quint64 version_ = 0;
+    RenderKey renderedKey_;
+    QImage rendered_;
 };
 
 }  // namespace attnlab

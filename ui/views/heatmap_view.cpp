@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ui/views/axis_label_cache.h"
 #include "ui/views/heatmap_image.h"
 
 namespace attnlab {
@@ -25,13 +26,24 @@ QCPRange colorRangeFor(const HeatmapContent& c)
 
 namespace {
 
-// Every k-th label so that labels do not overlap.
-QSharedPointer<QCPAxisTickerText> tickerFor(const QStringList& labels, double pixels,
+// Room for the labels that panning brings in, beyond those shown at once.
+constexpr int kSpareCachedLabels = 32;
+
+// How many cells of `count` the axis's visible range spans (zooming in shows fewer).
+int cellsShown(const QCPAxis* axis, long count)
+{
+    const double shown = std::ceil(axis->range().size());
+    return static_cast<int>(std::clamp(shown, 1.0, std::max(1.0, static_cast<double>(count))));
+}
+
+// Every k-th label so that labels do not overlap, with `shown` cells on `pixels`.
+QSharedPointer<QCPAxisTickerText> tickerFor(const QStringList& labels, int shown, double pixels,
                                             double perLabel)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int n = static_cast<int>(labels.size());
-    const int step = std::max(1, static_cast<int>(std::ceil(n * perLabel / std::max(pixels, 1.0))));
+    const int step =
+        std::max(1, static_cast<int>(std::ceil(shown * perLabel / std::max(pixels, 1.0))));
     for (int i = 0; i < n; i += step) ticker->addTick(i, labels[i]);
     return ticker;
 }
@@ -57,8 +69,13 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent)
     plotLayout()->addElement(0, 0, title_);
     yAxis->setRangeReversed(true);
     xAxis->setTickLabelSide(QCPAxis::lsOutside);
-    xAxis->grid()->setVisible(false);
-    yAxis->grid()->setVisible(false);
+    // Axis lines and ticks stay outside the cells, so that none of them hides an edge cell.
+    for (QCPAxis* axis : {xAxis, yAxis}) {
+        axis->grid()->setVisible(false);
+        axis->setOffset(1);
+        axis->setTickLength(0, 4);
+        axis->setSubTickLength(0, 2);
+    }
     // One paint buffer: the selection and the hover crosshair are painted straight onto the
     // widget (paintEvent), so moving them repaints without a replot. Every buffered layer
     // would add a widget-sized buffer that each replot clears and blends; QCustomPlot's
@@ -66,6 +83,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent)
     layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
     // Wheel zooms and dragging pans (useful for long sequences); View > Reset view undoes it.
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setPlottingHint(QCP::phCacheLabels, true);
 }
 
 void HeatmapView::zoom(double factor)
@@ -96,7 +114,7 @@ void HeatmapView::setContent(HeatmapContent content)
     hasContent_ = true;
     range_ = colorRangeFor(content_);
     map_->setMatrix(content_.values, content_.mask ? &*content_.mask : nullptr, range_,
-                    colorLutFor(content_.scale));
+                    content_.scale);
     if (!sameScale) scale_->setGradient(gradientFor(content_.scale));
     scale_->setDataRange(range_);
     title_->setText(content_.title);
@@ -114,25 +132,32 @@ void HeatmapView::setContent(HeatmapContent content)
 
 bool HeatmapView::updateTicks()
 {
-    TickKey key{content_.rowLabels, content_.columnLabels, axisRect()->rect().size(),
-                xAxis->tickLabelFont()};
+    TickKey key{content_.rowLabels,
+                content_.columnLabels,
+                axisRect()->rect().size(),
+                xAxis->tickLabelFont(),
+                cellsShown(yAxis, content_.values.rows()),
+                cellsShown(xAxis, content_.values.cols())};
     if (key == ticks_) return false;  // a new ticker would throw away QCustomPlot's label cache
     const QFontMetrics fm(key.font);
     int widest = 0;
     for (const QString& l : content_.columnLabels)
         widest = std::max(widest, fm.horizontalAdvance(l));
-    const double cols = std::max<double>(1.0, static_cast<double>(content_.values.cols()));
-    const double cellWidth = axisRect()->width() / cols;
+    const double cellWidth = axisRect()->width() / static_cast<double>(key.columnsShown);
     // Rotate column labels when they do not fit side by side.
     const bool rotate = widest + 4 > cellWidth;
     xAxis->setTickLabelRotation(rotate ? -60 : 0);
     const double perColumn = rotate ? fm.height() + 2 : widest + 8;
-    auto columnTicker = tickerFor(content_.columnLabels, axisRect()->width(), perColumn);
-    auto rowTicker = tickerFor(content_.rowLabels, axisRect()->height(), fm.height() + 2);
-    // QCustomPlot caches 16 rendered labels per axis: with more, every replot renders them
-    // into pixmaps again, which costs more than drawing them straight (measured ~1 ms).
-    setPlottingHint(QCP::phCacheLabels,
-                    columnTicker->ticks().size() <= 16 && rowTicker->ticks().size() <= 16);
+    auto columnTicker =
+        tickerFor(content_.columnLabels, key.columnsShown, axisRect()->width(), perColumn);
+    auto rowTicker =
+        tickerFor(content_.rowLabels, key.rowsShown, axisRect()->height(), fm.height() + 2);
+    // Every shown label stays rendered between replots (axis_label_cache.h): about
+    // pixels / perLabel of them fit on an axis.
+    reserveLabelCache(xAxis, static_cast<int>(axisRect()->width() / std::max(perColumn, 1.0)) +
+                                 kSpareCachedLabels);
+    reserveLabelCache(
+        yAxis, static_cast<int>(axisRect()->height() / (fm.height() + 2.0)) + kSpareCachedLabels);
     xAxis->setTicker(columnTicker);
     yAxis->setTicker(rowTicker);
     ticks_ = std::move(key);

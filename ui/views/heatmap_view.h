@@ -5,11 +5,11 @@
 // under the mouse and a frame around the selected row. It only draws what it is
 // given; the document computes everything.
 //
-// Speed (long sequences, live slider drags): the cells are one picture filled straight from
-// the matrix (heatmap_image.h) and drawn by HeatmapPlottable into QCustomPlot's only paint
-// buffer; the hover crosshair and the selection frames are painted over it in paintEvent,
-// so moving them repaints the widget without a replot; tick labels are rebuilt only when the
-// labels, the size or the font change; zoom is kept while the same sequence is edited.
+// Speed (long sequences, live slider drags): the cells are colour levels filled straight from
+// the matrix (heatmap_image.h), coloured pixel by pixel by HeatmapPlottable into QCustomPlot's
+// only paint buffer; the hover crosshair and the selection frames are painted over it in
+// paintEvent, so moving them repaints the widget without a replot; tick labels are rebuilt only
+// when the labels, the size or the font change; zoom is kept while the same sequence is edited.
 
 #include <optional>
 #include <vector>
@@ -53,7 +53,7 @@ public:
     void setValueTextLimit(int cells) { valueTextLimit_ = cells; }
     [[nodiscard]] HeatmapPlottable* heatmap() const { return map_; }
     // What the cells show: one pixel per cell, pixel (x = column, y = row).
-    [[nodiscard]] const QImage& drawnImage() const { return map_->image(); }
+    [[nodiscard]] QImage drawnImage() const { return map_->cellImage(); }
     // The colour range the cells and the colour bar use.
     [[nodiscard]] QCPRange drawnRange() const { return range_; }
     [[nodiscard]] QCPColorScale* colorScale() const { return scale_; }
@@ -82,6 +82,8 @@ private:
         QStringList rows, columns;
         QSize pixels;
         QFont font;
+        int rowsShown = 0;  // cells across the visible range (zoom), at most the matrix's
+        int columnsShown = 0;
         bool operator==(const TickKey&) const = default;
     };
 

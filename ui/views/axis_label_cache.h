@@ -1,0 +1,22 @@
+#pragma once
+// QCustomPlot keeps the tick labels of each axis as ready-made pixmaps, but only 16 of them
+// (QCPAxisPainterPrivate's label cache). A heatmap of a long sequence shows dozens of token
+// labels per axis, so every replot would lay each label out again through HarfBuzz (about
+// a tenth of a slider step at n = 512). This enlarges that cache so the labels are rendered
+// once and then only blitted, and tells the plot to use it.
+
+class QCPAxis;
+class QCustomPlot;
+
+namespace attnlab {
+
+// Lets `axis` keep at least `labels` rendered tick labels (never shrinks the cache).
+void reserveLabelCache(QCPAxis* axis, int labels);
+
+// The number of labels `axis` can keep rendered; for tests.
+[[nodiscard]] int labelCacheSize(const QCPAxis* axis);
+
+// Turns label caching on for `plot` and reserves `labels` on each of its axes.
+void cacheAxisLabels(QCustomPlot* plot, int labels);
+
+}  // namespace attnlab
