@@ -1221,10 +1221,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
 <context>
     <name>attnlab::RowInspectorPanel</name>
     <message>
-        <source>↓ softmax:  w_j = exp(s_j) / Σ_k exp(s_k)   (the weights sum to 1)</source>
-        <translation>↓ softmax：  w_j = exp(s_j) / Σ_k exp(s_k)   （权重之和为 1）</translation>
-    </message>
-    <message>
         <source>weight</source>
         <translation>权重</translation>
     </message>
@@ -1343,6 +1339,14 @@ pinned weight: %1 (change %2)</source>
 masked: this key is not attended</source>
         <translation>
 已掩码：不关注这个键</translation>
+    </message>
+    <message>
+        <source>↓ softmax:  w_j = exp(s_j) / Σ_k exp(s_k)</source>
+        <translation>↓ softmax：  w_j = exp(s_j) / Σ_k exp(s_k)</translation>
+    </message>
+    <message>
+        <source>(the weights sum to 1)</source>
+        <translation>（权重之和为 1）</translation>
     </message>
 </context>
 <context>
@@ -1810,12 +1814,20 @@ measuring…</source>
         <translation>词 %1</translation>
     </message>
     <message>
-        <source>edited ×%1</source>
-        <translation>已编辑 ×%1</translation>
+        <source>×%1</source>
+        <translation>×%1</translation>
     </message>
     <message>
-        <source>edited</source>
-        <translation>已编辑</translation>
+        <source>Edited: the vector is scaled by %1</source>
+        <translation>已编辑：向量乘以 %1</translation>
+    </message>
+    <message>
+        <source>Edited: some components are set by hand</source>
+        <translation>已编辑：部分分量为手动设定</translation>
+    </message>
+    <message>
+        <source>and some components are set by hand</source>
+        <translation>并且部分分量为手动设定</translation>
     </message>
 </context>
 <context>

@@ -162,5 +162,40 @@ TEST(RowInspector, CrowdedLabelsAreRotated)
                           QStringLiteral("/row_inspector_40.png"));
 }
 
+// The text element between the scores and the weights.
+QCPTextElement* caption(const RowInspectorPanel& panel)
+{
+    return qobject_cast<QCPTextElement*>(panel.plot()->plotLayout()->element(1, 0));
+}
+
+TEST(RowInspector, NarrowDockBreaksTheCaptionAndLegendIntoLines)
+{
+    Document doc;
+    RowInspectorPanel panel(&doc);
+    ASSERT_TRUE(doc.changeSession(QStringLiteral("causal"),
+                                  [](Session& s) { s.input.mode = attn::Mode::Causal; }));
+    doc.flush();
+    doc.pinWeights();  // three legend items: weights now, pinned weights, masked key
+    doc.select(1, 0);
+    panel.resize(900, 520);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    ASSERT_NE(caption(panel), nullptr);
+    EXPECT_FALSE(caption(panel)->text().contains(QLatin1Char('\n')));
+    EXPECT_EQ(panel.plot()->legend->rowCount(), 1);
+
+    panel.resize(330, 520);
+    QTest::qWait(20);
+    panel.plot()->replot();
+    const QString text = caption(panel)->text();
+    EXPECT_TRUE(text.contains(QLatin1Char('\n'))) << text.toStdString();
+    // Every line fits, and so does each row of the legend.
+    const QFontMetrics fm(caption(panel)->font());
+    for (const QString& line : text.split(QLatin1Char('\n')))
+        EXPECT_LE(fm.horizontalAdvance(line), panel.plot()->width()) << line.toStdString();
+    EXPECT_GT(panel.plot()->legend->rowCount(), 1);
+    EXPECT_LE(panel.plot()->legend->outerRect().width(), panel.plot()->width());
+}
+
 }  // namespace
 }  // namespace attnlab

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractButton>
+#include <QApplication>
 #include <QDoubleSpinBox>
 #include <QSlider>
 #include <QTest>
@@ -223,6 +224,24 @@ TEST(VectorEditor, LongVectorsShowChosenComponents)
 
     panel.spinBox(2, 11)->setValue(1.25);  // the spin box keeps 4 decimals
     EXPECT_EQ(head(doc).K(2, 11), 1.25);
+}
+
+TEST(VectorEditor, DoublingAKeyLeavesTheSlidersWhereTheyWere)
+{
+    // The edit tag must not widen its column: the slider under the mouse stays put.
+    Document doc;
+    VectorEditorPanel panel(&doc, attn::Role::Key);
+    panel.resize(640, 400);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    QSlider* slider = panel.slider(0, 0);
+    ASSERT_NE(slider, nullptr);
+    const QPoint before = slider->mapTo(&panel, QPoint(0, 0));
+    panel.doubleButton(0)->click();
+    head(doc);
+    QApplication::processEvents();  // the layout settles
+    EXPECT_EQ(slider->mapTo(&panel, QPoint(0, 0)), before);
+    EXPECT_TRUE(panel.resetButton(0)->isEnabled());
 }
 
 }  // namespace

@@ -14,8 +14,10 @@ namespace attnlab {
 
 namespace {
 
-constexpr int LongRow = 200;             // beyond this many keys, bars carry no per-token labels
-constexpr double kDenseBarPixels = 4.0;  // narrower bars are drawn without outline
+constexpr int LongRow = 200;  // beyond this many keys, bars carry no per-token labels
+constexpr double kDenseBarPixels = 4.0;
+constexpr int kSideMargin = 6;  // room kept free on each side of a caption or legend row  //
+                                // narrower bars are drawn without outline
 
 QString fmt(double v)
 {
@@ -105,8 +107,7 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
     // a margin group keeps the two key axes aligned bar for bar.
     scoreRect_ = plot_->axisRect();
     weightRect_ = new QCPAxisRect(plot_);
-    softmaxCaption_ = new QCPTextElement(
-        plot_, tr("↓ softmax:  w_j = exp(s_j) / Σ_k exp(s_k)   (the weights sum to 1)"));
+    softmaxCaption_ = new QCPTextElement(plot_);
     softmaxCaption_->setTextColor(QColor(0x40, 0x40, 0x40));
     plot_->plotLayout()->addElement(1, 0, softmaxCaption_);
     plot_->plotLayout()->addElement(2, 0, weightRect_);
@@ -178,6 +179,7 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
             rebuild();
         }
     });
+    fitToWidth();
     rebuild();
 }
 
@@ -323,8 +325,35 @@ void RowInspectorPanel::rebuild()
 
     updateTicks();
     styleBars(m);
+    fitToWidth();
     updateSelectedColumn();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RowInspectorPanel::fitToWidth()
+{
+    // The caption and the legend break into lines rather than run past a narrow dock.
+    const QString formula = tr("↓ softmax:  w_j = exp(s_j) / Σ_k exp(s_k)");
+    const QString sum = tr("(the weights sum to 1)");
+    const QString line = formula + QStringLiteral("   ") + sum;
+    const int room = plot_->width() - 2 * kSideMargin;
+    const QFontMetrics fm(softmaxCaption_->font());
+    softmaxCaption_->setText(
+        fm.horizontalAdvance(line) <= room ? line : formula + QLatin1Char('\n') + sum);
+    QCPLegend* legend = plot_->legend;
+    int columns = 0;  // as many items side by side as fit
+    int used = 0;
+    for (int i = 0; i < legend->elementCount(); ++i) {
+        const QCPAbstractLegendItem* item = legend->item(i);  // empty cells of the grid: null
+        if (item == nullptr) continue;
+        used += item->minimumOuterSizeHint().width() + legend->columnSpacing();
+        if (used > room) break;
+        ++columns;
+    }
+    if (legend->wrap() != std::max(columns, 1)) {
+        legend->setWrap(std::max(columns, 1));
+        legend->setFillOrder(legend->fillOrder(), true);  // rearranges the items
+    }
 }
 
 void RowInspectorPanel::styleBars(int keys)
@@ -375,6 +404,7 @@ bool RowInspectorPanel::eventFilter(QObject* watched, QEvent* event)
     if (watched == plot_ && event->type() == QEvent::Resize) {
         updateTicks();
         styleBars(static_cast<int>(weights_.size()));
+        fitToWidth();
     }
     return QWidget::eventFilter(watched, event);
 }

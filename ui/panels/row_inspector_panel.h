@@ -52,6 +52,7 @@ private:
     void updateTicks();
     void updateSelectedColumn();
     void styleBars(int keys);
+    void fitToWidth();
     int columnAt(const QPoint& pos) const;
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);

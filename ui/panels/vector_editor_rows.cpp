@@ -48,6 +48,8 @@ void VectorEditorPanel::rebuildRows()
     auto* grid = new QGridLayout(w);
     grid->setHorizontalSpacing(6);
     grid->addWidget(new QLabel(tr("Token"), w), 0, 0);
+    // The edit tag's column keeps its width whether or not a row is edited.
+    grid->setColumnMinimumWidth(1, w->fontMetrics().horizontalAdvance(tr("×%1").arg(-0.25)) + 4);
     for (int i = 0; i < shownComponents_.size(); ++i) {
         auto* h = new QLabel(componentName(shownComponents_[i]), w);
         h->setAlignment(Qt::AlignCenter);
@@ -133,12 +135,20 @@ void VectorEditorPanel::refreshValues()
         }
         row.label->setText(tokenLabel(row.token));
         row.label->setToolTip(tr("Token %1").arg(row.token + 1));
-        QString tag;
-        if (e != nullptr && e->scale != 1.0)
-            tag = tr("edited ×%1").arg(e->scale);
-        else if (e != nullptr)
-            tag = tr("edited");
+        // A short tag in a column of fixed width, so that an edit does not shift the sliders;
+        // the tooltip says it in words.
+        QString tag, tip;
+        if (e != nullptr && e->scale != 1.0) {
+            tag = tr("×%1").arg(e->scale);
+            tip = tr("Edited: the vector is scaled by %1").arg(e->scale);
+        } else if (e != nullptr) {
+            tag = QStringLiteral("✎");
+            tip = tr("Edited: some components are set by hand");
+        }
+        if (e != nullptr && e->scale != 1.0 && !e->overrides.empty())
+            tip += QLatin1Char('\n') + tr("and some components are set by hand");
         row.tag->setText(tag);
+        row.tag->setToolTip(tip);
         row.reset->setEnabled(usable && e != nullptr);
         row.twice->setEnabled(usable);
         const bool inRange = usable && row.token < vec->rows();
