@@ -2,6 +2,8 @@
 // the effect its text promises, asserted on the numbers; the menu, the start page, the
 // lesson and working panels; and `attnlab lessons` / `attnlab render --lesson`.
 #include <gtest/gtest.h>
+#include <ostream>
+#include <string>
 
 #include <QDockWidget>
 #include <QImage>
@@ -130,6 +132,11 @@ struct Coref {
     int it, animal, street, tiredWord;
 };
 
+void PrintTo(const Coref& c, std::ostream* os)
+{
+    *os << c.tired << " / " << c.wide;
+}
+
 class LessonCoreference : public ::testing::TestWithParam<Coref> {};
 
 TEST_P(LessonCoreference, ItFollowsTheAnimalWhenTiredAndTheStreetWhenWide)
@@ -154,7 +161,10 @@ TEST_P(LessonCoreference, ItFollowsTheAnimalWhenTiredAndTheStreetWhenWide)
 INSTANTIATE_TEST_SUITE_P(
     Languages, LessonCoreference,
     ::testing::Values(Coref{"coreference-tired", "coreference-wide", 7, 1, 4, 9},
-                      Coref{"coreference-tired-en", "coreference-wide-en", 7, 1, 5, 10}));
+                      Coref{"coreference-tired-en", "coreference-wide-en", 7, 1, 5, 10}),
+    [](const ::testing::TestParamInfo<Coref>& param) {
+        return std::string(param.index == 0 ? "zh" : "en");
+    });
 
 TEST(LessonCoreference, TokensAreTheTextbookSentence)
 {

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <gtest/gtest.h>
+#include <ostream>
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -60,6 +61,12 @@ struct BadFile {
     const char* field;    // must appear in the message ("" = none)
     const char* problem;  // must appear in the message
 };
+
+// How ctest names and gtest prints a case: by its name, not as raw bytes.
+void PrintTo(const BadFile& file, std::ostream* os)
+{
+    *os << file.name;
+}
 
 const BadFile kBadFiles[] = {
     {"not_json", [] { return QByteArray("this is not JSON"); }, "", "not valid JSON"},
