@@ -2,6 +2,101 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name></name>
+    <message>
+        <source>X: token embeddings %1</source>
+        <translation>X：词向量 %1</translation>
+    </message>
+    <message>
+        <source>X %1</source>
+        <translation>X %1</translation>
+    </message>
+    <message>
+        <source>Q = X·W_Q %1</source>
+        <translation>Q = X·W_Q %1</translation>
+    </message>
+    <message>
+        <source>K = Y·W_K %1</source>
+        <translation>K = Y·W_K %1</translation>
+    </message>
+    <message>
+        <source>K = X·W_K %1</source>
+        <translation>K = X·W_K %1</translation>
+    </message>
+    <message>
+        <source>V = Y·W_V %1</source>
+        <translation>V = Y·W_V %1</translation>
+    </message>
+    <message>
+        <source>V = X·W_V %1</source>
+        <translation>V = X·W_V %1</translation>
+    </message>
+    <message>
+        <source>S = vᵀ tanh(W_a q + U_a k) %1</source>
+        <translation>S = vᵀ tanh(W_a q + U_a k) %1</translation>
+    </message>
+    <message>
+        <source>S additive %1</source>
+        <translation>S（加性）%1</translation>
+    </message>
+    <message>
+        <source>S = Q·Kᵀ %1</source>
+        <translation>S = Q·Kᵀ %1</translation>
+    </message>
+    <message>
+        <source>S = QKᵀ %1</source>
+        <translation>S = QKᵀ %1</translation>
+    </message>
+    <message>
+        <source>S / √d_k, d_k = %1 %2</source>
+        <translation>S / √d_k，d_k = %1 %2</translation>
+    </message>
+    <message>
+        <source>S / √%1 %2</source>
+        <translation>S / √%1 %2</translation>
+    </message>
+    <message>
+        <source>S / τ, τ = %1 %2</source>
+        <translation>S / τ，τ = %1 %2</translation>
+    </message>
+    <message>
+        <source>S / %1 %2</source>
+        <translation>S / %1 %2</translation>
+    </message>
+    <message>
+        <source>S (unscaled) %1</source>
+        <translation>S（未缩放）%1</translation>
+    </message>
+    <message>
+        <source>S unscaled %1</source>
+        <translation>S（未缩放）%1</translation>
+    </message>
+    <message>
+        <source>Mask: 1 = may attend %1</source>
+        <translation>掩码：1 = 可以关注 %1</translation>
+    </message>
+    <message>
+        <source>Mask %1</source>
+        <translation>掩码 %1</translation>
+    </message>
+    <message>
+        <source>P = softmax of each row %1</source>
+        <translation>P = 逐行 softmax %1</translation>
+    </message>
+    <message>
+        <source>P %1</source>
+        <translation>P %1</translation>
+    </message>
+    <message>
+        <source>Output = P·V %1</source>
+        <translation>输出 = P·V %1</translation>
+    </message>
+    <message>
+        <source>O = PV %1</source>
+        <translation>O = PV %1</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Edit key %1</source>
@@ -14,6 +109,25 @@
     <message>
         <source>Edit value %1</source>
         <translation>编辑值 %1</translation>
+    </message>
+</context>
+<context>
+    <name>StageContent</name>
+    <message>
+        <source>(%1 × %2)</source>
+        <translation>(%1 × %2)</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>component</source>
+        <translation>分量</translation>
     </message>
 </context>
 <context>
@@ -404,72 +518,12 @@
         <translation>未缩放</translation>
     </message>
     <message>
-        <source>query</source>
-        <translation>查询</translation>
-    </message>
-    <message>
-        <source>key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>X: token embeddings %1</source>
-        <translation>X：词向量 %1</translation>
-    </message>
-    <message>
-        <source>Q = X·W_Q %1</source>
-        <translation>Q = X·W_Q %1</translation>
-    </message>
-    <message>
-        <source>K = Y·W_K %1</source>
-        <translation>K = Y·W_K %1</translation>
-    </message>
-    <message>
-        <source>K = X·W_K %1</source>
-        <translation>K = X·W_K %1</translation>
-    </message>
-    <message>
-        <source>V = Y·W_V %1</source>
-        <translation>V = Y·W_V %1</translation>
-    </message>
-    <message>
-        <source>V = X·W_V %1</source>
-        <translation>V = X·W_V %1</translation>
-    </message>
-    <message>
-        <source>Output = P·V %1</source>
-        <translation>输出 = P·V %1</translation>
-    </message>
-    <message>
         <source>Combined output: heads concatenated %1</source>
         <translation>合并输出：各头拼接 %1</translation>
     </message>
     <message>
         <source>Combined output: [head 1 … head %1]·W_O %2</source>
         <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
-    </message>
-    <message>
-        <source>S = vᵀ tanh(W_a q + U_a k) %1</source>
-        <translation>S = vᵀ tanh(W_a q + U_a k) %1</translation>
-    </message>
-    <message>
-        <source>S = Q·Kᵀ %1</source>
-        <translation>S = Q·Kᵀ %1</translation>
-    </message>
-    <message>
-        <source>S / √d_k, d_k = %1 %2</source>
-        <translation>S / √d_k，d_k = %1 %2</translation>
-    </message>
-    <message>
-        <source>S / τ, τ = %1 %2</source>
-        <translation>S / τ，τ = %1 %2</translation>
-    </message>
-    <message>
-        <source>S (unscaled) %1</source>
-        <translation>S（未缩放）%1</translation>
-    </message>
-    <message>
-        <source>Mask: 1 = may attend %1</source>
-        <translation>掩码：1 = 可以关注 %1</translation>
     </message>
     <message>
         <source>Attention weights P — head %1 %2</source>
@@ -482,10 +536,6 @@
     <message>
         <source>Difference after − before — head %1 %2</source>
         <translation>差值 之后 − 之前 — 头 %1 %2</translation>
-    </message>
-    <message>
-        <source>component</source>
-        <translation>分量</translation>
     </message>
     <message>
         <source>X: token embeddings</source>
@@ -1091,78 +1141,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>The steps of one head, in order: project, score, scale, mask, softmax, mix. Hover a score to see its dot product term by term.</source>
         <translation>一个头的计算步骤依次为：投影、打分、缩放、掩码、softmax、加权求和。把鼠标停在某个分数上，可逐项查看它的点积。</translation>
-    </message>
-    <message>
-        <source>(%1 × %2)</source>
-        <translation>(%1 × %2)</translation>
-    </message>
-    <message>
-        <source>X: token embeddings %1</source>
-        <translation>X：词向量 %1</translation>
-    </message>
-    <message>
-        <source>Q = X·W_Q %1</source>
-        <translation>Q = X·W_Q %1</translation>
-    </message>
-    <message>
-        <source>K = Y·W_K %1</source>
-        <translation>K = Y·W_K %1</translation>
-    </message>
-    <message>
-        <source>K = X·W_K %1</source>
-        <translation>K = X·W_K %1</translation>
-    </message>
-    <message>
-        <source>V = Y·W_V %1</source>
-        <translation>V = Y·W_V %1</translation>
-    </message>
-    <message>
-        <source>V = X·W_V %1</source>
-        <translation>V = X·W_V %1</translation>
-    </message>
-    <message>
-        <source>S = vᵀ tanh(W_a q + U_a k) %1</source>
-        <translation>S = vᵀ tanh(W_a q + U_a k) %1</translation>
-    </message>
-    <message>
-        <source>S = Q·Kᵀ %1</source>
-        <translation>S = Q·Kᵀ %1</translation>
-    </message>
-    <message>
-        <source>S / √d_k, d_k = %1 %2</source>
-        <translation>S / √d_k，d_k = %1 %2</translation>
-    </message>
-    <message>
-        <source>S / τ, τ = %1 %2</source>
-        <translation>S / τ，τ = %1 %2</translation>
-    </message>
-    <message>
-        <source>S (unscaled) %1</source>
-        <translation>S（未缩放）%1</translation>
-    </message>
-    <message>
-        <source>Mask: 1 = may attend %1</source>
-        <translation>掩码：1 = 可以关注 %1</translation>
-    </message>
-    <message>
-        <source>P = softmax of each row %1</source>
-        <translation>P = 逐行 softmax %1</translation>
-    </message>
-    <message>
-        <source>Output = P·V %1</source>
-        <translation>输出 = P·V %1</translation>
-    </message>
-    <message>
-        <source>key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>query</source>
-        <translation>查询</translation>
-    </message>
-    <message>
-        <source>component</source>
-        <translation>分量</translation>
     </message>
     <message>
         <source>S[“%1”, “%2”] = vᵀ tanh(W_a q_%3 + U_a k_%4) = %5</source>
@@ -1964,38 +1942,6 @@ measuring…</source>
         <translation>第 %1 步：%2</translation>
     </message>
     <message>
-        <source>Q = X·W_Q %1</source>
-        <translation>Q = X·W_Q %1</translation>
-    </message>
-    <message>
-        <source>K = Y·W_K %1</source>
-        <translation>K = Y·W_K %1</translation>
-    </message>
-    <message>
-        <source>K = X·W_K %1</source>
-        <translation>K = X·W_K %1</translation>
-    </message>
-    <message>
-        <source>V = Y·W_V %1</source>
-        <translation>V = Y·W_V %1</translation>
-    </message>
-    <message>
-        <source>V = X·W_V %1</source>
-        <translation>V = X·W_V %1</translation>
-    </message>
-    <message>
-        <source>key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>query</source>
-        <translation>查询</translation>
-    </message>
-    <message>
-        <source>component</source>
-        <translation>分量</translation>
-    </message>
-    <message>
         <source>X</source>
         <translation>X</translation>
     </message>
@@ -2030,42 +1976,6 @@ measuring…</source>
     <message>
         <source>O</source>
         <translation>O</translation>
-    </message>
-    <message>
-        <source>X %1</source>
-        <translation>X %1</translation>
-    </message>
-    <message>
-        <source>S additive %1</source>
-        <translation>S（加性）%1</translation>
-    </message>
-    <message>
-        <source>S = QKᵀ %1</source>
-        <translation>S = QKᵀ %1</translation>
-    </message>
-    <message>
-        <source>S / √%1 %2</source>
-        <translation>S / √%1 %2</translation>
-    </message>
-    <message>
-        <source>S / %1 %2</source>
-        <translation>S / %1 %2</translation>
-    </message>
-    <message>
-        <source>S unscaled %1</source>
-        <translation>S（未缩放）%1</translation>
-    </message>
-    <message>
-        <source>Mask %1</source>
-        <translation>掩码 %1</translation>
-    </message>
-    <message>
-        <source>P %1</source>
-        <translation>P %1</translation>
-    </message>
-    <message>
-        <source>O = PV %1</source>
-        <translation>O = PV %1</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,8 @@
 
 #include <QCoreApplication>
 
+#include "ui/panels/stage_content.h"
+
 namespace attnlab {
 
 namespace {
@@ -65,122 +67,55 @@ QString scalingName(const attn::AttentionInput& in)
     return {};
 }
 
-bool hasMask(const attn::HeadResult& hr)
-{
-    return hr.mask.rows() == hr.weights.rows() && hr.mask.cols() == hr.weights.cols();
-}
+static_assert(static_cast<int>(FigureStage::X) == static_cast<int>(HeadStage::X) &&
+                  static_cast<int>(FigureStage::Output) == static_cast<int>(HeadStage::Output),
+              "the first figure stages are the head stages, in the same order");
 
-// One stage of one head, titled and labelled as in the Pipeline tab.
+// One stage of one head, titled and labelled as in the Pipeline tab (stage_content.h); the
+// weights carry the head in their title, and the two stages of figures only are made here.
 bool stageContent(const FigureSource& src, int head, FigureStage stage, HeatmapContent& c,
                   QString& error)
 {
     const Session& s = *src.session;
-    const attn::AttentionInput& in = s.input;
     const attn::HeadResult& hr = src.result->heads[static_cast<std::size_t>(head)];
-    const bool cross = in.mode == attn::Mode::Cross;
-    const long n = hr.weights.rows();
-    const long m = hr.weights.cols();
-    const QStringList queries = labelsFor(s.targetTokens, n);
-    const QStringList keys = labelsFor(keyTokens(s), m);
-    c.scale = ColorScale::Diverging;
-    c.rowLabels = queries;
-    c.rowAxisTitle = Tr::tr("query");
-    c.columnLabels = keys;
-    c.columnAxisTitle = Tr::tr("key");
-    bool components = true;
-    switch (stage) {
-    case FigureStage::X:
-        c.values = in.X;
-        c.title = Tr::tr("X: token embeddings %1").arg(shape(in.X));
-        break;
-    case FigureStage::Q:
-        c.values = hr.Q;
-        c.title = Tr::tr("Q = X·W_Q %1").arg(shape(hr.Q));
-        break;
-    case FigureStage::K:
-    case FigureStage::V: {
-        const bool isK = stage == FigureStage::K;
-        c.values = isK ? hr.K : hr.V;
-        const QString t = isK ? (cross ? Tr::tr("K = Y·W_K %1") : Tr::tr("K = X·W_K %1"))
-                              : (cross ? Tr::tr("V = Y·W_V %1") : Tr::tr("V = X·W_V %1"));
-        c.title = t.arg(shape(c.values));
-        c.rowLabels = keys;
-        c.rowAxisTitle = Tr::tr("key");
-        break;
-    }
-    case FigureStage::Output:
-        c.values = hr.output;
-        c.title = Tr::tr("Output = P·V %1").arg(shape(hr.output));
-        break;
-    case FigureStage::Combined: {
+    if (stage == FigureStage::Combined) {
         const attn::Matrix& out = src.result->output;
+        c = stageContent(s, hr, HeadStage::Output);
         c.values = out;
         c.rowLabels = labelsFor(s.targetTokens, out.rows());
-        c.title = in.W_O.size() == 0
+        c.columnLabels = componentLabels(out.cols());
+        c.title = s.input.W_O.size() == 0
                       ? Tr::tr("Combined output: heads concatenated %1").arg(shape(out))
                       : Tr::tr("Combined output: [head 1 … head %1]·W_O %2")
                             .arg(src.result->heads.size())
                             .arg(shape(out));
-        break;
+        return true;
     }
-    default: components = false; break;
-    }
-    switch (stage) {
-    case FigureStage::Scores:
-        c.values = hr.scores;
-        c.title =
-            (in.score == attn::ScoreFunction::Additive ? Tr::tr("S = vᵀ tanh(W_a q + U_a k) %1")
-                                                       : Tr::tr("S = Q·Kᵀ %1"))
-                .arg(shape(hr.scores));
-        break;
-    case FigureStage::Scaled:
-        c.values = hr.scaled;
-        if (in.scaling == attn::Scaling::SqrtDk)
-            c.title = Tr::tr("S / √d_k, d_k = %1 %2").arg(in.keyDim()).arg(shape(hr.scaled));
-        else if (in.scaling == attn::Scaling::Temperature)
-            c.title = Tr::tr("S / τ, τ = %1 %2")
-                          .arg(QString::number(in.temperature, 'g', 6), shape(hr.scaled));
-        else
-            c.title = Tr::tr("S (unscaled) %1").arg(shape(hr.scaled));
-        break;
-    case FigureStage::Mask:
-        c.values = hasMask(hr) ? attn::Matrix(hr.mask.cast<double>()) : attn::Matrix::Ones(n, m);
-        c.title = Tr::tr("Mask: 1 = may attend %1").arg(shape(c.values));
-        c.scale = ColorScale::Sequential;
-        c.range = QCPRange(0.0, 1.0);
-        break;
-    case FigureStage::Weights:
-    case FigureStage::Difference:
-        c.values = hr.weights;
-        if (hasMask(hr)) c.mask = hr.mask;
-        c.fullyMaskedRows = hr.diagnostics.fullyMasked;
-        c.scale = ColorScale::Weights;
-        c.title = Tr::tr("Attention weights P — head %1 %2").arg(head + 1).arg(shape(hr.weights));
-        if (stage == FigureStage::Difference) {
-            const std::size_t h = static_cast<std::size_t>(head);
-            const bool usable = h < src.before.size() && src.before[h].rows() == n &&
-                                src.before[h].cols() == m && n > 0 && m > 0;
-            if (!usable) {
-                error = Tr::tr(
-                            "There is nothing to compare with for head %1: pin the weights "
-                            "first (Attention ▸ Pin weights), then edit.")
-                            .arg(head + 1);
-                return false;
-            }
-            c.values = hr.weights - src.before[h];
-            c.scale = ColorScale::Diverging;
-            const double a = std::max(c.values.cwiseAbs().maxCoeff(), 1e-6);
-            c.range = QCPRange(-a, a);
+    if (stage != FigureStage::Difference) {
+        c = stageContent(s, hr, static_cast<HeadStage>(stage));
+        if (stage == FigureStage::Weights)
             c.title =
-                Tr::tr("Difference after − before — head %1 %2").arg(head + 1).arg(shape(c.values));
-        }
-        break;
-    default: break;
+                Tr::tr("Attention weights P — head %1 %2").arg(head + 1).arg(shape(hr.weights));
+        return true;
     }
-    if (components) {
-        c.columnLabels = componentLabels(c.values.cols());
-        c.columnAxisTitle = Tr::tr("component");
+    const std::size_t h = static_cast<std::size_t>(head);
+    const long n = hr.weights.rows();
+    const long m = hr.weights.cols();
+    const bool usable = h < src.before.size() && src.before[h].rows() == n &&
+                        src.before[h].cols() == m && n > 0 && m > 0;
+    if (!usable) {
+        error = Tr::tr(
+                    "There is nothing to compare with for head %1: pin the weights first "
+                    "(Attention ▸ Pin weights), then edit.")
+                    .arg(head + 1);
+        return false;
     }
+    c = stageContent(s, hr, HeadStage::Weights);
+    c.values = hr.weights - src.before[h];
+    c.scale = ColorScale::Diverging;
+    const double a = std::max(c.values.cwiseAbs().maxCoeff(), 1e-6);
+    c.range = QCPRange(-a, a);
+    c.title = Tr::tr("Difference after − before — head %1 %2").arg(head + 1).arg(shape(c.values));
     return true;
 }
 

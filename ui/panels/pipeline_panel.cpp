@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "ui/document/document.h"
+#include "ui/panels/stage_content.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lazy_refresh.h"
 
@@ -93,76 +94,18 @@ QString PipelinePanel::stageTitle(int stage) const
     return v ? v->content().title : QString();
 }
 
+static_assert(PipelinePanel::StageCount == kHeadStageCount &&
+                  static_cast<int>(HeadStage::Output) == PipelinePanel::Output,
+              "the Pipeline tab shows the head stages in their order");
+
 void PipelinePanel::rebuild()
 {
     shownHead_ = document_->head();
     const attn::HeadResult* hr = document_->currentHead();
     if (!hr) return;
-    const Session& session = document_->session();
-    const attn::AttentionInput& in = session.input;
-    const bool cross = in.mode == attn::Mode::Cross;
-    const long n = hr->weights.rows();
-    const long m = hr->weights.cols();
-    const QStringList queries = labelsFor(session.targetTokens, n);
-    const QStringList keys = labelsFor(keyTokens(session), m);
-    const auto shape = [](const attn::Matrix& mat) {
-        return tr("(%1 × %2)").arg(mat.rows()).arg(mat.cols());
-    };
-
-    std::array<HeatmapContent, StageCount> c;
-    c[X].values = in.X;
-    c[X].title = tr("X: token embeddings %1").arg(shape(in.X));
-    c[Q].values = hr->Q;
-    c[Q].title = tr("Q = X·W_Q %1").arg(shape(hr->Q));
-    c[K].values = hr->K;
-    c[K].title = (cross ? tr("K = Y·W_K %1") : tr("K = X·W_K %1")).arg(shape(hr->K));
-    c[V].values = hr->V;
-    c[V].title = (cross ? tr("V = Y·W_V %1") : tr("V = X·W_V %1")).arg(shape(hr->V));
-    c[Scores].values = hr->scores;
-    c[Scores].title =
-        (in.score == attn::ScoreFunction::Additive ? tr("S = vᵀ tanh(W_a q + U_a k) %1")
-                                                   : tr("S = Q·Kᵀ %1"))
-            .arg(shape(hr->scores));
-    c[Scaled].values = hr->scaled;
-    switch (in.scaling) {
-    case attn::Scaling::SqrtDk:
-        c[Scaled].title = tr("S / √d_k, d_k = %1 %2").arg(in.keyDim()).arg(shape(hr->scaled));
-        break;
-    case attn::Scaling::Temperature:
-        c[Scaled].title = tr("S / τ, τ = %1 %2").arg(num(in.temperature)).arg(shape(hr->scaled));
-        break;
-    case attn::Scaling::None: c[Scaled].title = tr("S (unscaled) %1").arg(shape(hr->scaled)); break;
-    }
-    if (hr->mask.rows() == n && hr->mask.cols() == m)
-        c[Mask].values = hr->mask.cast<double>();
-    else
-        c[Mask].values = attn::Matrix::Ones(n, m);
-    c[Mask].title = tr("Mask: 1 = may attend %1").arg(shape(c[Mask].values));
-    c[Mask].scale = ColorScale::Sequential;
-    c[Mask].range = QCPRange(0.0, 1.0);
-    c[Weights].values = hr->weights;
-    c[Weights].title = tr("P = softmax of each row %1").arg(shape(hr->weights));
-    c[Weights].scale = ColorScale::Weights;
-    if (hr->mask.rows() == n && hr->mask.cols() == m) c[Weights].mask = hr->mask;
-    c[Weights].fullyMaskedRows = hr->diagnostics.fullyMasked;
-    c[Output].values = hr->output;
-    c[Output].title = tr("Output = P·V %1").arg(shape(hr->output));
-
-    for (int s = 0; s < StageCount; ++s) {
-        HeatmapContent& h = c[static_cast<std::size_t>(s)];
-        const bool keyRows = isKeyRowStage(s);
-        h.rowLabels = keyRows ? keys : queries;
-        h.rowAxisTitle = keyRows ? tr("key") : tr("query");
-        if (isKeyRowStage(s) || isQueryRowStage(s)) {
-            h.columnLabels = componentLabels(h.values.cols());
-            h.columnAxisTitle = tr("component");
-        } else {
-            h.columnLabels = keys;
-            h.columnAxisTitle = tr("key");
-        }
-        if (s != Mask && s != Weights) h.scale = ColorScale::Diverging;
-        views_[static_cast<std::size_t>(s)]->setContent(h);
-    }
+    for (int s = 0; s < StageCount; ++s)
+        views_[static_cast<std::size_t>(s)]->setContent(
+            stageContent(document_->session(), *hr, static_cast<HeadStage>(s)));
     updateSelection();
 }
 

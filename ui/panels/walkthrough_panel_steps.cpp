@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "ui/document/document.h"
+#include "ui/panels/stage_content.h"
 #include "ui/panels/walkthrough_panel.h"  // IWYU pragma: associated
 #include "ui/views/heatmap_view.h"
 
@@ -127,67 +128,9 @@ void WalkthroughPanel::rebuild()
 {
     const attn::HeadResult* hr = document_->currentHead();
     if (!hr) return;
-    const Session& session = document_->session();
-    const attn::AttentionInput& in = session.input;
-    const bool cross = in.mode == attn::Mode::Cross;
-    const long n = hr->weights.rows();
-    const long m = hr->weights.cols();
-    const bool hasMask = hr->mask.rows() == n && hr->mask.cols() == m;
-    const QStringList queries = labelsFor(session.targetTokens, n);
-    const QStringList keys = labelsFor(keyTokens(session), m);
-
-    std::array<HeatmapContent, StageCount> c;
-    c[Stage::X].values = in.X;
-    c[Stage::X].title = tr("X %1").arg(shape(in.X));
-    c[Stage::Q].values = hr->Q;
-    c[Stage::Q].title = tr("Q = X·W_Q %1").arg(shape(hr->Q));
-    c[Stage::K].values = hr->K;
-    c[Stage::K].title = (cross ? tr("K = Y·W_K %1") : tr("K = X·W_K %1")).arg(shape(hr->K));
-    c[Stage::V].values = hr->V;
-    c[Stage::V].title = (cross ? tr("V = Y·W_V %1") : tr("V = X·W_V %1")).arg(shape(hr->V));
-    c[Stage::Scores].values = hr->scores;
-    c[Stage::Scores].title =
-        (in.score == attn::ScoreFunction::Additive ? tr("S additive %1") : tr("S = QKᵀ %1"))
-            .arg(shape(hr->scores));
-    c[Stage::Scaled].values = hr->scaled;
-    switch (in.scaling) {
-    case attn::Scaling::SqrtDk:
-        c[Stage::Scaled].title = tr("S / √%1 %2").arg(hr->Q.cols()).arg(shape(hr->scaled));
-        break;
-    case attn::Scaling::Temperature:
-        c[Stage::Scaled].title =
-            tr("S / %1 %2").arg(QString::number(in.temperature, 'g', 6), shape(hr->scaled));
-        break;
-    case attn::Scaling::None:
-        c[Stage::Scaled].title = tr("S unscaled %1").arg(shape(hr->scaled));
-        break;
-    }
-    if (hasMask)
-        c[Stage::Mask].values = hr->mask.cast<double>();
-    else
-        c[Stage::Mask].values = attn::Matrix::Ones(n, m);
-    c[Stage::Mask].title = tr("Mask %1").arg(shape(c[Stage::Mask].values));
-    c[Stage::Mask].scale = ColorScale::Sequential;
-    c[Stage::Mask].range = QCPRange(0.0, 1.0);
-    c[Stage::Weights].values = hr->weights;
-    c[Stage::Weights].title = tr("P %1").arg(shape(hr->weights));
-    c[Stage::Weights].scale = ColorScale::Weights;
-    if (hasMask) c[Stage::Weights].mask = hr->mask;
-    c[Stage::Weights].fullyMaskedRows = hr->diagnostics.fullyMasked;
-    c[Stage::Output].values = hr->output;
-    c[Stage::Output].title = tr("O = PV %1").arg(shape(hr->output));
-
-    for (int s = 0; s < StageCount; ++s) {
-        HeatmapContent& h = c[static_cast<std::size_t>(s)];
-        const bool keyRows = s == Stage::K || s == Stage::V;
-        const bool vectorRows = keyRows || s == Stage::X || s == Stage::Q || s == Stage::Output;
-        h.rowLabels = keyRows ? keys : queries;
-        h.rowAxisTitle = keyRows ? tr("key") : tr("query");
-        h.columnLabels = vectorRows ? componentLabels(h.values.cols()) : keys;
-        h.columnAxisTitle = vectorRows ? tr("component") : tr("key");
-        if (s != Stage::Mask && s != Stage::Weights) h.scale = ColorScale::Diverging;
-        views_[static_cast<std::size_t>(s)]->setContent(h);
-    }
+    for (int s = 0; s < StageCount; ++s)
+        views_[static_cast<std::size_t>(s)]->setContent(
+            stageContent(document_->session(), *hr, static_cast<HeadStage>(s), StageTitle::Short));
 }
 
 }  // namespace attnlab
