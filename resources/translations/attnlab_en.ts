@@ -4,17 +4,17 @@
 <context>
     <name>attnlab::CostPanel</name>
     <message numerus="yes">
-        <source>Random self-attention inputs with this session&apos;s sizes (d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
-        <translation>
-            <numerusform>Random self-attention inputs with this session&apos;s sizes (d_model = %1, d_k = %2, d_v = %3, %n head), computed by the core in double precision on a worker thread.</numerusform>
-            <numerusform>Random self-attention inputs with this session&apos;s sizes (d_model = %1, d_k = %2, d_v = %3, %n heads), computed by the core in double precision on a worker thread.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Done: %n point(s). %1</source>
         <translation>
             <numerusform>Done: %n point. %1</numerusform>
             <numerusform>Done: %n points. %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
+        <translation>
+            <numerusform>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head), computed by the core in double precision on a worker thread.</numerusform>
+            <numerusform>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n heads), computed by the core in double precision on a worker thread.</numerusform>
         </translation>
     </message>
 </context>

@@ -314,12 +314,6 @@
         <source>S&amp;top</source>
         <translation>停止(&amp;T)</translation>
     </message>
-    <message numerus="yes">
-        <source>Random self-attention inputs with this session&apos;s sizes (d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
-        <translation>
-            <numerusform>随机的自注意力输入，尺寸取自当前会话（d_model = %1，d_k = %2，d_v = %3，%n 个头），由核心在后台线程上以双精度计算。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>n queries × n keys = n² scores: n = 1,000 gives 10⁶, n = 100,000 gives 10¹⁰ — %1 as doubles for one matrix. The memory budget for every kept stage (scores, scaled scores, weights, mask, Q, K, V, output) is %2, so the largest n here is %3.</source>
         <translation>n 个查询 × n 个键 = n² 个分数：n 为 1,000 时是 10⁶ 个，n 为 100,000 时是 10¹⁰ 个——按双精度数存，单是一个矩阵就要 %1。保存每一步（分数、缩放后的分数、权重、掩码、Q、K、V、输出）的内存预算是 %2，所以这里 n 最大为 %3。</translation>
@@ -353,6 +347,32 @@
         <translation>
             <numerusform>完成：%n 个点。%1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>causal self-attention</source>
+        <translation>掩码（因果）自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention, source as long as the target</source>
+        <translation>交叉注意力，源序列与目标序列等长</translation>
+    </message>
+    <message numerus="yes">
+        <source>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
+        <translation>
+            <numerusform>随机输入，尺寸和选项取自当前会话（%4，%5；d_model = %1，d_k = %2，d_v = %3，%n 个头），由核心在后台线程上以双精度计算。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>additive scores</source>
+        <translation>加性打分</translation>
+    </message>
+    <message>
+        <source>dot-product scores</source>
+        <translation>点积打分</translation>
     </message>
 </context>
 <context>

@@ -173,5 +173,31 @@ TEST(LessonWindow, CostLessonShowsTheCostPanelAndScalingLessonItsPlot)
     EXPECT_EQ(plot->markedDk(), 16);
 }
 
+TEST(CostStudy, MeasuresWithTheSessionsModeAndScoreFunction)
+{
+    // A causal, additive session is measured as causal and additive: the core's result for
+    // the measured n has an exactly zero upper triangle and additive scores, not Q·Kᵀ.
+    Document doc;
+    ASSERT_TRUE(doc.changeSession(QStringLiteral("options"), [](Session& s) {
+        s.input.mode = attn::Mode::Causal;
+        s.input.score = attn::ScoreFunction::Additive;
+    }));
+    doc.flush();
+    const CostShape shape = costShapeOf(doc.session().input, doc.session().seed);
+    EXPECT_EQ(shape.mode, attn::Mode::Causal);
+    EXPECT_EQ(shape.score, attn::ScoreFunction::Additive);
+    CostPoint point;
+    attn::AttentionResult result;
+    ASSERT_TRUE(measureCost(40, shape, attn::Limits{}, point, &result).ok());
+    ASSERT_EQ(result.heads.size(), 1u);
+    const attn::HeadResult& h = result.heads[0];
+    ASSERT_EQ(h.weights.rows(), 40);
+    EXPECT_EQ(
+        h.weights.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().cwiseAbs().maxCoeff(),
+        0.0);
+    EXPECT_GT((h.scores - h.Q * h.K.transpose()).cwiseAbs().maxCoeff(), 1e-3);
+    EXPECT_EQ(point.weightBytes, std::size_t{40 * 40 * 8});
+}
+
 }  // namespace
 }  // namespace attnlab

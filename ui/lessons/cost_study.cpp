@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "core/attention.h"
 #include "core/random_init.h"
@@ -32,6 +33,11 @@ CostShape costShapeOf(const attn::AttentionInput& input, unsigned long long seed
     s.dK = std::max<long>(input.keyDim(), 1);
     s.dV = std::max<long>(input.valueDim(), 1);
     s.heads = std::max<long>(static_cast<long>(input.heads.size()), 1);
+    if (!input.heads.empty()) s.dAdditive = std::max<long>(input.heads[0].additive.W_a.rows(), 1);
+    s.mode = input.mode;
+    s.score = input.score;
+    s.scaling = input.scaling;
+    s.temperature = input.temperature;
     s.seed = seed;
     return s;
 }
@@ -65,7 +71,8 @@ long largestFittingN(const CostShape& shape, const attn::Limits& limits)
     return lo;
 }
 
-attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& limits, CostPoint& out)
+attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& limits, CostPoint& out,
+                         attn::AttentionResult* kept)
 {
     attn::RandomSpec spec;
     spec.n = n;
@@ -74,6 +81,8 @@ attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& lim
     spec.dK = shape.dK;
     spec.dV = shape.dV;
     spec.heads = shape.heads;
+    spec.dAdditive = shape.dAdditive;
+    spec.mode = shape.mode;
     spec.seed = shape.seed;
     // Check the budget before drawing anything: a size beyond it is refused, not attempted.
     if (const std::size_t need = costEstimateBytes(n, shape); need > limits.maxBytes) {
@@ -82,7 +91,10 @@ attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& lim
         s.bytesBudget = limits.maxBytes;
         return s;
     }
-    const attn::AttentionInput input = attn::randomInput(spec);
+    attn::AttentionInput input = attn::randomInput(spec);
+    input.score = shape.score;
+    input.scaling = shape.scaling;
+    input.temperature = shape.temperature;
     attn::AttentionResult result;
     const auto start = std::chrono::steady_clock::now();
     const attn::Status status = attn::computeAttention<double>(input, result, limits);
@@ -95,6 +107,7 @@ attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& lim
         p.weightBytes += static_cast<std::size_t>(h.weights.size()) * sizeof(double);
     p.estimatedBytes = attn::estimateBytes(input, sizeof(double));
     out = p;
+    if (kept != nullptr) *kept = std::move(result);
     return status;
 }
 

@@ -1,21 +1,29 @@
 #pragma once
-// Lesson 8, the cost of n²: measures the core on random self-attention inputs of growing
-// length n and reports the time and the memory the weights take. Plain functions (no
+// Lesson 8, the cost of n²: measures the core on random inputs of growing length n, with
+// the open session's sizes and options (mode, score function, scaling), and reports the time
+// and the memory the weights take. Plain functions (no
 // widgets) so that a worker thread can run them; all attention is computed by attnlab_core.
 
 #include <cstddef>
 #include <vector>
 
+#include "core/attention.h"
 #include "core/attention_input.h"
 
 namespace attnlab {
 
-// The sizes a measurement uses (taken from the open session; n varies).
+// The sizes and options a measurement uses (taken from the open session; n varies, and
+// in cross mode the source is as long as the target).
 struct CostShape {
     long dModel = 8;
     long dK = 8;
     long dV = 8;
     long heads = 1;
+    long dAdditive = 8;
+    attn::Mode mode = attn::Mode::Self;
+    attn::ScoreFunction score = attn::ScoreFunction::Dot;
+    attn::Scaling scaling = attn::Scaling::SqrtDk;
+    double temperature = 1.0;
     unsigned long long seed = 1;
 };
 
@@ -26,7 +34,7 @@ struct CostPoint {
     std::size_t estimatedBytes = 0;  // attn::estimateBytes: every stage that is kept
 };
 
-// The session's d_model, d_k, d_v and head count.
+// The session's d_model, d_k, d_v, head count, mode, score function and scaling.
 CostShape costShapeOf(const attn::AttentionInput& input, unsigned long long seed);
 
 // The n measured for a run up to `maxN`: 128, 256, ... (powers of two below maxN), then maxN.
@@ -38,9 +46,10 @@ std::size_t costEstimateBytes(long n, const CostShape& shape);
 long largestFittingN(const CostShape& shape, const attn::Limits& limits);
 
 // Draws a random input of length n (attn::randomInput), computes attention and times it.
-// A refusal by the core (e.g. TooLarge) is returned and `out` is left untouched.
-attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& limits,
-                         CostPoint& out);
+// A refusal by the core (e.g. TooLarge) is returned and `out` is left untouched. The
+// result is moved into `result` when one is given.
+attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& limits, CostPoint& out,
+                         attn::AttentionResult* result = nullptr);
 
 // Least-squares slope of log(y) against log(x) (2 for memory of the weights).
 double logLogSlope(const std::vector<double>& x, const std::vector<double>& y);

@@ -24,6 +24,16 @@ QString bytesText(std::size_t bytes)
     return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
 }
 
+QString modeText(attn::Mode mode)
+{
+    switch (mode) {
+    case attn::Mode::Self: return CostPanel::tr("self-attention");
+    case attn::Mode::Causal: return CostPanel::tr("causal self-attention");
+    case attn::Mode::Cross: return CostPanel::tr("cross-attention, source as long as the target");
+    }
+    return {};
+}
+
 }  // namespace
 
 CostPanel::CostPanel(Document* doc, QWidget* parent)
@@ -124,13 +134,16 @@ void CostPanel::retranslate()
     cancel_->setText(tr("S&top"));
     const QLocale locale;
     intro_->setText(
-        tr("Random self-attention inputs with this session's sizes (d_model = %1, d_k = %2, "
-           "d_v = %3, %n head(s)), computed by the core in double precision on a worker "
-           "thread.",
+        tr("Random inputs with this session's sizes and options (%4, %5; d_model = %1, "
+           "d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a "
+           "worker thread.",
            nullptr, static_cast<int>(shape_.heads))
             .arg(shape_.dModel)
             .arg(shape_.dK)
-            .arg(shape_.dV));
+            .arg(shape_.dV)
+            .arg(modeText(shape_.mode), shape_.score == attn::ScoreFunction::Additive
+                                            ? tr("additive scores")
+                                            : tr("dot-product scores")));
     facts_->setText(
         tr("n queries × n keys = n² scores: n = 1,000 gives 10⁶, n = 100,000 gives 10¹⁰ — "
            "%1 as doubles for one matrix. The memory budget for every kept stage (scores, "
