@@ -30,14 +30,14 @@ enum class RowFault { None, Score, Scaled };
 
 // Scaling, mask row, softmax and diagnostics of query row i, from its raw scores.
 template <typename T>
-RowFault weighRow(MaskKind kind, const BoolMatrix* general, T divisor, HeadResultT<T>& hr, long i)
+RowFault weighRow(MaskKind kind, const BoolMatrix* general, const ScoreScaler<T>& scale,
+                  HeadResultT<T>& hr, long i)
 {
     const long m = hr.scores.cols();
-    const Eigen::Map<const RowArray<T>> s(&hr.scores(i, 0), m);
-    Eigen::Map<RowArray<T>> scaled(&hr.scaled(i, 0), m);
-    scaled = s / divisor;
-    if (!allFiniteSpan(scaled.data(), m))
-        return allFiniteSpan(s.data(), m) ? RowFault::Scaled : RowFault::Score;
+    const T* s = &hr.scores(i, 0);
+    T* scaled = &hr.scaled(i, 0);
+    scale.apply(s, scaled, m);
+    if (!allFiniteSpan(scaled, m)) return allFiniteSpan(s, m) ? RowFault::Scaled : RowFault::Score;
 
     bool* maskRow = &hr.mask(i, 0);
     long count = m;
@@ -106,7 +106,7 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
     // block by block below.
     if (!dot) computeScores<T>(in, head, hr.Q, hr.K, hr.scores);
 
-    const T divisor = static_cast<T>(in.scoreDivisor());
+    const ScoreScaler<T> scale(static_cast<T>(in.scoreDivisor()));
     const long blocks = (n + kHeadBlockRows - 1) / kHeadBlockRows;
     std::atomic<int> fault{static_cast<int>(RowFault::None)};
     // Inside the parallel region Eigen runs each block's products on the calling thread.
@@ -118,7 +118,7 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
         if (dot)
             hr.scores.middleRows(i0, rows).noalias() = hr.Q.middleRows(i0, rows) * hr.K.transpose();
         for (long i = i0; i < i0 + rows; ++i) {
-            const RowFault f = weighRow<T>(kind, general, divisor, hr, i);
+            const RowFault f = weighRow<T>(kind, general, scale, hr, i);
             if (f != RowFault::None) {
                 fault.store(static_cast<int>(f), std::memory_order_relaxed);
                 break;

@@ -116,9 +116,9 @@ void AttentionEngineT<T>::updateKey(int head, int j)
 {
     HeadResultT<T>& hr = result_.heads[static_cast<std::size_t>(head)];
     const long n = hr.scaled.rows();
-    const T divisor = static_cast<T>(input_.scoreDivisor());
+    const ScoreScaler<T> scale(static_cast<T>(input_.scoreDivisor()));
     const VectorT<T> oldScaled = hr.scaled.col(j);
-    hr.scaled.col(j) = hr.scores.col(j) / divisor;
+    for (long i = 0; i < n; ++i) scale.apply(&hr.scores(i, j), &hr.scaled(i, j), 1);
     const VectorT<T> vj = hr.V.row(j).transpose();
     const bool general = result_.maskKind == MaskKind::General;
     long recomputed = 0;
@@ -173,7 +173,8 @@ template <typename T>
 void AttentionEngineT<T>::updateQuery(int head, int i)
 {
     HeadResultT<T>& hr = result_.heads[static_cast<std::size_t>(head)];
-    hr.scaled.row(i) = hr.scores.row(i) / static_cast<T>(input_.scoreDivisor());
+    ScoreScaler<T>(static_cast<T>(input_.scoreDivisor()))
+        .apply(&hr.scores(i, 0), &hr.scaled(i, 0), hr.scores.cols());
     recomputeRow(result_, hr, i);
     finishDiagnostics(hr.diagnostics);
     lastRowsRecomputed_ = 1;
