@@ -4,6 +4,7 @@
 
 #include "core/attention.h"
 #include "core/random_init.h"
+#include "core/scores.h"
 
 namespace attn {
 namespace {
@@ -78,6 +79,25 @@ TEST(Scaling, TemperatureDividesScores)
     AttentionResult r;
     ASSERT_TRUE(computeAttention<double>(in, r).ok());
     EXPECT_LE((r.heads[0].scaled - r.heads[0].scores * 2.0).cwiseAbs().maxCoeff(), 1e-15);
+}
+
+TEST(Scaling, ScalerMultipliesByTheReciprocalAndDividesWhenItIsNotNormal)
+{
+    // sqrt(64) = 8: the product by 1/8 is exactly the quotient.
+    const double in[4] = {1.0, -3.7, 1e-300, 123456.789};
+    double out[4] = {};
+    ScoreScaler<double>(8.0).apply(in, out, 4);
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(out[k], in[k] / 8.0) << k;
+    // Any divisor: within an ulp of the quotient.
+    ScoreScaler<double>(std::sqrt(3.0)).apply(in, out, 4);
+    for (int k = 0; k < 4; ++k)
+        EXPECT_LE(std::abs(out[k] - in[k] / std::sqrt(3.0)), std::abs(in[k]) * 2.3e-16) << k;
+    // A temperature whose reciprocal overflows: 0 stays 0 (not 0 * inf = NaN).
+    const double tiny[2] = {0.0, 1e-320};
+    double scaled[2] = {};
+    ScoreScaler<double>(1e-310).apply(tiny, scaled, 2);
+    EXPECT_EQ(scaled[0], 0.0);
+    EXPECT_EQ(scaled[1], 1e-320 / 1e-310);
 }
 
 }  // namespace
