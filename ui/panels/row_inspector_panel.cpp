@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <QLabel>
 #include <QToolTip>
@@ -341,17 +342,29 @@ void RowInspectorPanel::fitToWidth()
     softmaxCaption_->setText(
         fm.horizontalAdvance(line) <= room ? line : formula + QLatin1Char('\n') + sum);
     QCPLegend* legend = plot_->legend;
-    int columns = 0;  // as many items side by side as fit
-    int used = 0;
-    for (int i = 0; i < legend->elementCount(); ++i) {
-        const QCPAbstractLegendItem* item = legend->item(i);  // empty cells of the grid: null
-        if (item == nullptr) continue;
-        used += item->minimumOuterSizeHint().width() + legend->columnSpacing();
-        if (used > room) break;
-        ++columns;
+    std::vector<int> widths;  // the items in order; empty cells of the grid are null
+    for (int i = 0; i < legend->elementCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    // Items fill rows of `c` columns; a column is as wide as its widest item. Use the most
+    // columns that fit.
+    int columns = 1;
+    for (int c = static_cast<int>(widths.size()); c > 1; --c) {
+        std::vector<int> columnWidth(static_cast<std::size_t>(c), 0);
+        for (std::size_t i = 0; i < widths.size(); ++i) {
+            int& w = columnWidth[i % static_cast<std::size_t>(c)];
+            w = std::max(w, widths[i]);
+        }
+        int total = legend->columnSpacing() * (c - 1) + legend->margins().left() +
+                    legend->margins().right();
+        for (int w : columnWidth) total += w;
+        if (total <= room) {
+            columns = c;
+            break;
+        }
     }
-    if (legend->wrap() != std::max(columns, 1)) {
-        legend->setWrap(std::max(columns, 1));
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
         legend->setFillOrder(legend->fillOrder(), true);  // rearranges the items
     }
 }
