@@ -4,4 +4,5 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 attnlab_install_missing
 attnlab_build
+attnlab_sanitizer_env
 exec "$ATTNLAB_BUILD_DIR/app/attnlab" "$@"

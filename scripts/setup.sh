@@ -30,6 +30,15 @@ attnlab_install_missing() {
   fi
 }
 
+# Under SANITIZE=1: leaks that system libraries keep until exit are not ours to report
+# (tests/sanitizer/lsan.supp); UBSan prints where it stops.
+attnlab_sanitizer_env() {
+  if [[ "${SANITIZE:-0}" == "1" ]]; then
+    export LSAN_OPTIONS="suppressions=$ATTNLAB_ROOT/tests/sanitizer/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+    export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+  fi
+}
+
 attnlab_build() {
   local type="Release"
   local dir="${BUILD_DIR:-$ATTNLAB_ROOT/build}"

@@ -5,6 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 attnlab_install_missing
 attnlab_build
+attnlab_sanitizer_env
 export QT_QPA_PLATFORM=offscreen
 cd "$ATTNLAB_BUILD_DIR"
 ctest --output-on-failure -j "$(nproc)" --timeout 600
