@@ -12,6 +12,10 @@ namespace attnlab {
 
 namespace {
 
+constexpr int kMaxRuns = 3;
+constexpr double kRepeatWhileSeconds = 2.5;
+constexpr long kWarmUpN = 256;  // the core's row blocks run on threads from 256 x 256 cells
+
 // An input with the right shape for attn::estimateBytes, which reads only sizes.
 attn::AttentionInput shapeOnlyInput(long n, const CostShape& shape)
 {
@@ -95,20 +99,42 @@ attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& lim
     input.score = shape.score;
     input.scaling = shape.scaling;
     input.temperature = shape.temperature;
+    // The first parallel computation on a thread also starts the core's OpenMP threads (it
+    // made n = 256 slower than n = 512 in the plot): each measuring thread warms up once,
+    // untimed, at a size that runs in parallel.
+    thread_local bool warmed = false;
+    if (!warmed) {
+        attn::RandomSpec small = spec;
+        small.n = small.m = kWarmUpN;
+        attn::AttentionResult ignored;
+        (void)attn::computeAttention<double>(attn::randomInput(small), ignored, limits);
+        warmed = true;
+    }
+    // The fastest of up to three runs, each into a fresh result, while the runs so far took
+    // under 2.5 s: single runs scattered by a factor of ten at small n, and the first run at a
+    // new size also pays for mapping its memory (n = 8192: 1.15 s, then 0.3 s).
     attn::AttentionResult result;
-    const auto start = std::chrono::steady_clock::now();
-    const attn::Status status = attn::computeAttention<double>(input, result, limits);
-    const auto stop = std::chrono::steady_clock::now();
-    if (!status.ok()) return status;
+    double best = 0.0;
+    double total = 0.0;
+    for (int run = 0; run < kMaxRuns && total < kRepeatWhileSeconds; ++run) {
+        result = attn::AttentionResult{};
+        const auto start = std::chrono::steady_clock::now();
+        const attn::Status status = attn::computeAttention<double>(input, result, limits);
+        const auto stop = std::chrono::steady_clock::now();
+        if (!status.ok()) return status;
+        const double seconds = std::chrono::duration<double>(stop - start).count();
+        best = run == 0 ? seconds : std::min(best, seconds);
+        total += seconds;
+    }
     CostPoint p;
     p.n = n;
-    p.seconds = std::chrono::duration<double>(stop - start).count();
+    p.seconds = best;
     for (const attn::HeadResult& h : result.heads)
         p.weightBytes += static_cast<std::size_t>(h.weights.size()) * sizeof(double);
     p.estimatedBytes = attn::estimateBytes(input, sizeof(double));
     out = p;
     if (kept != nullptr) *kept = std::move(result);
-    return status;
+    return {};
 }
 
 double logLogSlope(const std::vector<double>& x, const std::vector<double>& y)

@@ -29,8 +29,8 @@ struct CostShape {
 
 struct CostPoint {
     long n = 0;
-    double seconds = 0.0;            // wall time of attn::computeAttention<double>
-    std::size_t weightBytes = 0;     // bytes of the weight matrices held: n² · h · 8
+    double seconds = 0.0;         // wall time of attn::computeAttention<double> into a fresh result
+    std::size_t weightBytes = 0;  // bytes of the weight matrices held: n² · h · 8
     std::size_t estimatedBytes = 0;  // attn::estimateBytes: every stage that is kept
 };
 

@@ -4,9 +4,11 @@
 // appears as it is measured) and plots time and memory against n on log–log axes.
 // Sizes whose kept stages would exceed the memory budget (attn::Limits) are refused.
 
+#include <memory>
 #include <vector>
 
 #include <QFutureWatcher>
+#include <QSemaphore>
 #include <QWidget>
 
 #include "ui/lessons/cost_study.h"
@@ -63,6 +65,9 @@ private:
     QLabel* facts_;
     CostPlot* plot_;
     QFutureWatcher<CostPoint> watcher_;
+    // Released once the window has drawn a point: the worker waits for it before measuring
+    // the next, so that painting and measuring do not share the two cores.
+    std::shared_ptr<QSemaphore> drawn_;
     std::vector<CostPoint> points_;
     bool running_ = false;
     int started_ = 0;
