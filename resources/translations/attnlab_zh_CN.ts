@@ -129,6 +129,18 @@
         <source>component</source>
         <translation>分量</translation>
     </message>
+    <message>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>causal self-attention</source>
+        <translation>掩码（因果）自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CellInfo</name>
@@ -348,18 +360,6 @@
             <numerusform>完成：%n 个点。%1</numerusform>
         </translation>
     </message>
-    <message>
-        <source>self-attention</source>
-        <translation>自注意力</translation>
-    </message>
-    <message>
-        <source>causal self-attention</source>
-        <translation>掩码（因果）自注意力</translation>
-    </message>
-    <message>
-        <source>cross-attention, source as long as the target</source>
-        <translation>交叉注意力，源序列与目标序列等长</translation>
-    </message>
     <message numerus="yes">
         <source>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
         <translation>
@@ -373,6 +373,10 @@
     <message>
         <source>dot-product scores</source>
         <translation>点积打分</translation>
+    </message>
+    <message>
+        <source>%1, source as long as the target</source>
+        <translation>%1，源序列与目标序列等长</translation>
     </message>
 </context>
 <context>
@@ -509,22 +513,6 @@
 </context>
 <context>
     <name>attnlab::Figure</name>
-    <message>
-        <source>(%1 × %2)</source>
-        <translation>(%1 × %2)</translation>
-    </message>
-    <message>
-        <source>self-attention</source>
-        <translation>自注意力</translation>
-    </message>
-    <message>
-        <source>causal self-attention</source>
-        <translation>掩码（因果）自注意力</translation>
-    </message>
-    <message>
-        <source>cross-attention</source>
-        <translation>交叉注意力</translation>
-    </message>
     <message>
         <source>scaled by √d_k</source>
         <translation>除以 √d_k 缩放</translation>
@@ -2000,18 +1988,6 @@ measuring…</source>
 </context>
 <context>
     <name>attnlab::WeightsPanel</name>
-    <message>
-        <source>self-attention</source>
-        <translation>自注意力</translation>
-    </message>
-    <message>
-        <source>causal self-attention</source>
-        <translation>掩码（因果）自注意力</translation>
-    </message>
-    <message>
-        <source>cross-attention</source>
-        <translation>交叉注意力</translation>
-    </message>
     <message>
         <source>Attention weights P — head %1, %2 (%3 × %4)</source>
         <translation>注意力权重 P — 头 %1，%2（%3 × %4）</translation>

@@ -41,21 +41,6 @@ constexpr FigureStage kPipeline[] = {
     FigureStage::Mask, FigureStage::Weights, FigureStage::Output,
 };
 
-QString shape(const attn::Matrix& m)
-{
-    return Tr::tr("(%1 × %2)").arg(m.rows()).arg(m.cols());
-}
-
-QString modeName(attn::Mode mode)
-{
-    switch (mode) {
-    case attn::Mode::Self: return Tr::tr("self-attention");
-    case attn::Mode::Causal: return Tr::tr("causal self-attention");
-    case attn::Mode::Cross: return Tr::tr("cross-attention");
-    }
-    return {};
-}
-
 QString scalingName(const attn::AttentionInput& in)
 {
     switch (in.scaling) {
@@ -85,17 +70,17 @@ bool stageContent(const FigureSource& src, int head, FigureStage stage, HeatmapC
         c.rowLabels = labelsFor(s.targetTokens, out.rows());
         c.columnLabels = componentLabels(out.cols());
         c.title = s.input.W_O.size() == 0
-                      ? Tr::tr("Combined output: heads concatenated %1").arg(shape(out))
+                      ? Tr::tr("Combined output: heads concatenated %1").arg(shapeText(out))
                       : Tr::tr("Combined output: [head 1 … head %1]·W_O %2")
                             .arg(src.result->heads.size())
-                            .arg(shape(out));
+                            .arg(shapeText(out));
         return true;
     }
     if (stage != FigureStage::Difference) {
         c = stageContent(s, hr, static_cast<HeadStage>(stage));
         if (stage == FigureStage::Weights)
             c.title =
-                Tr::tr("Attention weights P — head %1 %2").arg(head + 1).arg(shape(hr.weights));
+                Tr::tr("Attention weights P — head %1 %2").arg(head + 1).arg(shapeText(hr.weights));
         return true;
     }
     const std::size_t h = static_cast<std::size_t>(head);
@@ -115,7 +100,8 @@ bool stageContent(const FigureSource& src, int head, FigureStage stage, HeatmapC
     c.scale = ColorScale::Diverging;
     const double a = std::max(c.values.cwiseAbs().maxCoeff(), 1e-6);
     c.range = QCPRange(-a, a);
-    c.title = Tr::tr("Difference after − before — head %1 %2").arg(head + 1).arg(shape(c.values));
+    c.title =
+        Tr::tr("Difference after − before — head %1 %2").arg(head + 1).arg(shapeText(c.values));
     return true;
 }
 
@@ -195,7 +181,7 @@ bool buildFigure(const FigureSource& src, const FigureRequest& req, Figure& figu
             HeatmapContent c;
             if (!stageContent(src, h, st, c, error)) return false;
             if (stages.size() > 1 && st == FigureStage::Weights)
-                c.title = Tr::tr("P = softmax of each row %1").arg(shape(c.values));
+                c.title = Tr::tr("P = softmax of each row %1").arg(shapeText(c.values));
             if (heads.size() > 1 && stages.size() == 1) c.title = Tr::tr("Head %1").arg(h + 1);
             if (heads.size() > 1 && stages.size() > 1)
                 c.title = Tr::tr("Head %1 · %2").arg(h + 1).arg(c.title);
@@ -224,7 +210,7 @@ bool buildFigure(const FigureSource& src, const FigureRequest& req, Figure& figu
     }
     QStringList parts;
     if (req.stage != FigureStage::Combined) parts << headText;
-    parts << modeName(in.mode) << scalingName(in)
+    parts << modeTitle(in.mode) << scalingName(in)
           << (in.score == attn::ScoreFunction::Additive ? Tr::tr("additive scores")
                                                         : Tr::tr("dot-product scores"));
     if (in.sharedProjections) parts << Tr::tr("shared projections");

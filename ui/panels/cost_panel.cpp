@@ -15,6 +15,7 @@
 
 #include "ui/document/document.h"
 #include "ui/panels/cost_plot.h"
+#include "ui/panels/stage_content.h"
 
 namespace attnlab {
 
@@ -29,12 +30,9 @@ QString bytesText(std::size_t bytes)
 
 QString modeText(attn::Mode mode)
 {
-    switch (mode) {
-    case attn::Mode::Self: return CostPanel::tr("self-attention");
-    case attn::Mode::Causal: return CostPanel::tr("causal self-attention");
-    case attn::Mode::Cross: return CostPanel::tr("cross-attention, source as long as the target");
-    }
-    return {};
+    return mode == attn::Mode::Cross
+               ? CostPanel::tr("%1, source as long as the target").arg(modeTitle(mode))
+               : modeTitle(mode);
 }
 
 }  // namespace

@@ -11,11 +11,6 @@ class StageContent {
     Q_DECLARE_TR_FUNCTIONS(StageContent)
 };
 
-QString shape(const attn::Matrix& m)
-{
-    return StageContent::tr("(%1 × %2)").arg(m.rows()).arg(m.cols());
-}
-
 QString number(double v)
 {
     return QString::number(v, 'g', 6);
@@ -57,6 +52,21 @@ QString titleOf(const Session& session, HeadStage stage, bool full)
 
 }  // namespace
 
+QString shapeText(const attn::Matrix& m)
+{
+    return StageContent::tr("(%1 × %2)").arg(m.rows()).arg(m.cols());
+}
+
+QString modeTitle(attn::Mode mode)
+{
+    switch (mode) {
+    case attn::Mode::Self: return StageContent::tr("self-attention");
+    case attn::Mode::Causal: return StageContent::tr("causal self-attention");
+    case attn::Mode::Cross: return StageContent::tr("cross-attention");
+    }
+    return {};
+}
+
 bool hasKeyRows(HeadStage stage)
 {
     return stage == HeadStage::K || stage == HeadStage::V;
@@ -96,7 +106,7 @@ HeatmapContent stageContent(const Session& session, const attn::HeadResult& hr, 
         break;
     case HeadStage::Output: c.values = hr.output; break;
     }
-    c.title = titleOf(session, stage, title == StageTitle::Full).arg(shape(c.values));
+    c.title = titleOf(session, stage, title == StageTitle::Full).arg(shapeText(c.values));
     const bool keyRows = hasKeyRows(stage);
     c.rowLabels = labelsFor(keyRows ? keyTokens(session) : session.targetTokens, c.values.rows());
     c.rowAxisTitle = keyRows ? StageContent::tr("key") : StageContent::tr("query");

@@ -21,6 +21,11 @@ enum class StageTitle { Full, Short };
 // Columns are vector components (X, Q, K, V, output) rather than keys.
 [[nodiscard]] bool hasComponentColumns(HeadStage stage);
 
+// "self-attention", "causal self-attention" or "cross-attention", translated.
+[[nodiscard]] QString modeTitle(attn::Mode mode);
+// "(rows × cols)".
+[[nodiscard]] QString shapeText(const attn::Matrix& m);
+
 // One stage of head `hr` of `session`'s result.
 [[nodiscard]] HeatmapContent stageContent(const Session& session, const attn::HeadResult& hr,
                                           HeadStage stage, StageTitle title = StageTitle::Full);

@@ -7,22 +7,11 @@
 
 #include "ui/document/cell_info.h"
 #include "ui/document/document.h"
+#include "ui/panels/stage_content.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lazy_refresh.h"
 
 namespace attnlab {
-
-namespace {
-QString modeName(attn::Mode mode)
-{
-    switch (mode) {
-    case attn::Mode::Self: return WeightsPanel::tr("self-attention");
-    case attn::Mode::Causal: return WeightsPanel::tr("causal self-attention");
-    case attn::Mode::Cross: return WeightsPanel::tr("cross-attention");
-    }
-    return {};
-}
-}  // namespace
 
 HeatmapContent weightsContent(const Document& doc)
 {
@@ -37,7 +26,7 @@ HeatmapContent weightsContent(const Document& doc)
     c.columnLabels = keyTokens(s);
     c.title = WeightsPanel::tr("Attention weights P — head %1, %2 (%3 × %4)")
                   .arg(doc.head() + 1)
-                  .arg(modeName(s.input.mode))
+                  .arg(modeTitle(s.input.mode))
                   .arg(hr->weights.rows())
                   .arg(hr->weights.cols());
     c.rowAxisTitle = WeightsPanel::tr("query");
