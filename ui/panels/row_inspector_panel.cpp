@@ -333,7 +333,11 @@ void RowInspectorPanel::rebuild()
 
 void RowInspectorPanel::fitToWidth()
 {
-    // The caption and the legend break into lines rather than run past a narrow dock.
+    // The caption and the legend break into lines rather than run past a narrow dock. Each
+    // slider step rebuilds the panel: lay the texts out again only when something changed.
+    const QPair<int, int> fit{plot_->width(), plot_->legend->itemCount()};
+    if (fit == fitted_ && !softmaxCaption_->text().isEmpty()) return;
+    fitted_ = fit;
     const QString formula = tr("↓ softmax:  w_j = exp(s_j) / Σ_k exp(s_k)");
     const QString sum = tr("(the weights sum to 1)");
     const QString line = formula + QStringLiteral("   ") + sum;

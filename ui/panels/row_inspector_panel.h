@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <QLabel>
+#include <QPair>
 #include <QPen>
 #include <QVector>
 #include <QWidget>
@@ -74,6 +75,7 @@ private:
     QCPBars* weightBars_ = nullptr;
     std::vector<std::pair<QCPBars*, QPen>> outlines_;  // each bar set's pen when not dense
     bool denseBars_ = false;
+    QPair<int, int> fitted_{-1, -1};  // plot width and legend items the texts were fitted to
     QCPItemRect* scoreColumnBand_ = nullptr;
     QCPItemRect* weightColumnBand_ = nullptr;
 
