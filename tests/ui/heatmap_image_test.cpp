@@ -12,6 +12,15 @@ namespace {
 
 const QCPRange kUnit(0.0, 1.0);
 
+// One pixel per cell, as HeatmapPlottable::cellImage() makes it.
+void fillHeatmapImage(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
+                      const ColorLut& lut, QImage& image)
+{
+    CellRanks cells;
+    fillCellRanks(m, mask, range, CellPooling::Highest, cells);
+    ranksToImage(cells, lut, image);
+}
+
 TEST(HeatmapImage, NonSquareMatrixPutsColumnsOnXAndRowsOnY)
 {
     // 2 x 3: rows are queries, columns are keys; six distinct weights, six distinct colours.
@@ -117,8 +126,8 @@ TEST(HeatmapImage, MoreCellsThanPixelsKeepsASinglePeak)
     // weight; picking one cell per pixel would lose it, pooling shows it in its pixel.
     attn::Matrix m = attn::Matrix::Zero(12, 12);
     m(7, 4) = 1.0;
-    CellLevels cells;
-    fillCellLevels(m, nullptr, kUnit, CellPooling::Highest, cells);
+    CellRanks cells;
+    fillCellRanks(m, nullptr, kUnit, CellPooling::Highest, cells);
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     QImage out;
     renderCells(cells, blocks(4, 3), blocks(4, 3), lut, out);
@@ -137,8 +146,8 @@ TEST(HeatmapImage, PoolingPrefersAnyKeptCellToMaskedOnes)
     attn::BoolMatrix mask = attn::BoolMatrix::Constant(4, 4, true);
     for (int i = 0; i < 4; ++i)
         for (int j = i + 1; j < 4; ++j) mask(i, j) = false;
-    CellLevels cells;
-    fillCellLevels(m, &mask, kUnit, CellPooling::Highest, cells);
+    CellRanks cells;
+    fillCellRanks(m, &mask, kUnit, CellPooling::Highest, cells);
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     QImage out;
     renderCells(cells, blocks(2, 2), blocks(2, 2), lut, out);
@@ -153,13 +162,13 @@ TEST(HeatmapImage, DivergingPoolingShowsTheLargestChangeOfEitherSign)
     const QCPRange range(-1.0, 1.0);
     attn::Matrix m = attn::Matrix::Constant(2, 2, 0.1);
     m(1, 0) = -0.8;
-    CellLevels cells;
-    fillCellLevels(m, nullptr, range, CellPooling::FurthestFromMiddle, cells);
+    CellRanks cells;
+    fillCellRanks(m, nullptr, range, CellPooling::FurthestFromMiddle, cells);
     const ColorLut& lut = colorLutFor(ColorScale::Diverging);
     QImage out;
     renderCells(cells, blocks(1, 2), blocks(1, 2), lut, out);
     EXPECT_EQ(out.pixel(0, 0), lut.color(-0.8, range));
-    fillCellLevels(m, nullptr, range, CellPooling::Highest, cells);
+    fillCellRanks(m, nullptr, range, CellPooling::Highest, cells);
     renderCells(cells, blocks(1, 2), blocks(1, 2), lut, out);
     EXPECT_EQ(out.pixel(0, 0), lut.color(0.1, range)) << "the other rule, to show they differ";
 }
@@ -168,8 +177,8 @@ TEST(HeatmapImage, FewerCellsThanPixelsRepeatsEachCell)
 {
     // 2 x 3 cells on 4 x 9 pixels: every pixel shows the one cell under it.
     const attn::Matrix m{{0.0, 0.2, 0.4}, {0.6, 0.8, 1.0}};
-    CellLevels cells;
-    fillCellLevels(m, nullptr, kUnit, CellPooling::Highest, cells);
+    CellRanks cells;
+    fillCellRanks(m, nullptr, kUnit, CellPooling::Highest, cells);
     std::vector<CellSpan> rows, cols;
     for (int y = 0; y < 4; ++y) rows.push_back({y / 2, y / 2});
     for (int x = 0; x < 9; ++x) cols.push_back({x / 3, x / 3});

@@ -35,12 +35,4 @@ int labelCacheSize(const QCPAxis* axis)
     return painter == nullptr ? 0 : static_cast<int>((painter->*PainterAccess::cache()).maxCost());
 }
 
-void cacheAxisLabels(QCustomPlot* plot, int labels)
-{
-    if (plot == nullptr) return;
-    plot->setPlottingHint(QCP::phCacheLabels, true);
-    for (QCPAxisRect* rect : plot->axisRects())
-        for (QCPAxis* axis : rect->axes()) reserveLabelCache(axis, labels);
-}
-
 }  // namespace attnlab

@@ -3,10 +3,9 @@
 // (QCPAxisPainterPrivate's label cache). A heatmap of a long sequence shows dozens of token
 // labels per axis, so every replot would lay each label out again through HarfBuzz (about
 // a tenth of a slider step at n = 512). This enlarges that cache so the labels are rendered
-// once and then only blitted, and tells the plot to use it.
+// once and then only blitted (the plot must have QCP::phCacheLabels set).
 
 class QCPAxis;
-class QCustomPlot;
 
 namespace attnlab {
 
@@ -15,8 +14,5 @@ void reserveLabelCache(QCPAxis* axis, int labels);
 
 // The number of labels `axis` can keep rendered; for tests.
 [[nodiscard]] int labelCacheSize(const QCPAxis* axis);
-
-// Turns label caching on for `plot` and reserves `labels` on each of its axes.
-void cacheAxisLabels(QCustomPlot* plot, int labels);
 
 }  // namespace attnlab

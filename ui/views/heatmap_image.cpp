@@ -48,21 +48,23 @@ std::array<QRgb, kRanks> paletteOf(const ColorLut& lut, CellPooling pooling)
 {
     const RankTables& ranks = ranksFor(pooling);
     std::array<QRgb, kRanks> p{};
-    p[CellLevels::kMasked] = lut.masked();
+    p[CellRanks::kMasked] = lut.masked();
     for (std::size_t r = 1; r < kRanks; ++r) p[r] = lut.table()[ranks.levelOf[r]];
     return p;
 }
 
 // One row of ranks into pixels: the largest rank of each pixel's columns.
-void renderRow(const std::uint16_t* line, const std::vector<CellSpan>& columns, bool oneEach,
-               bool twoAtMost, const std::array<QRgb, kRanks>& palette, QRgb* dst)
+// `widest`: the most columns any pixel covers, minus one (the loops without an inner loop are
+// the common cases and several times faster).
+void renderRow(const std::uint16_t* line, const std::vector<CellSpan>& columns, int widest,
+               const std::array<QRgb, kRanks>& palette, QRgb* dst)
 {
     const std::size_t width = columns.size();
-    if (oneEach) {
+    if (widest == 0) {
         for (std::size_t x = 0; x < width; ++x) dst[x] = palette[line[columns[x].first]];
         return;
     }
-    if (twoAtMost) {
+    if (widest == 1) {
         for (std::size_t x = 0; x < width; ++x)
             dst[x] = palette[std::max(line[columns[x].first], line[columns[x].last])];
         return;
@@ -87,8 +89,8 @@ std::vector<CellSpan> clamped(const std::vector<CellSpan>& spans, int count)
 
 }  // namespace
 
-void fillCellLevels(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
-                    CellPooling pooling, CellLevels& out)
+void fillCellRanks(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
+                   CellPooling pooling, CellRanks& out)
 {
     out.pooling = pooling;
     out.rows = static_cast<int>(m.rows());
@@ -118,7 +120,7 @@ void fillCellLevels(const attn::Matrix& m, const attn::BoolMatrix* mask, const Q
                 rank = static_cast<std::uint16_t>(level + 1);
             else
                 rank = ranks.rankOf[level];
-            dst[k] = number ? rank : CellLevels::kMasked;
+            dst[k] = number ? rank : CellRanks::kMasked;
         }
     };
     if (pooling == CellPooling::Highest)
@@ -129,11 +131,11 @@ void fillCellLevels(const attn::Matrix& m, const attn::BoolMatrix* mask, const Q
         const auto* __restrict kept = reinterpret_cast<const std::uint8_t*>(keep);
         std::uint16_t* __restrict out16 = dst;
         for (std::size_t k = 0; k < count; ++k)
-            out16[k] = kept[k] != 0 ? out16[k] : CellLevels::kMasked;
+            out16[k] = kept[k] != 0 ? out16[k] : CellRanks::kMasked;
     }
 }
 
-void levelsToImage(const CellLevels& cells, const ColorLut& lut, QImage& image)
+void ranksToImage(const CellRanks& cells, const ColorLut& lut, QImage& image)
 {
     if (cells.rows == 0 || cells.cols == 0) {
         image = QImage();
@@ -151,15 +153,7 @@ void levelsToImage(const CellLevels& cells, const ColorLut& lut, QImage& image)
     }
 }
 
-void fillHeatmapImage(const attn::Matrix& matrix, const attn::BoolMatrix* mask,
-                      const QCPRange& range, const ColorLut& lut, QImage& image)
-{
-    CellLevels cells;
-    fillCellLevels(matrix, mask, range, CellPooling::Highest, cells);
-    levelsToImage(cells, lut, image);
-}
-
-void renderCells(const CellLevels& cells, const std::vector<CellSpan>& rowSpans,
+void renderCells(const CellRanks& cells, const std::vector<CellSpan>& rowSpans,
                  const std::vector<CellSpan>& columnSpans, const ColorLut& lut, QImage& out)
 {
     const int width = static_cast<int>(columnSpans.size());
@@ -173,10 +167,8 @@ void renderCells(const CellLevels& cells, const std::vector<CellSpan>& rowSpans,
     const auto palette = paletteOf(lut, cells.pooling);
     const std::vector<CellSpan> rows = clamped(rowSpans, cells.rows);
     const std::vector<CellSpan> columns = clamped(columnSpans, cells.cols);
-    const bool oneEach = std::all_of(columns.begin(), columns.end(),
-                                     [](const CellSpan& s) { return s.first == s.last; });
-    const bool twoAtMost = std::all_of(columns.begin(), columns.end(),
-                                       [](const CellSpan& s) { return s.last - s.first <= 1; });
+    int widest = 0;
+    for (const CellSpan& s : columns) widest = std::max(widest, s.last - s.first);
     std::vector<std::uint16_t> pooled(static_cast<std::size_t>(cells.cols));
     const auto cols = static_cast<std::size_t>(cells.cols);
     uchar* bits = out.bits();
@@ -192,7 +184,7 @@ void renderCells(const CellLevels& cells, const std::vector<CellSpan>& rowSpans,
             }
             line = pooled.data();
         }
-        renderRow(line, columns, oneEach, twoAtMost, palette,
+        renderRow(line, columns, widest, palette,
                   reinterpret_cast<QRgb*>(bits + y * out.bytesPerLine()));
     }
 }

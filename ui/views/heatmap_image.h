@@ -1,7 +1,7 @@
 #pragma once
 // The one place where an Eigen matrix becomes the picture a heatmap draws. The matrix is
-// first turned into colour levels, one per cell (fillCellLevels); those become either a
-// picture with one pixel per cell (levelsToImage: pixel (x = j, y = i) is cell (row i,
+// first turned into colour ranks, one per cell (fillCellRanks); those become either a
+// picture with one pixel per cell (ranksToImage: pixel (x = j, y = i) is cell (row i,
 // column j)) or the pixels of the screen directly (renderCells). Rows run top to bottom
 // (the first query at the top), columns left to right.
 
@@ -25,7 +25,7 @@ enum class CellPooling { Highest, FurthestFromMiddle };
 // A matrix as the colour levels of its cells (the index rule is ColorLut::color's), each
 // stored as its rank under the pooling rule: 0 is a masked or NaN cell, and a larger rank
 // stands out more, so pooling cells is taking their largest rank.
-struct CellLevels {
+struct CellRanks {
     static constexpr std::uint16_t kMasked = 0;
     CellPooling pooling = CellPooling::Highest;
     int rows = 0;
@@ -40,16 +40,11 @@ struct CellLevels {
 
 // The cells of the matrix on `range`. Cells where `mask` (if given and of the matrix's
 // shape) is false, and NaN cells, are kMasked. Reuses the memory of `out`.
-void fillCellLevels(const attn::Matrix& matrix, const attn::BoolMatrix* mask, const QCPRange& range,
-                    CellPooling pooling, CellLevels& out);
+void fillCellRanks(const attn::Matrix& matrix, const attn::BoolMatrix* mask, const QCPRange& range,
+                   CellPooling pooling, CellRanks& out);
 
 // One pixel per cell, Format_RGB32 (a null image for an empty matrix).
-void levelsToImage(const CellLevels& cells, const ColorLut& lut, QImage& image);
-
-// Both steps: `image` becomes a cols x rows picture of the matrix (reusing its memory when
-// the size is unchanged).
-void fillHeatmapImage(const attn::Matrix& matrix, const attn::BoolMatrix* mask,
-                      const QCPRange& range, const ColorLut& lut, QImage& image);
+void ranksToImage(const CellRanks& cells, const ColorLut& lut, QImage& image);
 
 // The cells that one pixel covers along one axis, first..last inclusive.
 struct CellSpan {
@@ -60,7 +55,7 @@ struct CellSpan {
 // Draws the cells straight into screen pixels: pixel (x, y) shows the cells rows[y] x
 // columns[x], pooled. `out` becomes columns.size() x rows.size(), Format_RGB32 (its memory
 // reused).
-void renderCells(const CellLevels& cells, const std::vector<CellSpan>& rows,
+void renderCells(const CellRanks& cells, const std::vector<CellSpan>& rows,
                  const std::vector<CellSpan>& columns, const ColorLut& lut, QImage& out);
 
 // The cell (row, column) of a rows x cols matrix under plot coordinates (x = column,

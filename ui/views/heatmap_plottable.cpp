@@ -26,8 +26,9 @@ std::pair<int, int> pixelExtent(const QCPAxis* axis, int count, int lo, int hi)
     return {std::max(first, lo), std::min(last, hi)};
 }
 
-// The cells each pixel [first, last) covers along an axis of `count` cells.
-std::vector<CellSpan> spansOf(const QCPAxis* axis, int first, int last, int count)
+// The cells each pixel [first, last) covers along an axis (renderCells clamps them to the
+// matrix).
+std::vector<CellSpan> spansOf(const QCPAxis* axis, int first, int last)
 {
     std::vector<CellSpan> spans(static_cast<std::size_t>(std::max(last - first, 0)));
     for (int p = first; p < last; ++p) {
@@ -46,8 +47,6 @@ std::vector<CellSpan> spansOf(const QCPAxis* axis, int first, int last, int coun
             s.first = static_cast<int>(std::floor(axis->pixelToCoord(p + 0.5) + 0.5));
             s.last = s.first;
         }
-        s.first = std::clamp(s.first, 0, count - 1);
-        s.last = std::clamp(s.last, s.first, count - 1);
         spans[static_cast<std::size_t>(p - first)] = s;
     }
     return spans;
@@ -71,7 +70,7 @@ HeatmapPlottable::HeatmapPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis)
 void HeatmapPlottable::setMatrix(const attn::Matrix& matrix, const attn::BoolMatrix* mask,
                                  const QCPRange& range, ColorScale scale)
 {
-    fillCellLevels(
+    fillCellRanks(
         matrix, mask, range,
         scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle : CellPooling::Highest,
         cells_);
@@ -82,7 +81,7 @@ void HeatmapPlottable::setMatrix(const attn::Matrix& matrix, const attn::BoolMat
 QImage HeatmapPlottable::cellImage() const
 {
     QImage image;
-    levelsToImage(cells_, *lut_, image);
+    ranksToImage(cells_, *lut_, image);
     return image;
 }
 
@@ -115,8 +114,7 @@ void HeatmapPlottable::draw(QCPPainter* painter)
     const RenderKey key{version_, QRect(QPoint(x0, y0), QSize(x1 - x0, y1 - y0)), x->range(),
                         y->range()};
     if (!(key == renderedKey_) || rendered_.isNull()) {
-        renderCells(cells_, spansOf(y, y0, y1, cells_.rows), spansOf(x, x0, x1, cells_.cols), *lut_,
-                    rendered_);
+        renderCells(cells_, spansOf(y, y0, y1), spansOf(x, x0, x1), *lut_, rendered_);
         renderedKey_ = key;
     }
     painter->drawImage(QPoint(x0, y0), rendered_);

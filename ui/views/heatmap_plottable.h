@@ -1,6 +1,6 @@
 #pragma once
 // The cells of a heatmap, cell (i, j) covering x in [j - 0.5, j + 0.5] and y in
-// [i - 0.5, i + 0.5]. The matrix is kept as colour levels (heatmap_image.h); each replot
+// [i - 0.5, i + 0.5]. The matrix is kept as colour ranks (heatmap_image.h); each replot
 // colours just the pixels of the visible cells, one picture as large as the plot, blitted
 // without scaling. When there are more cells than pixels, a pixel shows the most salient of
 // the cells it covers, so a long sequence's peaks are never skipped; when there are fewer,
@@ -19,10 +19,10 @@ class HeatmapPlottable : public QCPAbstractPlottable {
 public:
     HeatmapPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis);
 
-    // Takes the colour levels of the matrix (reusing their memory when the shape is unchanged).
+    // Takes the colour ranks of the matrix (reusing their memory when the shape is unchanged).
     void setMatrix(const attn::Matrix& matrix, const attn::BoolMatrix* mask, const QCPRange& range,
                    ColorScale scale);
-    [[nodiscard]] const CellLevels& cells() const { return cells_; }
+    [[nodiscard]] const CellRanks& cells() const { return cells_; }
     // The cells as a picture with one pixel per cell, pixel (x = column, y = row).
     [[nodiscard]] QImage cellImage() const;
 
@@ -50,7 +50,7 @@ private:
         }
     };
 
-    CellLevels cells_;
+    CellRanks cells_;
     const ColorLut* lut_ = &colorLutFor(ColorScale::Weights);
     quint64 version_ = 0;
     RenderKey renderedKey_;
