@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QSignalSpy>
+#include <QThreadPool>
 
 namespace attnlab {
 namespace {
@@ -110,6 +111,29 @@ TEST(Document, LargeRecomputeRunsOnAWorkerAndEditsMadeMeanwhileAreKept)
     ASSERT_EQ(doc.result().heads[0].weights.rows(), n);
     EXPECT_LE((doc.result().heads[0].weights - full.heads[0].weights).cwiseAbs().maxCoeff(), 1e-12);
     EXPECT_EQ(doc.session().input.edits.size(), 1u);
+}
+
+TEST(Document, EditAfterTheWorkerReturnedButBeforeItsResultIsAdoptedIsKept)
+{
+    Document doc;
+    const int n = 1100;
+    ASSERT_TRUE(doc.replaceSession(longSession(n), QStringLiteral("long")));
+    QCoreApplication::processEvents();  // the coalesced recompute starts the worker
+    ASSERT_TRUE(doc.computing());
+    // The worker returns; its finished signal is still queued, so nothing is adopted yet.
+    ASSERT_TRUE(QThreadPool::globalInstance()->waitForDone(120000));
+    EXPECT_TRUE(doc.computing());
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.index = 900;  // exists only in the long session the worker computed
+    e.scale = 2.0;
+    ASSERT_TRUE(doc.editVector(e));
+    doc.flush();
+    EXPECT_FALSE(doc.computing());
+    attn::AttentionResult full;
+    ASSERT_TRUE(attn::computeAttention<double>(doc.session().input, full).ok());
+    ASSERT_EQ(doc.result().heads[0].weights.rows(), n);
+    EXPECT_LE((doc.result().heads[0].weights - full.heads[0].weights).cwiseAbs().maxCoeff(), 1e-12);
 }
 
 }  // namespace

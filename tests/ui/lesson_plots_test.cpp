@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <QSettings>
 #include <QTest>
+#include <QThreadPool>
 
 #include "core/attention.h"
 #include "support/session_test_support.h"
@@ -68,6 +69,9 @@ TEST(ScalingPlot, ShowsVarianceAgainstDkAndMarksTheSessionsDk)
     ASSERT_TRUE(doc.replaceSession(wider, QStringLiteral("d_k")));
     doc.flush();
     EXPECT_EQ(plot.markedDk(), 24);
+    // Still measuring after the worker returned, until its points are merged.
+    ASSERT_TRUE(QThreadPool::globalInstance()->waitForDone(60000));
+    EXPECT_TRUE(plot.measuring());
     ASSERT_TRUE(QTest::qWaitFor([&plot] { return !plot.measuring(); }, 60000));
     EXPECT_EQ(plot.points().size(), 11u);
     EXPECT_EQ(plot.points()[5].dK, 24);

@@ -140,13 +140,13 @@ void Document::scheduleRecompute()
 
 void Document::flush()
 {
-    if (watcher_.isRunning()) {
+    if (background_) {
         watcher_.waitForFinished();
         finishBackground();
     }
     if (scheduled_ || fullPending_ || !pendingEdits_.empty()) recompute();
     // recompute() may have handed a large job to the worker: flush means "done now".
-    if (watcher_.isRunning()) {
+    if (background_) {
         watcher_.waitForFinished();
         finishBackground();
     }
@@ -155,7 +155,7 @@ void Document::flush()
 void Document::recompute()
 {
     scheduled_ = false;
-    if (watcher_.isRunning()) return;  // finishBackground() picks up what is pending
+    if (background_) return;  // finishBackground() picks up what is pending
     if (!fullPending_ && pendingEdits_.empty()) return;
     const attn::AttentionInput& in = session_.input;
     const long cells = in.queryCount() * in.keyCount() * static_cast<long>(in.heads.size());
@@ -181,6 +181,7 @@ void Document::startBackground()
     // so everything the views read) is only touched on this thread, in finishBackground().
     fullPending_ = false;
     pendingEdits_.clear();
+    background_ = true;
     watcher_.setFuture(QtConcurrent::run([input = session_.input] {
         Computed c;
         c.status = attn::computeAttention<double>(input, c.result);
@@ -191,9 +192,15 @@ void Document::startBackground()
 
 void Document::finishBackground()
 {
-    if (!watcher_.future().isValid() || watcher_.future().resultCount() == 0) return;
+    if (!background_) return;
+    if (!watcher_.future().isValid() || watcher_.future().resultCount() == 0) {
+        background_ = false;  // nothing to adopt; let pending work run
+        if (fullPending_ || !pendingEdits_.empty()) scheduleRecompute();
+        return;
+    }
     Computed c = watcher_.future().takeResult();
     watcher_.setFuture(QFuture<Computed>());
+    background_ = false;
     attn::Status status = c.status;
     if (status.ok()) engine_.adopt(std::move(c.input), std::move(c.result));
     if (fullPending_) {  // the session changed again meanwhile: start over

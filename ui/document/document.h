@@ -60,7 +60,9 @@ public:
     void flush();
     // True while a full recomputation runs on the worker thread; the result shown is the
     // previous one until it finishes.
-    [[nodiscard]] bool computing() const { return watcher_.isRunning(); }
+    // True from the start of a background job until its result is adopted (not merely
+    // until the worker returns: the finished signal may still be queued).
+    [[nodiscard]] bool computing() const { return background_; }
     // Full recomputations with at least this many score cells (n * m * heads) run on a
     // worker thread so that the window keeps responding.
     static constexpr long kBackgroundCells = 1024L * 1024L;
@@ -99,6 +101,7 @@ private:
     std::vector<attn::VectorEdit> pendingEdits_;
     bool scheduled_ = false;
     QFutureWatcher<Computed> watcher_;
+    bool background_ = false;
     QString lastError_;
 };
 

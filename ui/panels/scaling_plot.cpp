@@ -106,12 +106,13 @@ void ScalingPlot::refresh()
     std::vector<long> missing;
     if (points_.empty()) missing = attn::powersOfTwoDk();
     if (!pointAt(markedDk_)) missing.push_back(markedDk_);
-    if (!missing.empty() && watcher_.isRunning()) {
+    if (!missing.empty() && measuring_) {
         pending_ = true;
     } else if (!missing.empty()) {
         attn::ScalingStudySpec spec;
         spec.dKs = missing;
         spec.keys = kKeysPerRow;
+        measuring_ = true;
         watcher_.setFuture(QtConcurrent::run([spec] { return attn::scalingStudy(spec); }));
     }
     redraw();
@@ -119,6 +120,7 @@ void ScalingPlot::refresh()
 
 void ScalingPlot::merge()
 {
+    measuring_ = false;
     for (const attn::ScalingStudyPoint& p : watcher_.result())
         if (!pointAt(p.dK)) points_.push_back(p);
     std::sort(points_.begin(), points_.end(),

@@ -24,7 +24,8 @@ public:
 
     // Starts measuring what is missing (the session's d_k) and redraws what is known.
     void refresh();
-    [[nodiscard]] bool measuring() const { return watcher_.isRunning(); }
+    // True until the measured points are merged, not merely until the worker returns.
+    [[nodiscard]] bool measuring() const { return measuring_; }
     [[nodiscard]] const std::vector<attn::ScalingStudyPoint>& points() const { return points_; }
     [[nodiscard]] long markedDk() const { return markedDk_; }
     [[nodiscard]] QCPGraph* varianceUnscaledGraph() const { return graphs_[0]; }
@@ -49,6 +50,7 @@ private:
     QCPItemText* markerLabel_ = nullptr;
     long markedDk_ = 0;
     QFutureWatcher<std::vector<attn::ScalingStudyPoint>> watcher_;
+    bool measuring_ = false;
     bool pending_ = false;  // the session's d_k changed while a measurement ran
 };
 
