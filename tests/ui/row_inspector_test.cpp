@@ -126,7 +126,7 @@ TEST(RowInspector, LongRowDrawsEveryBarWithoutTokenLabels)
     expectRow(panel.shownWeights(), doc.currentHead()->weights, 7);
     panel.resize(640, 520);
     panel.show();
-    QTest::qWait(50);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
     QCPAxis* keyAxis = panel.plot()->axisRects().last()->axis(QCPAxis::atBottom);
     auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(keyAxis->ticker());
     ASSERT_TRUE(ticker);
@@ -151,7 +151,7 @@ TEST(RowInspector, CrowdedLabelsAreRotated)
     doc.flush();
     panel.resize(640, 520);
     panel.show();
-    QTest::qWait(50);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
     QCPAxis* keyAxis = panel.plot()->axisRects().last()->axis(QCPAxis::atBottom);
     EXPECT_NE(keyAxis->tickLabelRotation(), 0.0);
     auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(keyAxis->ticker());
