@@ -58,9 +58,7 @@ struct Projected {
 template <typename T>
 Status project(const AttentionInput& in, int h, Projected<T>& p)
 {
-    p.Q = projectAll<T>(in, h, Role::Query);
-    p.K = projectAll<T>(in, h, Role::Key);
-    p.V = projectAll<T>(in, h, Role::Value);
+    projectInto<T>(in, h, {Role::Query, Role::Key, Role::Value}, {&p.Q, &p.K, &p.V});
     const std::string head = "heads[" + std::to_string(h) + "].";
     if (!allFiniteLinear(p.Q)) return Status{StatusCode::NonFinite, head + "Q"};
     if (!allFiniteLinear(p.K)) return Status{StatusCode::NonFinite, head + "K"};
@@ -137,7 +135,7 @@ Status computeAttention(const AttentionInput& in, AttentionResultT<T>& result, c
         if (Status s = weighHead<T>(in, static_cast<int>(h), kind, &general, hr); !s.ok()) return s;
     }
     combineHeads(in, r);
-    if (!r.output.allFinite()) return Status{StatusCode::NonFinite, "output"};
+    if (!allFiniteLinear(r.output)) return Status{StatusCode::NonFinite, "output"};
     if (!inPlace) result = std::move(fresh);
     return {};
 }

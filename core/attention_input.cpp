@@ -33,6 +33,8 @@ Status shapeError(const std::string& field, long rows, long cols, long wantRows,
 template <typename M>
 Status checkFinite(const std::string& field, const M& m)
 {
+    // Fast path, one vectorised pass: x - x is 0 for finite x and NaN otherwise.
+    if (m.size() == 0 || (m.array() - m.array()).sum() == 0) return {};
     for (long r = 0; r < m.rows(); ++r) {
         for (long c = 0; c < m.cols(); ++c) {
             if (!std::isfinite(m(r, c))) {

@@ -1,5 +1,8 @@
 #include "core/projection.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace attn {
 
 const Matrix& projectionFor(const AttentionInput& in, int head, Role role)
@@ -33,16 +36,52 @@ const Matrix& sourceFor(const AttentionInput& in, Role role)
 template <typename T>
 MatrixT<T> projectAll(const AttentionInput& in, int head, Role role)
 {
-    const Matrix& src = sourceFor(in, role);
-    MatrixT<T> out = src.cast<T>() * projectionFor(in, head, role).cast<T>();
-    for (const VectorEdit& e : in.edits) {
-        if (e.role == role && e.head == head) {
-            VectorT<T> row = out.row(e.index).transpose();
+    MatrixT<T> out;
+    projectInto(in, head, {role}, {&out});
+    return out;
+}
+
+template <typename T>
+void projectInto(const AttentionInput& in, int head, std::initializer_list<Role> roles,
+                 std::initializer_list<MatrixT<T>*> outs)
+{
+    struct Task {
+        const Matrix* src;
+        const Matrix* w;
+        MatrixT<T>* out;
+        long r0, rows;
+    };
+    std::vector<Task> tasks;
+    double work = 0;
+    auto out = outs.begin();
+    for (Role role : roles) {
+        const Matrix& src = sourceFor(in, role);
+        const Matrix& w = projectionFor(in, head, role);
+        (*out)->resize(src.rows(), w.cols());
+        work += static_cast<double>(src.size()) * static_cast<double>(w.cols());
+        for (long r0 = 0; r0 < src.rows(); r0 += kProjectionBlockRows)
+            tasks.push_back({&src, &w, *out, r0, std::min(kProjectionBlockRows, src.rows() - r0)});
+        ++out;
+    }
+    // The row blocks of every role in one loop, so that the threads get even shares.
+    const long count = static_cast<long>(tasks.size());
+#pragma omp parallel for schedule(static) if (work >= kParallelProjectionWork)
+    for (long t = 0; t < count; ++t) {
+        const Task& task = tasks[static_cast<std::size_t>(t)];
+        task.out->middleRows(task.r0, task.rows).noalias() =
+            task.src->middleRows(task.r0, task.rows).template cast<T>() *
+            task.w->template cast<T>();
+    }
+    out = outs.begin();
+    for (Role role : roles) {
+        MatrixT<T>& m = **out++;
+        for (const VectorEdit& e : in.edits) {
+            if (e.role != role || e.head != head) continue;
+            VectorT<T> row = m.row(e.index).transpose();
             applyEdit<T>(in, role, head, e.index, row);
-            out.row(e.index) = row.transpose();
+            m.row(e.index) = row.transpose();
         }
     }
-    return out;
 }
 
 template <typename T>
@@ -57,6 +96,8 @@ VectorT<T> projectOne(const AttentionInput& in, int head, Role role, int index)
 #define ATTN_INSTANTIATE(T)                                                                    \
     template void applyEdit<T>(const AttentionInput&, Role, int, int, Eigen::Ref<VectorT<T>>); \
     template MatrixT<T> projectAll<T>(const AttentionInput&, int, Role);                       \
+    template void projectInto<T>(const AttentionInput&, int, std::initializer_list<Role>,      \
+                                 std::initializer_list<MatrixT<T>*>);                          \
     template VectorT<T> projectOne<T>(const AttentionInput&, int, Role, int);
 ATTN_INSTANTIATE(double)
 ATTN_INSTANTIATE(float)

@@ -2,6 +2,8 @@
 // Step 1 of the kernel: projections and vector edits, shared by the full
 // computation and the incremental engine so both produce identical vectors.
 
+#include <initializer_list>
+
 #include "core/attention_input.h"
 
 namespace attn {
@@ -17,6 +19,17 @@ void applyEdit(const AttentionInput& input, Role role, int head, int index,
 // All rows of Q, K or V for one head, edits applied.
 template <typename T>
 MatrixT<T> projectAll(const AttentionInput& input, int head, Role role);
+
+// Projections of at least this many multiply-adds in all (Q, K and V of 256 tokens at
+// d = 64) run their row blocks on OpenMP threads; below, thread start-up costs more.
+inline constexpr double kParallelProjectionWork = 3.0 * 256 * 64 * 64;
+inline constexpr long kProjectionBlockRows = 128;
+
+// All rows of several roles at once (outs[i] gets roles[i]), edits applied. The row blocks
+// of all of them share one parallel loop; each row is the same product as projectAll's.
+template <typename T>
+void projectInto(const AttentionInput& input, int head, std::initializer_list<Role> roles,
+                 std::initializer_list<MatrixT<T>*> outs);
 
 // One projected row (index) of Q, K or V for one head, edit applied.
 template <typename T>

@@ -1,10 +1,13 @@
 // The blocked, parallel head pass (several row blocks, OpenMP threads) and the reuse of a
 // result's buffers, against the naive reference and against a fresh computation.
+#include <algorithm>
+#include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
 
 #include "core/head_pass.h"
 #include "core/naive_reference.h"
+#include "core/projection.h"
 #include "core/random_init.h"
 #include "core/softmax.h"
 #include "support/matrix_compare.h"
@@ -108,6 +111,52 @@ TEST(BlockedPass, TinyTemperatureOverflowingOnlyTheScaledScoresIsNamed)
     const Status s = computeAttention<double>(in, r);
     EXPECT_EQ(s.code, StatusCode::NonFinite) << describe(s);
     EXPECT_EQ(s.field, "heads[0].scaled") << describe(s);
+}
+
+// Q, K and V of a cross-attention head large enough for the projections' parallel row
+// blocks (with a partial last block on both sequences), with edits in two blocks.
+TEST(BlockedPass, ProjectionRowBlocksInParallelMatchNaiveProductsAndTheOneRowPath)
+{
+    const long n = 3 * kProjectionBlockRows + 5;
+    const long m = 2 * kProjectionBlockRows + 30;
+    RandomSpec spec{n, m, 64, 64, 48, 1, 4, Mode::Cross, 43};
+    AttentionInput in = randomInput(spec);
+    const double work = static_cast<double>(n * 64 * 64 + m * 64 * (64 + 48));
+    ASSERT_GE(work, kParallelProjectionWork);
+    in.edits.push_back(
+        VectorEdit{Role::Query, 0, static_cast<int>(kProjectionBlockRows) + 3, 2.0, {}});
+    in.edits.push_back(VectorEdit{Role::Key, 0, static_cast<int>(m) - 1, 1.0, {{5, 0.25}}});
+    MatrixT<double> Q, K, V;
+    projectInto<double>(in, 0, {Role::Query, Role::Key, Role::Value}, {&Q, &K, &V});
+    const struct {
+        Role role;
+        const MatrixT<double>& got;
+        const Matrix& src;
+        const Matrix& w;
+    } cases[] = {{Role::Query, Q, in.X, in.heads[0].W_Q},
+                 {Role::Key, K, in.Y, in.heads[0].W_K},
+                 {Role::Value, V, in.Y, in.heads[0].W_V}};
+    for (const auto& c : cases) {
+        ASSERT_EQ(c.got.rows(), c.src.rows());
+        ASSERT_EQ(c.got.cols(), c.w.cols());
+        double worst = 0;
+        for (long i = 0; i < c.src.rows(); ++i) {
+            const VectorT<double> one = projectOne<double>(in, 0, c.role, static_cast<int>(i));
+            for (long j = 0; j < c.w.cols(); ++j) {
+                double naive = 0;
+                for (long k = 0; k < c.src.cols(); ++k) naive += c.src(i, k) * c.w(k, j);
+                if (const VectorEdit* e = findEdit(in.edits, c.role, 0, static_cast<int>(i))) {
+                    for (const ComponentOverride& o : e->overrides)
+                        if (o.component == j) naive = o.value;
+                    naive *= e->scale;
+                }
+                worst = std::max(worst, std::abs(c.got(i, j) - naive));
+                worst = std::max(worst, std::abs(c.got(i, j) - one[j]));
+            }
+        }
+        EXPECT_LE(worst, 1e-12) << "role " << static_cast<int>(c.role);
+    }
+    EXPECT_EQ(K(m - 1, 5), 0.25);
 }
 
 }  // namespace
