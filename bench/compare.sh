@@ -8,7 +8,11 @@
 #   THREADS=2          threads for both sides: OMP_NUM_THREADS for the core,
 #                      OPENBLAS_NUM_THREADS for numpy
 #   JOBS=2             build parallelism
-#   REPETITIONS=5      Google Benchmark repetitions (median and min are reported)
+#   ROUNDS=3           rounds of (core, numpy); each ratio is taken within a round and the
+#                      median over rounds is reported, so that the machine getting faster or
+#                      slower between the core's run and numpy's does not bias it
+#   REPETITIONS=3      Google Benchmark repetitions per round (median and min are reported)
+#   NUMPY_REPS=0       timed numpy runs per case per round (0: numpy_peer.py's default)
 #   BENCH_FILTER=...   --benchmark_filter for attnlab_bench (default: everything)
 #   SIZES=128,...      n values for the numpy peer (default: the core's)
 #   NUMPY_CORETYPE=X   OpenBLAS kernel for the second numpy run ("none" to skip it); default:
@@ -31,7 +35,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build-bench}"
 THREADS="${THREADS:-2}"
 JOBS="${JOBS:-2}"
-REPETITIONS="${REPETITIONS:-5}"
+ROUNDS="${ROUNDS:-3}"
+REPETITIONS="${REPETITIONS:-3}"
+NUMPY_REPS="${NUMPY_REPS:-0}"
 SIZES="${SIZES:-128,512,1024,2048,4096}"
 PY=/usr/bin/python3  # Debian's numpy is installed for this interpreter, not for the PATH one
 
@@ -74,29 +80,24 @@ stamp="$(date +%Y%m%d-%H%M%S)"
 out_dir="$BUILD_DIR/compare-$stamp"
 mkdir -p "$out_dir"
 
-# --- core -----------------------------------------------------------------------------------
-log "core: attnlab_bench, OMP_NUM_THREADS=$THREADS, $REPETITIONS repetitions"
-OMP_NUM_THREADS="$THREADS" "$BUILD_DIR/bench/attnlab_bench" \
-    --benchmark_repetitions="$REPETITIONS" \
-    --benchmark_report_aggregates_only=true \
-    --benchmark_filter="${BENCH_FILTER:-.}" \
-    --benchmark_out="$out_dir/core.json" --benchmark_out_format=json
+# --- rounds: core, then numpy ---------------------------------------------------------------
+run_core() {  # run_core <dir>
+    log "core: attnlab_bench, OMP_NUM_THREADS=$THREADS, $REPETITIONS repetitions"
+    OMP_NUM_THREADS="$THREADS" "$BUILD_DIR/bench/attnlab_bench" \
+        --benchmark_repetitions="$REPETITIONS" \
+        --benchmark_report_aggregates_only=true \
+        --benchmark_filter="${BENCH_FILTER:-.}" \
+        --benchmark_out="$1/core.json" --benchmark_out_format=json
+}
 
-# --- numpy ----------------------------------------------------------------------------------
-run_numpy() {  # run_numpy <label> <OPENBLAS_CORETYPE or empty>
-    local label="$1" coretype="$2"
+run_numpy() {  # run_numpy <dir> <label> <OPENBLAS_CORETYPE or empty>
+    local dir="$1" label="$2" coretype="$3"
     local -a envs=(-u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS="$THREADS")
     [[ -n "$coretype" ]] && envs+=(OPENBLAS_CORETYPE="$coretype")
     log "numpy ($label${coretype:+, OPENBLAS_CORETYPE=$coretype}), OPENBLAS_NUM_THREADS=$THREADS"
     env "${envs[@]}" "$PY" "$ROOT/bench/numpy_peer.py" --sizes "$SIZES" --label "$label" \
-        | tee "$out_dir/numpy-$label.txt" | grep -v '^RESULT ' >&2
+        --reps "$NUMPY_REPS" | tee "$dir/numpy-$label.txt" | grep -v '^RESULT ' >&2
 }
-run_numpy auto ""
-auto_arch="$(grep -m1 '^RESULT ' "$out_dir/numpy-auto.txt" \
-             | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.read()[7:])["blas_arch"])')"
-if grep -q '"internal_api": "openblas"' "$out_dir/numpy-auto.txt"; then :; else
-    log "WARNING: numpy is not running OpenBLAS (see the blas line above): figures are not fair"
-fi
 
 best=""
 has() { [[ "$cpu_flags" == *" $1 "* ]]; }
@@ -106,10 +107,23 @@ elif has avx2 && has fma; then
     best=Haswell
 fi
 tuned="${NUMPY_CORETYPE:-$best}"
-if [[ "$tuned" != none && -n "$tuned" && "$tuned" != "$auto_arch" ]]; then
-    log "OpenBLAS chose the '$auto_arch' kernel; this CPU supports '$tuned': running numpy again"
-    run_numpy tuned "$tuned"
-fi
+
+for round in $(seq 1 "$ROUNDS"); do
+    dir="$out_dir/round-$round"
+    mkdir -p "$dir"
+    log "round $round of $ROUNDS"
+    run_core "$dir"
+    run_numpy "$dir" auto ""
+    auto_arch="$(grep -m1 '^RESULT ' "$dir/numpy-auto.txt" \
+                 | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.read()[7:])["blas_arch"])')"
+    if ! grep -q '"internal_api": "openblas"' "$dir/numpy-auto.txt"; then
+        log "WARNING: numpy is not running OpenBLAS (see the blas line above): figures are not fair"
+    fi
+    if [[ "$tuned" != none && -n "$tuned" && "$tuned" != "$auto_arch" ]]; then
+        log "OpenBLAS chose the '$auto_arch' kernel; this CPU supports '$tuned': running numpy again"
+        run_numpy "$dir" tuned "$tuned"
+    fi
+done
 
 # --- table ----------------------------------------------------------------------------------
 "$PY" "$ROOT/bench/compare_table.py" "$out_dir" | tee "$out_dir/table.md"
