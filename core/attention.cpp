@@ -66,10 +66,15 @@ Status project(const AttentionInput& in, int h, Projected<T>& p)
     return {};
 }
 
+// In T, one contiguous row at a time (vectorised); a float overflow gives +inf, which only
+// makes certainlyFinite() say no.
 template <typename T>
 double largestRowNorm(const MatrixT<T>& m)
 {
-    return m.size() == 0 ? 0.0 : m.template cast<double>().rowwise().norm().maxCoeff();
+    double largest = 0;
+    for (long i = 0; i < m.rows(); ++i)
+        largest = std::max(largest, static_cast<double>(m.row(i).squaredNorm()));
+    return std::sqrt(largest);
 }
 
 // True when no score, scaled score or output can overflow (Cauchy-Schwarz bounds with a wide
@@ -86,8 +91,7 @@ bool certainlyFinite(const AttentionInput& in, const std::vector<Projected<T>>& 
         const double bound = largestRowNorm(p.Q) * largestRowNorm(p.K);
         if (!(bound < limit) || !(bound / divisor < limit)) return false;
         if (p.V.size() > 0)
-            largestValue =
-                std::max(largestValue, p.V.template cast<double>().cwiseAbs().maxCoeff());
+            largestValue = std::max(largestValue, static_cast<double>(p.V.cwiseAbs().maxCoeff()));
     }
     if (!(largestValue < limit)) return false;
     if (in.W_O.size() == 0) return true;

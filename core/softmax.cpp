@@ -58,20 +58,31 @@ RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long 
     RowSoftmax<T> facts;
     Eigen::Map<const RowArray<T>> s(scaled, count);
     Eigen::Map<RowArray<T>> w(weights, count);
-    if (total > count) Eigen::Map<RowArray<T>>(weights + count, total - count).setZero();
+    const auto zeroTail = [&] {
+        if (total > count) Eigen::Map<RowArray<T>>(weights + count, total - count).setZero();
+    };
 
     const FlushDenormalsGuard flush;
     if (allowed == nullptr) {
         if (count == 0) {
+            zeroTail();
             facts.fullyMasked = true;
             return facts;
         }
         facts.max = s.maxCoeff();
-        w = (s - facts.max).exp();
+        // A causal prefix rarely ends on a whole SIMD packet, and Eigen takes the last few
+        // cells through the scalar exp. The exp runs on to the packet's end instead, over
+        // cells of the row that zeroTail() then overwrites, whatever their exp gave.
+        constexpr long packet = Eigen::internal::packet_traits<T>::size;
+        const long padded = std::min(total, (count + packet - 1) / packet * packet);
+        Eigen::Map<RowArray<T>>(weights, padded) =
+            (Eigen::Map<const RowArray<T>>(scaled, padded) - facts.max).exp();
+        zeroTail();
 #if !defined(__SSE2__)
         w = (w < std::numeric_limits<T>::min()).select(T(0), w);
 #endif
     } else {
+        zeroTail();
         Eigen::Map<const Eigen::Array<bool, Eigen::Dynamic, 1>> a(allowed, count);
         if (!a.any()) {
             w.setZero();

@@ -46,7 +46,8 @@ struct RowSoftmax {
 };
 
 // Softmax over the first `count` cells of a row of length `total`; cells at or
-// beyond `count`, and cells where `allowed` (if not null) is false, become 0.
+// beyond `count`, and cells where `allowed` (if not null) is false, become 0. Both
+// `scaled` and `weights` hold `total` cells; those of `scaled` past `count` may be read.
 template <typename T>
 RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long total, T* weights);
 
