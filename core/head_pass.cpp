@@ -110,10 +110,13 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
     const long blocks = (n + kHeadBlockRows - 1) / kHeadBlockRows;
     std::atomic<int> fault{static_cast<int>(RowFault::None)};
     // Inside the parallel region Eigen runs each block's products on the calling thread.
+    // Last block first: under a causal mask later rows weigh more keys, and handing out the
+    // largest blocks first evens the threads out (with 4 blocks on 2 threads, 3+0 and 2+1
+    // instead of 0+2 and 1+3, which left one thread waiting a tenth of the time).
 #pragma omp parallel for schedule(dynamic, 1) if (n * m >= kParallelCells)
-    for (long b = 0; b < blocks; ++b) {
+    for (long k = 0; k < blocks; ++k) {
         if (fault.load(std::memory_order_relaxed) != 0) continue;
-        const long i0 = b * kHeadBlockRows;
+        const long i0 = (blocks - 1 - k) * kHeadBlockRows;
         const long rows = std::min(kHeadBlockRows, n - i0);
         if (dot)
             hr.scores.middleRows(i0, rows).noalias() = hr.Q.middleRows(i0, rows) * hr.K.transpose();
