@@ -174,6 +174,14 @@ void renderCells(const CellRanks& cells, const std::vector<CellSpan>& rowSpans,
     uchar* bits = out.bits();
     for (int y = 0; y < height; ++y) {
         const CellSpan& r = rows[static_cast<std::size_t>(y)];
+        auto* target = reinterpret_cast<QRgb*>(bits + y * out.bytesPerLine());
+        if (y > 0 && r.first == rows[static_cast<std::size_t>(y - 1)].first &&
+            r.last == rows[static_cast<std::size_t>(y - 1)].last) {
+            // A magnified map: this pixel row shows the same cells as the one above.
+            std::copy_n(reinterpret_cast<const QRgb*>(bits + (y - 1) * out.bytesPerLine()), width,
+                        target);
+            continue;
+        }
         const std::uint16_t* line = cells.ranks.data() + static_cast<std::size_t>(r.first) * cols;
         if (r.last > r.first) {
             // Several rows in this pixel row: pool them column by column first.
@@ -184,8 +192,7 @@ void renderCells(const CellRanks& cells, const std::vector<CellSpan>& rowSpans,
             }
             line = pooled.data();
         }
-        renderRow(line, columns, widest, palette,
-                  reinterpret_cast<QRgb*>(bits + y * out.bytesPerLine()));
+        renderRow(line, columns, widest, palette, target);
     }
 }
 
