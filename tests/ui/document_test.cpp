@@ -89,6 +89,23 @@ Session longSession(int n)
     return s;
 }
 
+// Scales key `index`, flushes, and checks the document's weights
+// against a fresh full computation of its session (n rows).
+void editKeyFlushAndCompare(Document& doc, int index, double scale, long n)
+{
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.index = index;
+    e.scale = scale;
+    ASSERT_TRUE(doc.editVector(e));
+    doc.flush();
+    EXPECT_FALSE(doc.computing());
+    attn::AttentionResult full;
+    ASSERT_TRUE(attn::computeAttention<double>(doc.session().input, full).ok());
+    ASSERT_EQ(doc.result().heads[0].weights.rows(), n);
+    EXPECT_LE((doc.result().heads[0].weights - full.heads[0].weights).cwiseAbs().maxCoeff(), 1e-12);
+}
+
 TEST(Document, LargeRecomputeRunsOnAWorkerAndEditsMadeMeanwhileAreKept)
 {
     Document doc;
@@ -99,17 +116,7 @@ TEST(Document, LargeRecomputeRunsOnAWorkerAndEditsMadeMeanwhileAreKept)
         // The views keep reading the previous, complete result meanwhile.
         EXPECT_EQ(doc.result().heads[0].weights.rows(), 4);
     }
-    attn::VectorEdit e;
-    e.role = attn::Role::Key;
-    e.index = 7;
-    e.scale = 3.0;
-    ASSERT_TRUE(doc.editVector(e));
-    doc.flush();
-    EXPECT_FALSE(doc.computing());
-    attn::AttentionResult full;
-    ASSERT_TRUE(attn::computeAttention<double>(doc.session().input, full).ok());
-    ASSERT_EQ(doc.result().heads[0].weights.rows(), n);
-    EXPECT_LE((doc.result().heads[0].weights - full.heads[0].weights).cwiseAbs().maxCoeff(), 1e-12);
+    editKeyFlushAndCompare(doc, 7, 3.0, n);
     EXPECT_EQ(doc.session().input.edits.size(), 1u);
 }
 
@@ -123,17 +130,7 @@ TEST(Document, EditAfterTheWorkerReturnedButBeforeItsResultIsAdoptedIsKept)
     // The worker returns; its finished signal is still queued, so nothing is adopted yet.
     ASSERT_TRUE(QThreadPool::globalInstance()->waitForDone(120000));
     EXPECT_TRUE(doc.computing());
-    attn::VectorEdit e;
-    e.role = attn::Role::Key;
-    e.index = 900;  // exists only in the long session the worker computed
-    e.scale = 2.0;
-    ASSERT_TRUE(doc.editVector(e));
-    doc.flush();
-    EXPECT_FALSE(doc.computing());
-    attn::AttentionResult full;
-    ASSERT_TRUE(attn::computeAttention<double>(doc.session().input, full).ok());
-    ASSERT_EQ(doc.result().heads[0].weights.rows(), n);
-    EXPECT_LE((doc.result().heads[0].weights - full.heads[0].weights).cwiseAbs().maxCoeff(), 1e-12);
+    editKeyFlushAndCompare(doc, 900, 2.0, n);  // key 900 exists only in the long session
 }
 
 }  // namespace
