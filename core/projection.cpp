@@ -34,14 +34,6 @@ const Matrix& sourceFor(const AttentionInput& in, Role role)
 }  // namespace
 
 template <typename T>
-MatrixT<T> projectAll(const AttentionInput& in, int head, Role role)
-{
-    MatrixT<T> out;
-    projectInto(in, head, {role}, {&out});
-    return out;
-}
-
-template <typename T>
 void projectInto(const AttentionInput& in, int head, std::initializer_list<Role> roles,
                  std::initializer_list<MatrixT<T>*> outs)
 {
@@ -95,7 +87,6 @@ VectorT<T> projectOne(const AttentionInput& in, int head, Role role, int index)
 
 #define ATTN_INSTANTIATE(T)                                                                    \
     template void applyEdit<T>(const AttentionInput&, Role, int, int, Eigen::Ref<VectorT<T>>); \
-    template MatrixT<T> projectAll<T>(const AttentionInput&, int, Role);                       \
     template void projectInto<T>(const AttentionInput&, int, std::initializer_list<Role>,      \
                                  std::initializer_list<MatrixT<T>*>);                          \
     template VectorT<T> projectOne<T>(const AttentionInput&, int, Role, int);

@@ -16,17 +16,13 @@ template <typename T>
 void applyEdit(const AttentionInput& input, Role role, int head, int index,
                Eigen::Ref<VectorT<T>> vec);
 
-// All rows of Q, K or V for one head, edits applied.
-template <typename T>
-MatrixT<T> projectAll(const AttentionInput& input, int head, Role role);
-
 // Projections of at least this many multiply-adds in all (Q, K and V of 256 tokens at
 // d = 64) run their row blocks on OpenMP threads; below, thread start-up costs more.
 inline constexpr double kParallelProjectionWork = 3.0 * 256 * 64 * 64;
 inline constexpr long kProjectionBlockRows = 128;
 
-// All rows of several roles at once (outs[i] gets roles[i]), edits applied. The row blocks
-// of all of them share one parallel loop; each row is the same product as projectAll's.
+// All rows of Q, K and/or V for one head (outs[i] gets roles[i]), edits applied. The row
+// blocks of all of them share one parallel loop.
 template <typename T>
 void projectInto(const AttentionInput& input, int head, std::initializer_list<Role> roles,
                  std::initializer_list<MatrixT<T>*> outs);
