@@ -191,7 +191,8 @@ def main():
         for l in labels:
             keys = [(m, d, n) for (w, m, d, n) in core
                     if w == "compute" and n >= 512 and (m, d, n) in numpy[l]]
-            by_median = [(ratios[l].median(k), *k) for k in keys if ratios[l].median(k)]
+            medians = [(ratios[l].median(k), *k) for k in keys]
+            by_median = [r for r in medians if r[0] is not None]
             by_min = [(core[("compute", *k)]["min"] / numpy[l][k]["min"], *k) for k in keys]
             if not by_median:
                 continue
