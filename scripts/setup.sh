@@ -12,7 +12,7 @@ ATTNLAB_PACKAGES=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-translations-l10n
   libgl-dev
-  libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev
+  libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
   fonts-noto-cjk fonts-dejavu-core
 )
 
