@@ -27,15 +27,16 @@ struct RowDiagnosticsT {
 };
 
 template <typename T>
-struct HeadResultT {
-    MatrixT<T> Q, K, V;
-    MatrixT<T> scores;   // raw Q K^T (or additive scores)
-    MatrixT<T> scaled;   // scores / divisor
-    BoolMatrix mask;     // effective: true = may attend
-    MatrixT<T> weights;  // P
-    MatrixT<T> output;   // P V
-    RowDiagnosticsT<T> diagnostics;
-    // Softmax bookkeeping per row, kept for incremental updates.
+struct HeadResultT;
+namespace detail {
+struct SoftmaxBookAccess;
+}
+
+// Softmax bookkeeping per row, the engine's own state for incremental updates. Not for
+// display: after key edits rowMax is only a reference shift that never decreases, not the
+// row's largest scaled score (explainRow() in core/softmax.h gives that).
+template <typename T>
+struct SoftmaxBookT {
     VectorT<T> rowMax;  // reference shift: the max of scaled over allowed cells when computed
     VectorT<T> rowSum;  // sum of exp(scaled - rowMax) over allowed cells
     VectorT<T>
@@ -45,6 +46,32 @@ struct HeadResultT {
     // without another pass over the row.
     Eigen::Matrix<T, Eigen::Dynamic, 4, Eigen::RowMajor> powerSums;
 };
+
+template <typename T>
+struct HeadResultT {
+    MatrixT<T> Q, K, V;
+    MatrixT<T> scores;   // raw Q K^T (or additive scores)
+    MatrixT<T> scaled;   // scores / divisor
+    BoolMatrix mask;     // effective: true = may attend
+    MatrixT<T> weights;  // P
+    MatrixT<T> output;   // P V
+    RowDiagnosticsT<T> diagnostics;
+
+private:
+    SoftmaxBookT<T> book_;
+    friend struct detail::SoftmaxBookAccess;
+};
+
+namespace detail {
+// The core's passes (head_pass, softmax, incremental) reach the bookkeeping through this.
+struct SoftmaxBookAccess {
+    template <typename T>
+    static SoftmaxBookT<T>& of(HeadResultT<T>& hr)
+    {
+        return hr.book_;
+    }
+};
+}  // namespace detail
 
 // How the effective mask is applied: not at all, as the pure lower-triangular
 // causal mask (only each row's prefix is computed), or cell by cell.

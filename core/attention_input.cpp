@@ -82,12 +82,34 @@ Status checkHead(const AttentionInput& in, std::size_t h)
     return {};
 }
 
+const char* roleName(Role role)
+{
+    switch (role) {
+    case Role::Query: return "query";
+    case Role::Key: return "key";
+    case Role::Value: return "value";
+    }
+    return "vector";
+}
+
+// Each vector may carry one edit: a second one for the same (role, head, index) would be
+// ambiguous (which applies?), so it is refused rather than silently applied twice or ignored.
 Status checkEdits(const AttentionInput& in)
 {
     for (std::size_t e = 0; e < in.edits.size(); ++e) {
-        Status s = validateEdit(in, in.edits[e]);
+        const VectorEdit& edit = in.edits[e];
+        Status s = validateEdit(in, edit);
         if (!s.ok()) {
             s.field = "edits[" + std::to_string(e) + "]";
+            return s;
+        }
+        for (std::size_t k = 0; k < e; ++k) {
+            if (!in.edits[k].sameTarget(edit)) continue;
+            s.code = StatusCode::DuplicateEdit;
+            s.field = "edits[" + std::to_string(e) + "]";
+            s.row = static_cast<long>(k);
+            s.subject = std::string(roleName(edit.role)) + " " + std::to_string(edit.index + 1) +
+                        " of head " + std::to_string(edit.head + 1);
             return s;
         }
     }

@@ -55,9 +55,7 @@ RowFault weighRow(MaskKind kind, const BoolMatrix* general, const ScoreScaler<T>
         break;
     }
     const RowSoftmax<T> f = softmaxRow<T>(&hr.scaled(i, 0), allowed, count, m, &hr.weights(i, 0));
-    hr.rowMax[i] = f.max;
-    hr.rowSum[i] = f.sum;
-    hr.rowDot[i] = f.dot;
+    recordRow(hr, i, f);
     diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr);
     return RowFault::None;
 }
@@ -86,9 +84,10 @@ void sizeHead(HeadResultT<T>& hr, long n, long m)
     resizeLarge(hr.weights, n, m);
     resizeLarge(hr.mask, n, m);
     hr.output.resize(n, hr.V.cols());
-    hr.rowMax.resize(n);
-    hr.rowSum.resize(n);
-    hr.rowDot.resize(n);
+    auto& book = detail::SoftmaxBookAccess::of(hr);
+    book.rowMax.resize(n);
+    book.rowSum.resize(n);
+    book.rowDot.resize(n);
     resizeDiagnostics(hr, n);
 }
 

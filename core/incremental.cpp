@@ -26,11 +26,20 @@ void recomputeRow(const AttentionResultT<T>& r, HeadResultT<T>& hr, long i)
     const bool* allowed = r.maskKind == MaskKind::General ? &hr.mask(i, 0) : nullptr;
     const RowSoftmax<T> f =
         softmaxRow<T>(&hr.scaled(i, 0), allowed, count, hr.weights.cols(), &hr.weights(i, 0));
-    hr.rowMax[i] = f.max;
-    hr.rowSum[i] = f.sum;
-    hr.rowDot[i] = f.dot;
+    recordRow(hr, i, f);
     hr.output.row(i).noalias() = hr.weights.row(i).head(count) * hr.V.topRows(count);
     diagnoseRow<T>(&hr.weights(i, 0), count, f, i, hr);
+}
+
+// The one finiteness rule, as in the full path (weighHead): raw scores and the scaled scores
+// made from them must both be finite. A tiny temperature can overflow finite raw scores.
+template <typename T>
+bool scoresStayFinite(const AttentionInput& in, const VectorT<T>& raw)
+{
+    if (!raw.allFinite()) return false;
+    VectorT<T> scaled(raw.size());
+    ScoreScaler<T>(static_cast<T>(in.scoreDivisor())).apply(raw.data(), scaled.data(), raw.size());
+    return scaled.allFinite();
 }
 
 }  // namespace
@@ -73,7 +82,7 @@ Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
         const VectorT<T> oldCol = hr.scores.col(idx);
         hr.K.row(idx) = vec.transpose();
         computeScoreColumn<T>(input_, edit.head, hr.Q, hr.K, idx, hr.scores);
-        finite = hr.scores.col(idx).allFinite();
+        finite = scoresStayFinite<T>(input_, hr.scores.col(idx));
         if (!finite) {
             hr.K.row(idx) = oldK.transpose();
             hr.scores.col(idx) = oldCol;
@@ -83,7 +92,7 @@ Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
         const VectorT<T> oldRow = hr.scores.row(idx).transpose();
         hr.Q.row(idx) = vec.transpose();
         computeScoreRow<T>(input_, edit.head, hr.Q, hr.K, idx, hr.scores);
-        finite = hr.scores.row(idx).allFinite();
+        finite = scoresStayFinite<T>(input_, hr.scores.row(idx).transpose());
         if (!finite) {
             hr.Q.row(idx) = oldQ.transpose();
             hr.scores.row(idx) = oldRow.transpose();
@@ -121,6 +130,7 @@ void AttentionEngineT<T>::updateKey(int head, int j)
     for (long i = 0; i < n; ++i) scale.apply(&hr.scores(i, j), &hr.scaled(i, j), 1);
     const VectorT<T> vj = hr.V.row(j).transpose();
     const bool general = result_.maskKind == MaskKind::General;
+    auto& book = detail::SoftmaxBookAccess::of(hr);
     long recomputed = 0;
 
 #pragma omp parallel for schedule(dynamic, 32) reduction(+ : recomputed) \
@@ -132,8 +142,8 @@ void AttentionEngineT<T>::updateKey(int head, int j)
         const T pOld = w[j];
         const T sOld = oldScaled[i];
         const T sNew = hr.scaled(i, j);
-        const T M = hr.rowMax[i];
-        const T Z = hr.rowSum[i];
+        const T M = book.rowMax[i];
+        const T Z = book.rowSum[i];
         const T rest = Z - pOld * Z;  // sum of exp(s_k - M) over the other cells
         // A cell that carried over half the row would leave the rest to cancellation.
         if (pOld > T(0.5) || !(rest > 0)) {
@@ -154,14 +164,14 @@ void AttentionEngineT<T>::updateKey(int head, int j)
         const T pNew = eNew / Znew;
         Eigen::Map<VectorT<T>>(w, count) *= c;
         w[j] = pNew;
-        hr.rowMax[i] = Mnew;
-        hr.rowSum[i] = Znew;
-        hr.rowDot[i] = c * (hr.rowDot[i] - pOld * sOld) + pNew * sNew;
+        book.rowMax[i] = Mnew;
+        book.rowSum[i] = Znew;
+        book.rowDot[i] = c * (book.rowDot[i] - pOld * sOld) + pNew * sNew;
         hr.output.row(i) = c * (hr.output.row(i) - pOld * vj.transpose()) + pNew * vj.transpose();
         RowSoftmax<T> facts;
         facts.max = Mnew;
         facts.sum = Znew;
-        facts.dot = hr.rowDot[i];
+        facts.dot = book.rowDot[i];
         if (!rescaleDiagnostics<T>(w, facts, i, c, j, pOld, pNew, hr))
             diagnoseRow<T>(w, count, facts, i, hr);
     }

@@ -33,6 +33,12 @@ T additiveScore(const AdditiveTerms<T>& t, long i, long j)
 
 }  // namespace
 
+Vector additiveHidden(const AttentionInput& in, int head, const Vector& q, const Vector& k)
+{
+    const AdditiveParams& p = in.heads[static_cast<std::size_t>(head)].additive;
+    return (p.W_a * q + p.U_a * k).array().tanh().matrix();
+}
+
 template <typename T>
 void computeScores(const AttentionInput& in, int head, const MatrixT<T>& Q, const MatrixT<T>& K,
                    MatrixT<T>& scores)

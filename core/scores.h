@@ -49,4 +49,8 @@ template <typename T>
 void computeScoreRow(const AttentionInput& input, int head, const MatrixT<T>& Q,
                      const MatrixT<T>& K, long i, MatrixT<T>& scores);
 
+// The additive score's hidden layer for one query and one key: tanh(W_a q + U_a k), whose
+// dot product with v is the raw score (for showing the working of one cell).
+Vector additiveHidden(const AttentionInput& input, int head, const Vector& q, const Vector& k);
+
 }  // namespace attn

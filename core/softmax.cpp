@@ -1,6 +1,7 @@
 #include "core/softmax.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #if defined(__SSE2__)
@@ -136,7 +137,7 @@ template <typename T>
 void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i, HeadResultT<T>& hr)
 {
     RowDiagnosticsT<T>& diag = hr.diagnostics;
-    T* sums = &hr.powerSums(i, 0);
+    T* sums = &detail::SoftmaxBookAccess::of(hr).powerSums(i, 0);
     if (facts.fullyMasked || count == 0) {
         markEmpty(diag, i);
         std::fill_n(sums, 4, T(0));
@@ -147,6 +148,14 @@ void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i, Hea
     // most of a key edit. The first position holding the maximum is the argmax.
     const T pk = p.maxCoeff();
     const long k = std::find(weights, weights + count, pk) - weights;
+    // Weights come from finite scaled scores (the one finiteness rule of the full and the
+    // incremental paths), so the maximum is always found; never write past the row.
+    assert(k < count);
+    if (k >= count) {
+        markEmpty(diag, i);
+        std::fill_n(sums, 4, T(0));
+        return;
+    }
     diag.maxWeight[i] = pk;
     diag.argmax[i] = static_cast<int>(k);
     diag.entropy[i] = std::max(T(0), facts.max + std::log(facts.sum) - facts.dot);
@@ -179,7 +188,7 @@ bool rescaleDiagnostics(const T* weights, const RowSoftmax<T>& facts, long i, T 
     RowDiagnosticsT<T>& diag = hr.diagnostics;
     const long k = diag.argmax[i];
     if (k < 0 || k == e) return false;
-    T* sums = &hr.powerSums(i, 0);
+    T* sums = &detail::SoftmaxBookAccess::of(hr).powerSums(i, 0);
     // Cell e leaves the sums at its old value, the rest scale by c^a, e comes back at pNew.
     const T o2 = pOld * pOld;
     const T n2 = pNew * pNew;
@@ -224,7 +233,25 @@ void resizeDiagnostics(HeadResultT<T>& hr, long rows)
     diag.argmax.setConstant(rows, -1);
     diag.jacobianNorm.setZero(rows);
     diag.fullyMasked.assign(static_cast<std::size_t>(rows), false);
-    hr.powerSums.setZero(rows, 4);
+    detail::SoftmaxBookAccess::of(hr).powerSums.setZero(rows, 4);
+}
+
+RowWorking explainRow(const HeadResult& hr, long i)
+{
+    RowWorking w;
+    const long m = hr.scaled.cols();
+    w.exps = Vector::Zero(m);
+    for (long j = 0; j < m; ++j) {
+        if (!hr.mask(i, j)) continue;
+        w.max = w.fullyMasked ? hr.scaled(i, j) : std::max(w.max, hr.scaled(i, j));
+        w.fullyMasked = false;
+    }
+    if (w.fullyMasked) return w;
+    for (long j = 0; j < m; ++j) {
+        if (hr.mask(i, j)) w.exps[j] = std::exp(hr.scaled(i, j) - w.max);
+    }
+    w.sum = w.exps.sum();
+    return w;
 }
 
 #define ATTN_INSTANTIATE(T)                                                                  \

@@ -59,6 +59,28 @@ RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long 
 template <typename T>
 void diagnoseRow(T* weights, long count, const RowSoftmax<T>& facts, long i, HeadResultT<T>& hr);
 
+// Keeps row i's softmax facts in the head's bookkeeping for later incremental updates.
+template <typename T>
+inline void recordRow(HeadResultT<T>& hr, long i, const RowSoftmax<T>& facts)
+{
+    auto& book = detail::SoftmaxBookAccess::of(hr);
+    book.rowMax[i] = facts.max;
+    book.rowSum[i] = facts.sum;
+    book.rowDot[i] = facts.dot;
+}
+
+// One row's softmax written out as the textbook does it, for "Show working": the largest
+// scaled score over the allowed cells, each cell's exp(scaled - max) (0 where masked) and
+// their sum, so that weight_j = exps_j / sum. Computed afresh from the row, not from the
+// engine's bookkeeping (whose shift is only a reference after incremental edits).
+struct RowWorking {
+    double max = 0;
+    Vector exps;
+    double sum = 0;
+    bool fullyMasked = true;
+};
+RowWorking explainRow(const HeadResult& hr, long i);
+
 // Row i after a key edit: every allowed cell but column e was multiplied by c > 0 and cell e
 // went from pOld to pNew (`weights` is the updated row, `facts` its new softmax facts).
 // Updates the row's diagnostics and power sums in O(1) and returns true; returns false, doing

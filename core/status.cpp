@@ -21,6 +21,7 @@ const char* codeName(StatusCode code)
     case StatusCode::SharedNeedsEqualDims: return "shared_needs_equal_dims";
     case StatusCode::EditOutOfRange: return "edit_out_of_range";
     case StatusCode::TooLarge: return "too_large";
+    case StatusCode::DuplicateEdit: return "duplicate_edit";
     }
     return "unknown";
 }
@@ -56,6 +57,10 @@ std::string describe(const Status& s)
     case StatusCode::TooLarge:
         out << "computing this would need " << (s.bytesNeeded >> 20) << " MiB, over the budget of "
             << (s.bytesBudget >> 20) << " MiB";
+        break;
+    case StatusCode::DuplicateEdit:
+        out << "edits the same vector (" << s.subject << ") as edits[" << s.row
+            << "]; give each vector one edit";
         break;
     }
     return out.str();

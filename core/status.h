@@ -23,6 +23,7 @@ enum class StatusCode {
     SharedNeedsEqualDims,  // shared projections need d_k == d_v
     EditOutOfRange,        // a vector edit names a head, row or component that does not exist
     TooLarge,              // the stages would need more memory than the budget
+    DuplicateEdit,         // two edits name the same vector: `row` is the earlier edit's index
 };
 
 struct Status {
@@ -34,6 +35,7 @@ struct Status {
     long expectedCols = -1;
     std::size_t bytesNeeded = 0;  // for TooLarge
     std::size_t bytesBudget = 0;
+    std::string subject{};  // what the field is about, e.g. "value 1 of head 1" (1-based)
 
     [[nodiscard]] bool ok() const { return code == StatusCode::Ok; }
     static Status success() { return {}; }

@@ -172,5 +172,41 @@ TEST(InvalidInput, EngineRefusesBadEditsAndKeepsItsState)
     EXPECT_EQ(engine.result().heads[0].weights, before);
 }
 
+TEST(InvalidInput, TwoEditsOfOneVectorAreRefusedNamingTheSecond)
+{
+    AttentionInput in = valid();
+    in.edits.push_back({Role::Value, 0, 0, 0.5, {}});
+    in.edits.push_back({Role::Key, 0, 0, 2.0, {}});  // another vector: fine
+    in.edits.push_back({Role::Value, 0, 0, 0.5, {{0, -0.95}}});
+    expectStatus(in, StatusCode::DuplicateEdit, "edits[2]");
+    const Status s = run<double>(in);
+    EXPECT_EQ(s.row, 0);
+    EXPECT_NE(describe(s).find("value 1 of head 1"), std::string::npos) << describe(s);
+}
+
+// A tiny temperature turns finite raw scores into infinite scaled ones. The full path
+// refused that; the incremental key and query paths checked only the raw scores, so the
+// row's diagnostics missed the argmax and wrote past the row.
+TEST(InvalidInput, EditsWhoseScaledScoresOverflowAreRefusedAndChangeNothing)
+{
+    for (Role role : {Role::Key, Role::Query}) {
+        AttentionInput in = valid();
+        in.scaling = Scaling::Temperature;
+        in.temperature = 1e-306;  // finite scores above about 180 overflow when scaled
+        // Every score 0 (finite when scaled) until the edited vector makes some non-zero.
+        for (HeadParams& h : in.heads) (role == Role::Key ? h.W_K : h.W_Q).setZero();
+        AttentionEngine engine;
+        ASSERT_TRUE(engine.setInput(in).ok());
+        const Matrix before = engine.result().heads[0].weights;
+        const Matrix scaledBefore = engine.result().heads[0].scaled;
+        const Status s = engine.setEdit({role, 0, 1, 1.0, {{0, 1e6}, {1, 1e6}, {2, 1e6}}});
+        EXPECT_EQ(s.code, StatusCode::NonFinite) << describe(s);
+        EXPECT_TRUE(engine.input().edits.empty());
+        EXPECT_EQ(engine.result().heads[0].weights, before);
+        EXPECT_EQ(engine.result().heads[0].scaled, scaledBefore);
+        EXPECT_TRUE(engine.result().heads[0].weights.allFinite());
+    }
+}
+
 }  // namespace
 }  // namespace attn

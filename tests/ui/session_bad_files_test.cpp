@@ -159,6 +159,19 @@ const BadFile kBadFiles[] = {
          return withValue("edits", "", QJsonArray{e});
      },
      "edits[0]", "does not exist"},
+    // Two edits of one vector: applying the first twice (value scaled by 0.25) was the bug.
+    {"two_edits_of_one_vector",
+     [] {
+         QJsonObject first{{QStringLiteral("role"), QStringLiteral("value")},
+                           {QStringLiteral("head"), 0},
+                           {QStringLiteral("index"), 0},
+                           {QStringLiteral("scale"), 0.5}};
+         QJsonObject second = first;
+         second[QStringLiteral("overrides")] = QJsonArray{
+             QJsonObject{{QStringLiteral("component"), 0}, {QStringLiteral("value"), -0.95}}};
+         return withValue("edits", "", QJsonArray{first, second});
+     },
+     "edits[1]", "value 1 of head 1"},
     {"fractional_head", [] { return withValue("view", "head", 0.5); }, "view.head", "whole number"},
     {"too_large_for_memory",
      [] {

@@ -58,6 +58,10 @@ QString statusMessage(const attn::Status& s)
     case attn::StatusCode::EditOutOfRange:
         what = Tr::tr("The edit names a head, token or component that does not exist.");
         break;
+    case attn::StatusCode::DuplicateEdit:
+        return Tr::tr("%1 edits the same vector (%2) as edits[%3]; each vector may have one edit.")
+            .arg(field, QString::fromStdString(s.subject))
+            .arg(s.row);
     case attn::StatusCode::TooLarge:
         what = Tr::tr(
                    "This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer "
