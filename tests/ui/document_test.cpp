@@ -37,16 +37,19 @@ TEST(Document, DoubleKeyThenUndoRestoresTheExactWeights)
     EXPECT_EQ(doc.result().heads[0].weights, before);  // bit-identical
 }
 
-TEST(Document, BurstOfEditsRecomputesOnceAndIsOneUndoStepWhenDragging)
+TEST(Document, ADragIsOneUndoStepUntilItEndsAndEveryStepIsPublished)
 {
     Document doc;
     QSignalSpy changed(&doc, &Document::changed);
     const int steps = doc.undoStack()->count();
     for (int i = 1; i <= 50; ++i) ASSERT_TRUE(doc.editVector(doubleKey(1, 1.0 + i / 10.0), true));
-    EXPECT_EQ(changed.count(), 0);  // nothing yet: coalesced to the next event-loop turn
-    QCoreApplication::processEvents();
-    EXPECT_EQ(changed.count(), 1);
+    EXPECT_EQ(changed.count(), 50);  // each step computed and published with its session
     EXPECT_EQ(doc.undoStack()->count(), steps + 1);
+    EXPECT_EQ(doc.session().input.edits.front().scale, 6.0);
+    doc.endDrag();
+    ASSERT_TRUE(doc.editVector(doubleKey(1, 7.0), true));  // a new drag of the same vector
+    EXPECT_EQ(doc.undoStack()->count(), steps + 2);
+    doc.undoStack()->undo();
     EXPECT_EQ(doc.session().input.edits.front().scale, 6.0);
 }
 
@@ -111,11 +114,10 @@ TEST(Document, LargeRecomputeRunsOnAWorkerAndEditsMadeMeanwhileAreKept)
     Document doc;
     const int n = 1100;  // n * n >= Document::kBackgroundCells
     ASSERT_TRUE(doc.replaceSession(longSession(n), QStringLiteral("long")));
-    QCoreApplication::processEvents();  // the coalesced recompute starts
-    if (doc.computing()) {
-        // The views keep reading the previous, complete result meanwhile.
-        EXPECT_EQ(doc.result().heads[0].weights.rows(), 4);
-    }
+    ASSERT_TRUE(doc.computing());
+    // The views keep reading the previous snapshot meanwhile: session and result together.
+    EXPECT_EQ(doc.result().heads[0].weights.rows(), 4);
+    EXPECT_EQ(doc.session().targetTokens.size(), 4);
     editKeyFlushAndCompare(doc, 7, 3.0, n);
     EXPECT_EQ(doc.session().input.edits.size(), 1u);
 }
@@ -125,12 +127,128 @@ TEST(Document, EditAfterTheWorkerReturnedButBeforeItsResultIsAdoptedIsKept)
     Document doc;
     const int n = 1100;
     ASSERT_TRUE(doc.replaceSession(longSession(n), QStringLiteral("long")));
-    QCoreApplication::processEvents();  // the coalesced recompute starts the worker
     ASSERT_TRUE(doc.computing());
     // The worker returns; its finished signal is still queued, so nothing is adopted yet.
     ASSERT_TRUE(QThreadPool::globalInstance()->waitForDone(120000));
     EXPECT_TRUE(doc.computing());
     editKeyFlushAndCompare(doc, 900, 2.0, n);  // key 900 exists only in the long session
+}
+
+}  // namespace
+}  // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+// The session and the result the window shows must come from the same computation.
+void expectConsistent(const Document& doc)
+{
+    attn::AttentionResult full;
+    ASSERT_TRUE(attn::computeAttention<double>(doc.session().input, full).ok());
+    EXPECT_LE((doc.result().heads[0].weights - full.heads[0].weights).cwiseAbs().maxCoeff(), 1e-12);
+}
+
+// Ctrl+D pressed on one key until its scores overflow: the edit that overflows was pushed
+// and written into the session before the core refused it, so session and map disagreed.
+TEST(DocumentTransaction, AnEditTheCoreRefusesLeavesSessionResultAndUndoStackAsTheyWere)
+{
+    Document doc;
+    ASSERT_TRUE(doc.changeSession(QStringLiteral("huge"), [](Session& s) { s.input.X *= 1e150; }));
+    QSignalSpy errors(&doc, &Document::errorOccurred);
+    double scale = 1.0;
+    while (errors.isEmpty() && scale < 1e10) {
+        scale *= 2.0;
+        doc.editVector(doubleKey(2, scale));
+    }
+    ASSERT_EQ(errors.count(), 1) << "the key never overflowed";
+    const int steps = doc.undoStack()->count();
+    const Session session = doc.session();
+    ASSERT_EQ(session.input.edits.size(), 1u);
+    EXPECT_EQ(session.input.edits.front().scale, scale / 2.0);  // the last accepted one
+    expectConsistent(doc);
+    EXPECT_FALSE(doc.editVector(doubleKey(2, scale)));
+    EXPECT_EQ(doc.undoStack()->count(), steps);
+    EXPECT_EQ(doc.session().input.edits.front().scale, scale / 2.0);
+}
+
+// A file whose values are finite but whose scores overflow (values near 1e200).
+TEST(DocumentTransaction, ASessionWhoseScoresOverflowIsRefusedWithoutAnUndoStep)
+{
+    Document doc;
+    const Session before = doc.session();
+    const int steps = doc.undoStack()->count();
+    Session bad = before;
+    bad.input.X.setConstant(1e200);
+    QSignalSpy errors(&doc, &Document::errorOccurred);
+    EXPECT_FALSE(doc.replaceSession(bad, QStringLiteral("open")));
+    EXPECT_EQ(errors.count(), 1);
+    EXPECT_EQ(doc.undoStack()->count(), steps);
+    EXPECT_EQ(doc.session().input.X, before.input.X);
+    expectConsistent(doc);
+}
+
+TEST(DocumentTransaction, ADoubledKeySurvivesSwitchingToCausalAndBack)
+{
+    Document doc;
+    ASSERT_TRUE(doc.editVector(doubleKey(1)));
+    ASSERT_TRUE(doc.setMode(attn::Mode::Causal));
+    ASSERT_EQ(doc.session().input.edits.size(), 1u);
+    EXPECT_EQ(doc.session().input.edits.front().scale, 2.0);
+    expectConsistent(doc);
+    ASSERT_TRUE(doc.setScaling(attn::Scaling::None));
+    ASSERT_TRUE(doc.setMode(attn::Mode::Self));
+    EXPECT_EQ(doc.session().input.edits.size(), 1u);
+    expectConsistent(doc);
+}
+
+TEST(DocumentTransaction, CrossModeWithAnEmptySourceIsRefusedAndTheModeStays)
+{
+    Document doc;
+    ASSERT_TRUE(doc.changeSession(QStringLiteral("no source"), [](Session& s) {
+        s.sourceTokens.clear();
+        s.input.Y.resize(0, s.dModel);
+    }));
+    const int steps = doc.undoStack()->count();
+    EXPECT_FALSE(doc.setMode(attn::Mode::Cross));
+    EXPECT_TRUE(doc.lastError().contains(QStringLiteral("source")))
+        << doc.lastError().toStdString();
+    EXPECT_EQ(doc.session().input.mode, attn::Mode::Self);
+    EXPECT_EQ(doc.undoStack()->count(), steps);
+}
+
+TEST(DocumentTransaction, RaisingTheNumberOfHeadsKeepsTheExistingHeads)
+{
+    Document doc;
+    const attn::HeadParams first = doc.session().input.heads.front();
+    ASSERT_TRUE(doc.editVector(doubleKey(1)));
+    ASSERT_TRUE(doc.setHeadCount(3));
+    ASSERT_EQ(doc.session().input.heads.size(), 3u);
+    EXPECT_EQ(doc.session().input.heads.front().W_Q, first.W_Q);
+    EXPECT_EQ(doc.session().input.heads.front().W_K, first.W_K);
+    EXPECT_EQ(doc.session().input.heads.front().W_V, first.W_V);
+    EXPECT_EQ(doc.session().input.edits.size(), 1u);
+    expectConsistent(doc);
+    doc.undoStack()->undo();
+    EXPECT_EQ(doc.session().input.heads.size(), 1u);
+    expectConsistent(doc);
+}
+
+TEST(DocumentTransaction, NewTokensDropThePinWithANoticeAndEditsOnChangedTokens)
+{
+    Document doc;
+    ASSERT_TRUE(doc.editVector(doubleKey(1)));  // on "cat"
+    doc.pinWeights();
+    ASSERT_TRUE(doc.pinnedWeights().has_value());
+    QSignalSpy notices(&doc, &Document::noticed);
+    ASSERT_TRUE(doc.setTokens(false, {QStringLiteral("the"), QStringLiteral("dog"),
+                                      QStringLiteral("sat"), QStringLiteral("down")}));
+    EXPECT_FALSE(doc.pinnedWeights().has_value());
+    EXPECT_TRUE(doc.session().input.edits.empty());
+    ASSERT_EQ(notices.count(), 2);
+    // A mode change keeps the map's shape and tokens: the pin stays.
+    doc.pinWeights();
+    ASSERT_TRUE(doc.setMode(attn::Mode::Causal));
+    EXPECT_TRUE(doc.pinnedWeights().has_value());
 }
 
 }  // namespace

@@ -32,7 +32,10 @@ SessionFile richFile()
 {
     SessionFile f;
     f.session = testing::richSession();
-    f.view = ViewState{1, 2, 1, false};
+    f.view.head = 1;
+    f.view.row = 2;
+    f.view.column = 1;
+    f.view.colors = WeightColors::DataRange;
     return f;
 }
 
@@ -89,7 +92,7 @@ TEST(SessionFile, SaveThenOpenRestoresEveryFieldBitIdentical)
     EXPECT_EQ(out.view.head, 1);
     EXPECT_EQ(out.view.row, 2);
     EXPECT_EQ(out.view.column, 1);
-    EXPECT_FALSE(out.view.fixedColorRange);
+    EXPECT_EQ(out.view.colors, WeightColors::DataRange);
     // Writing what was read gives the same bytes.
     EXPECT_EQ(sessionToJson(out), sessionToJson(in));
 }

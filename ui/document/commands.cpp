@@ -1,10 +1,20 @@
 #include "ui/document/commands.h"
 
+#include <QCoreApplication>
+
+#include "ui/document/document.h"
+
 namespace attnlab {
 
-SessionCommand::SessionCommand(Document* doc, Session before, Session after, const QString& label,
+namespace {
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::Commands)
+};
+}  // namespace
+
+SessionCommand::SessionCommand(Document* doc, Session before, Session after, Label label,
                                int mergeId)
-    : QUndoCommand(label),
+    : LabelledCommand(std::move(label)),
       doc_(doc),
       before_(std::move(before)),
       after_(std::move(after)),
@@ -14,12 +24,16 @@ SessionCommand::SessionCommand(Document* doc, Session before, Session after, con
 
 void SessionCommand::undo()
 {
-    doc_->applySession(before_);
+    doc_->restore(before_);
 }
 
 void SessionCommand::redo()
 {
-    doc_->applySession(after_);
+    if (firstRedo_) {
+        firstRedo_ = false;
+        return;
+    }
+    doc_->restore(after_);
 }
 
 bool SessionCommand::mergeWith(const QUndoCommand* other)
@@ -30,34 +44,44 @@ bool SessionCommand::mergeWith(const QUndoCommand* other)
 }
 
 VectorEditCommand::VectorEditCommand(Document* doc, attn::VectorEdit before, attn::VectorEdit after,
-                                     bool mergeable)
-    : doc_(doc), before_(std::move(before)), after_(std::move(after)), mergeable_(mergeable)
+                                     int drag, Label label)
+    : LabelledCommand(label ? std::move(label) : Label([after] { return defaultLabel(after); })),
+      doc_(doc),
+      before_(std::move(before)),
+      after_(std::move(after)),
+      drag_(drag)
 {
-    const int token = after_.index + 1;
-    switch (after_.role) {
-    case attn::Role::Key: setText(QObject::tr("Edit key %1").arg(token)); break;
-    case attn::Role::Query: setText(QObject::tr("Edit query %1").arg(token)); break;
-    case attn::Role::Value: setText(QObject::tr("Edit value %1").arg(token)); break;
+}
+
+QString VectorEditCommand::defaultLabel(const attn::VectorEdit& edit)
+{
+    const int token = edit.index + 1;
+    switch (edit.role) {
+    case attn::Role::Key: return Tr::tr("Edit key %1").arg(token);
+    case attn::Role::Query: return Tr::tr("Edit query %1").arg(token);
+    case attn::Role::Value: return Tr::tr("Edit value %1").arg(token);
     }
+    return {};
 }
 
 void VectorEditCommand::undo()
 {
-    doc_->applyEdit(before_, false);
+    doc_->restoreEdit(before_);
 }
 
 void VectorEditCommand::redo()
 {
-    // The first redo (the push) is the live edit: incremental. Later redos follow an undo
-    // and recompute fully, like the undo, so that results are bit-identical.
-    doc_->applyEdit(after_, !done_);
-    done_ = true;
+    if (firstRedo_) {
+        firstRedo_ = false;
+        return;
+    }
+    doc_->restoreEdit(after_);
 }
 
 bool VectorEditCommand::mergeWith(const QUndoCommand* other)
 {
     const auto* o = static_cast<const VectorEditCommand*>(other);
-    if (!mergeable_ || !o->mergeable_ || !after_.sameTarget(o->after_)) return false;
+    if (drag_ < 0 || o->drag_ != drag_ || !after_.sameTarget(o->after_)) return false;
     after_ = o->after_;
     return true;
 }

@@ -1,17 +1,19 @@
 #include "ui/document/document.h"
 
-#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "ui/document/commands.h"
 #include "ui/document/status_text.h"
 
 namespace attnlab {
 
+namespace {
+enum MergeIds { TemperatureMerge = SessionMergeBase + 1 };
+}  // namespace
+
 Document::Document(QObject* parent) : QObject(parent)
 {
     connect(&watcher_, &QFutureWatcher<Computed>::finished, this, &Document::finishBackground);
-    applySession(defaultSession());
+    restore(defaultSession());
     flush();
 }
 
@@ -42,6 +44,36 @@ void Document::select(int row, int column)
     Q_EMIT selectionChanged();
 }
 
+ViewState Document::view() const
+{
+    ViewState v = view_;
+    v.head = head_;
+    v.row = row_;
+    v.column = col_;
+    return v;
+}
+
+void Document::setWeightColors(WeightColors colors)
+{
+    if (colors == view_.colors) return;
+    view_.colors = colors;
+    Q_EMIT viewChanged();
+}
+
+void Document::setWalkthroughStep(int step)
+{
+    if (step == view_.walkthroughStep) return;
+    view_.walkthroughStep = step;
+    Q_EMIT viewChanged();
+}
+
+void Document::setLesson(const QString& id)
+{
+    if (id == view_.lesson) return;
+    view_.lesson = id;
+    Q_EMIT viewChanged();
+}
+
 void Document::clampSelection()
 {
     const int n = static_cast<int>(session_.input.queryCount());
@@ -67,29 +99,100 @@ void Document::clearPin()
     Q_EMIT pinChanged();
 }
 
+// The named operations ---------------------------------------------------------------------
+
+bool Document::setMode(attn::Mode mode)
+{
+    return commit([] { return tr("Change mode"); }, ops::setMode(session_, mode));
+}
+
+bool Document::setScaling(attn::Scaling scaling)
+{
+    return commit([] { return tr("Change scaling"); }, ops::setScaling(session_, scaling));
+}
+
+bool Document::setTemperature(double temperature)
+{
+    return commit([] { return tr("Change temperature"); },
+                  ops::setTemperature(session_, temperature), TemperatureMerge);
+}
+
+bool Document::setScore(attn::ScoreFunction score)
+{
+    return commit([] { return tr("Change score function"); }, ops::setScore(session_, score));
+}
+
+bool Document::setKeyDim(int dK)
+{
+    return commit([] { return tr("Change d_k"); }, ops::setKeyDim(session_, dK));
+}
+
+bool Document::setShared(bool shared)
+{
+    return commit(shared ? Label([] { return tr("Share projections"); })
+                         : Label([] { return tr("Separate projections"); }),
+                  ops::setShared(session_, shared));
+}
+
+bool Document::setHeadCount(int heads)
+{
+    return commit([] { return tr("Change number of heads"); }, ops::setHeadCount(session_, heads));
+}
+
+bool Document::setTokens(bool source, const QStringList& tokens)
+{
+    if (tokens.isEmpty()) {
+        lastError_ = tr("A sequence needs at least one token.");
+        Q_EMIT errorOccurred(lastError_);
+        return false;
+    }
+    return commit(
+        source ? Label([] { return tr("Edit source"); }) : Label([] { return tr("Edit target"); }),
+        ops::setTokens(session_, source, tokens));
+}
+
+bool Document::setMatrixEntry(EditableMatrix m, int head, int row, int column, double value,
+                              const QString& matrixName)
+{
+    return commit([matrixName] { return tr("Edit %1").arg(matrixName); },
+                  ops::setMatrixEntry(session_, m, head, row, column, value));
+}
+
+bool Document::randomise(quint64 seed)
+{
+    return commit([seed] { return tr("Randomise projections (seed %1)").arg(seed); },
+                  ops::randomise(session_, seed));
+}
+
+bool Document::toggleMaskCell(int row, int column)
+{
+    return commit([] { return tr("Paint mask"); }, ops::toggleMaskCell(session_, row, column));
+}
+
+bool Document::replaceSession(const Session& session, Label label)
+{
+    return commit(std::move(label), ops::Changed{session, {}});
+}
+
+bool Document::replaceSession(const Session& session, const QString& label)
+{
+    return replaceSession(session, Label([label] { return label; }));
+}
+
 bool Document::changeSession(const QString& label, const std::function<void(Session&)>& mutate,
                              int mergeId)
 {
-    Session next = session_;
-    mutate(next);
-    if (const attn::Status s = attn::validate(next.input, attn::Limits{}); !s.ok()) {
-        lastError_ = statusMessage(s);
-        Q_EMIT errorOccurred(lastError_);
-        return false;
-    }
-    lastError_.clear();
-    undo_.push(new SessionCommand(this, session_, std::move(next), label,
-                                  mergeId < 0 ? -1 : SessionMergeBase + mergeId));
-    return true;
+    ops::Changed c{session_, {}};
+    mutate(c.session);
+    return commit([label] { return label; }, std::move(c),
+                  mergeId < 0 ? -1 : SessionMergeBase + 100 + mergeId);
 }
 
-bool Document::editVector(const attn::VectorEdit& edit, bool dragging)
+bool Document::editVector(const attn::VectorEdit& edit, bool dragging, Label label)
 {
-    if (const attn::Status s = attn::validateEdit(session_.input, edit); !s.ok()) {
-        lastError_ = statusMessage(s);
-        Q_EMIT errorOccurred(lastError_);
-        return false;
-    }
+    if (deferWhileComputing([this, edit, dragging, label] { editVector(edit, dragging, label); }))
+        return true;
+    if (const attn::Status s = attn::validateEdit(session_.input, edit); !s.ok()) return refuse(s);
     attn::VectorEdit before;
     before.role = edit.role;
     before.head = edit.head;
@@ -97,142 +200,153 @@ bool Document::editVector(const attn::VectorEdit& edit, bool dragging)
     if (const attn::VectorEdit* old =
             attn::findEdit(session_.input.edits, edit.role, edit.head, edit.index))
         before = *old;
-    undo_.push(new VectorEditCommand(this, before, edit, dragging));
+    // The engine is transactional: on failure its input and result are as they were.
+    if (const attn::Status s = engine_.setEdit(edit); !s.ok()) return refuse(s);
+    session_.input.edits = engine_.input().edits;
+    lastError_.clear();
+    Q_EMIT changed();
+    undo_.push(new VectorEditCommand(this, before, edit, dragging ? drag_ : -1, std::move(label)));
     return true;
 }
 
-bool Document::replaceSession(const Session& session, const QString& label)
+void Document::retranslate()
 {
-    if (const attn::Status s = attn::validate(session.input, attn::Limits{}); !s.ok()) {
-        lastError_ = statusMessage(s);
-        Q_EMIT errorOccurred(lastError_);
-        return false;
-    }
-    undo_.push(new SessionCommand(this, session_, session, label, -1));
-    return true;
-}
-
-void Document::applySession(const Session& session)
-{
-    session_ = session;
-    fullPending_ = true;
-    pendingEdits_.clear();
-    scheduleRecompute();
-}
-
-void Document::applyEdit(const attn::VectorEdit& edit, bool incremental)
-{
-    attn::upsertEdit(session_.input.edits, edit);
-    if (!incremental) {
-        fullPending_ = true;
-        pendingEdits_.clear();
-    }
-    if (!fullPending_) pendingEdits_.push_back(edit);
-    scheduleRecompute();
-}
-
-void Document::scheduleRecompute()
-{
-    if (scheduled_) return;
-    scheduled_ = true;
-    QTimer::singleShot(0, this, &Document::recompute);
-}
-
-void Document::flush()
-{
-    if (background_) {
-        watcher_.waitForFinished();
-        finishBackground();
-    }
-    if (scheduled_ || fullPending_ || !pendingEdits_.empty()) recompute();
-    // recompute() may have handed a large job to the worker: flush means "done now".
-    if (background_) {
-        watcher_.waitForFinished();
-        finishBackground();
+    for (int i = 0; i < undo_.count(); ++i) {
+        // QUndoStack hands out const commands; the label is ours to refresh.
+        if (auto* c = dynamic_cast<LabelledCommand*>(const_cast<QUndoCommand*>(undo_.command(i))))
+            c->retranslate();
     }
 }
 
-void Document::recompute()
+// The transaction ---------------------------------------------------------------------------
+
+bool Document::commit(Label label, ops::Changed change, int mergeId)
 {
-    scheduled_ = false;
-    if (background_) return;  // finishBackground() picks up what is pending
-    if (!fullPending_ && pendingEdits_.empty()) return;
-    const attn::AttentionInput& in = session_.input;
+    if (deferWhileComputing([this, label, change, mergeId] { commit(label, change, mergeId); }))
+        return true;
+    return compute(
+        Job{std::move(change.session), std::move(label), mergeId, std::move(change.notes)});
+}
+
+bool Document::restore(const Session& session)
+{
+    if (deferWhileComputing([this, session] { restore(session); })) return true;
+    return compute(Job{session, {}, -1, {}});
+}
+
+bool Document::restoreEdit(const attn::VectorEdit& edit)
+{
+    if (deferWhileComputing([this, edit] { restoreEdit(edit); })) return true;
+    Session next = session_;
+    attn::upsertEdit(next.input.edits, edit);
+    return compute(Job{std::move(next), {}, -1, {}});
+}
+
+bool Document::compute(Job job)
+{
+    const attn::AttentionInput& in = job.session.input;
+    if (const attn::Status s = attn::validate(in, attn::Limits{}); !s.ok()) return refuse(s);
     const long cells = in.queryCount() * in.keyCount() * static_cast<long>(in.heads.size());
-    if (fullPending_ && cells >= kBackgroundCells) {
-        startBackground();
-        return;
+    if (cells >= kBackgroundCells) {
+        // The worker computes into its own result from a copy of the input; the engine (and
+        // so everything the views read) is only touched on this thread, when it is adopted.
+        job_ = std::move(job);
+        watcher_.setFuture(QtConcurrent::run([input = job_->session.input] {
+            Computed c;
+            c.status = attn::computeAttention<double>(input, c.result);
+            c.input = input;
+            return c;
+        }));
+        return true;
     }
-    attn::Status status;
-    const bool inputs = fullPending_;
-    if (fullPending_) {
-        status = engine_.setInput(session_.input);
-        fullPending_ = false;
-        pendingEdits_.clear();
-    } else {
-        applyPendingEdits(status);
-    }
-    publish(status, inputs);
-}
-
-void Document::startBackground()
-{
-    // The worker computes into its own result from a copy of the input; the engine (and
-    // so everything the views read) is only touched on this thread, in finishBackground().
-    fullPending_ = false;
-    pendingEdits_.clear();
-    background_ = true;
-    watcher_.setFuture(QtConcurrent::run([input = session_.input] {
-        Computed c;
-        c.status = attn::computeAttention<double>(input, c.result);
-        c.input = input;
-        return c;
-    }));
+    if (const attn::Status s = engine_.setInput(in); !s.ok()) return refuse(s);
+    const Session before = session_;
+    publish(std::move(job.session), job.notes);
+    push(before, job);
+    return true;
 }
 
 void Document::finishBackground()
 {
-    if (!background_) return;
-    if (!watcher_.future().isValid() || watcher_.future().resultCount() == 0) {
-        background_ = false;  // nothing to adopt; let pending work run
-        if (fullPending_ || !pendingEdits_.empty()) scheduleRecompute();
+    if (!job_ || !watcher_.future().isFinished()) return;
+    if (watcher_.future().resultCount() == 0) {  // nothing to adopt; let what waited run
+        job_.reset();
+        runDeferred();
         return;
     }
     Computed c = watcher_.future().takeResult();
     watcher_.setFuture(QFuture<Computed>());
-    background_ = false;
-    attn::Status status = c.status;
-    if (status.ok()) engine_.adopt(std::move(c.input), std::move(c.result));
-    if (fullPending_) {  // the session changed again meanwhile: start over
-        scheduleRecompute();
-        return;
+    Job job = std::move(*job_);
+    job_.reset();
+    if (!c.status.ok()) {
+        refuse(c.status);
+    } else {
+        engine_.adopt(std::move(c.input), std::move(c.result));
+        const Session before = session_;
+        publish(std::move(job.session), job.notes);
+        push(before, job);
     }
-    applyPendingEdits(status);
-    publish(status, true);
+    runDeferred();
 }
 
-void Document::applyPendingEdits(attn::Status& status)
+void Document::publish(Session session, const QStringList& notes)
 {
-    // Only the last edit of each vector matters in a burst.
-    for (std::size_t i = 0; i < pendingEdits_.size() && status.ok(); ++i) {
-        bool superseded = false;
-        for (std::size_t k = i + 1; k < pendingEdits_.size(); ++k)
-            superseded = superseded || pendingEdits_[k].sameTarget(pendingEdits_[i]);
-        if (!superseded) status = engine_.setEdit(pendingEdits_[i]);
-    }
-    pendingEdits_.clear();
-}
-
-void Document::publish(const attn::Status& status, bool inputs)
-{
+    QStringList said = notes;
+    const bool retokenised = session.targetTokens != session_.targetTokens ||
+                             session.sourceTokens != session_.sourceTokens;
+    session_ = std::move(session);
     clampSelection();
-    if (!status.ok()) {
-        lastError_ = statusMessage(status);
-        Q_EMIT errorOccurred(lastError_);
-        return;
+    lastError_.clear();
+    if (pinned_) {
+        const attn::HeadResult* hr = currentHead();
+        const bool reshaped =
+            !hr || hr->weights.rows() != pinned_->rows() || hr->weights.cols() != pinned_->cols();
+        if (retokenised || reshaped) {
+            pinned_.reset();
+            said << tr("The pinned weights were dropped: they belonged to other tokens.");
+            Q_EMIT pinChanged();
+        }
     }
-    if (inputs) Q_EMIT inputsChanged();
+    Q_EMIT inputsChanged();
     Q_EMIT changed();
+    for (const QString& note : said) Q_EMIT noticed(note);
+}
+
+void Document::push(const Session& before, const Job& job)
+{
+    if (!job.label) return;  // a restore: the command that asked for it is already on the stack
+    undo_.push(
+        new SessionCommand(this, before, session_, job.label, job.mergeId < 0 ? -1 : job.mergeId));
+}
+
+bool Document::refuse(const attn::Status& status)
+{
+    lastError_ = statusMessage(status);
+    Q_EMIT errorOccurred(lastError_);
+    return false;
+}
+
+bool Document::deferWhileComputing(std::function<void()> action)
+{
+    if (!job_) return false;
+    deferred_.push_back(std::move(action));
+    return true;
+}
+
+void Document::runDeferred()
+{
+    // An action may start another background job; the ones after it then wait again, in order.
+    std::vector<std::function<void()>> actions = std::move(deferred_);
+    deferred_.clear();
+    for (auto& action : actions) action();
+}
+
+void Document::flush()
+{
+    while (job_) {
+        watcher_.waitForFinished();
+        finishBackground();
+    }
 }
 
 }  // namespace attnlab

@@ -1,8 +1,13 @@
 #pragma once
-// The document: the whole session, its undo stack and the latest core result.
-// Every change goes through a command on the undo stack; the document asks the
-// core to recompute (incrementally for single-vector edits), coalescing bursts so
-// at most one recompute happens per event-loop turn, then emits changed() once.
+// The document: the published session, the core's result for exactly that session, and the
+// undo stack. It is transactional: every change is applied to a copy of the session (by a
+// rule in session_ops), computed, and only when both succeeded are the session and the
+// result published together, followed by one changed() signal. A refused change leaves the
+// session, the result and the undo stack as they were, and says why (errorOccurred).
+//
+// Large sessions (kBackgroundCells and more) compute on a worker thread: the window keeps
+// showing the previous snapshot until the new one is published, and changes made meanwhile
+// wait their turn (they are applied, in order, once the worker's result is in).
 // Views only read from it.
 
 #include <functional>
@@ -13,7 +18,10 @@
 #include <QUndoStack>
 
 #include "core/incremental.h"
+#include "ui/document/commands.h"
 #include "ui/document/session.h"
+#include "ui/document/session_ops.h"
+#include "ui/document/view_state.h"
 
 namespace attnlab {
 
@@ -22,59 +30,83 @@ class Document : public QObject {
 public:
     explicit Document(QObject* parent = nullptr);
 
+    // The published snapshot: the session and the result computed from it.
     [[nodiscard]] const Session& session() const { return session_; }
     [[nodiscard]] const attn::AttentionResult& result() const { return engine_.result(); }
     [[nodiscard]] bool hasResult() const { return engine_.hasResult(); }
     [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
     [[nodiscard]] const attn::HeadResult* currentHead() const;
 
-    // Selection and view state (not on the undo stack).
+    // Selection (not on the undo stack).
     [[nodiscard]] int head() const { return head_; }
     [[nodiscard]] int selectedRow() const { return row_; }
     [[nodiscard]] int selectedColumn() const { return col_; }
     void setHead(int head);
     void select(int row, int column);
 
+    // What the window shows (selection, colours, walkthrough step, lesson), not undoable.
+    [[nodiscard]] ViewState view() const;
+    void setWeightColors(WeightColors colors);
+    void setWalkthroughStep(int step);
+    void setLesson(const QString& id);
+
     // Before/after: pin the current head's weights; the difference map compares to them.
+    // They are dropped, with a notice, when the tokens or the map's shape change.
     void pinWeights();
     void clearPin();
     [[nodiscard]] const std::optional<attn::Matrix>& pinnedWeights() const { return pinned_; }
 
-    // Undoable changes. Each validates first; an invalid change is refused with
-    // errorOccurred() and nothing is pushed. `mergeId` >= 0 folds a burst of changes
-    // with the same id (a spin-box drag) into one undo step.
+    // The named operations: each applies one rule of session_ops and is one undo step.
+    // They return false when the change was refused (the reason went to errorOccurred).
+    bool setMode(attn::Mode mode);
+    bool setScaling(attn::Scaling scaling);
+    bool setTemperature(double temperature);  // a burst of these is one undo step
+    bool setScore(attn::ScoreFunction score);
+    bool setKeyDim(int dK);
+    bool setShared(bool shared);
+    bool setHeadCount(int heads);
+    bool setTokens(bool source, const QStringList& tokens);
+    bool setMatrixEntry(EditableMatrix m, int head, int row, int column, double value,
+                        const QString& matrixName);
+    bool randomise(quint64 seed);
+    bool toggleMaskCell(int row, int column);
+    // Sets one vector edit, computed incrementally. While `dragging`, consecutive edits of
+    // the same vector are one undo step, until endDrag(). `label` names the step (default:
+    // "Edit key 3").
+    bool editVector(const attn::VectorEdit& edit, bool dragging = false, Label label = {});
+    void endDrag() { ++drag_; }
+    // Replaces the whole session (open file, lesson): one undo step.
+    bool replaceSession(const Session& session, Label label);
+    bool replaceSession(const Session& session, const QString& label);
+    // Any other change (tests, tools): `mutate` edits a copy; the rest is as above.
     bool changeSession(const QString& label, const std::function<void(Session&)>& mutate,
                        int mergeId = -1);
-    // Sets one vector edit; `dragging` merges consecutive edits of the same vector.
-    bool editVector(const attn::VectorEdit& edit, bool dragging = false);
-    // Replaces the whole session (open file, lesson): one undo step.
-    bool replaceSession(const Session& session, const QString& label);
+    // Re-reads every undo step's label in the current language.
+    void retranslate();
 
-    // Used by commands only: apply state without pushing.
-    void applySession(const Session& session);
-    // `incremental`: update only what the vector changes; otherwise recompute fully, which
-    // undo and redo use so that they restore bit-identical results.
-    void applyEdit(const attn::VectorEdit& edit, bool incremental = true);
+    // Used by undo commands only: computes `session` (or the session with `edit` set) from
+    // scratch and publishes it, without pushing. False if refused.
+    bool restore(const Session& session);
+    bool restoreEdit(const attn::VectorEdit& edit);
 
-    // Runs a pending recompute now, waiting for one on the worker thread (tests, exports).
+    // Waits for a computation on the worker thread and applies what waited for it.
     void flush();
-    // True while a full recomputation runs on the worker thread; the result shown is the
-    // previous one until it finishes.
-    // True from the start of a background job until its result is adopted (not merely
-    // until the worker returns: the finished signal may still be queued).
-    [[nodiscard]] bool computing() const { return background_; }
+    // True from the start of a background job until its result is published.
+    [[nodiscard]] bool computing() const { return job_.has_value(); }
     // Full recomputations with at least this many score cells (n * m * heads) run on a
     // worker thread so that the window keeps responding.
     static constexpr long kBackgroundCells = 1024L * 1024L;
-    // The message for the last refused change or failed recompute, or empty.
+    // The message for the last refused change, or empty.
     [[nodiscard]] QString lastError() const { return lastError_; }
 
 Q_SIGNALS:
-    void changed();           // the result (and maybe the session) changed
-    void inputsChanged();     // the session changed other than by a vector edit (then changed())
+    void changed();           // a new snapshot was published
+    void inputsChanged();     // ... and it changed more than one vector edit (then changed())
     void selectionChanged();  // head, row or column changed
     void pinChanged();
-    void errorOccurred(const QString& message);
+    void viewChanged();                          // colours, walkthrough step or lesson
+    void errorOccurred(const QString& message);  // a change was refused: why
+    void noticed(const QString& message);        // a change also did this (edits dropped, …)
 
 private:
     struct Computed {
@@ -82,12 +114,21 @@ private:
         attn::AttentionInput input;
         attn::AttentionResult result;
     };
-    void scheduleRecompute();
-    void recompute();
-    void startBackground();
+    // A full computation in flight on the worker, and what to do when it succeeds.
+    struct Job {
+        Session session;
+        Label label;  // empty: a restore (undo/redo), nothing is pushed
+        int mergeId = -1;
+        QStringList notes;
+    };
+    bool commit(Label label, ops::Changed change, int mergeId = -1);
+    bool compute(Job job);
     void finishBackground();
-    void applyPendingEdits(attn::Status& status);
-    void publish(const attn::Status& status, bool inputs);
+    void publish(Session session, const QStringList& notes);
+    void push(const Session& before, const Job& job);
+    bool refuse(const attn::Status& status);
+    bool deferWhileComputing(std::function<void()> action);
+    void runDeferred();
     void clampSelection();
 
     Session session_;
@@ -97,12 +138,12 @@ private:
     int row_ = 0;
     int col_ = 0;
     std::optional<attn::Matrix> pinned_;
-    bool fullPending_ = false;
-    std::vector<attn::VectorEdit> pendingEdits_;
-    bool scheduled_ = false;
     QFutureWatcher<Computed> watcher_;
-    bool background_ = false;
+    std::optional<Job> job_;
+    std::vector<std::function<void()>> deferred_;
     QString lastError_;
+    int drag_ = 0;
+    ViewState view_;  // its head, row and column are head_, row_ and col_
 };
 
 }  // namespace attnlab

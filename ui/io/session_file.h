@@ -7,15 +7,9 @@
 #include <QString>
 
 #include "ui/document/session.h"
+#include "ui/document/view_state.h"
 
 namespace attnlab {
-
-struct ViewState {
-    int head = 0;
-    int row = 0;
-    int column = 0;
-    bool fixedColorRange = true;  // weights drawn on [0, 1]; false = the data's own range
-};
 
 struct SessionFile {
     Session session;

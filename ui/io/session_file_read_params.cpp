@@ -142,14 +142,15 @@ bool readView(Reader& r, const QJsonValue& v, ViewState& view)
     view.head = static_cast<int>(head);
     view.row = static_cast<int>(row);
     view.column = static_cast<int>(column);
-    view.fixedColorRange = true;
+    view.colors = WeightColors::Fixed;
     if (o.contains(QLatin1String("color_range"))) {
         QString range;
         const QString p = member(path, "color_range");
         if (!r.string(o[QLatin1String("color_range")], p, range)) return false;
-        if (range != QLatin1String("fixed") && range != QLatin1String("data"))
-            return r.fail(p, Tr::tr("is \"%1\"; it should be \"fixed\" or \"data\".").arg(range));
-        view.fixedColorRange = range == QLatin1String("fixed");
+        if (!colorsFromKey(range, view.colors))
+            return r.fail(p, Tr::tr("is \"%1\"; it should be \"fixed\", \"data\", \"row\" or "
+                                    "\"log\".")
+                                 .arg(range));
     }
     return true;
 }

@@ -269,7 +269,7 @@ QByteArray sessionToJson(const SessionFile& file)
     w.item("column");
     w.integer(file.view.column);
     w.item("color_range");
-    w.string(file.view.fixedColorRange ? QStringLiteral("fixed") : QStringLiteral("data"));
+    w.string(colorsKey(file.view.colors));
     w.close('}');
     w.close('}');
     w.text += '\n';

@@ -8,12 +8,9 @@
 #include <QSpinBox>
 
 #include "ui/document/document.h"
+#include "ui/views/panel_message.h"
 
 namespace attnlab {
-
-namespace {
-enum MergeIds { TemperatureMerge = 1 };
-}
 
 ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), doc_(doc)
 {
@@ -42,11 +39,15 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
     temperature_->setRange(0.01, 1000.0);
     temperature_->setDecimals(2);
     temperature_->setSingleStep(0.1);
+    // Typed values apply on Enter or when focus leaves: applying each keystroke reformatted
+    // the text under the cursor ("0.2" became "0.20", so typing 0.25 gave 0.20).
+    temperature_->setKeyboardTracking(false);
     temperature_->setToolTip(tr("Scores are divided by τ before the softmax."));
     form->addRow(tr("&Temperature τ:"), temperature_);
 
     dk_ = new QSpinBox(this);
     dk_->setRange(1, 512);
+    dk_->setKeyboardTracking(false);  // typing 16 must not first apply d_k = 1
     dk_->setToolTip(tr("Key dimension d_k. Changing it draws new projections from the seed."));
     form->addRow(tr("&d_k:"), dk_);
 
@@ -66,12 +67,17 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
 
     heads_ = new QSpinBox(this);
     heads_->setRange(1, 16);
-    heads_->setToolTip(tr("Number of heads. Changing it draws new projections from the seed."));
+    heads_->setKeyboardTracking(false);
+    heads_->setToolTip(
+        tr("Number of heads. The heads that stay keep their matrices; new ones are drawn from "
+           "the seed."));
     form->addRow(tr("&Heads:"), heads_);
 
     head_ = new QComboBox(this);
     head_->setToolTip(tr("The head shown in the maps and panels."));
     form->addRow(tr("Head &shown:"), head_);
+    message_ = new PanelMessage(this);
+    form->addRow(message_);
 
     connect(mode_, &QComboBox::activated, this, &ControlsPanel::changeMode);
     connect(scaling_, &QComboBox::activated, this, &ControlsPanel::changeScaling);
@@ -109,13 +115,7 @@ void ControlsPanel::refresh()
 
 void ControlsPanel::changeMode(int index)
 {
-    const auto mode = static_cast<attn::Mode>(index);
-    if (!doc_->changeSession(tr("Change mode"), [mode](Session& s) {
-            s.input.mode = mode;
-            s.input.mask.reset();  // the custom mask's shape depends on the key sequence
-            s.input.edits.clear();
-        }))
-        refresh();
+    settle(doc_->setMode(static_cast<attn::Mode>(index)));
 }
 
 void ControlsPanel::changeScaling(int index)
@@ -123,59 +123,46 @@ void ControlsPanel::changeScaling(int index)
     const attn::Scaling scaling = index == 0   ? attn::Scaling::SqrtDk
                                   : index == 1 ? attn::Scaling::None
                                                : attn::Scaling::Temperature;
-    if (!doc_->changeSession(tr("Change scaling"),
-                             [scaling](Session& s) { s.input.scaling = scaling; }))
-        refresh();
+    settle(doc_->setScaling(scaling));
 }
 
 void ControlsPanel::changeTemperature(double value)
 {
-    doc_->changeSession(
-        tr("Change temperature"), [value](Session& s) { s.input.temperature = value; },
-        TemperatureMerge);
+    settle(doc_->setTemperature(value));
 }
 
 void ControlsPanel::changeKeyDim(int dk)
 {
     if (dk == doc_->session().input.keyDim()) return;
-    if (!doc_->changeSession(tr("Change d_k"), [dk](Session& s) {
-            const int heads = static_cast<int>(s.input.heads.size());
-            const int dv = s.input.sharedProjections ? dk : static_cast<int>(s.input.valueDim());
-            randomiseProjections(s, heads, dk, dv, s.seed);
-        }))
-        refresh();
+    settle(doc_->setKeyDim(dk));
 }
 
 void ControlsPanel::changeScore(int index)
 {
-    const auto score = static_cast<attn::ScoreFunction>(index);
-    if (!doc_->changeSession(tr("Change score function"),
-                             [score](Session& s) { s.input.score = score; }))
-        refresh();
+    settle(doc_->setScore(static_cast<attn::ScoreFunction>(index)));
 }
 
 void ControlsPanel::changeShared(bool on)
 {
-    if (!doc_->changeSession(
-            on ? tr("Share projections") : tr("Separate projections"), [on](Session& s) {
-                s.input.sharedProjections = on;
-                const int dk = static_cast<int>(s.input.keyDim());
-                const int dv = static_cast<int>(s.input.heads.front().W_V.cols());
-                if (on && dv != dk)
-                    randomiseProjections(s, static_cast<int>(s.input.heads.size()), dk, dk, s.seed);
-                s.input.edits.clear();
-            }))
-        refresh();
+    settle(doc_->setShared(on));
 }
 
 void ControlsPanel::changeHeads(int heads)
 {
     if (heads == static_cast<int>(doc_->session().input.heads.size())) return;
-    if (!doc_->changeSession(tr("Change number of heads"), [heads](Session& s) {
-            randomiseProjections(s, heads, static_cast<int>(s.input.keyDim()),
-                                 static_cast<int>(s.input.valueDim()), s.seed);
-        }))
-        refresh();
+    settle(doc_->setHeadCount(heads));
+}
+
+void ControlsPanel::settle(bool accepted)
+{
+    // A refused change: say why here, beside the control, and show the session as it is.
+    message_->say(accepted ? QString() : doc_->lastError());
+    if (!accepted) refresh();
+}
+
+QString ControlsPanel::message() const
+{
+    return message_->isHidden() ? QString() : message_->text();
 }
 
 }  // namespace attnlab

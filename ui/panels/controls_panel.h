@@ -13,6 +13,7 @@ class QSpinBox;
 namespace attnlab {
 
 class Document;
+class PanelMessage;
 
 class ControlsPanel : public QWidget {
     Q_OBJECT
@@ -24,6 +25,9 @@ public:
     [[nodiscard]] QSpinBox* keyDimBox() const { return dk_; }
     [[nodiscard]] QSpinBox* headsBox() const { return heads_; }
     [[nodiscard]] QCheckBox* sharedBox() const { return shared_; }
+    [[nodiscard]] QDoubleSpinBox* temperatureBox() const { return temperature_; }
+    // Why the panel's last change was refused, or empty.
+    [[nodiscard]] QString message() const;
 
 private:
     void refresh();
@@ -34,6 +38,7 @@ private:
     void changeScore(int index);
     void changeShared(bool on);
     void changeHeads(int heads);
+    void settle(bool accepted);
 
     Document* doc_;
     QComboBox* mode_;
@@ -44,6 +49,7 @@ private:
     QCheckBox* shared_;
     QSpinBox* heads_;
     QComboBox* head_;
+    PanelMessage* message_;
 };
 
 }  // namespace attnlab

@@ -25,33 +25,6 @@ bool perHead(EditableMatrix m)
     return m != EditableMatrix::X && m != EditableMatrix::Y;
 }
 
-// The matrix of kind `m` in the session (const or not); nullptr for the vector v or a bad head.
-template <typename S>
-auto matrixIn(S& s, EditableMatrix m, int head) -> decltype(&s.input.X)
-{
-    auto& in = s.input;
-    if (m == EditableMatrix::X) return &in.X;
-    if (m == EditableMatrix::Y) return &in.Y;
-    if (m == EditableMatrix::WO) return &in.W_O;
-    if (head < 0 || head >= static_cast<int>(in.heads.size())) return nullptr;
-    auto& p = in.heads[static_cast<std::size_t>(head)];
-    switch (m) {
-    case EditableMatrix::WQ: return &p.W_Q;
-    case EditableMatrix::WK: return &p.W_K;
-    case EditableMatrix::WV: return &p.W_V;
-    case EditableMatrix::Wa: return &p.additive.W_a;
-    case EditableMatrix::Ua: return &p.additive.U_a;
-    default: return nullptr;
-    }
-}
-
-template <typename S>
-auto vectorIn(S& s, int head) -> decltype(&s.input.heads.front().additive.v)
-{
-    if (head < 0 || head >= static_cast<int>(s.input.heads.size())) return nullptr;
-    return &s.input.heads[static_cast<std::size_t>(head)].additive.v;
-}
-
 QString baseName(EditableMatrix m)
 {
     switch (m) {
@@ -201,15 +174,9 @@ bool SessionMatrixModel::setData(const QModelIndex& index, const QVariant& value
     const int r = index.row();
     const int c = index.column();
     if (valueAt(r, c) == v) return true;
-    const EditableMatrix m = matrix_;
-    const int head = doc_->head();
-    return doc_->changeSession(tr("Edit %1").arg(matrixName()), [m, head, r, c, v](Session& s) {
-        if (m == EditableMatrix::Va) {
-            if (attn::Vector* vec = vectorIn(s, head)) (*vec)(r) = v;
-        } else if (attn::Matrix* mat = matrixIn(s, m, head)) {
-            (*mat)(r, c) = v;
-        }
-    });
+    if (doc_->setMatrixEntry(matrix_, doc_->head(), r, c, v, matrixName())) return true;
+    Q_EMIT refused(doc_->lastError());
+    return false;
 }
 
 MatricesPanel::MatricesPanel(Document* document, QWidget* parent)
@@ -266,9 +233,6 @@ MatricesPanel::MatricesPanel(Document* document, QWidget* parent)
         updateCaption();
     });
     connect(model_, &SessionMatrixModel::refused, this, &MatricesPanel::showMessage);
-    connect(doc_, &Document::errorOccurred, this, [this](const QString& text) {
-        if (isVisible()) showMessage(text);
-    });
     connect(randomise_, &QAbstractButton::clicked, this,
             [this] { randomise(static_cast<quint64>(seed_->value())); });
     connect(reset_, &QAbstractButton::clicked, this, [this] { randomise(doc_->session().seed); });
@@ -303,14 +267,8 @@ bool MatricesPanel::setMatrix(EditableMatrix matrix)
 
 bool MatricesPanel::randomise(quint64 seed)
 {
-    const attn::AttentionInput& in = doc_->session().input;
-    const int heads = std::max(static_cast<int>(in.heads.size()), 1);
-    const int dK = in.heads.empty() ? 3 : static_cast<int>(in.heads.front().W_Q.cols());
-    const int dV = in.heads.empty() ? 3 : static_cast<int>(in.heads.front().W_V.cols());
-    const bool ok = doc_->changeSession(
-        tr("Randomise projections (seed %1)").arg(seed),
-        [heads, dK, dV, seed](Session& s) { randomiseProjections(s, heads, dK, dV, seed); });
-    if (ok) showMessage(QString());
+    const bool ok = doc_->randomise(seed);
+    showMessage(ok ? QString() : doc_->lastError());
     return ok;
 }
 

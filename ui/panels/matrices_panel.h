@@ -2,7 +2,7 @@
 // Editable tables of the session's matrices: the embeddings X (and Y in cross mode), the
 // current head's W_Q, W_K, W_V, W_O when there are several heads, and the additive
 // parameters W_a, U_a, v when the score is additive. Every cell edit is one undoable
-// Document::changeSession(); text that is not a finite number is refused with a message.
+// Document::setMatrixEntry(); text that is not a finite number is refused with a message.
 // "Randomise" draws new projections from the seed shown; "Reset" redraws them from the
 // session's seed (undoing hand edits of the projections).
 
@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include "core/attention_input.h"
+#include "ui/document/session_ops.h"
 
 class QAbstractButton;
 class QComboBox;
@@ -21,8 +22,6 @@ namespace attnlab {
 
 class Document;
 struct Session;
-
-enum class EditableMatrix { X, Y, WQ, WK, WV, WO, Wa, Ua, Va };
 
 // A table over one matrix of the document's session (per-head ones follow the current head).
 class SessionMatrixModel : public QAbstractTableModel {

@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "ui/document/document.h"
+#include "ui/views/panel_message.h"
 
 namespace attnlab {
 
@@ -37,6 +38,8 @@ SequencesPanel::SequencesPanel(Document* doc, QWidget* parent) : QWidget(parent)
     row->addWidget(length_);
     row->addWidget(make);
     form->addRow(tr("Length n:"), row);
+    message_ = new PanelMessage(this);
+    form->addRow(message_);
 
     connect(target_, &QLineEdit::returnPressed, this, &SequencesPanel::applyTarget);
     connect(source_, &QLineEdit::returnPressed, this, &SequencesPanel::applySource);
@@ -60,20 +63,15 @@ void SequencesPanel::refresh()
 
 bool SequencesPanel::setTokens(bool source, const QStringList& tokens)
 {
-    if (tokens.isEmpty()) {
-        Q_EMIT doc_->errorOccurred(tr("A sequence needs at least one token."));
-        refresh();
-        return false;
-    }
-    return doc_->changeSession(source ? tr("Edit source") : tr("Edit target"),
-                               [source, tokens](Session& s) {
-                                   QStringList& old = source ? s.sourceTokens : s.targetTokens;
-                                   attn::Matrix& emb = source ? s.input.Y : s.input.X;
-                                   emb = embeddingsFor(tokens, old, emb, s.dModel, s.seed);
-                                   old = tokens;
-                                   s.input.mask.reset();
-                                   s.input.edits.clear();
-                               });
+    const bool accepted = doc_->setTokens(source, tokens);
+    message_->say(accepted ? QString() : doc_->lastError());
+    if (!accepted) refresh();
+    return accepted;
+}
+
+QString SequencesPanel::message() const
+{
+    return message_->isHidden() ? QString() : message_->text();
 }
 
 void SequencesPanel::applyTarget()

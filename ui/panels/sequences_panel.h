@@ -12,6 +12,7 @@ class QSpinBox;
 namespace attnlab {
 
 class Document;
+class PanelMessage;
 
 class SequencesPanel : public QWidget {
     Q_OBJECT
@@ -25,6 +26,8 @@ public:
     void applySource();
     // Replaces the target by n generated tokens.
     void generate(int n);
+    // Why the panel's last change was refused, or empty.
+    [[nodiscard]] QString message() const;
 
 private:
     void refresh();
@@ -35,6 +38,7 @@ private:
     QLineEdit* source_;
     QCheckBox* perCharacter_;
     QSpinBox* length_;
+    PanelMessage* message_;
 };
 
 }  // namespace attnlab

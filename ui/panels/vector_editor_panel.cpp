@@ -103,7 +103,12 @@ QString VectorEditorPanel::tokenLabel(int token) const
 
 QString VectorEditorPanel::componentName(int component) const
 {
-    switch (role_) {
+    return componentName(role_, component);
+}
+
+QString VectorEditorPanel::componentName(attn::Role role, int component)
+{
+    switch (role) {
     case attn::Role::Query: return tr("q%1").arg(component + 1);
     case attn::Role::Key: return tr("k%1").arg(component + 1);
     case attn::Role::Value: return tr("v%1").arg(component + 1);
@@ -270,9 +275,9 @@ void VectorEditorPanel::updateLayout()
     refreshValues();
 }
 
-void VectorEditorPanel::setComponent(int token, int component, double value, bool dragging)
+void VectorEditorPanel::setComponent(int tokenIndex, int component, double value, bool dragging)
 {
-    attn::VectorEdit e = currentEdit(token);
+    attn::VectorEdit e = currentEdit(tokenIndex);
     if (e.scale == 0.0) {
         // A zero scale hides every override: keep the shown (zero) vector, at scale 1.
         e.scale = 1.0;
@@ -287,13 +292,15 @@ void VectorEditorPanel::setComponent(int token, int component, double value, boo
         it->value = stored;
     else
         e.overrides.push_back({component, stored});
-    if (dragging && !macroOpen_ && attn::validateEdit(doc_->session().input, e).ok()) {
-        // One undo step per drag, even when two drags of the same vector follow each other.
-        doc_->undoStack()->beginMacro(
-            tr("Drag %1 of %2").arg(componentName(component), tokenLabel(token)));
-        macroOpen_ = true;
+    // The label is read again after a language switch: it captures what to say, not the words.
+    const QString token = tokenLabel(tokenIndex);
+    Label label;
+    if (dragging) {
+        label = [role = role_, component, token] {
+            return tr("Drag %1 of %2").arg(componentName(role, component), token);
+        };
     }
-    if (doc_->editVector(e, dragging)) showMessage(QString());
+    if (doc_->editVector(e, dragging, label)) showMessage(QString());
 }
 
 void VectorEditorPanel::doubleVector(int token)
@@ -313,9 +320,7 @@ void VectorEditorPanel::resetVector(int token)
 
 void VectorEditorPanel::endDrag()
 {
-    if (!macroOpen_) return;
-    macroOpen_ = false;
-    doc_->undoStack()->endMacro();
+    doc_->endDrag();  // the next drag is its own undo step, even of the same vector
 }
 
 void VectorEditorPanel::showMessage(const QString& text)

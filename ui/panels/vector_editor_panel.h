@@ -75,6 +75,8 @@ private:
     [[nodiscard]] int dimension() const;
     [[nodiscard]] QString tokenLabel(int token) const;
     [[nodiscard]] QString componentName(int component) const;
+    // "k2": component 2 (from 1) of a key.
+    static QString componentName(attn::Role role, int component);
     [[nodiscard]] const attn::Matrix* vectors() const;
     [[nodiscard]] attn::VectorEdit currentEdit(int token) const;
     [[nodiscard]] const Row* rowFor(int token) const;
@@ -106,7 +108,6 @@ private:
     QVector<int> shownComponents_;
     QStringList shownLabels_;
     int centre_ = 0;
-    bool macroOpen_ = false;
 };
 
 }  // namespace attnlab

@@ -35,6 +35,35 @@ HeatmapContent weightsContent(const Document& doc)
     return c;
 }
 
+void applyWeightColors(HeatmapContent& c, WeightColors colors)
+{
+    // Only what is drawn changes: hover readouts and exports of numbers read the weights.
+    switch (colors) {
+    case WeightColors::Fixed: c.range = QCPRange(0.0, 1.0); break;  // the colour bar says so
+    case WeightColors::DataRange: {
+        const double lo = c.values.size() ? c.values.minCoeff() : 0.0;
+        const double hi = c.values.size() ? c.values.maxCoeff() : 1.0;
+        c.range = QCPRange(lo, hi > lo ? hi : lo + 1e-12);
+        c.title += QLatin1String(" · ") + WeightsPanel::tr("colours: this map's range");
+        break;
+    }
+    case WeightColors::PerRow:
+        for (long i = 0; i < c.values.rows(); ++i) {
+            const double top = c.values.row(i).maxCoeff();
+            if (top > 0) c.values.row(i) /= top;
+        }
+        c.range = QCPRange(0.0, 1.0);
+        c.title +=
+            QLatin1String(" · ") + WeightsPanel::tr("colours: each row / its largest weight");
+        break;
+    case WeightColors::Log:
+        c.values = c.values.cwiseMax(1e-4).array().log10().matrix();
+        c.range = QCPRange(-4.0, 0.0);
+        c.title += QLatin1String(" · ") + WeightsPanel::tr("colours: log₁₀ weight on [−4, 0]");
+        break;
+    }
+}
+
 WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
     : QWidget(parent), doc_(doc), kind_(kind)
 {
@@ -59,6 +88,7 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
     auto* lazy = new LazyRefresh(this, [this] { rebuild(); });
     connect(doc_, &Document::changed, lazy, &LazyRefresh::request);
     connect(doc_, &Document::pinChanged, lazy, &LazyRefresh::request);
+    connect(doc_, &Document::viewChanged, lazy, &LazyRefresh::request);
     connect(doc_, &Document::selectionChanged, this,
             [this] { view_->setSelection(doc_->selectedRow(), doc_->selectedColumn()); });
     rebuild();
@@ -67,6 +97,7 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
 void WeightsPanel::rebuild()
 {
     HeatmapContent c = weightsContent(*doc_);
+    if (kind_ == Kind::Weights) applyWeightColors(c, doc_->view().colors);
     if (kind_ == Kind::Difference) {
         const auto& pinned = doc_->pinnedWeights();
         const bool usable =
@@ -89,6 +120,13 @@ void WeightsPanel::rebuild()
     }
     view_->setContent(std::move(c));
     view_->setSelection(doc_->selectedRow(), doc_->selectedColumn());
+    // The readout of the cell under the mouse follows the new numbers (an edit, a Ctrl+click
+    // mask) without waiting for the mouse to move.
+    if (view_->hoveredRow() >= 0) {
+        const QString text = hoverText(view_->hoveredRow(), view_->hoveredColumn());
+        if (QToolTip::isVisible()) QToolTip::showText(QCursor::pos(), text, view_);
+        Q_EMIT hoverTextChanged(text);
+    }
 }
 
 QString WeightsPanel::hoverText(int row, int column) const
@@ -130,14 +168,7 @@ void WeightsPanel::onClick(int row, int column, Qt::KeyboardModifiers modifiers)
 
 void WeightsPanel::toggleMaskCell(int row, int column)
 {
-    const long n = doc_->session().input.queryCount();
-    const long m = doc_->session().input.keyCount();
-    doc_->changeSession(tr("Paint mask"), [=](Session& s) {
-        if (!s.input.mask || s.input.mask->rows() != n || s.input.mask->cols() != m)
-            s.input.mask = attn::BoolMatrix::Constant(n, m, true);
-        (*s.input.mask)(row, column) = !(*s.input.mask)(row, column);
-        if (s.input.mask->all()) s.input.mask.reset();
-    });
+    doc_->toggleMaskCell(row, column);
 }
 
 void WeightsPanel::keyPressEvent(QKeyEvent* event)

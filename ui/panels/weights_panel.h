@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include "ui/document/view_state.h"
+
 class QLabel;
 
 namespace attnlab {
@@ -45,5 +47,7 @@ private:
 
 // The content the weights map draws for the document's current head (also used by exports).
 HeatmapContent weightsContent(const Document& doc);
+// Turns weights into what the chosen colouring draws (per row, log, …) and says so in the title.
+void applyWeightColors(HeatmapContent& content, WeightColors colors);
 
 }  // namespace attnlab

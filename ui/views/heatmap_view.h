@@ -60,6 +60,9 @@ public:
     // Zoom around the centre by `factor` (< 1 zooms in); resetView shows the whole matrix.
     void zoom(double factor);
     void resetView();
+    // The cell under the mouse, or -1 when the mouse is not over the map.
+    [[nodiscard]] int hoveredRow() const { return hoverRow_; }
+    [[nodiscard]] int hoveredColumn() const { return hoverColumn_; }
     // Cell under a widget position, for tests and tooltips.
     bool cellAtPosition(const QPoint& pos, int& row, int& column) const;
 

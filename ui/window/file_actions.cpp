@@ -88,19 +88,16 @@ SessionFile FileActions::snapshot() const
 {
     SessionFile f;
     f.session = doc_->session();
-    f.view.head = doc_->head();
-    f.view.row = doc_->selectedRow();
-    f.view.column = doc_->selectedColumn();
-    f.view.fixedColorRange = fixedColorRange_;
+    f.view = doc_->view();
     return f;
 }
 
 void FileActions::apply(const SessionFile& file)
 {
-    fixedColorRange_ = file.view.fixedColorRange;
     doc_->flush();
     doc_->setHead(file.view.head);
     doc_->select(file.view.row, file.view.column);
+    doc_->setWeightColors(file.view.colors);
 }
 
 void FileActions::fail(const FileError& error, const QString& title)
@@ -118,7 +115,8 @@ bool FileActions::openFile(const QString& path)
         return false;
     }
     if (!confirmDiscard()) return false;
-    if (!doc_->replaceSession(file.session, tr("Open %1").arg(QFileInfo(path).fileName()))) {
+    const QString name = QFileInfo(path).fileName();
+    if (!doc_->replaceSession(file.session, Label([name] { return tr("Open %1").arg(name); }))) {
         fail(FileError{path, QString(), doc_->lastError()}, tr("Cannot open the session"));
         return false;
     }
@@ -210,7 +208,7 @@ bool FileActions::offerRecovery(bool withoutAsking)
     }
     if (!confirmDiscard()) return false;
     // One undo step on top of the current session, and not clean: it has not been saved.
-    if (!doc_->replaceSession(file.session, tr("Restore unsaved work"))) {
+    if (!doc_->replaceSession(file.session, Label([] { return tr("Restore unsaved work"); }))) {
         fail(FileError{newest.sessionPath, QString(), doc_->lastError()},
              tr("Cannot restore the session"));
         return false;

@@ -82,7 +82,6 @@ private:
     QMenu* recentMenu_ = nullptr;
     QString current_;
     FileError lastError_;
-    bool fixedColorRange_ = true;
     FileDialogs dialogs_;
 };
 

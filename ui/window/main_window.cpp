@@ -38,6 +38,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
     buildInterface();
     connect(doc_, &Document::errorOccurred, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(doc_, &Document::noticed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(files_, &FileActions::currentFileChanged, this, &MainWindow::updateTitle);
     updateTitle();
@@ -136,7 +138,10 @@ void MainWindow::rebuildInterface()
 void MainWindow::changeEvent(QEvent* event)
 {
     // Posted (and compressed) by QApplication after a translator was installed or removed.
-    if (event->type() == QEvent::LanguageChange && tabs_) rebuildInterface();
+    if (event->type() == QEvent::LanguageChange && tabs_) {
+        doc_->retranslate();  // before the undo actions are made again from the labels
+        rebuildInterface();
+    }
     QMainWindow::changeEvent(event);
 }
 
