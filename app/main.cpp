@@ -1,5 +1,5 @@
 // attnlab: the workbench window, or a headless command.
-//   attnlab [--recover] [FILE]  open the window (and FILE, a session)
+//   attnlab [--recover] [--lesson ID] [FILE]  open the window (and FILE, a session, or a lesson)
 //   attnlab bench-ui [options]  drive the real window offscreen and time slider updates
 //   attnlab render|compute|lessons|--help|--version   headless commands (app/cli.h)
 #include <cstring>
@@ -85,14 +85,26 @@ int main(int argc, char** argv)
         QStringLiteral("recover"),
         QApplication::translate("main", "Restore unsaved work of a crashed run without asking."));
     gui.addOption(recover);
+    const QCommandLineOption lesson(
+        QStringLiteral("lesson"),
+        QApplication::translate("main", "Open a built-in lesson (see attnlab lessons)."),
+        QStringLiteral("id"));
+    gui.addOption(lesson);
     gui.process(app);
     attnlab::MainWindow window;
     window.show();
     const bool recovered = window.fileActions()->offerRecovery(gui.isSet(recover));
     // First launch: the start page with the lessons (not over a file or a restored session).
-    if (auto* lessons = window.findChild<attnlab::LessonActions*>();
-        lessons && !recovered && gui.positionalArguments().isEmpty())
+    auto* lessons = window.findChild<attnlab::LessonActions*>();
+    if (lessons && gui.isSet(lesson)) {
+        if (!lessons->openLesson(gui.value(lesson))) {
+            qCritical("attnlab: no lesson \"%s\" (attnlab lessons lists them)",
+                      qUtf8Printable(gui.value(lesson)));
+            return 2;
+        }
+    } else if (lessons && !recovered && gui.positionalArguments().isEmpty()) {
         lessons->showStartPageOnFirstLaunch();
+    }
     if (!gui.positionalArguments().isEmpty()) window.openFile(gui.positionalArguments().first());
     return QApplication::exec();
 }

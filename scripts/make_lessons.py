@@ -361,6 +361,26 @@ LESSONS = [
 ]
 
 
+# What each lesson shows when it opens: the central tab ("weights", "difference", "pipeline",
+# "heads" or "walkthrough") and the docks it shows and raises, besides its text. The window
+# lays these out; tests/ui/lesson_layout_test.cpp checks that nothing they need is clipped.
+LAYOUT = {
+    "hand-exercise": {"tab": "weights", "docks": ["KeysDock", "WorkingDock"]},
+    "coreference-tired": {"tab": "weights", "docks": ["RowInspectorDock"]},
+    "coreference-wide": {"tab": "weights", "docks": ["RowInspectorDock"]},
+    "coreference-tired-en": {"tab": "weights", "docks": ["RowInspectorDock"]},
+    "coreference-wide-en": {"tab": "weights", "docks": ["RowInspectorDock"]},
+    "scaling": {"tab": "weights", "docks": ["ControlsDock", "RowInspectorDock"]},
+    "causal": {"tab": "weights", "docks": ["ControlsDock"]},
+    "cross": {"tab": "weights", "docks": ["SequencesDock"]},
+    "cross-short": {"tab": "weights", "docks": ["SequencesDock"]},
+    "shared-projections": {"tab": "weights", "docks": ["ControlsDock"]},
+    "additive": {"tab": "pipeline", "docks": ["ControlsDock"]},
+    "cost": {"tab": "weights", "docks": ["CostDock"]},
+    "heads": {"tab": "heads", "docks": ["ControlsDock"]},
+}
+
+
 # Lessons that share another lesson's text (the language variants of one example).
 TEXT_OF = {"coreference-tired-en": "coreference-tired", "coreference-wide-en": "coreference-wide",
            "cross-short": "cross"}
@@ -377,7 +397,8 @@ def main():
         index.append({"id": lid, "title_en": ten, "title_zh": tzh, "summary_en": sen,
                       "summary_zh": szh, "session": lid + ".attnlab.json",
                       "text_en": TEXT_OF.get(lid, lid) + ".en.md",
-                      "text_zh": TEXT_OF.get(lid, lid) + ".zh.md"})
+                      "text_zh": TEXT_OF.get(lid, lid) + ".zh.md",
+                      "layout": LAYOUT[lid]})
     with open(os.path.join(OUT, "lessons.json"), "w", encoding="utf-8") as f:
         json.dump({"lessons": index}, f, ensure_ascii=False, indent=4)
         f.write("\n")

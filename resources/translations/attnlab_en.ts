@@ -28,4 +28,21 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>attnlab::SessionOps</name>
+    <message numerus="yes">
+        <source>%n vector edit(s) no longer fit and were dropped: %1.</source>
+        <translation>
+            <numerusform>%n vector edit no longer fits and was dropped: %1.</numerusform>
+            <numerusform>%n vector edits no longer fit and were dropped: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n vector edit(s) were on tokens that changed and were dropped: %1.</source>
+        <translation>
+            <numerusform>%n vector edit was on a token that changed and was dropped: %1.</numerusform>
+            <numerusform>%n vector edits were on tokens that changed and were dropped: %1.</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -97,21 +97,6 @@
     </message>
 </context>
 <context>
-    <name>QObject</name>
-    <message>
-        <source>Edit key %1</source>
-        <translation>编辑键 %1</translation>
-    </message>
-    <message>
-        <source>Edit query %1</source>
-        <translation>编辑查询 %1</translation>
-    </message>
-    <message>
-        <source>Edit value %1</source>
-        <translation>编辑值 %1</translation>
-    </message>
-</context>
-<context>
     <name>StageContent</name>
     <message>
         <source>(%1 × %2)</source>
@@ -171,6 +156,21 @@
     <message>
         <source>weight = %1</source>
         <translation>权重 = %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Commands</name>
+    <message>
+        <source>Edit key %1</source>
+        <translation>编辑键 %1</translation>
+    </message>
+    <message>
+        <source>Edit query %1</source>
+        <translation>编辑查询 %1</translation>
+    </message>
+    <message>
+        <source>Edit value %1</source>
+        <translation>编辑值 %1</translation>
     </message>
 </context>
 <context>
@@ -256,10 +256,6 @@
         <translation>令 W_K 和 W_V 等于 W_Q：此时每个词主要关注它自己。</translation>
     </message>
     <message>
-        <source>Number of heads. Changing it draws new projections from the seed.</source>
-        <translation>头的数量。修改后会用种子重新抽取投影矩阵。</translation>
-    </message>
-    <message>
         <source>&amp;Heads:</source>
         <translation>头数(&amp;H)：</translation>
     </message>
@@ -276,36 +272,8 @@
         <translation>头 %1</translation>
     </message>
     <message>
-        <source>Change mode</source>
-        <translation>更改模式</translation>
-    </message>
-    <message>
-        <source>Change scaling</source>
-        <translation>更改缩放</translation>
-    </message>
-    <message>
-        <source>Change temperature</source>
-        <translation>更改温度</translation>
-    </message>
-    <message>
-        <source>Change d_k</source>
-        <translation>更改 d_k</translation>
-    </message>
-    <message>
-        <source>Change score function</source>
-        <translation>更改打分函数</translation>
-    </message>
-    <message>
-        <source>Share projections</source>
-        <translation>共用投影矩阵</translation>
-    </message>
-    <message>
-        <source>Separate projections</source>
-        <translation>分开投影矩阵</translation>
-    </message>
-    <message>
-        <source>Change number of heads</source>
-        <translation>更改头数</translation>
+        <source>Number of heads. The heads that stay keep their matrices; new ones are drawn from the seed.</source>
+        <translation>头的数量。保留下来的头保持原有矩阵；新增的头由种子随机生成。</translation>
     </message>
 </context>
 <context>
@@ -378,6 +346,10 @@
         <source>%1, source as long as the target</source>
         <translation>%1，源序列与目标序列等长</translation>
     </message>
+    <message>
+        <source>The session changed: press Measure to time this one.</source>
+        <translation>会话已改变：按“测量”为当前会话计时。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CostPlot</name>
@@ -426,6 +398,69 @@
     <message>
         <source>n² line through the last point</source>
         <translation>过最后一个点的 n² 线</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Document</name>
+    <message>
+        <source>Change mode</source>
+        <translation>切换模式</translation>
+    </message>
+    <message>
+        <source>Change scaling</source>
+        <translation>切换缩放</translation>
+    </message>
+    <message>
+        <source>Change temperature</source>
+        <translation>修改温度</translation>
+    </message>
+    <message>
+        <source>Change score function</source>
+        <translation>切换打分函数</translation>
+    </message>
+    <message>
+        <source>Change d_k</source>
+        <translation>修改 d_k</translation>
+    </message>
+    <message>
+        <source>Share projections</source>
+        <translation>共用投影</translation>
+    </message>
+    <message>
+        <source>Separate projections</source>
+        <translation>分开投影</translation>
+    </message>
+    <message>
+        <source>Change number of heads</source>
+        <translation>修改头数</translation>
+    </message>
+    <message>
+        <source>A sequence needs at least one token.</source>
+        <translation>序列至少需要一个词元。</translation>
+    </message>
+    <message>
+        <source>Edit source</source>
+        <translation>编辑源序列</translation>
+    </message>
+    <message>
+        <source>Edit target</source>
+        <translation>编辑目标序列</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+    <message>
+        <source>Randomise projections (seed %1)</source>
+        <translation>随机生成投影（种子 %1）</translation>
+    </message>
+    <message>
+        <source>Paint mask</source>
+        <translation>绘制掩码</translation>
+    </message>
+    <message>
+        <source>The pinned weights were dropped: they belonged to other tokens.</source>
+        <translation>已固定的权重被丢弃：它们属于另一组词元。</translation>
     </message>
 </context>
 <context>
@@ -1073,10 +1108,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>双击单元格输入新值</translation>
     </message>
     <message>
-        <source>Randomise projections (seed %1)</source>
-        <translation>随机生成投影矩阵（种子 %1）</translation>
-    </message>
-    <message>
         <source>Target embeddings, one row per token.</source>
         <translation>目标序列的词向量，每个词一行。</translation>
     </message>
@@ -1424,18 +1455,6 @@ measuring…</source>
         <source>(%1 tokens)</source>
         <translation>（%1 个词）</translation>
     </message>
-    <message>
-        <source>A sequence needs at least one token.</source>
-        <translation>序列至少需要一个词。</translation>
-    </message>
-    <message>
-        <source>Edit source</source>
-        <translation>编辑源序列</translation>
-    </message>
-    <message>
-        <source>Edit target</source>
-        <translation>编辑目标序列</translation>
-    </message>
 </context>
 <context>
     <name>attnlab::SessionFile</name>
@@ -1548,10 +1567,6 @@ measuring…</source>
         <translation>应为每个头各有一个向量（%1 个），实际有 %2 个。</translation>
     </message>
     <message>
-        <source>is &quot;%1&quot;; it should be &quot;fixed&quot; or &quot;data&quot;.</source>
-        <translation>是“%1”；应为 &quot;fixed&quot; 或 &quot;data&quot;。</translation>
-    </message>
-    <message>
         <source>should be a whole number from 0 to 2^64 − 1.</source>
         <translation>应为 0 到 2^64 − 1 之间的整数。</translation>
     </message>
@@ -1615,6 +1630,10 @@ measuring…</source>
         <source>has %1 numbers but the first row has %2; every row must have the same length.</source>
         <translation>有 %1 个数，但第一行有 %2 个；每一行的长度必须相同。</translation>
     </message>
+    <message>
+        <source>is &quot;%1&quot;; it should be &quot;fixed&quot;, &quot;data&quot;, &quot;row&quot; or &quot;log&quot;.</source>
+        <translation>是 “%1”；应为 &quot;fixed&quot;、&quot;data&quot;、&quot;row&quot; 或 &quot;log&quot;。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SessionMatrixModel</name>
@@ -1630,9 +1649,40 @@ measuring…</source>
         <source>“%1” is not a number between −%2 and %2; %3 keeps its value.</source>
         <translation>“%1”不是 −%2 到 %2 之间的数；%3 保持原值。</translation>
     </message>
+</context>
+<context>
+    <name>attnlab::SessionOps</name>
     <message>
-        <source>Edit %1</source>
-        <translation>编辑 %1</translation>
+        <source>query %1 of head %2</source>
+        <translation>头 %2 的查询 %1</translation>
+    </message>
+    <message>
+        <source>key %1 of head %2</source>
+        <translation>头 %2 的键 %1</translation>
+    </message>
+    <message>
+        <source>value %1 of head %2</source>
+        <translation>头 %2 的值 %1</translation>
+    </message>
+    <message>
+        <source>The custom mask was removed: its shape no longer fits the sequences.</source>
+        <translation>自定义掩码已移除：它的形状与序列不再相符。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n vector edit(s) no longer fit and were dropped: %1.</source>
+        <translation>
+            <numerusform>%n 处向量编辑不再适用，已丢弃：%1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shared projections need d_v = d_k: new projections were drawn.</source>
+        <translation>共用投影要求 d_v = d_k：已重新生成投影。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n vector edit(s) were on tokens that changed and were dropped: %1.</source>
+        <translation>
+            <numerusform>%n 处向量编辑所在的词元已改变，已丢弃：%1。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1711,6 +1761,10 @@ measuring…</source>
     <message>
         <source>This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer tokens or heads.</source>
         <translation>这需要 %1 MiB 内存，超过了 %2 MiB 的上限。请减少词数或头数。</translation>
+    </message>
+    <message>
+        <source>%1 edits the same vector (%2) as edits[%3]; each vector may have one edit.</source>
+        <translation>%1 与 edits[%3] 编辑的是同一个向量（%2）；每个向量只能有一处编辑。</translation>
     </message>
 </context>
 <context>
@@ -2021,8 +2075,16 @@ measuring…</source>
         <translation>之前 = %1，变化 = %2</translation>
     </message>
     <message>
-        <source>Paint mask</source>
-        <translation>绘制掩码</translation>
+        <source>colours: this map&apos;s range</source>
+        <translation>颜色：本图的取值范围</translation>
+    </message>
+    <message>
+        <source>colours: each row / its largest weight</source>
+        <translation>颜色：每行除以该行最大权重</translation>
+    </message>
+    <message>
+        <source>colours: log₁₀ weight on [−4, 0]</source>
+        <translation>颜色：log₁₀ 权重，范围 [−4, 0]</translation>
     </message>
 </context>
 <context>
@@ -2119,6 +2181,42 @@ measuring…</source>
         <source>&lt;p&gt;&lt;b&gt;AttnLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Attention you can touch: edit the vectors, toggle the scaling and masks, and watch the softmax redistribute.&lt;/p&gt;&lt;p&gt;Attention weights are a microscope, not courtroom evidence.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;AttnLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;亲手触摸注意力：编辑向量，切换缩放和掩码，观察 softmax 如何重新分配权重。&lt;/p&gt;&lt;p&gt;注意力权重是显微镜，不是呈堂证供。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Weight &amp;colours</source>
+        <translation>权重颜色(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Fixed [0, 1]</source>
+        <translation>固定 [0, 1](&amp;F)</translation>
+    </message>
+    <message>
+        <source>Every map on the same scale, so that maps can be compared</source>
+        <translation>所有热力图用同一标尺，便于相互比较</translation>
+    </message>
+    <message>
+        <source>This map&apos;s &amp;range</source>
+        <translation>本图的范围(&amp;R)</translation>
+    </message>
+    <message>
+        <source>From the map&apos;s smallest to its largest weight</source>
+        <translation>从本图最小权重到最大权重</translation>
+    </message>
+    <message>
+        <source>Each &amp;row by its largest weight</source>
+        <translation>每行按其最大权重(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Each row divided by its own largest weight: long rows stay visible</source>
+        <translation>每行除以该行自己的最大权重：长序列的行也看得清</translation>
+    </message>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>对数刻度(&amp;L)</translation>
+    </message>
+    <message>
+        <source>log₁₀ of the weight on [−4, 0]: small weights stay visible</source>
+        <translation>权重取 log₁₀，范围 [−4, 0]：很小的权重也看得见</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::WorkingPanel</name>
@@ -2167,10 +2265,6 @@ measuring…</source>
         <translation>第 %1 行（%2）：q = %3。 %4。 m = %5 是 softmax 减去的平移量（这一行最大的缩放后分数），使 exp 永远不会溢出。</translation>
     </message>
     <message>
-        <source>vᵀ tanh(W q + U k)</source>
-        <translation>vᵀ tanh(W q + U k)</translation>
-    </message>
-    <message>
         <source>k = %1</source>
         <translation>k = %1</translation>
     </message>
@@ -2189,6 +2283,26 @@ measuring…</source>
     <message>
         <source>weight_j = exp(s_j / d − m) / Σ: every weight is its exp divided by the sum, so the weights are positive and add up to one.</source>
         <translation>weight_j = exp(s_j / d − m) / Σ：每个权重等于它的 exp 除以总和，所以权重都为正且和为一。</translation>
+    </message>
+    <message>
+        <source>vᵀ tanh(W_a q + U_a k_j)</source>
+        <translation>vᵀ tanh(W_a q + U_a k_j)</translation>
+    </message>
+    <message>
+        <source>(the additive scores are divided by d too, like dot products)</source>
+        <translation>（加性分数同样除以 d，与点积一样）</translation>
+    </message>
+    <message>
+        <source>Row %1 (%2): q = %3.  %4.  Every key is masked: the row&apos;s weights are all 0.</source>
+        <translation>第 %1 行（%2）：q = %3。%4。所有键都被掩码：这一行的权重全为 0。</translation>
+    </message>
+    <message>
+        <source>v · h, h = %1</source>
+        <translation>v · h，h = %1</translation>
+    </message>
+    <message>
+        <source>v · tanh(…) = %1</source>
+        <translation>v · tanh(…) = %1</translation>
     </message>
 </context>
 <context>
@@ -2385,6 +2499,10 @@ attnlab --help | --version
     <message>
         <source>Restore unsaved work of a crashed run without asking.</source>
         <translation>不经询问，直接恢复上次崩溃时未保存的工作。</translation>
+    </message>
+    <message>
+        <source>Open a built-in lesson (see attnlab lessons).</source>
+        <translation>打开内置课程（见 attnlab lessons）。</translation>
     </message>
 </context>
 </TS>

@@ -51,7 +51,7 @@ TEST(HeadsGrid, ClickingAMapSelectsItsHead)
     EXPECT_EQ(doc.head(), 2);
     EXPECT_EQ(doc.selectedRow(), 3);
     EXPECT_EQ(doc.selectedColumn(), 1);
-    QTest::qWait(100);
+    QCoreApplication::processEvents();  // the queued replots, before a picture is taken
     if (qEnvironmentVariableIsSet("ATTNLAB_RENDER_DIR"))
         panel.grab().save(qEnvironmentVariable("ATTNLAB_RENDER_DIR") +
                           QStringLiteral("/heads_grid.png"));

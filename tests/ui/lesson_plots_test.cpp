@@ -9,6 +9,7 @@
 #include <QThreadPool>
 
 #include "core/attention.h"
+#include "core/random_init.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/lessons/cost_study.h"
@@ -200,7 +201,55 @@ TEST(CostStudy, MeasuresWithTheSessionsModeAndScoreFunction)
         h.weights.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().cwiseAbs().maxCoeff(),
         0.0);
     EXPECT_GT((h.scores - h.Q * h.K.transpose()).cwiseAbs().maxCoeff(), 1e-3);
+    // ... and they are the additive formula s_ij = v^T tanh(W_a q_i + U_a k_j), written out
+    // here as loops over the parameters the study drew (attn::randomInput of the same spec).
+    attn::RandomSpec spec;
+    spec.n = spec.m = 40;
+    spec.dModel = shape.dModel;
+    spec.dK = shape.dK;
+    spec.dV = shape.dV;
+    spec.heads = shape.heads;
+    spec.dAdditive = shape.dAdditive;
+    spec.mode = shape.mode;
+    spec.seed = shape.seed;
+    const attn::AdditiveParams& p = attn::randomInput(spec).heads[0].additive;
+    ASSERT_EQ(p.v.size(), shape.dAdditive);
+    for (long i : {0L, 7L, 39L}) {
+        for (long j = 0; j <= i; ++j) {
+            double score = 0.0;
+            for (long a = 0; a < p.v.size(); ++a) {
+                double pre = 0.0;
+                for (long c = 0; c < h.Q.cols(); ++c)
+                    pre += p.W_a(a, c) * h.Q(i, c) + p.U_a(a, c) * h.K(j, c);
+                score += p.v(a) * std::tanh(pre);
+            }
+            EXPECT_NEAR(h.scores(i, j), score, 1e-12) << i << ", " << j;
+        }
+    }
     EXPECT_EQ(point.weightBytes, std::size_t{40 * 40 * 8});
+}
+
+// The panel kept another session's measurement under the new session's header.
+TEST(CostPanel, AnotherSessionClearsTheOldMeasurement)
+{
+    Document doc;
+    ASSERT_TRUE(doc.replaceSession(lessonSession("cost"), QStringLiteral("lesson")));
+    CostPanel panel(&doc);
+    panel.setMaxN(128);
+    ASSERT_TRUE(measureAndWait(panel));
+    ASSERT_EQ(panel.points().size(), 1u);
+    ASSERT_TRUE(doc.setKeyDim(static_cast<int>(doc.session().input.keyDim()) + 4));
+    EXPECT_TRUE(panel.points().empty());
+    EXPECT_EQ(panel.plot()->timeGraph()->dataCount(), 0);
+    EXPECT_TRUE(panel.message().contains(QStringLiteral("session changed")))
+        << panel.message().toStdString();
+    // A change that keeps the measured shape (a vector edit) keeps the points.
+    ASSERT_TRUE(measureAndWait(panel));
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.scale = 2.0;
+    ASSERT_TRUE(doc.editVector(e));
+    EXPECT_EQ(panel.points().size(), 1u);
 }
 
 }  // namespace

@@ -5,11 +5,13 @@
 #include <ostream>
 #include <string>
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QImage>
 #include <QMenu>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -82,6 +84,42 @@ TEST(LessonCatalog, LanguageFollowsTheChoice)
     EXPECT_EQ(l->text(), l->textEn);
     EXPECT_TRUE(l->text().contains(QStringLiteral("not a trained model")));
     setLessonLanguage(QString());
+}
+
+// Lesson texts name rows and keys as the map and Show working do: counting from 1. Lesson
+// 1 called 爱 (the second token) "row 1" while the window called it row 2.
+TEST(LessonCatalog, RowAndKeyNumbersInTheTextsNameTheRightTokens)
+{
+    const QRegularExpression patterns[] = {
+        QRegularExpression(QStringLiteral("(?:row|key) (\\d+) \\(\"([^\"]+)\"")),
+        QRegularExpression(QStringLiteral("第 (\\d+) (?:行|个键)（“([^”]+)”")),
+    };
+    int checked = 0;
+    for (const Lesson& l : lessons()) {
+        Session s;
+        ViewState view;
+        FileError error;
+        ASSERT_TRUE(loadLesson(l.id, s, view, error));
+        for (const QString& text : {l.textEn, l.textZh}) {
+            for (const QRegularExpression& re : patterns) {
+                for (auto it = re.globalMatch(text); it.hasNext();) {
+                    const QRegularExpressionMatch m = it.next();
+                    const int n = m.captured(1).toInt();
+                    const QString token = m.captured(2);
+                    const bool isKey = m.captured(0).startsWith(QStringLiteral("key")) ||
+                                       m.captured(0).contains(QStringLiteral("个键"));
+                    const QStringList& tokens = isKey ? keyTokens(s) : s.targetTokens;
+                    // The English-sentence variants share the Chinese lesson's text, which
+                    // names 它 where their session has "it": only tokens of this session count.
+                    if (!tokens.contains(token)) continue;
+                    EXPECT_EQ(tokens.value(n - 1), token)
+                        << l.id.toStdString() << ": " << m.captured(0).toStdString();
+                    ++checked;
+                }
+            }
+        }
+    }
+    EXPECT_GE(checked, 6);
 }
 
 TEST(LessonHandExercise, DoublingOneKeyMovesEveryRowAndTheWorkingAddsUp)
@@ -296,9 +334,16 @@ TEST(LessonWindow, MenuAndStartPageOpenLessonsAndShowTheirText)
     EXPECT_NE(window.document()->session().targetTokens.value(7), QStringLiteral("它"));
 
     EXPECT_TRUE(actions->showStartPageOnFirstLaunch());
-    EXPECT_FALSE(actions->showStartPageOnFirstLaunch());  // only the first time
     StartPage* page = actions->startPage();
     ASSERT_NE(page, nullptr);
+    // It was shown at startup, so its box says so (it started unticked), until unticked.
+    auto* again = page->findChild<QCheckBox*>();
+    ASSERT_NE(again, nullptr);
+    EXPECT_TRUE(again->isChecked());
+    EXPECT_TRUE(page->showAtStartup());
+    EXPECT_TRUE(actions->showStartPageOnFirstLaunch());
+    again->setChecked(false);
+    EXPECT_FALSE(actions->showStartPageOnFirstLaunch());
     auto* open = page->findChild<QPushButton*>(QStringLiteral("open-causal"));
     ASSERT_NE(open, nullptr);
     open->click();

@@ -128,7 +128,8 @@ TEST(PipelinePanel, AdditiveScoreIsExplainedNotSplit)
         doc.select(2, 1);
         panel.resize(1000, 900);
         panel.show();
-        QTest::qWait(100);
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+        QCoreApplication::processEvents();  // the queued replots
         panel.grab().save(qEnvironmentVariable("ATTNLAB_RENDER_DIR") +
                           QStringLiteral("/pipeline.png"));
     }

@@ -105,7 +105,8 @@ TEST(RowInspector, CausalRowNotesItsMaskedKeys)
         doc.flush();
         panel.resize(640, 520);
         panel.show();
-        QTest::qWait(100);
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+        QCoreApplication::processEvents();  // the queued replots
         panel.grab().save(qEnvironmentVariable("ATTNLAB_RENDER_DIR") +
                           QStringLiteral("/row_inspector.png"));
     }
@@ -185,7 +186,7 @@ TEST(RowInspector, NarrowDockBreaksTheCaptionAndLegendIntoLines)
     EXPECT_EQ(panel.plot()->legend->rowCount(), 1);
 
     panel.resize(330, 520);
-    QTest::qWait(20);
+    QTRY_VERIFY(panel.plot()->width() <= 330);
     panel.plot()->replot();
     const QString text = caption(panel)->text();
     EXPECT_TRUE(text.contains(QLatin1Char('\n'))) << text.toStdString();

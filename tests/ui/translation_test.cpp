@@ -192,6 +192,11 @@ TEST(Translations, SwitchingLanguage_RebuildsTheMenusAndKeepsTheDocument)
     EXPECT_EQ(doc->result().heads[0].weights, edited);
     EXPECT_TRUE(doc->pinnedWeights().has_value());
     EXPECT_EQ(doc->selectedColumn(), 1);
+    // The undo step's label follows the language too (it stayed English before).
+    const QString zhLabel = QCoreApplication::translate("attnlab::Commands", "Edit key %1")
+                                .arg(doc->selectedColumn() + 1);
+    EXPECT_NE(zhLabel, QStringLiteral("Edit key 2"));
+    EXPECT_EQ(doc->undoStack()->undoText(), zhLabel);
 
     setLanguage(QStringLiteral("en"));
     applyLanguageChange();

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
 
 #include "ui/document/cell_info.h"
 #include "ui/document/document.h"
@@ -122,6 +125,85 @@ TEST(WeightsPanel, DifferenceMapShowsAfterMinusBefore)
             EXPECT_EQ(drawn(diff, i, j), colorLutFor(ColorScale::Diverging).color(change, range));
         }
     }
+}
+
+// The status bar's readout of the hovered cell went stale after an edit or a Ctrl+click mask
+// until the mouse moved.
+TEST(WeightsPanel, TheHoverReadoutFollowsAnEditAndAMaskWithoutAMouseMove)
+{
+    Document doc;
+    WeightsPanel panel(&doc, WeightsPanel::Kind::Weights);
+    panel.resize(600, 500);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    QCoreApplication::processEvents();
+    HeatmapView* view = panel.view();
+    QSignalSpy readout(&panel, &WeightsPanel::hoverTextChanged);
+    const QPointF at(view->xAxis->coordToPixel(1), view->yAxis->coordToPixel(2));
+    QMouseEvent move(QEvent::MouseMove, at, view->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(view, &move);
+    ASSERT_EQ(view->hoveredRow(), 2);
+    ASSERT_EQ(view->hoveredColumn(), 1);
+    ASSERT_GE(readout.count(), 1);
+    const QString before = readout.last().at(0).toString();
+    EXPECT_EQ(before, panel.hoverText(2, 1));
+
+    attn::VectorEdit e;
+    e.role = attn::Role::Key;
+    e.index = 1;
+    e.scale = 3.0;
+    ASSERT_TRUE(doc.editVector(e));
+    QTRY_VERIFY(readout.last().at(0).toString() != before);
+    EXPECT_EQ(readout.last().at(0).toString(), panel.hoverText(2, 1));
+
+    const QString edited = readout.last().at(0).toString();
+    ASSERT_TRUE(doc.toggleMaskCell(2, 1));  // what Ctrl+click does
+    QTRY_VERIFY(readout.last().at(0).toString() != edited);
+    EXPECT_EQ(readout.last().at(0).toString(), panel.hoverText(2, 1));
+}
+
+}  // namespace
+}  // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+// At 500 tokens every weight is near 1/500: on [0, 1] the whole map was almost black.
+TEST(WeightsPanel, PerRowAndLogColoursKeepLongRowsVisibleAndSaySo)
+{
+    Document doc;
+    QStringList tokens;
+    for (int i = 1; i <= 500; ++i) tokens << QStringLiteral("t%1").arg(i);
+    ASSERT_TRUE(doc.setTokens(false, tokens));
+    doc.flush();
+    WeightsPanel panel(&doc, WeightsPanel::Kind::Weights);
+    const QRgb top = weightColor(1.0);
+    const attn::Matrix& w = doc.result().heads[0].weights;
+    auto rowsAtTop = [&] {
+        int count = 0;
+        for (long i = 0; i < w.rows(); ++i) {
+            Eigen::Index j = 0;
+            w.row(i).maxCoeff(&j);
+            count += drawn(panel, static_cast<int>(i), static_cast<int>(j)) == top ? 1 : 0;
+        }
+        return count;
+    };
+    EXPECT_LT(rowsAtTop(), 50);  // [0, 1]: most rows never get near the top colour
+    EXPECT_FALSE(panel.view()->content().title.contains(QStringLiteral("colours")));
+
+    doc.setWeightColors(WeightColors::PerRow);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(rowsAtTop(), 500);  // every row's largest weight is drawn at the top colour
+    EXPECT_TRUE(panel.view()->content().title.contains(QStringLiteral("each row")));
+    // What is drawn changed, not the numbers a hover reads.
+    EXPECT_EQ(panel.hoverText(3, 4), describeCell(doc, 3, 4));
+
+    doc.setWeightColors(WeightColors::Log);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(panel.view()->drawnRange(), QCPRange(-4.0, 0.0));
+    EXPECT_TRUE(panel.view()->content().title.contains(QStringLiteral("log")));
+    EXPECT_EQ(doc.view().colors, WeightColors::Log);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ struct CostShape {
     attn::Scaling scaling = attn::Scaling::SqrtDk;
     double temperature = 1.0;
     unsigned long long seed = 1;
+    bool operator==(const CostShape&) const = default;
 };
 
 struct CostPoint {

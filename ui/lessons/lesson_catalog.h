@@ -17,6 +17,10 @@ struct Lesson {
     QString summaryEn, summaryZh;
     QString textEn, textZh;  // Markdown
     QString sessionPath;     // a resource path, ":/lessons/ID.attnlab.json"
+    // Its layout: the central tab ("weights", "difference", "pipeline", "heads",
+    // "walkthrough") and the docks (object names) it shows and raises besides its text.
+    QString tab;
+    QStringList docks;
 
     // The title, summary and text in the current lesson language.
     [[nodiscard]] QString title() const;

@@ -122,7 +122,14 @@ QString CostPanel::message() const
 void CostPanel::updateShape()
 {
     if (running_) return;  // the run in progress keeps the sizes it started with
-    shape_ = costShapeOf(doc_->session().input, doc_->session().seed);
+    const CostShape now = costShapeOf(doc_->session().input, doc_->session().seed);
+    if (!points_.empty() && !(now == shape_)) {
+        // Those points timed another session: they do not go under this one's header.
+        points_.clear();
+        plot_->setPoints(points_);
+        status_->setText(tr("The session changed: press Measure to time this one."));
+    }
+    shape_ = now;
     plot_->setShape(shape_, limits_);
     retranslate();
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -30,15 +29,13 @@ QFont scaledFont(QFont font, double factor)
     return font;
 }
 
-// Where each stage sits: two rows of a 20-column grid, step 1 above, steps 2..5 below.
-struct Cell {
-    int row, column, span;
-};
-// clang-format off
-constexpr std::array<Cell, PipelinePanel::StageCount> kCells = {{
-    {0, 0, 5}, {0, 5, 5}, {0, 10, 5}, {0, 15, 5},              // X, Q, K, V
-    {1, 0, 4}, {1, 4, 4}, {1, 8, 4}, {1, 12, 4}, {1, 16, 4}}};  // S, S scaled, mask, P, O
-// clang-format on
+// Where each stage sits: step 1 (X, Q, K, V) in the upper row, steps 2..5 in the lower one.
+int rowOfStage(int stage)
+{
+    return stage <= Stage::V ? 0 : 1;
+}
+// How much more room the current step's maps (and their row) get than the others.
+constexpr int kCurrentStretch = 5;
 
 }  // namespace
 
@@ -82,8 +79,9 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     caption_->setTextFormat(Qt::PlainText);
     layout->addWidget(caption_);
 
-    auto* grid = new QGridLayout;
-    for (int c = 0; c < 20; ++c) grid->setColumnStretch(c, 1);
+    rows_ = new QVBoxLayout;
+    std::array<QHBoxLayout*, 2> rowLayouts{new QHBoxLayout, new QHBoxLayout};
+    for (QHBoxLayout* row : rowLayouts) rows_->addLayout(row, 1);
     for (int s = 0; s < StageCount; ++s) {
         const auto i = static_cast<std::size_t>(s);
         auto* card = new QFrame(this);
@@ -91,7 +89,7 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
         auto* cardLayout = new QVBoxLayout(card);
         cardLayout->setContentsMargins(4, 4, 4, 4);
         auto* view = new HeatmapView(card);
-        view->setMinimumSize(150, 140);
+        view->setMinimumSize(90, 80);
         view->colorScale()->setBarWidth(8);
         auto* placeholder = new QLabel(card);
         placeholder->setAlignment(Qt::AlignCenter);
@@ -103,11 +101,9 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
         cards_[i] = card;
         views_[i] = view;
         placeholders_[i] = placeholder;
-        grid->addWidget(card, kCells[i].row, kCells[i].column, 1, kCells[i].span);
+        rowLayouts[static_cast<std::size_t>(rowOfStage(s))]->addWidget(card, 1);
     }
-    grid->setRowStretch(0, 1);
-    grid->setRowStretch(1, 1);
-    layout->addLayout(grid, 1);
+    layout->addLayout(rows_, 1);
 
     // Nine maps and captions: redraw only while shown (retranslate() ends in updateStep(),
     // which replots; on every slider step it took 13% of the window's time while hidden).
@@ -117,6 +113,7 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     });
     connect(document_, &Document::changed, lazy, &LazyRefresh::request);
     connect(document_, &Document::selectionChanged, lazy, &LazyRefresh::request);
+    step_ = std::clamp(document_->view().walkthroughStep, 1, static_cast<int>(StepCount));
     retranslate();
     applyFonts();
     rebuild();
@@ -154,6 +151,7 @@ void WalkthroughPanel::setStep(int step)
     step = std::clamp(step, 1, StepCount);
     if (step == step_) return;
     step_ = step;
+    document_->setWalkthroughStep(step_);  // kept by the document: survives a language switch
     updateStep();
     Q_EMIT stepChanged(step_);
 }
@@ -234,8 +232,13 @@ void WalkthroughPanel::updateStep()
     next_->setEnabled(step_ < StepCount);
     for (int s = 1; s <= StepCount; ++s)
         stepButtons_[static_cast<std::size_t>(s - 1)]->setChecked(s == step_);
+    // The current step's maps take the space; the others shrink to thumbnails.
+    const int currentRow = step_ == 1 ? 0 : 1;
+    for (int r = 0; r < 2; ++r) rows_->setStretch(r, r == currentRow ? kCurrentStretch : 1);
     for (int s = 0; s < StageCount; ++s) {
         const auto i = static_cast<std::size_t>(s);
+        auto* row = static_cast<QHBoxLayout*>(rows_->itemAt(rowOfStage(s))->layout());
+        row->setStretchFactor(cards_[i], isCurrent(s) ? kCurrentStretch : 1);
         views_[i]->setVisible(isRevealed(s));
         placeholders_[i]->setVisible(!isRevealed(s));
         cards_[i]->setStyleSheet(

@@ -17,6 +17,7 @@
 class QAbstractButton;
 class QFrame;
 class QLabel;
+class QVBoxLayout;
 class QPushButton;
 
 namespace attnlab {
@@ -89,6 +90,7 @@ private:
     QPushButton* presenter_ = nullptr;
     std::array<QAbstractButton*, StepCount> stepButtons_{};
     std::array<QFrame*, StageCount> cards_{};
+    QVBoxLayout* rows_ = nullptr;  // the two rows of cards
     std::array<HeatmapView*, StageCount> views_{};
     std::array<QLabel*, StageCount> placeholders_{};
 };

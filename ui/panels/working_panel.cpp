@@ -9,6 +9,8 @@
 #include <QVBoxLayout>
 
 #include "core/attention.h"
+#include "core/scores.h"
+#include "core/softmax.h"
 #include "ui/document/document.h"
 #include "ui/views/lazy_refresh.h"
 
@@ -72,11 +74,13 @@ void WorkingPanel::changeEvent(QEvent* event)
 
 void WorkingPanel::rebuild()
 {
-    table_->setColumnCount(6);
-    table_->setHorizontalHeaderLabels({tr("Key j"), tr("q·k_j"), tr("Score s_j"),
-                                       tr("Scaled s_j / d"), tr("exp(s_j / d − m)"), tr("Weight")});
-    const attn::HeadResult* hr = doc_->currentHead();
     const Session& s = doc_->session();
+    const bool dot = s.input.score == attn::ScoreFunction::Dot;
+    table_->setColumnCount(6);
+    table_->setHorizontalHeaderLabels(
+        {tr("Key j"), dot ? tr("q·k_j") : tr("vᵀ tanh(W_a q + U_a k_j)"), tr("Score s_j"),
+         tr("Scaled s_j / d"), tr("exp(s_j / d − m)"), tr("Weight")});
+    const attn::HeadResult* hr = doc_->currentHead();
     const int row = doc_->selectedRow();
     if (!hr || row < 0 || row >= hr->weights.rows()) {
         table_->setRowCount(0);
@@ -88,8 +92,9 @@ void WorkingPanel::rebuild()
     const long keys = hr->weights.cols();
     const long shown = std::min<long>(keys, kMaxKeys);
     const QStringList& keyNames = keyTokens(s);
-    const bool dot = s.input.score == attn::ScoreFunction::Dot;
-    const bool terms = dot && hr->Q.cols() <= 6;
+    const int head = doc_->head();
+    const long da = dot ? 0 : s.input.heads[static_cast<std::size_t>(head)].additive.v.size();
+    const bool terms = dot ? hr->Q.cols() <= 6 : da <= 6;
     const double divisor = s.input.scoreDivisor();
     QString divisorText;
     switch (s.input.scaling) {
@@ -99,11 +104,21 @@ void WorkingPanel::rebuild()
     case attn::Scaling::None: divisorText = tr("d = 1 (no scaling)"); break;
     case attn::Scaling::Temperature: divisorText = tr("d = τ = %1").arg(num(divisor)); break;
     }
+    if (!dot && s.input.scaling != attn::Scaling::None)
+        divisorText +=
+            QLatin1Char(' ') + tr("(the additive scores are divided by d too, like dot products)");
+    // The true maximum of this row and the exps taken from it, computed afresh by the core.
+    const attn::RowWorking working = attn::explainRow(*hr, i);
     header_->setText(
-        tr("Row %1 (%2): q = %3.  %4.  m = %5 is the shift the softmax subtracts "
-           "(the row's largest scaled score), so that exp never overflows.")
-            .arg(row + 1)
-            .arg(s.targetTokens.value(row), vectorText(hr->Q, i), divisorText, num(hr->rowMax(i))));
+        working.fullyMasked
+            ? tr("Row %1 (%2): q = %3.  %4.  Every key is masked: the row's weights are all 0.")
+                  .arg(row + 1)
+                  .arg(s.targetTokens.value(row), vectorText(hr->Q, i), divisorText)
+            : tr("Row %1 (%2): q = %3.  %4.  m = %5 is the shift the softmax subtracts "
+                 "(the row's largest scaled score), so that exp never overflows.")
+                  .arg(row + 1)
+                  .arg(s.targetTokens.value(row), vectorText(hr->Q, i), divisorText,
+                       num(working.max)));
 
     table_->setRowCount(static_cast<int>(shown) + 1);
     auto set = [this](int r, int c, const QString& text) {
@@ -111,23 +126,12 @@ void WorkingPanel::rebuild()
         if (c != KeyColumn && c != DotColumn) item->setTextAlignment(Qt::AlignRight);
         table_->setItem(r, c, item);
     };
-    const double rowSum = hr->rowSum(i);
     double expSum = 0.0;
     double weightSum = 0.0;
     for (long j = 0; j < shown; ++j) {
         const int r = static_cast<int>(j);
         set(r, KeyColumn, QStringLiteral("%1 %2").arg(j + 1).arg(keyNames.value(r)));
-        QString dotText = dot ? QString() : tr("vᵀ tanh(W q + U k)");
-        if (terms) {
-            QStringList parts;
-            for (long c = 0; c < hr->Q.cols(); ++c)
-                parts << QStringLiteral("%1×%2").arg(QString::number(hr->Q(i, c), 'f', 3),
-                                                     QString::number(hr->K(j, c), 'f', 3));
-            dotText = parts.join(QStringLiteral(" + "));
-        } else if (dot) {
-            dotText = tr("k = %1").arg(vectorText(hr->K, j));
-        }
-        set(r, DotColumn, dotText);
+        set(r, DotColumn, dot ? dotWorking(*hr, i, j, terms) : additiveWorking(i, j, terms));
         set(r, ScoreColumn, num(hr->scores(i, j)));
         set(r, ScaledColumn, num(hr->scaled(i, j)));
         if (!hr->mask(i, j)) {
@@ -135,10 +139,9 @@ void WorkingPanel::rebuild()
             set(r, WeightColumn, num(0.0));
             continue;
         }
-        const double e = hr->weights(i, j) * rowSum;
-        expSum += e;
+        expSum += working.exps[j];
         weightSum += hr->weights(i, j);
-        set(r, ExpColumn, num(e));
+        set(r, ExpColumn, num(working.exps[j]));
         set(r, WeightColumn, num(hr->weights(i, j)));
     }
     const int last = static_cast<int>(shown);
@@ -146,7 +149,7 @@ void WorkingPanel::rebuild()
     set(last, DotColumn, QString());
     set(last, ScoreColumn, QString());
     set(last, ScaledColumn, QString());
-    set(last, ExpColumn, num(shown == keys ? rowSum : expSum));
+    set(last, ExpColumn, num(shown == keys ? working.sum : expSum));
     set(last, WeightColumn, num(weightSum));
     QFont bold = table_->font();
     bold.setBold(true);
@@ -156,6 +159,32 @@ void WorkingPanel::rebuild()
                          ? tr("Showing the first %1 of %2 keys.").arg(shown).arg(keys)
                          : tr("weight_j = exp(s_j / d − m) / Σ: every weight is its exp divided by "
                               "the sum, so the weights are positive and add up to one."));
+}
+
+QString WorkingPanel::dotWorking(const attn::HeadResult& hr, long i, long j, bool terms) const
+{
+    if (!terms) return tr("k = %1").arg(vectorText(hr.K, j));
+    QStringList parts;
+    for (long c = 0; c < hr.Q.cols(); ++c)
+        parts << QStringLiteral("%1×%2").arg(QString::number(hr.Q(i, c), 'f', 3),
+                                             QString::number(hr.K(j, c), 'f', 3));
+    return parts.join(QStringLiteral(" + "));
+}
+
+// v · h with h = tanh(W_a q + U_a k_j) from the core, written out term by term when short.
+QString WorkingPanel::additiveWorking(long i, long j, bool terms) const
+{
+    const attn::HeadResult* hr = doc_->currentHead();
+    const int head = doc_->head();
+    const attn::Vector& v = doc_->session().input.heads[static_cast<std::size_t>(head)].additive.v;
+    const attn::Vector h = attn::additiveHidden(doc_->session().input, head,
+                                                hr->Q.row(i).transpose(), hr->K.row(j).transpose());
+    if (!terms) return tr("v · h, h = %1").arg(vectorText(h.transpose(), 0));
+    QStringList parts;
+    for (long a = 0; a < v.size(); ++a)
+        parts << QStringLiteral("%1×%2").arg(QString::number(v[a], 'f', 3),
+                                             QString::number(h[a], 'f', 3));
+    return tr("v · tanh(…) = %1").arg(parts.join(QStringLiteral(" + ")));
 }
 
 }  // namespace attnlab

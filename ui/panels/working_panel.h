@@ -1,10 +1,13 @@
 #pragma once
 // "Show working" for the selected query row of the current head, the hand exercise
 // written out: each dot product q·k_j (with its terms when d_k is small), the division by
-// the divisor, each exp(s_j - m), their sum and each weight. It only presents the
-// document's result: exp(s_j - m) is weight_j * rowSum, the core's own softmax bookkeeping.
+// the divisor, each exp(s_j - m), their sum and each weight. It only presents numbers the
+// core computes: the result, attn::explainRow (the row's true max and exps) and, for
+// additive scoring, attn::additiveHidden.
 
 #include <QWidget>
+
+#include "core/attention.h"
 
 class QLabel;
 class QTableWidget;
@@ -30,6 +33,8 @@ protected:
 
 private:
     void rebuild();
+    [[nodiscard]] QString dotWorking(const attn::HeadResult& hr, long i, long j, bool terms) const;
+    [[nodiscard]] QString additiveWorking(long i, long j, bool terms) const;
 
     Document* doc_;
     QLabel* header_;

@@ -1,5 +1,7 @@
 #include "ui/window/lesson_actions.h"
 
+#include <iterator>
+
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QEvent>
@@ -116,14 +118,19 @@ bool LessonActions::openLesson(const QString& id)
         window_->statusBar()->showMessage(error.message(), 8000);
         return false;
     }
-    const Lesson* lesson = findLessonById(id);
-    if (!doc_->replaceSession(session, tr("Open lesson “%1”").arg(lesson->title()))) return false;
+    // Lessons are found by id, so the label can name the lesson in the language of the day.
+    const Label label = [id] {
+        const Lesson* l = findLessonById(id);
+        return tr("Open lesson “%1”").arg(l ? l->title() : id);
+    };
+    if (!doc_->replaceSession(session, label)) return false;
     // A lesson is not the file that was open: Save must not write the lesson over it.
     if (FileActions* files = window_->fileActions()) files->detachFromFile();
     doc_->clearPin();
     doc_->setHead(view.head);
     doc_->select(view.row, view.column);
     current_ = id;
+    doc_->setLesson(id);
     window_->setProperty(kLessonProperty, id);
     panel_->setLesson(id);
     if (lessonDock_->isHidden()) {
@@ -131,21 +138,30 @@ bool LessonActions::openLesson(const QString& id)
         window_->resizeDocks({lessonDock_}, {460}, Qt::Vertical);
     }
     lessonDock_->raise();
-    if (id == QLatin1String("hand-exercise")) {
-        workingDock_->show();
-        workingDock_->raise();
-    }
+    applyLayout(*findLessonById(id));
     if (id == QLatin1String("scaling")) {
         // Room for the plot below the text.
         window_->resizeDocks({lessonDock_}, {560}, Qt::Horizontal);
         window_->resizeDocks({lessonDock_}, {760}, Qt::Vertical);
     }
-    if (id == QLatin1String("cost")) {
-        costDock_->show();
-        costDock_->raise();
-        window_->resizeDocks({costDock_}, {420}, Qt::Vertical);
-    }
+    if (id == QLatin1String("cost")) window_->resizeDocks({costDock_}, {420}, Qt::Vertical);
     return true;
+}
+
+void LessonActions::applyLayout(const Lesson& lesson)
+{
+    static const char* const kTabs[] = {"weights", "difference", "pipeline", "heads",
+                                        "walkthrough"};
+    QTabWidget* tabs = window_->centralTabs();
+    for (int i = 0; i < static_cast<int>(std::size(kTabs)) && tabs; ++i) {
+        if (lesson.tab == QLatin1String(kTabs[i]) && i < tabs->count()) tabs->setCurrentIndex(i);
+    }
+    for (const QString& name : lesson.docks) {
+        if (auto* dock = window_->findChild<QDockWidget*>(name)) {
+            dock->show();
+            dock->raise();
+        }
+    }
 }
 
 StartPage* LessonActions::startPage() const
@@ -168,9 +184,7 @@ void LessonActions::showStartPage()
 bool LessonActions::showStartPageOnFirstLaunch()
 {
     QSettings settings;
-    const bool shown = settings.value(StartPage::shownKey(), false).toBool();
-    const bool ask = settings.value(QStringLiteral("lessons/showStartPage"), false).toBool();
-    if (shown && !ask) return false;
+    if (!settings.value(QStringLiteral("lessons/showStartPage"), true).toBool()) return false;
     settings.setValue(StartPage::shownKey(), true);
     showStartPage();
     return true;

@@ -12,6 +12,7 @@ class QMenu;
 namespace attnlab {
 
 class CostPanel;
+struct Lesson;
 class Document;
 class LessonPanel;
 class MainWindow;
@@ -30,8 +31,8 @@ public:
 
     // Shows the start page (not modal).
     void showStartPage();
-    // Shows the start page when it was never shown, or when the user asked for it at
-    // startup; records that it was shown. Returns true when it was shown.
+    // Shows the start page at startup unless the user unticked "Show this page at startup";
+    // records that it was shown. Returns true when it was shown.
     bool showStartPageOnFirstLaunch();
     [[nodiscard]] StartPage* startPage() const;
 
@@ -53,6 +54,8 @@ protected:
 private:
     void buildMenu();
     void fillMenu();
+    // Shows the lesson's tab and raises the docks it declares (resources/lessons/lessons.json).
+    void applyLayout(const Lesson& lesson);
     QDockWidget* addDock(QWidget* panel, const QString& objectName, Qt::DockWidgetArea area);
 
     MainWindow* window_;

@@ -28,7 +28,8 @@ StartPage::StartPage(QWidget* parent)
     scroll->setWidget(inner);
     layout->addWidget(scroll, 1);
     QSettings settings;
-    again_->setChecked(settings.value(QStringLiteral("lessons/showStartPage"), false).toBool());
+    // Shown at startup until the user says otherwise: the box starts ticked, as it was shown.
+    again_->setChecked(settings.value(QStringLiteral("lessons/showStartPage"), true).toBool());
     connect(again_, &QCheckBox::toggled, this,
             [](bool on) { QSettings().setValue(QStringLiteral("lessons/showStartPage"), on); });
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);

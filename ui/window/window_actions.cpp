@@ -1,5 +1,6 @@
 #include "ui/window/window_actions.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
 #include <QMenuBar>
@@ -95,11 +96,45 @@ void WindowActions::buildViewMenu()
         window_->setWindowState(window_->windowState() ^ Qt::WindowFullScreen);
     });
     full->setShortcut(QKeySequence::FullScreen);
+    buildColorsMenu(menu->addMenu(tr("Weight &colours")));
     menu->addSeparator();
     QMenu* panels = menu->addMenu(tr("&Panels"));
     for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
         panels->addAction(dock->toggleViewAction());
     addLanguageMenu(menu);
+}
+
+void WindowActions::buildColorsMenu(QMenu* menu)
+{
+    // At 500 tokens most weights are near 1/500: on [0, 1] the map is almost all dark.
+    menu->setToolTipsVisible(true);
+    auto* group = new QActionGroup(menu);
+    const struct {
+        WeightColors colors;
+        QString text, tip;
+    } choices[] = {
+        {WeightColors::Fixed, tr("&Fixed [0, 1]"),
+         tr("Every map on the same scale, so that maps can be compared")},
+        {WeightColors::DataRange, tr("This map's &range"),
+         tr("From the map's smallest to its largest weight")},
+        {WeightColors::PerRow, tr("Each &row by its largest weight"),
+         tr("Each row divided by its own largest weight: long rows stay visible")},
+        {WeightColors::Log, tr("&Log scale"),
+         tr("log₁₀ of the weight on [−4, 0]: small weights stay visible")},
+    };
+    for (const auto& c : choices) {
+        QAction* a = menu->addAction(
+            c.text, doc_, [doc = doc_, colors = c.colors] { doc->setWeightColors(colors); });
+        a->setToolTip(c.tip);
+        a->setCheckable(true);
+        a->setChecked(doc_->view().colors == c.colors);
+        a->setData(static_cast<int>(c.colors));
+        group->addAction(a);
+    }
+    connect(doc_, &Document::viewChanged, group, [group, doc = doc_] {
+        for (QAction* a : group->actions())
+            a->setChecked(a->data().toInt() == static_cast<int>(doc->view().colors));
+    });
 }
 
 void WindowActions::buildHelpMenu()

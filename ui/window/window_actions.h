@@ -5,6 +5,7 @@
 #include <QObject>
 
 class QAction;
+class QMenu;
 
 namespace attnlab {
 
@@ -26,6 +27,7 @@ private:
     void buildEditMenu();
     void buildAttentionMenu();
     void buildViewMenu();
+    void buildColorsMenu(QMenu* menu);
     void buildHelpMenu();
     void doubleSelectedKey();
     void resetSelectedKey();
