@@ -7,7 +7,8 @@ Run with /usr/bin/python3 (the system interpreter) from the repository root:
 The tokenizers need, per code point:
   - general-category classes: L* and N* (GPT-2's \\p{L} / \\p{N}); P*, C*, Zs and Mn (BERT's
     BasicTokenizer);
-  - White_Space (the \\s of Python's `regex` module that GPT-2's pre-tokenizer was written for);
+  - White_Space (the \\s of Python's `regex` module that GPT-2's pre-tokenizer was written for)
+    and str.isspace() (what str.split() splits on, in BERT's whitespace_tokenize);
   - canonical decompositions (full, recursive), canonical combining classes and the canonical
     composition pairs, for NFD (accent stripping) and NFC (BasicTokenizer normalises to NFC);
   - Python's str.lower() per character, plus the Cased / Case_Ignorable sets that str.lower()
@@ -281,6 +282,7 @@ parts = [
     emit_ranges('kSpaceSeparator', ranges(lambda cp: cat(cp) == 'Zs')),
     emit_ranges('kNonspacingMark', ranges(lambda cp: cat(cp) == 'Mn')),
     emit_ranges('kWhiteSpace', WHITE_SPACE),
+    emit_ranges('kPythonSpace', ranges(lambda cp: chr(cp).isspace())),
     emit_ranges('kCasedNotIgnorable', set_ranges(cased_not_ignorable)),
     emit_ranges('kCaseIgnorable', set_ranges(ignorable)),
     emit_ccc(),
@@ -289,7 +291,7 @@ parts = [
     emit_map('kLower', 'kLowerPool', lower),
 ]
 names = ['kLetter', 'kNumber', 'kPunctuation', 'kOther', 'kSpaceSeparator', 'kNonspacingMark',
-         'kWhiteSpace', 'kCasedNotIgnorable', 'kCaseIgnorable']
+         'kWhiteSpace', 'kPythonSpace', 'kCasedNotIgnorable', 'kCaseIgnorable']
 for n in names:
     parts.append(f'const std::size_t {n}Size = sizeof({n}) / sizeof({n}[0]);')
 for n in ['kCombiningClass', 'kDecomposition', 'kCompositions', 'kLower']:

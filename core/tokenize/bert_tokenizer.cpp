@@ -51,16 +51,16 @@ std::u32string lowerPerCharacter(std::u32string_view text)
     return out;
 }
 
+// Python's str.split() with no argument: runs of str.isspace() characters. After _clean_text
+// these are ' ' and the line/paragraph separators U+2028/U+2029 (Zl, Zp), which cleaning keeps.
 std::vector<std::u32string> splitWhitespace(const std::u32string& text)
 {
-    // Python's str.split() with no argument: runs of str.isspace() characters. After
-    // _clean_text only ' ' can separate words, so ' ' suffices here.
     std::vector<std::u32string> words;
     std::size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && text[i] == U' ') ++i;
+        while (i < text.size() && unicode::isPythonSpace(text[i])) ++i;
         std::size_t j = i;
-        while (j < text.size() && text[j] != U' ') ++j;
+        while (j < text.size() && !unicode::isPythonSpace(text[j])) ++j;
         if (j > i) words.emplace_back(text.substr(i, j - i));
         i = j;
     }

@@ -5,9 +5,9 @@
 //     and kept whole, wherever they occur (PreTrainedTokenizer's added-token split).
 //  2. BasicTokenizer on the rest: drop U+0000, U+FFFD and control/format/unassigned characters
 //     (category C*, except \t \n \r), turn whitespace (\t \n \r, Zs) into spaces, put spaces
-//     around CJK ideographs, NFC, split on whitespace; per word: lower-case (Python's
-//     str.lower()) and strip accents (NFD, drop Mn) as the options say; split off every
-//     punctuation character (ASCII !-/ :-@ [-` {-~ and Unicode P*).
+//     around CJK ideographs, NFC, split on whitespace (str.split(): also U+2028/U+2029); per word:
+//     lower-case (Python's str.lower()) and strip accents (NFD, drop Mn) as the options say; split
+//     off every punctuation character (ASCII !-/ :-@ [-` {-~ and Unicode P*).
 //  3. WordPiece: greedy longest match first, continuation pieces prefixed "##"; a word with no
 //     match, or longer than 100 code points, becomes [UNK].
 // encode() adds [CLS] ... [SEP]. Invalid UTF-8 in the text is replaced by U+FFFD, which step 2

@@ -180,6 +180,11 @@ bool isWhiteSpace(char32_t cp)
     return inRanges(data::kWhiteSpace, data::kWhiteSpaceSize, cp);
 }
 
+bool isPythonSpace(char32_t cp)
+{
+    return inRanges(data::kPythonSpace, data::kPythonSpaceSize, cp);
+}
+
 int combiningClass(char32_t cp)
 {
     const data::ClassRange* begin = data::kCombiningClass;

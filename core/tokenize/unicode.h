@@ -26,6 +26,7 @@ bool isOther(char32_t cp);           // C* (Cc, Cf, Cs, Co, Cn: includes unassig
 bool isSpaceSeparator(char32_t cp);  // Zs
 bool isNonspacingMark(char32_t cp);  // Mn
 bool isWhiteSpace(char32_t cp);      // White_Space property (Python regex's \s)
+bool isPythonSpace(char32_t cp);     // Python's str.isspace() (what str.split() splits on)
 int combiningClass(char32_t cp);     // canonical combining class
 
 std::u32string nfd(std::u32string_view text);

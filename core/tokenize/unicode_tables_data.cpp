@@ -360,6 +360,10 @@ const Range kWhiteSpace[] = {
     {0x9, 0xD}, {0x20, 0x20}, {0x85, 0x85}, {0xA0, 0xA0}, {0x1680, 0x1680}, {0x2000, 0x200A},
     {0x2028, 0x2029}, {0x202F, 0x202F}, {0x205F, 0x205F}, {0x3000, 0x3000},
 };
+const Range kPythonSpace[] = {
+    {0x9, 0xD}, {0x1C, 0x20}, {0x85, 0x85}, {0xA0, 0xA0}, {0x1680, 0x1680}, {0x2000, 0x200A},
+    {0x2028, 0x2029}, {0x202F, 0x202F}, {0x205F, 0x205F}, {0x3000, 0x3000},
+};
 const Range kCasedNotIgnorable[] = {
     {0x41, 0x5A}, {0x61, 0x7A}, {0xAA, 0xAA}, {0xB5, 0xB5}, {0xBA, 0xBA}, {0xC0, 0xD6},
     {0xD8, 0xF6}, {0xF8, 0x1BA}, {0x1BC, 0x1BF}, {0x1C4, 0x293}, {0x295, 0x2AF}, {0x370, 0x373},
@@ -1978,6 +1982,7 @@ const std::size_t kOtherSize = sizeof(kOther) / sizeof(kOther[0]);
 const std::size_t kSpaceSeparatorSize = sizeof(kSpaceSeparator) / sizeof(kSpaceSeparator[0]);
 const std::size_t kNonspacingMarkSize = sizeof(kNonspacingMark) / sizeof(kNonspacingMark[0]);
 const std::size_t kWhiteSpaceSize = sizeof(kWhiteSpace) / sizeof(kWhiteSpace[0]);
+const std::size_t kPythonSpaceSize = sizeof(kPythonSpace) / sizeof(kPythonSpace[0]);
 const std::size_t kCasedNotIgnorableSize = sizeof(kCasedNotIgnorable) / sizeof(kCasedNotIgnorable[0]);
 const std::size_t kCaseIgnorableSize = sizeof(kCaseIgnorable) / sizeof(kCaseIgnorable[0]);
 const std::size_t kCombiningClassSize = sizeof(kCombiningClass) / sizeof(kCombiningClass[0]);

@@ -42,6 +42,8 @@ extern const Range kNonspacingMark[];
 extern const std::size_t kNonspacingMarkSize;
 extern const Range kWhiteSpace[];
 extern const std::size_t kWhiteSpaceSize;
+extern const Range kPythonSpace[];
+extern const std::size_t kPythonSpaceSize;
 extern const Range kCasedNotIgnorable[];
 extern const std::size_t kCasedNotIgnorableSize;
 extern const Range kCaseIgnorable[];

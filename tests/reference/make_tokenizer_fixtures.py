@@ -108,6 +108,7 @@ COMMON = [
     'ﬁ ligature and ｆｕｌｌｗｉｄｔｈ ＡＢＣ',
     'Zero-width\u200bspace and non\u00a0breaking space',
     'soft\u00adhyphen',
+    'line\u2028separator and paragraph\u2029separator',
     'control\u0007char and \u0000 null',
     'replacement \ufffd char',
     'Supercalifragilisticexpialidocious',
