@@ -1,0 +1,456 @@
+#include "core/tokenize/gpt2_tokenizer.h"
+
+#include <array>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "core/tokenize/unicode.h"
+
+namespace attn::tok {
+namespace {
+
+using nlohmann::json;
+
+// GPT-2's bytes_to_unicode(): printable bytes stand for themselves, the others are moved to
+// 256, 257, ... in byte order.
+std::array<char32_t, 256> makeByteToUnicode()
+{
+    std::array<char32_t, 256> map{};
+    char32_t next = 256;
+    for (int b = 0; b < 256; ++b) {
+        const bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE);
+        map[static_cast<std::size_t>(b)] = printable ? static_cast<char32_t>(b) : next++;
+    }
+    return map;
+}
+
+const std::array<char32_t, 256>& byteToUnicodeTable()
+{
+    static const std::array<char32_t, 256> table = makeByteToUnicode();
+    return table;
+}
+
+// Inverse map, code point -> byte, for code points below 324 (the largest is 323).
+int unicodeToByte(char32_t cp)
+{
+    static const std::array<int, 324> inverse = [] {
+        std::array<int, 324> inv{};
+        inv.fill(-1);
+        const auto& forward = byteToUnicodeTable();
+        for (int b = 0; b < 256; ++b) inv[forward[static_cast<std::size_t>(b)]] = b;
+        return inv;
+    }();
+    return cp < inverse.size() ? inverse[cp] : -1;
+}
+
+// Class of a code point for the pre-tokenizer.
+enum class CharClass { Letter, Number, Space, Other };
+
+CharClass classify(char32_t cp)
+{
+    if (unicode::isWhiteSpace(cp)) return CharClass::Space;
+    if (unicode::isLetter(cp)) return CharClass::Letter;
+    if (unicode::isNumber(cp)) return CharClass::Number;
+    return CharClass::Other;
+}
+
+// Length of GPT-2's pattern match at position i (always >= 1).
+std::size_t matchAt(const std::u32string& t, const std::vector<CharClass>& cls, std::size_t i)
+{
+    const std::size_t n = t.size();
+    // 's|'t|'re|'ve|'m|'ll|'d
+    if (t[i] == U'\'' && i + 1 < n) {
+        const char32_t c1 = t[i + 1];
+        if (c1 == U's' || c1 == U't' || c1 == U'm' || c1 == U'd') return 2;
+        if (i + 2 < n) {
+            const char32_t c2 = t[i + 2];
+            if ((c1 == U'r' && c2 == U'e') || (c1 == U'v' && c2 == U'e') ||
+                (c1 == U'l' && c2 == U'l')) {
+                return 3;
+            }
+        }
+    }
+    // ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+`, tried in that order.
+    const std::size_t start = (t[i] == U' ' && i + 1 < n) ? i + 1 : i;
+    for (CharClass want : {CharClass::Letter, CharClass::Number, CharClass::Other}) {
+        std::size_t j = i;
+        if (cls[j] != want) {
+            if (start == i || cls[start] != want) continue;
+            j = start;  // the optional space
+        }
+        while (j < n && cls[j] == want) ++j;
+        return j - i;
+    }
+    // `\s+(?!\S)` then `\s+`.
+    std::size_t j = i;
+    while (j < n && cls[j] == CharClass::Space) ++j;
+    if (j == n) return j - i;
+    if (j - i >= 2) return j - i - 1;  // leave the last space to prefix the next word
+    return 1;
+}
+
+std::optional<LoadError> parseJson(std::string_view text, const std::string& name, json& out)
+{
+    try {
+        out = json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        return LoadError{name, std::string("not valid JSON: ") + e.what()};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+char32_t Gpt2Tokenizer::byteToUnicode(std::uint8_t byte)
+{
+    return byteToUnicodeTable()[byte];
+}
+
+std::vector<std::string> Gpt2Tokenizer::preTokenize(std::string_view utf8)
+{
+    const std::u32string text = unicode::decodeUtf8(utf8);
+    std::vector<CharClass> cls(text.size());
+    for (std::size_t k = 0; k < text.size(); ++k) cls[k] = classify(text[k]);
+    std::vector<std::string> pieces;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const std::size_t len = matchAt(text, cls, i);
+        pieces.push_back(unicode::encodeUtf8(std::u32string_view(text).substr(i, len)));
+        i += len;
+    }
+    return pieces;
+}
+
+namespace {
+
+struct Builder {
+    std::vector<std::pair<std::string, long long>> vocab;  // in file order
+    std::vector<std::pair<std::string, std::string>> merges;
+};
+
+std::optional<LoadError> readVocabObject(const json& obj, const std::string& name,
+                                         const std::string& where, Builder& b)
+{
+    if (!obj.is_object()) {
+        return LoadError{name, where + " must be a JSON object mapping tokens to ids"};
+    }
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        const json& v = it.value();
+        if (!v.is_number_integer()) {
+            return LoadError{name,
+                             where + ": the id of token \"" + it.key() + "\" is not an integer"};
+        }
+        b.vocab.emplace_back(it.key(), v.get<long long>());
+    }
+    return std::nullopt;
+}
+
+std::optional<LoadError> splitMergeLine(std::string_view line, const std::string& name,
+                                        const std::string& where, Builder& b)
+{
+    const std::size_t space = line.find(' ');
+    const std::size_t count =
+        space == std::string_view::npos ? 1 : (line.find(' ', space + 1) == line.npos ? 2 : 3);
+    if (count != 2 || space == 0 || space + 1 == line.size()) {
+        return LoadError{name, where + ": expected two tokens separated by one space, got \"" +
+                                   std::string(line.substr(0, 80)) + "\""};
+    }
+    b.merges.emplace_back(std::string(line.substr(0, space)), std::string(line.substr(space + 1)));
+    return std::nullopt;
+}
+
+}  // namespace
+
+Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromStrings(std::string_view vocabJson,
+                                                 std::string_view merges,
+                                                 const std::string& vocabName,
+                                                 const std::string& mergesName)
+{
+    json obj;
+    if (auto err = parseJson(vocabJson, vocabName, obj)) return *err;
+    Builder b;
+    if (auto err = readVocabObject(obj, vocabName, "the file", b)) return *err;
+    std::size_t lineNo = 0;
+    std::size_t pos = 0;
+    while (pos <= merges.size()) {
+        std::size_t end = merges.find('\n', pos);
+        if (end == std::string_view::npos) end = merges.size();
+        std::string_view line = merges.substr(pos, end - pos);
+        pos = end + 1;
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.empty()) continue;
+        if (lineNo == 1 && line.rfind("#version", 0) == 0) continue;
+        if (auto err = splitMergeLine(line, mergesName, "line " + std::to_string(lineNo), b)) {
+            return *err;
+        }
+    }
+    return build(b.vocab, b.merges, vocabName);
+}
+
+Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromTokenizerJsonString(std::string_view text,
+                                                             const std::string& name)
+{
+    json root;
+    if (auto err = parseJson(text, name, root)) return *err;
+    if (!root.is_object() || !root.contains("model") || !root["model"].is_object()) {
+        return LoadError{name, "no \"model\" object (not a Hugging Face tokenizer.json?)"};
+    }
+    const json& model = root["model"];
+    if (model.contains("type") && model["type"].is_string() && model["type"] != "BPE") {
+        return LoadError{name, "model.type is \"" + model["type"].get<std::string>() +
+                                   "\", expected \"BPE\" for GPT-2"};
+    }
+    if (!model.contains("vocab")) return LoadError{name, "model.vocab is missing"};
+    if (!model.contains("merges")) return LoadError{name, "model.merges is missing"};
+    Builder b;
+    if (auto err = readVocabObject(model["vocab"], name, "model.vocab", b)) return *err;
+    const json& merges = model["merges"];
+    if (!merges.is_array()) return LoadError{name, "model.merges must be an array"};
+    for (std::size_t k = 0; k < merges.size(); ++k) {
+        const json& m = merges[k];
+        const std::string where = "model.merges[" + std::to_string(k) + "]";
+        if (m.is_string()) {
+            if (auto err = splitMergeLine(m.get<std::string>(), name, where, b)) return *err;
+        } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
+            b.merges.emplace_back(m[0].get<std::string>(), m[1].get<std::string>());
+        } else {
+            return LoadError{name, where + ": expected \"a b\" or [\"a\", \"b\"]"};
+        }
+    }
+    return build(b.vocab, b.merges, name);
+}
+
+Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromFiles(const std::filesystem::path& vocabJson,
+                                               const std::filesystem::path& mergesTxt)
+{
+    std::string vocabText, mergesText;
+    if (auto err = readWholeFile(vocabJson, vocabText)) return *err;
+    if (auto err = readWholeFile(mergesTxt, mergesText)) return *err;
+    return fromStrings(vocabText, mergesText, vocabJson.string(), mergesTxt.string());
+}
+
+Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromTokenizerJson(const std::filesystem::path& tokenizerJson)
+{
+    std::string text;
+    if (auto err = readWholeFile(tokenizerJson, text)) return *err;
+    return fromTokenizerJsonString(text, tokenizerJson.string());
+}
+
+int Gpt2Tokenizer::intern(const std::string& symbol)
+{
+    auto [it, inserted] = symbols_.try_emplace(symbol, static_cast<int>(symbolText_.size()));
+    if (inserted) {
+        symbolText_.push_back(symbol);
+        const auto v = vocab_.find(symbol);
+        symbolId_.push_back(v == vocab_.end() ? -1 : v->second);
+    }
+    return it->second;
+}
+
+Loaded<Gpt2Tokenizer> Gpt2Tokenizer::build(
+    const std::vector<std::pair<std::string, long long>>& vocab,
+    const std::vector<std::pair<std::string, std::string>>& merges, const std::string& vocabName)
+{
+    if (vocab.empty()) return LoadError{vocabName, "the vocabulary is empty"};
+    // Ids may have gaps, but not absurd ones: a corrupt id must not allocate gigabytes.
+    const long long maxAllowed = 4LL * static_cast<long long>(vocab.size()) + 1024;
+    Gpt2Tokenizer t;
+    long long maxId = -1;
+    for (const auto& [token, id] : vocab) {
+        if (id < 0 || id > maxAllowed) {
+            return LoadError{vocabName, "token \"" + token + "\" has id " + std::to_string(id) +
+                                            ", outside 0.." + std::to_string(maxAllowed) +
+                                            " for a vocabulary of " + std::to_string(vocab.size()) +
+                                            " entries"};
+        }
+        maxId = std::max(maxId, id);
+    }
+    t.pieces_.assign(static_cast<std::size_t>(maxId + 1), std::string());
+    std::vector<bool> used(t.pieces_.size(), false);
+    for (const auto& [token, id] : vocab) {
+        const auto slot = static_cast<std::size_t>(id);
+        if (used[slot]) {
+            return LoadError{vocabName, "id " + std::to_string(id) + " is given to both \"" +
+                                            t.pieces_[slot] + "\" and \"" + token + "\""};
+        }
+        used[slot] = true;
+        t.pieces_[slot] = token;
+        t.vocab_[token] = static_cast<int>(id);
+    }
+    for (int byte = 0; byte < 256; ++byte) {
+        std::string symbol;
+        unicode::appendUtf8(symbol, byteToUnicode(static_cast<std::uint8_t>(byte)));
+        if (!t.vocab_.count(symbol)) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02X", byte);
+            return LoadError{vocabName, "the vocabulary lacks \"" + symbol +
+                                            "\", the symbol of byte " + hex +
+                                            " (not a byte-level BPE vocabulary?)"};
+        }
+        t.byteSymbols_[byte] = t.intern(symbol);
+    }
+    for (std::size_t rank = 0; rank < merges.size(); ++rank) {
+        const auto& [left, right] = merges[rank];
+        const int l = t.intern(left);
+        const int r = t.intern(right);
+        const int result = t.intern(left + right);
+        const std::uint64_t key =
+            (static_cast<std::uint64_t>(l) << 32) | static_cast<std::uint32_t>(r);
+        // The first occurrence of a pair keeps its rank (as a Python dict built in order
+        // would not: but duplicate merges do not occur in real files).
+        t.merges_.try_emplace(key, Merge{static_cast<int>(rank), result});
+    }
+    return t;
+}
+
+void Gpt2Tokenizer::bpe(const std::string& pieceBytes, std::vector<int>& ids) const
+{
+    std::vector<int> word;
+    word.reserve(pieceBytes.size());
+    for (char c : pieceBytes) word.push_back(byteSymbols_[static_cast<std::uint8_t>(c)]);
+    auto lookup = [this](int l, int r) -> const Merge* {
+        const std::uint64_t key =
+            (static_cast<std::uint64_t>(l) << 32) | static_cast<std::uint32_t>(r);
+        const auto it = merges_.find(key);
+        return it == merges_.end() ? nullptr : &it->second;
+    };
+    // OpenAI's loop: find the lowest-ranked adjacent pair, merge every non-overlapping
+    // occurrence of it from left to right, repeat until no pair has a rank.
+    std::vector<int> next;
+    while (word.size() > 1) {
+        const Merge* best = nullptr;
+        int bestLeft = 0, bestRight = 0;
+        for (std::size_t k = 0; k + 1 < word.size(); ++k) {
+            const Merge* m = lookup(word[k], word[k + 1]);
+            if (m && (!best || m->rank < best->rank)) {
+                best = m;
+                bestLeft = word[k];
+                bestRight = word[k + 1];
+            }
+        }
+        if (!best) break;
+        next.clear();
+        std::size_t k = 0;
+        while (k < word.size()) {
+            if (k + 1 < word.size() && word[k] == bestLeft && word[k + 1] == bestRight) {
+                next.push_back(best->result);
+                k += 2;
+            } else {
+                next.push_back(word[k]);
+                ++k;
+            }
+        }
+        word.swap(next);
+    }
+    for (int symbol : word) {
+        const int id = symbolId_[static_cast<std::size_t>(symbol)];
+        if (id >= 0) {
+            ids.push_back(id);
+            continue;
+        }
+        // A merge produced a string the vocabulary lacks (a malformed pair of files): fall
+        // back to its single bytes, which build() guaranteed to exist.
+        const std::u32string cps =
+            unicode::decodeUtf8(symbolText_[static_cast<std::size_t>(symbol)]);
+        for (char32_t cp : cps) {
+            const int byte = unicodeToByte(cp);
+            if (byte >= 0) ids.push_back(symbolId_[static_cast<std::size_t>(byteSymbols_[byte])]);
+        }
+    }
+}
+
+std::vector<int> Gpt2Tokenizer::encode(std::string_view utf8) const
+{
+    std::vector<int> ids;
+    for (const std::string& piece : preTokenize(utf8)) bpe(piece, ids);
+    return ids;
+}
+
+std::string Gpt2Tokenizer::decode(const std::vector<int>& ids) const
+{
+    std::string out;
+    for (int id : ids) out += tokenBytes(id);
+    return out;
+}
+
+const std::string& Gpt2Tokenizer::piece(int id) const
+{
+    static const std::string empty;
+    if (id < 0 || static_cast<std::size_t>(id) >= pieces_.size()) return empty;
+    return pieces_[static_cast<std::size_t>(id)];
+}
+
+std::string Gpt2Tokenizer::tokenBytes(int id) const
+{
+    std::string bytes;
+    for (char32_t cp : unicode::decodeUtf8(piece(id))) {
+        const int byte = unicodeToByte(cp);
+        if (byte >= 0) {
+            bytes.push_back(static_cast<char>(byte));
+        } else {
+            unicode::appendUtf8(bytes, cp);  // not byte-level (added token): keep as text
+        }
+    }
+    return bytes;
+}
+
+std::string Gpt2Tokenizer::tokenText(int id) const
+{
+    return replaceBrokenUtf8(tokenBytes(id));
+}
+
+std::string Gpt2Tokenizer::tokenLabel(int id) const
+{
+    return displayLabelForBytes(tokenBytes(id));
+}
+
+int Gpt2Tokenizer::idOf(std::string_view p) const
+{
+    const auto it = vocab_.find(std::string(p));
+    return it == vocab_.end() ? -1 : it->second;
+}
+
+std::string replaceBrokenUtf8(std::string_view bytes)
+{
+    return unicode::encodeUtf8(unicode::decodeUtf8(bytes));
+}
+
+std::string displayLabelForBytes(std::string_view bytes)
+{
+    const bool allSpaces = !bytes.empty() && bytes.find_first_not_of(' ') == std::string_view::npos;
+    std::string out;
+    std::size_t i = 0;
+    while (i < bytes.size()) {
+        const auto b = static_cast<std::uint8_t>(bytes[i]);
+        if (b == ' ' && (i == 0 || allSpaces)) {
+            out += "\u2423";
+            ++i;
+            continue;
+        }
+        if (b == '\n') {
+            out += "\u21B5";
+            ++i;
+            continue;
+        }
+        if (b == '\t') {
+            out += "\u21E5";
+            ++i;
+            continue;
+        }
+        const std::size_t len = unicode::validSequenceLength(bytes, i);
+        if (len == 0 || b < 0x20 || b == 0x7F) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "<%02X>", b);
+            out += hex;
+            ++i;
+            continue;
+        }
+        out.append(bytes.substr(i, len));
+        i += len;
+    }
+    return out;
+}
+
+}  // namespace attn::tok

@@ -1,0 +1,78 @@
+#include "core/tokenize/tokenizer_loader.h"
+
+#include <system_error>
+
+namespace attn::tok {
+
+std::vector<int> Tokenizer::encode(std::string_view utf8) const
+{
+    return std::visit([&](const auto& t) { return t.encode(utf8); }, impl_);
+}
+
+Token Tokenizer::token(int id) const
+{
+    if (const auto* g = gpt2()) return {id, g->piece(id), g->tokenText(id), g->tokenLabel(id)};
+    const auto& b = std::get<BertTokenizer>(impl_);
+    return {id, b.piece(id), b.piece(id), b.piece(id)};
+}
+
+std::vector<Token> Tokenizer::encodeTokens(std::string_view utf8) const
+{
+    std::vector<Token> tokens;
+    for (int id : encode(utf8)) tokens.push_back(token(id));
+    return tokens;
+}
+
+std::string_view Tokenizer::modelType() const
+{
+    return gpt2() ? "gpt2" : "bert";
+}
+
+namespace {
+
+template <class T>
+Loaded<Tokenizer> wrap(Loaded<T> loaded)
+{
+    if (auto* err = std::get_if<LoadError>(&loaded)) return *err;
+    return Tokenizer(std::move(std::get<T>(loaded)));
+}
+
+bool isFile(const std::filesystem::path& p)
+{
+    std::error_code ec;
+    return std::filesystem::is_regular_file(p, ec);
+}
+
+}  // namespace
+
+Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string_view modelType)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) {
+        return LoadError{folder.string(), "the model folder does not exist"};
+    }
+    if (modelType == "gpt2") {
+        const auto vocab = folder / "vocab.json";
+        const auto merges = folder / "merges.txt";
+        if (isFile(vocab) && isFile(merges)) return wrap(Gpt2Tokenizer::fromFiles(vocab, merges));
+        const auto fast = folder / "tokenizer.json";
+        if (isFile(fast)) return wrap(Gpt2Tokenizer::fromTokenizerJson(fast));
+        const auto missing = isFile(vocab) ? merges : vocab;
+        return LoadError{missing.string(),
+                         "file not found: a GPT-2 tokenizer needs vocab.json and merges.txt, "
+                         "or tokenizer.json"};
+    }
+    if (modelType == "bert") {
+        const auto vocab = folder / "vocab.txt";
+        if (!isFile(vocab)) {
+            return LoadError{vocab.string(), "file not found: a BERT tokenizer needs vocab.txt"};
+        }
+        const auto config = folder / "tokenizer_config.json";
+        return wrap(
+            BertTokenizer::fromFiles(vocab, isFile(config) ? config : std::filesystem::path()));
+    }
+    return LoadError{folder.string(), "unknown model type \"" + std::string(modelType) +
+                                          "\" (expected \"gpt2\" or \"bert\")"};
+}
+
+}  // namespace attn::tok

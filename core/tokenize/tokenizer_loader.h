@@ -1,0 +1,48 @@
+#pragma once
+// Opens the tokenizer of a model folder (a Hugging Face checkpoint directory).
+//
+// "gpt2": vocab.json + merges.txt, else tokenizer.json (model.vocab / model.merges).
+// "bert": vocab.txt, with tokenizer_config.json for the options when present.
+// A folder lacking the files is refused with a message naming the missing file.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/tokenize/bert_tokenizer.h"
+#include "core/tokenize/gpt2_tokenizer.h"
+#include "core/tokenize/load_error.h"
+
+namespace attn::tok {
+
+// One token of an encoded text, ready for display.
+struct Token {
+    int id = 0;
+    std::string piece;  // the vocabulary string ("Ġthe", "##ing", "[CLS]")
+    std::string text;   // what it stands for, valid UTF-8 (GPT-2: bytes with U+FFFD repairs)
+    std::string label;  // on-screen label (GPT-2: "␣the", see gpt2_tokenizer.h; BERT: piece)
+};
+
+class Tokenizer {
+public:
+    explicit Tokenizer(Gpt2Tokenizer t) : impl_(std::move(t)) {}
+    explicit Tokenizer(BertTokenizer t) : impl_(std::move(t)) {}
+
+    [[nodiscard]] std::vector<int> encode(std::string_view utf8) const;
+    [[nodiscard]] std::vector<Token> encodeTokens(std::string_view utf8) const;
+    [[nodiscard]] Token token(int id) const;
+    [[nodiscard]] std::string_view modelType() const;  // "gpt2" or "bert"
+
+    [[nodiscard]] const Gpt2Tokenizer* gpt2() const { return std::get_if<Gpt2Tokenizer>(&impl_); }
+    [[nodiscard]] const BertTokenizer* bert() const { return std::get_if<BertTokenizer>(&impl_); }
+
+private:
+    std::variant<Gpt2Tokenizer, BertTokenizer> impl_;
+};
+
+// modelType is "gpt2" or "bert" (as config.json's "model_type" says).
+Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string_view modelType);
+
+}  // namespace attn::tok

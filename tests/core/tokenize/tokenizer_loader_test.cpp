@@ -1,0 +1,96 @@
+#include "core/tokenize/tokenizer_loader.h"
+
+#include <gtest/gtest.h>
+
+#include "tokenize/tokenizer_test_support.h"
+
+namespace attn::tok {
+namespace {
+
+using testing::freshTempDir;
+using testing::tokenizerFixtureDir;
+using testing::writeFile;
+
+std::string errorOf(const Loaded<Tokenizer>& loaded)
+{
+    const auto* err = std::get_if<LoadError>(&loaded);
+    return err ? describe(*err) : std::string("(loaded)");
+}
+
+TEST(TokenizerLoader, PicksGpt2FromVocabAndMerges)
+{
+    auto loaded = loadTokenizer(tokenizerFixtureDir() / "gpt2", "gpt2");
+    ASSERT_TRUE(std::holds_alternative<Tokenizer>(loaded)) << errorOf(loaded);
+    const Tokenizer& t = std::get<Tokenizer>(loaded);
+    EXPECT_EQ(t.modelType(), "gpt2");
+    const auto tokens = t.encodeTokens("Hello world");
+    ASSERT_EQ(tokens.size(), 2u);
+    EXPECT_EQ(tokens[0].id, 15496);
+    EXPECT_EQ(tokens[1].piece, "\xC4\xA0world");
+    EXPECT_EQ(tokens[1].text, " world");
+    EXPECT_EQ(tokens[1].label, "\u2423world");
+}
+
+TEST(TokenizerLoader, PicksBertFromVocabTxtAndConfig)
+{
+    const auto dir = freshTempDir("bert");
+    std::filesystem::copy_file(tokenizerFixtureDir() / "bert-base-uncased" / "vocab.txt",
+                               dir / "vocab.txt");
+    auto loaded = loadTokenizer(dir, "bert");
+    ASSERT_TRUE(std::holds_alternative<Tokenizer>(loaded)) << errorOf(loaded);
+    EXPECT_EQ(std::get<Tokenizer>(loaded).encode("the animal [MASK]"),
+              (std::vector<int>{101, 1996, 4111, 103, 102}));
+    writeFile(dir / "tokenizer_config.json", R"({"do_lower_case": false})");
+    loaded = loadTokenizer(dir, "bert");
+    ASSERT_TRUE(std::holds_alternative<Tokenizer>(loaded)) << errorOf(loaded);
+    EXPECT_FALSE(std::get<Tokenizer>(loaded).bert()->options().lowerCase);
+    writeFile(dir / "tokenizer_config.json", R"({"do_lower_case": )");
+    EXPECT_NE(errorOf(loadTokenizer(dir, "bert")).find("tokenizer_config.json: not valid JSON"),
+              std::string::npos);
+}
+
+TEST(TokenizerLoader, FallsBackToTokenizerJson)
+{
+    const auto dir = freshTempDir("fast");
+    nlohmann::json vocab = nlohmann::json::object();
+    for (int b = 0; b < 256; ++b) {
+        std::string s;
+        const char32_t cp = Gpt2Tokenizer::byteToUnicode(static_cast<std::uint8_t>(b));
+        if (cp < 0x80) {
+            s.push_back(static_cast<char>(cp));
+        } else {
+            s.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+            s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        }
+        vocab[s] = b;
+    }
+    vocab["hi"] = 256;
+    nlohmann::json root = {{"model", {{"vocab", vocab}, {"merges", {"h i"}}}}};
+    writeFile(dir / "tokenizer.json", root.dump());
+    auto loaded = loadTokenizer(dir, "gpt2");
+    ASSERT_TRUE(std::holds_alternative<Tokenizer>(loaded)) << errorOf(loaded);
+    EXPECT_EQ(std::get<Tokenizer>(loaded).encode("hi"), (std::vector<int>{256}));
+}
+
+TEST(TokenizerLoader, NamesTheMissingFile)
+{
+    const auto dir = freshTempDir("empty");
+    EXPECT_EQ(errorOf(loadTokenizer(dir, "gpt2")),
+              (dir / "vocab.json").string() +
+                  ": file not found: a GPT-2 tokenizer needs vocab.json and merges.txt, or "
+                  "tokenizer.json");
+    writeFile(dir / "vocab.json", "{}");
+    EXPECT_NE(errorOf(loadTokenizer(dir, "gpt2")).find("merges.txt: file not found"),
+              std::string::npos);
+    EXPECT_EQ(errorOf(loadTokenizer(dir, "bert")),
+              (dir / "vocab.txt").string() + ": file not found: a BERT tokenizer needs vocab.txt");
+    EXPECT_NE(errorOf(loadTokenizer(dir, "llama")).find("unknown model type"), std::string::npos);
+    EXPECT_NE(errorOf(loadTokenizer(dir / "nope", "bert")).find("does not exist"),
+              std::string::npos);
+    writeFile(dir / "vocab.txt", "");
+    EXPECT_EQ(errorOf(loadTokenizer(dir, "bert")),
+              (dir / "vocab.txt").string() + ": the file is empty");
+}
+
+}  // namespace
+}  // namespace attn::tok
