@@ -12,6 +12,7 @@ namespace {
 using nlohmann::json;
 
 constexpr long kMaxDimension = 1L << 24;
+constexpr std::streamoff kMaxConfigBytes = 16L << 20;
 
 class Reader {
 public:
@@ -207,6 +208,13 @@ ModelStatus readConfig(const std::string& path, ModelConfig& out)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in) return modelError(ModelError::FileOpen, path, "", "cannot open");
+    // A config is a few kB; refuse anything that is clearly not one before reading it all.
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    if (size < 0 || size > kMaxConfigBytes)
+        return modelError(ModelError::ConfigField, path, "",
+                          "not a config file (" + std::to_string(size) + " bytes)");
+    in.seekg(0, std::ios::beg);
     std::ostringstream buffer;
     buffer << in.rdbuf();
     if (in.bad()) return modelError(ModelError::FileOpen, path, "", "cannot read");

@@ -72,8 +72,9 @@ struct ForwardOptions {
     HeadHook hook;
 };
 
-// Runs the model on `ids`. Refuses an empty sequence, more tokens than the model's positions
-// (no truncation), ids outside the vocabulary and positions outside the sequence.
+// Runs the model on `ids`. On failure `result` may be partly overwritten. Refuses an empty
+// sequence, more tokens than the model's positions (no truncation), ids outside the vocabulary and
+// positions outside the sequence.
 ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
                     ForwardResult& result);
 
