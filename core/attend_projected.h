@@ -1,0 +1,22 @@
+#pragma once
+// Steps 2-5 of the kernel (scores, scaling, mask, softmax with exact zeros, output) for a
+// head whose Q, K and V were projected elsewhere — e.g. by a transformer layer, whose
+// projections carry biases and whose heads are slices of one fused matrix. It runs the same
+// head pass as computeAttention(), so a model's attention is the core's attention.
+
+#include "core/attention.h"
+
+namespace attn {
+
+// `hr.Q` (n x d_k), `hr.K` (m x d_k) and `hr.V` (m x d_v) must be set; fills every other stage
+// of `hr`. Mode Causal needs n == m (query i sees keys 0..i); Self and Cross see every key.
+// Scaling divides by 1, sqrt(d_k) or `temperature`. Returns ShapeMismatch naming "K", "V" or
+// "Q" when the shapes do not fit, BadTemperature for a temperature <= 0, NonFinite as
+// weighHead() does.
+template <typename T>
+Status attendProjected(Mode mode, Scaling scaling, HeadResultT<T>& hr, double temperature = 1.0);
+
+extern template Status attendProjected<float>(Mode, Scaling, HeadResultT<float>&, double);
+extern template Status attendProjected<double>(Mode, Scaling, HeadResultT<double>&, double);
+
+}  // namespace attn

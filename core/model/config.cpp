@@ -1,0 +1,224 @@
+#include "core/model/config.h"
+
+#include <exception>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace attn::model {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr long kMaxDimension = 1L << 24;
+constexpr std::streamoff kMaxConfigBytes = 16L << 20;
+
+class Reader {
+public:
+    Reader(const json& j, const std::string& file) : j_(j), file_(file) {}
+
+    // A required (or defaulted, when `fallback` >= 0) positive integer.
+    ModelStatus size(const char* key, long& out, long fallback = -1) const
+    {
+        const auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) {
+            if (fallback >= 0) {
+                out = fallback;
+                return {};
+            }
+            return modelError(ModelError::ConfigField, file_, key, "missing");
+        }
+        if (!it->is_number_integer() || it->get<std::int64_t>() <= 0 ||
+            it->get<std::int64_t>() > kMaxDimension)
+            return modelError(ModelError::ConfigField, file_, key,
+                              "must be a positive integer up to 2^24, got " + it->dump());
+        out = static_cast<long>(it->get<std::int64_t>());
+        return {};
+    }
+
+    ModelStatus number(const char* key, float& out, float fallback) const
+    {
+        const auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) {
+            out = fallback;
+            return {};
+        }
+        if (!it->is_number() || !(it->get<double>() > 0.0) || !(it->get<double>() < 1.0))
+            return modelError(ModelError::ConfigField, file_, key,
+                              "must be a number in (0, 1), got " + it->dump());
+        out = static_cast<float>(it->get<double>());
+        return {};
+    }
+
+    ModelStatus flag(const char* key, bool& out, bool fallback) const
+    {
+        const auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) {
+            out = fallback;
+            return {};
+        }
+        if (!it->is_boolean())
+            return modelError(ModelError::ConfigField, file_, key,
+                              "must be true or false, got " + it->dump());
+        out = it->get<bool>();
+        return {};
+    }
+
+    ModelStatus text(const char* key, std::string& out, const char* fallback) const
+    {
+        const auto it = j_.find(key);
+        if (it == j_.end() || it->is_null()) {
+            out = fallback;
+            return {};
+        }
+        if (!it->is_string())
+            return modelError(ModelError::ConfigField, file_, key,
+                              "must be a string, got " + it->dump());
+        out = it->get<std::string>();
+        return {};
+    }
+
+    ModelStatus activation(const char* key, const char* fallback, Activation& out) const
+    {
+        std::string name;
+        if (ModelStatus s = text(key, name, fallback); !s.ok()) return s;
+        if (name == "gelu_new" || name == "gelu_pytorch_tanh")
+            out = Activation::GeluTanh;
+        else if (name == "gelu")
+            out = Activation::GeluErf;
+        else if (name == "relu")
+            out = Activation::Relu;
+        else
+            return modelError(ModelError::UnsupportedModel, file_, key,
+                              "activation \"" + name +
+                                  "\" is not supported (supported: gelu_new, "
+                                  "gelu_pytorch_tanh, gelu, relu)");
+        return {};
+    }
+
+    [[nodiscard]] bool has(const char* key) const
+    {
+        const auto it = j_.find(key);
+        return it != j_.end() && !it->is_null();
+    }
+
+private:
+    const json& j_;
+    const std::string& file_;
+};
+
+#define ATTN_TRY(expr)                                    \
+    do {                                                  \
+        if (ModelStatus s_ = (expr); !s_.ok()) return s_; \
+    } while (false)
+
+ModelStatus parseGpt2(const Reader& r, const std::string& file, ModelConfig& c)
+{
+    c.family = Family::Gpt2;
+    ATTN_TRY(r.size("n_layer", c.layers));
+    ATTN_TRY(r.size("n_head", c.heads));
+    ATTN_TRY(r.size("n_embd", c.width));
+    ATTN_TRY(r.size("vocab_size", c.vocab));
+    if (r.has("n_positions"))
+        ATTN_TRY(r.size("n_positions", c.positions));
+    else
+        ATTN_TRY(r.size("n_ctx", c.positions));
+    ATTN_TRY(r.size("n_inner", c.inner, 4 * c.width));
+    ATTN_TRY(r.number("layer_norm_epsilon", c.layerNormEps, 1e-5f));
+    ATTN_TRY(r.activation("activation_function", "gelu_new", c.activation));
+    ATTN_TRY(r.flag("scale_attn_weights", c.scaleAttention, true));
+    ATTN_TRY(r.flag("tie_word_embeddings", c.tieWordEmbeddings, true));
+    bool byLayer = false;
+    ATTN_TRY(r.flag("scale_attn_by_inverse_layer_idx", byLayer, false));
+    if (byLayer)
+        return modelError(ModelError::UnsupportedModel, file, "scale_attn_by_inverse_layer_idx",
+                          "true is not supported");
+    return {};
+}
+
+ModelStatus parseBert(const Reader& r, const std::string& file, ModelConfig& c)
+{
+    c.family = Family::Bert;
+    ATTN_TRY(r.size("num_hidden_layers", c.layers));
+    ATTN_TRY(r.size("num_attention_heads", c.heads));
+    ATTN_TRY(r.size("hidden_size", c.width));
+    ATTN_TRY(r.size("intermediate_size", c.inner));
+    ATTN_TRY(r.size("max_position_embeddings", c.positions));
+    ATTN_TRY(r.size("type_vocab_size", c.typeVocab, 2));
+    ATTN_TRY(r.size("vocab_size", c.vocab));
+    ATTN_TRY(r.number("layer_norm_eps", c.layerNormEps, 1e-12f));
+    ATTN_TRY(r.activation("hidden_act", "gelu", c.activation));
+    ATTN_TRY(r.flag("tie_word_embeddings", c.tieWordEmbeddings, true));
+    std::string positionType;
+    ATTN_TRY(r.text("position_embedding_type", positionType, "absolute"));
+    if (positionType != "absolute")
+        return modelError(ModelError::UnsupportedModel, file, "position_embedding_type",
+                          "\"" + positionType + "\" is not supported (supported: absolute)");
+    bool decoder = false;
+    ATTN_TRY(r.flag("is_decoder", decoder, false));
+    if (decoder)
+        return modelError(ModelError::UnsupportedModel, file, "is_decoder",
+                          "BERT as a decoder is not supported");
+    return {};
+}
+
+}  // namespace
+
+const char* supportedModelTypes()
+{
+    return "gpt2, bert";
+}
+
+ModelStatus parseConfig(const std::string& text, const std::string& file, ModelConfig& out)
+{
+    try {
+        const json j = json::parse(text, nullptr, false);
+        if (j.is_discarded() || !j.is_object())
+            return modelError(ModelError::ConfigField, file, "", "not a JSON object");
+        const Reader r(j, file);
+        ModelConfig c;
+        const auto type = j.find("model_type");
+        if (type == j.end() || !type->is_string())
+            return modelError(ModelError::ConfigField, file, "model_type",
+                              std::string("missing (supported: ") + supportedModelTypes() + ")");
+        c.modelType = type->get<std::string>();
+        if (c.modelType == "gpt2") {
+            ATTN_TRY(parseGpt2(r, file, c));
+        } else if (c.modelType == "bert") {
+            ATTN_TRY(parseBert(r, file, c));
+        } else {
+            return modelError(ModelError::UnsupportedModel, file, "model_type",
+                              "\"" + c.modelType +
+                                  "\" is not supported (supported: " + supportedModelTypes() + ")");
+        }
+        if (c.width % c.heads != 0)
+            return modelError(ModelError::ConfigField, file,
+                              c.family == Family::Gpt2 ? "n_embd" : "hidden_size",
+                              std::to_string(c.width) + " is not divisible by the " +
+                                  std::to_string(c.heads) + " heads");
+        out = c;
+        return {};
+    } catch (const std::exception& e) {
+        return modelError(ModelError::ConfigField, file, "", e.what());
+    }
+}
+
+ModelStatus readConfig(const std::string& path, ModelConfig& out)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return modelError(ModelError::FileOpen, path, "", "cannot open");
+    // A config is a few kB; refuse anything that is clearly not one before reading it all.
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    if (size < 0 || size > kMaxConfigBytes)
+        return modelError(ModelError::ConfigField, path, "",
+                          "not a config file (" + std::to_string(size) + " bytes)");
+    in.seekg(0, std::ios::beg);
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) return modelError(ModelError::FileOpen, path, "", "cannot read");
+    return parseConfig(buffer.str(), path, out);
+}
+
+}  // namespace attn::model

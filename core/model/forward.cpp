@@ -1,0 +1,385 @@
+#include "core/model/forward.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <new>
+#include <numeric>
+#include <omp.h>
+#include <string>
+
+#include "core/attend_projected.h"
+
+namespace attn::model {
+
+namespace {
+
+// Products below this many multiply-adds stay on one thread.
+constexpr double kParallelDenseWork = 1 << 20;
+// Column blocks are multiples of this many floats (one cache line is 16).
+constexpr long kColumnGranule = 64;
+
+std::string layerField(long layer, long head, const char* what)
+{
+    std::string s = "layer " + std::to_string(layer);
+    if (head >= 0) s += " head " + std::to_string(head);
+    return s + " " + what;
+}
+
+}  // namespace
+
+void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
+{
+    const long n = x.rows();
+    const long out = dense.out;
+    y.resize(n, out);
+    const ConstRowMap w = dense.stored();
+    const int threads = omp_get_max_threads();
+    const double work = static_cast<double>(n) * static_cast<double>(dense.in) * out;
+    long blocks = 1;
+    if (threads > 1 && work >= kParallelDenseWork)
+        blocks = std::max(1L, std::min<long>(4L * threads, out / kColumnGranule));
+    const long width =
+        ((out + blocks - 1) / blocks + kColumnGranule - 1) / kColumnGranule * kColumnGranule;
+    blocks = (out + width - 1) / width;
+#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
+    for (long k = 0; k < blocks; ++k) {
+        const long c0 = k * width;
+        const long c = std::min(width, out - c0);
+        auto target = y.middleCols(c0, c);
+        if (dense.outByIn)
+            target.noalias() = x * w.middleRows(c0, c).transpose();
+        else
+            target.noalias() = x * w.middleCols(c0, c);
+        if (dense.bias != nullptr) target.rowwise() += dense.b().segment(c0, c).transpose();
+    }
+}
+
+void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y)
+{
+    const long n = x.rows();
+    const long d = x.cols();
+    y.resize(n, d);
+    const ConstVecMap gamma(norm.gamma, d);
+    const ConstVecMap beta(norm.beta, d);
+    for (long i = 0; i < n; ++i) {
+        const auto row = x.row(i).cast<double>();
+        const double mean = row.mean();
+        const double var = (row.array() - mean).square().mean();
+        const double inv = 1.0 / std::sqrt(var + static_cast<double>(eps));
+        y.row(i) = (((row.array() - mean) * inv).cast<float>() * gamma.transpose().array() +
+                    beta.transpose().array())
+                       .matrix();
+    }
+}
+
+void activate(Activation activation, FloatMatrix& x)
+{
+    float* v = x.data();
+    const long count = x.size();
+    switch (activation) {
+    case Activation::GeluTanh: {
+        // gelu_new: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+        auto a = x.array();
+        const float c = static_cast<float>(std::sqrt(2.0 / M_PI));
+        a = 0.5f * a * (1.0f + (c * (a + 0.044715f * a.cube())).tanh());
+        break;
+    }
+    case Activation::GeluErf:
+#pragma omp parallel for schedule(static) if (count >= 65536)
+        for (long k = 0; k < count; ++k)
+            v[k] = 0.5f * v[k] * (1.0f + std::erf(v[k] * static_cast<float>(M_SQRT1_2)));
+        break;
+    case Activation::Relu: x = x.cwiseMax(0.0f); break;
+    }
+}
+
+std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k)
+{
+    const long v = logits.size();
+    if (v == 0 || k <= 0) return {};
+    const double max = logits.maxCoeff();
+    double sum = 0.0;
+    for (long i = 0; i < v; ++i) sum += std::exp(static_cast<double>(logits[i]) - max);
+    std::vector<int> order(static_cast<std::size_t>(v));
+    std::iota(order.begin(), order.end(), 0);
+    const long take = std::min<long>(k, v);
+    std::partial_sort(order.begin(), order.begin() + take, order.end(), [&](int a, int b) {
+        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+    });
+    std::vector<TokenProbability> top;
+    for (long i = 0; i < take; ++i) {
+        const int id = order[static_cast<std::size_t>(i)];
+        top.push_back({id, static_cast<float>(std::exp(logits[id] - max) / sum)});
+    }
+    return top;
+}
+
+namespace {
+
+ModelStatus checkIds(const Model& model, std::span<const int> ids)
+{
+    const ModelConfig& c = model.config();
+    if (ids.empty()) return modelError(ModelError::EmptyInput, "", "ids", "no tokens to run");
+    if (static_cast<long>(ids.size()) > c.positions)
+        return modelError(ModelError::TooLong, "", "ids",
+                          std::to_string(ids.size()) + " tokens exceed the model's " +
+                              std::to_string(c.positions) + " positions (text is not truncated)");
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] < 0 || ids[i] >= c.vocab)
+            return modelError(ModelError::TokenOutOfRange, "", "ids[" + std::to_string(i) + "]",
+                              "token id " + std::to_string(ids[i]) +
+                                  " is outside the vocabulary "
+                                  "of " +
+                                  std::to_string(c.vocab));
+    }
+    return {};
+}
+
+// Positions to predict at (ascending, unique).
+ModelStatus predictionPositions(const Model& model, const std::vector<int>& ids,
+                                const ForwardOptions& options, std::vector<long>& out)
+{
+    const long n = static_cast<long>(ids.size());
+    out.clear();
+    if (!options.predictAt.empty()) {
+        if (!model.hasLanguageHead())
+            return modelError(ModelError::MissingTensor, model.file().path(),
+                              "cls.predictions.transform.dense.weight",
+                              "predictions need the MLM head, which this checkpoint lacks");
+        for (long p : options.predictAt) {
+            if (p < 0 || p >= n)
+                return modelError(ModelError::BadPosition, "", "predictAt",
+                                  "position " + std::to_string(p) + " is outside the " +
+                                      std::to_string(n) + " tokens");
+            out.push_back(p);
+        }
+    } else if (model.config().family == Family::Gpt2) {
+        out.push_back(n - 1);
+    } else if (model.hasLanguageHead() && options.maskTokenId >= 0) {
+        for (long i = 0; i < n; ++i) {
+            if (ids[static_cast<std::size_t>(i)] == options.maskTokenId) out.push_back(i);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return {};
+}
+
+void embed(const Model& model, const std::vector<int>& ids, FloatMatrix& x)
+{
+    const ModelConfig& c = model.config();
+    const long n = static_cast<long>(ids.size());
+    x.resize(n, c.width);
+    const ConstRowMap word = model.wordEmbeddings();
+    const ConstRowMap position = model.positionEmbeddings();
+    for (long i = 0; i < n; ++i)
+        x.row(i) = word.row(ids[static_cast<std::size_t>(i)]) + position.row(i);
+    if (c.family == Family::Bert) {
+        x.rowwise() += model.tokenTypeEmbeddings().row(0);  // every token has type 0
+        const FloatMatrix sum = x;
+        layerNorm(sum, model.embeddingOrFinalNorm(), c.layerNormEps, x);
+    }
+}
+
+// One layer: reads x (the residual stream entering layer `li`), records it, its attention
+// input and every head's weights in `trace`, and leaves the layer's output in x.
+ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options, FloatMatrix& x,
+                     LayerTrace& trace, std::vector<HeadResultT<float>>& heads)
+{
+    const ModelConfig& c = model.config();
+    const LayerWeights& L = model.layers()[static_cast<std::size_t>(li)];
+    const bool gpt2 = c.family == Family::Gpt2;
+    const long n = x.rows();
+    const long d = c.width;
+    const long dh = c.headDim();
+    const long h = c.heads;
+    trace.hidden = x;
+
+    // Projections: GPT-2's fused c_attn holds [Q | K | V], each d wide, heads side by side.
+    FloatMatrix q, k, v;
+    if (gpt2) {
+        layerNorm(x, L.ln1, c.layerNormEps, trace.normed);
+        FloatMatrix qkv;
+        applyDense(trace.normed, L.qkv, qkv);
+        q = qkv.leftCols(d);
+        k = qkv.middleCols(d, d);
+        v = qkv.rightCols(d);
+    } else {
+        trace.normed.resize(0, 0);
+        applyDense(x, L.q, q);
+        applyDense(x, L.k, k);
+        applyDense(x, L.v, v);
+    }
+    heads.resize(static_cast<std::size_t>(h));
+    for (long j = 0; j < h; ++j) {
+        HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
+        hr.Q = q.middleCols(j * dh, dh);
+        hr.K = k.middleCols(j * dh, dh);
+        hr.V = v.middleCols(j * dh, dh);
+        if (options.hook) {
+            options.hook(static_cast<int>(li), static_cast<int>(j), hr);
+            if (hr.Q.rows() != n || hr.Q.cols() != dh || hr.K.rows() != n || hr.K.cols() != dh ||
+                hr.V.rows() != n || hr.V.cols() != dh)
+                return modelError(ModelError::TensorShape, "", layerField(li, j, "Q/K/V"),
+                                  "the head hook changed their shapes");
+        }
+    }
+
+    // Attention, one head per thread: the core's head pass (scores, causal mask, scaling,
+    // softmax with exact zeros, output).
+    const Mode mode = gpt2 ? Mode::Causal : Mode::Self;
+    const Scaling scaling = !gpt2 || c.scaleAttention ? Scaling::SqrtDk : Scaling::None;
+    std::vector<Status> statuses(static_cast<std::size_t>(h));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long j = 0; j < h; ++j)
+        statuses[static_cast<std::size_t>(j)] =
+            attendProjected<float>(mode, scaling, heads[static_cast<std::size_t>(j)]);
+    trace.attention.resize(static_cast<std::size_t>(h));
+    FloatMatrix concat(n, d);
+    for (long j = 0; j < h; ++j) {
+        const auto sj = static_cast<std::size_t>(j);
+        if (!statuses[sj].ok())
+            return modelError(ModelError::NonFinite, "", layerField(li, j, "attention"),
+                              describe(statuses[sj]));
+        concat.middleCols(j * dh, dh) = heads[sj].output;
+        trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
+    }
+
+    FloatMatrix a, inner, out;
+    applyDense(concat, L.attnOut, a);
+    if (gpt2) {
+        x += a;
+        FloatMatrix m;
+        layerNorm(x, L.ln2, c.layerNormEps, m);
+        applyDense(m, L.mlpIn, inner);
+        activate(c.activation, inner);
+        applyDense(inner, L.mlpOut, out);
+        x += out;
+    } else {
+        a += x;
+        FloatMatrix x1;
+        layerNorm(a, L.ln1, c.layerNormEps, x1);
+        applyDense(x1, L.mlpIn, inner);
+        activate(c.activation, inner);
+        applyDense(inner, L.mlpOut, out);
+        out += x1;
+        layerNorm(out, L.ln2, c.layerNormEps, x);
+    }
+    return {};
+}
+
+ModelStatus finish(const Model& model, const ForwardOptions& options, const FloatMatrix& x,
+                   ForwardResult& r)
+{
+    const ModelConfig& c = model.config();
+    std::vector<long> predict;
+    if (ModelStatus s = predictionPositions(model, r.ids, options, predict); !s.ok()) return s;
+    if (c.family == Family::Gpt2)
+        layerNorm(x, model.embeddingOrFinalNorm(), c.layerNormEps, r.finalHidden);
+    else
+        r.finalHidden = x;
+    if (!r.finalHidden.allFinite())
+        return modelError(ModelError::NonFinite, "", "final hidden state", "NaN or Inf");
+
+    r.logitRows.clear();
+    if (model.hasLanguageHead()) {
+        if (options.allLogits) {
+            r.logitRows.resize(r.ids.size());
+            std::iota(r.logitRows.begin(), r.logitRows.end(), 0L);
+        } else {
+            r.logitRows = predict;
+        }
+    }
+    FloatMatrix rows(static_cast<long>(r.logitRows.size()), c.width);
+    for (std::size_t i = 0; i < r.logitRows.size(); ++i)
+        rows.row(static_cast<long>(i)) = r.finalHidden.row(r.logitRows[i]);
+    Dense decoder;
+    decoder.weight = model.outputEmbeddings().data();
+    decoder.in = c.width;
+    decoder.out = c.vocab;
+    decoder.outByIn = true;
+    if (c.family == Family::Bert && model.mlm().present) {
+        const MlmHead& head = model.mlm();
+        FloatMatrix t, normed;
+        applyDense(rows, head.transform, t);
+        activate(c.activation, t);
+        layerNorm(t, head.norm, c.layerNormEps, normed);
+        decoder.bias = head.bias;
+        applyDense(normed, decoder, r.logits);
+    } else {
+        applyDense(rows, decoder, r.logits);
+    }
+
+    r.predictions.clear();
+    for (long p : predict) {
+        const auto it = std::lower_bound(r.logitRows.begin(), r.logitRows.end(), p);
+        const long row = it - r.logitRows.begin();
+        r.predictions.push_back({p, topTokens(r.logits.row(row).transpose(), options.topK)});
+    }
+    return {};
+}
+
+ModelStatus runLayers(const Model& model, long start, const ForwardOptions& options, FloatMatrix x,
+                      ForwardResult& r)
+{
+    std::vector<HeadResultT<float>> heads;
+    const long layers = model.config().layers;
+    for (long li = start; li < layers; ++li) {
+        if (ModelStatus s =
+                runLayer(model, li, options, x, r.layers[static_cast<std::size_t>(li)], heads);
+            !s.ok())
+            return s;
+    }
+    return finish(model, options, x, r);
+}
+
+ModelStatus guarded(const std::function<ModelStatus()>& body)
+{
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        return modelError(ModelError::TooLong, "", "ids", "out of memory for this many tokens");
+    } catch (const std::exception& e) {
+        return modelError(ModelError::NonFinite, "", "forward", e.what());
+    }
+}
+
+}  // namespace
+
+ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
+                    ForwardResult& result)
+{
+    if (!model.loaded()) return modelError(ModelError::FileOpen, "", "model", "no model loaded");
+    if (ModelStatus s = checkIds(model, ids); !s.ok()) return s;
+    return guarded([&] {
+        result.ids.assign(ids.begin(), ids.end());
+        result.layers.resize(static_cast<std::size_t>(model.config().layers));
+        FloatMatrix x;
+        embed(model, result.ids, x);
+        return runLayers(model, 0, options, std::move(x), result);
+    });
+}
+
+ModelStatus forwardFrom(const Model& model, int startLayer, const ForwardOptions& options,
+                        ForwardResult& result)
+{
+    if (!model.loaded()) return modelError(ModelError::FileOpen, "", "model", "no model loaded");
+    const ModelConfig& c = model.config();
+    if (startLayer < 0 || startLayer >= c.layers ||
+        result.layers.size() != static_cast<std::size_t>(c.layers))
+        return modelError(ModelError::BadLayer, "", "startLayer",
+                          "layer " + std::to_string(startLayer) +
+                              " is not a cached layer of this "
+                              "model's " +
+                              std::to_string(c.layers));
+    const FloatMatrix& cached = result.layers[static_cast<std::size_t>(startLayer)].hidden;
+    if (cached.rows() != static_cast<long>(result.ids.size()) || cached.cols() != c.width ||
+        result.ids.empty())
+        return modelError(ModelError::BadLayer, "", "startLayer",
+                          "no cached input for layer " + std::to_string(startLayer));
+    if (ModelStatus s = checkIds(model, result.ids); !s.ok()) return s;
+    return guarded([&] { return runLayers(model, startLayer, options, cached, result); });
+}
+
+}  // namespace attn::model

@@ -1,0 +1,94 @@
+#pragma once
+// GPT-2 and BERT forward passes in float32 that keep, for every layer, every head's attention
+// weights and the layer's input, so that a run can restart at any layer from the cached
+// residual stream (e.g. after editing one head there).
+//
+// Shapes (n tokens, d = width, h heads, d_h = d / h, I = MLP width, V = vocabulary):
+//   embeddings  GPT-2: x = wte[ids] + wpe[0..n)                          (n x d)
+//               BERT:  x = LN(word[ids] + position[0..n) + token_type[0])  (n x d)
+//   per layer   GPT-2 (pre-LN, causal):  a = ln_1(x); [Q K V] = a W_attn + b (n x 3d);
+//                 head j: P_j = softmax(Q_j K_j^T / sqrt(d_h)) under the causal mask (n x n),
+//                 O_j = P_j V_j (n x d_h); x += [O_0 .. O_h-1] W_proj + b;
+//                 x += gelu_new(ln_2(x) W_fc + b) W_proj2 + b           (I = MLP width)
+//               BERT (post-LN, bidirectional): Q, K, V = x W + b; heads as above without mask;
+//                 x = LN(x + concat W_o + b); x = LN(x + gelu(x W_i + b) W_o2 + b)
+//   output      GPT-2: logits = ln_f(x) wte^T (V per row)
+//               BERT:  logits = LN(gelu(x W_t + b)) decoder^T + bias (MLM head, if present)
+// The attention step of every head is attn::attendProjected(), the core's head pass.
+
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "core/attention.h"
+#include "core/model/model.h"
+
+namespace attn::model {
+
+using FloatMatrix = MatrixT<float>;
+
+struct LayerTrace {
+    FloatMatrix hidden;                  // n x d: the residual stream entering the layer
+    FloatMatrix normed;                  // GPT-2: ln_1(hidden); BERT: empty
+    std::vector<FloatMatrix> attention;  // per head, n x n weights (rows sum to 1)
+
+    // What the layer's attention block reads: ln_1(hidden) for GPT-2, hidden for BERT.
+    [[nodiscard]] const FloatMatrix& attentionInput() const
+    {
+        return normed.size() != 0 ? normed : hidden;
+    }
+};
+
+struct TokenProbability {
+    int id = 0;
+    float probability = 0.0f;
+};
+
+struct Prediction {
+    long position = 0;                  // the row of the logits it comes from
+    std::vector<TokenProbability> top;  // most probable first
+};
+
+struct ForwardResult {
+    std::vector<int> ids;
+    std::vector<LayerTrace> layers;
+    FloatMatrix finalHidden;      // GPT-2: ln_f(x); BERT: the last layer's output
+    std::vector<long> logitRows;  // positions whose logits were computed, ascending
+    FloatMatrix logits;           // logitRows.size() x V
+    std::vector<Prediction> predictions;
+};
+
+// Called once per head after its Q, K and V are formed and before its attention, on the
+// calling thread: it may edit them (same shapes) to study a change.
+using HeadHook = std::function<void(int layer, int head, HeadResultT<float>& qkv)>;
+
+struct ForwardOptions {
+    // Positions to predict at. Empty: GPT-2 predicts the next token after the last position;
+    // BERT predicts at every position holding `maskTokenId` (none if it is negative).
+    std::vector<long> predictAt;
+    int maskTokenId = -1;
+    int topK = 10;
+    bool allLogits = false;  // logits for every position (else only for the predicted ones)
+    HeadHook hook;
+};
+
+// Runs the model on `ids`. On failure `result` may be partly overwritten. Refuses an empty
+// sequence, more tokens than the model's positions (no truncation), ids outside the vocabulary and
+// positions outside the sequence.
+ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
+                    ForwardResult& result);
+
+// Re-runs layers `startLayer`.. and the output from result.layers[startLayer].hidden (cached by
+// an earlier forward() on the same model and ids); earlier layers are kept as they are.
+ModelStatus forwardFrom(const Model& model, int startLayer, const ForwardOptions& options,
+                        ForwardResult& result);
+
+// Building blocks, exposed for tests: row-wise LayerNorm, activations, and y = x W + b with
+// the weight's product split over OpenMP threads by output columns.
+void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y);
+void activate(Activation activation, FloatMatrix& x);
+void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y);
+// The `k` most probable tokens of softmax(logits) (ties: lower id first).
+std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k);
+
+}  // namespace attn::model

@@ -1,0 +1,196 @@
+#include "core/model/model.h"
+
+#include <exception>
+#include <filesystem>
+#include <new>
+#include <utility>
+
+namespace attn::model {
+
+namespace {
+
+std::string shapeText(const std::vector<std::int64_t>& shape)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+}  // namespace
+
+// Looks tensors up by their Hugging Face names and checks their dtype and shape.
+class Binder {
+public:
+    Binder(const SafetensorsFile& file, std::string prefix)
+        : file_(file), prefix_(std::move(prefix))
+    {
+    }
+
+    // The tensor `name` (tried with the family prefix first, then bare) of shape `shape`.
+    // `alternative` (if not empty) is tried when `name` is absent.
+    ModelStatus bind(const std::string& name, const std::vector<std::int64_t>& want,
+                     const float*& out, const std::string& alternative = {}) const
+    {
+        const TensorInfo* t = lookup(name);
+        if (t == nullptr && !alternative.empty()) t = lookup(alternative);
+        if (t == nullptr)
+            return modelError(ModelError::MissingTensor, file_.path(), prefix_ + name,
+                              "missing from the checkpoint");
+        if (t->shape != want)
+            return modelError(ModelError::TensorShape, file_.path(), t->name,
+                              "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
+        if (t->data == nullptr)
+            return modelError(ModelError::UnsupportedDtype, file_.path(), t->name,
+                              "dtype " + t->dtype + " cannot be used as weights (F32, F16, BF16)");
+        out = t->data;
+        return {};
+    }
+
+    [[nodiscard]] bool has(const std::string& name) const { return lookup(name) != nullptr; }
+
+    ModelStatus norm(const std::string& base, long width, Norm& n) const
+    {
+        n.width = width;
+        if (ModelStatus s = bind(base + ".weight", {width}, n.gamma, base + ".gamma"); !s.ok())
+            return s;
+        return bind(base + ".bias", {width}, n.beta, base + ".beta");
+    }
+
+    // Conv1D (weight [in, out]) or nn.Linear (weight [out, in]) with a bias.
+    ModelStatus dense(const std::string& base, long in, long out, bool outByIn, Dense& d) const
+    {
+        d.in = in;
+        d.out = out;
+        d.outByIn = outByIn;
+        const std::vector<std::int64_t> shape =
+            outByIn ? std::vector<std::int64_t>{out, in} : std::vector<std::int64_t>{in, out};
+        if (ModelStatus s = bind(base + ".weight", shape, d.weight); !s.ok()) return s;
+        return bind(base + ".bias", {out}, d.bias);
+    }
+
+private:
+    [[nodiscard]] const TensorInfo* lookup(const std::string& name) const
+    {
+        if (const TensorInfo* t = file_.find(prefix_ + name)) return t;
+        return file_.find(name);
+    }
+
+    const SafetensorsFile& file_;
+    std::string prefix_;
+};
+
+#define ATTN_TRY(expr)                                    \
+    do {                                                  \
+        if (ModelStatus s_ = (expr); !s_.ok()) return s_; \
+    } while (false)
+
+namespace {
+
+ModelStatus bindGpt2(const Binder& b, const ModelConfig& c, const float*& word,
+                     const float*& position, const float*& output, Norm& finalNorm,
+                     std::vector<LayerWeights>& layers)
+{
+    const long d = c.width;
+    ATTN_TRY(b.bind("wte.weight", {c.vocab, d}, word));
+    ATTN_TRY(b.bind("wpe.weight", {c.positions, d}, position));
+    ATTN_TRY(b.norm("ln_f", d, finalNorm));
+    output = word;
+    if (b.has("lm_head.weight") || !c.tieWordEmbeddings)
+        ATTN_TRY(b.bind("lm_head.weight", {c.vocab, d}, output));
+    layers.resize(static_cast<std::size_t>(c.layers));
+    for (long i = 0; i < c.layers; ++i) {
+        const std::string p = "h." + std::to_string(i) + ".";
+        LayerWeights& L = layers[static_cast<std::size_t>(i)];
+        ATTN_TRY(b.norm(p + "ln_1", d, L.ln1));
+        ATTN_TRY(b.dense(p + "attn.c_attn", d, 3 * d, false, L.qkv));
+        ATTN_TRY(b.dense(p + "attn.c_proj", d, d, false, L.attnOut));
+        ATTN_TRY(b.norm(p + "ln_2", d, L.ln2));
+        ATTN_TRY(b.dense(p + "mlp.c_fc", d, c.inner, false, L.mlpIn));
+        ATTN_TRY(b.dense(p + "mlp.c_proj", c.inner, d, false, L.mlpOut));
+    }
+    return {};
+}
+
+ModelStatus bindBert(const Binder& b, const ModelConfig& c, const float*& word,
+                     const float*& position, const float*& tokenType, Norm& embeddingNorm,
+                     std::vector<LayerWeights>& layers)
+{
+    const long d = c.width;
+    ATTN_TRY(b.bind("embeddings.word_embeddings.weight", {c.vocab, d}, word));
+    ATTN_TRY(b.bind("embeddings.position_embeddings.weight", {c.positions, d}, position));
+    ATTN_TRY(b.bind("embeddings.token_type_embeddings.weight", {c.typeVocab, d}, tokenType));
+    ATTN_TRY(b.norm("embeddings.LayerNorm", d, embeddingNorm));
+    layers.resize(static_cast<std::size_t>(c.layers));
+    for (long i = 0; i < c.layers; ++i) {
+        const std::string p = "encoder.layer." + std::to_string(i) + ".";
+        LayerWeights& L = layers[static_cast<std::size_t>(i)];
+        ATTN_TRY(b.dense(p + "attention.self.query", d, d, true, L.q));
+        ATTN_TRY(b.dense(p + "attention.self.key", d, d, true, L.k));
+        ATTN_TRY(b.dense(p + "attention.self.value", d, d, true, L.v));
+        ATTN_TRY(b.dense(p + "attention.output.dense", d, d, true, L.attnOut));
+        ATTN_TRY(b.norm(p + "attention.output.LayerNorm", d, L.ln1));
+        ATTN_TRY(b.dense(p + "intermediate.dense", d, c.inner, true, L.mlpIn));
+        ATTN_TRY(b.dense(p + "output.dense", c.inner, d, true, L.mlpOut));
+        ATTN_TRY(b.norm(p + "output.LayerNorm", d, L.ln2));
+    }
+    return {};
+}
+
+ModelStatus bindMlm(const SafetensorsFile& file, const ModelConfig& c, const float* word,
+                    MlmHead& head)
+{
+    // The head's names carry no "bert." prefix.
+    const Binder b(file, "");
+    head.present = b.has("cls.predictions.transform.dense.weight");
+    if (!head.present) return {};
+    const long d = c.width;
+    ATTN_TRY(b.dense("cls.predictions.transform.dense", d, d, true, head.transform));
+    ATTN_TRY(b.norm("cls.predictions.transform.LayerNorm", d, head.norm));
+    ATTN_TRY(b.bind("cls.predictions.bias", {c.vocab}, head.bias, "cls.predictions.decoder.bias"));
+    head.decoder = word;
+    if (b.has("cls.predictions.decoder.weight") || !c.tieWordEmbeddings)
+        ATTN_TRY(b.bind("cls.predictions.decoder.weight", {c.vocab, d}, head.decoder));
+    return {};
+}
+
+}  // namespace
+
+ModelStatus Model::load(const std::string& folder, Model& out)
+{
+    out = Model();
+    try {
+        const std::filesystem::path dir(folder);
+        Model m;
+        m.folder_ = folder;
+        ATTN_TRY(readConfig((dir / "config.json").string(), m.config_));
+        const std::string weights = (dir / "model.safetensors").string();
+        std::error_code ec;
+        if (!std::filesystem::exists(weights, ec)) {
+            const bool bin = std::filesystem::exists(dir / "pytorch_model.bin", ec);
+            return modelError(ModelError::FileOpen, weights, "",
+                              bin ? "missing (pytorch_model.bin is not read: convert the "
+                                    "checkpoint to safetensors)"
+                                  : "missing");
+        }
+        ATTN_TRY(SafetensorsFile::open(weights, m.file_));
+        const ModelConfig& c = m.config_;
+        if (c.family == Family::Gpt2) {
+            const Binder b(m.file_, m.file_.find("transformer.wte.weight") ? "transformer." : "");
+            ATTN_TRY(bindGpt2(b, c, m.word_, m.position_, m.output_, m.norm_, m.layers_));
+        } else {
+            const Binder b(m.file_,
+                           m.file_.find("bert.embeddings.word_embeddings.weight") ? "bert." : "");
+            ATTN_TRY(bindBert(b, c, m.word_, m.position_, m.tokenType_, m.norm_, m.layers_));
+            ATTN_TRY(bindMlm(m.file_, c, m.word_, m.mlm_));
+            m.output_ = m.mlm_.present ? m.mlm_.decoder : m.word_;
+        }
+        out = std::move(m);
+        return {};
+    } catch (const std::bad_alloc&) {
+        return modelError(ModelError::FileOpen, folder, "", "out of memory while loading");
+    } catch (const std::exception& e) {
+        return modelError(ModelError::FileOpen, folder, "", e.what());
+    }
+}
+
+}  // namespace attn::model

@@ -1,0 +1,130 @@
+#pragma once
+// A GPT-2 or BERT checkpoint in the Hugging Face layout, opened from a folder holding
+// config.json and model.safetensors. The weights are views into the safetensors mapping (or
+// into its converted buffers): opening costs no copy of F32 weights.
+//
+// Tensor names (each also accepted with the family's prefix "transformer." / "bert."):
+//   GPT-2  wte.weight [V, d], wpe.weight [P, d], ln_f.{weight,bias} [d],
+//          h.{i}.ln_1, h.{i}.ln_2 {weight,bias} [d],
+//          h.{i}.attn.c_attn.{weight [d, 3d], bias [3d]}   (Conv1D: weight is [in, out])
+//          h.{i}.attn.c_proj.{weight [d, d], bias [d]}, h.{i}.mlp.c_fc [d, I], h.{i}.mlp.c_proj [I,
+//          d] logits use wte (tied); lm_head.weight [V, d] when present.
+//   BERT   embeddings.{word [V, d], position [P, d], token_type [T, d]}_embeddings.weight,
+//          embeddings.LayerNorm.{weight,bias} (or .gamma/.beta, as every LayerNorm below),
+//          encoder.layer.{i}.attention.self.{query,key,value}.{weight [d, d], bias [d]}
+//          (nn.Linear: weight is [out, in]), ...attention.output.dense,
+//          ...attention.output.LayerNorm,
+//          ...intermediate.dense [I, d], ...output.dense [d, I], ...output.LayerNorm;
+//          MLM head (optional, never prefixed): cls.predictions.transform.dense [d, d],
+//          cls.predictions.transform.LayerNorm, cls.predictions.bias [V] (or decoder.bias),
+//          decoder cls.predictions.decoder.weight [V, d] if present, else word embeddings.
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "core/model/config.h"
+#include "core/model/model_status.h"
+#include "core/model/safetensors.h"
+
+namespace attn::model {
+
+using ConstRowMap =
+    Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+               Eigen::Unaligned>;
+using ConstVecMap = Eigen::Map<const Eigen::VectorXf, Eigen::Unaligned>;
+
+// y = x W + b with W stored [in, out] (GPT-2 Conv1D) or [out, in] (nn.Linear, outByIn).
+struct Dense {
+    const float* weight = nullptr;
+    const float* bias = nullptr;
+    long in = 0;
+    long out = 0;
+    bool outByIn = false;
+
+    [[nodiscard]] ConstRowMap stored() const
+    {
+        return outByIn ? ConstRowMap(weight, out, in) : ConstRowMap(weight, in, out);
+    }
+    [[nodiscard]] ConstVecMap b() const { return ConstVecMap(bias, out); }
+};
+
+struct Norm {
+    const float* gamma = nullptr;
+    const float* beta = nullptr;
+    long width = 0;
+};
+
+// GPT-2: x += attnOut(attention(ln1(x))); x += mlpOut(act(mlpIn(ln2(x)))).
+// BERT:  x = ln1(x + attnOut(attention(x))); x = ln2(x + mlpOut(act(mlpIn(x)))).
+struct LayerWeights {
+    Norm ln1, ln2;
+    Dense qkv;      // GPT-2: fused c_attn [d, 3d]
+    Dense q, k, v;  // BERT: separate projections
+    Dense attnOut;
+    Dense mlpIn, mlpOut;
+};
+
+struct MlmHead {
+    bool present = false;
+    Dense transform;
+    Norm norm;
+    const float* decoder = nullptr;  // [V, d]
+    const float* bias = nullptr;     // [V]
+};
+
+class Model {
+public:
+    // Reads `folder`/config.json and `folder`/model.safetensors; every tensor the architecture
+    // needs must be there with its shape. On failure `out` is left empty.
+    static ModelStatus load(const std::string& folder, Model& out);
+
+    [[nodiscard]] const ModelConfig& config() const { return config_; }
+    [[nodiscard]] const std::string& folder() const { return folder_; }
+    [[nodiscard]] const SafetensorsFile& file() const { return file_; }
+    [[nodiscard]] bool loaded() const { return !layers_.empty(); }
+
+    [[nodiscard]] ConstRowMap wordEmbeddings() const
+    {
+        return ConstRowMap(word_, config_.vocab, config_.width);
+    }
+    [[nodiscard]] ConstRowMap positionEmbeddings() const
+    {
+        return ConstRowMap(position_, config_.positions, config_.width);
+    }
+    // BERT only: [typeVocab, d].
+    [[nodiscard]] ConstRowMap tokenTypeEmbeddings() const
+    {
+        return ConstRowMap(tokenType_, config_.typeVocab, config_.width);
+    }
+    [[nodiscard]] ConstRowMap outputEmbeddings() const
+    {
+        return ConstRowMap(output_, config_.vocab, config_.width);
+    }
+    // GPT-2: ln_f; BERT: embeddings.LayerNorm.
+    [[nodiscard]] const Norm& embeddingOrFinalNorm() const { return norm_; }
+    [[nodiscard]] const std::vector<LayerWeights>& layers() const { return layers_; }
+    [[nodiscard]] const MlmHead& mlm() const { return mlm_; }
+    // Whether the model can give next/masked token predictions (GPT-2 always; BERT with its
+    // MLM head).
+    [[nodiscard]] bool hasLanguageHead() const
+    {
+        return config_.family == Family::Gpt2 || mlm_.present;
+    }
+
+private:
+    friend class Binder;
+    ModelConfig config_;
+    std::string folder_;
+    SafetensorsFile file_;
+    const float* word_ = nullptr;
+    const float* position_ = nullptr;
+    const float* tokenType_ = nullptr;
+    const float* output_ = nullptr;
+    Norm norm_;
+    std::vector<LayerWeights> layers_;
+    MlmHead mlm_;
+};
+
+}  // namespace attn::model

@@ -1,0 +1,76 @@
+#pragma once
+// Reader for the safetensors format (huggingface/safetensors):
+//   bytes 0..7   N, the header length, unsigned little-endian
+//   bytes 8..8+N a JSON object: name -> {"dtype", "shape", "data_offsets": [begin, end]},
+//                plus an optional "__metadata__" entry (ignored); offsets count from 8 + N
+//   the rest     the tensors' bytes, row-major, little-endian
+// The file is memory-mapped. F32 tensors are views into the mapping (no copy; a tensor whose
+// start is not 4-byte aligned — never the case in files the safetensors library writes, as it
+// pads the header to 8 bytes — is copied once instead of being read through a misaligned
+// float pointer). F16 and BF16 tensors are converted to float once, at open. Other dtypes the
+// format defines are listed with their facts but have no float data.
+// Everything is validated at open; errors come back as a ModelStatus naming the file and the
+// tensor or field, never as an exception or a crash.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/model/model_status.h"
+
+namespace attn::model {
+
+struct TensorInfo {
+    std::string name;
+    std::string dtype;                // as written in the file: "F32", "F16", "BF16", "I64", ...
+    std::vector<std::int64_t> shape;  // row-major
+    std::uint64_t begin = 0;          // byte offsets within the data section
+    std::uint64_t end = 0;
+    const float* data = nullptr;  // product(shape) floats; null for non-float dtypes
+    bool copied = false;          // data lives in a converted (or realigned) buffer
+
+    [[nodiscard]] std::int64_t elementCount() const;
+};
+
+class SafetensorsFile {
+public:
+    SafetensorsFile();
+    ~SafetensorsFile();
+    SafetensorsFile(SafetensorsFile&&) noexcept;
+    SafetensorsFile& operator=(SafetensorsFile&&) noexcept;
+    SafetensorsFile(const SafetensorsFile&) = delete;
+    SafetensorsFile& operator=(const SafetensorsFile&) = delete;
+
+    // Opens and validates `path`. On failure `out` is left empty.
+    static ModelStatus open(const std::string& path, SafetensorsFile& out);
+
+    [[nodiscard]] const std::string& path() const { return path_; }
+    [[nodiscard]] const std::vector<TensorInfo>& tensors() const { return tensors_; }
+    // The tensor called `name`, or nullptr.
+    [[nodiscard]] const TensorInfo* find(const std::string& name) const;
+    // Bytes of float data held outside the mapping (converted F16/BF16, realigned F32).
+    [[nodiscard]] std::size_t copiedBytes() const { return copiedBytes_; }
+
+private:
+    struct Mapping;
+    std::string path_;
+    std::unique_ptr<Mapping> mapping_;
+    std::vector<std::unique_ptr<float[]>> owned_;
+    std::vector<TensorInfo> tensors_;
+    std::unordered_map<std::string, std::size_t> index_;
+    std::size_t copiedBytes_ = 0;
+};
+
+// Size in bytes of one element of a safetensors dtype, or 0 if the name is unknown.
+std::size_t dtypeSize(const std::string& dtype);
+// IEEE half and bfloat16 bit patterns to float (exact).
+float halfToFloat(std::uint16_t bits);
+float bfloat16ToFloat(std::uint16_t bits);
+
+// Largest header this reader accepts (the safetensors library's own limit).
+inline constexpr std::uint64_t kMaxSafetensorsHeader = 100'000'000;
+
+}  // namespace attn::model

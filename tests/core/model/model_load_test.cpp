@@ -1,0 +1,204 @@
+// Loading a checkpoint folder: config.json fields, tensor names with and without prefixes,
+// and a refusal naming the file and tensor or field for every broken folder.
+#include <gtest/gtest.h>
+
+#include "core/model/model.h"
+#include "model_files.h"
+
+namespace attn::model {
+namespace {
+
+using test::json;
+using test::TempDir;
+
+TEST(ModelConfig, ReadsGpt2Fields)
+{
+    ModelConfig c;
+    ASSERT_TRUE(readConfig((test::modelFixture("gpt2_tiny") / "config.json").string(), c).ok());
+    EXPECT_EQ(c.family, Family::Gpt2);
+    EXPECT_EQ(c.layers, 2);
+    EXPECT_EQ(c.heads, 4);
+    EXPECT_EQ(c.width, 16);
+    EXPECT_EQ(c.inner, 64);  // n_inner null: 4 * n_embd
+    EXPECT_EQ(c.positions, 32);
+    EXPECT_EQ(c.vocab, 64);
+    EXPECT_FLOAT_EQ(c.layerNormEps, 1e-5f);
+    EXPECT_EQ(c.activation, Activation::GeluTanh);
+}
+
+TEST(ModelConfig, ReadsBertFields)
+{
+    ModelConfig c;
+    ASSERT_TRUE(readConfig((test::modelFixture("bert_tiny") / "config.json").string(), c).ok());
+    EXPECT_EQ(c.family, Family::Bert);
+    EXPECT_EQ(c.layers, 2);
+    EXPECT_EQ(c.heads, 3);
+    EXPECT_EQ(c.width, 24);
+    EXPECT_EQ(c.inner, 48);
+    EXPECT_EQ(c.positions, 32);
+    EXPECT_EQ(c.typeVocab, 2);
+    EXPECT_EQ(c.vocab, 80);
+    EXPECT_FLOAT_EQ(c.layerNormEps, 1e-12f);
+    EXPECT_EQ(c.activation, Activation::GeluErf);
+}
+
+TEST(ModelConfig, ReadsDistilgpt2StyleConfigWithNCtx)
+{
+    // distilgpt2 is model_type gpt2 with 6 layers; old configs give n_ctx, not n_positions.
+    const std::string text = R"({"model_type": "gpt2", "_name_or_path": "distilgpt2", "n_layer": 6,
+        "n_head": 12, "n_embd": 768, "n_ctx": 1024, "vocab_size": 50257,
+        "activation_function": "gelu_new", "layer_norm_epsilon": 1e-05})";
+    ModelConfig c;
+    ASSERT_TRUE(parseConfig(text, "config.json", c).ok());
+    EXPECT_EQ(c.layers, 6);
+    EXPECT_EQ(c.positions, 1024);
+    EXPECT_EQ(c.headDim(), 64);
+}
+
+TEST(ModelConfig, RefusesUnknownModelTypeNamingIt)
+{
+    ModelConfig c;
+    const ModelStatus s = parseConfig(R"({"model_type": "t5", "d_model": 512})", "cfg.json", c);
+    EXPECT_EQ(s.code, ModelError::UnsupportedModel);
+    EXPECT_NE(s.message.find("cfg.json"), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find("\"t5\""), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find("gpt2, bert"), std::string::npos) << s.message;
+}
+
+TEST(ModelConfig, RefusesMissingOrBadFields)
+{
+    ModelConfig c;
+    ModelStatus s = parseConfig(R"({"model_type": "gpt2", "n_layer": 2, "n_head": 2,
+        "n_embd": 8, "vocab_size": 10})",
+                                "cfg.json", c);
+    EXPECT_EQ(s.code, ModelError::ConfigField);
+    EXPECT_EQ(s.field, "n_ctx");
+    s = parseConfig(R"({"model_type": "bert", "num_hidden_layers": 2, "num_attention_heads": 5,
+        "hidden_size": 8, "intermediate_size": 16, "max_position_embeddings": 8,
+        "vocab_size": 10})",
+                    "cfg.json", c);
+    EXPECT_EQ(s.code, ModelError::ConfigField);
+    EXPECT_NE(s.message.find("not divisible"), std::string::npos) << s.message;
+    s = parseConfig(R"({"model_type": "gpt2", "n_layer": -1})", "cfg.json", c);
+    EXPECT_EQ(s.field, "n_layer");
+    s = parseConfig("not json", "cfg.json", c);
+    EXPECT_EQ(s.code, ModelError::ConfigField);
+    s = parseConfig(R"({"n_layer": 2})", "cfg.json", c);
+    EXPECT_EQ(s.field, "model_type");
+    s = parseConfig(R"({"model_type": "gpt2", "n_layer": 2, "n_head": 2, "n_embd": 8,
+        "n_positions": 8, "vocab_size": 10, "activation_function": "swish"})",
+                    "cfg.json", c);
+    EXPECT_EQ(s.code, ModelError::UnsupportedModel);
+    EXPECT_NE(s.message.find("swish"), std::string::npos) << s.message;
+}
+
+TEST(ModelLoad, BindsEveryFixtureWithAndWithoutPrefix)
+{
+    for (const char* name :
+         {"gpt2_tiny", "gpt2_tiny_f16_prefixed", "bert_tiny", "bert_tiny_bf16_prefixed"}) {
+        Model m;
+        const ModelStatus s = Model::load(test::modelFixture(name).string(), m);
+        ASSERT_TRUE(s.ok()) << name << ": " << s.message;
+        EXPECT_TRUE(m.loaded());
+        EXPECT_TRUE(m.hasLanguageHead());
+        EXPECT_EQ(m.layers().size(), 2u);
+    }
+}
+
+void expectLoadRefused(const test::fs::path& folder, ModelError code, const std::string& inMessage)
+{
+    Model m;
+    const ModelStatus s = Model::load(folder.string(), m);
+    EXPECT_EQ(s.code, code) << s.message;
+    EXPECT_NE(s.message.find(inMessage), std::string::npos) << s.message;
+    EXPECT_FALSE(m.loaded());
+}
+
+TEST(ModelLoad, RefusesFolderWithoutCheckpointOrConfig)
+{
+    TempDir dir;
+    const auto a = dir.copyOf("gpt2_tiny");
+    test::fs::remove(a / "model.safetensors");
+    expectLoadRefused(a, ModelError::FileOpen, "model.safetensors: missing");
+    const auto b = dir.copyOf("bert_tiny");
+    test::fs::remove(b / "config.json");
+    expectLoadRefused(b, ModelError::FileOpen, "config.json");
+    expectLoadRefused(dir.path() / "no_such_folder", ModelError::FileOpen, "config.json");
+}
+
+TEST(ModelLoad, RefusesTruncatedCheckpoint)
+{
+    TempDir dir;
+    const auto folder = dir.copyOf("bert_tiny");
+    const std::string bytes = test::readBytes(folder / "model.safetensors");
+    test::writeBytes(folder / "model.safetensors", bytes.substr(0, bytes.size() - 100));
+    expectLoadRefused(folder, ModelError::BadOffsets, "past the data section");
+}
+
+TEST(ModelLoad, RefusesHeaderWhoseOffsetsLie)
+{
+    TempDir dir;
+    const auto folder = dir.copyOf("gpt2_tiny");
+    test::rewriteHeader(folder / "model.safetensors", [](json& h) {
+        h["ln_f.bias"]["data_offsets"][1] =
+            h["ln_f.bias"]["data_offsets"][1].get<long>() + 1'000'000;
+    });
+    expectLoadRefused(folder, ModelError::BadOffsets, "'ln_f.bias'");
+}
+
+TEST(ModelLoad, RefusesOverlappingTensors)
+{
+    TempDir dir;
+    const auto folder = dir.copyOf("gpt2_tiny");
+    test::rewriteHeader(folder / "model.safetensors", [](json& h) {
+        h["h.0.ln_1.bias"]["data_offsets"] = h["h.0.ln_1.weight"]["data_offsets"];
+    });
+    expectLoadRefused(folder, ModelError::Overlap, "overlap");
+}
+
+TEST(ModelLoad, RefusesWrongShapeNamingTheTensor)
+{
+    TempDir dir;
+    const auto folder = dir.copyOf("gpt2_tiny");
+    // Same byte count, wrong shape: [16, 16] stored as [8, 32].
+    test::rewriteHeader(folder / "model.safetensors", [](json& h) {
+        h["h.1.attn.c_proj.weight"]["shape"] = {8, 32};
+    });
+    expectLoadRefused(folder, ModelError::TensorShape,
+                      "h.1.attn.c_proj.weight: shape [8, 32], expected [16, 16]");
+}
+
+TEST(ModelLoad, RefusesMissingTensorNamingIt)
+{
+    TempDir dir;
+    const auto folder = dir.copyOf("bert_tiny_bf16_prefixed");
+    test::rewriteHeader(folder / "model.safetensors", [](json& h) {
+        h["bert.encoder.layer.1.attention.self.key.renamed"] =
+            h["bert.encoder.layer.1.attention.self.key.bias"];
+        h.erase("bert.encoder.layer.1.attention.self.key.bias");
+    });
+    expectLoadRefused(folder, ModelError::MissingTensor,
+                      "bert.encoder.layer.1.attention.self.key.bias");
+}
+
+TEST(ModelLoad, RefusesUnknownModelType)
+{
+    TempDir dir;
+    const auto folder = dir.copyOf("gpt2_tiny");
+    test::writeBytes(folder / "config.json", R"({"model_type": "llama", "hidden_size": 16})");
+    expectLoadRefused(folder, ModelError::UnsupportedModel,
+                      "\"llama\" is not supported (supported: gpt2, bert)");
+}
+
+TEST(ModelLoad, RefusesIntegerTensorAsWeights)
+{
+    TempDir dir;
+    const auto folder = dir.copyOf("gpt2_tiny");
+    test::rewriteHeader(folder / "model.safetensors", [](json& h) {
+        h["ln_f.weight"]["dtype"] = "I32";  // same size as F32
+    });
+    expectLoadRefused(folder, ModelError::UnsupportedDtype, "ln_f.weight");
+}
+
+}  // namespace
+}  // namespace attn::model

@@ -1,0 +1,207 @@
+// The safetensors reader: views without copies for F32, one conversion for F16 / BF16, and a
+// clear refusal (naming file and tensor) for every malformed file — never a crash.
+#include "core/model/safetensors.h"
+
+#include <cmath>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <limits>
+
+#include "model_files.h"
+
+namespace attn::model {
+namespace {
+
+using test::json;
+using test::TempDir;
+
+std::string floatBytes(std::initializer_list<float> values)
+{
+    std::string out;
+    for (float v : values) {
+        char b[4];
+        std::memcpy(b, &v, 4);
+        out.append(b, 4);
+    }
+    return out;
+}
+
+ModelStatus openBytes(const TempDir& dir, const std::string& bytes, SafetensorsFile& file)
+{
+    const auto path = dir.path() / "t.safetensors";
+    test::writeBytes(path, bytes);
+    return SafetensorsFile::open(path.string(), file);
+}
+
+TEST(Safetensors, MapsF32TensorsWithoutCopying)
+{
+    SafetensorsFile file;
+    const auto path = test::modelFixture("gpt2_tiny") / "model.safetensors";
+    ASSERT_TRUE(SafetensorsFile::open(path.string(), file).ok());
+    EXPECT_EQ(file.copiedBytes(), 0u);
+    const TensorInfo* wte = file.find("wte.weight");
+    ASSERT_NE(wte, nullptr);
+    EXPECT_EQ(wte->dtype, "F32");
+    EXPECT_EQ(wte->shape, (std::vector<std::int64_t>{64, 16}));
+    EXPECT_FALSE(wte->copied);
+    ASSERT_NE(wte->data, nullptr);
+    EXPECT_EQ(file.find("__metadata__"), nullptr);
+    EXPECT_EQ(file.find("no.such.tensor"), nullptr);
+}
+
+TEST(Safetensors, ConvertsHalfAndBfloat16Once)
+{
+    EXPECT_EQ(halfToFloat(0x3C00), 1.0f);
+    EXPECT_EQ(halfToFloat(0xC000), -2.0f);
+    EXPECT_EQ(halfToFloat(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
+    EXPECT_EQ(halfToFloat(0x03FF), std::ldexp(1023.0f, -24));
+    EXPECT_EQ(halfToFloat(0x7BFF), 65504.0f);
+    EXPECT_TRUE(std::isinf(halfToFloat(0x7C00)));
+    EXPECT_TRUE(std::isnan(halfToFloat(0x7E00)));
+    EXPECT_EQ(bfloat16ToFloat(0x3F80), 1.0f);
+    EXPECT_EQ(bfloat16ToFloat(0xC040), -3.0f);
+
+    SafetensorsFile file;
+    const auto path = test::modelFixture("gpt2_tiny_f16_prefixed") / "model.safetensors";
+    ASSERT_TRUE(SafetensorsFile::open(path.string(), file).ok());
+    const TensorInfo* wte = file.find("transformer.wte.weight");
+    ASSERT_NE(wte, nullptr);
+    EXPECT_EQ(wte->dtype, "F16");
+    EXPECT_TRUE(wte->copied);
+    EXPECT_GT(file.copiedBytes(), 0u);
+}
+
+TEST(Safetensors, ReadsMisalignedF32ByCopyingIt)
+{
+    // A 9-byte header puts the data at byte 17: not a multiple of 4.
+    TempDir dir;
+    const std::string header = R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
+    std::string padded = header;  // choose padding so that 8 + length is odd
+    if ((8 + padded.size()) % 2 == 0) padded += ' ';
+    SafetensorsFile file;
+    ASSERT_TRUE(
+        openBytes(dir, test::safetensorsBytes(padded, floatBytes({1.5f, -2.25f})), file).ok());
+    const TensorInfo* a = file.find("a");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(a->copied);
+    EXPECT_EQ(a->data[0], 1.5f);
+    EXPECT_EQ(a->data[1], -2.25f);
+}
+
+TEST(Safetensors, KeepsNonFloatTensorsWithoutData)
+{
+    SafetensorsFile file;
+    const auto path = test::modelFixture("bert_tiny_bf16_prefixed") / "model.safetensors";
+    ASSERT_TRUE(SafetensorsFile::open(path.string(), file).ok());
+    const TensorInfo* ids = file.find("bert.embeddings.position_ids");
+    ASSERT_NE(ids, nullptr);
+    EXPECT_EQ(ids->dtype, "I64");
+    EXPECT_EQ(ids->data, nullptr);
+}
+
+void expectRefused(const std::string& bytes, ModelError code, const std::string& inMessage)
+{
+    TempDir dir;
+    SafetensorsFile file;
+    const ModelStatus s = openBytes(dir, bytes, file);
+    EXPECT_EQ(s.code, code) << s.message;
+    EXPECT_NE(s.message.find("t.safetensors"), std::string::npos) << s.message;
+    EXPECT_NE(s.message.find(inMessage), std::string::npos) << s.message;
+    EXPECT_TRUE(file.tensors().empty());
+}
+
+TEST(Safetensors, RefusesMissingFile)
+{
+    SafetensorsFile file;
+    const ModelStatus s = SafetensorsFile::open("/nonexistent/dir/model.safetensors", file);
+    EXPECT_EQ(s.code, ModelError::FileOpen);
+    EXPECT_NE(s.message.find("/nonexistent/dir/model.safetensors"), std::string::npos);
+}
+
+TEST(Safetensors, RefusesFilesShorterThanTheirHeader)
+{
+    expectRefused("", ModelError::FileTruncated, "header length");
+    expectRefused("abc", ModelError::FileTruncated, "header length");
+    std::string bytes =
+        test::safetensorsBytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", "");
+    expectRefused(bytes.substr(0, 20), ModelError::FileTruncated, "does not fit");
+}
+
+TEST(Safetensors, RefusesHeaderAboveOneHundredMegabytes)
+{
+    std::string bytes(16, ' ');
+    const std::uint64_t n = 200'000'000;
+    for (int i = 0; i < 8; ++i)
+        bytes[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
+    expectRefused(bytes, ModelError::HeaderTooLarge, "100 MB");
+    const std::uint64_t huge = std::numeric_limits<std::uint64_t>::max();
+    for (int i = 0; i < 8; ++i)
+        bytes[static_cast<std::size_t>(i)] = static_cast<char>((huge >> (8 * i)) & 0xff);
+    expectRefused(bytes, ModelError::HeaderTooLarge, "100 MB");
+}
+
+TEST(Safetensors, RefusesHeadersThatAreNotJsonObjects)
+{
+    expectRefused(test::safetensorsBytes("{\"a\": [1, 2", ""), ModelError::HeaderSyntax, "JSON");
+    expectRefused(test::safetensorsBytes("[1, 2, 3]", ""), ModelError::HeaderSyntax, "object");
+    expectRefused(test::safetensorsBytes(R"({"a": 3})", ""), ModelError::HeaderField, "'a'");
+    expectRefused(test::safetensorsBytes(R"({"a":{"dtype":"F32","shape":[1]}})", "abcd"),
+                  ModelError::HeaderField, "data_offsets");
+    expectRefused(test::safetensorsBytes(
+                      R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", "abcd"),
+                  ModelError::HeaderField, "shape");
+}
+
+TEST(Safetensors, RefusesUnknownDtypeByName)
+{
+    expectRefused(
+        test::safetensorsBytes(R"({"w":{"dtype":"F12","shape":[1],"data_offsets":[0,4]}})", "abcd"),
+        ModelError::UnknownDtype, "\"F12\"");
+}
+
+TEST(Safetensors, RefusesOffsetsThatLie)
+{
+    // Past the end of the data.
+    expectRefused(
+        test::safetensorsBytes(R"({"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})",
+                               floatBytes({1, 2})),
+        ModelError::BadOffsets, "'w'");
+    // Begin after end.
+    expectRefused(
+        test::safetensorsBytes(R"({"w":{"dtype":"F32","shape":[0],"data_offsets":[8,4]}})",
+                               floatBytes({1, 2})),
+        ModelError::BadOffsets, "begin 8 > end 4");
+    // Span disagreeing with shape x dtype.
+    expectRefused(
+        test::safetensorsBytes(R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})",
+                               floatBytes({1, 2})),
+        ModelError::BadOffsets, "needs 12");
+    // Shape whose byte size overflows 64 bits.
+    expectRefused(
+        test::safetensorsBytes(
+            R"({"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})",
+            floatBytes({1, 2})),
+        ModelError::BadOffsets, "overflows");
+}
+
+TEST(Safetensors, RefusesOverlappingTensors)
+{
+    expectRefused(
+        test::safetensorsBytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                               R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+                               floatBytes({1, 2, 3})),
+        ModelError::Overlap, "overlap");
+}
+
+TEST(Safetensors, RefusesTruncatedCheckpoint)
+{
+    TempDir dir;
+    const std::string good = test::readBytes(test::modelFixture("gpt2_tiny") / "model.safetensors");
+    SafetensorsFile file;
+    const ModelStatus s = openBytes(dir, good.substr(0, good.size() / 2), file);
+    EXPECT_EQ(s.code, ModelError::BadOffsets) << s.message;
+    EXPECT_NE(s.message.find("past the data section"), std::string::npos) << s.message;
+}
+
+}  // namespace
+}  // namespace attn::model
