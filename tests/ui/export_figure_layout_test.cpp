@@ -144,6 +144,19 @@ TEST(FigureLayout, CellsOfANonSquareMapAreSquareByDefault)
     }
 }
 
+TEST(FigureLayout, FreeAspectLetsTheCellsFillTheRoom)
+{
+    attn::Matrix m = attn::Matrix::Zero(3, 7);
+    m(1, 1) = 1.0;
+    Figure f = handMadeFigure(m);
+    f.squareCells = false;
+    const QImage image = renderFigureImage(f, QSize(1200, 500), 1.0);
+    const QRect cell =
+        boxOfColour(image, gradientFor(ColorScale::Weights).color(1.0, QCPRange(0.0, 1.0)));
+    ASSERT_FALSE(cell.isEmpty());
+    EXPECT_GT(cell.width(), cell.height() + 10) << cell.width() << "x" << cell.height();
+}
+
 TEST(FigureLayout, SmallValuesKeepTwoSignificantDigitsAndNoNegativeZero)
 {
     attn::Matrix m(2, 2);
