@@ -24,6 +24,19 @@ void printTo(FILE* stream, const QString& text)
     f.flush();
 }
 
+// The --edit paragraph, shared by render and compute.
+QString editHelp()
+{
+    return Tr::tr(
+        "  --edit ROLE,head=H,index=I,scale=S[,component=C,value=X]\n"
+        "            edits one projected vector, as the Keys / Queries / Values panels do:\n"
+        "            ROLE is key, query or value; head, index (the token) and component\n"
+        "            count from 1; scale multiplies the vector (and the session's own scale\n"
+        "            of it); component=C,value=X sets one component before the scale.\n"
+        "            Repeat for several vectors (each vector once), e.g. the textbook's\n"
+        "            exercise: --edit key,head=1,index=3,scale=2 --stage diff.\n");
+}
+
 }  // namespace
 
 bool isCliCommand(int argc, char** argv)
@@ -59,22 +72,28 @@ QString usageText(const QString& command)
                 "                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf\n"
                 "                      [--width W] [--height H] [--scale S] "
                 "[--range LO,HI|auto]\n"
+                "                      [--aspect square|free] [--edit EDIT]...\n"
                 "  Draws one figure: title, token labels, colour bar and a caption naming the\n"
                 "  head and mode. SVG and PDF are vectors (cells are rectangles, text is text).\n"
                 "  --stage   %1 (default weights).\n"
-                "            diff: the weights after minus before the session's vector edits\n"
-                "            (the same session with no edits); pipeline: the whole strip.\n"
+                "            diff: the weights after minus before the vector edits (the\n"
+                "            session's and --edit's; before = the session with no edits); a\n"
+                "            session without edits needs an --edit. pipeline: the whole strip.\n"
                 "  --head    head number from 1 (default 1), or all: one map per head.\n"
                 "  --width, --height  size in pixels (PNG, SVG) or points (PDF); a default\n"
                 "            fits the figure. --scale  PNG pixels per unit (2 or 3 for print).\n"
                 "  --range   a fixed colour range for every map, e.g. 0,1, so that several\n"
                 "            exports compare; auto: weights on their own range (default:\n"
-                "            weights on [0, 1], other matrices on their own range).\n\n")
-                .arg(stageKeys().join(QStringLiteral(", ")));
+                "            weights on [0, 1], other matrices on their own range).\n"
+                "  --aspect  square: every cell as wide as high (default); free: the cells\n"
+                "            fill the figure.\n"
+                "%2\n")
+                .arg(stageKeys().join(QStringLiteral(", ")), editHelp());
     }
     if (all || command == QLatin1String("compute")) {
         text += Tr::tr(
             "Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]\n"
+            "                       [--edit EDIT]...\n"
             "  Every stage of every head. JSON (to stdout without -o): {\"tokens\",\n"
             "  \"heads\": [{\"Q\", \"K\", \"V\", \"scores\", \"scaled\", \"mask\", "
             "\"weights\",\n"
@@ -86,7 +105,8 @@ QString usageText(const QString& command)
             "  shortest text that reads back as the same double, at most 17 digits).\n"
             "  OUT.csv: one long table with the columns head,stage,row,col,row_token,\n"
             "  col_token,value (rows, columns and heads from 1; head 0 holds concat and\n"
-            "  output; diagnostics have an empty col, argmax from 1, 0 = none).\n\n");
+            "  output; diagnostics have an empty col, argmax from 1, 0 = none).\n");
+        text += all ? Tr::tr("  --edit    as for render.\n\n") : editHelp() + QLatin1Char('\n');
     }
     if (all || command == QLatin1String("lessons"))
         text += Tr::tr(
@@ -106,6 +126,11 @@ QString usageText(const QString& command)
 void printOut(const QString& text)
 {
     printTo(stdout, text);
+}
+
+void printErr(const QString& text)
+{
+    printTo(stderr, text);
 }
 
 int usageError(const QString& command, const QString& message)

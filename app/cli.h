@@ -34,6 +34,8 @@ int usageError(const QString& command, const QString& message);
 int fail(int code, const QString& message);
 // Prints text to stdout.
 void printOut(const QString& text);
+// Prints text to stderr as it is (a note that does not end the command).
+void printErr(const QString& text);
 
 }  // namespace cli
 

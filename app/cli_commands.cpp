@@ -7,6 +7,7 @@
 #include <QFileInfo>
 
 #include "app/cli.h"
+#include "app/cli_edits.h"
 #include "core/attention.h"
 #include "ui/document/status_text.h"
 #include "ui/export/figure.h"
@@ -27,6 +28,7 @@ const QCommandLineOption kSession(QStringLiteral("session"), QString(), QStringL
 const QCommandLineOption kLesson(QStringLiteral("lesson"), QString(), QStringLiteral("id"));
 const QCommandLineOption kOutput({QStringLiteral("o"), QStringLiteral("output")}, QString(),
                                  QStringLiteral("file"));
+const QCommandLineOption kEdit(QStringLiteral("edit"), QString(), QStringLiteral("edit"));
 
 // Parses `args` (the command name first); false when the caller should return `code`.
 bool parse(QCommandLineParser& parser, const QStringList& args, int& code)
@@ -51,8 +53,20 @@ bool parse(QCommandLineParser& parser, const QStringList& args, int& code)
     return true;
 }
 
-// Loads the session named by --session or --lesson and computes it with the core.
-bool loadAndCompute(const QCommandLineParser& parser, const QString& command, Session& session,
+// The --edit values, checked for their form (not yet against a session).
+bool readEdits(const QCommandLineParser& parser, const QString& command,
+               std::vector<CommandLineEdit>& edits, int& code)
+{
+    QString error;
+    if (parseEdits(parser.values(kEdit), edits, error)) return true;
+    code = usageError(command, error);
+    return false;
+}
+
+// Loads the session named by --session or --lesson, applies the command line's edits on top
+// of its own and computes it with the core.
+bool loadAndCompute(const QCommandLineParser& parser, const QString& command,
+                    const std::vector<CommandLineEdit>& edits, Session& session,
                     attn::AttentionResult& result, QString& name, int& code)
 {
     const bool file = parser.isSet(kSession);
@@ -76,6 +90,11 @@ bool loadAndCompute(const QCommandLineParser& parser, const QString& command, Se
             return false;
         }
         session = sf.session;
+    }
+    QString error;
+    if (!applyEdits(edits, session.input, error)) {
+        code = usageError(command, error);
+        return false;
     }
     const attn::Status status = attn::computeAttention<double>(session.input, result);
     if (!status.ok()) {
@@ -117,8 +136,10 @@ int runRender(const QStringList& args)
     const QCommandLineOption scaleOpt(QStringLiteral("scale"), QString(), QStringLiteral("s"),
                                       QStringLiteral("1"));
     const QCommandLineOption rangeOpt(QStringLiteral("range"), QString(), QStringLiteral("r"));
-    parser.addOptions(
-        {kSession, kLesson, kOutput, stageOpt, headOpt, widthOpt, heightOpt, scaleOpt, rangeOpt});
+    const QCommandLineOption aspectOpt(QStringLiteral("aspect"), QString(), QStringLiteral("a"),
+                                       QStringLiteral("square"));
+    parser.addOptions({kSession, kLesson, kOutput, kEdit, stageOpt, headOpt, widthOpt, heightOpt,
+                       scaleOpt, rangeOpt, aspectOpt});
     int code = Success;
     if (!parse(parser, args, code)) return code;
 
@@ -156,11 +177,17 @@ int runRender(const QStringList& args)
         else
             return usageError(cmd, Tr::tr("--range takes LO,HI with LO < HI, or auto"));
     }
+    const QString aspect = parser.value(aspectOpt);
+    if (aspect != QLatin1String("square") && aspect != QLatin1String("free"))
+        return usageError(cmd, Tr::tr("--aspect takes square or free, not \"%1\"").arg(aspect));
+    req.squareCells = aspect == QLatin1String("square");
+    std::vector<CommandLineEdit> edits;
+    if (!readEdits(parser, cmd, edits, code)) return code;
 
     Session session;
     attn::AttentionResult result;
     QString name;
-    if (!loadAndCompute(parser, cmd, session, result, name, code)) return code;
+    if (!loadAndCompute(parser, cmd, edits, session, result, name, code)) return code;
     const int heads = static_cast<int>(result.heads.size());
     if (!req.allHeads && head > heads)
         return usageError(
@@ -171,7 +198,14 @@ int runRender(const QStringList& args)
     source.result = &result;
     attn::AttentionResult before;
     if (req.stage == FigureStage::Difference) {
-        // No pinned state on the command line: compare with the session without its edits.
+        // No pinned state on the command line: compare with the session without its edits
+        // (its own and those of --edit). Without any, the map would be all zeros.
+        if (session.input.edits.empty())
+            return fail(WrongUsage,
+                        Tr::tr("%1 has no vector edits, so there is no difference to draw: "
+                               "add one, e.g. --edit key,head=1,index=3,scale=2 (see "
+                               "attnlab render --help)")
+                            .arg(name));
         attn::AttentionInput plain = session.input;
         plain.edits.clear();
         const attn::Status status = attn::computeAttention<double>(plain, before);
@@ -179,6 +213,14 @@ int runRender(const QStringList& args)
             return fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(status)));
         for (const attn::HeadResult& hr : before.heads) source.before.push_back(hr.weights);
         source.beforeDescription = Tr::tr("before = the session without its vector edits");
+        for (std::size_t h = 0; h < before.heads.size(); ++h) {
+            const bool shown = req.allHeads || static_cast<int>(h) == req.head;
+            if (shown && before.heads[h].weights == result.heads[h].weights)
+                printErr(Tr::tr("attnlab: note: the edits do not change the weights of "
+                                "head %1 (value edits change only the output); its "
+                                "difference map is all zero\n")
+                             .arg(h + 1));
+        }
     }
     Figure figure;
     QString error;
@@ -198,9 +240,11 @@ int runCompute(const QStringList& args)
 {
     const QString cmd = QStringLiteral("compute");
     QCommandLineParser parser;
-    parser.addOptions({kSession, kLesson, kOutput});
+    parser.addOptions({kSession, kLesson, kOutput, kEdit});
     int code = Success;
     if (!parse(parser, args, code)) return code;
+    std::vector<CommandLineEdit> edits;
+    if (!readEdits(parser, cmd, edits, code)) return code;
     const QString out = parser.value(kOutput);
     const QString ext = QFileInfo(out).suffix().toLower();
     if (parser.isSet(kOutput) && ext != QLatin1String("json") && ext != QLatin1String("csv"))
@@ -209,7 +253,7 @@ int runCompute(const QStringList& args)
     Session session;
     attn::AttentionResult result;
     QString name;
-    if (!loadAndCompute(parser, cmd, session, result, name, code)) return code;
+    if (!loadAndCompute(parser, cmd, edits, session, result, name, code)) return code;
     const QByteArray bytes = ext == QLatin1String("csv") ? resultToLongCsv(session, result)
                                                          : resultToJson(session, result);
     if (!parser.isSet(kOutput)) {

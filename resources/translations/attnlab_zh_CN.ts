@@ -769,6 +769,14 @@
         <source>&amp;Export…</source>
         <translation>导出(&amp;E)…</translation>
     </message>
+    <message>
+        <source>S&amp;quare cells</source>
+        <translation>正方形单元格(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Every cell as wide as it is high; clear to let the cells fill the figure.</source>
+        <translation>每个单元格宽高相等；取消勾选则单元格铺满整张图。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::FigureRenderer</name>
@@ -2318,66 +2326,6 @@ measuring…</source>
 </translation>
     </message>
     <message>
-        <source>Usage: attnlab render (--session FILE | --lesson ID) [--stage STAGE]
-                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf
-                      [--width W] [--height H] [--scale S] [--range LO,HI|auto]
-  Draws one figure: title, token labels, colour bar and a caption naming the
-  head and mode. SVG and PDF are vectors (cells are rectangles, text is text).
-  --stage   %1 (default weights).
-            diff: the weights after minus before the session&apos;s vector edits
-            (the same session with no edits); pipeline: the whole strip.
-  --head    head number from 1 (default 1), or all: one map per head.
-  --width, --height  size in pixels (PNG, SVG) or points (PDF); a default
-            fits the figure. --scale  PNG pixels per unit (2 or 3 for print).
-  --range   a fixed colour range for every map, e.g. 0,1, so that several
-            exports compare; auto: weights on their own range (default:
-            weights on [0, 1], other matrices on their own range).
-
-</source>
-        <translation>用法：attnlab render (--session FILE | --lesson ID) [--stage STAGE]
-                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf
-                      [--width W] [--height H] [--scale S] [--range LO,HI|auto]
-  绘制一张图：标题、词标签、色标，以及注明头和模式的图注。
-  SVG 和 PDF 为矢量图（单元格是矩形，文字是文字）。
-  --stage   %1（默认 weights）。
-            diff：会话的向量编辑之后减去之前的权重
-            （之前 = 去掉编辑的同一会话）；pipeline：整条流水线。
-  --head    头的编号，从 1 开始（默认 1），或 all：每个头一张热图。
-  --width, --height  尺寸，单位为像素（PNG、SVG）或点（PDF）；
-            默认尺寸正好容纳整张图。--scale  每单位的 PNG 像素数（打印用 2 或 3）。
-  --range   所有热图使用同一固定色标范围，例如 0,1，便于比较多次导出；
-            auto：权重使用各自的范围（默认：权重用 [0, 1]，
-            其他矩阵用各自的范围）。
-
-</translation>
-    </message>
-    <message>
-        <source>Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
-  Every stage of every head. JSON (to stdout without -o): {&quot;tokens&quot;,
-  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
-  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot; (through W_O), &quot;diagnostics&quot;: [per head:
-  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, fullyMasked]};
-  matrices as lists of rows, the mask as booleans, numbers exact (the
-  shortest text that reads back as the same double, at most 17 digits).
-  OUT.csv: one long table with the columns head,stage,row,col,row_token,
-  col_token,value (rows, columns and heads from 1; head 0 holds concat and
-  output; diagnostics have an empty col, argmax from 1, 0 = none).
-
-</source>
-        <translation>用法：attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
-  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{&quot;tokens&quot;,
-  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
-  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot;（经过 W_O）, &quot;diagnostics&quot;: [每个头：
-  entropy, maxWeight, argmax（从 0 计数，-1 = 无）, jacobianNorm, fullyMasked]}；
-  矩阵写成行的列表，掩码写成布尔值，数值精确（能读回同一个 double 的
-  最短文本，最多 17 位）。
-  OUT.csv：一张长表，列为 head,stage,row,col,row_token,
-  col_token,value（行、列和头从 1 计数；头 0 存放 concat 和
-  output；diagnostics 的 col 为空，argmax 从 1 计数，0 = 无）。
-
-</translation>
-    </message>
-    <message>
         <source>Usage: attnlab lessons
   Lists the built-in lessons: one per line, the id and the title.
 
@@ -2472,6 +2420,169 @@ attnlab --help | --version
     <message>
         <source>could not write to the standard output</source>
         <translation>无法写入标准输出</translation>
+    </message>
+    <message>
+        <source>  --edit ROLE,head=H,index=I,scale=S[,component=C,value=X]
+            edits one projected vector, as the Keys / Queries / Values panels do:
+            ROLE is key, query or value; head, index (the token) and component
+            count from 1; scale multiplies the vector (and the session&apos;s own scale
+            of it); component=C,value=X sets one component before the scale.
+            Repeat for several vectors (each vector once), e.g. the textbook&apos;s
+            exercise: --edit key,head=1,index=3,scale=2 --stage diff.
+</source>
+        <translation>  --edit ROLE,head=H,index=I,scale=S[,component=C,value=X]
+            编辑一个投影后的向量，与“键 / 查询 / 值”面板相同：
+            ROLE 为 key、query 或 value；head、index（词元）和 component
+            都从 1 计数；scale 把向量乘以该倍数（与会话自身对它的缩放相乘）；
+            component=C,value=X 在缩放之前设置一个分量。
+            可重复以编辑多个向量（每个向量一次），例如教材的练习：
+            --edit key,head=1,index=3,scale=2 --stage diff。
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab render (--session FILE | --lesson ID) [--stage STAGE]
+                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf
+                      [--width W] [--height H] [--scale S] [--range LO,HI|auto]
+                      [--aspect square|free] [--edit EDIT]...
+  Draws one figure: title, token labels, colour bar and a caption naming the
+  head and mode. SVG and PDF are vectors (cells are rectangles, text is text).
+  --stage   %1 (default weights).
+            diff: the weights after minus before the vector edits (the
+            session&apos;s and --edit&apos;s; before = the session with no edits); a
+            session without edits needs an --edit. pipeline: the whole strip.
+  --head    head number from 1 (default 1), or all: one map per head.
+  --width, --height  size in pixels (PNG, SVG) or points (PDF); a default
+            fits the figure. --scale  PNG pixels per unit (2 or 3 for print).
+  --range   a fixed colour range for every map, e.g. 0,1, so that several
+            exports compare; auto: weights on their own range (default:
+            weights on [0, 1], other matrices on their own range).
+  --aspect  square: every cell as wide as high (default); free: the cells
+            fill the figure.
+%2
+</source>
+        <translation>用法：attnlab render (--session FILE | --lesson ID) [--stage STAGE]
+                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf
+                      [--width W] [--height H] [--scale S] [--range LO,HI|auto]
+                      [--aspect square|free] [--edit EDIT]...
+  绘制一张图：标题、词标签、色标，以及注明头和模式的图注。
+  SVG 和 PDF 为矢量图（单元格是矩形，文字是文字）。
+  --stage   %1（默认 weights）。
+            diff：向量编辑（会话自身的和 --edit 的）之后减去之前的权重
+            （之前 = 去掉所有编辑的同一会话）；没有编辑的会话需要 --edit。
+            pipeline：整条流水线。
+  --head    头的编号，从 1 开始（默认 1），或 all：每个头一张热图。
+  --width, --height  尺寸，单位为像素（PNG、SVG）或点（PDF）；
+            默认尺寸正好容纳整张图。--scale  每单位的 PNG 像素数（打印用 2 或 3）。
+  --range   所有热图使用同一固定色标范围，例如 0,1，便于比较多次导出；
+            auto：权重使用各自的范围（默认：权重用 [0, 1]，
+            其他矩阵用各自的范围）。
+  --aspect  square：每个单元格宽高相等（默认）；free：单元格铺满整张图。
+%2
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
+                       [--edit EDIT]...
+  Every stage of every head. JSON (to stdout without -o): {&quot;tokens&quot;,
+  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
+  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot; (through W_O), &quot;diagnostics&quot;: [per head:
+  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, fullyMasked]};
+  matrices as lists of rows, the mask as booleans, numbers exact (the
+  shortest text that reads back as the same double, at most 17 digits).
+  OUT.csv: one long table with the columns head,stage,row,col,row_token,
+  col_token,value (rows, columns and heads from 1; head 0 holds concat and
+  output; diagnostics have an empty col, argmax from 1, 0 = none).
+</source>
+        <translation>用法：attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
+                       [--edit EDIT]...
+  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{"tokens",
+  "heads": [{"Q", "K", "V", "scores", "scaled", "mask", "weights",
+  "output"}, ...], "concat", "output"（经过 W_O）, "diagnostics": [每个头：
+  entropy, maxWeight, argmax（从 0 计数，-1 = 无）, jacobianNorm, fullyMasked]}；
+  矩阵写成行的列表，掩码写成布尔值，数值精确（能读回同一个 double 的
+  最短文本，最多 17 位）。
+  OUT.csv：一张长表，列为 head,stage,row,col,row_token,
+  col_token,value（行、列和头从 1 计数；头 0 存放 concat 和
+  output；diagnostics 的 col 为空，argmax 从 1 计数，0 = 无）。
+</translation>
+    </message>
+    <message>
+        <source>  --edit    as for render.
+
+</source>
+        <translation>  --edit    与 render 相同。
+
+</translation>
+    </message>
+    <message>
+        <source>--aspect takes square or free, not &quot;%1&quot;</source>
+        <translation>--aspect 只接受 square 或 free，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>%1 has no vector edits, so there is no difference to draw: add one, e.g. --edit key,head=1,index=3,scale=2 (see attnlab render --help)</source>
+        <translation>%1 没有向量编辑，因此没有差异可画：请添加一个，例如 --edit key,head=1,index=3,scale=2（见 attnlab render --help）</translation>
+    </message>
+    <message>
+        <source>attnlab: note: the edits do not change the weights of head %1 (value edits change only the output); its difference map is all zero
+</source>
+        <translation>attnlab：注意：这些编辑不改变头 %1 的权重（值的编辑只改变输出）；它的差异图全为零
+</translation>
+    </message>
+    <message>
+        <source>--edit %1: %2</source>
+        <translation>--edit %1：%2</translation>
+    </message>
+    <message>
+        <source>the role must be key, query or value, not &quot;%1&quot;</source>
+        <translation>角色必须是 key、query 或 value，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not NAME=VALUE</source>
+        <translation>“%1”不是 名称=值 的形式</translation>
+    </message>
+    <message>
+        <source>%1 is given twice</source>
+        <translation>%1 给了两次</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;%1&quot; (head, index, scale, component, value)</source>
+        <translation>未知字段“%1”（可用 head、index、scale、component、value）</translation>
+    </message>
+    <message>
+        <source>%1 takes a whole number from 1, not &quot;%2&quot;</source>
+        <translation>%1 需要从 1 起的整数，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>%1 takes a finite number, not &quot;%2&quot;</source>
+        <translation>%1 需要一个有限的数，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>head=H and index=I are needed</source>
+        <translation>需要 head=H 和 index=I</translation>
+    </message>
+    <message>
+        <source>component=C and value=X go together</source>
+        <translation>component=C 和 value=X 必须一起给出</translation>
+    </message>
+    <message>
+        <source>nothing to change: give scale=S or component=C,value=X</source>
+        <translation>没有要改的内容：请给出 scale=S 或 component=C,value=X</translation>
+    </message>
+    <message>
+        <source>--edit: %1 %2 of head %3 is given twice (%4 and %5); give each vector once</source>
+        <translation>--edit：头 %3 的 %1 %2 给了两次（%4 和 %5）；每个向量只能给一次</translation>
+    </message>
+    <message>
+        <source>there is no head %1: the session has %2 head(s)</source>
+        <translation>没有头 %1：会话只有 %2 个头</translation>
+    </message>
+    <message>
+        <source>there is no %1 %2: the session has %3</source>
+        <translation>没有 %1 %2：会话只有 %3 个</translation>
+    </message>
+    <message>
+        <source>there is no component %1: the vectors have %2</source>
+        <translation>没有分量 %1：向量只有 %2 个分量</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 
+#include "ui/export/figure_numbers.h"
 #include "ui/panels/stage_content.h"
 
 namespace attnlab {
@@ -46,7 +47,7 @@ QString scalingName(const attn::AttentionInput& in)
     switch (in.scaling) {
     case attn::Scaling::SqrtDk: return Tr::tr("scaled by √d_k");
     case attn::Scaling::Temperature:
-        return Tr::tr("scaled by τ = %1").arg(QString::number(in.temperature, 'g', 6));
+        return Tr::tr("scaled by τ = %1").arg(figureShortNumber(in.temperature, 6));
     case attn::Scaling::None: return Tr::tr("unscaled");
     }
     return {};
@@ -219,12 +220,13 @@ bool buildFigure(const FigureSource& src, const FigureRequest& req, Figure& figu
         parts << src.beforeDescription;
     if (req.fixedRange)
         parts << Tr::tr("colour range fixed to [%1, %2]")
-                     .arg(QString::number(req.fixedRange->lower, 'g', 4),
-                          QString::number(req.fixedRange->upper, 'g', 4));
+                     .arg(figureShortNumber(req.fixedRange->lower, 4),
+                          figureShortNumber(req.fixedRange->upper, 4));
     else if (!req.weightsOnDataRange &&
              (req.stage == FigureStage::Weights || req.stage == FigureStage::Pipeline))
         parts << Tr::tr("weights on [0, 1]");
     f.caption = parts.join(QStringLiteral(" · "));
+    f.squareCells = req.squareCells;
     figure = std::move(f);
     return true;
 }

@@ -48,6 +48,9 @@ struct FigureRequest {
     // When unset, weights use [0, 1] unless `weightsOnDataRange`, others their own range.
     std::optional<QCPRange> fixedRange;
     bool weightsOnDataRange = false;
+    // Square cells (the default: a cell is a token pair, not a shape of its own); false lets
+    // the cells fill the room, wider or taller.
+    bool squareCells = true;
 };
 
 // What the figure is drawn from. `before[h]` is head h's weights before the edits,
@@ -64,6 +67,7 @@ struct Figure {
     QString caption;
     std::vector<HeatmapContent> panels;
     int columns = 1;  // panels per row
+    bool squareCells = true;
 };
 
 // Builds the figure; on failure returns false and sets `error` (translated).

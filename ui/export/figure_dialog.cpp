@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QButtonGroup>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -57,13 +58,22 @@ FigureDialog::FigureDialog(const FigureSource& source, const FigureExportSetting
     width_->setValue(initial.size.width());
     height_->setValue(initial.size.height());
     sizeRow->insertWidget(1, new QLabel(QStringLiteral("×"), this));
-    form->addRow(tr("&Size:"), sizeRow);
+    // A row whose field is a layout gets a label without a buddy, which would print the
+    // mnemonic's "&" as it is: give it the first spin box as its buddy.
+    auto* sizeLabel = new QLabel(tr("&Size:"), this);
+    sizeLabel->setBuddy(width_);
+    form->addRow(sizeLabel, sizeRow);
     scale_ = new QComboBox(this);
     for (int s = 1; s <= 3; ++s)
         scale_->addItem(tr("%1× (PNG %2)").arg(s).arg(s == 1 ? tr("screen") : tr("print")), s);
     scale_->setCurrentIndex(std::clamp(static_cast<int>(initial.scale) - 1, 0, 2));
     scale_->setToolTip(tr("PNG pixels per unit of size; SVG and PDF are vectors at any scale."));
     form->addRow(tr("S&cale:"), scale_);
+    square_ = new QCheckBox(tr("S&quare cells"), this);
+    square_->setChecked(initial.request.squareCells);
+    square_->setToolTip(
+        tr("Every cell as wide as it is high; clear to let the cells fill the figure."));
+    form->addRow(QString(), square_);
 
     rangeDefault_ =
         new QRadioButton(tr("Weights on [0, 1], other matrices on their own range"), this);
@@ -97,7 +107,9 @@ FigureDialog::FigureDialog(const FigureSource& source, const FigureExportSetting
     rangeBox->addWidget(rangeDefault_);
     rangeBox->addWidget(rangeData_);
     rangeBox->addLayout(fixedRow);
-    form->addRow(tr("Colour range:"), rangeBox);
+    auto* rangeLabel = new QLabel(tr("Colour range:"), this);
+    rangeLabel->setBuddy(rangeDefault_);
+    form->addRow(rangeLabel, rangeBox);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("&Export…"));
@@ -136,6 +148,7 @@ FigureExportSettings FigureDialog::settings() const
     if (rangeFixed_->isChecked() && lo_->value() < hi_->value())
         s.request.fixedRange = QCPRange(lo_->value(), hi_->value());
     s.request.weightsOnDataRange = rangeData_->isChecked();
+    s.request.squareCells = square_->isChecked();
     s.size = QSize(width_->value(), height_->value());
     s.scale = scale_->currentData().toDouble();
     s.defaultSize = !sizeTouched_;

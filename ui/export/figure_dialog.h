@@ -1,12 +1,13 @@
 #pragma once
 // The dialog of Export ▸ Figure: what to draw (stage, head or all heads), the size,
-// the scale for print (1×, 2×, 3×) and the colour range (weights on [0, 1], each map
-// on its own range, or one fixed range for every map so that exports compare).
+// the scale for print (1×, 2×, 3×), square or free cells and the colour range (weights on [0, 1],
+// each map on its own range, or one fixed range for every map so that exports compare).
 
 #include <QDialog>
 
 #include "ui/export/figure.h"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QSpinBox;
@@ -39,6 +40,7 @@ private:
     QSpinBox* width_;
     QSpinBox* height_;
     QComboBox* scale_;
+    QCheckBox* square_;
     QRadioButton* rangeDefault_;
     QRadioButton* rangeData_;
     QRadioButton* rangeFixed_;

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QPainter>
 
+#include "ui/export/figure_numbers.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/views/heatmap_view.h"
 
@@ -47,7 +48,18 @@ int thinningStep(long count, double pitch, double extent)
     return std::max(1, static_cast<int>(std::ceil(count * pitch / std::max(extent, 1.0))));
 }
 
+// Lengths given at the reference size grow with the font (never shrink below it).
+double unitOf(const QFont& font)
+{
+    return std::max(1.0, font.pixelSize() / kReferencePx);
+}
+
 }  // namespace
+
+double figureTextPx(double side)
+{
+    return std::max(std::clamp(side / 30.0, 8.0, kReferencePx), side / 54.0);
+}
 
 QFont makeFont(double px, bool bold)
 {
@@ -77,36 +89,38 @@ double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const QCP
                           h + (i + 1 < kBarSteps ? 0.5 : 0.0)),
                    QColor(g.color(v, range)));
     }
-    p.setPen(QPen(kFrame, 0.8));
+    const double u = unitOf(font);
+    p.setPen(QPen(kFrame, 0.8 * u));
     p.setBrush(Qt::NoBrush);
     p.drawRect(bar);
     p.setFont(font);
     const QFontMetricsF fm(font, p.device());
     double widest = 0.0;
-    p.setPen(kText);
+    p.setPen(QPen(kText, u));
     for (double v : niceTicks(range)) {
         const double y = bar.bottom() - (v - range.lower) / range.size() * bar.height();
-        p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3.0, y));
-        const QString t = QString::number(v, 'g', 3);
+        p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3.0 * u, y));
+        const QString t = figureShortNumber(v);
         widest = std::max(widest, fm.horizontalAdvance(t));
-        p.drawText(QPointF(bar.right() + 5.0, y + fm.ascent() / 2.0 - 1.0), t);
+        p.drawText(QPointF(bar.right() + 5.0 * u, y + fm.ascent() / 2.0 - u), t);
     }
     if (maskedLegend) {
         const QRectF sw(bar.left(), bar.bottom() + fm.height() * 0.6, bar.width(), fm.height());
         p.fillRect(sw, maskedCellColor());
-        p.drawText(QPointF(sw.right() + 5.0, sw.top() + fm.ascent()), Tr::tr("masked"));
+        p.drawText(QPointF(sw.right() + 5.0 * u, sw.top() + fm.ascent()), Tr::tr("masked"));
         widest = std::max(widest, fm.horizontalAdvance(Tr::tr("masked")));
     }
-    return bar.width() + 5.0 + widest;
+    return bar.width() + 5.0 * u + widest;
 }
 
 double barWidthFor(const QFont& font)
 {
     const QFontMetricsF fm(font);
-    return 14.0 + 5.0 +
+    const double u = unitOf(font);
+    // Room for the widest tick label a range can have ("-0.25", "1e+03").
+    return (kReferenceBarWidth + 5.0 + 4.0) * u +
            std::max(fm.horizontalAdvance(QStringLiteral("-0.000")),
-                    fm.horizontalAdvance(Tr::tr("masked"))) +
-           4.0;
+                    fm.horizontalAdvance(Tr::tr("masked")));
 }
 
 namespace {
@@ -141,22 +155,43 @@ void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const Q
     }
 }
 
+// The numbers in the cells, when the cells are large enough: three decimals where they fit,
+// fewer (and then a smaller font) where they do not; figureCellNumber keeps two significant
+// digits of every non-zero value whatever the decimals.
 void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const QCPRange& range,
                  double cw, double ch, double basePx)
 {
     const long rows = c.values.rows();
     const long cols = c.values.cols();
     if (rows * cols > 900) return;
-    const QFont font = makeFont(std::min(basePx * 1.1, ch * 0.42));
-    const QFontMetricsF fm(font, p.device());
-    int decimals = 3;
-    while (decimals > 0 && fm.horizontalAdvance(QString::number(-0.5, 'f', decimals)) + 4 > cw)
-        --decimals;
-    if (decimals == 0 || fm.height() > ch) return;
+    const auto isMasked = [&](long i, long j) { return c.mask && !(*c.mask)(i, j); };
+    const double px = std::min(basePx * 1.1, ch * 0.42);
+    QStringList texts;
+    QFont font;
+    bool fits = false;
+    for (const double shrink : {1.0, 0.85, 0.72}) {
+        font = makeFont(px * shrink);
+        const QFontMetricsF fm(font, p.device());
+        if (font.pixelSize() < 6 || fm.height() > ch) break;
+        for (int decimals = 3; decimals >= 0 && !fits; --decimals) {
+            texts.clear();
+            double widest = 0.0;
+            for (long i = 0; i < rows; ++i) {
+                for (long j = 0; j < cols; ++j) {
+                    texts << (isMasked(i, j) ? QStringLiteral("–")
+                                             : figureCellNumber(c.values(i, j), decimals));
+                    widest = std::max(widest, fm.horizontalAdvance(texts.back()));
+                }
+            }
+            fits = widest + 4.0 <= cw;
+        }
+        if (fits) break;
+    }
+    if (!fits) return;
     p.setFont(font);
     for (long i = 0; i < rows; ++i) {
         for (long j = 0; j < cols; ++j) {
-            const bool masked = c.mask && !(*c.mask)(i, j);
+            const bool masked = isMasked(i, j);
             const double v = c.values(i, j);
             double rel = (v - range.lower) / std::max(range.size(), 1e-300);
             if (c.scale == ColorScale::Diverging) rel = std::abs(rel - 0.5) * 2.0;
@@ -164,20 +199,23 @@ void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const 
                 masked || (c.scale == ColorScale::Diverging ? rel < 0.6 : rel > 0.55);
             p.setPen(light ? kText : Qt::white);
             const QRectF cell(map.left() + j * cw, map.top() + i * ch, cw, ch);
-            p.drawText(cell, Qt::AlignCenter | Qt::TextDontClip,
-                       masked ? QStringLiteral("–") : QString::number(v, 'f', decimals));
+            p.drawText(cell, Qt::AlignCenter | Qt::TextDontClip, texts[i * cols + j]);
         }
     }
 }
 
 }  // namespace
 
-// One heatmap with its labels in `r`; `ownBar` draws its colour bar at its right.
-void paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c, bool ownBar, double basePx)
+// One heatmap with its labels in `r`; returns where the cells went.
+PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
+                         const PanelOptions& options)
 {
+    const double basePx = options.basePx;
+    const bool ownBar = options.ownBar;
     const QFont label = makeFont(basePx);
     const QFont axis = makeFont(basePx, true);
     const QFontMetricsF fm(label, p.device());
+    const double u = unitOf(label);
     const long rows = c.values.rows();
     const long cols = c.values.cols();
     QRectF area = r;
@@ -191,34 +229,41 @@ void paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c, bool ownB
                    tfm.elidedText(c.title, Qt::ElideRight, area.width()));
         area.setTop(area.top() + tfm.height() * 1.4);
     }
-    if (rows == 0 || cols == 0) return;
+    PanelGeometry geometry;
+    if (rows == 0 || cols == 0) return geometry;
     const QCPRange range = colorRangeFor(c);
     const double barW = ownBar ? barWidthFor(label) : 0.0;
     const double axisH = fm.height() * 1.3;
-    const double rowLabelW = std::min(widestOf(c.rowLabels, fm) + 6.0, area.width() * 0.25);
+    const double rowLabelW = std::min(widestOf(c.rowLabels, fm) + 6.0 * u, area.width() * 0.25);
     const double left = area.left() + axisH + rowLabelW;
-    const double availW = area.right() - barW - 8.0 - left;
+    const double availW = area.right() - barW - 8.0 * u - left;
     const double colWidest = widestOf(c.columnLabels, fm);
-    // Cells as square as the room allows (unless that makes the map very thin); column
-    // labels rotate to read upwards when they do not fit side by side.
+    // Square cells by default (a cell is one query-key pair: a 3 x 7 map is a wide band, not
+    // a stretched square), else the cells fill the room; column labels rotate to read
+    // upwards when they do not fit side by side.
     double cw = 0.0, ch = 0.0, colLabelH = 0.0;
     bool rotate = false;
     for (int pass = 0; pass < 2; ++pass) {
-        colLabelH = rotate ? std::min(colWidest + 6.0, area.height() * 0.25) : fm.height() * 1.3;
+        colLabelH =
+            rotate ? std::min(colWidest + 6.0 * u, area.height() * 0.25) : fm.height() * 1.3;
         cw = availW / static_cast<double>(cols);
         ch = (area.height() - colLabelH - axisH) / static_cast<double>(rows);
-        const double sq = std::min(cw, ch);
-        cw = std::min(cw, sq * 3.0);
-        ch = std::min(ch, sq * 3.0);
-        if (rotate || colWidest + 8.0 <= cw) break;
+        if (options.squareCells) cw = ch = std::max(0.0, std::min(cw, ch));
+        if (rotate || colWidest + 8.0 * u <= cw) break;
         rotate = true;
     }
-    const QRectF map(left, area.top(), cw * static_cast<double>(cols),
+    // A square map narrower than the room is centred in it (with its labels and bar).
+    const double spare = std::max(0.0, availW - cw * static_cast<double>(cols));
+    const QRectF map(left + spare / 2.0, area.top(), cw * static_cast<double>(cols),
                      ch * static_cast<double>(rows));
+    geometry.map = map;
+    geometry.cellWidth = cw;
+    geometry.cellHeight = ch;
+    geometry.rotatedColumnLabels = rotate;
 
     paintCells(p, map, c, range, cw, ch);
     paintValues(p, map, c, range, cw, ch, basePx);
-    p.setPen(QPen(kFrame, 0.8));
+    p.setPen(QPen(kFrame, 0.8 * u));
     p.setBrush(Qt::NoBrush);
     p.drawRect(map);
 
@@ -227,7 +272,7 @@ void paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c, bool ownB
     p.setPen(kText);
     const int rowStep = thinningStep(rows, fm.height() + 1.0, map.height());
     for (long i = 0; i < rows && i < c.rowLabels.size(); i += rowStep) {
-        const QRectF lr(map.left() - rowLabelW, map.top() + i * ch, rowLabelW - 5.0, ch);
+        const QRectF lr(map.left() - rowLabelW, map.top() + i * ch, rowLabelW - 5.0 * u, ch);
         p.drawText(lr, Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
                    fm.elidedText(c.rowLabels[i], Qt::ElideRight, lr.width()));
     }
@@ -237,16 +282,17 @@ void paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c, bool ownB
     for (long j = 0; j < cols && j < c.columnLabels.size(); j += colStep) {
         const double x = map.left() + (j + 0.5) * cw;
         if (rotate) {
-            const QString t = fm.elidedText(c.columnLabels[j], Qt::ElideRight, colLabelH - 6.0);
+            const QString t = fm.elidedText(c.columnLabels[j], Qt::ElideRight, colLabelH - 6.0 * u);
             p.save();
-            p.translate(x, map.bottom() + 4.0);
+            p.translate(x, map.bottom() + 4.0 * u);
             p.rotate(-90.0);
-            p.drawText(QRectF(-colLabelH, -fm.height() / 2.0, colLabelH - 2.0, fm.height()),
+            p.drawText(QRectF(-colLabelH, -fm.height() / 2.0, colLabelH - 2.0 * u, fm.height()),
                        Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip, t);
             p.restore();
         } else {
-            p.drawText(QRectF(x - cw / 2.0 - 20.0, map.bottom() + 3.0, cw + 40.0, fm.height()),
-                       Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, c.columnLabels[j]);
+            p.drawText(
+                QRectF(x - cw / 2.0 - 20.0 * u, map.bottom() + 3.0 * u, cw + 40.0 * u, fm.height()),
+                Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, c.columnLabels[j]);
         }
     }
     // Axis titles.
@@ -256,7 +302,7 @@ void paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c, bool ownB
                    Qt::AlignCenter | Qt::TextDontClip, c.columnAxisTitle);
     if (!c.rowAxisTitle.isEmpty()) {
         p.save();
-        p.translate(area.left() + axisH / 2.0, map.center().y());
+        p.translate(map.left() - rowLabelW - axisH / 2.0, map.center().y());
         p.rotate(-90.0);
         p.drawText(QRectF(-map.height() / 2.0, -axisH / 2.0, map.height(), axisH),
                    Qt::AlignCenter | Qt::TextDontClip, c.rowAxisTitle);
@@ -271,8 +317,10 @@ void paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c, bool ownB
                        Tr::tr("fully masked"));
     }
     if (ownBar)
-        paintColorBar(p, QRectF(map.right() + 10.0, map.top(), 14.0, map.height()), c.scale, range,
-                      label, anyMasked(c));
+        paintColorBar(
+            p, QRectF(map.right() + 10.0 * u, map.top(), kReferenceBarWidth * u, map.height()),
+            c.scale, range, label, anyMasked(c));
+    return geometry;
 }
 
 }  // namespace attnlab::figure_detail

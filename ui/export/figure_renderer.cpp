@@ -68,15 +68,19 @@ void paintFigure(QPainter& p, const QRectF& area, const Figure& f)
     p.save();
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setRenderHint(QPainter::TextAntialiasing, true);
-    const QRectF inner = area.adjusted(kMargin, kMargin, -kMargin, -kMargin);
     const int count = static_cast<int>(f.panels.size());
     const int cols = std::clamp(f.columns, 1, std::max(1, count));
     const int rows = std::max(1, (count + cols - 1) / cols);
-    const double panelW = inner.width() / cols;
-    const double panelH = inner.height() / rows;
-    const double basePx = std::clamp(std::min(panelW, panelH) / 30.0, 8.0, 14.0);
+    // Text, margins and strokes follow the size of a panel (figureTextPx), so that a figure
+    // drawn three times as large for a poster reads like the screen-sized one.
+    const double side =
+        std::min((area.width() - 2.0 * kMargin) / cols, (area.height() - 2.0 * kMargin) / rows);
+    const double basePx = figureTextPx(side);
+    const double u = std::max(1.0, basePx / kReferencePx);
+    const QRectF inner = area.adjusted(kMargin * u, kMargin * u, -kMargin * u, -kMargin * u);
 
-    const QFont title = makeFont(std::clamp(area.width() / 45.0, 14.0, 24.0), true);
+    // The title as on a figure of the reference size, then scaled with the rest.
+    const QFont title = makeFont(u * std::clamp(area.width() / u / 45.0, 14.0, 24.0), true);
     const QFont caption = makeFont(std::max(9.0, basePx * 0.95));
     const QFontMetricsF tfm(title, p.device());
     const QFontMetricsF cfm(caption, p.device());
@@ -98,19 +102,23 @@ void paintFigure(QPainter& p, const QRectF& area, const Figure& f)
     grid.setBottom(capUsed.top() - cfm.height() * 0.6);
     const bool shared = sharedScale(f);
     const QFont barFont = makeFont(basePx);
-    if (shared) grid.setRight(grid.right() - barWidthFor(barFont) - 10.0);
+    if (shared) grid.setRight(grid.right() - barWidthFor(barFont) - 10.0 * u);
     const double gw = grid.width() / cols;
     const double gh = grid.height() / rows;
     bool masked = false;
+    PanelOptions options;
+    options.ownBar = !shared;
+    options.basePx = basePx;
+    options.squareCells = f.squareCells;
     for (int k = 0; k < count; ++k) {
         const QRectF r(grid.left() + (k % cols) * gw, grid.top() + (k / cols) * gh, gw, gh);
         const HeatmapContent& c = f.panels[static_cast<std::size_t>(k)];
         masked = masked || anyMasked(c);
-        paintPanel(p, count > 1 ? r.adjusted(4.0, 4.0, -4.0, -8.0) : r, c, !shared, basePx);
+        paintPanel(p, count > 1 ? r.adjusted(4.0 * u, 4.0 * u, -4.0 * u, -8.0 * u) : r, c, options);
     }
     if (shared) {
-        const QRectF bar(grid.right() + 10.0, grid.top() + grid.height() * 0.1, 14.0,
-                         grid.height() * 0.7);
+        const QRectF bar(grid.right() + 10.0 * u, grid.top() + grid.height() * 0.1,
+                         kReferenceBarWidth * u, grid.height() * 0.7);
         paintColorBar(p, bar, f.panels.front().scale, colorRangeFor(f.panels.front()), barFont,
                       masked);
     }
