@@ -361,23 +361,25 @@ LESSONS = [
 ]
 
 
-# What each lesson shows when it opens: the central tab ("weights", "difference", "pipeline",
-# "heads" or "walkthrough") and the docks it shows and raises, besides its text. The window
-# lays these out; tests/ui/lesson_layout_test.cpp checks that nothing they need is clipped.
+# What each lesson shows when it opens (ui/window/dock_layout.h): the central tab ("weights",
+# "difference", "pipeline", "heads" or "walkthrough") and the docks in each area, top to bottom
+# (left, right) or left to right (bottom); every other dock is hidden. The window sizes them;
+# tests/ui/lesson_layout_test.cpp checks that nothing they show is clipped.
 LAYOUT = {
-    "hand-exercise": {"tab": "weights", "docks": ["KeysDock", "WorkingDock"]},
-    "coreference-tired": {"tab": "weights", "docks": ["RowInspectorDock"]},
-    "coreference-wide": {"tab": "weights", "docks": ["RowInspectorDock"]},
-    "coreference-tired-en": {"tab": "weights", "docks": ["RowInspectorDock"]},
-    "coreference-wide-en": {"tab": "weights", "docks": ["RowInspectorDock"]},
-    "scaling": {"tab": "weights", "docks": ["ControlsDock", "RowInspectorDock"]},
-    "causal": {"tab": "weights", "docks": ["ControlsDock"]},
-    "cross": {"tab": "weights", "docks": ["SequencesDock"]},
-    "cross-short": {"tab": "weights", "docks": ["SequencesDock"]},
-    "shared-projections": {"tab": "weights", "docks": ["ControlsDock"]},
-    "additive": {"tab": "pipeline", "docks": ["ControlsDock"]},
-    "cost": {"tab": "weights", "docks": ["CostDock"]},
-    "heads": {"tab": "heads", "docks": ["ControlsDock"]},
+    "hand-exercise": {"tab": "weights", "right": ["LessonDock"],
+                      "bottom": ["KeysDock", "WorkingDock"]},
+    "coreference-tired": {"tab": "weights", "right": ["RowInspectorDock", "LessonDock"]},
+    "coreference-wide": {"tab": "weights", "right": ["RowInspectorDock", "LessonDock"]},
+    "coreference-tired-en": {"tab": "weights", "right": ["RowInspectorDock", "LessonDock"]},
+    "coreference-wide-en": {"tab": "weights", "right": ["RowInspectorDock", "LessonDock"]},
+    "scaling": {"tab": "weights", "left": ["ControlsDock"], "right": ["LessonDock"]},
+    "causal": {"tab": "weights", "left": ["ControlsDock"], "right": ["LessonDock"]},
+    "cross": {"tab": "weights", "left": ["SequencesDock"], "right": ["LessonDock"]},
+    "cross-short": {"tab": "weights", "left": ["SequencesDock"], "right": ["LessonDock"]},
+    "shared-projections": {"tab": "weights", "left": ["ControlsDock"], "right": ["LessonDock"]},
+    "additive": {"tab": "pipeline", "left": ["ControlsDock"], "right": ["LessonDock"]},
+    "cost": {"tab": "weights", "right": ["LessonDock"], "bottom": ["CostDock"]},
+    "heads": {"tab": "heads", "left": ["ControlsDock"], "right": ["LessonDock"]},
 }
 
 

@@ -2495,9 +2495,9 @@ attnlab --help | --version
 </source>
         <translation>用法：attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
                        [--edit EDIT]...
-  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{"tokens",
-  "heads": [{"Q", "K", "V", "scores", "scaled", "mask", "weights",
-  "output"}, ...], "concat", "output"（经过 W_O）, "diagnostics": [每个头：
+  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{&quot;tokens&quot;,
+  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
+  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot;（经过 W_O）, &quot;diagnostics&quot;: [每个头：
   entropy, maxWeight, argmax（从 0 计数，-1 = 无）, jacobianNorm, fullyMasked]}；
   矩阵写成行的列表，掩码写成布尔值，数值精确（能读回同一个 double 的
   最短文本，最多 17 位）。

@@ -186,7 +186,7 @@ TEST(RowInspector, NarrowDockBreaksTheCaptionAndLegendIntoLines)
     EXPECT_EQ(panel.plot()->legend->rowCount(), 1);
 
     panel.resize(330, 520);
-    QTRY_VERIFY(panel.plot()->width() <= 330);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.plot()->width() <= 330; }));
     panel.plot()->replot();
     const QString text = caption(panel)->text();
     EXPECT_TRUE(text.contains(QLatin1Char('\n'))) << text.toStdString();

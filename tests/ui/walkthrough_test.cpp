@@ -8,6 +8,7 @@
 #include "ui/document/document.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/window/lesson_actions.h"
 #include "ui/window/main_window.h"
 #include "ui/window/presenter_window.h"
 #include "ui/window/walkthrough_actions.h"
@@ -166,6 +167,51 @@ TEST(Walkthrough, PresenterViewOpensLargeAndClosesWithEscape)
     EXPECT_FALSE(presenter->isVisible());
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     EXPECT_EQ(actions->presenterWindow(), nullptr);
+}
+
+// The coreference lesson at 1920×1080: step 4's P (11 × 11) takes the space, with every
+// token labelled on both axes and every weight printed in its cell (cells of 28 px or more).
+TEST(Walkthrough, CurrentStepGetsTheRoomWithEveryLabelAndValueOfTheCoreferenceMap)
+{
+    MainWindow window;
+    window.resize(1920, 1080);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    auto* lessons = window.findChild<LessonActions*>();
+    ASSERT_TRUE(lessons->openLesson(QStringLiteral("coreference-tired")));
+    auto* actions = window.findChild<WalkthroughActions*>();
+    WalkthroughPanel* tab = actions->tabPanel();
+    window.centralTabs()->setCurrentWidget(tab);
+    tab->setStep(4);
+    HeatmapView* p = tab->stageView(Stage::Weights);
+    HeatmapView* x = tab->stageView(Stage::X);
+    // The layout settles over a few event-loop turns after the tab and the step change.
+    // (QTest's QTRY_ macros report to QTest, not to GoogleTest: wait with qWaitFor.)
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return p->width() * p->height() > 4 * x->width() * x->height(); }, 5000))
+        << "P " << p->width() << "×" << p->height() << ", X " << x->width() << "×" << x->height();
+    p->replot();
+    ASSERT_EQ(p->content().values.rows(), 11);
+    if (qEnvironmentVariableIsSet("ATTNLAB_RENDER_DIR")) {
+        EXPECT_TRUE(window.grab().save(qEnvironmentVariable("ATTNLAB_RENDER_DIR") +
+                                       QStringLiteral("/walkthrough-coreference.png")));
+    }
+
+    const double cellW = p->axisRect()->width() / 11.0;
+    const double cellH = p->axisRect()->height() / 11.0;
+    EXPECT_GE(std::min(cellW, cellH), 28.0);
+    auto labels = [](const QCPAxis* axis) {
+        auto text = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker());
+        return text ? static_cast<int>(text->ticks().size()) : -1;
+    };
+    EXPECT_EQ(labels(p->xAxis), 11);
+    EXPECT_EQ(labels(p->yAxis), 11);
+    int printed = 0;
+    for (int i = 0; i < p->itemCount(); ++i)
+        printed += qobject_cast<QCPItemText*>(p->item(i)) ? 1 : 0;
+    EXPECT_GE(printed, 121);
+    // The step survives a language switch (the panels are rebuilt): it is the document's.
+    EXPECT_EQ(window.document()->view().walkthroughStep, 4);
 }
 
 }  // namespace

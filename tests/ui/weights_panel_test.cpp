@@ -154,12 +154,12 @@ TEST(WeightsPanel, TheHoverReadoutFollowsAnEditAndAMaskWithoutAMouseMove)
     e.index = 1;
     e.scale = 3.0;
     ASSERT_TRUE(doc.editVector(e));
-    QTRY_VERIFY(readout.last().at(0).toString() != before);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return readout.last().at(0).toString() != before; }));
     EXPECT_EQ(readout.last().at(0).toString(), panel.hoverText(2, 1));
 
     const QString edited = readout.last().at(0).toString();
     ASSERT_TRUE(doc.toggleMaskCell(2, 1));  // what Ctrl+click does
-    QTRY_VERIFY(readout.last().at(0).toString() != edited);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return readout.last().at(0).toString() != edited; }));
     EXPECT_EQ(readout.last().at(0).toString(), panel.hoverText(2, 1));
 }
 

@@ -43,10 +43,7 @@ QList<Lesson> readCatalog()
         l.textEn = QString::fromUtf8(readResource(dir + str("text_en")));
         l.textZh = QString::fromUtf8(readResource(dir + str("text_zh")));
         l.sessionPath = dir + str("session");
-        const QJsonObject layout = o.value(QLatin1String("layout")).toObject();
-        l.tab = layout.value(QLatin1String("tab")).toString();
-        for (const QJsonValue& d : layout.value(QLatin1String("docks")).toArray())
-            l.docks << d.toString();
+        l.layout = o.value(QLatin1String("layout")).toObject();
         if (!l.id.isEmpty()) out << l;
     }
     return out;

@@ -4,6 +4,7 @@
 // Simplified Chinese and English; the text is shown in the lesson language, which
 // follows the application's locale unless set explicitly.
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -17,10 +18,9 @@ struct Lesson {
     QString summaryEn, summaryZh;
     QString textEn, textZh;  // Markdown
     QString sessionPath;     // a resource path, ":/lessons/ID.attnlab.json"
-    // Its layout: the central tab ("weights", "difference", "pipeline", "heads",
-    // "walkthrough") and the docks (object names) it shows and raises besides its text.
-    QString tab;
-    QStringList docks;
+    // Its layout as lessons.json gives it (read by ui/window/dock_layout.h): the central tab and
+    // the docks shown in each area.
+    QJsonObject layout;
 
     // The title, summary and text in the current lesson language.
     [[nodiscard]] QString title() const;

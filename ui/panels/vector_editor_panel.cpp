@@ -67,6 +67,9 @@ VectorEditorPanel::VectorEditorPanel(Document* document, attn::Role role, QWidge
 
     scroll_ = new QScrollArea(this);
     scroll_->setWidgetResizable(true);
+    // Rows scroll up and down, never sideways: the panel asks for the rows' full width (so
+    // that a dock gives it), and every component's slider stays in view.
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(scroll_, 1);
 
     // The Queries and Values tabs are usually hidden behind Keys: refresh them when shown.

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QToolButton>
@@ -70,21 +71,21 @@ void VectorEditorPanel::rebuildRows()
             hl->setContentsMargins(0, 0, 0, 0);
             hl->setSpacing(2);
             auto* s = new QSlider(Qt::Horizontal, cell);
-            s->setMinimumWidth(80);
+            s->setMinimumWidth(56);
             s->setSingleStep(1);
             s->setPageStep(25);
             s->setFocusPolicy(Qt::StrongFocus);
             s->installEventFilter(this);
             s->setToolTip(tr("%1 of %2").arg(componentName(comp), tokenLabel(token)));
             auto* sp = new QDoubleSpinBox(cell);
-            sp->setDecimals(4);
+            sp->setDecimals(3);
             sp->setRange(-1.0e6, 1.0e6);
             sp->setSingleStep(0.1);
             sp->setKeyboardTracking(false);
             sp->setFocusPolicy(Qt::StrongFocus);
             sp->installEventFilter(this);
             sp->setToolTip(s->toolTip());
-            sp->setMaximumWidth(95);
+            sp->setMaximumWidth(80);
             hl->addWidget(s, 1);
             hl->addWidget(sp);
             grid->addWidget(cell, r + 1, kFirstComponentColumn + i);
@@ -114,6 +115,14 @@ void VectorEditorPanel::rebuildRows()
     grid->setColumnStretch(kFirstComponentColumn + static_cast<int>(shownComponents_.size()), 1);
     QWidget* old = scroll_->takeWidget();
     scroll_->setWidget(w);
+    scroll_->setMinimumWidth(w->minimumSizeHint().width() +
+                             scroll_->verticalScrollBar()->sizeHint().width() +
+                             2 * scroll_->frameWidth());
+    // As tall as the rows, up to twelve of them; more scroll.
+    const int shownRows = std::min(static_cast<int>(shownTokens_.size()), 12);
+    scroll_->setMinimumHeight(
+        std::min(w->minimumSizeHint().height(),
+                 (shownRows + 1) * (w->fontMetrics().height() + 14) + 2 * scroll_->frameWidth()));
     rowsWidget_ = w;
     if (old != nullptr) old->deleteLater();
 }

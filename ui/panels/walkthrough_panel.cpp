@@ -53,15 +53,18 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     bar->addWidget(back_);
     bar->addWidget(indicator_);
     bar->addWidget(next_);
-    bar->addSpacing(16);
+    // The step buttons have a row of their own: on one row with the rest the walkthrough was
+    // 843 px wide at least, which squeezed every dock of a 1366-px window.
+    auto* steps = new QHBoxLayout;
     for (int s = 1; s <= StepCount; ++s) {
         auto* b = new QToolButton(this);
         b->setCheckable(true);
         b->setAutoRaise(true);
         connect(b, &QToolButton::clicked, this, [this, s] { setStep(s); });
         stepButtons_[static_cast<std::size_t>(s - 1)] = b;
-        bar->addWidget(b);
+        steps->addWidget(b);
     }
+    steps->addStretch(1);
     bar->addStretch(1);
     presenter_ = new QPushButton(this);
     bar->addWidget(presenter_);
@@ -72,6 +75,7 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     connect(next_, &QPushButton::clicked, this, &WalkthroughPanel::next);
     connect(presenter_, &QPushButton::clicked, this, &WalkthroughPanel::presenterRequested);
     layout->addLayout(bar);
+    layout->addLayout(steps);
 
     caption_ = new QLabel(this);
     caption_->setObjectName(QStringLiteral("walkthroughCaption"));

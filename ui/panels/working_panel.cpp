@@ -50,7 +50,7 @@ WorkingPanel::WorkingPanel(Document* document, QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->setMinimumHeight(160);
+    table_->setMinimumHeight(120);
     layout->addWidget(header_);
     layout->addWidget(table_, 1);
     layout->addWidget(footer_);

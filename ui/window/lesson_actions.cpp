@@ -1,7 +1,5 @@
 #include "ui/window/lesson_actions.h"
 
-#include <iterator>
-
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QEvent>
@@ -16,6 +14,7 @@
 #include "ui/panels/lesson_panel.h"
 #include "ui/panels/scaling_plot.h"
 #include "ui/panels/working_panel.h"
+#include "ui/window/dock_layout.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 #include "ui/window/start_page.h"
@@ -133,35 +132,20 @@ bool LessonActions::openLesson(const QString& id)
     doc_->setLesson(id);
     window_->setProperty(kLessonProperty, id);
     panel_->setLesson(id);
-    if (lessonDock_->isHidden()) {
-        lessonDock_->show();
-        window_->resizeDocks({lessonDock_}, {460}, Qt::Vertical);
-    }
-    lessonDock_->raise();
     applyLayout(*findLessonById(id));
+    lessonDock_->show();
+    lessonDock_->raise();
     if (id == QLatin1String("scaling")) {
         // Room for the plot below the text.
         window_->resizeDocks({lessonDock_}, {560}, Qt::Horizontal);
         window_->resizeDocks({lessonDock_}, {760}, Qt::Vertical);
     }
-    if (id == QLatin1String("cost")) window_->resizeDocks({costDock_}, {420}, Qt::Vertical);
     return true;
 }
 
 void LessonActions::applyLayout(const Lesson& lesson)
 {
-    static const char* const kTabs[] = {"weights", "difference", "pipeline", "heads",
-                                        "walkthrough"};
-    QTabWidget* tabs = window_->centralTabs();
-    for (int i = 0; i < static_cast<int>(std::size(kTabs)) && tabs; ++i) {
-        if (lesson.tab == QLatin1String(kTabs[i]) && i < tabs->count()) tabs->setCurrentIndex(i);
-    }
-    for (const QString& name : lesson.docks) {
-        if (auto* dock = window_->findChild<QDockWidget*>(name)) {
-            dock->show();
-            dock->raise();
-        }
-    }
+    applyDockLayout(window_, dockLayoutFrom(lesson.layout));
 }
 
 StartPage* LessonActions::startPage() const

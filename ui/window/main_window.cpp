@@ -20,6 +20,7 @@
 #include "ui/panels/vector_editor_panel.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/panels/weights_panel.h"
+#include "ui/window/dock_layout.h"
 #include "ui/window/export_actions.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/lesson_actions.h"
@@ -178,15 +179,18 @@ void MainWindow::restoreLayout()
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
-        // First start: give the right-hand panels room for the bars and sliders.
-        const QList<QDockWidget*> docks = findChildren<QDockWidget*>();
-        for (QDockWidget* d : docks) {
-            if (dockWidgetArea(d) == Qt::RightDockWidgetArea) {
-                resizeDocks({d}, {500}, Qt::Horizontal);
-                break;
-            }
-        }
+        // First start: the default layout, sized again once the window has its real size.
+        applyDockLayout(this, defaultDockLayout());
+        layoutOnShow_ = true;
     }
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // A lesson opened before the window was shown keeps its own layout.
+    if (layoutOnShow_ && doc_->view().lesson.isEmpty()) applyDockLayout(this, defaultDockLayout());
+    layoutOnShow_ = false;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -33,6 +33,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -41,6 +42,7 @@ private:
                           Qt::DockWidgetArea area);
     void updateTitle();
     void restoreLayout();
+    bool layoutOnShow_ = false;  // first start: lay the docks out again at the shown size
 
     Document* doc_;
     QTabWidget* tabs_ = nullptr;

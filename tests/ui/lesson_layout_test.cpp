@@ -1,0 +1,85 @@
+// Every lesson, opened as a teacher would in a window of 1366×768 and of 1920×1080, in
+// English and in Chinese: nothing the lesson needs is collapsed, clipped or scrolled away.
+// (The hand exercise's Keys sliders were collapsed to a header; labels were elided.)
+#include <gtest/gtest.h>
+#include <ostream>
+
+#include <QDockWidget>
+#include <QSlider>
+#include <QTest>
+
+#include "support/layout_check.h"
+#include "support/session_test_support.h"
+#include "ui/document/document.h"
+#include "ui/lessons/lesson_catalog.h"
+#include "ui/window/language.h"
+#include "ui/window/lesson_actions.h"
+#include "ui/window/main_window.h"
+
+namespace attnlab {
+namespace {
+
+struct Screen {
+    int width, height;
+    const char* language;
+};
+
+void PrintTo(const Screen& s, std::ostream* os)
+{
+    *os << s.width << "x" << s.height << "_" << s.language;
+}
+
+class LessonLayout : public ::testing::TestWithParam<Screen> {};
+
+TEST_P(LessonLayout, EveryLessonFitsWithoutClippedText)
+{
+    const Screen screen = GetParam();
+    testing::isolateSettings();
+    setLanguage(QString::fromLatin1(screen.language));
+    QCoreApplication::sendPostedEvents();
+    MainWindow window;
+    window.resize(screen.width, screen.height);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    {
+        SCOPED_TRACE("the default layout, no lesson open");
+        const QStringList defects = testing::clippedTexts(&window);
+        EXPECT_TRUE(defects.isEmpty()) << defects.join(QLatin1Char('\n')).toStdString();
+    }
+    auto* actions = window.findChild<LessonActions*>();
+    ASSERT_NE(actions, nullptr);
+    for (const Lesson& lesson : lessons()) {
+        SCOPED_TRACE(lesson.id.toStdString());
+        ASSERT_TRUE(actions->openLesson(lesson.id));
+        window.document()->flush();
+        QCoreApplication::processEvents();
+        const QStringList defects = testing::clippedTexts(&window);
+        EXPECT_TRUE(defects.isEmpty()) << defects.join(QLatin1Char('\n')).toStdString();
+        if (lesson.id == QLatin1String("hand-exercise")) {
+            // The exercise: every key's slider for every component, without scrolling.
+            auto* keys = window.findChild<QDockWidget*>(QStringLiteral("KeysDock"));
+            ASSERT_NE(keys, nullptr);
+            ASSERT_TRUE(keys->isVisible());
+            const QList<QSlider*> sliders = keys->findChildren<QSlider*>();
+            EXPECT_EQ(sliders.size(), 12);  // 4 keys × d_k = 3
+            for (QSlider* s : sliders) {
+                EXPECT_TRUE(s->isVisible() && testing::fullyShown(s) && s->height() >= 12)
+                    << s->toolTip().toStdString() << " " << s->width() << "×" << s->height();
+            }
+        }
+    }
+    setLanguage(QStringLiteral("en"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Screens, LessonLayout,
+                         ::testing::Values(Screen{1366, 768, "en"}, Screen{1366, 768, "zh_CN"},
+                                           Screen{1920, 1080, "en"}, Screen{1920, 1080, "zh_CN"}),
+                         [](const ::testing::TestParamInfo<Screen>& p) {
+                             return std::to_string(p.param.width) + "x" +
+                                    std::to_string(p.param.height) + "_" +
+                                    (p.param.language[0] == 'z' ? "zh" : "en");
+                         });
+
+}  // namespace
+}  // namespace attnlab

@@ -1,0 +1,105 @@
+#include "support/layout_check.h"
+
+#include <QAbstractButton>
+#include <QAbstractScrollArea>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QScrollArea>
+#include <QTabBar>
+
+namespace attnlab::testing {
+
+namespace {
+
+QString describe(const QWidget* w, const QString& text, const QString& problem)
+{
+    QString name = QString::fromLatin1(w->metaObject()->className());
+    if (!w->objectName().isEmpty()) name += QLatin1Char('#') + w->objectName();
+    for (const QWidget* p = w->parentWidget(); p; p = p->parentWidget()) {
+        if (const auto* dock = qobject_cast<const QDockWidget*>(p)) {
+            // The dock's size beside what its panel asks for: the usual cause.
+            const auto* scroll = qobject_cast<const QScrollArea*>(dock->widget());
+            const QWidget* panel = scroll ? scroll->widget() : dock->widget();
+            name = QStringLiteral("%1 (%2×%3, panel wants %4×%5)/%6")
+                       .arg(dock->objectName())
+                       .arg(dock->width())
+                       .arg(dock->height())
+                       .arg(panel ? panel->minimumSizeHint().width() : 0)
+                       .arg(panel ? panel->minimumSizeHint().height() : 0)
+                       .arg(name);
+            break;
+        }
+    }
+    return QStringLiteral("%1 \"%2\": %3").arg(name, text.left(60), problem);
+}
+
+QString textOf(const QWidget* w)
+{
+    if (const auto* l = qobject_cast<const QLabel*>(w)) return l->text();
+    if (const auto* b = qobject_cast<const QAbstractButton*>(w)) return b->text();
+    if (const auto* c = qobject_cast<const QComboBox*>(w)) return c->currentText();
+    return {};
+}
+
+// Widgets that live inside a scrolling view of their own (tables, lists, plots' axes) are
+// the view's business: a table's cells may scroll.
+bool insideItemView(const QWidget* w)
+{
+    for (const QWidget* p = w->parentWidget(); p; p = p->parentWidget()) {
+        if (qobject_cast<const QAbstractScrollArea*>(p) && !qobject_cast<const QScrollArea*>(p))
+            return true;
+    }
+    return false;
+}
+
+const QDockWidget* dockOf(const QWidget* w)
+{
+    for (const QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+        if (const auto* d = qobject_cast<const QDockWidget*>(p)) return d;
+    return nullptr;
+}
+
+}  // namespace
+
+bool fullyShown(const QWidget* w)
+{
+    return w->visibleRegion().boundingRect() == w->rect() && w->visibleRegion().rectCount() == 1;
+}
+
+QStringList clippedTexts(QWidget* root)
+{
+    QStringList defects;
+    for (QWidget* w : root->findChildren<QWidget*>()) {
+        if (!w->isVisible() || insideItemView(w) || qobject_cast<QTabBar*>(w->parentWidget()))
+            continue;
+        // A dock behind another dock's tab is not on screen: nothing of it is shown, by choice.
+        if (const QDockWidget* dock = dockOf(w); dock && dock->visibleRegion().isEmpty()) continue;
+        const bool textWidget = qobject_cast<QLabel*>(w) || qobject_cast<QAbstractButton*>(w) ||
+                                qobject_cast<QComboBox*>(w);
+        if (!textWidget) continue;
+        const QString text = textOf(w);
+        if (text.trimmed().isEmpty()) continue;
+        if (!fullyShown(w)) {
+            defects << describe(w, text,
+                                QStringLiteral("not fully on screen (scrolled or covered)"));
+            continue;
+        }
+        if (const auto* l = qobject_cast<QLabel*>(w); l && l->wordWrap()) {
+            const int need = l->heightForWidth(l->width());
+            if (need > l->height() + 1)
+                defects << describe(
+                    w, text,
+                    QStringLiteral("wrapped text needs %1 px, has %2").arg(need).arg(l->height()));
+            continue;
+        }
+        const QSize need = w->minimumSizeHint();
+        if (need.width() > w->width() + 1)
+            defects << describe(
+                w, text,
+                QStringLiteral("needs %1 px wide, has %2").arg(need.width()).arg(w->width()));
+    }
+    return defects;
+}
+
+}  // namespace attnlab::testing

@@ -1,0 +1,19 @@
+#pragma once
+// Finds text a person could not read: labels, buttons, check boxes and combo boxes whose text
+// is cut off (narrower than their text, or a wrapped label shorter than its lines) or that sit
+// partly outside what their scroll area shows.
+
+#include <QStringList>
+
+class QWidget;
+
+namespace attnlab::testing {
+
+// One line per defect, naming the widget, its text and what is wrong; empty when all fits.
+// Only visible widgets are checked (a dock behind another's tab is not on screen).
+QStringList clippedTexts(QWidget* root);
+
+// True when every pixel of `w` is on screen: not scrolled away or covered by its parents.
+bool fullyShown(const QWidget* w);
+
+}  // namespace attnlab::testing

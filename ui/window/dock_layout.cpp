@@ -1,0 +1,150 @@
+#include "ui/window/dock_layout.h"
+
+#include <algorithm>
+
+#include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMainWindow>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTabWidget>
+
+namespace attnlab {
+
+namespace {
+
+QList<QStringList> groupsFrom(const QJsonValue& v)
+{
+    QList<QStringList> groups;
+    for (const QJsonValue& entry : v.toArray()) {
+        QStringList group;
+        if (entry.isArray()) {
+            for (const QJsonValue& name : entry.toArray()) group << name.toString();
+        } else {
+            group << entry.toString();
+        }
+        group.removeAll(QString());
+        if (!group.isEmpty()) groups << group;
+    }
+    return groups;
+}
+
+// What a dock's panel asks for, with the dock's title bar and its scroll area's frame.
+QSize preferredSize(const QDockWidget* dock)
+{
+    QSize hint = dock->widget() ? dock->widget()->sizeHint() : QSize();
+    if (const auto* scroll = qobject_cast<const QScrollArea*>(dock->widget());
+        scroll && scroll->widget()) {
+        hint = scroll->widget()->sizeHint().expandedTo(scroll->widget()->minimumSizeHint());
+        hint += QSize(scroll->verticalScrollBar()->sizeHint().width() + 4, 4);
+    }
+    return hint + QSize(8, 28);
+}
+
+// The largest preferred extent over a group's docks (tabs share one place).
+int groupExtent(const QList<QDockWidget*>& group, Qt::Orientation orientation)
+{
+    int extent = 0;
+    for (const QDockWidget* d : group) {
+        const QSize s = preferredSize(d);
+        extent = std::max(extent, orientation == Qt::Horizontal ? s.width() : s.height());
+    }
+    return extent + (group.size() > 1 ? 28 : 0);  // the tab bar
+}
+
+}  // namespace
+
+DockLayout defaultDockLayout()
+{
+    DockLayout l;
+    l.left = {{QStringLiteral("ControlsDock"), QStringLiteral("SequencesDock"),
+               QStringLiteral("MatricesDock")}};
+    l.right = {{QStringLiteral("RowInspectorDock")}};
+    // The vectors' sliders need the width of every component: under the map, not beside it.
+    l.bottom = {
+        {QStringLiteral("KeysDock"), QStringLiteral("QueriesDock"), QStringLiteral("ValuesDock")}};
+    l.tab = QStringLiteral("weights");
+    return l;
+}
+
+DockLayout dockLayoutFrom(const QJsonObject& o)
+{
+    DockLayout l;
+    l.tab = o.value(QLatin1String("tab")).toString();
+    l.left = groupsFrom(o.value(QLatin1String("left")));
+    l.right = groupsFrom(o.value(QLatin1String("right")));
+    l.bottom = groupsFrom(o.value(QLatin1String("bottom")));
+    return l;
+}
+
+void applyDockLayout(QMainWindow* window, const DockLayout& layout)
+{
+    static const char* const kTabs[] = {"weights", "difference", "pipeline", "heads",
+                                        "walkthrough"};
+    if (auto* tabs = qobject_cast<QTabWidget*>(window->centralWidget())) {
+        for (int i = 0; i < static_cast<int>(std::size(kTabs)) && i < tabs->count(); ++i)
+            if (layout.tab == QLatin1String(kTabs[i])) tabs->setCurrentIndex(i);
+    }
+    const struct {
+        const QList<QStringList>* groups;
+        Qt::DockWidgetArea area;
+        Qt::Orientation stacking;  // how the groups follow each other
+    } areas[] = {{&layout.left, Qt::LeftDockWidgetArea, Qt::Vertical},
+                 {&layout.right, Qt::RightDockWidgetArea, Qt::Vertical},
+                 {&layout.bottom, Qt::BottomDockWidgetArea, Qt::Horizontal}};
+
+    QList<QDockWidget*> placed;
+    for (const auto& a : areas) {
+        for (const QStringList& names : *a.groups) {
+            for (const QString& name : names) {
+                if (auto* d = window->findChild<QDockWidget*>(name)) placed << d;
+            }
+        }
+    }
+    for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
+        if (!placed.contains(d)) d->hide();
+    }
+    const QSize room = window->size();
+    for (const auto& a : areas) {
+        QList<QList<QDockWidget*>> groups;
+        for (const QStringList& names : *a.groups) {
+            QList<QDockWidget*> group;
+            for (const QString& name : names) {
+                if (auto* d = window->findChild<QDockWidget*>(name)) group << d;
+            }
+            if (group.isEmpty()) continue;
+            QDockWidget* first = group.front();
+            if (groups.isEmpty())
+                window->addDockWidget(a.area, first);
+            else
+                window->splitDockWidget(groups.back().front(), first, a.stacking);
+            first->setFloating(false);
+            first->show();
+            for (QDockWidget* other : group.mid(1)) {
+                window->tabifyDockWidget(first, other);
+                other->show();
+            }
+            first->raise();
+            groups << group;
+        }
+        if (groups.isEmpty()) continue;
+        // Across the area (its width, or the bottom's height): what the widest group asks for,
+        // within 40% of the window (45% of its height). Along it: each group's own request.
+        const Qt::Orientation across = a.stacking == Qt::Vertical ? Qt::Horizontal : Qt::Vertical;
+        const int limit =
+            static_cast<int>(across == Qt::Horizontal ? 0.4 * room.width() : 0.45 * room.height());
+        int extent = 0;
+        for (const auto& g : groups) extent = std::max(extent, groupExtent(g, across));
+        QList<QDockWidget*> firsts;
+        QList<int> along;
+        for (const auto& g : groups) {
+            firsts << g.front();
+            along << groupExtent(g, a.stacking);
+        }
+        window->resizeDocks(firsts, QList<int>(firsts.size(), std::min(extent, limit)), across);
+        if (firsts.size() > 1) window->resizeDocks(firsts, along, a.stacking);
+    }
+}
+
+}  // namespace attnlab
