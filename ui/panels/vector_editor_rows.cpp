@@ -71,7 +71,7 @@ void VectorEditorPanel::rebuildRows()
             hl->setContentsMargins(0, 0, 0, 0);
             hl->setSpacing(2);
             auto* s = new QSlider(Qt::Horizontal, cell);
-            s->setMinimumWidth(56);
+            s->setMinimumWidth(48);
             s->setSingleStep(1);
             s->setPageStep(25);
             s->setFocusPolicy(Qt::StrongFocus);
@@ -85,7 +85,7 @@ void VectorEditorPanel::rebuildRows()
             sp->setFocusPolicy(Qt::StrongFocus);
             sp->installEventFilter(this);
             sp->setToolTip(s->toolTip());
-            sp->setMaximumWidth(80);
+            sp->setMaximumWidth(74);
             hl->addWidget(s, 1);
             hl->addWidget(sp);
             grid->addWidget(cell, r + 1, kFirstComponentColumn + i);

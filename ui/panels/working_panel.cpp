@@ -51,6 +51,8 @@ WorkingPanel::WorkingPanel(Document* document, QWidget* parent)
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setMinimumHeight(120);
+    // It asks for the width of all its columns, so that a dock sized from it shows them.
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     layout->addWidget(header_);
     layout->addWidget(table_, 1);
     layout->addWidget(footer_);

@@ -30,24 +30,28 @@ QList<QStringList> groupsFrom(const QJsonValue& v)
     return groups;
 }
 
-// What a dock's panel asks for, with the dock's title bar and its scroll area's frame.
-QSize preferredSize(const QDockWidget* dock)
+// What a dock's panel asks for (`least`: at the least), with the dock's title bar and its
+// scroll area's frame.
+QSize askedSize(const QDockWidget* dock, bool least)
 {
-    QSize hint = dock->widget() ? dock->widget()->sizeHint() : QSize();
-    if (const auto* scroll = qobject_cast<const QScrollArea*>(dock->widget());
-        scroll && scroll->widget()) {
-        hint = scroll->widget()->sizeHint().expandedTo(scroll->widget()->minimumSizeHint());
-        hint += QSize(scroll->verticalScrollBar()->sizeHint().width() + 4, 4);
+    const QWidget* panel = dock->widget();
+    QSize extra(8, 28);
+    if (const auto* scroll = qobject_cast<const QScrollArea*>(panel); scroll && scroll->widget()) {
+        panel = scroll->widget();
+        extra += QSize(scroll->verticalScrollBar()->sizeHint().width() + 4, 4);
     }
-    return hint + QSize(8, 28);
+    if (!panel) return extra;
+    const QSize hint = least ? panel->minimumSizeHint()
+                             : panel->sizeHint().expandedTo(panel->minimumSizeHint());
+    return hint + extra;
 }
 
-// The largest preferred extent over a group's docks (tabs share one place).
-int groupExtent(const QList<QDockWidget*>& group, Qt::Orientation orientation)
+// The largest extent over a group's docks (tabs share one place).
+int groupExtent(const QList<QDockWidget*>& group, Qt::Orientation orientation, bool least = false)
 {
     int extent = 0;
     for (const QDockWidget* d : group) {
-        const QSize s = preferredSize(d);
+        const QSize s = askedSize(d, least);
         extent = std::max(extent, orientation == Qt::Horizontal ? s.width() : s.height());
     }
     return extent + (group.size() > 1 ? 28 : 0);  // the tab bar
@@ -136,12 +140,23 @@ void applyDockLayout(QMainWindow* window, const DockLayout& layout)
             static_cast<int>(across == Qt::Horizontal ? 0.4 * room.width() : 0.45 * room.height());
         int extent = 0;
         for (const auto& g : groups) extent = std::max(extent, groupExtent(g, across));
+        // Along the area every group gets at least what it must have; the room left over goes
+        // to the groups in proportion to what more they would like.
         QList<QDockWidget*> firsts;
-        QList<int> along;
+        QList<int> least, more;
         for (const auto& g : groups) {
             firsts << g.front();
-            along << groupExtent(g, a.stacking);
+            least << groupExtent(g, a.stacking, true);
+            more << std::max(0, groupExtent(g, a.stacking) - least.back());
         }
+        const int total = a.stacking == Qt::Horizontal ? room.width() : room.height();
+        int spare = total;
+        for (int l : least) spare -= l;
+        int wanted = 0;
+        for (int m : more) wanted += m;
+        QList<int> along;
+        for (int i = 0; i < least.size(); ++i)
+            along << least[i] + (wanted > 0 && spare > 0 ? spare * more[i] / wanted : 0);
         window->resizeDocks(firsts, QList<int>(firsts.size(), std::min(extent, limit)), across);
         if (firsts.size() > 1) window->resizeDocks(firsts, along, a.stacking);
     }
