@@ -41,8 +41,8 @@ QSize askedSize(const QDockWidget* dock, bool least)
         extra += QSize(scroll->verticalScrollBar()->sizeHint().width() + 4, 4);
     }
     if (!panel) return extra;
-    const QSize hint = least ? panel->minimumSizeHint()
-                             : panel->sizeHint().expandedTo(panel->minimumSizeHint());
+    const QSize hint =
+        least ? panel->minimumSizeHint() : panel->sizeHint().expandedTo(panel->minimumSizeHint());
     return hint + extra;
 }
 
