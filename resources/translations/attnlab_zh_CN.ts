@@ -95,6 +95,14 @@
         <source>O = PV %1</source>
         <translation>O = PV %1</translation>
     </message>
+    <message>
+        <source>Difference after − before %1</source>
+        <translation>差值 之后 − 之前 %1</translation>
+    </message>
+    <message>
+        <source>Combined output %1</source>
+        <translation>合并输出 %1</translation>
+    </message>
 </context>
 <context>
     <name>StageContent</name>
@@ -125,6 +133,26 @@
     <message>
         <source>cross-attention</source>
         <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Combined output: heads concatenated %1</source>
+        <translation>合并输出：各头拼接 %1</translation>
+    </message>
+    <message>
+        <source>Combined output: [head 1 … head %1]·W_O %2</source>
+        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
+    </message>
+    <message>
+        <source>There is nothing to compare with for head %1: pin the weights first (Attention ▸ Pin weights), then edit.</source>
+        <translation>头 %1 没有可比较的对象：请先固定权重（注意力 ▸ 固定权重），再进行编辑。</translation>
+    </message>
+    <message>
+        <source>Difference (nothing pinned)</source>
+        <translation>差值（未固定权重）</translation>
+    </message>
+    <message>
+        <source>Difference after − before — head %1 %2</source>
+        <translation>差值 之后 − 之前 — 头 %1 %2</translation>
     </message>
 </context>
 <context>
@@ -561,24 +589,8 @@
         <translation>未缩放</translation>
     </message>
     <message>
-        <source>Combined output: heads concatenated %1</source>
-        <translation>合并输出：各头拼接 %1</translation>
-    </message>
-    <message>
-        <source>Combined output: [head 1 … head %1]·W_O %2</source>
-        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
-    </message>
-    <message>
         <source>Attention weights P — head %1 %2</source>
         <translation>注意力权重 P — 头 %1 %2</translation>
-    </message>
-    <message>
-        <source>There is nothing to compare with for head %1: pin the weights first (Attention ▸ Pin weights), then edit.</source>
-        <translation>头 %1 没有可比较的对象：请先固定权重（注意力 ▸ 固定权重），再进行编辑。</translation>
-    </message>
-    <message>
-        <source>Difference after − before — head %1 %2</source>
-        <translation>差值 之后 − 之前 — 头 %1 %2</translation>
     </message>
     <message>
         <source>X: token embeddings</source>
@@ -913,26 +925,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Head %1</source>
         <translation>头 %1</translation>
-    </message>
-    <message>
-        <source>query</source>
-        <translation>查询</translation>
-    </message>
-    <message>
-        <source>component</source>
-        <translation>分量</translation>
-    </message>
-    <message>
-        <source>(%1 × %2)</source>
-        <translation>(%1 × %2)</translation>
-    </message>
-    <message>
-        <source>Combined output: heads concatenated %1</source>
-        <translation>合并输出：各头拼接 %1</translation>
-    </message>
-    <message>
-        <source>Combined output: [head 1 … head %1]·W_O %2</source>
-        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
     </message>
 </context>
 <context>
@@ -2069,14 +2061,6 @@ measuring…</source>
     <message>
         <source>Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit: this map shows how every row&apos;s weights moved (after − before).</source>
         <translation>先固定权重（注意力 ▸ 固定权重，Ctrl+P），再进行编辑：这张图显示每一行的权重如何变化（之后 − 之前）。</translation>
-    </message>
-    <message>
-        <source>Difference after − before — head %1</source>
-        <translation>差值 之后 − 之前 — 头 %1</translation>
-    </message>
-    <message>
-        <source>Difference (nothing pinned)</source>
-        <translation>差值（未固定权重）</translation>
     </message>
     <message>
         <source>before = %1, change = %2</source>

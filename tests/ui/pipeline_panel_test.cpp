@@ -47,7 +47,7 @@ TEST(PipelinePanel, ShowsNineStagesWithTheirShapes)
     Document doc;
     PipelinePanel panel(&doc);
     expectStagesMatch(panel, doc);
-    EXPECT_TRUE(panel.stageTitle(PipelinePanel::Scaled).contains(QStringLiteral("√d_k")));
+    EXPECT_TRUE(panel.stageTitle(static_cast<int>(Stage::Scaled)).contains(QStringLiteral("√d_k")));
 
     const QStringList tokens = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"),
                                 QStringLiteral("d"), QStringLiteral("e")};
@@ -57,10 +57,12 @@ TEST(PipelinePanel, ShowsNineStagesWithTheirShapes)
         s.input.scaling = attn::Scaling::None;
     }));
     doc.flush();
-    EXPECT_TRUE(panel.stageTitle(PipelinePanel::X).contains(QStringLiteral("(5 × 3)")));
-    EXPECT_TRUE(panel.stageTitle(PipelinePanel::Weights).contains(QStringLiteral("(5 × 5)")));
-    EXPECT_TRUE(panel.stageTitle(PipelinePanel::Scaled).contains(QStringLiteral("unscaled")));
-    EXPECT_EQ(panel.stageView(PipelinePanel::Q)->content().rowLabels, tokens);
+    EXPECT_TRUE(panel.stageTitle(static_cast<int>(Stage::X)).contains(QStringLiteral("(5 × 3)")));
+    EXPECT_TRUE(
+        panel.stageTitle(static_cast<int>(Stage::Weights)).contains(QStringLiteral("(5 × 5)")));
+    EXPECT_TRUE(
+        panel.stageTitle(static_cast<int>(Stage::Scaled)).contains(QStringLiteral("unscaled")));
+    EXPECT_EQ(panel.stageView(Stage::Q)->content().rowLabels, tokens);
     expectStagesMatch(panel, doc);
 }
 
@@ -72,9 +74,9 @@ TEST(PipelinePanel, CrossModeTakesKeysFromTheSource)
                                   [](Session& s) { s.input.mode = attn::Mode::Cross; }));
     doc.flush();
     const Session& s = doc.session();
-    EXPECT_EQ(panel.stageView(PipelinePanel::K)->content().rowLabels, s.sourceTokens);
-    EXPECT_EQ(panel.stageView(PipelinePanel::Weights)->content().columnLabels, s.sourceTokens);
-    EXPECT_EQ(panel.stageView(PipelinePanel::Weights)->content().rowLabels, s.targetTokens);
+    EXPECT_EQ(panel.stageView(Stage::K)->content().rowLabels, s.sourceTokens);
+    EXPECT_EQ(panel.stageView(Stage::Weights)->content().columnLabels, s.sourceTokens);
+    EXPECT_EQ(panel.stageView(Stage::Weights)->content().rowLabels, s.targetTokens);
     expectStagesMatch(panel, doc);
 }
 

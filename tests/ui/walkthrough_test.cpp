@@ -16,8 +16,6 @@
 namespace attnlab {
 namespace {
 
-using Stage = PipelinePanel::Stage;
-
 // A five-token self-attention session (d_model = d_k = d_v = 3 by default).
 void makeFiveTokens(Document& doc, attn::Scaling scaling = attn::Scaling::SqrtDk)
 {

@@ -6,7 +6,7 @@
 #include <QCoreApplication>
 
 #include "ui/export/figure_numbers.h"
-#include "ui/panels/stage_content.h"
+#include "ui/views/stage_content.h"
 
 namespace attnlab {
 
@@ -53,56 +53,31 @@ QString scalingName(const attn::AttentionInput& in)
     return {};
 }
 
-static_assert(static_cast<int>(FigureStage::X) == static_cast<int>(HeadStage::X) &&
-                  static_cast<int>(FigureStage::Output) == static_cast<int>(HeadStage::Output),
+// A figure of one stage draws attnlab::Stage; "pipeline" is the strip of the nine head stages.
+Stage drawnStage(FigureStage stage)
+{
+    switch (stage) {
+    case FigureStage::Combined: return Stage::Combined;
+    case FigureStage::Difference: return Stage::Difference;
+    case FigureStage::Pipeline: return Stage::Weights;  // not drawn as one stage
+    default: return static_cast<Stage>(static_cast<int>(stage));
+    }
+}
+static_assert(static_cast<int>(FigureStage::Output) == static_cast<int>(Stage::Output),
               "the first figure stages are the head stages, in the same order");
 
-// One stage of one head, titled and labelled as in the Pipeline tab (stage_content.h); the
-// weights carry the head in their title, and the two stages of figures only are made here.
+// One stage of one head, built as the window builds it (stage_content.h); the weights carry the
+// head in their title.
 bool stageContent(const FigureSource& src, int head, FigureStage stage, HeatmapContent& c,
                   QString& error)
 {
-    const Session& s = *src.session;
-    const attn::HeadResult& hr = src.result->heads[static_cast<std::size_t>(head)];
-    if (stage == FigureStage::Combined) {
-        const attn::Matrix& out = src.result->output;
-        c = stageContent(s, hr, HeadStage::Output);
-        c.values = out;
-        c.rowLabels = labelsFor(s.targetTokens, out.rows());
-        c.columnLabels = componentLabels(out.cols());
-        c.title = s.input.W_O.size() == 0
-                      ? Tr::tr("Combined output: heads concatenated %1").arg(shapeText(out))
-                      : Tr::tr("Combined output: [head 1 … head %1]·W_O %2")
-                            .arg(src.result->heads.size())
-                            .arg(shapeText(out));
-        return true;
+    const StageSource source{src.session, src.result, &src.before};
+    if (!buildStage(source, head, drawnStage(stage), StageTitle::Full, c, &error)) return false;
+    if (stage == FigureStage::Weights) {
+        const attn::HeadResult& hr = src.result->heads[static_cast<std::size_t>(head)];
+        c.title =
+            Tr::tr("Attention weights P — head %1 %2").arg(head + 1).arg(shapeText(hr.weights));
     }
-    if (stage != FigureStage::Difference) {
-        c = stageContent(s, hr, static_cast<HeadStage>(stage));
-        if (stage == FigureStage::Weights)
-            c.title =
-                Tr::tr("Attention weights P — head %1 %2").arg(head + 1).arg(shapeText(hr.weights));
-        return true;
-    }
-    const std::size_t h = static_cast<std::size_t>(head);
-    const long n = hr.weights.rows();
-    const long m = hr.weights.cols();
-    const bool usable = h < src.before.size() && src.before[h].rows() == n &&
-                        src.before[h].cols() == m && n > 0 && m > 0;
-    if (!usable) {
-        error = Tr::tr(
-                    "There is nothing to compare with for head %1: pin the weights first "
-                    "(Attention ▸ Pin weights), then edit.")
-                    .arg(head + 1);
-        return false;
-    }
-    c = stageContent(s, hr, HeadStage::Weights);
-    c.values = hr.weights - src.before[h];
-    c.scale = ColorScale::Diverging;
-    const double a = std::max(c.values.cwiseAbs().maxCoeff(), 1e-6);
-    c.range = QCPRange(-a, a);
-    c.title =
-        Tr::tr("Difference after − before — head %1 %2").arg(head + 1).arg(shapeText(c.values));
     return true;
 }
 

@@ -15,7 +15,7 @@
 
 #include "ui/document/document.h"
 #include "ui/panels/cost_plot.h"
-#include "ui/panels/stage_content.h"
+#include "ui/views/stage_content.h"
 
 namespace attnlab {
 

@@ -11,6 +11,7 @@
 #include "ui/document/document.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lazy_refresh.h"
+#include "ui/views/stage_content.h"
 
 namespace attnlab {
 
@@ -119,16 +120,7 @@ void HeadsGridPanel::rebuild()
     }
 
     HeatmapContent out;
-    out.values = result.output;
-    out.rowLabels = labelsFor(session.targetTokens, result.output.rows());
-    for (long c = 0; c < result.output.cols(); ++c) out.columnLabels << QString::number(c + 1);
-    out.rowAxisTitle = tr("query");
-    out.columnAxisTitle = tr("component");
-    out.scale = ColorScale::Diverging;
-    const QString shape = tr("(%1 × %2)").arg(result.output.rows()).arg(result.output.cols());
-    out.title = session.input.W_O.size() == 0
-                    ? tr("Combined output: heads concatenated %1").arg(shape)
-                    : tr("Combined output: [head 1 … head %1]·W_O %2").arg(heads).arg(shape);
+    buildStage(StageSource{&session, &result}, 0, Stage::Combined, StageTitle::Full, out);
     output_->setContent(out);
     updateSelection();
 }

@@ -13,9 +13,9 @@
 #include <QVBoxLayout>
 
 #include "ui/document/document.h"
-#include "ui/panels/stage_content.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lazy_refresh.h"
+#include "ui/views/stage_content.h"
 
 namespace attnlab {
 
@@ -33,11 +33,12 @@ QString num(double v)
 // `count` labels: the given ones, padded with positions when too few.
 bool isKeyRowStage(int stage)
 {
-    return stage == PipelinePanel::K || stage == PipelinePanel::V;
+    return hasKeyRows(static_cast<Stage>(stage));
 }
 bool isQueryRowStage(int stage)
 {
-    return stage == PipelinePanel::X || stage == PipelinePanel::Q || stage == PipelinePanel::Output;
+    const auto s = static_cast<Stage>(stage);
+    return s == Stage::X || s == Stage::Q || s == Stage::Output;
 }
 
 }  // namespace
@@ -94,8 +95,7 @@ QString PipelinePanel::stageTitle(int stage) const
     return v ? v->content().title : QString();
 }
 
-static_assert(PipelinePanel::StageCount == kHeadStageCount &&
-                  static_cast<int>(HeadStage::Output) == PipelinePanel::Output,
+static_assert(PipelinePanel::StageCount == static_cast<int>(Stage::Output) + 1,
               "the Pipeline tab shows the head stages in their order");
 
 void PipelinePanel::rebuild()
@@ -105,7 +105,7 @@ void PipelinePanel::rebuild()
     if (!hr) return;
     for (int s = 0; s < StageCount; ++s)
         views_[static_cast<std::size_t>(s)]->setContent(
-            stageContent(document_->session(), *hr, static_cast<HeadStage>(s)));
+            stageContent(document_->session(), *hr, static_cast<Stage>(s)));
     updateSelection();
 }
 
@@ -198,7 +198,7 @@ void PipelinePanel::onHovered(int stage, int row, int col)
         return;
     }
     QString text;
-    if (stage == Scores || stage == Scaled) {
+    if (stage == static_cast<int>(Stage::Scores) || stage == static_cast<int>(Stage::Scaled)) {
         text = scoreBreakdown(row, col);
     } else {
         const HeatmapContent& c = v->content();

@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+#include "ui/views/stage_content.h"
+
 namespace attnlab {
 
 class Document;
@@ -17,12 +19,17 @@ class HeatmapView;
 class PipelinePanel : public QWidget {
     Q_OBJECT
 public:
-    enum Stage { X, Q, K, V, Scores, Scaled, Mask, Weights, Output, StageCount };
+    // The nine stages of one head (stage_content.h), indexed as ints.
+    static constexpr int StageCount = kHeadStageCount;
 
     explicit PipelinePanel(Document* document, QWidget* parent = nullptr);
 
     [[nodiscard]] int stageCount() const { return StageCount; }
     [[nodiscard]] HeatmapView* stageView(int stage) const;
+    [[nodiscard]] HeatmapView* stageView(Stage stage) const
+    {
+        return stageView(static_cast<int>(stage));
+    }
     [[nodiscard]] QString stageTitle(int stage) const;
     // The score S(row, col) of the current head written out: for dot-product scoring
     // each term q_row[c] · k_col[c] and their sum, then the scaling; for additive

@@ -18,8 +18,6 @@ namespace attnlab {
 
 namespace {
 
-using Stage = PipelinePanel::Stage;
-
 QFont scaledFont(QFont font, double factor)
 {
     if (font.pointSizeF() > 0)
@@ -32,7 +30,7 @@ QFont scaledFont(QFont font, double factor)
 // Where each stage sits: step 1 (X, Q, K, V) in the upper row, steps 2..5 in the lower one.
 int rowOfStage(int stage)
 {
-    return stage <= Stage::V ? 0 : 1;
+    return stage <= static_cast<int>(Stage::V) ? 0 : 1;
 }
 // How much more room the current step's maps (and their row) get than the others.
 constexpr int kCurrentStretch = 5;
@@ -125,7 +123,8 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
 
 int WalkthroughPanel::stepOfStage(int stage)
 {
-    switch (stage) {
+    if (stage < 0 || stage >= StageCount) return StepCount + 1;
+    switch (static_cast<Stage>(stage)) {
     case Stage::X:
     case Stage::Q:
     case Stage::K:

@@ -34,11 +34,15 @@ public:
     explicit WalkthroughPanel(Document* document, QWidget* parent = nullptr);
 
     [[nodiscard]] int step() const { return step_; }  // 1 .. StepCount
-    // The step (1..5) in which a stage (PipelinePanel::Stage) is computed.
+    // The step (1..5) in which a stage (attnlab::Stage, as an int) is computed.
     [[nodiscard]] static int stepOfStage(int stage);
     [[nodiscard]] bool isRevealed(int stage) const { return stepOfStage(stage) <= step_; }
     [[nodiscard]] bool isCurrent(int stage) const { return stepOfStage(stage) == step_; }
     [[nodiscard]] HeatmapView* stageView(int stage) const;
+    [[nodiscard]] HeatmapView* stageView(Stage stage) const
+    {
+        return stageView(static_cast<int>(stage));
+    }
     // The caption of the current step, or of `step`, with the session's shapes.
     [[nodiscard]] QString caption() const { return caption(step_); }
     [[nodiscard]] QString caption(int step) const;

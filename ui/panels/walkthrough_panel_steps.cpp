@@ -3,15 +3,13 @@
 #include <QStringList>
 
 #include "ui/document/document.h"
-#include "ui/panels/stage_content.h"
 #include "ui/panels/walkthrough_panel.h"  // IWYU pragma: associated
 #include "ui/views/heatmap_view.h"
+#include "ui/views/stage_content.h"
 
 namespace attnlab {
 
 namespace {
-
-using Stage = PipelinePanel::Stage;
 
 QString shape(long rows, long cols)
 {
@@ -38,7 +36,8 @@ QString WalkthroughPanel::stepName(int step) const
 
 QString WalkthroughPanel::stageName(int stage) const
 {
-    switch (stage) {
+    if (stage < 0 || stage >= StageCount) return QString();
+    switch (static_cast<Stage>(stage)) {
     case Stage::X: return tr("X");
     case Stage::Q: return tr("Q");
     case Stage::K: return tr("K");
@@ -130,7 +129,7 @@ void WalkthroughPanel::rebuild()
     if (!hr) return;
     for (int s = 0; s < StageCount; ++s)
         views_[static_cast<std::size_t>(s)]->setContent(
-            stageContent(document_->session(), *hr, static_cast<HeadStage>(s), StageTitle::Short));
+            stageContent(document_->session(), *hr, static_cast<Stage>(s), StageTitle::Short));
 }
 
 }  // namespace attnlab

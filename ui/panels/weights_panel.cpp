@@ -7,9 +7,9 @@
 
 #include "ui/document/cell_info.h"
 #include "ui/document/document.h"
-#include "ui/panels/stage_content.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lazy_refresh.h"
+#include "ui/views/stage_content.h"
 
 namespace attnlab {
 
@@ -98,25 +98,18 @@ void WeightsPanel::rebuild()
 {
     HeatmapContent c = weightsContent(*doc_);
     if (kind_ == Kind::Weights) applyWeightColors(c, doc_->view().colors);
-    if (kind_ == Kind::Difference) {
-        const auto& pinned = doc_->pinnedWeights();
+    if (kind_ == Kind::Difference && doc_->currentHead()) {
+        // The difference is one of the stages (stage_content.h), against the pinned weights.
+        std::vector<attn::Matrix> before(doc_->result().heads.size());
+        const auto h = static_cast<std::size_t>(doc_->head());
+        if (doc_->pinnedWeights() && h < before.size()) before[h] = *doc_->pinnedWeights();
+        const StageSource source{&doc_->session(), &doc_->result(), &before};
         const bool usable =
-            pinned && pinned->rows() == c.values.rows() && pinned->cols() == c.values.cols();
+            buildStage(source, doc_->head(), Stage::Difference, StageTitle::Full, c);
         note_->setVisible(!usable);
         note_->setText(
             tr("Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit: this "
                "map shows how every row's weights moved (after − before)."));
-        if (usable) {
-            c.values = c.values - *pinned;
-            c.scale = ColorScale::Diverging;
-            const double a = std::max(c.values.cwiseAbs().maxCoeff(), 1e-6);
-            c.range = QCPRange(-a, a);
-            c.title = tr("Difference after − before — head %1").arg(doc_->head() + 1);
-        } else {
-            c.values.setZero();
-            c.scale = ColorScale::Diverging;
-            c.title = tr("Difference (nothing pinned)");
-        }
     }
     view_->setContent(std::move(c));
     view_->setSelection(doc_->selectedRow(), doc_->selectedColumn());
