@@ -377,7 +377,8 @@ LAYOUT = {
     "cross": {"tab": "weights", "left": ["SequencesDock"], "right": ["LessonDock"]},
     "cross-short": {"tab": "weights", "left": ["SequencesDock"], "right": ["LessonDock"]},
     "shared-projections": {"tab": "weights", "left": ["ControlsDock"], "right": ["LessonDock"]},
-    "additive": {"tab": "pipeline", "left": ["ControlsDock"], "right": ["LessonDock"]},
+    "additive": {"tab": "weights", "left": ["ControlsDock"],
+                 "right": ["RowInspectorDock", "LessonDock"]},
     "cost": {"tab": "weights", "right": ["LessonDock"], "bottom": ["CostDock"]},
     "heads": {"tab": "heads", "left": ["ControlsDock"], "right": ["LessonDock"]},
 }
