@@ -242,6 +242,14 @@ void WalkthroughPanel::updateStep()
         const auto i = static_cast<std::size_t>(s);
         auto* row = static_cast<QHBoxLayout*>(rows_->itemAt(rowOfStage(s))->layout());
         row->setStretchFactor(cards_[i], isCurrent(s) ? kCurrentStretch : 1);
+        // Earlier steps shrink to thumbnails: their tick labels would cover their cells.
+        HeatmapView* view = views_[i];
+        const bool big = isCurrent(s);
+        if (view->xAxis->tickLabels() != big) {
+            for (QCPAxis* axis : {view->xAxis, view->yAxis, view->colorScale()->axis()})
+                axis->setTickLabels(big);
+            view->replot(QCustomPlot::rpQueuedReplot);
+        }
         views_[i]->setVisible(isRevealed(s));
         placeholders_[i]->setVisible(!isRevealed(s));
         cards_[i]->setStyleSheet(
