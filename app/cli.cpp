@@ -42,7 +42,7 @@ QString editHelp()
 bool isCliCommand(int argc, char** argv)
 {
     if (argc < 2) return false;
-    static const char* const commands[] = {"render", "compute", "lessons",   "help",
+    static const char* const commands[] = {"render", "compute", "lessons",   "model", "help",
                                            "--help", "-h",      "--version", "-v"};
     for (const char* c : commands)
         if (std::strcmp(argv[1], c) == 0) return true;
@@ -108,6 +108,7 @@ QString usageText(const QString& command)
             "  output; diagnostics have an empty col, argmax from 1, 0 = none).\n");
         text += all ? Tr::tr("  --edit    as for render.\n\n") : editHelp() + QLatin1Char('\n');
     }
+    if (all || command == QLatin1String("model")) text += modelUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("lessons"))
         text += Tr::tr(
             "Usage: attnlab lessons\n  Lists the built-in lessons: one per line, the id and "
@@ -161,6 +162,7 @@ int runCli(const QStringList& arguments)
     if (command == QLatin1String("render")) return runRender(args);
     if (command == QLatin1String("compute")) return runCompute(args);
     if (command == QLatin1String("lessons")) return runLessons(args);
+    if (command == QLatin1String("model")) return runModel(args);
     return usageError(QString(), Tr::tr("unknown command \"%1\"").arg(command));
 }
 

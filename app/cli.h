@@ -25,6 +25,9 @@ int runCli(const QStringList& arguments);
 int runRender(const QStringList& args);
 int runCompute(const QStringList& args);
 int runLessons(const QStringList& args);
+// attnlab model (cli_model.cpp): a GPT-2 or BERT checkpoint on a text.
+int runModel(const QStringList& args);
+QString modelUsage();
 
 // Usage text of one command, or of all when `command` is empty.
 QString usageText(const QString& command = QString());

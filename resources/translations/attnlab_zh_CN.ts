@@ -2568,6 +2568,54 @@ attnlab --help | --version
         <source>there is no component %1: the vectors have %2</source>
         <translation>没有分量 %1：向量只有 %2 个分量</translation>
     </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>第 %1 层，头 %2</translation>
+    </message>
+    <message>
+        <source>Attention weights of a real model&apos;s head (rows: queries, columns: keys).</source>
+        <translation>真实模型某个头的注意力权重（行：查询，列：键）。</translation>
+    </message>
+    <message>
+        <source>--%1 must be a whole number from 1 to %2</source>
+        <translation>--%1 必须是 1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H]
+  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
+  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
+  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
+  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
+  &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token, BERT each [MASK]. PNG, SVG or
+  PDF: the map of one head (--layer and --head count from 1; default 1).
+</source>
+        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H]
+  在 TEXT 上运行一个 GPT-2 或 BERT 检查点目录（config.json、model.safetensors 以及
+  分词器文件：vocab.json + merges.txt，或 vocab.txt）。JSON（不带 -o 时写到标准输出）：
+  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
+  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
+  &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个 [MASK]。PNG、SVG 或
+  PDF：一个头的注意力图（--layer 与 --head 从 1 数起，默认 1）。
+</translation>
+    </message>
+    <message>
+        <source>--model DIR and --text TEXT are needed</source>
+        <translation>需要 --model 目录 和 --text 文本</translation>
+    </message>
+    <message>
+        <source>%1: the output must end in .json, .png, .svg or .pdf</source>
+        <translation>%1：输出文件须以 .json、.png、.svg 或 .pdf 结尾</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
