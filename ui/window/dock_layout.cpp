@@ -8,6 +8,7 @@
 #include <QMainWindow>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QStatusBar>
 #include <QTabWidget>
 
 namespace attnlab {
@@ -149,7 +150,10 @@ void applyDockLayout(QMainWindow* window, const DockLayout& layout)
             least << groupExtent(g, a.stacking, true);
             more << std::max(0, groupExtent(g, a.stacking) - least.back());
         }
-        const int total = a.stacking == Qt::Horizontal ? room.width() : room.height();
+        // The docks' room: the window less its menu, tool and status bars.
+        int top = window->centralWidget() ? window->centralWidget()->y() : 0;
+        if (window->statusBar()) top += window->statusBar()->height();
+        const int total = a.stacking == Qt::Horizontal ? room.width() : room.height() - top;
         int spare = total;
         for (int l : least) spare -= l;
         int wanted = 0;
