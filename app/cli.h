@@ -3,7 +3,10 @@
 // main() asks isCliCommand() before creating the application (to choose the
 // offscreen platform) and then hands the arguments to runCli().
 
+#include <QCommandLineOption>
 #include <QStringList>
+
+class QCommandLineParser;
 
 namespace attnlab {
 
@@ -28,6 +31,15 @@ int runLessons(const QStringList& args);
 // attnlab model (cli_model.cpp): a GPT-2 or BERT checkpoint on a text.
 int runModel(const QStringList& args);
 QString modelUsage();
+
+// Options every command shares.
+inline const QCommandLineOption kHelpOption({QStringLiteral("h"), QStringLiteral("help")},
+                                            QString());
+inline const QCommandLineOption kOutputOption({QStringLiteral("o"), QStringLiteral("output")},
+                                              QString(), QStringLiteral("file"));
+// Parses `args` (the command name first) with --help added; false when the caller should
+// return `code` (a usage error, or the help was printed).
+bool parseCommand(QCommandLineParser& parser, const QStringList& args, int& code);
 
 // Usage text of one command, or of all when `command` is empty.
 QString usageText(const QString& command = QString());

@@ -23,23 +23,22 @@ class Tr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
-const QCommandLineOption kHelp({QStringLiteral("h"), QStringLiteral("help")}, QString());
+const QCommandLineOption& kOutput = kOutputOption;
 const QCommandLineOption kSession(QStringLiteral("session"), QString(), QStringLiteral("file"));
 const QCommandLineOption kLesson(QStringLiteral("lesson"), QString(), QStringLiteral("id"));
-const QCommandLineOption kOutput({QStringLiteral("o"), QStringLiteral("output")}, QString(),
-                                 QStringLiteral("file"));
 const QCommandLineOption kEdit(QStringLiteral("edit"), QString(), QStringLiteral("edit"));
 
-// Parses `args` (the command name first); false when the caller should return `code`.
-bool parse(QCommandLineParser& parser, const QStringList& args, int& code)
+}  // namespace
+
+bool parseCommand(QCommandLineParser& parser, const QStringList& args, int& code)
 {
     const QString command = args.value(0);
-    parser.addOption(kHelp);
+    parser.addOption(kHelpOption);
     if (!parser.parse(args)) {
         code = usageError(command, parser.errorText());
         return false;
     }
-    if (parser.isSet(kHelp)) {
+    if (parser.isSet(kHelpOption)) {
         printOut(usageText(command));
         code = Success;
         return false;
@@ -52,6 +51,8 @@ bool parse(QCommandLineParser& parser, const QStringList& args, int& code)
     }
     return true;
 }
+
+namespace {
 
 // The --edit values, checked for their form (not yet against a session).
 bool readEdits(const QCommandLineParser& parser, const QString& command,
@@ -141,7 +142,7 @@ int runRender(const QStringList& args)
     parser.addOptions({kSession, kLesson, kOutput, kEdit, stageOpt, headOpt, widthOpt, heightOpt,
                        scaleOpt, rangeOpt, aspectOpt});
     int code = Success;
-    if (!parse(parser, args, code)) return code;
+    if (!parseCommand(parser, args, code)) return code;
 
     // Check every option before reading the input.
     FigureRequest req;
@@ -242,7 +243,7 @@ int runCompute(const QStringList& args)
     QCommandLineParser parser;
     parser.addOptions({kSession, kLesson, kOutput, kEdit});
     int code = Success;
-    if (!parse(parser, args, code)) return code;
+    if (!parseCommand(parser, args, code)) return code;
     std::vector<CommandLineEdit> edits;
     if (!readEdits(parser, cmd, edits, code)) return code;
     const QString out = parser.value(kOutput);
@@ -272,7 +273,7 @@ int runLessons(const QStringList& args)
 {
     QCommandLineParser parser;
     int code = Success;
-    if (!parse(parser, args, code)) return code;
+    if (!parseCommand(parser, args, code)) return code;
     QString text;
     for (const QString& id : lessonIds())
         text += id.leftJustified(24) + QLatin1Char(' ') + lessonTitle(id) + QLatin1Char('\n');

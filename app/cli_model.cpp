@@ -26,11 +26,9 @@ class Tr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
-const QCommandLineOption kHelp({QStringLiteral("h"), QStringLiteral("help")}, QString());
 const QCommandLineOption kModel(QStringLiteral("model"), QString(), QStringLiteral("dir"));
 const QCommandLineOption kText(QStringLiteral("text"), QString(), QStringLiteral("text"));
-const QCommandLineOption kOutput({QStringLiteral("o"), QStringLiteral("output")}, QString(),
-                                 QStringLiteral("file"));
+const QCommandLineOption& kOutput = kOutputOption;
 const QCommandLineOption kLayer(QStringLiteral("layer"), QString(), QStringLiteral("L"));
 const QCommandLineOption kHead(QStringLiteral("head"), QString(), QStringLiteral("H"));
 
@@ -151,16 +149,9 @@ int runModel(const QStringList& args)
 {
     const QString cmd = QStringLiteral("model");
     QCommandLineParser parser;
-    parser.addOptions({kHelp, kModel, kText, kOutput, kLayer, kHead});
-    if (!parser.parse(args)) return usageError(cmd, parser.errorText());
-    if (parser.isSet(kHelp)) {
-        printOut(usageText(cmd));
-        return Success;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usageError(
-            cmd,
-            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
+    parser.addOptions({kModel, kText, kOutput, kLayer, kHead});
+    int parsed = Success;
+    if (!parseCommand(parser, args, parsed)) return parsed;
     if (!parser.isSet(kModel) || !parser.isSet(kText))
         return usageError(cmd, Tr::tr("--model DIR and --text TEXT are needed"));
     const QString out = parser.value(kOutput);

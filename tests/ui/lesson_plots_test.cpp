@@ -202,17 +202,9 @@ TEST(CostStudy, MeasuresWithTheSessionsModeAndScoreFunction)
         0.0);
     EXPECT_GT((h.scores - h.Q * h.K.transpose()).cwiseAbs().maxCoeff(), 1e-3);
     // ... and they are the additive formula s_ij = v^T tanh(W_a q_i + U_a k_j), written out
-    // here as loops over the parameters the study drew (attn::randomInput of the same spec).
-    attn::RandomSpec spec;
-    spec.n = spec.m = 40;
-    spec.dModel = shape.dModel;
-    spec.dK = shape.dK;
-    spec.dV = shape.dV;
-    spec.heads = shape.heads;
-    spec.dAdditive = shape.dAdditive;
-    spec.mode = shape.mode;
-    spec.seed = shape.seed;
-    const attn::AdditiveParams& p = attn::randomInput(spec).heads[0].additive;
+    // here as loops over the parameters the study drew (attn::randomInput of its spec).
+    const attn::AttentionInput drawn = attn::randomInput(costSpec(40, shape));
+    const attn::AdditiveParams& p = drawn.heads[0].additive;
     ASSERT_EQ(p.v.size(), shape.dAdditive);
     for (long i : {0L, 7L, 39L}) {
         for (long j = 0; j <= i; ++j) {

@@ -75,8 +75,7 @@ long largestFittingN(const CostShape& shape, const attn::Limits& limits)
     return lo;
 }
 
-attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& limits, CostPoint& out,
-                         attn::AttentionResult* kept)
+attn::RandomSpec costSpec(long n, const CostShape& shape)
 {
     attn::RandomSpec spec;
     spec.n = n;
@@ -88,6 +87,13 @@ attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& lim
     spec.dAdditive = shape.dAdditive;
     spec.mode = shape.mode;
     spec.seed = shape.seed;
+    return spec;
+}
+
+attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& limits, CostPoint& out,
+                         attn::AttentionResult* kept)
+{
+    const attn::RandomSpec spec = costSpec(n, shape);
     // Check the budget before drawing anything: a size beyond it is refused, not attempted.
     if (const std::size_t need = costEstimateBytes(n, shape); need > limits.maxBytes) {
         attn::Status s{attn::StatusCode::TooLarge, "size"};

@@ -9,6 +9,7 @@
 
 #include "core/attention.h"
 #include "core/attention_input.h"
+#include "core/random_init.h"
 
 namespace attnlab {
 
@@ -45,6 +46,9 @@ std::vector<long> costSizes(long maxN);
 std::size_t costEstimateBytes(long n, const CostShape& shape);
 // The largest n whose estimate fits within the budget.
 long largestFittingN(const CostShape& shape, const attn::Limits& limits);
+
+// The random input's sizes for length n (what measureCost draws with attn::randomInput).
+attn::RandomSpec costSpec(long n, const CostShape& shape);
 
 // Draws a random input of length n (attn::randomInput), computes attention and times it.
 // A refusal by the core (e.g. TooLarge) is returned and `out` is left untouched. The
