@@ -7,6 +7,7 @@
 #include <QTextStream>
 
 #include "ui/export/figure.h"
+#include "ui/export/numbers_export.h"
 
 namespace attnlab::cli {
 
@@ -144,6 +145,20 @@ int fail(int code, const QString& message)
 {
     printTo(stderr, QStringLiteral("attnlab: %1\n").arg(message));
     return code;
+}
+
+int writeOutput(const QString& path, const QByteArray& bytes)
+{
+    if (path.isEmpty()) {
+        QFile stdOut;
+        if (!stdOut.open(stdout, QIODevice::WriteOnly) || stdOut.write(bytes) != bytes.size() ||
+            !stdOut.flush())
+            return fail(WriteFailed, Tr::tr("could not write to the standard output"));
+        return Success;
+    }
+    QString error;
+    if (!writeBytes(path, bytes, error)) return fail(WriteFailed, error);
+    return Success;
 }
 
 int runCli(const QStringList& arguments)

@@ -47,6 +47,9 @@ QString usageText(const QString& command = QString());
 int usageError(const QString& command, const QString& message);
 // Prints "attnlab: MESSAGE" to stderr and returns `code`.
 int fail(int code, const QString& message);
+// Writes `bytes` to `path` (atomically), or to stdout when `path` is empty; returns Success or
+// WriteFailed (with the reason on stderr).
+int writeOutput(const QString& path, const QByteArray& bytes);
 // Prints text to stdout.
 void printOut(const QString& text);
 // Prints text to stderr as it is (a note that does not end the command).

@@ -257,16 +257,7 @@ int runCompute(const QStringList& args)
     if (!loadAndCompute(parser, cmd, edits, session, result, name, code)) return code;
     const QByteArray bytes = ext == QLatin1String("csv") ? resultToLongCsv(session, result)
                                                          : resultToJson(session, result);
-    if (!parser.isSet(kOutput)) {
-        QFile stdOut;
-        if (!stdOut.open(stdout, QIODevice::WriteOnly) || stdOut.write(bytes) != bytes.size() ||
-            !stdOut.flush())
-            return fail(WriteFailed, Tr::tr("could not write to the standard output"));
-        return Success;
-    }
-    QString error;
-    if (!writeBytes(out, bytes, error)) return fail(WriteFailed, error);
-    return Success;
+    return writeOutput(parser.isSet(kOutput) ? out : QString(), bytes);
 }
 
 int runLessons(const QStringList& args)

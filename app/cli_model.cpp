@@ -195,15 +195,7 @@ int runModel(const QStringList& args)
     }
     const QByteArray bytes =
         QJsonDocument(resultJson(model, tokenizer, tokens, result)).toJson(QJsonDocument::Compact);
-    if (!parser.isSet(kOutput)) {
-        QFile stdOut;
-        if (!stdOut.open(stdout, QIODevice::WriteOnly) || stdOut.write(bytes) != bytes.size() ||
-            !stdOut.flush())
-            return fail(WriteFailed, Tr::tr("could not write to the standard output"));
-        return Success;
-    }
-    if (!writeBytes(out, bytes, error)) return fail(WriteFailed, error);
-    return Success;
+    return writeOutput(parser.isSet(kOutput) ? out : QString(), bytes);
 }
 
 }  // namespace attnlab::cli
