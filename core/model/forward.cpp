@@ -94,6 +94,16 @@ void activate(Activation activation, FloatMatrix& x)
     }
 }
 
+// The MLP of a layer, the same in both families: out = act(x W_in + b) W_out + b (`inner` is
+// scratch, n x I).
+void feedForward(const FloatMatrix& x, const LayerWeights& L, Activation activation,
+                 FloatMatrix& inner, FloatMatrix& out)
+{
+    applyDense(x, L.mlpIn, inner);
+    activate(activation, inner);
+    applyDense(inner, L.mlpOut, out);
+}
+
 std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k)
 {
     const long v = logits.size();
@@ -252,17 +262,13 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
         x += a;
         FloatMatrix m;
         layerNorm(x, L.ln2, c.layerNormEps, m);
-        applyDense(m, L.mlpIn, inner);
-        activate(c.activation, inner);
-        applyDense(inner, L.mlpOut, out);
+        feedForward(m, L, c.activation, inner, out);
         x += out;
     } else {
         a += x;
         FloatMatrix x1;
         layerNorm(a, L.ln1, c.layerNormEps, x1);
-        applyDense(x1, L.mlpIn, inner);
-        activate(c.activation, inner);
-        applyDense(inner, L.mlpOut, out);
+        feedForward(x1, L, c.activation, inner, out);
         out += x1;
         layerNorm(out, L.ln2, c.layerNormEps, x);
     }
