@@ -331,12 +331,21 @@ ModelStatus runLayers(const Model& model, long start, const ForwardOptions& opti
 {
     std::vector<HeadResultT<float>> heads;
     const long layers = model.config().layers;
+    const auto keepGoing = [&](long done) {
+        return !options.progress ||
+               options.progress(static_cast<int>(done), static_cast<int>(layers));
+    };
     for (long li = start; li < layers; ++li) {
+        if (!keepGoing(li))
+            return modelError(ModelError::Cancelled, "", "forward",
+                              "cancelled before layer " + std::to_string(li + 1));
         if (ModelStatus s =
                 runLayer(model, li, options, x, r.layers[static_cast<std::size_t>(li)], heads);
             !s.ok())
             return s;
     }
+    if (!keepGoing(layers))
+        return modelError(ModelError::Cancelled, "", "forward", "cancelled before the output");
     return finish(model, options, x, r);
 }
 

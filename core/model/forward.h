@@ -62,6 +62,11 @@ struct ForwardResult {
 // calling thread: it may edit them (same shapes) to study a change.
 using HeadHook = std::function<void(int layer, int head, HeadResultT<float>& qkv)>;
 
+// Called on the calling thread before each layer (layersDone of layersTotal finished) and once
+// more before the output; returning false stops the run with ModelError::Cancelled. A window
+// runs the model on a worker and cancels it through this when the text changes.
+using ProgressCallback = std::function<bool(int layersDone, int layersTotal)>;
+
 struct ForwardOptions {
     // Positions to predict at. Empty: GPT-2 predicts the next token after the last position;
     // BERT predicts at every position holding `maskTokenId` (none if it is negative).
@@ -70,6 +75,7 @@ struct ForwardOptions {
     int topK = 10;
     bool allLogits = false;  // logits for every position (else only for the predicted ones)
     HeadHook hook;
+    ProgressCallback progress;
 };
 
 // Runs the model on `ids`. On failure `result` may be partly overwritten. Refuses an empty

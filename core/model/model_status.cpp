@@ -40,6 +40,7 @@ const char* modelErrorName(ModelError code)
     case ModelError::BadPosition: return "bad_position";
     case ModelError::BadLayer: return "bad_layer";
     case ModelError::NonFinite: return "non_finite";
+    case ModelError::Cancelled: return "cancelled";
     }
     return "unknown";
 }

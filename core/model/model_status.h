@@ -28,6 +28,7 @@ enum class ModelError {
     BadPosition,       // a prediction position outside the sequence
     BadLayer,          // a start layer outside the model, or no cached input for it
     NonFinite,         // the forward pass produced NaN or Inf
+    Cancelled,         // the caller's progress callback asked to stop
 };
 
 struct ModelStatus {

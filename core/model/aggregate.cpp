@@ -1,0 +1,34 @@
+#include "core/model/aggregate.h"
+
+namespace attn::model {
+
+FloatMatrix headAverage(const LayerTrace& layer)
+{
+    if (layer.attention.empty()) return {};
+    FloatMatrix sum = layer.attention.front();
+    for (std::size_t j = 1; j < layer.attention.size(); ++j) sum += layer.attention[j];
+    sum /= static_cast<float>(layer.attention.size());
+    return sum;
+}
+
+std::vector<FloatMatrix> attentionRollout(const std::vector<FloatMatrix>& averages)
+{
+    std::vector<FloatMatrix> rollout;
+    rollout.reserve(averages.size());
+    for (const FloatMatrix& average : averages) {
+        FloatMatrix a = 0.5f * average;
+        a.diagonal().array() += 0.5f;
+        // Each row of the average sums to 1, so a row of `a` sums to 1 as well up to rounding;
+        // renormalising keeps the product a row-stochastic matrix over many layers.
+        const Eigen::VectorXf sums = a.rowwise().sum();
+        for (long i = 0; i < a.rows(); ++i)
+            if (sums(i) > 0.0f) a.row(i) /= sums(i);
+        if (rollout.empty())
+            rollout.push_back(std::move(a));
+        else
+            rollout.push_back(a * rollout.back());
+    }
+    return rollout;
+}
+
+}  // namespace attn::model
