@@ -17,6 +17,7 @@
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/numbers_export.h"
+#include "ui/model/model_figures.h"
 
 namespace attnlab::cli {
 
@@ -86,30 +87,6 @@ QJsonObject resultJson(const attn::model::Model& model, const attn::tok::Tokeniz
     }
     root[QStringLiteral("predictions")] = predictions;
     return root;
-}
-
-// One head's map as a figure: token labels as the window shows them.
-Figure headFigure(const std::vector<attn::tok::Token>& tokens, const attn::model::ForwardResult& r,
-                  int layer, int head)
-{
-    const attn::model::FloatMatrix& w =
-        r.layers[static_cast<std::size_t>(layer)].attention[static_cast<std::size_t>(head)];
-    HeatmapContent c;
-    c.values = w.cast<double>();
-    QStringList labels;
-    for (const attn::tok::Token& t : tokens) labels << QString::fromStdString(t.label);
-    c.rowLabels = labels;
-    c.columnLabels = labels;
-    c.rowAxisTitle = Tr::tr("query");
-    c.columnAxisTitle = Tr::tr("key");
-    c.scale = ColorScale::Weights;
-    c.range = QCPRange(0.0, 1.0);
-    c.title = Tr::tr("Layer %1, head %2").arg(layer + 1).arg(head + 1);
-    Figure f;
-    f.title = c.title;
-    f.caption = Tr::tr("Attention weights of a real model's head (rows: queries, columns: keys).");
-    f.panels.push_back(std::move(c));
-    return f;
 }
 
 bool readIndex(const QCommandLineParser& parser, const QCommandLineOption& option, long count,
@@ -189,7 +166,13 @@ int runModel(const QStringList& args)
         return code;
     QString error;
     if (image) {
-        const Figure f = headFigure(tokens, result, layer, head);
+        QStringList labels;
+        for (const attn::tok::Token& t : tokens) labels << QString::fromStdString(t.label);
+        const Figure f =
+            modelMapFigure(labels,
+                           result.layers[static_cast<std::size_t>(layer)]
+                               .attention[static_cast<std::size_t>(head)],
+                           modelMapName(layer, head, static_cast<int>(model.config().heads)));
         if (!writeFigure(f, out, defaultFigureSize(f), 1.0, error)) return fail(WriteFailed, error);
         return Success;
     }

@@ -1,11 +1,13 @@
 // attnlab: the workbench window, or a headless command.
-//   attnlab [--recover] [--lesson ID] [FILE]  open the window (and FILE, a session, or a lesson)
+//   attnlab [--recover] [--lesson ID] [FILE|MODEL_DIR]  open the window (and FILE, a session, a
+//                                       lesson, or a GPT-2/BERT checkpoint folder)
 //   attnlab bench-ui [options]  drive the real window offscreen and time slider updates
 //   attnlab render|compute|lessons|--help|--version   headless commands (app/cli.h)
 #include <cstring>
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 
 #include "app/cli.h"
 #include "ui/tools/slider_benchmark.h"
@@ -78,9 +80,10 @@ int main(int argc, char** argv)
     // attnlab [--recover] [FILE]: open FILE; --recover restores a crashed run's autosave
     // without asking (otherwise the window asks).
     QCommandLineParser gui;
-    gui.addPositionalArgument(QStringLiteral("file"),
-                              QApplication::translate("main", "A session file to open."),
-                              QStringLiteral("[FILE]"));
+    gui.addPositionalArgument(
+        QStringLiteral("file"),
+        QApplication::translate("main", "A session file, or a model folder, to open."),
+        QStringLiteral("[FILE|MODEL_DIR]"));
     const QCommandLineOption recover(
         QStringLiteral("recover"),
         QApplication::translate("main", "Restore unsaved work of a crashed run without asking."));
@@ -105,6 +108,13 @@ int main(int argc, char** argv)
     } else if (lessons && !recovered && gui.positionalArguments().isEmpty()) {
         lessons->showStartPageOnFirstLaunch();
     }
-    if (!gui.positionalArguments().isEmpty()) window.openFile(gui.positionalArguments().first());
+    if (!gui.positionalArguments().isEmpty()) {
+        const QString path = gui.positionalArguments().first();
+        // attnlab MODEL_DIR: a checkpoint folder opens in the real-model window.
+        if (QFileInfo(path).isDir())
+            window.fileActions()->openModelFolder(path);
+        else
+            window.openFile(path);
+    }
     return QApplication::exec();
 }

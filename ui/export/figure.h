@@ -4,6 +4,7 @@
 // `attnlab render`; drawn by figure_renderer.h. Nothing here computes attention:
 // the matrices come from the result (and, for the difference map, a baseline).
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -12,6 +13,9 @@
 #include "core/attention.h"
 #include "ui/document/session.h"
 #include "ui/views/heatmap_view.h"
+
+class QPainter;
+class QRectF;
 
 namespace attnlab {
 
@@ -66,6 +70,10 @@ struct Figure {
     QString title;
     QString caption;
     std::vector<HeatmapContent> panels;
+    // A figure that is not a grid of heatmaps (a real model's grid of thumbnails, its head
+    // view): painted between the title and the caption instead of the panels. `basePx` is the
+    // figure's text size in logical pixels.
+    std::function<void(QPainter& painter, const QRectF& area, double basePx)> drawing;
     int columns = 1;  // panels per row
     bool squareCells = true;
 };

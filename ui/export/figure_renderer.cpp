@@ -100,6 +100,11 @@ void paintFigure(QPainter& p, const QRectF& area, const Figure& f)
 
     QRectF grid(inner.left(), titleUsed.bottom() + tfm.height() * 0.5, inner.width(), 0.0);
     grid.setBottom(capUsed.top() - cfm.height() * 0.6);
+    if (f.drawing) {
+        f.drawing(p, grid, basePx);
+        p.restore();
+        return;
+    }
     const bool shared = sharedScale(f);
     const QFont barFont = makeFont(basePx);
     if (shared) grid.setRight(grid.right() - barWidthFor(barFont) - 10.0 * u);

@@ -15,6 +15,7 @@
 #include <QUndoStack>
 
 #include "ui/document/document.h"
+#include "ui/model/model_window.h"
 
 namespace attnlab {
 
@@ -73,6 +74,16 @@ void FileActions::addToMenu(QMenu* menu)
 {
     QAction* open = menu->addAction(tr("&Open…"), this, &FileActions::open);
     open->setShortcut(QKeySequence::Open);
+    QAction* model = menu->addAction(tr("Open &Model…"), this, [] {
+        ModelWindow* w = ModelWindow::instance();
+        if (w->openFolderDialog()) {
+            w->show();
+            w->raise();
+            w->activateWindow();
+        }
+    });
+    model->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    model->setToolTip(tr("Open a GPT-2 or BERT checkpoint folder and see its attention"));
     recentMenu_ = menu->addMenu(tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &FileActions::fillRecentMenu);
     fillRecentMenu();
@@ -265,6 +276,16 @@ void FileActions::fillRecentMenu()
     clear->setEnabled(!list.isEmpty());
 }
 
+bool FileActions::openModelFolder(const QString& folder)
+{
+    ModelWindow* w = ModelWindow::instance();
+    if (!w->openFolder(folder)) return false;
+    w->show();
+    w->raise();
+    w->activateWindow();
+    return true;
+}
+
 bool FileActions::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched != window_) return false;
@@ -280,7 +301,10 @@ bool FileActions::eventFilter(QObject* watched, QEvent* event)
         const QString path = localFileOf(e->mimeData());
         if (path.isEmpty()) return false;
         e->acceptProposedAction();
-        openFile(path);
+        if (QFileInfo(path).isDir())
+            openModelFolder(path);  // a checkpoint folder: the real-model window
+        else
+            openFile(path);
         return true;
     }
     case QEvent::Close:

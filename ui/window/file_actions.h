@@ -43,6 +43,9 @@ public:
     // Asks first when the current session has unsaved changes.
     bool openFile(const QString& path);
     bool open();  // asks for a file
+    // Opens a GPT-2 or BERT checkpoint folder in the real-model window (shown when it opens;
+    // a warning naming the file and the tensor or field when it does not).
+    bool openModelFolder(const QString& folder);
     bool save();  // to the current file, else as Save As
     bool saveAs();
     bool saveTo(const QString& path);

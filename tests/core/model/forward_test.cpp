@@ -196,82 +196,11 @@ TEST(ModelForward, RefusesEmptyInputBadIdsAndBadPositions)
 // GPT-2-small shape (12 layers, 12 heads, width 768, 1024 positions) with a vocabulary cut to
 // 1000, random weights written at test time (about 345 MB in a temp folder).
 
-void writeGpt2SmallShaped(const test::fs::path& folder, long vocab)
-{
-    const long d = 768, layers = 12, positions = 1024, inner = 3072;
-    test::writeBytes(folder / "config.json", json{{"model_type", "gpt2"},
-                                                  {"n_layer", layers},
-                                                  {"n_head", 12},
-                                                  {"n_embd", d},
-                                                  {"n_positions", positions},
-                                                  {"vocab_size", vocab},
-                                                  {"layer_norm_epsilon", 1e-5},
-                                                  {"activation_function", "gelu_new"}}
-                                                 .dump());
-    struct Entry {
-        std::string name;
-        std::vector<long> shape;
-        float base;   // LayerNorm weights 1, everything else 0
-        float range;  // plus uniform noise in [-range, range]
-    };
-    std::vector<Entry> entries{{"wte.weight", {vocab, d}, 0, 0.1f},
-                               {"wpe.weight", {positions, d}, 0, 0.02f},
-                               {"ln_f.weight", {d}, 1, 0},
-                               {"ln_f.bias", {d}, 0, 0}};
-    for (long i = 0; i < layers; ++i) {
-        const std::string p = "h." + std::to_string(i) + ".";
-        for (const auto& e : std::vector<Entry>{{"ln_1.weight", {d}, 1, 0},
-                                                {"ln_1.bias", {d}, 0, 0},
-                                                {"attn.c_attn.weight", {d, 3 * d}, 0, 0.06f},
-                                                {"attn.c_attn.bias", {3 * d}, 0, 0.02f},
-                                                {"attn.c_proj.weight", {d, d}, 0, 0.035f},
-                                                {"attn.c_proj.bias", {d}, 0, 0.02f},
-                                                {"ln_2.weight", {d}, 1, 0},
-                                                {"ln_2.bias", {d}, 0, 0},
-                                                {"mlp.c_fc.weight", {d, inner}, 0, 0.035f},
-                                                {"mlp.c_fc.bias", {inner}, 0, 0.02f},
-                                                {"mlp.c_proj.weight", {inner, d}, 0, 0.035f},
-                                                {"mlp.c_proj.bias", {d}, 0, 0.02f}})
-            entries.push_back({p + e.name, e.shape, e.base, e.range});
-    }
-    json header = json::object();
-    std::size_t offset = 0;
-    for (const Entry& e : entries) {
-        std::size_t count = 1;
-        for (long s : e.shape) count *= static_cast<std::size_t>(s);
-        header[e.name] = {
-            {"dtype", "F32"}, {"shape", e.shape}, {"data_offsets", {offset, offset + 4 * count}}};
-        offset += 4 * count;
-    }
-    std::string text = header.dump();
-    text.append((8 - text.size() % 8) % 8, ' ');
-    std::FILE* f = std::fopen((folder / "model.safetensors").c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    const std::string prefix = test::safetensorsBytes(text, "");
-    std::fwrite(prefix.data(), 1, prefix.size(), f);
-    std::uint64_t state = 0x9E3779B97F4A7C15ull;
-    std::vector<float> buffer;
-    for (const Entry& e : entries) {
-        std::size_t count = 1;
-        for (long s : e.shape) count *= static_cast<std::size_t>(s);
-        buffer.resize(count);
-        for (float& v : buffer) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            const float u = static_cast<float>(state >> 40) * (1.0f / 16777216.0f);  // [0, 1)
-            v = e.base + e.range * (2.0f * u - 1.0f);
-        }
-        std::fwrite(buffer.data(), sizeof(float), count, f);
-    }
-    std::fclose(f);
-}
-
 TEST(Gpt2Forward, DefaultSizeCheckpointGivesNormalisedCausalRows)
 {
     TempDir dir;
     const auto start = std::chrono::steady_clock::now();
-    writeGpt2SmallShaped(dir.path(), 1000);
+    ASSERT_NO_FATAL_FAILURE(test::writeRandomGpt2(dir.path(), {12, 12, 768, 1024, 1000}));
     Model model;
     const ModelStatus loaded = Model::load(dir.path().string(), model);
     ASSERT_TRUE(loaded.ok()) << loaded.message;

@@ -1,0 +1,236 @@
+#include "ui/model/model_document.h"
+
+#include <QDir>
+#include <QFile>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace attnlab {
+
+ModelDocument::ModelDocument(QObject* parent)
+    : QObject(parent),
+      cancel_(std::make_shared<std::atomic<bool>>(false)),
+      progress_(std::make_shared<std::atomic<int>>(0))
+{
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(kDebounceMs);
+    connect(&debounce_, &QTimer::timeout, this, &ModelDocument::startRun);
+    connect(&watcher_, &QFutureWatcher<ModelRunOutcome>::finished, this, &ModelDocument::finishRun);
+}
+
+ModelDocument::~ModelDocument()
+{
+    cancel_->store(true);
+    watcher_.waitForFinished();
+}
+
+bool ModelDocument::open(const QString& folder, QString& error)
+{
+    const QString path = QDir::cleanPath(QDir(folder).absolutePath());
+    if (!QFileInfo(path).isDir()) {
+        error = tr("%1 is not a folder. A model is a folder holding config.json, "
+                   "model.safetensors and the tokenizer's files.")
+                    .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    auto loaded = std::make_shared<LoadedModel>();
+    const std::string native = QFile::encodeName(path).toStdString();
+    if (const attn::model::ModelStatus s = attn::model::Model::load(native, loaded->model);
+        !s.ok()) {
+        error = QString::fromStdString(s.message);
+        return false;
+    }
+    auto tokenizer = attn::tok::loadTokenizer(native, loaded->model.config().modelType);
+    if (const auto* e = std::get_if<attn::tok::LoadError>(&tokenizer)) {
+        error = QString::fromStdString(attn::tok::describe(*e));
+        return false;
+    }
+    loaded->tokenizer = std::make_unique<attn::tok::Tokenizer>(
+        std::move(std::get<attn::tok::Tokenizer>(tokenizer)));
+    // The new model replaces the old one only now that it has opened.
+    cancel_->store(true);
+    watcher_.waitForFinished();
+    running_ = pending_ = false;
+    loaded_ = std::move(loaded);
+    folder_ = path;
+    snapshot_.reset();
+    selection_ = clamped(selection_);
+    Q_EMIT modelChanged();
+    Q_EMIT snapshotChanged();
+    Q_EMIT selectionChanged();
+    runNow();
+    return true;
+}
+
+QString ModelDocument::modelType() const
+{
+    return loaded_ ? QString::fromStdString(loaded_->model.config().modelType) : QString();
+}
+
+int ModelDocument::layers() const
+{
+    return loaded_ ? static_cast<int>(loaded_->model.config().layers) : 0;
+}
+
+int ModelDocument::heads() const
+{
+    return loaded_ ? static_cast<int>(loaded_->model.config().heads) : 0;
+}
+
+long ModelDocument::positions() const
+{
+    return loaded_ ? loaded_->model.config().positions : 0;
+}
+
+QString ModelDocument::describeModel() const
+{
+    if (!loaded_) return tr("No model open");
+    const attn::model::ModelConfig& c = loaded_->model.config();
+    return tr("%1 · %2 layers × %3 heads · width %4")
+        .arg(modelType())
+        .arg(c.layers)
+        .arg(c.heads)
+        .arg(c.width);
+}
+
+void ModelDocument::setText(const QString& text)
+{
+    if (text == text_) return;
+    text_ = text;
+    if (running_) cancel_->store(true);  // it will be followed by this text
+    debounce_.start();
+}
+
+void ModelDocument::runNow()
+{
+    debounce_.stop();
+    startRun();
+}
+
+void ModelDocument::cancel()
+{
+    debounce_.stop();
+    pending_ = false;
+    if (running_) cancel_->store(true);
+}
+
+int ModelDocument::progressDone() const
+{
+    return progress_->load();
+}
+
+void ModelDocument::startRun()
+{
+    if (!loaded_) return;
+    if (running_) {
+        pending_ = true;
+        cancel_->store(true);
+        return;
+    }
+    pending_ = false;
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    progress_->store(0);
+    const int generation = ++generation_;
+    watcher_.setFuture(QtConcurrent::run(
+        [loaded = loaded_, text = text_, cancel = cancel_, progress = progress_, generation] {
+            ModelRunOutcome outcome = runModelText(*loaded, text, [&](int done, int) {
+                progress->store(done);
+                return !cancel->load();
+            });
+            outcome.generation = generation;
+            return outcome;
+        }));
+    running_ = true;
+    Q_EMIT runningChanged(true);
+}
+
+void ModelDocument::finishRun()
+{
+    if (!running_ || !watcher_.isFinished()) return;  // a signal of a run already dropped
+    const ModelRunOutcome outcome = watcher_.result();
+    if (outcome.generation != generation_) return;
+    running_ = false;
+    if (pending_) {
+        startRun();
+        return;
+    }
+    Q_EMIT runningChanged(false);
+    if (outcome.cancelled) {
+        // A keystroke cancelled it and its text runs when the pause is over: nothing to say.
+        if (!debounce_.isActive())
+            Q_EMIT noticed(tr("Run cancelled; the maps show the last completed text."));
+        return;
+    }
+    if (!outcome.error.isEmpty()) {
+        Q_EMIT errorOccurred(outcome.error);
+        return;
+    }
+    snapshot_ = outcome.snapshot;  // null for a text without tokens
+    if (outcome.empty) Q_EMIT noticed(tr("Type a text to see the model's attention."));
+    selection_ = clamped(selection_);
+    Q_EMIT snapshotChanged();
+    Q_EMIT selectionChanged();
+}
+
+ModelSelection ModelDocument::clamped(ModelSelection s) const
+{
+    s.layer = std::clamp(s.layer, 0, std::max(0, layers() - 1));
+    s.head = std::clamp(s.head, 0, std::max(0, heads() - 1));
+    const int n = snapshot_ ? static_cast<int>(snapshot_->tokenCount()) : 0;
+    if (s.query >= n) s.query = -1;
+    return s;
+}
+
+void ModelDocument::setSelection(ModelSelection s)
+{
+    s = clamped(s);
+    if (s == selection_) return;
+    selection_ = s;
+    Q_EMIT selectionChanged();
+}
+
+void ModelDocument::selectHead(int layer, int head)
+{
+    ModelSelection s = selection_;
+    s.layer = layer;
+    s.head = head;
+    s.focus = ModelFocus::Head;
+    setSelection(s);
+}
+
+void ModelDocument::selectAggregate(int layer, ModelFocus focus)
+{
+    ModelSelection s = selection_;
+    s.layer = layer;
+    s.focus = focus;
+    setSelection(s);
+}
+
+void ModelDocument::selectQuery(int row)
+{
+    ModelSelection s = selection_;
+    s.query = row;
+    setSelection(s);
+}
+
+const attn::model::FloatMatrix* ModelDocument::focusedMatrix() const
+{
+    if (!snapshot_ || snapshot_->layers() == 0) return nullptr;
+    const auto l = static_cast<std::size_t>(selection_.layer);
+    switch (selection_.focus) {
+    case ModelFocus::Head:
+        return &snapshot_->result.layers[l].attention[static_cast<std::size_t>(selection_.head)];
+    case ModelFocus::LayerAverage: return &snapshot_->averages[l];
+    case ModelFocus::Rollout: return &snapshot_->rollout[l];
+    }
+    return nullptr;
+}
+
+QString ModelDocument::focusTitle() const
+{
+    const int column = selection_.focus == ModelFocus::Head           ? selection_.head
+                       : selection_.focus == ModelFocus::LayerAverage ? heads()
+                                                                      : heads() + 1;
+    return modelMapName(selection_.layer, column, heads());
+}
+
+}  // namespace attnlab

@@ -1,0 +1,110 @@
+#pragma once
+// The model window's document: the open checkpoint (weights mapped, tokenizer read), the text,
+// the published run (ModelSnapshot) and what is selected. Views only read from it and call its
+// named operations.
+//
+// Runs go to a worker thread: typing re-runs the model after kDebounceMs without a keystroke;
+// a change while a run is going cancels it (through the forward pass's progress callback) and
+// starts the new text once it has stopped. The last published snapshot stays on screen until
+// the next one is complete; a refused text (too long) leaves it there and says why. Opening a
+// folder that is not a usable checkpoint leaves the open model, its text and its run as they
+// were.
+
+#include <atomic>
+#include <memory>
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QTimer>
+
+#include "ui/model/model_snapshot.h"
+
+namespace attnlab {
+
+// What the large map shows: one head, the mean of a layer's heads, or the rollout through a
+// layer.
+enum class ModelFocus { Head, LayerAverage, Rollout };
+
+struct ModelSelection {
+    int layer = 0;
+    int head = 0;
+    ModelFocus focus = ModelFocus::Head;
+    int query = -1;  // the selected row (query token) of the large map, -1 for none
+    bool operator==(const ModelSelection&) const = default;
+};
+
+class ModelDocument : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kDebounceMs = 40;
+
+    explicit ModelDocument(QObject* parent = nullptr);
+    ~ModelDocument() override;
+
+    // Opens a checkpoint folder (config.json, model.safetensors, the tokenizer's files). On
+    // failure returns false with a message naming the file and the tensor or field; the model
+    // that was open stays open.
+    bool open(const QString& folder, QString& error);
+    [[nodiscard]] bool hasModel() const { return loaded_ != nullptr; }
+    [[nodiscard]] QString folder() const { return folder_; }
+    [[nodiscard]] QString modelType() const;
+    [[nodiscard]] int layers() const;
+    [[nodiscard]] int heads() const;
+    [[nodiscard]] long positions() const;
+    // "gpt2 · 12 layers × 12 heads · width 768" (translated).
+    [[nodiscard]] QString describeModel() const;
+
+    // The text; a change re-runs the model after kDebounceMs (runNow: at once).
+    void setText(const QString& text);
+    [[nodiscard]] QString text() const { return text_; }
+    void runNow();
+    // Stops the run in progress; the previous snapshot stays.
+    void cancel();
+    [[nodiscard]] bool running() const { return running_; }
+    // No run going and none waiting for the typing pause: the snapshot is the text's (or the
+    // text was refused).
+    [[nodiscard]] bool idle() const { return !running_ && !debounce_.isActive(); }
+    // Layers finished by the run in progress, of layers() (+1 for the output).
+    [[nodiscard]] int progressDone() const;
+
+    [[nodiscard]] std::shared_ptr<const ModelSnapshot> snapshot() const { return snapshot_; }
+
+    [[nodiscard]] const ModelSelection& selection() const { return selection_; }
+    void selectHead(int layer, int head);
+    void selectAggregate(int layer, ModelFocus focus);
+    void selectQuery(int row);
+    // The matrix the large map shows (nullptr before a run) and its title.
+    [[nodiscard]] const attn::model::FloatMatrix* focusedMatrix() const;
+    [[nodiscard]] QString focusTitle() const;
+
+Q_SIGNALS:
+    void modelChanged();
+    void snapshotChanged();
+    void selectionChanged();
+    void runningChanged(bool running);
+    void errorOccurred(const QString& message);
+    void noticed(const QString& message);
+
+private:
+    void startRun();
+    void finishRun();
+    void setSelection(ModelSelection s);
+    [[nodiscard]] ModelSelection clamped(ModelSelection s) const;
+
+    std::shared_ptr<const LoadedModel> loaded_;
+    QString folder_;
+    QString text_;
+    std::shared_ptr<const ModelSnapshot> snapshot_;
+    ModelSelection selection_;
+    QTimer debounce_;
+    QFutureWatcher<ModelRunOutcome> watcher_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    std::shared_ptr<std::atomic<int>> progress_;
+    bool pending_ = false;
+    bool running_ = false;
+    int generation_ = 0;  // of the run in progress; a late signal of an older one is dropped  //
+                          // from startRun() until its result is handled  // the text changed during
+                          // the run: run again when it ends
+};
+
+}  // namespace attnlab

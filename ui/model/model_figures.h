@@ -1,0 +1,25 @@
+#pragma once
+// A real model's pictures as export figures (ui/export/figure.h), drawn by the same renderer
+// as every other figure (PNG, SVG, PDF): the model view's grid, one map enlarged (a head, a
+// layer mean or a rollout) and the head view. `attnlab model -o OUT.png` uses modelMapFigure.
+
+#include <vector>
+
+#include "ui/export/figure.h"
+#include "ui/model/model_snapshot.h"
+
+namespace attnlab {
+
+// One matrix with the tokens on both axes (rows: queries, columns: keys).
+Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix& weights,
+                      const QString& title);
+
+// Every layer and head, with the layer means and rollouts; `modelName` heads the title.
+// The figure holds the snapshot: it may outlive the caller's pointer.
+Figure modelGridFigure(std::shared_ptr<const ModelSnapshot> snapshot, const QString& modelName);
+
+// The head view of `layer` for `heads` (all of the layer's when empty).
+Figure headLinesFigure(std::shared_ptr<const ModelSnapshot> snapshot, int layer,
+                       const std::vector<int>& heads);
+
+}  // namespace attnlab

@@ -1,0 +1,127 @@
+#include "ui/model/model_focus_panel.h"
+
+#include <numeric>
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "ui/model/model_document.h"
+#include "ui/views/heatmap_view.h"
+
+namespace attnlab {
+
+namespace {
+constexpr int kKeysShown = 10;
+}
+
+ModelFocusPanel::ModelFocusPanel(ModelDocument* document, QWidget* parent)
+    : QWidget(parent),
+      document_(document),
+      map_(new HeatmapView(this)),
+      hover_(new QLabel(this)),
+      rowTitle_(new QLabel(this)),
+      keys_(new QTableWidget(this))
+{
+    setObjectName(QStringLiteral("modelFocus"));
+    map_->setMinimumSize(260, 240);
+    map_->setToolTip(tr("Rows: queries; columns: keys. Click a row to list its strongest keys."));
+    hover_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    rowTitle_->setWordWrap(true);
+    keys_->setColumnCount(2);
+    keys_->setHorizontalHeaderLabels({tr("Key"), tr("Weight")});
+    keys_->verticalHeader()->setVisible(false);
+    keys_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    keys_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    keys_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(rowTitle_);
+    lowerLayout->addWidget(keys_, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(map_);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(split, 1);
+    layout->addWidget(hover_);
+    connect(document_, &ModelDocument::snapshotChanged, this, &ModelFocusPanel::refresh);
+    connect(document_, &ModelDocument::selectionChanged, this, &ModelFocusPanel::refresh);
+    connect(map_, &HeatmapView::cellClicked, this,
+            [this](int row, int, Qt::KeyboardModifiers) { document_->selectQuery(row); });
+    connect(map_, &HeatmapView::cellHovered, this, &ModelFocusPanel::showHover);
+    refresh();
+}
+
+void ModelFocusPanel::refresh()
+{
+    const attn::model::FloatMatrix* w = document_->focusedMatrix();
+    const auto snap = document_->snapshot();
+    HeatmapContent c;
+    if (w && snap) {
+        c.values = w->cast<double>();
+        c.rowLabels = snap->labels;
+        c.columnLabels = snap->labels;
+        c.title = document_->focusTitle();
+        c.rowAxisTitle = tr("query");
+        c.columnAxisTitle = tr("key");
+        c.scale = ColorScale::Weights;
+        c.range = QCPRange(0.0, 1.0);
+    }
+    map_->setContent(std::move(c));
+    map_->setSelection(document_->selection().query, -1);
+    showRow();
+}
+
+void ModelFocusPanel::showRow()
+{
+    keys_->setRowCount(0);
+    const attn::model::FloatMatrix* w = document_->focusedMatrix();
+    const auto snap = document_->snapshot();
+    const int row = document_->selection().query;
+    if (!w || !snap || row < 0 || row >= w->rows()) {
+        rowTitle_->setText(tr("Click a row of the map to see which keys its query reads most."));
+        return;
+    }
+    rowTitle_->setText(tr("Query %1 “%2” reads most from:").arg(row + 1).arg(snap->labels[row]));
+    std::vector<int> order(static_cast<std::size_t>(w->cols()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return (*w)(row, a) > (*w)(row, b); });
+    // Keys a causal mask hides (weight exactly 0) are not read at all: left out.
+    int readable = 0;
+    while (readable < static_cast<int>(order.size()) &&
+           (*w)(row, order[static_cast<std::size_t>(readable)]) > 0.0f)
+        ++readable;
+    const int shown = std::min(kKeysShown, readable);
+    keys_->setRowCount(shown);
+    for (int k = 0; k < shown; ++k) {
+        const int j = order[static_cast<std::size_t>(k)];
+        keys_->setItem(k, 0, new QTableWidgetItem(tr("%1 “%2”").arg(j + 1).arg(snap->labels[j])));
+        keys_->setItem(k, 1, new QTableWidgetItem(QString::number((*w)(row, j), 'f', 4)));
+    }
+}
+
+void ModelFocusPanel::showHover(int row, int column)
+{
+    const attn::model::FloatMatrix* w = document_->focusedMatrix();
+    const auto snap = document_->snapshot();
+    if (!w || !snap || row < 0 || column < 0 || row >= w->rows() || column >= w->cols()) {
+        hover_->clear();
+        return;
+    }
+    hover_->setText(tr("query %1 “%2” → key %3 “%4”: %5")
+                        .arg(row + 1)
+                        .arg(snap->labels[row])
+                        .arg(column + 1)
+                        .arg(snap->labels[column])
+                        .arg((*w)(row, column), 0, 'f', 4));
+}
+
+}  // namespace attnlab

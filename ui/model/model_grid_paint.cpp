@@ -1,0 +1,160 @@
+#include "ui/model/model_grid_paint.h"
+
+#include <QCoreApplication>
+#include <QPainter>
+
+#include "ui/model/model_snapshot.h"
+#include "ui/views/heatmap_image.h"
+
+namespace attnlab {
+
+namespace {
+
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::ModelGrid)
+};
+
+const attn::model::FloatMatrix& matrixAt(const ModelSnapshot& s, int layer, int column)
+{
+    const auto l = static_cast<std::size_t>(layer);
+    const int heads = s.heads();
+    if (column < heads) return s.result.layers[l].attention[static_cast<std::size_t>(column)];
+    return column == heads ? s.averages[l] : s.rollout[l];
+}
+
+QString columnTitle(int column, int heads)
+{
+    if (column < heads) return Tr::tr("H%1").arg(column + 1);
+    return column == heads ? Tr::tr("mean") : Tr::tr("rollout");
+}
+
+QImage thumbnail(const attn::model::FloatMatrix& w, int maxPixels)
+{
+    const attn::Matrix values = w.cast<double>();
+    CellRanks ranks;
+    fillCellRanks(values, nullptr, QCPRange(0.0, 1.0), CellPooling::Highest, ranks);
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    QImage image;
+    if (ranks.rows <= maxPixels && ranks.cols <= maxPixels) {
+        ranksToImage(ranks, lut, image);
+        return image;
+    }
+    const auto spans = [](int cells, int pixels) {
+        std::vector<CellSpan> out(static_cast<std::size_t>(pixels));
+        for (int p = 0; p < pixels; ++p) {
+            const int first = static_cast<int>(static_cast<long>(p) * cells / pixels);
+            const int last = static_cast<int>(static_cast<long>(p + 1) * cells / pixels) - 1;
+            out[static_cast<std::size_t>(p)] = {first, std::max(first, last)};
+        }
+        return out;
+    };
+    renderCells(ranks, spans(ranks.rows, std::min(ranks.rows, maxPixels)),
+                spans(ranks.cols, std::min(ranks.cols, maxPixels)), lut, image);
+    return image;
+}
+
+}  // namespace
+
+QRectF ModelGridGeometry::cellRect(int layer, int column) const
+{
+    const double x =
+        cells.left() + column * (side + gap) + (column >= columns - 2 ? aggregateGap : 0);
+    const double y = cells.top() + layer * (side + gap);
+    return {x, y, side, side};
+}
+
+ModelGridCell ModelGridGeometry::cellAt(const QPointF& point) const
+{
+    for (int l = 0; l < layers; ++l)
+        for (int c = 0; c < columns; ++c)
+            if (cellRect(l, c).contains(point)) return {l, c};
+    return {};
+}
+
+ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, double basePx)
+{
+    ModelGridGeometry g;
+    g.layers = layers;
+    g.columns = heads + 2;
+    const double rowHeader = basePx * 3.2;  // "L12"
+    const double columnHeader = basePx * 1.8;
+    const QRectF room = area.adjusted(rowHeader, columnHeader, 0, 0);
+    if (layers <= 0 || heads <= 0 || room.width() <= 0 || room.height() <= 0) return g;
+    // side * columns + gaps + aggregateGap = width; side * layers + gaps = height.
+    const double gapShare = 0.08;
+    const double byWidth = room.width() / (g.columns * (1 + gapShare) + 0.6);
+    const double byHeight = room.height() / (layers * (1 + gapShare));
+    g.side = std::max(2.0, std::min(byWidth, byHeight));
+    g.gap = g.side * gapShare;
+    g.aggregateGap = g.side * 0.6;
+    g.cells = QRectF(room.topLeft(), QSizeF(g.columns * (g.side + g.gap) + g.aggregateGap,
+                                            layers * (g.side + g.gap)));
+    return g;
+}
+
+std::vector<QImage> modelGridImages(const ModelSnapshot& snapshot, int maxPixels)
+{
+    std::vector<QImage> images;
+    const int columns = snapshot.heads() + 2;
+    images.reserve(static_cast<std::size_t>(snapshot.layers() * columns));
+    for (int l = 0; l < snapshot.layers(); ++l)
+        for (int c = 0; c < columns; ++c)
+            images.push_back(thumbnail(matrixAt(snapshot, l, c), maxPixels));
+    return images;
+}
+
+void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapshot,
+                    const std::vector<QImage>& images, const ModelGridStyle& style)
+{
+    const int heads = snapshot.heads();
+    const ModelGridGeometry g = modelGridGeometry(area, snapshot.layers(), heads, style.basePx);
+    if (g.side <= 0) return;
+    p.save();
+    QFont font = p.font();
+    font.setPixelSize(std::max(6, static_cast<int>(style.basePx)));
+    p.setFont(font);
+    p.setPen(QColor(0x30, 0x30, 0x30));
+    for (int c = 0; c < g.columns; ++c) {
+        const QRectF r = g.cellRect(0, c);
+        p.drawText(
+            QRectF(r.left() - g.gap, area.top(), r.width() + 2 * g.gap, g.cells.top() - area.top()),
+            Qt::AlignHCenter | Qt::AlignBottom, columnTitle(c, heads));
+    }
+    for (int l = 0; l < g.layers; ++l) {
+        const QRectF r = g.cellRect(l, 0);
+        p.drawText(QRectF(area.left(), r.top(), g.cells.left() - area.left() - g.gap, r.height()),
+                   Qt::AlignRight | Qt::AlignVCenter, Tr::tr("L%1").arg(l + 1));
+    }
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    for (int l = 0; l < g.layers; ++l) {
+        for (int c = 0; c < g.columns; ++c) {
+            const QRectF r = g.cellRect(l, c);
+            if (style.vectorCells) {
+                const attn::model::FloatMatrix& w = matrixAt(snapshot, l, c);
+                const double ch = r.height() / static_cast<double>(w.rows());
+                const double cw = r.width() / static_cast<double>(w.cols());
+                for (long i = 0; i < w.rows(); ++i)
+                    for (long j = 0; j < w.cols(); ++j)
+                        p.fillRect(
+                            QRectF(r.left() + j * cw, r.top() + i * ch, cw + 0.02, ch + 0.02),
+                            QColor(lut.color(w(i, j), QCPRange(0.0, 1.0))));
+            } else {
+                const std::size_t k = static_cast<std::size_t>(l * g.columns + c);
+                if (k < images.size()) p.drawImage(r, images[k]);
+            }
+        }
+    }
+    if (style.selected.layer >= 0 && style.selected.layer < g.layers &&
+        style.selected.column >= 0 && style.selected.column < g.columns) {
+        QPen pen(QColor(0xd6, 0x27, 0x28));
+        pen.setWidthF(std::max(2.0, g.gap * 0.8));
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        const double m = pen.widthF() / 2;
+        p.drawRect(g.cellRect(style.selected.layer, style.selected.column).adjusted(-m, -m, m, m));
+    }
+    p.restore();
+}
+
+}  // namespace attnlab

@@ -1,0 +1,52 @@
+#pragma once
+// The model view's picture (bertviz's "model view"): a thumbnail of every head's attention,
+// layer by layer (rows) and head by head (columns), followed by two labelled columns of
+// aggregates: the mean of the layer's heads and the attention rollout through the layer.
+// The same painting serves the window (thumbnails as images) and export (cells as rectangles
+// in SVG and PDF while they are few enough to stay a reasonable file).
+
+#include <vector>
+
+#include <QImage>
+#include <QRectF>
+
+class QPainter;
+
+namespace attnlab {
+
+struct ModelSnapshot;
+
+// Column `heads` is the layer mean, `heads + 1` the rollout.
+struct ModelGridCell {
+    int layer = -1;
+    int column = -1;
+};
+
+struct ModelGridGeometry {
+    QRectF cells;  // the thumbnails' area, below and right of the headers
+    double side = 0.0;
+    double gap = 0.0;
+    double aggregateGap = 0.0;  // extra space before the mean column
+    int layers = 0;
+    int columns = 0;  // heads + 2
+    [[nodiscard]] QRectF cellRect(int layer, int column) const;
+    [[nodiscard]] ModelGridCell cellAt(const QPointF& point) const;
+};
+
+// Square thumbnails as large as fit in `area` with headers of text size `basePx`.
+ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, double basePx);
+
+// One picture per thumbnail, layer by layer (heads, mean, rollout), at most `maxPixels` on a
+// side (long texts are pooled: a pixel shows its strongest cell).
+std::vector<QImage> modelGridImages(const ModelSnapshot& snapshot, int maxPixels);
+
+struct ModelGridStyle {
+    double basePx = 12.0;
+    ModelGridCell selected;    // framed; layer -1 for none
+    bool vectorCells = false;  // cells as rectangles (export), else the images
+};
+
+void paintModelGrid(QPainter& painter, const QRectF& area, const ModelSnapshot& snapshot,
+                    const std::vector<QImage>& images, const ModelGridStyle& style);
+
+}  // namespace attnlab

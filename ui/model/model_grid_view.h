@@ -1,0 +1,47 @@
+#pragma once
+// The model view in the window: every layer's and head's map as a thumbnail, with the layer
+// means and rollouts (model_grid_paint.h). Click one (or move with the arrow keys) to show it
+// large; the tooltip names it. It only reads the ModelDocument.
+
+#include <memory>
+#include <vector>
+
+#include <QImage>
+#include <QWidget>
+
+namespace attnlab {
+
+class ModelDocument;
+struct ModelSnapshot;
+struct ModelGridCell;
+
+class ModelGridView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModelGridView(ModelDocument* document, QWidget* parent = nullptr);
+
+    [[nodiscard]] QSize sizeHint() const override { return {640, 560}; }
+    [[nodiscard]] QSize minimumSizeHint() const override { return {240, 200}; }
+    // Where the thumbnail of (layer, column) is drawn, in widget coordinates (tests, tooltips).
+    [[nodiscard]] QRect cellRect(int layer, int column) const;
+    // Repaints done since construction (the typing benchmark waits for one).
+    [[nodiscard]] int paintCount() const { return paints_; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    void refresh();
+    void choose(int layer, int column);
+    [[nodiscard]] double basePx() const;
+
+    ModelDocument* document_;
+    std::shared_ptr<const ModelSnapshot> shown_;
+    std::vector<QImage> images_;
+    int paints_ = 0;
+};
+
+}  // namespace attnlab

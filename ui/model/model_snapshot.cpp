@@ -1,0 +1,87 @@
+#include "ui/model/model_snapshot.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include "core/model/aggregate.h"
+
+namespace attnlab {
+
+namespace {
+
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::ModelSnapshot)
+};
+
+QString tokenText(const attn::tok::Tokenizer& tokenizer, const attn::tok::Token& t)
+{
+    return QString::fromStdString(tokenizer.gpt2() ? t.text : t.piece);
+}
+
+}  // namespace
+
+QString modelMapName(int layer, int column, int heads)
+{
+    if (column < heads) return Tr::tr("Layer %1, head %2").arg(layer + 1).arg(column + 1);
+    if (column == heads) return Tr::tr("Layer %1: mean of its %2 heads").arg(layer + 1).arg(heads);
+    return Tr::tr("Attention rollout through layer %1 (Abnar & Zuidema 2020)").arg(layer + 1);
+}
+
+ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
+                             const attn::model::ProgressCallback& progress)
+{
+    QElapsedTimer clock;
+    clock.start();
+    ModelRunOutcome outcome;
+    const attn::tok::Tokenizer& tokenizer = *loaded.tokenizer;
+    const attn::model::ModelConfig& config = loaded.model.config();
+    auto snap = std::make_shared<ModelSnapshot>();
+    snap->text = text;
+    snap->tokens = tokenizer.encodeTokens(text.toStdString());
+    if (snap->tokens.empty()) {
+        outcome.empty = true;
+        return outcome;
+    }
+    if (snap->tokenCount() > config.positions) {
+        outcome.error = Tr::tr("The text has %1 tokens; this model reads at most %2. Shorten it.")
+                            .arg(snap->tokenCount())
+                            .arg(config.positions);
+        return outcome;
+    }
+    std::vector<int> ids;
+    for (const attn::tok::Token& t : snap->tokens) {
+        ids.push_back(t.id);
+        snap->labels << QString::fromStdString(t.label);
+    }
+    attn::model::ForwardOptions options;
+    if (const attn::tok::BertTokenizer* bert = tokenizer.bert())
+        options.maskTokenId = bert->maskId().value_or(-1);
+    options.progress = progress;
+    const attn::model::ModelStatus s =
+        attn::model::forward(loaded.model, ids, options, snap->result);
+    if (s.code == attn::model::ModelError::Cancelled) {
+        outcome.cancelled = true;
+        return outcome;
+    }
+    if (!s.ok()) {
+        outcome.error =
+            Tr::tr("The model could not run: %1").arg(QString::fromStdString(s.message));
+        return outcome;
+    }
+    for (const attn::model::LayerTrace& layer : snap->result.layers)
+        snap->averages.push_back(attn::model::headAverage(layer));
+    snap->rollout = attn::model::attentionRollout(snap->averages);
+    for (const attn::model::Prediction& p : snap->result.predictions) {
+        ModelPrediction row;
+        row.position = p.position;
+        for (const attn::model::TokenProbability& t : p.top)
+            row.top.push_back({tokenText(tokenizer, tokenizer.token(t.id)), t.id,
+                               static_cast<double>(t.probability)});
+        snap->predictions.push_back(std::move(row));
+    }
+    snap->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    outcome.snapshot = std::move(snap);
+    return outcome;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,69 @@
+#pragma once
+// One run of a real model on one text, as the model window shows it: the tokens with their
+// on-screen labels, every layer's and head's attention (core/model), the layer averages and
+// the attention rollout (core/model/aggregate.h) and the predictions with their tokens as text.
+// Made on the worker by runModelText(); immutable once published.
+
+#include <memory>
+#include <vector>
+
+#include <QString>
+#include <QStringList>
+
+#include "core/model/forward.h"
+#include "core/tokenize/tokenizer_loader.h"
+
+namespace attnlab {
+
+struct ModelGuess {
+    QString token;  // as text (GPT-2 decoded, BERT as in the vocabulary)
+    int id = 0;
+    double probability = 0.0;
+};
+
+struct ModelPrediction {
+    long position = 0;  // counts from 0, like the ids
+    std::vector<ModelGuess> top;
+};
+
+struct ModelSnapshot {
+    QString text;
+    std::vector<attn::tok::Token> tokens;
+    QStringList labels;  // on-screen labels (a leading space shown as ␣)
+    attn::model::ForwardResult result;
+    std::vector<attn::model::FloatMatrix> averages;  // per layer, the mean of its heads
+    std::vector<attn::model::FloatMatrix> rollout;   // per layer, rollout through it
+    std::vector<ModelPrediction> predictions;
+    double milliseconds = 0.0;  // tokenizing, the forward pass and the aggregates
+
+    [[nodiscard]] int layers() const { return static_cast<int>(result.layers.size()); }
+    [[nodiscard]] int heads() const
+    {
+        return result.layers.empty() ? 0 : static_cast<int>(result.layers.front().attention.size());
+    }
+    [[nodiscard]] long tokenCount() const { return static_cast<long>(tokens.size()); }
+};
+
+// What a run came to: a snapshot, or a reason (English from the core, or translated here).
+struct ModelRunOutcome {
+    int generation = 0;  // which run of the document it answers
+    std::shared_ptr<const ModelSnapshot> snapshot;
+    bool cancelled = false;
+    bool empty = false;  // the text has no tokens
+    QString error;
+};
+
+struct LoadedModel {
+    attn::model::Model model;
+    std::unique_ptr<attn::tok::Tokenizer> tokenizer;
+};
+
+// The name of a model-view map: column < heads is that head, `heads` the layer mean and
+// `heads + 1` the rollout through the layer ("Layer 3, head 5"; layer and column from 0).
+QString modelMapName(int layer, int column, int heads);
+
+// Tokenizes and runs `text`; `progress` is the forward pass's (core/model/forward.h).
+ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
+                             const attn::model::ProgressCallback& progress);
+
+}  // namespace attnlab

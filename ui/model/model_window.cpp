@@ -1,0 +1,357 @@
+#include "ui/model/model_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "ui/export/figure_renderer.h"
+#include "ui/model/head_view_panel.h"
+#include "ui/model/model_document.h"
+#include "ui/model/model_figures.h"
+#include "ui/model/model_focus_panel.h"
+#include "ui/model/model_grid_view.h"
+#include "ui/model/predictions_panel.h"
+#include "ui/views/panel_message.h"
+
+namespace attnlab {
+
+namespace {
+
+const QString kLastFolderKey = QStringLiteral("model/lastFolder");
+
+ModelWindowDialogs defaultDialogs(QWidget* parent)
+{
+    ModelWindowDialogs d;
+    d.openFolder = [parent](const QString& start) {
+        return QFileDialog::getExistingDirectory(
+            parent,
+            ModelWindow::tr("Open a model folder (config.json, model.safetensors, tokenizer)"),
+            start);
+    };
+    d.savePath = [parent](const QString& suggestion) {
+        return QFileDialog::getSaveFileName(parent, ModelWindow::tr("Export figure"), suggestion,
+                                            ModelWindow::tr("PNG image (*.png);;SVG drawing "
+                                                            "(*.svg);;PDF document (*.pdf)"));
+    };
+    d.warn = [parent](const QString& title, const QString& text) {
+        QMessageBox::warning(parent, title, text);
+    };
+    return d;
+}
+
+QString folderOf(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls() || mime->urls().size() != 1) return {};
+    const QString path = mime->urls().constFirst().toLocalFile();
+    return QFileInfo(path).isDir() ? path : QString();
+}
+
+}  // namespace
+
+ModelWindow::ModelWindow(QWidget* parent)
+    : QMainWindow(parent), doc_(new ModelDocument(this)), dialogs_(defaultDialogs(this))
+{
+    setObjectName(QStringLiteral("modelWindow"));
+    setAcceptDrops(true);
+    resize(1280, 760);
+    progressTimer_ = new QTimer(this);
+    progressTimer_->setInterval(50);
+    connect(progressTimer_, &QTimer::timeout, this, &ModelWindow::updateProgress);
+    connect(doc_, &ModelDocument::modelChanged, this, &ModelWindow::updateTitle);
+    connect(doc_, &ModelDocument::runningChanged, this, &ModelWindow::showRunning);
+    connect(doc_, &ModelDocument::errorOccurred, this, [this](const QString& m) {
+        message_->say(m);
+        statusBar()->showMessage(m, 8000);
+    });
+    connect(doc_, &ModelDocument::noticed, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    connect(doc_, &ModelDocument::snapshotChanged, this, [this] {
+        message_->say(QString());
+        if (const auto s = doc_->snapshot())
+            statusBar()->showMessage(
+                tr("%n token(s), %1 ms", nullptr, static_cast<int>(s->tokenCount()))
+                    .arg(s->milliseconds, 0, 'f', 0));
+    });
+    buildInterface();
+    updateTitle();
+}
+
+ModelWindow* ModelWindow::instance()
+{
+    static QPointer<ModelWindow> window;
+    if (!window) {
+        window = new ModelWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    return window;
+}
+
+QStringList ModelWindow::exampleTexts()
+{
+    return {QStringLiteral("The animal didn't cross the street because it was too tired"),
+            QStringLiteral("The animal didn't cross the street because it was too wide"),
+            QStringLiteral("那只动物没过街，因为它太累了"),
+            QStringLiteral("The capital of France is [MASK]."),
+            QStringLiteral("The animal didn't cross the street because [MASK] was too tired.")};
+}
+
+void ModelWindow::buildInterface()
+{
+    for (const QPointer<QObject>& o : built_) delete o.data();
+    built_.clear();
+    menuBar()->clear();
+
+    auto* top = new QWidget(this);
+    auto* textLabel = new QLabel(tr("&Text:"), top);
+    text_ = new QLineEdit(doc_->text(), top);
+    text_->setObjectName(QStringLiteral("modelText"));
+    text_->setPlaceholderText(tr("Type a sentence; the model re-runs as you type"));
+    text_->setClearButtonEnabled(true);
+    textLabel->setBuddy(text_);
+    examples_ = new QComboBox(top);
+    examples_->addItem(tr("Examples…"));
+    examples_->addItems(exampleTexts());
+    examples_->setToolTip(tr("The textbook's sentences (BERT fills in [MASK])"));
+    examples_->setMaximumWidth(260);
+    progress_ = new QProgressBar(top);
+    progress_->setMaximumWidth(160);
+    progress_->setFormat(tr("layer %v of %m"));
+    progress_->hide();
+    cancel_ = new QPushButton(tr("Cancel"), top);
+    cancel_->setToolTip(tr("Stop this run (Esc); the maps keep the last completed text"));
+    cancel_->setShortcut(Qt::Key_Escape);
+    cancel_->hide();
+    message_ = new PanelMessage(top);
+    auto* row = new QHBoxLayout;
+    row->addWidget(textLabel);
+    row->addWidget(text_, 1);
+    row->addWidget(examples_);
+    row->addWidget(progress_);
+    row->addWidget(cancel_);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(6, 6, 6, 0);
+    topLayout->addLayout(row);
+    topLayout->addWidget(message_);
+
+    grid_ = new ModelGridView(doc_);
+    focus_ = new ModelFocusPanel(doc_);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(grid_);
+    split->addWidget(focus_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(top);
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+
+    headView_ = new HeadViewPanel(doc_);
+    predictions_ = new PredictionsPanel(doc_);
+    auto dock = [this](QWidget* w, const QString& title, const QString& name) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(Qt::RightDockWidgetArea, d);
+        built_ << d;
+        return d;
+    };
+    QDockWidget* headDock = dock(headView_, tr("Head view"), QStringLiteral("headViewDock"));
+    QDockWidget* predictionDock =
+        dock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
+    splitDockWidget(headDock, predictionDock, Qt::Vertical);
+    resizeDocks({headDock}, {340}, Qt::Horizontal);
+    resizeDocks({headDock, predictionDock}, {3, 2}, Qt::Vertical);
+
+    connect(text_, &QLineEdit::textEdited, doc_, &ModelDocument::setText);
+    connect(examples_, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) setText(examples_->itemText(index));
+        examples_->setCurrentIndex(0);
+    });
+    connect(cancel_, &QPushButton::clicked, doc_, &ModelDocument::cancel);
+    buildMenus();
+    showRunning(doc_->running());
+}
+
+void ModelWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open Model…"), this, &ModelWindow::openFolderDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setToolTip(tr("A folder with config.json, model.safetensors and the tokenizer's files"));
+    file->addSeparator();
+    QMenu* exports = file->addMenu(tr("&Export"));
+    QAction* grid = exports->addAction(tr("Model &View (all layers and heads)…"), this,
+                                       [this] { exportWithDialog(ModelExport::Grid); });
+    grid->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exports->addAction(tr("&Enlarged Map…"), this,
+                       [this] { exportWithDialog(ModelExport::Focus); });
+    exports->addAction(tr("&Head View…"), this,
+                       [this] { exportWithDialog(ModelExport::HeadView); });
+    file->addSeparator();
+    QAction* close = file->addAction(tr("&Close"), this, &QWidget::close);
+    close->setShortcut(QKeySequence::Close);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Which Models Open?"), this, [this] {
+        QMessageBox::information(
+            this, tr("Which models open?"),
+            tr("GPT-2 (gpt2, distilgpt2, gpt2-medium, …) and BERT (bert-base-uncased, "
+               "bert-base-chinese, …) checkpoints in the Hugging Face layout: a folder with "
+               "config.json, model.safetensors (F32, F16 or BF16) and the tokenizer's files "
+               "(GPT-2: vocab.json and merges.txt, or tokenizer.json; BERT: vocab.txt). "
+               "Download them once from huggingface.co; AttnLab runs them on this computer "
+               "without Python or a network."));
+    });
+}
+
+bool ModelWindow::openFolder(const QString& folder)
+{
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = doc_->open(folder, error);
+    QApplication::restoreOverrideCursor();
+    if (!ok) {
+        message_->say(tr("Could not open the model: %1").arg(error));
+        dialogs_.warn(tr("Could not open the model"), error);
+        return false;
+    }
+    QSettings().setValue(kLastFolderKey, doc_->folder());
+    if (doc_->text().isEmpty())
+        setText(doc_->modelType() == QLatin1String("bert") ? exampleTexts().at(4)
+                                                           : exampleTexts().at(0));
+    return true;
+}
+
+bool ModelWindow::openFolderDialog()
+{
+    const QString start = QSettings().value(kLastFolderKey).toString();
+    const QString folder = dialogs_.openFolder(start);
+    return !folder.isEmpty() && openFolder(folder);
+}
+
+void ModelWindow::setText(const QString& text)
+{
+    text_->setText(text);
+    doc_->setText(text);
+    doc_->runNow();
+}
+
+bool ModelWindow::exportTo(ModelExport what, const QString& path, QString& error) const
+{
+    const auto snap = doc_->snapshot();
+    if (!snap) {
+        error = tr("There is nothing to export yet: open a model and type a text.");
+        return false;
+    }
+    Figure f;
+    const ModelSelection& s = doc_->selection();
+    switch (what) {
+    case ModelExport::Grid: f = modelGridFigure(snap, QFileInfo(doc_->folder()).fileName()); break;
+    case ModelExport::Focus:
+        f = modelMapFigure(snap->labels, *doc_->focusedMatrix(), doc_->focusTitle());
+        break;
+    case ModelExport::HeadView: {
+        const int head = headView_->shownHead();
+        f = headLinesFigure(snap, s.layer, head >= 0 ? std::vector<int>{head} : std::vector<int>{});
+        break;
+    }
+    }
+    QSize size = defaultFigureSize(f);
+    if (what == ModelExport::Grid) size = QSize(1600, 1400);
+    if (what == ModelExport::HeadView)
+        size = QSize(900, std::max(700, 90 + 26 * static_cast<int>(snap->tokenCount())));
+    return writeFigure(f, path, size, 1.0, error);
+}
+
+void ModelWindow::exportWithDialog(ModelExport what)
+{
+    const QString names[] = {QStringLiteral("model-view.png"), QStringLiteral("model-map.png"),
+                             QStringLiteral("head-view.png")};
+    const QString path = dialogs_.savePath(names[static_cast<int>(what)]);
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportTo(what, path, error))
+        dialogs_.warn(tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+void ModelWindow::updateTitle()
+{
+    setWindowTitle(doc_->hasModel()
+                       ? tr("AttnLab — %1 (%2)")
+                             .arg(QFileInfo(doc_->folder()).fileName(), doc_->describeModel())
+                       : tr("AttnLab — real model"));
+}
+
+void ModelWindow::showRunning(bool running)
+{
+    progress_->setRange(0, std::max(1, doc_->layers() + 1));
+    progress_->setValue(doc_->progressDone());
+    // The bar shows only for runs long enough to watch (a short run would only flicker it).
+    if (running) {
+        progressTimer_->start();
+    } else {
+        progressTimer_->stop();
+        progress_->hide();
+        cancel_->hide();
+    }
+}
+
+void ModelWindow::updateProgress()
+{
+    progress_->setValue(doc_->progressDone());
+    progress_->show();
+    cancel_->show();
+}
+
+void ModelWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        buildInterface();
+        updateTitle();
+    }
+    QMainWindow::changeEvent(event);
+}
+
+void ModelWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!folderOf(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void ModelWindow::dropEvent(QDropEvent* event)
+{
+    const QString folder = folderOf(event->mimeData());
+    if (folder.isEmpty()) return;
+    event->acceptProposedAction();
+    openFolder(folder);
+}
+
+void ModelWindow::closeEvent(QCloseEvent* event)
+{
+    doc_->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace attnlab

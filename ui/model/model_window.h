@@ -1,0 +1,95 @@
+#pragma once
+// The real-model window: a text box that re-runs the model as you type (on a worker, with a
+// progress bar and Cancel), the model view's grid, the chosen map enlarged with its query's
+// strongest keys, the head view and the predictions. File ▸ Open model… or a folder dropped
+// on the window opens a checkpoint; File ▸ Export writes the grid, the enlarged map or the
+// head view as PNG, SVG or PDF. One ModelDocument holds the state; this class assembles.
+
+#include <functional>
+
+#include <QMainWindow>
+#include <QPointer>
+
+class QComboBox;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace attnlab {
+
+class HeadViewPanel;
+class ModelDocument;
+class ModelFocusPanel;
+class ModelGridView;
+class PanelMessage;
+class PredictionsPanel;
+
+enum class ModelExport { Grid, Focus, HeadView };
+
+// The dialogs the window shows; tests replace them.
+struct ModelWindowDialogs {
+    std::function<QString(const QString& startDir)> openFolder;  // "" = cancelled
+    std::function<QString(const QString& suggestion)> savePath;  // "" = cancelled
+    std::function<void(const QString& title, const QString& text)> warn;
+};
+
+class ModelWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit ModelWindow(QWidget* parent = nullptr);
+
+    [[nodiscard]] ModelDocument* document() const { return doc_; }
+    // Opens a checkpoint folder; on failure warns (naming the file and the tensor or field),
+    // keeps what was open and returns false.
+    bool openFolder(const QString& folder);
+    bool openFolderDialog();
+    // Sets the text (as if typed) and runs it at once.
+    void setText(const QString& text);
+    // Writes one of the figures; false with a translated `error`.
+    bool exportTo(ModelExport what, const QString& path, QString& error) const;
+    void setDialogs(const ModelWindowDialogs& dialogs) { dialogs_ = dialogs; }
+    // The textbook's example sentences offered above the text box.
+    static QStringList exampleTexts();
+
+    [[nodiscard]] QLineEdit* textBox() const { return text_; }
+    [[nodiscard]] ModelGridView* grid() const { return grid_; }
+    [[nodiscard]] ModelFocusPanel* focusPanel() const { return focus_; }
+    [[nodiscard]] HeadViewPanel* headView() const { return headView_; }
+    [[nodiscard]] PredictionsPanel* predictions() const { return predictions_; }
+    [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
+    [[nodiscard]] QPushButton* cancelButton() const { return cancel_; }
+    [[nodiscard]] PanelMessage* message() const { return message_; }
+
+    // The model window of the application, made on first use.
+    static ModelWindow* instance();
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildInterface();
+    void buildMenus();
+    void exportWithDialog(ModelExport what);
+    void updateTitle();
+    void updateProgress();
+    void showRunning(bool running);
+
+    ModelDocument* doc_;
+    ModelWindowDialogs dialogs_;
+    QLineEdit* text_ = nullptr;
+    QComboBox* examples_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    PanelMessage* message_ = nullptr;
+    ModelGridView* grid_ = nullptr;
+    ModelFocusPanel* focus_ = nullptr;
+    HeadViewPanel* headView_ = nullptr;
+    PredictionsPanel* predictions_ = nullptr;
+    QTimer* progressTimer_ = nullptr;
+    QList<QPointer<QObject>> built_;
+};
+
+}  // namespace attnlab

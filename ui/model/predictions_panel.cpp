@@ -1,0 +1,99 @@
+#include "ui/model/predictions_panel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QStyledItemDelegate>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "ui/model/model_document.h"
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kProbabilityRole = Qt::UserRole + 1;
+
+// A probability as a bar behind its percentage.
+class ProbabilityDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* p, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override
+    {
+        const QVariant v = index.data(kProbabilityRole);
+        if (v.isValid()) {
+            QRectF bar = QRectF(option.rect).adjusted(2, 3, -2, -3);
+            bar.setWidth(bar.width() * std::clamp(v.toDouble(), 0.0, 1.0));
+            p->fillRect(bar, QColor(0x4e, 0x79, 0xa7, 0x70));
+        }
+        QStyledItemDelegate::paint(p, option, index);
+    }
+};
+
+QString shown(const QString& token)
+{
+    QString t = token;
+    t.replace(QLatin1Char(' '), QChar(0x2423));  // ␣, as the token labels
+    t.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    return t;
+}
+
+}  // namespace
+
+PredictionsPanel::PredictionsPanel(ModelDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document), note_(new QLabel(this)), tree_(new QTreeWidget(this))
+{
+    setObjectName(QStringLiteral("predictions"));
+    note_->setWordWrap(true);
+    tree_->setColumnCount(2);
+    tree_->setHeaderLabels({tr("Token"), tr("Probability")});
+    tree_->setRootIsDecorated(true);
+    tree_->setItemDelegateForColumn(1, new ProbabilityDelegate(tree_));
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(note_);
+    layout->addWidget(tree_, 1);
+    connect(document_, &ModelDocument::snapshotChanged, this, &PredictionsPanel::refresh);
+    connect(document_, &ModelDocument::modelChanged, this, &PredictionsPanel::refresh);
+    refresh();
+}
+
+void PredictionsPanel::refresh()
+{
+    tree_->clear();
+    const auto snap = document_->snapshot();
+    const bool bert = document_->modelType() == QLatin1String("bert");
+    if (!snap) {
+        note_->setText(document_->hasModel() ? tr("No run yet.") : tr("No model open."));
+        return;
+    }
+    if (snap->predictions.empty()) {
+        note_->setText(bert ? tr("Put [MASK] in the text to see what BERT fills in (a "
+                                 "checkpoint without its masked-LM head predicts nothing).")
+                            : tr("This model gives no predictions."));
+        return;
+    }
+    note_->setText(bert ? tr("The 10 most probable tokens for each [MASK].")
+                        : tr("The 10 most probable next tokens."));
+    for (const ModelPrediction& p : snap->predictions) {
+        const QString at = p.position < snap->labels.size() ? snap->labels[p.position] : QString();
+        auto* top = new QTreeWidgetItem(tree_);
+        top->setText(0, bert ? tr("[MASK] at position %1").arg(p.position)
+                             : tr("After “%1” (position %2)").arg(at).arg(p.position));
+        top->setFirstColumnSpanned(true);
+        for (const ModelGuess& g : p.top) {
+            auto* item = new QTreeWidgetItem(top);
+            item->setText(0, shown(g.token));
+            item->setText(1, QStringLiteral("%1 %").arg(g.probability * 100.0, 0, 'f', 1));
+            item->setData(1, kProbabilityRole, g.probability);
+            item->setToolTip(0, tr("Token id %1").arg(g.id));
+        }
+        top->setExpanded(true);
+    }
+}
+
+}  // namespace attnlab

@@ -1,0 +1,28 @@
+#pragma once
+// What the model predicts for the current text: GPT-2 the next token, BERT each [MASK]; the
+// top 10 with their probabilities as bars. It only reads the ModelDocument.
+
+#include <QWidget>
+
+class QLabel;
+class QTreeWidget;
+
+namespace attnlab {
+
+class ModelDocument;
+
+class PredictionsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PredictionsPanel(ModelDocument* document, QWidget* parent = nullptr);
+    [[nodiscard]] QTreeWidget* tree() const { return tree_; }
+
+private:
+    void refresh();
+
+    ModelDocument* document_;
+    QLabel* note_;
+    QTreeWidget* tree_;
+};
+
+}  // namespace attnlab
