@@ -2,6 +2,7 @@
 //   attnlab [--recover] [--lesson ID] [FILE|MODEL_DIR]  open the window (and FILE, a session, a
 //                                       lesson, or a GPT-2/BERT checkpoint folder)
 //   attnlab bench-ui [options]  drive the real window offscreen and time slider updates
+//   attnlab bench-model DIR [--tokens N] [--keys K]  time typing into the real-model window
 //   attnlab render|compute|lessons|--help|--version   headless commands (app/cli.h)
 #include <cstring>
 
@@ -10,6 +11,7 @@
 #include <QFileInfo>
 
 #include "app/cli.h"
+#include "ui/tools/model_typing_benchmark.h"
 #include "ui/tools/slider_benchmark.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/language.h"
@@ -20,7 +22,8 @@ namespace {
 
 bool isHeadless(int argc, char** argv)
 {
-    return argc > 1 && std::strcmp(argv[1], "bench-ui") == 0;
+    return argc > 1 &&
+           (std::strcmp(argv[1], "bench-ui") == 0 || std::strcmp(argv[1], "bench-model") == 0);
 }
 
 int benchUi(const QStringList& args)
@@ -58,6 +61,40 @@ int benchUi(const QStringList& args)
     return 0;
 }
 
+int benchModel(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate(
+        "main", "Types into the real model window and times each re-run and repaint."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("bench-model"), QString());
+    parser.addPositionalArgument(QStringLiteral("dir"),
+                                 QApplication::translate("main", "A model folder."));
+    const QCommandLineOption tokens(QStringLiteral("tokens"),
+                                    QApplication::translate("main", "Tokens of the text."),
+                                    QStringLiteral("n"), QStringLiteral("32"));
+    const QCommandLineOption keys(QStringLiteral("keys"),
+                                  QApplication::translate("main", "Keystrokes to time."),
+                                  QStringLiteral("count"), QStringLiteral("20"));
+    parser.addOptions({tokens, keys});
+    parser.process(args);
+    if (parser.positionalArguments().size() < 2) {
+        qCritical("bench-model: give a model folder");
+        return 2;
+    }
+    attnlab::ModelTypingOptions o;
+    o.folder = parser.positionalArguments().at(1);
+    o.tokens = std::max(1, parser.value(tokens).toInt());
+    o.keys = std::max(1, parser.value(keys).toInt());
+    QTextStream out(stdout);
+    const attnlab::ModelTypingResult r = attnlab::runModelTypingBenchmark(o, out);
+    if (!r.error.isEmpty()) {
+        qCritical("bench-model: %s", qUtf8Printable(r.error));
+        return 3;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -72,6 +109,8 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("AttnLab"));
     QApplication::setOrganizationName(QStringLiteral("AttnLab"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
+    if (headless && std::strcmp(argv[1], "bench-model") == 0)
+        return benchModel(QApplication::arguments());
     if (headless) return benchUi(QApplication::arguments());
     if (cli) return attnlab::cli::runCli(cliArgs);
     // The saved language (View > Language), else the system's (LANG=zh_CN.UTF-8 → Chinese).

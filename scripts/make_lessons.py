@@ -358,6 +358,10 @@ LESSONS = [
      "Several heads, several patterns", "多个头，多种模式",
      "Three heads: previous token, first token, itself; and their combination.",
      "三个头：看前一个词、看第一个词、看自己；以及它们的合并。"),
+    ("real-model", lambda: en_coreference(True),
+     "A real model", "一个真实的模型",
+     "Open GPT-2 or BERT on the textbook's sentences: every layer, every head, its prediction.",
+     "用 GPT-2 或 BERT 读课本的句子：每一层、每个头，以及它的预测。"),
 ]
 
 
@@ -382,6 +386,7 @@ LAYOUT = {
                  "right": ["RowInspectorDock", "LessonDock"]},
     "cost": {"tab": "weights", "right": ["LessonDock"], "bottom": ["CostDock"]},
     "heads": {"tab": "heads", "left": ["ControlsDock"], "right": ["LessonDock"]},
+    "real-model": {"tab": "weights", "right": ["LessonDock"]},
 }
 
 

@@ -11,10 +11,12 @@
 #include <QFile>
 #include <QImage>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QUrl>
 
 #include "../core/model/model_files.h"
 #include "core/model/forward.h"
@@ -23,9 +25,14 @@
 #include "ui/model/model_document.h"
 #include "ui/model/model_focus_panel.h"
 #include "ui/model/model_grid_view.h"
+#include "ui/model/model_lesson_launcher.h"
 #include "ui/model/predictions_panel.h"
+#include "ui/panels/lesson_panel.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/panel_message.h"
+#include "ui/window/file_actions.h"
+#include "ui/window/lesson_actions.h"
+#include "ui/window/main_window.h"
 
 namespace attnlab {
 namespace {
@@ -313,6 +320,63 @@ TEST(ModelWindow, ALongRunShowsProgressAndCancelKeepsThePreviousMaps)
     ASSERT_TRUE(settled(w->document()));
     EXPECT_EQ(w->document()->snapshot(), before);
     EXPECT_FALSE(w->progressBar()->isVisible());
+}
+
+TEST(ModelWindow, AFolderDroppedOnTheWorkbenchOpensInTheModelWindow)
+{
+    QTemporaryDir dir;
+    const QString folder = test::modelFolder(dir, "gpt2_tiny", true);
+    MainWindow main;
+    main.show();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(folder)});
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&main, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&main, &drop);
+    QPointer<ModelWindow> w = ModelWindow::instance();
+    EXPECT_TRUE(w->isVisible());
+    EXPECT_EQ(w->document()->folder(), QDir::cleanPath(folder));
+    // The default sentence is longer than the tiny model's 32 positions: refused, and said.
+    ASSERT_TRUE(settled(w->document()));
+    EXPECT_FALSE(w->document()->snapshot());
+    EXPECT_TRUE(w->message()->text().contains(QStringLiteral("at most 32")));
+    w->setText(QStringLiteral("it was"));
+    ASSERT_TRUE(settled(w->document()));
+    EXPECT_TRUE(w->document()->snapshot());
+    w->close();
+    EXPECT_FALSE(w->isVisible());
+    delete w.data();  // the next instance() makes a new window
+}
+
+TEST(ModelWindow, TheLessonARealModelOpensTheChosenModelOnTheChosenSentence)
+{
+    QTemporaryDir dir;
+    const QString folder = test::modelFolder(dir, "bert_tiny", false);
+    MainWindow main;
+    main.show();
+    auto* lessons = main.findChild<LessonActions*>();
+    ASSERT_TRUE(lessons);
+    ASSERT_TRUE(lessons->openLesson(QStringLiteral("real-model")));
+    auto* launcher = lessons->lessonPanel()->findChild<ModelLessonLauncher*>();
+    ASSERT_TRUE(launcher);
+    EXPECT_TRUE(launcher->isVisibleTo(lessons->lessonPanel()));
+    // The text says where to get a model and which files it needs.
+    const QString text = lessons->lessonPanel()->shownText();
+    EXPECT_TRUE(text.contains(QStringLiteral("huggingface.co")));
+    EXPECT_TRUE(text.contains(QStringLiteral("model.safetensors")));
+    EXPECT_TRUE(text.contains(QStringLiteral("vocab.txt")));
+
+    launcher->sentences()->setCurrentIndex(4);  // "... because [MASK] was too tired."
+    ASSERT_TRUE(launcher->openWith(folder));
+    QPointer<ModelWindow> w = ModelWindow::instance();
+    EXPECT_TRUE(w->isVisible());
+    EXPECT_EQ(w->textBox()->text(), ModelWindow::exampleTexts().at(4));
+    ASSERT_TRUE(settled(w->document()));
+    EXPECT_EQ(w->document()->snapshot()->predictions.size(), 1u);
+    EXPECT_TRUE(launcher->reopenButton()->isEnabled());
+    delete w.data();
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ ModelFocusPanel::ModelFocusPanel(ModelDocument* document, QWidget* parent)
       keys_(new QTableWidget(this))
 {
     setObjectName(QStringLiteral("modelFocus"));
-    map_->setMinimumSize(260, 240);
+    map_->setMinimumSize(240, 220);
+    keys_->setMinimumHeight(60);
     map_->setToolTip(tr("Rows: queries; columns: keys. Click a row to list its strongest keys."));
     hover_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     rowTitle_->setWordWrap(true);
@@ -44,8 +45,9 @@ ModelFocusPanel::ModelFocusPanel(ModelDocument* document, QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(map_);
     split->addWidget(lower);
-    split->setStretchFactor(0, 3);
+    split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
+    split->setSizes({480, 120});
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

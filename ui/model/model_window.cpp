@@ -15,6 +15,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -70,7 +71,11 @@ ModelWindow::ModelWindow(QWidget* parent)
 {
     setObjectName(QStringLiteral("modelWindow"));
     setAcceptDrops(true);
-    resize(1280, 760);
+    // 1280 x 800, or most of a smaller screen.
+    QSize size(1280, 800);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size() * 0.96);
+    resize(size);
     progressTimer_ = new QTimer(this);
     progressTimer_->setInterval(50);
     connect(progressTimer_, &QTimer::timeout, this, &ModelWindow::updateProgress);
@@ -157,6 +162,7 @@ void ModelWindow::buildInterface()
     split->addWidget(focus_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({500, 500});  // the grid and the enlarged map share the room
     split->setChildrenCollapsible(false);
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);

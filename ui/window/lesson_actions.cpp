@@ -10,6 +10,7 @@
 
 #include "ui/document/document.h"
 #include "ui/lessons/lesson_catalog.h"
+#include "ui/model/model_lesson_launcher.h"
 #include "ui/panels/cost_panel.h"
 #include "ui/panels/lesson_panel.h"
 #include "ui/panels/scaling_plot.h"
@@ -41,6 +42,7 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     workingDock_->hide();
     costDock_->hide();
     panel_->addAttachment(QStringLiteral("scaling"), new ScalingPlot(doc, panel_));
+    panel_->addAttachment(QStringLiteral("real-model"), new ModelLessonLauncher(panel_));
     connect(panel_, &LessonPanel::restartRequested, this, &LessonActions::openLesson);
     buildMenu();
     window_->installEventFilter(this);

@@ -1,0 +1,105 @@
+#include "ui/model/model_lesson_launcher.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QVBoxLayout>
+
+#include "ui/model/model_document.h"
+#include "ui/model/model_window.h"
+
+namespace attnlab {
+
+namespace {
+const QString kLastFolderKey = QStringLiteral("model/lastFolder");
+}
+
+ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
+    : QWidget(parent),
+      label_(new QLabel(this)),
+      sentences_(new QComboBox(this)),
+      choose_(new QPushButton(this)),
+      reopen_(new QPushButton(this))
+{
+    setObjectName(QStringLiteral("modelLessonLauncher"));
+    label_->setWordWrap(true);
+    sentences_->addItems(ModelWindow::exampleTexts());
+    sentences_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    sentences_->setMinimumContentsLength(16);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(choose_);
+    buttons->addWidget(reopen_);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 4);
+    layout->addWidget(label_);
+    layout->addWidget(sentences_);
+    layout->addLayout(buttons);
+    connect(choose_, &QPushButton::clicked, this, &ModelLessonLauncher::choose);
+    connect(reopen_, &QPushButton::clicked, this,
+            [this] { openWith(QSettings().value(kLastFolderKey).toString()); });
+    retranslate();
+}
+
+void ModelLessonLauncher::retranslate()
+{
+    choose_->setText(tr("Open a model folder…"));
+    choose_->setToolTip(
+        tr("A folder with config.json, model.safetensors and the tokenizer's "
+           "files, downloaded from huggingface.co"));
+    sentences_->setToolTip(tr("The sentence the model reads first (you can edit it there)"));
+    refreshLast();
+}
+
+void ModelLessonLauncher::refreshLast()
+{
+    const QString last = QSettings().value(kLastFolderKey).toString();
+    const bool known = !last.isEmpty() && QFileInfo(last).isDir();
+    label_->setText(
+        known ? tr("Sentence, then a model (last opened: %1):").arg(QFileInfo(last).fileName())
+              : tr("Sentence, then a model (none opened yet):"));
+    reopen_->setText(known ? tr("Open %1 again").arg(QFileInfo(last).fileName())
+                           : tr("Open again"));
+    reopen_->setEnabled(known);
+}
+
+bool ModelLessonLauncher::openWith(const QString& folder)
+{
+    ModelWindow* w = ModelWindow::instance();
+    if (!w->openFolder(folder)) return false;
+    w->setText(sentences_->currentText());
+    w->show();
+    w->raise();
+    w->activateWindow();
+    refreshLast();
+    return true;
+}
+
+void ModelLessonLauncher::choose()
+{
+    ModelWindow* w = ModelWindow::instance();
+    if (!w->openFolderDialog()) return;
+    w->setText(sentences_->currentText());
+    w->show();
+    w->raise();
+    w->activateWindow();
+    refreshLast();
+}
+
+void ModelLessonLauncher::showEvent(QShowEvent* event)
+{
+    refreshLast();
+    QWidget::showEvent(event);
+}
+
+void ModelLessonLauncher::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,39 @@
+#pragma once
+// Under the text of the lesson "A real model": a sentence from the textbook, a button to pick
+// a model folder and one to reopen the last one. Both open the real-model window on that
+// sentence; without a model the lesson's text says where to get one.
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace attnlab {
+
+class ModelLessonLauncher : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModelLessonLauncher(QWidget* parent = nullptr);
+    // Opens `folder` in the model window on the chosen sentence; false (with the window's
+    // warning) when it cannot.
+    bool openWith(const QString& folder);
+    [[nodiscard]] QComboBox* sentences() const { return sentences_; }
+    [[nodiscard]] QPushButton* reopenButton() const { return reopen_; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void refreshLast();
+    void choose();
+
+    QLabel* label_;
+    QComboBox* sentences_;
+    QPushButton* choose_;
+    QPushButton* reopen_;
+};
+
+}  // namespace attnlab
