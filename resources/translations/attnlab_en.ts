@@ -29,6 +29,26 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ModelFigures</name>
+    <message numerus="yes">
+        <source>Head view: layer %1, %n head(s)</source>
+        <translation>
+            <numerusform>Head view: layer %1, %n head</numerusform>
+            <numerusform>Head view: layer %1, %n heads</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelWindow</name>
+    <message numerus="yes">
+        <source>%n token(s), %1 ms</source>
+        <translation>
+            <numerusform>%n token, %1 ms</numerusform>
+            <numerusform>%n tokens, %1 ms</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::SessionOps</name>
     <message numerus="yes">
         <source>%n vector edit(s) no longer fit and were dropped: %1.</source>

@@ -911,6 +911,56 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>&amp;Clear the list</source>
         <translation>清空列表(&amp;C)</translation>
     </message>
+    <message>
+        <source>Open &amp;Model…</source>
+        <translation>打开模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a GPT-2 or BERT checkpoint folder and see its attention</source>
+        <translation>打开一个 GPT-2 或 BERT 检查点文件夹，查看它的注意力</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadLinesCanvas</name>
+    <message>
+        <source>Left: queries; right: keys. Point at a token to see only its lines.</source>
+        <translation>左：查询；右：键。指向一个词，只看它的连线。</translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation>还没有运行。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadViewPanel</name>
+    <message>
+        <source>&amp;Layer:</source>
+        <translation>层(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>H&amp;ead:</source>
+        <translation>头(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>The layer whose heads are drawn</source>
+        <translation>要绘制哪一层的头</translation>
+    </message>
+    <message>
+        <source>One head, or all of the layer&apos;s heads in their colours</source>
+        <translation>一个头，或者这一层的所有头（各用一种颜色）</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeadsGridPanel</name>
@@ -1153,6 +1203,338 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::ModelDocument</name>
+    <message>
+        <source>%1 is not a folder. A model is a folder holding config.json, model.safetensors and the tokenizer&apos;s files.</source>
+        <translation>%1 不是文件夹。一个模型是一个文件夹，里面有 config.json、model.safetensors 和分词器文件。</translation>
+    </message>
+    <message>
+        <source>No model open</source>
+        <translation>没有打开模型</translation>
+    </message>
+    <message>
+        <source>%1 · %2 layers × %3 heads · width %4</source>
+        <translation>%1 · %2 层 × %3 个头 · 宽度 %4</translation>
+    </message>
+    <message>
+        <source>Run cancelled; the maps show the last completed text.</source>
+        <translation>已取消运行；图中显示的是上一次完成的文本。</translation>
+    </message>
+    <message>
+        <source>Type a text to see the model&apos;s attention.</source>
+        <translation>输入一段文字，查看模型的注意力。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelFigures</name>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Attention weights of a real model (rows: queries, columns: keys).</source>
+        <translation>真实模型的注意力权重（行：查询，列：键）。</translation>
+    </message>
+    <message>
+        <source>%1: attention of every layer and head</source>
+        <translation>%1：每一层、每个头的注意力</translation>
+    </message>
+    <message>
+        <source>Text: “%1”. Rows: layers; columns: heads, then the mean of the layer&apos;s heads and the attention rollout through the layer (Abnar &amp; Zuidema 2020). Colour: weight from 0 to 1.</source>
+        <translation>文本：“%1”。行：层；列：各个头，然后是该层所有头的平均（mean）和到该层为止的注意力 rollout（Abnar 与 Zuidema 2020）。颜色：权重，从 0 到 1。</translation>
+    </message>
+    <message>
+        <source>Head view: layer %1, head %2</source>
+        <translation>头视图：第 %1 层，头 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Head view: layer %1, %n head(s)</source>
+        <translation>
+            <numerusform>头视图：第 %1 层，%n 个头</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Left: queries; right: keys. A line&apos;s width is the weight (lines under %1 left out); one colour per head.</source>
+        <translation>左：查询；右：键。线的宽度就是权重（小于 %1 的线省略）；每个头一种颜色。</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelFocusPanel</name>
+    <message>
+        <source>Rows: queries; columns: keys. Click a row to list its strongest keys.</source>
+        <translation>行：查询；列：键。点击一行，列出它最关注的键。</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Click a row of the map to see which keys its query reads most.</source>
+        <translation>点击图中的一行，看它的查询最关注哪些键。</translation>
+    </message>
+    <message>
+        <source>Query %1 “%2” reads most from:</source>
+        <translation>查询 %1“%2”最关注：</translation>
+    </message>
+    <message>
+        <source>%1 “%2”</source>
+        <translation>%1“%2”</translation>
+    </message>
+    <message>
+        <source>query %1 “%2” → key %3 “%4”: %5</source>
+        <translation>查询 %1“%2”→ 键 %3“%4”：%5</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelGrid</name>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>rollout</source>
+        <translation>rollout</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>L%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelGridView</name>
+    <message>
+        <source>Model view: every layer&apos;s and head&apos;s attention</source>
+        <translation>模型视图：每一层、每个头的注意力</translation>
+    </message>
+    <message>
+        <source>Type a text above to see every layer&apos;s and head&apos;s attention.</source>
+        <translation>在上方输入文字，查看每一层、每个头的注意力。</translation>
+    </message>
+    <message>
+        <source>Open a model folder (File ▸ Open model…) or drop it here.</source>
+        <translation>打开一个模型文件夹（文件 ▸ 打开模型…），或把它拖到这里。</translation>
+    </message>
+    <message>
+        <source>Click to enlarge</source>
+        <translation>点击放大</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelLessonLauncher</name>
+    <message>
+        <source>Open a model folder…</source>
+        <translation>打开模型文件夹…</translation>
+    </message>
+    <message>
+        <source>A folder with config.json, model.safetensors and the tokenizer&apos;s files, downloaded from huggingface.co</source>
+        <translation>一个包含 config.json、model.safetensors 和分词器文件的文件夹，从 huggingface.co 下载</translation>
+    </message>
+    <message>
+        <source>The sentence the model reads first (you can edit it there)</source>
+        <translation>模型先读的句子（之后可以在模型窗口里修改）</translation>
+    </message>
+    <message>
+        <source>Sentence, then a model (last opened: %1):</source>
+        <translation>先选句子，再选模型（上次打开：%1）：</translation>
+    </message>
+    <message>
+        <source>Sentence, then a model (none opened yet):</source>
+        <translation>先选句子，再选模型（还没有打开过）：</translation>
+    </message>
+    <message>
+        <source>Open %1 again</source>
+        <translation>再次打开 %1</translation>
+    </message>
+    <message>
+        <source>Open again</source>
+        <translation>再次打开</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelSnapshot</name>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>第 %1 层，头 %2</translation>
+    </message>
+    <message>
+        <source>Layer %1: mean of its %2 heads</source>
+        <translation>第 %1 层：%2 个头的平均</translation>
+    </message>
+    <message>
+        <source>Attention rollout through layer %1 (Abnar &amp; Zuidema 2020)</source>
+        <translation>到第 %1 层为止的注意力 rollout（Abnar 与 Zuidema 2020）</translation>
+    </message>
+    <message>
+        <source>The text has %1 tokens; this model reads at most %2. Shorten it.</source>
+        <translation>这段文字有 %1 个词元；这个模型最多读 %2 个。请缩短它。</translation>
+    </message>
+    <message>
+        <source>The model could not run: %1</source>
+        <translation>模型无法运行：%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelWindow</name>
+    <message>
+        <source>Open a model folder (config.json, model.safetensors, tokenizer)</source>
+        <translation>打开模型文件夹（config.json、model.safetensors、分词器）</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s), %1 ms</source>
+        <translation>
+            <numerusform>%n 个词元，%1 毫秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Text:</source>
+        <translation>文本(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Type a sentence; the model re-runs as you type</source>
+        <translation>输入一个句子；模型会随着输入重新运行</translation>
+    </message>
+    <message>
+        <source>Examples…</source>
+        <translation>例句…</translation>
+    </message>
+    <message>
+        <source>The textbook&apos;s sentences (BERT fills in [MASK])</source>
+        <translation>课本里的句子（BERT 会填出 [MASK]）</translation>
+    </message>
+    <message>
+        <source>layer %v of %m</source>
+        <translation>第 %v 层，共 %m</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop this run (Esc); the maps keep the last completed text</source>
+        <translation>停止这次运行（Esc）；图中保留上一次完成的文本</translation>
+    </message>
+    <message>
+        <source>Head view</source>
+        <translation>头视图</translation>
+    </message>
+    <message>
+        <source>Predictions</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Model…</source>
+        <translation>打开模型(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>A folder with config.json, model.safetensors and the tokenizer&apos;s files</source>
+        <translation>一个包含 config.json、model.safetensors 和分词器文件的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Model &amp;View (all layers and heads)…</source>
+        <translation>模型视图（所有层和头）(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>&amp;Enlarged Map…</source>
+        <translation>放大的图(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Head View…</source>
+        <translation>头视图(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Which Models Open?</source>
+        <translation>能打开哪些模型？(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Which models open?</source>
+        <translation>能打开哪些模型？</translation>
+    </message>
+    <message>
+        <source>GPT-2 (gpt2, distilgpt2, gpt2-medium, …) and BERT (bert-base-uncased, bert-base-chinese, …) checkpoints in the Hugging Face layout: a folder with config.json, model.safetensors (F32, F16 or BF16) and the tokenizer&apos;s files (GPT-2: vocab.json and merges.txt, or tokenizer.json; BERT: vocab.txt). Download them once from huggingface.co; AttnLab runs them on this computer without Python or a network.</source>
+        <translation>Hugging Face 格式的 GPT-2（gpt2、distilgpt2、gpt2-medium 等）和 BERT（bert-base-uncased、bert-base-chinese 等）检查点：一个文件夹，包含 config.json、model.safetensors（F32、F16 或 BF16）和分词器文件（GPT-2：vocab.json 和 merges.txt，或 tokenizer.json；BERT：vocab.txt）。从 huggingface.co 下载一次即可；AttnLab 在本机运行它们，不需要 Python，也不需要联网。</translation>
+    </message>
+    <message>
+        <source>Could not open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>Could not open the model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>There is nothing to export yet: open a model and type a text.</source>
+        <translation>还没有可导出的内容：请打开一个模型并输入文字。</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>AttnLab — %1 (%2)</source>
+        <translation>AttnLab — %1（%2）</translation>
+    </message>
+    <message>
+        <source>AttnLab — real model</source>
+        <translation>AttnLab — 真实模型</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::NumbersExport</name>
     <message>
         <source>query \ key</source>
@@ -1226,6 +1608,53 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
 [“%2”, %3] = %4</source>
         <translation>%1
 [“%2”, %3] = %4</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PredictionsPanel</name>
+    <message>
+        <source>Token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation>还没有运行。</translation>
+    </message>
+    <message>
+        <source>No model open.</source>
+        <translation>没有打开模型。</translation>
+    </message>
+    <message>
+        <source>Put [MASK] in the text to see what BERT fills in (a checkpoint without its masked-LM head predicts nothing).</source>
+        <translation>在文字中放一个 [MASK]，看 BERT 填什么（没有掩码语言模型头的检查点不做预测）。</translation>
+    </message>
+    <message>
+        <source>This model gives no predictions.</source>
+        <translation>这个模型不给出预测。</translation>
+    </message>
+    <message>
+        <source>The 10 most probable tokens for each [MASK].</source>
+        <translation>每个 [MASK] 最可能的 10 个词元。</translation>
+    </message>
+    <message>
+        <source>The 10 most probable next tokens.</source>
+        <translation>最可能的 10 个下一个词元。</translation>
+    </message>
+    <message>
+        <source>[MASK] at position %1</source>
+        <translation>位置 %1 的 [MASK]</translation>
+    </message>
+    <message>
+        <source>After “%1” (position %2)</source>
+        <translation>“%1”之后（位置 %2）</translation>
+    </message>
+    <message>
+        <source>Token id %1</source>
+        <translation>词元编号 %1</translation>
     </message>
 </context>
 <context>
@@ -2569,22 +2998,6 @@ attnlab --help | --version
         <translation>没有分量 %1：向量只有 %2 个分量</translation>
     </message>
     <message>
-        <source>query</source>
-        <translation>查询</translation>
-    </message>
-    <message>
-        <source>key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>Layer %1, head %2</source>
-        <translation>第 %1 层，头 %2</translation>
-    </message>
-    <message>
-        <source>Attention weights of a real model&apos;s head (rows: queries, columns: keys).</source>
-        <translation>真实模型某个头的注意力权重（行：查询，列：键）。</translation>
-    </message>
-    <message>
         <source>--%1 must be a whole number from 1 to %2</source>
         <translation>--%1 必须是 1 到 %2 之间的整数</translation>
     </message>
@@ -2636,16 +3049,32 @@ attnlab --help | --version
         <translation>d_k。</translation>
     </message>
     <message>
-        <source>A session file to open.</source>
-        <translation>要打开的会话文件。</translation>
-    </message>
-    <message>
         <source>Restore unsaved work of a crashed run without asking.</source>
         <translation>不经询问，直接恢复上次崩溃时未保存的工作。</translation>
     </message>
     <message>
         <source>Open a built-in lesson (see attnlab lessons).</source>
         <translation>打开内置课程（见 attnlab lessons）。</translation>
+    </message>
+    <message>
+        <source>Types into the real model window and times each re-run and repaint.</source>
+        <translation>在真实模型窗口中输入文字，为每次重新运行和重绘计时。</translation>
+    </message>
+    <message>
+        <source>A model folder.</source>
+        <translation>一个模型文件夹。</translation>
+    </message>
+    <message>
+        <source>Tokens of the text.</source>
+        <translation>文本的词元数。</translation>
+    </message>
+    <message>
+        <source>Keystrokes to time.</source>
+        <translation>要计时的按键次数。</translation>
+    </message>
+    <message>
+        <source>A session file, or a model folder, to open.</source>
+        <translation>要打开的会话文件或模型文件夹。</translation>
     </message>
 </context>
 </TS>
