@@ -1,6 +1,7 @@
 #include "ui/model/model_grid_paint.h"
 
 #include <QCoreApplication>
+#include <QFontMetricsF>
 #include <QPainter>
 
 #include "ui/model/model_snapshot.h"
@@ -116,10 +117,18 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
     p.setPen(QColor(0x30, 0x30, 0x30));
     for (int c = 0; c < g.columns; ++c) {
         const QRectF r = g.cellRect(0, c);
-        p.drawText(
-            QRectF(r.left() - g.gap, area.top(), r.width() + 2 * g.gap, g.cells.top() - area.top()),
-            Qt::AlignHCenter | Qt::AlignBottom, columnTitle(c, heads));
+        const QString title = columnTitle(c, heads);
+        // A header wider than its column is drawn smaller, never over its neighbour's.
+        const double room = r.width() + g.gap;
+        const double wide = QFontMetricsF(font, p.device()).horizontalAdvance(title);
+        QFont fitted = font;
+        if (wide > room)
+            fitted.setPixelSize(std::max(5, static_cast<int>(font.pixelSize() * room / wide)));
+        p.setFont(fitted);
+        p.drawText(QRectF(r.center().x() - room / 2, area.top(), room, g.cells.top() - area.top()),
+                   Qt::AlignHCenter | Qt::AlignBottom, title);
     }
+    p.setFont(font);
     for (int l = 0; l < g.layers; ++l) {
         const QRectF r = g.cellRect(l, 0);
         p.drawText(QRectF(area.left(), r.top(), g.cells.left() - area.left() - g.gap, r.height()),
