@@ -74,9 +74,11 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     for (const attn::model::Prediction& p : snap->result.predictions) {
         ModelPrediction row;
         row.position = p.position;
-        for (const attn::model::TokenProbability& t : p.top)
-            row.top.push_back({tokenText(tokenizer, tokenizer.token(t.id)), t.id,
-                               static_cast<double>(t.probability)});
+        for (const attn::model::TokenProbability& t : p.top) {
+            const attn::tok::Token token = tokenizer.token(t.id);
+            row.top.push_back({tokenText(tokenizer, token), QString::fromStdString(token.label),
+                               t.id, static_cast<double>(t.probability)});
+        }
         snap->predictions.push_back(std::move(row));
     }
     snap->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;

@@ -17,6 +17,7 @@ namespace attnlab {
 
 struct ModelGuess {
     QString token;  // as text (GPT-2 decoded, BERT as in the vocabulary)
+    QString label;  // as the window shows tokens (a leading space as ␣, control bytes named)
     int id = 0;
     double probability = 0.0;
 };

@@ -32,14 +32,6 @@ public:
     }
 };
 
-QString shown(const QString& token)
-{
-    QString t = token;
-    t.replace(QLatin1Char(' '), QChar(0x2423));  // ␣, as the token labels
-    t.replace(QLatin1Char('\n'), QStringLiteral("\\n"));
-    return t;
-}
-
 }  // namespace
 
 PredictionsPanel::PredictionsPanel(ModelDocument* document, QWidget* parent)
@@ -87,7 +79,7 @@ void PredictionsPanel::refresh()
         top->setFirstColumnSpanned(true);
         for (const ModelGuess& g : p.top) {
             auto* item = new QTreeWidgetItem(top);
-            item->setText(0, shown(g.token));
+            item->setText(0, g.label);
             item->setText(1, QStringLiteral("%1 %").arg(g.probability * 100.0, 0, 'f', 1));
             item->setData(1, kProbabilityRole, g.probability);
             item->setToolTip(0, tr("Token id %1").arg(g.id));
