@@ -65,6 +65,11 @@ void paintHeadLines(QPainter& p, const QRectF& area, const HeadLinesContent& c, 
     const double maxWidth = std::clamp(g.rowHeight * 0.45, 0.6, basePx * 0.5);
     const double x0 = g.left.right() + basePx * 0.4;
     const double x1 = g.right.left() - basePx * 0.4;
+    // At most kHeadLineBudget lines in all: a long text keeps each query's strongest keys.
+    const std::size_t perRow = std::clamp<std::size_t>(
+        kHeadLineBudget /
+            (static_cast<std::size_t>(n) * std::max<std::size_t>(1, c.weights.size())),
+        1, 12);
     for (std::size_t h = 0; h < c.weights.size(); ++h) {
         const attn::model::FloatMatrix& w = *c.weights[h];
         if (w.rows() != n || w.cols() != n) continue;
@@ -76,10 +81,10 @@ void paintHeadLines(QPainter& p, const QRectF& area, const HeadLinesContent& c, 
             for (int j = 0; j < n; ++j)
                 if (w(i, j) >= kHeadLineThreshold && (c.hoverKey < 0 || j == c.hoverKey))
                     keys.push_back(j);
-            if (keys.size() > 12) {
-                std::partial_sort(keys.begin(), keys.begin() + 12, keys.end(),
-                                  [&](int a, int b) { return w(i, a) > w(i, b); });
-                keys.resize(12);
+            if (keys.size() > perRow) {
+                std::partial_sort(keys.begin(), keys.begin() + static_cast<long>(perRow),
+                                  keys.end(), [&](int a, int b) { return w(i, a) > w(i, b); });
+                keys.resize(perRow);
             }
             const double y0 = g.left.top() + (i + 0.5) * g.rowHeight;
             for (int j : keys) {

@@ -4,6 +4,7 @@
 // one colour per head. Hovering a token isolates its lines: a query's keys, or the queries that
 // read a key. Used by the window and, through Figure::drawing, by export.
 
+#include <cstddef>
 #include <vector>
 
 #include <QColor>
@@ -38,8 +39,10 @@ struct HeadLinesGeometry {
 
 HeadLinesGeometry headLinesGeometry(const QRectF& area, int tokens, double basePx);
 
-// Lines below this weight are left out; a query of a long text keeps its 12 strongest keys.
+// Lines below this weight are left out; a query keeps at most its 12 strongest keys, fewer
+// when the text is long, so that a paint draws about kHeadLineBudget lines at most.
 constexpr float kHeadLineThreshold = 0.02f;
+constexpr std::size_t kHeadLineBudget = 20000;
 
 void paintHeadLines(QPainter& painter, const QRectF& area, const HeadLinesContent& content,
                     double basePx);

@@ -36,6 +36,9 @@ struct ModelGridGeometry {
 // Square thumbnails as large as fit in `area` with headers of text size `basePx`.
 ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, double basePx);
 
+// The window's thumbnails: a longer text is pooled to this many pixels a side.
+constexpr int kModelThumbnailPixels = 128;
+
 // One picture per thumbnail, layer by layer (heads, mean, rollout), at most `maxPixels` on a
 // side (long texts are pooled: a pixel shows its strongest cell).
 std::vector<QImage> modelGridImages(const ModelSnapshot& snapshot, int maxPixels);

@@ -10,10 +10,6 @@
 
 namespace attnlab {
 
-namespace {
-constexpr int kThumbnailPixels = 128;  // a longer text is pooled to this many pixels
-}
-
 ModelGridView::ModelGridView(ModelDocument* document, QWidget* parent)
     : QWidget(parent), document_(document)
 {
@@ -38,7 +34,6 @@ double ModelGridView::basePx() const
 void ModelGridView::refresh()
 {
     shown_ = document_->snapshot();
-    images_ = shown_ ? modelGridImages(*shown_, kThumbnailPixels) : std::vector<QImage>();
     update();
 }
 
@@ -70,7 +65,7 @@ void ModelGridView::paintEvent(QPaintEvent*)
     style.selected.column = s.focus == ModelFocus::Head           ? s.head
                             : s.focus == ModelFocus::LayerAverage ? shown_->heads()
                                                                   : shown_->heads() + 1;
-    paintModelGrid(p, QRectF(rect()).adjusted(6, 6, -6, -6), *shown_, images_, style);
+    paintModelGrid(p, QRectF(rect()).adjusted(6, 6, -6, -6), *shown_, shown_->thumbnails, style);
 }
 
 void ModelGridView::choose(int layer, int column)

@@ -40,7 +40,6 @@ private:
 
     ModelDocument* document_;
     std::shared_ptr<const ModelSnapshot> shown_;
-    std::vector<QImage> images_;
     int paints_ = 0;
 };
 

@@ -4,6 +4,7 @@
 #include <QElapsedTimer>
 
 #include "core/model/aggregate.h"
+#include "ui/model/model_grid_paint.h"
 
 namespace attnlab {
 
@@ -81,6 +82,11 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         }
         snap->predictions.push_back(std::move(row));
     }
+    if (progress && !progress(snap->layers() + 1, snap->layers() + 1)) {
+        outcome.cancelled = true;
+        return outcome;
+    }
+    snap->thumbnails = modelGridImages(*snap, kModelThumbnailPixels);
     snap->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     outcome.snapshot = std::move(snap);
     return outcome;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include <QImage>
 #include <QString>
 #include <QStringList>
 
@@ -35,6 +36,9 @@ struct ModelSnapshot {
     std::vector<attn::model::FloatMatrix> averages;  // per layer, the mean of its heads
     std::vector<attn::model::FloatMatrix> rollout;   // per layer, rollout through it
     std::vector<ModelPrediction> predictions;
+    // The model view's thumbnails (model_grid_paint.h), drawn on the worker too, so that a long
+    // text does not hold up the window.
+    std::vector<QImage> thumbnails;
     double milliseconds = 0.0;  // tokenizing, the forward pass and the aggregates
 
     [[nodiscard]] int layers() const { return static_cast<int>(result.layers.size()); }

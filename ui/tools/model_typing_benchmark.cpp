@@ -62,21 +62,22 @@ ModelTypingResult runModelTypingBenchmark(const ModelTypingOptions& o, QTextStre
     if (!window.openFolder(o.folder)) return r;
     r.openMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
 
-    // A text of about `tokens` tokens: the textbook's sentence, repeated word by word.
+    // A text of about `tokens` tokens: the textbook's sentence, word after word (about one token
+    // a word), grown or cut a word at a time until it has `tokens` (or one more).
     const QStringList words =
         ModelWindow::exampleTexts().constFirst().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    QString text;
-    for (int i = 0;; ++i) {
-        const QString next =
-            text.isEmpty() ? words[0] : text + QLatin1Char(' ') + words[i % words.size()];
-        window.setText(next);
+    int count = std::max(1, o.tokens * static_cast<int>(words.size()) / 12);
+    for (int attempt = 0; attempt < 12; ++attempt) {
+        QStringList text;
+        for (int i = 0; i < count; ++i) text << words[i % words.size()];
+        window.setText(text.join(QLatin1Char(' ')));
         if (!waitFor([&] { return doc->idle(); }, o.timeoutMs)) {
             r.error = QStringLiteral("the first run did not finish");
             return r;
         }
-        const auto snap = doc->snapshot();
-        if (!snap || snap->tokenCount() >= o.tokens || i > 4 * o.tokens) break;
-        text = next;
+        const long have = doc->snapshot() ? doc->snapshot()->tokenCount() : 0;
+        if (have >= o.tokens && have <= o.tokens + 1) break;
+        count += have < o.tokens ? 1 : -1;
     }
     r.tokens = doc->snapshot() ? doc->snapshot()->tokenCount() : 0;
     log << "bench-model: " << doc->describeModel() << ", " << r.tokens << " tokens, open "
