@@ -10,8 +10,10 @@
 //   tokenizer  attn::tok::loadTokenizer's wall time, when the folder holds vocab.json
 //   forward    per token count: the times of `reps` forward passes (every head's attention of
 //              every layer kept; logits for the last position only unless --all-logits), after
-//              `warmup` untimed ones; ids are (i * 7919) mod V, as in torch_peer.py
-//   memory     resident memory after the forward passes
+//              `warmup` ones (timed apart: the process's first pass also maps the weights'
+//              pages, which the open left untouched); ids are (i * 7919) mod V, as in torch_peer.py
+//   memory     resident memory after the forward passes, with the last pass's result alive
+//              (result_bytes: its matrices' floats)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -144,7 +146,7 @@ int main(int argc, char** argv)
         std::vector<int> ids(static_cast<std::size_t>(n));
         for (long i = 0; i < n; ++i)
             ids[static_cast<std::size_t>(i)] = static_cast<int>(i * 7919 % vocab);
-        std::vector<double> times;
+        std::vector<double> times, warm;
         for (int r = 0; r < warmup + reps; ++r) {
             attn::model::ForwardResult result;
             const auto t0 = Clock::now();
@@ -154,21 +156,27 @@ int main(int argc, char** argv)
                 std::fprintf(stderr, "forward failed at %ld tokens\n", n);
                 return 1;
             }
-            if (r >= warmup) times.push_back(ms);
+            (r >= warmup ? times : warm).push_back(ms);
             kept = std::move(result);
         }
         std::vector<double> sorted = times;
         std::sort(sorted.begin(), sorted.end());
-        std::ostringstream list;
+        std::ostringstream list, warmList;
         for (std::size_t i = 0; i < times.size(); ++i) list << (i ? ", " : "") << times[i];
+        for (std::size_t i = 0; i < warm.size(); ++i) warmList << (i ? ", " : "") << warm[i];
         std::printf(
             "RESULT {\"what\": \"forward\", \"tokens\": %ld, \"all_logits\": %s, "
-            "\"median_ms\": %.3f, \"min_ms\": %.3f, \"times_ms\": [%s]}\n",
+            "\"median_ms\": %.3f, \"min_ms\": %.3f, \"times_ms\": [%s], \"warmup_ms\": [%s]}\n",
             n, allLogits ? "true" : "false", sorted[sorted.size() / 2], sorted.front(),
-            list.str().c_str());
+            list.str().c_str(), warmList.str().c_str());
         std::fflush(stdout);
     }
-    std::printf("RESULT {\"what\": \"memory\", \"tokens\": %zu, %s}\n", kept.ids.size(),
-                json(resident(), "after_forward").c_str());
+    std::size_t floats = static_cast<std::size_t>(kept.finalHidden.size() + kept.logits.size());
+    for (const attn::model::LayerTrace& t : kept.layers) {
+        floats += static_cast<std::size_t>(t.hidden.size() + t.normed.size());
+        for (const auto& p : t.attention) floats += static_cast<std::size_t>(p.size());
+    }
+    std::printf("RESULT {\"what\": \"memory\", \"tokens\": %zu, \"result_bytes\": %zu, %s}\n",
+                kept.ids.size(), floats * sizeof(float), json(resident(), "after_forward").c_str());
     return 0;
 }
