@@ -41,7 +41,7 @@ def main():
                     torch.setdefault((n, p is peers[0]), []).extend(p[n]["times_ms"])
             ratios.setdefault(n, []).append(r["median_ms"] / best["median_ms"])
 
-    fmt = lambda t: f"{statistics.median(t):.0f} ({min(t):.0f})"
+    fmt = lambda t, digits=0: f"{statistics.median(t):.{digits}f} ({min(t):.{digits}f})"
     print(f"Forward pass, {len(rounds)} rounds; ms: median (min) over every timed pass")
     print()
     print("| tokens | ours | PyTorch | PyTorch, OMP_WAIT_POLICY=PASSIVE "
@@ -66,7 +66,7 @@ def main():
     print()
     print("| measure | value | target |")
     print("|---|---|---|")
-    print(f"| Model::load | {fmt(load_ms)} ms | ≤ 500 ms |")
+    print(f"| Model::load | {fmt(load_ms, 2)} ms | ≤ 500 ms |")
     firsts = [r for rows in opens for r in rows if r["what"] == "forward" and r.get("warmup_ms")]
     if firsts:
         n0 = firsts[0]["tokens"]
