@@ -36,16 +36,20 @@ void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
     const ConstRowMap w = dense.stored();
     const int threads = omp_get_max_threads();
     const double work = static_cast<double>(n) * static_cast<double>(dense.in) * out;
+    // Column blocks of whole granules, the larger ones first: handed out in order, they leave
+    // the threads even (GPT-2's c_attn, 2304 = 36 granules wide, used to end on a 64-column
+    // block that left one thread waiting a tenth of the product).
+    const long granules = (out + kColumnGranule - 1) / kColumnGranule;
     long blocks = 1;
     if (threads > 1 && work >= kParallelDenseWork)
-        blocks = std::max(1L, std::min<long>(4L * threads, out / kColumnGranule));
-    const long width =
-        ((out + blocks - 1) / blocks + kColumnGranule - 1) / kColumnGranule * kColumnGranule;
-    blocks = (out + width - 1) / width;
+        blocks = std::max(1L, std::min<long>(4L * threads, granules));
+    const long base = granules / blocks;
+    const long extra = granules % blocks;
 #pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
     for (long k = 0; k < blocks; ++k) {
-        const long c0 = k * width;
-        const long c = std::min(width, out - c0);
+        const long g0 = k * base + std::min(k, extra);
+        const long c0 = g0 * kColumnGranule;
+        const long c = std::min((base + (k < extra ? 1 : 0)) * kColumnGranule, out - c0);
         auto target = y.middleCols(c0, c);
         if (dense.outByIn)
             target.noalias() = x * w.middleRows(c0, c).transpose();
@@ -206,27 +210,29 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
     const long h = c.heads;
     trace.hidden = x;
 
-    // Projections: GPT-2's fused c_attn holds [Q | K | V], each d wide, heads side by side.
-    FloatMatrix q, k, v;
+    // Projections: GPT-2's fused c_attn holds [Q | K | V], each d wide, heads side by side
+    // (the heads copy their slices of it: no copy of the three first); BERT's are separate.
+    FloatMatrix qkv, k, v;
+    const FloatMatrix* from[3] = {&qkv, &qkv, &qkv};
+    long offset[3] = {0, d, 2 * d};
     if (gpt2) {
         layerNorm(x, L.ln1, c.layerNormEps, trace.normed);
-        FloatMatrix qkv;
         applyDense(trace.normed, L.qkv, qkv);
-        q = qkv.leftCols(d);
-        k = qkv.middleCols(d, d);
-        v = qkv.rightCols(d);
     } else {
         trace.normed.resize(0, 0);
-        applyDense(x, L.q, q);
+        applyDense(x, L.q, qkv);
         applyDense(x, L.k, k);
         applyDense(x, L.v, v);
+        from[1] = &k;
+        from[2] = &v;
+        offset[1] = offset[2] = 0;
     }
     heads.resize(static_cast<std::size_t>(h));
     for (long j = 0; j < h; ++j) {
         HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
-        hr.Q = q.middleCols(j * dh, dh);
-        hr.K = k.middleCols(j * dh, dh);
-        hr.V = v.middleCols(j * dh, dh);
+        hr.Q = from[0]->middleCols(offset[0] + j * dh, dh);
+        hr.K = from[1]->middleCols(offset[1] + j * dh, dh);
+        hr.V = from[2]->middleCols(offset[2] + j * dh, dh);
         if (options.hook) {
             options.hook(static_cast<int>(li), static_cast<int>(j), hr);
             if (hr.Q.rows() != n || hr.Q.cols() != dh || hr.K.rows() != n || hr.K.cols() != dh ||

@@ -90,7 +90,9 @@ def merge_heads(t):
     return t.permute(1, 0, 2).reshape(n, h * dh)
 
 
-def gpt2_forward(w, cfg, ids):
+def gpt2_forward(w, cfg, ids, last_logits_only=False):
+    """Attention of every layer (h x n x n each) and the logits of every position, or of the
+    last one only (as attn::model::forward computes by default; bench/torch_peer.py)."""
     n = len(ids)
     d, heads, eps = cfg["n_embd"], cfg["n_head"], cfg["layer_norm_epsilon"]
     x = w["wte.weight"][ids] + w["wpe.weight"][torch.arange(n)]
@@ -111,7 +113,7 @@ def gpt2_forward(w, cfg, ids):
         f = gelu_new(torch.addmm(w[p + "mlp.c_fc.bias"], m, w[p + "mlp.c_fc.weight"]))
         x = x + torch.addmm(w[p + "mlp.c_proj.bias"], f, w[p + "mlp.c_proj.weight"])
     x = F.layer_norm(x, (d,), w["ln_f.weight"], w["ln_f.bias"], eps)
-    logits = x @ w["wte.weight"].T  # tied lm_head
+    logits = (x[-1:] if last_logits_only else x) @ w["wte.weight"].T  # tied lm_head
     return attentions, logits
 
 

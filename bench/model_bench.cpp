@@ -1,0 +1,182 @@
+// attnlab_model_bench: opening a real checkpoint and running attn::model::forward on it (issue
+// 11). Not a test; bench/model_compare.sh runs it beside the PyTorch peer (torch_peer.py).
+//
+//   attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] [--warmup 1] [--all-logits]
+//
+// Prints one JSON object per measurement, prefixed with "RESULT " (lines starting with "#" are
+// information):
+//   open       Model::load's wall time, and the process's resident memory (VmRSS, and its
+//              file-backed and anonymous parts) before and after it, with the file's size
+//   tokenizer  attn::tok::loadTokenizer's wall time, when the folder holds vocab.json
+//   forward    per token count: the times of `reps` forward passes (every head's attention of
+//              every layer kept; logits for the last position only unless --all-logits), after
+//              `warmup` ones (timed apart: the process's first pass also maps the weights'
+//              pages, which the open left untouched); ids are (i * 7919) mod V, as in torch_peer.py
+//   memory     resident memory after the forward passes, with the last pass's result alive
+//              (result_bytes: its matrices' floats)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <omp.h>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/model/forward.h"
+#include "core/model/model.h"
+#include "core/tokenize/tokenizer_loader.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// VmRSS, RssFile and RssAnon of this process, in kB (Linux /proc/self/status).
+struct Resident {
+    long total = 0, file = 0, anon = 0;
+};
+
+Resident resident()
+{
+    Resident r;
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        std::istringstream fields(line);
+        std::string key;
+        long value = 0;
+        if (!(fields >> key >> value)) continue;
+        if (key == "VmRSS:") r.total = value;
+        if (key == "RssFile:") r.file = value;
+        if (key == "RssAnon:") r.anon = value;
+    }
+    return r;
+}
+
+std::string json(const Resident& r, const char* prefix)
+{
+    std::ostringstream s;
+    s << '"' << prefix << "_rss_kb\": " << r.total << ", \"" << prefix
+      << "_rss_file_kb\": " << r.file << ", \"" << prefix << "_rss_anon_kb\": " << r.anon;
+    return s.str();
+}
+
+std::vector<long> parseList(const std::string& text)
+{
+    std::vector<long> out;
+    std::stringstream s(text);
+    std::string item;
+    while (std::getline(s, item, ',')) out.push_back(std::stol(item));
+    return out;
+}
+
+int usage()
+{
+    std::fprintf(stderr,
+                 "usage: attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] "
+                 "[--warmup 1] [--all-logits]\n");
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) return usage();
+    const std::string folder = argv[1];
+    std::vector<long> tokens{128, 512};
+    int reps = 5;
+    int warmup = 1;
+    bool allLogits = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--tokens" && hasValue)
+            tokens = parseList(argv[++i]);
+        else if (arg == "--reps" && hasValue)
+            reps = std::atoi(argv[++i]);
+        else if (arg == "--warmup" && hasValue)
+            warmup = std::atoi(argv[++i]);
+        else if (arg == "--all-logits")
+            allLogits = true;
+        else
+            return usage();
+    }
+    std::printf("# attnlab_model_bench: %s, OpenMP threads %d\n", folder.c_str(),
+                omp_get_max_threads());
+
+    const Resident before = resident();
+    const auto start = Clock::now();
+    attn::model::Model model;
+    const attn::model::ModelStatus status = attn::model::Model::load(folder, model);
+    const double loadMs = msSince(start);
+    const Resident opened = resident();
+    if (!status.ok()) {
+        std::fprintf(stderr, "cannot open %s\n", folder.c_str());
+        return 1;
+    }
+    const auto fileBytes = std::filesystem::file_size(model.file().path());
+    std::printf(
+        "RESULT {\"what\": \"open\", \"load_ms\": %.3f, \"file_bytes\": %llu, "
+        "\"copied_bytes\": %zu, %s, %s}\n",
+        loadMs, static_cast<unsigned long long>(fileBytes), model.file().copiedBytes(),
+        json(before, "before").c_str(), json(opened, "after").c_str());
+
+    if (std::filesystem::exists(std::filesystem::path(folder) / "vocab.json")) {
+        const auto tokStart = Clock::now();
+        const auto tokenizer = attn::tok::loadTokenizer(folder, "gpt2");
+        const double tokMs = msSince(tokStart);
+        std::printf("RESULT {\"what\": \"tokenizer\", \"load_ms\": %.3f, \"ok\": %s}\n", tokMs,
+                    std::holds_alternative<attn::tok::Tokenizer>(tokenizer) ? "true" : "false");
+    }
+
+    attn::model::ForwardOptions options;
+    options.allLogits = allLogits;
+    const long vocab = model.config().vocab;
+    attn::model::ForwardResult kept;  // the last pass's traces stay alive for the memory line
+    for (const long n : tokens) {
+        std::vector<int> ids(static_cast<std::size_t>(n));
+        for (long i = 0; i < n; ++i)
+            ids[static_cast<std::size_t>(i)] = static_cast<int>(i * 7919 % vocab);
+        std::vector<double> times, warm;
+        for (int r = 0; r < warmup + reps; ++r) {
+            attn::model::ForwardResult result;
+            const auto t0 = Clock::now();
+            const attn::model::ModelStatus s = attn::model::forward(model, ids, options, result);
+            const double ms = msSince(t0);
+            if (!s.ok()) {
+                std::fprintf(stderr, "forward failed at %ld tokens\n", n);
+                return 1;
+            }
+            (r >= warmup ? times : warm).push_back(ms);
+            kept = std::move(result);
+        }
+        std::vector<double> sorted = times;
+        std::sort(sorted.begin(), sorted.end());
+        std::ostringstream list, warmList;
+        for (std::size_t i = 0; i < times.size(); ++i) list << (i ? ", " : "") << times[i];
+        for (std::size_t i = 0; i < warm.size(); ++i) warmList << (i ? ", " : "") << warm[i];
+        std::printf(
+            "RESULT {\"what\": \"forward\", \"tokens\": %ld, \"all_logits\": %s, "
+            "\"median_ms\": %.3f, \"min_ms\": %.3f, \"times_ms\": [%s], \"warmup_ms\": [%s]}\n",
+            n, allLogits ? "true" : "false", sorted[sorted.size() / 2], sorted.front(),
+            list.str().c_str(), warmList.str().c_str());
+        std::fflush(stdout);
+    }
+    std::size_t floats = static_cast<std::size_t>(kept.finalHidden.size() + kept.logits.size());
+    for (const attn::model::LayerTrace& t : kept.layers) {
+        floats += static_cast<std::size_t>(t.hidden.size() + t.normed.size());
+        for (const auto& p : t.attention) floats += static_cast<std::size_t>(p.size());
+    }
+    std::printf("RESULT {\"what\": \"memory\", \"tokens\": %zu, \"result_bytes\": %zu, %s}\n",
+                kept.ids.size(), floats * sizeof(float), json(resident(), "after_forward").c_str());
+    return 0;
+}
