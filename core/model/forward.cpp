@@ -196,10 +196,19 @@ void embed(const Model& model, const std::vector<int>& ids, FloatMatrix& x)
     }
 }
 
+// Rows an earlier run already has: the first `rows` of every layer, from `layers` (GPT-2 only).
+struct Reuse {
+    long rows = 0;
+    const std::vector<LayerTrace>* layers = nullptr;
+    const FloatMatrix* previousResidual = nullptr;  // the earlier run's last layer output
+};
+
 // One layer: reads x (the residual stream entering layer `li`), records it, its attention
-// input and every head's weights in `trace`, and leaves the layer's output in x.
+// input and every head's weights in `trace`, and leaves the layer's output in x. With `reuse`,
+// x's first reuse.rows rows must be the earlier run's (they are then left stale in the output)
+// and their projections are taken from it.
 ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options, FloatMatrix& x,
-                     LayerTrace& trace, std::vector<HeadResultT<float>>& heads)
+                     LayerTrace& trace, std::vector<HeadResultT<float>>& heads, const Reuse& reuse)
 {
     const ModelConfig& c = model.config();
     const LayerWeights& L = model.layers()[static_cast<std::size_t>(li)];
@@ -215,7 +224,20 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
     FloatMatrix qkv, k, v;
     const FloatMatrix* from[3] = {&qkv, &qkv, &qkv};
     long offset[3] = {0, d, 2 * d};
-    if (gpt2) {
+    const long p = reuse.layers ? reuse.rows : 0;  // rows taken from the earlier run
+    const long fresh = n - p;
+    if (gpt2 && p > 0) {
+        const LayerTrace& before = (*reuse.layers)[static_cast<std::size_t>(li)];
+        FloatMatrix normed, projected;
+        layerNorm(x.bottomRows(fresh), L.ln1, c.layerNormEps, normed);
+        applyDense(normed, L.qkv, projected);
+        trace.normed.resize(n, d);
+        trace.normed.topRows(p) = before.normed.topRows(p);
+        trace.normed.bottomRows(fresh) = normed;
+        qkv.resize(n, 3 * d);
+        qkv.topRows(p) = before.projections.topRows(p);
+        qkv.bottomRows(fresh) = projected;
+    } else if (gpt2) {
         layerNorm(x, L.ln1, c.layerNormEps, trace.normed);
         applyDense(trace.normed, L.qkv, qkv);
     } else {
@@ -227,6 +249,7 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
         from[2] = &v;
         offset[1] = offset[2] = 0;
     }
+    if (gpt2) trace.projections = qkv;
     heads.resize(static_cast<std::size_t>(h));
     for (long j = 0; j < h; ++j) {
         HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
@@ -252,24 +275,26 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
         statuses[static_cast<std::size_t>(j)] =
             attendProjected<float>(mode, scaling, heads[static_cast<std::size_t>(j)]);
     trace.attention.resize(static_cast<std::size_t>(h));
-    FloatMatrix concat(n, d);
+    FloatMatrix concat(fresh, d);
     for (long j = 0; j < h; ++j) {
         const auto sj = static_cast<std::size_t>(j);
         if (!statuses[sj].ok())
             return modelError(ModelError::NonFinite, "", layerField(li, j, "attention"),
                               describe(statuses[sj]));
-        concat.middleCols(j * dh, dh) = heads[sj].output;
+        concat.middleCols(j * dh, dh) = heads[sj].output.bottomRows(fresh);
         trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
     }
 
     FloatMatrix a, inner, out;
     applyDense(concat, L.attnOut, a);
     if (gpt2) {
-        x += a;
+        // Row-wise from here on: only the fresh rows (all of them without reuse).
+        auto rows = x.bottomRows(fresh);
+        rows += a;
         FloatMatrix m;
-        layerNorm(x, L.ln2, c.layerNormEps, m);
+        layerNorm(rows, L.ln2, c.layerNormEps, m);
         feedForward(m, L, c.activation, inner, out);
-        x += out;
+        rows += out;
     } else {
         a += x;
         FloatMatrix x1;
@@ -333,7 +358,7 @@ ModelStatus finish(const Model& model, const ForwardOptions& options, const Floa
 }
 
 ModelStatus runLayers(const Model& model, long start, const ForwardOptions& options, FloatMatrix x,
-                      ForwardResult& r)
+                      ForwardResult& r, const Reuse& reuse = {})
 {
     std::vector<HeadResultT<float>> heads;
     const long layers = model.config().layers;
@@ -345,13 +370,18 @@ ModelStatus runLayers(const Model& model, long start, const ForwardOptions& opti
         if (!keepGoing(li))
             return modelError(ModelError::Cancelled, "", "forward",
                               "cancelled before layer " + std::to_string(li + 1));
-        if (ModelStatus s =
-                runLayer(model, li, options, x, r.layers[static_cast<std::size_t>(li)], heads);
+        if (reuse.layers)
+            x.topRows(reuse.rows) =
+                (*reuse.layers)[static_cast<std::size_t>(li)].hidden.topRows(reuse.rows);
+        if (ModelStatus s = runLayer(model, li, options, x, r.layers[static_cast<std::size_t>(li)],
+                                     heads, reuse);
             !s.ok())
             return s;
     }
     if (!keepGoing(layers))
         return modelError(ModelError::Cancelled, "", "forward", "cancelled before the output");
+    if (reuse.layers) x.topRows(reuse.rows) = reuse.previousResidual->topRows(reuse.rows);
+    r.residual = x;
     return finish(model, options, x, r);
 }
 
@@ -379,6 +409,42 @@ ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardO
         FloatMatrix x;
         embed(model, result.ids, x);
         return runLayers(model, 0, options, std::move(x), result);
+    });
+}
+
+ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
+                           const ForwardOptions& options, const ForwardResult& previous,
+                           ForwardResult& result)
+{
+    if (!model.loaded()) return modelError(ModelError::FileOpen, "", "model", "no model loaded");
+    const ModelConfig& c = model.config();
+    const long n = static_cast<long>(ids.size());
+    long same = 0;
+    while (same < n && same < static_cast<long>(previous.ids.size()) &&
+           ids[static_cast<std::size_t>(same)] == previous.ids[static_cast<std::size_t>(same)])
+        ++same;
+    same = std::min(same, n - 1);  // at least the last row is computed
+    const long before = static_cast<long>(previous.ids.size());
+    bool usable = c.family == Family::Gpt2 && !options.hook && same > 0 && &previous != &result &&
+                  previous.layers.size() == static_cast<std::size_t>(c.layers) &&
+                  previous.residual.rows() == before;
+    for (std::size_t l = 0; usable && l < previous.layers.size(); ++l) {
+        const LayerTrace& t = previous.layers[l];
+        usable = t.hidden.rows() == before && t.normed.rows() == before &&
+                 t.projections.rows() == before && t.projections.cols() == 3 * c.width;
+    }
+    if (!usable) return forward(model, ids, options, result);
+    if (ModelStatus s = checkIds(model, ids); !s.ok()) return s;
+    return guarded([&] {
+        result.ids.assign(ids.begin(), ids.end());
+        result.layers.resize(static_cast<std::size_t>(c.layers));
+        FloatMatrix x;
+        embed(model, result.ids, x);
+        Reuse reuse;
+        reuse.rows = same;
+        reuse.layers = &previous.layers;
+        reuse.previousResidual = &previous.residual;
+        return runLayers(model, 0, options, std::move(x), result, reuse);
     });
 }
 

@@ -30,6 +30,7 @@ using FloatMatrix = MatrixT<float>;
 struct LayerTrace {
     FloatMatrix hidden;                  // n x d: the residual stream entering the layer
     FloatMatrix normed;                  // GPT-2: ln_1(hidden); BERT: empty
+    FloatMatrix projections;             // GPT-2: [Q | K | V] of every position (n x 3d)
     std::vector<FloatMatrix> attention;  // per head, n x n weights (rows sum to 1)
 
     // What the layer's attention block reads: ln_1(hidden) for GPT-2, hidden for BERT.
@@ -52,6 +53,7 @@ struct Prediction {
 struct ForwardResult {
     std::vector<int> ids;
     std::vector<LayerTrace> layers;
+    FloatMatrix residual;         // the last layer's output (n x d)
     FloatMatrix finalHidden;      // GPT-2: ln_f(x); BERT: the last layer's output
     std::vector<long> logitRows;  // positions whose logits were computed, ascending
     FloatMatrix logits;           // logitRows.size() x V
@@ -83,6 +85,16 @@ struct ForwardOptions {
 // positions outside the sequence.
 ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
                     ForwardResult& result);
+
+// The same result as forward(model, ids, …), computing only what differs from `previous`, an
+// earlier complete forward() of the same model: GPT-2 is causal, so up to the first id that
+// differs every layer's rows are the previous run's, and only the rows from there on (at least
+// the last) are computed; the attention maps are whole (the core's head pass on every row).
+// Typing at the end of a text thus costs about one token's pass. BERT (bidirectional), a head
+// hook, or nothing in common run forward() in full. `previous` and `result` must differ.
+ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
+                           const ForwardOptions& options, const ForwardResult& previous,
+                           ForwardResult& result);
 
 // Re-runs layers `startLayer`.. and the output from result.layers[startLayer].hidden (cached by
 // an earlier forward() on the same model and ids); earlier layers are kept as they are.

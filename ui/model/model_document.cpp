@@ -130,15 +130,18 @@ void ModelDocument::startRun()
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     progress_->store(0);
     const int generation = ++generation_;
-    watcher_.setFuture(QtConcurrent::run(
-        [loaded = loaded_, text = text_, cancel = cancel_, progress = progress_, generation] {
-            ModelRunOutcome outcome = runModelText(*loaded, text, [&](int done, int) {
+    watcher_.setFuture(QtConcurrent::run([loaded = loaded_, text = text_, cancel = cancel_,
+                                          progress = progress_, generation, previous = snapshot_] {
+        ModelRunOutcome outcome = runModelText(
+            *loaded, text,
+            [&](int done, int) {
                 progress->store(done);
                 return !cancel->load();
-            });
-            outcome.generation = generation;
-            return outcome;
-        }));
+            },
+            previous.get());
+        outcome.generation = generation;
+        return outcome;
+    }));
     running_ = true;
     Q_EMIT runningChanged(true);
 }

@@ -36,7 +36,7 @@ struct ModelSelection {
 class ModelDocument : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kDebounceMs = 40;
+    static constexpr int kDebounceMs = 15;
 
     explicit ModelDocument(QObject* parent = nullptr);
     ~ModelDocument() override;

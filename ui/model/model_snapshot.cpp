@@ -29,7 +29,8 @@ QString modelMapName(int layer, int column, int heads)
 }
 
 ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
-                             const attn::model::ProgressCallback& progress)
+                             const attn::model::ProgressCallback& progress,
+                             const ModelSnapshot* previous)
 {
     QElapsedTimer clock;
     clock.start();
@@ -59,7 +60,9 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         options.maskTokenId = bert->maskId().value_or(-1);
     options.progress = progress;
     const attn::model::ModelStatus s =
-        attn::model::forward(loaded.model, ids, options, snap->result);
+        previous ? attn::model::forwardReusing(loaded.model, ids, options, previous->result,
+                                               snap->result)
+                 : attn::model::forward(loaded.model, ids, options, snap->result);
     if (s.code == attn::model::ModelError::Cancelled) {
         outcome.cancelled = true;
         return outcome;

@@ -67,8 +67,11 @@ struct LoadedModel {
 // `heads + 1` the rollout through the layer ("Layer 3, head 5"; layer and column from 0).
 QString modelMapName(int layer, int column, int heads);
 
-// Tokenizes and runs `text`; `progress` is the forward pass's (core/model/forward.h).
+// Tokenizes and runs `text`; `progress` is the forward pass's (core/model/forward.h). With
+// `previous` (an earlier run of the same model), the rows before the first changed token are
+// reused (attn::model::forwardReusing: typing at the end costs about one token's pass).
 ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
-                             const attn::model::ProgressCallback& progress);
+                             const attn::model::ProgressCallback& progress,
+                             const ModelSnapshot* previous = nullptr);
 
 }  // namespace attnlab

@@ -1,0 +1,97 @@
+// forwardReusing: a GPT-2 run that reuses an earlier run's rows up to the first changed token
+// gives what a full forward() gives (every layer's maps, the residual stream, logits and
+// predictions), for the edits typing makes; BERT and head hooks fall back to a full pass.
+#include <gtest/gtest.h>
+
+#include "core/model/forward.h"
+#include "model_files.h"
+
+namespace attn::model {
+namespace {
+
+// Fewer rows through the same products may round differently in the last bits.
+constexpr float kTolerance = 2e-6f;
+
+float worst(const FloatMatrix& a, const FloatMatrix& b)
+{
+    if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
+    return a.size() == 0 ? 0.0f : (a - b).cwiseAbs().maxCoeff();
+}
+
+void expectSameRun(const ForwardResult& got, const ForwardResult& want)
+{
+    ASSERT_EQ(got.ids, want.ids);
+    ASSERT_EQ(got.layers.size(), want.layers.size());
+    for (std::size_t l = 0; l < got.layers.size(); ++l) {
+        EXPECT_LE(worst(got.layers[l].hidden, want.layers[l].hidden), kTolerance) << "layer " << l;
+        EXPECT_LE(worst(got.layers[l].normed, want.layers[l].normed), kTolerance) << "layer " << l;
+        ASSERT_EQ(got.layers[l].attention.size(), want.layers[l].attention.size());
+        for (std::size_t h = 0; h < got.layers[l].attention.size(); ++h)
+            EXPECT_LE(worst(got.layers[l].attention[h], want.layers[l].attention[h]), kTolerance)
+                << "layer " << l << " head " << h;
+    }
+    EXPECT_LE(worst(got.residual, want.residual), kTolerance);
+    EXPECT_LE(worst(got.logits, want.logits), 1e-5f);
+    ASSERT_EQ(got.predictions.size(), want.predictions.size());
+    for (std::size_t i = 0; i < got.predictions.size(); ++i) {
+        EXPECT_EQ(got.predictions[i].position, want.predictions[i].position);
+        ASSERT_EQ(got.predictions[i].top.size(), want.predictions[i].top.size());
+        EXPECT_EQ(got.predictions[i].top[0].id, want.predictions[i].top[0].id);
+    }
+}
+
+TEST(ForwardReusing, TypingEditsGiveWhatAFullPassGives)
+{
+    Model model;
+    ASSERT_TRUE(Model::load(test::modelFixture("gpt2_tiny").string(), model).ok());
+    const std::vector<int> base{5, 9, 2, 33, 17, 8, 40, 12};
+    ForwardResult previous;
+    ASSERT_TRUE(forward(model, base, {}, previous).ok());
+    const std::vector<std::vector<int>> edits{
+        {5, 9, 2, 33, 17, 8, 40, 12, 3},  // a token typed at the end
+        {5, 9, 2, 33, 17, 8, 40, 21},     // the last token changed
+        {5, 9, 2, 33, 17, 8, 40},         // the last token deleted
+        {5, 9, 2, 1, 17, 8, 40, 12},      // a token in the middle changed
+        {5, 9, 2, 33, 17, 8, 40, 12},     // nothing changed
+        {7, 9, 2, 33},                    // the first token changed: nothing in common
+    };
+    for (const std::vector<int>& ids : edits) {
+        ForwardResult full, reused;
+        ASSERT_TRUE(forward(model, ids, {}, full).ok());
+        const ModelStatus s = forwardReusing(model, ids, {}, previous, reused);
+        ASSERT_TRUE(s.ok()) << s.message;
+        SCOPED_TRACE(ids.size());
+        expectSameRun(reused, full);
+    }
+}
+
+TEST(ForwardReusing, AChainOfEditsStaysExactAndBertRunsInFull)
+{
+    Model model;
+    ASSERT_TRUE(Model::load(test::modelFixture("gpt2_tiny").string(), model).ok());
+    std::vector<int> ids{1, 2, 3};
+    ForwardResult run;
+    ASSERT_TRUE(forward(model, ids, {}, run).ok());
+    for (int k = 0; k < 12; ++k) {  // each run reuses the one before
+        ids.push_back((k * 7 + 4) % 64);
+        ForwardResult next, full;
+        ASSERT_TRUE(forwardReusing(model, ids, {}, run, next).ok());
+        ASSERT_TRUE(forward(model, ids, {}, full).ok());
+        expectSameRun(next, full);
+        run = std::move(next);
+    }
+
+    Model bert;
+    ASSERT_TRUE(Model::load(test::modelFixture("bert_tiny").string(), bert).ok());
+    ForwardResult before, full, reused;
+    ASSERT_TRUE(forward(bert, std::vector<int>{2, 5, 6, 3}, {}, before).ok());
+    const std::vector<int> changed{2, 5, 7, 3};
+    ASSERT_TRUE(forward(bert, changed, {}, full).ok());
+    ASSERT_TRUE(forwardReusing(bert, changed, {}, before, reused).ok());
+    // Bidirectional: a change reaches every row, and the full pass is taken.
+    EXPECT_NE(full.layers[0].attention[0](0, 1), before.layers[0].attention[0](0, 1));
+    expectSameRun(reused, full);
+}
+
+}  // namespace
+}  // namespace attn::model
