@@ -12,6 +12,7 @@
 #include <QJsonObject>
 
 #include "app/cli.h"
+#include "app/cli_model_edits.h"
 #include "core/model/forward.h"
 #include "core/tokenize/tokenizer_loader.h"
 #include "ui/export/figure.h"
@@ -32,6 +33,8 @@ const QCommandLineOption kText(QStringLiteral("text"), QString(), QStringLiteral
 const QCommandLineOption& kOutput = kOutputOption;
 const QCommandLineOption kLayer(QStringLiteral("layer"), QString(), QStringLiteral("L"));
 const QCommandLineOption kHead(QStringLiteral("head"), QString(), QStringLiteral("H"));
+const QCommandLineOption kEdit(QStringLiteral("edit"), QString(), QStringLiteral("edit"));
+const QCommandLineOption kAblate(QStringLiteral("ablate"), QString(), QStringLiteral("head"));
 
 QJsonArray rowsOf(const attn::model::FloatMatrix& m)
 {
@@ -42,6 +45,41 @@ QJsonArray rowsOf(const attn::model::FloatMatrix& m)
         rows.append(row);
     }
     return rows;
+}
+
+QJsonArray layersJson(const attn::model::ForwardResult& r)
+{
+    QJsonArray layers;
+    for (const attn::model::LayerTrace& layer : r.layers) {
+        QJsonArray heads;
+        for (const attn::model::FloatMatrix& w : layer.attention)
+            heads.append(QJsonObject{{QStringLiteral("weights"), rowsOf(w)}});
+        layers.append(QJsonObject{{QStringLiteral("heads"), heads}});
+    }
+    return layers;
+}
+
+QString tokenString(const attn::tok::Tokenizer& tokenizer, int id)
+{
+    const attn::tok::Token token = tokenizer.token(id);
+    return QString::fromStdString(tokenizer.gpt2() ? token.text : token.piece);
+}
+
+QJsonArray predictionsJson(const attn::tok::Tokenizer& tokenizer,
+                           const attn::model::ForwardResult& r)
+{
+    QJsonArray predictions;
+    for (const attn::model::Prediction& p : r.predictions) {
+        QJsonArray top;
+        for (const attn::model::TokenProbability& t : p.top)
+            top.append(QJsonObject{{QStringLiteral("token"), tokenString(tokenizer, t.id)},
+                                   {QStringLiteral("id"), t.id},
+                                   {QStringLiteral("p"), static_cast<double>(t.probability)}});
+        predictions.append(
+            QJsonObject{{QStringLiteral("position"), static_cast<qint64>(p.position)},
+                        {QStringLiteral("top"), top}});
+    }
+    return predictions;
 }
 
 QJsonObject resultJson(const attn::model::Model& model, const attn::tok::Tokenizer& tokenizer,
@@ -62,31 +100,52 @@ QJsonObject resultJson(const attn::model::Model& model, const attn::tok::Tokeniz
     }
     root[QStringLiteral("tokens")] = texts;
     root[QStringLiteral("ids")] = ids;
-    QJsonArray layers;
-    for (const attn::model::LayerTrace& layer : r.layers) {
-        QJsonArray heads;
-        for (const attn::model::FloatMatrix& w : layer.attention)
-            heads.append(QJsonObject{{QStringLiteral("weights"), rowsOf(w)}});
-        layers.append(QJsonObject{{QStringLiteral("heads"), heads}});
-    }
-    root[QStringLiteral("layers")] = layers;
-    QJsonArray predictions;
-    for (const attn::model::Prediction& p : r.predictions) {
-        QJsonArray top;
-        for (const attn::model::TokenProbability& t : p.top) {
-            const attn::tok::Token token = tokenizer.token(t.id);
-            top.append(
-                QJsonObject{{QStringLiteral("token"),
-                             QString::fromStdString(tokenizer.gpt2() ? token.text : token.piece)},
-                            {QStringLiteral("id"), t.id},
-                            {QStringLiteral("p"), static_cast<double>(t.probability)}});
-        }
-        predictions.append(
-            QJsonObject{{QStringLiteral("position"), static_cast<qint64>(p.position)},
-                        {QStringLiteral("top"), top}});
-    }
-    root[QStringLiteral("predictions")] = predictions;
+    root[QStringLiteral("layers")] = layersJson(r);
+    root[QStringLiteral("predictions")] = predictionsJson(tokenizer, r);
     return root;
+}
+
+// The predictions after the edits beside those before: for each position, the edited run's top
+// 10 with each token's probability before and the change, in percentage points.
+QString comparisonText(const attn::tok::Tokenizer& tokenizer,
+                       const std::vector<attn::tok::Token>& tokens,
+                       const std::vector<attn::model::HeadEdit>& edits,
+                       const attn::model::ForwardResult& before,
+                       const attn::model::ForwardResult& after)
+{
+    QString out;
+    QStringList names;
+    for (const attn::model::HeadEdit& e : edits) names << QString::fromStdString(describe(e));
+    out += Tr::tr("Edits: %1").arg(names.join(QStringLiteral("; "))) + QLatin1Char('\n');
+    for (std::size_t k = 0; k < after.predictions.size() && k < before.predictions.size(); ++k) {
+        const attn::model::Prediction& p = after.predictions[k];
+        const long at = p.position;
+        out += QLatin1Char('\n') +
+               Tr::tr("Position %1 (\"%2\"): token, before, after, change")
+                   .arg(at)
+                   .arg(QString::fromStdString(tokens[static_cast<std::size_t>(at)].label)) +
+               QLatin1Char('\n');
+        for (const attn::model::TokenProbability& t : p.top) {
+            const double was = attn::model::tokenProbability(
+                before.logits.row(static_cast<long>(k)).transpose(), t.id);
+            const double now = t.probability;
+            out += QStringLiteral("  %1 %2 % %3 % %4\n")
+                       .arg(QString::fromStdString(tokenizer.token(t.id).label), -16)
+                       .arg(was * 100.0, 7, 'f', 2)
+                       .arg(now * 100.0, 7, 'f', 2)
+                       .arg((now - was) * 100.0, 7, 'f', 2);
+        }
+    }
+    const std::vector<std::vector<float>> change = attn::model::attentionChange(before, after);
+    out += QLatin1Char('\n') + Tr::tr("Largest change of a weight, per layer and head:") +
+           QLatin1Char('\n');
+    for (std::size_t l = 0; l < change.size(); ++l) {
+        QStringList row;
+        for (float v : change[l]) row << QString::number(static_cast<double>(v), 'f', 4);
+        out +=
+            Tr::tr("  layer %1: %2").arg(l + 1).arg(row.join(QLatin1Char(' '))) + QLatin1Char('\n');
+    }
+    return out;
 }
 
 bool readIndex(const QCommandLineParser& parser, const QCommandLineOption& option, long count,
@@ -113,20 +172,25 @@ QString modelUsage()
 {
     return Tr::tr(
         "Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]\n"
-        "                     [--layer L] [--head H]\n"
+        "                     [--layer L] [--head H] [--edit ...] [--ablate ...]\n"
         "  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the\n"
         "  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without\n"
         "  -o): {\"model\": {\"type\", \"layers\", \"heads\"}, \"tokens\", \"ids\", \"layers\":\n"
         "  [{\"heads\": [{\"weights\"}]}], \"predictions\": [{\"position\", \"top\": [{\"token\",\n"
         "  \"id\", \"p\"}]}]}: GPT-2 predicts the next token, BERT each [MASK]. PNG, SVG or\n"
-        "  PDF: the map of one head (--layer and --head count from 1; default 1).\n");
+        "  PDF: the map of one head (--layer and --head count from 1; default 1).\n"
+        "  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one\n"
+        "  position's vector of a head; --ablate layer=L,head=H[,mean] sets a head's output to\n"
+        "  zero (or its mean over positions). Both repeat; layers, heads and positions count\n"
+        "  from 1. With edits: the predictions before and after (to stdout), or with -o the\n"
+        "  edited run's JSON plus \"before\": {\"predictions\", \"layers\"}.\n");
 }
 
 int runModel(const QStringList& args)
 {
     const QString cmd = QStringLiteral("model");
     QCommandLineParser parser;
-    parser.addOptions({kModel, kText, kOutput, kLayer, kHead});
+    parser.addOptions({kModel, kText, kOutput, kLayer, kHead, kEdit, kAblate});
     int parsed = Success;
     if (!parseCommand(parser, args, parsed)) return parsed;
     if (!parser.isSet(kModel) || !parser.isSet(kText))
@@ -139,6 +203,9 @@ int runModel(const QStringList& args)
         return usageError(cmd,
                           Tr::tr("%1: the output must end in .json, .png, .svg or .pdf").arg(out));
 
+    std::vector<attn::model::HeadEdit> edits;
+    if (QString error; !parseModelEdits(parser.values(kEdit), parser.values(kAblate), edits, error))
+        return usageError(cmd, error);
     const std::string folder = QFile::encodeName(parser.value(kModel)).toStdString();
     attn::model::Model model;
     if (const attn::model::ModelStatus s = attn::model::Model::load(folder, model); !s.ok())
@@ -160,6 +227,18 @@ int runModel(const QStringList& args)
         !s.ok())
         return fail(BadInput, QString::fromStdString(s.message));
 
+    attn::model::ForwardResult edited;
+    if (!edits.empty()) {
+        if (const attn::model::ModelStatus s =
+                attn::model::checkEdits(model, static_cast<long>(ids.size()), edits);
+            !s.ok())
+            return usageError(cmd, QString::fromStdString(s.message));
+        if (const attn::model::ModelStatus s =
+                attn::model::runEdited(model, result, edits, options, edited);
+            !s.ok())
+            return fail(BadInput, QString::fromStdString(s.message));
+    }
+    const attn::model::ForwardResult& shown = edits.empty() ? result : edited;
     int layer = 0, head = 0, code = Success;
     if (!readIndex(parser, kLayer, model.config().layers, layer, code) ||
         !readIndex(parser, kHead, model.config().heads, head, code))
@@ -168,16 +247,22 @@ int runModel(const QStringList& args)
     if (image) {
         QStringList labels;
         for (const attn::tok::Token& t : tokens) labels << QString::fromStdString(t.label);
-        const Figure f =
-            modelMapFigure(labels,
-                           result.layers[static_cast<std::size_t>(layer)]
-                               .attention[static_cast<std::size_t>(head)],
-                           modelMapName(layer, head, static_cast<int>(model.config().heads)));
+        const Figure f = modelMapFigure(
+            labels,
+            shown.layers[static_cast<std::size_t>(layer)].attention[static_cast<std::size_t>(head)],
+            modelMapName(layer, head, static_cast<int>(model.config().heads)));
         if (!writeFigure(f, out, defaultFigureSize(f), 1.0, error)) return fail(WriteFailed, error);
         return Success;
     }
-    const QByteArray bytes =
-        QJsonDocument(resultJson(model, tokenizer, tokens, result)).toJson(QJsonDocument::Compact);
+    if (!edits.empty() && !parser.isSet(kOutput))
+        return writeOutput(QString(),
+                           comparisonText(tokenizer, tokens, edits, result, edited).toUtf8());
+    QJsonObject root = resultJson(model, tokenizer, tokens, shown);
+    if (!edits.empty())
+        root[QStringLiteral("before")] =
+            QJsonObject{{QStringLiteral("predictions"), predictionsJson(tokenizer, result)},
+                        {QStringLiteral("layers"), layersJson(result)}};
+    const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Compact);
     return writeOutput(parser.isSet(kOutput) ? out : QString(), bytes);
 }
 

@@ -129,6 +129,15 @@ std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>&
     return top;
 }
 
+float tokenProbability(const Eigen::Ref<const Eigen::VectorXf>& logits, int id)
+{
+    if (id < 0 || id >= logits.size()) return 0.0f;
+    const double max = logits.maxCoeff();
+    double sum = 0.0;
+    for (long i = 0; i < logits.size(); ++i) sum += std::exp(static_cast<double>(logits[i]) - max);
+    return static_cast<float>(std::exp(static_cast<double>(logits[id]) - max) / sum);
+}
+
 namespace {
 
 ModelStatus checkIds(const Model& model, std::span<const int> ids)
@@ -281,6 +290,12 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
         if (!statuses[sj].ok())
             return modelError(ModelError::NonFinite, "", layerField(li, j, "attention"),
                               describe(statuses[sj]));
+        if (options.outputHook) {
+            options.outputHook(static_cast<int>(li), static_cast<int>(j), heads[sj].output);
+            if (heads[sj].output.rows() != n || heads[sj].output.cols() != dh)
+                return modelError(ModelError::TensorShape, "", layerField(li, j, "output"),
+                                  "the output hook changed its shape");
+        }
         concat.middleCols(j * dh, dh) = heads[sj].output.bottomRows(fresh);
         trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
     }
@@ -425,7 +440,8 @@ ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
         ++same;
     same = std::min(same, n - 1);  // at least the last row is computed
     const long before = static_cast<long>(previous.ids.size());
-    bool usable = c.family == Family::Gpt2 && !options.hook && same > 0 && &previous != &result &&
+    bool usable = c.family == Family::Gpt2 && !options.hook && !options.outputHook && same > 0 &&
+                  &previous != &result &&
                   previous.layers.size() == static_cast<std::size_t>(c.layers) &&
                   previous.residual.rows() == before;
     for (std::size_t l = 0; usable && l < previous.layers.size(); ++l) {

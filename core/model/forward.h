@@ -64,6 +64,10 @@ struct ForwardResult {
 // calling thread: it may edit them (same shapes) to study a change.
 using HeadHook = std::function<void(int layer, int head, HeadResultT<float>& qkv)>;
 
+// Called once per head after its attention, with its output P V (n x d_h, before the heads are
+// joined and projected), on the calling thread: it may change the values, not the shape.
+using HeadOutputHook = std::function<void(int layer, int head, FloatMatrix& output)>;
+
 // Called on the calling thread before each layer (layersDone of layersTotal finished) and once
 // more before the output; returning false stops the run with ModelError::Cancelled. A window
 // runs the model on a worker and cancels it through this when the text changes.
@@ -77,6 +81,7 @@ struct ForwardOptions {
     int topK = 10;
     bool allLogits = false;  // logits for every position (else only for the predicted ones)
     HeadHook hook;
+    HeadOutputHook outputHook;
     ProgressCallback progress;
 };
 
@@ -108,5 +113,7 @@ void activate(Activation activation, FloatMatrix& x);
 void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y);
 // The `k` most probable tokens of softmax(logits) (ties: lower id first).
 std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k);
+// The probability of token `id` under softmax(logits) (0 for an id outside them).
+float tokenProbability(const Eigen::Ref<const Eigen::VectorXf>& logits, int id);
 
 }  // namespace attn::model

@@ -3002,32 +3002,81 @@ attnlab --help | --version
         <translation>--%1 必须是 1 到 %2 之间的整数</translation>
     </message>
     <message>
-        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H]
-  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
-  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
-  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
-  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
-  &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token, BERT each [MASK]. PNG, SVG or
-  PDF: the map of one head (--layer and --head count from 1; default 1).
-</source>
-        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H]
-  在 TEXT 上运行一个 GPT-2 或 BERT 检查点目录（config.json、model.safetensors 以及
-  分词器文件：vocab.json + merges.txt，或 vocab.txt）。JSON（不带 -o 时写到标准输出）：
-  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
-  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
-  &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个 [MASK]。PNG、SVG 或
-  PDF：一个头的注意力图（--layer 与 --head 从 1 数起，默认 1）。
-</translation>
-    </message>
-    <message>
         <source>--model DIR and --text TEXT are needed</source>
         <translation>需要 --model 目录 和 --text 文本</translation>
     </message>
     <message>
         <source>%1: the output must end in .json, .png, .svg or .pdf</source>
         <translation>%1：输出文件须以 .json、.png、.svg 或 .pdf 结尾</translation>
+    </message>
+    <message>
+        <source>Edits: %1</source>
+        <translation>编辑：%1</translation>
+    </message>
+    <message>
+        <source>Position %1 (&quot;%2&quot;): token, before, after, change</source>
+        <translation>位置 %1（“%2”）：词元、之前、之后、变化</translation>
+    </message>
+    <message>
+        <source>Largest change of a weight, per layer and head:</source>
+        <translation>每一层、每个头中权重的最大变化：</translation>
+    </message>
+    <message>
+        <source>  layer %1: %2</source>
+        <translation>  第 %1 层：%2</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
+  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
+  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
+  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
+  &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token, BERT each [MASK]. PNG, SVG or
+  PDF: the map of one head (--layer and --head count from 1; default 1).
+  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
+  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
+  zero (or its mean over positions). Both repeat; layers, heads and positions count
+  from 1. With edits: the predictions before and after (to stdout), or with -o the
+  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
+</source>
+        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
+  分词器：vocab.json + merges.txt，或 vocab.txt）。JSON（没有 -o 时写到标准输出）：
+  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
+  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
+  &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个 [MASK]。PNG、SVG 或
+  PDF：一个头的注意力图（--layer 和 --head 从 1 开始数；默认 1）。
+  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
+  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
+  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
+  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
+</translation>
+    </message>
+    <message>
+        <source>--%1 %2: &quot;%3&quot; is not NAME=VALUE</source>
+        <translation>--%1 %2：“%3”不是 名称=值 的形式</translation>
+    </message>
+    <message>
+        <source>--%1 %2: %3 is given twice</source>
+        <translation>--%1 %2：%3 给了两次</translation>
+    </message>
+    <message>
+        <source>--%1 %2: %3 takes a whole number from 1</source>
+        <translation>--%1 %2：%3 需要一个从 1 开始的整数</translation>
+    </message>
+    <message>
+        <source>--%1 %2: unknown field &quot;%3&quot; (%4)</source>
+        <translation>--%1 %2：未知字段“%3”（可用：%4）</translation>
+    </message>
+    <message>
+        <source>--edit %1: the role must be key, query or value, not &quot;%2&quot;</source>
+        <translation>--edit %1：角色必须是 key、query 或 value，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>--edit %1: scale=S (a finite number) is needed</source>
+        <translation>--edit %1：需要 scale=S（一个有限的数）</translation>
     </message>
 </context>
 <context>

@@ -90,9 +90,12 @@ def merge_heads(t):
     return t.permute(1, 0, 2).reshape(n, h * dh)
 
 
-def gpt2_forward(w, cfg, ids, last_logits_only=False):
+def gpt2_forward(w, cfg, ids, last_logits_only=False, edit=None, edit_output=None):
     """Attention of every layer (h x n x n each) and the logits of every position, or of the
-    last one only (as attn::model::forward computes by default; bench/torch_peer.py)."""
+    last one only (as attn::model::forward computes by default; bench/torch_peer.py).
+    Optional hooks (make_edit_fixtures.py): edit(layer, q, k, v) -> (q, k, v), called with the
+    per-head projections (h x n x d_h, bias included) before the scores; edit_output(layer, o)
+    -> o, called with the heads' outputs P V (h x n x d_h) before they are merged."""
     n = len(ids)
     d, heads, eps = cfg["n_embd"], cfg["n_head"], cfg["layer_norm_epsilon"]
     x = w["wte.weight"][ids] + w["wpe.weight"][torch.arange(n)]
@@ -103,11 +106,16 @@ def gpt2_forward(w, cfg, ids, last_logits_only=False):
         a = F.layer_norm(x, (d,), w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
         qkv = torch.addmm(w[p + "attn.c_attn.bias"], a, w[p + "attn.c_attn.weight"])  # Conv1D
         q, k, v = (split_heads(t, heads) for t in qkv.split(d, dim=1))
+        if edit is not None:
+            q, k, v = edit(i, q, k, v)
         scores = q @ k.transpose(-1, -2) / (v.size(-1) ** 0.5)
         scores = torch.where(causal, scores, torch.tensor(torch.finfo(scores.dtype).min, dtype=scores.dtype))
         probs = torch.softmax(scores, dim=-1)
         attentions.append(probs)
-        o = merge_heads(probs @ v)
+        o = probs @ v
+        if edit_output is not None:
+            o = edit_output(i, o)
+        o = merge_heads(o)
         x = x + torch.addmm(w[p + "attn.c_proj.bias"], o, w[p + "attn.c_proj.weight"])
         m = F.layer_norm(x, (d,), w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
         f = gelu_new(torch.addmm(w[p + "mlp.c_fc.bias"], m, w[p + "mlp.c_fc.weight"]))
@@ -117,7 +125,8 @@ def gpt2_forward(w, cfg, ids, last_logits_only=False):
     return attentions, logits
 
 
-def bert_forward(w, cfg, ids):
+def bert_forward(w, cfg, ids, edit=None, edit_output=None):
+    """As gpt2_forward (all positions' logits), with the same optional edit hooks."""
     n = len(ids)
     d, heads, eps = cfg["hidden_size"], cfg["num_attention_heads"], cfg["layer_norm_eps"]
     ln = lambda t, name: F.layer_norm(t, (d,), w[name + ".weight"], w[name + ".bias"], eps)
@@ -132,10 +141,15 @@ def bert_forward(w, cfg, ids):
         q = split_heads(lin(x, p + "attention.self.query"), heads)
         k = split_heads(lin(x, p + "attention.self.key"), heads)
         v = split_heads(lin(x, p + "attention.self.value"), heads)
+        if edit is not None:
+            q, k, v = edit(i, q, k, v)
         scores = q @ k.transpose(-1, -2) / math.sqrt(d // heads)
         probs = torch.softmax(scores, dim=-1)
         attentions.append(probs)
-        o = merge_heads(probs @ v)
+        o = probs @ v
+        if edit_output is not None:
+            o = edit_output(i, o)
+        o = merge_heads(o)
         x = ln(lin(o, p + "attention.output.dense") + x, p + "attention.output.LayerNorm")
         f = gelu_erf(lin(x, p + "intermediate.dense"))
         x = ln(lin(f, p + "output.dense") + x, p + "output.LayerNorm")

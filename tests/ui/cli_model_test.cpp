@@ -13,6 +13,7 @@
 
 #include "../core/model/model_files.h"
 #include "core/model/forward.h"
+#include "core/model/head_edit.h"
 #include "core/model/safetensors.h"
 #include "core/tokenize/gpt2_tokenizer.h"
 #include "support/cli_test_support.h"
@@ -135,6 +136,82 @@ TEST(CliModel, DrawsOneHeadAndRefusesBadFoldersAndIndexesWithTheirExitCodes)
     EXPECT_TRUE(r.err.contains(QStringLiteral("config.json"))) << r.err.toStdString();
     r = test::runAttnlab({QStringLiteral("model"), QStringLiteral("--text"), QStringLiteral("x")});
     EXPECT_EQ(r.code, 2);
+}
+
+TEST(CliModel, EditsAndAblationsPrintThePredictionsBeforeAndAfterAndWriteBothRunsAsJson)
+{
+    QTemporaryDir dir;
+    const QString folder = test::modelFolder(dir, "gpt2_tiny", true);
+    const QStringList base{QStringLiteral("model"), QStringLiteral("--model"), folder,
+                           QStringLiteral("--text"), QStringLiteral("the cat sat.")};
+    const QStringList edits{QStringLiteral("--edit"),
+                            QStringLiteral("key,layer=1,head=2,index=3,scale=2"),
+                            QStringLiteral("--ablate"), QStringLiteral("layer=2,head=1,mean")};
+    test::CliRun r = test::runAttnlab(base + edits);
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    const QString text = QString::fromUtf8(r.out);
+    EXPECT_TRUE(text.contains(QStringLiteral("key layer 1 head 2 index 3 x2")))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("ablate (mean) layer 2 head 1")));
+    EXPECT_TRUE(text.contains(QStringLiteral("before, after, change")));
+
+    const QString out = dir.filePath(QStringLiteral("edited.json"));
+    r = test::runAttnlab(base + edits + QStringList{QStringLiteral("-o"), out});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    QFile f(out);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    const QJsonObject before = root[QStringLiteral("before")].toObject();
+    ASSERT_EQ(before[QStringLiteral("layers")].toArray().size(), 2);
+    ASSERT_EQ(before[QStringLiteral("predictions")].toArray().size(), 1);
+
+    // The edited run is the core's runEdited on the same ids; the before, its plain forward.
+    attn::model::Model model;
+    ASSERT_TRUE(attn::model::Model::load(folder.toStdString(), model).ok());
+    std::vector<int> ids;
+    for (const QJsonValue& v : root[QStringLiteral("ids")].toArray()) ids.push_back(v.toInt());
+    attn::model::ForwardResult plain, edited;
+    ASSERT_TRUE(attn::model::forward(model, ids, {}, plain).ok());
+    const std::vector<attn::model::HeadEdit> e{
+        {attn::model::HeadEditKind::Key, 0, 1, 2, 2.0f},
+        {attn::model::HeadEditKind::AblateMean, 1, 0, 0, 1.0f}};
+    ASSERT_TRUE(attn::model::runEdited(model, plain, e, {}, edited).ok());
+    const auto weight = [](const QJsonObject& run, int l, int h, int i, int j) {
+        return run[QStringLiteral("layers")]
+            .toArray()[l]
+            .toObject()[QStringLiteral("heads")]
+            .toArray()[h]
+            .toObject()[QStringLiteral("weights")]
+            .toArray()[i]
+            .toArray()[j]
+            .toDouble();
+    };
+    EXPECT_NEAR(weight(root, 0, 1, 5, 2), edited.layers[0].attention[1](5, 2), 1e-6);
+    EXPECT_NEAR(weight(before, 0, 1, 5, 2), plain.layers[0].attention[1](5, 2), 1e-6);
+    EXPECT_NE(weight(root, 0, 1, 5, 2), weight(before, 0, 1, 5, 2));
+    EXPECT_EQ(root[QStringLiteral("predictions")]
+                  .toArray()[0]
+                  .toObject()[QStringLiteral("top")]
+                  .toArray()[0]
+                  .toObject()[QStringLiteral("id")]
+                  .toInt(),
+              edited.predictions[0].top[0].id);
+
+    // Bad edits: exit 2, naming the argument.
+    for (const QStringList& bad :
+         {QStringList{QStringLiteral("--edit"),
+                      QStringLiteral("key,layer=3,head=1,index=1,scale=2")},
+          QStringList{QStringLiteral("--edit"),
+                      QStringLiteral("key,layer=1,head=1,index=99,scale=2")},
+          QStringList{QStringLiteral("--edit"),
+                      QStringLiteral("keys,layer=1,head=1,index=1,scale=2")},
+          QStringList{QStringLiteral("--edit"), QStringLiteral("key,layer=1,head=1,index=1")},
+          QStringList{QStringLiteral("--ablate"), QStringLiteral("layer=1,head=9")},
+          QStringList{QStringLiteral("--ablate"), QStringLiteral("layer=1,head=1,median")}}) {
+        r = test::runAttnlab(base + bad);
+        EXPECT_EQ(r.code, 2) << bad.join(QLatin1Char(' ')).toStdString();
+        EXPECT_FALSE(r.err.isEmpty());
+    }
 }
 
 }  // namespace

@@ -1,0 +1,143 @@
+#include "core/model/head_edit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+namespace attn::model {
+
+namespace {
+
+const char* kindName(HeadEditKind kind)
+{
+    switch (kind) {
+    case HeadEditKind::Query: return "query";
+    case HeadEditKind::Key: return "key";
+    case HeadEditKind::Value: return "value";
+    case HeadEditKind::AblateZero: return "ablate";
+    case HeadEditKind::AblateMean: return "ablate (mean)";
+    }
+    return "?";
+}
+
+bool isAblation(HeadEditKind kind)
+{
+    return kind == HeadEditKind::AblateZero || kind == HeadEditKind::AblateMean;
+}
+
+bool sameTarget(const HeadEdit& a, const HeadEdit& b)
+{
+    if (a.layer != b.layer || a.head != b.head) return false;
+    if (isAblation(a.kind) || isAblation(b.kind)) return isAblation(a.kind) && isAblation(b.kind);
+    return a.kind == b.kind && a.index == b.index;
+}
+
+}  // namespace
+
+std::string describe(const HeadEdit& e)
+{
+    std::string s = std::string(kindName(e.kind)) + " layer " + std::to_string(e.layer + 1) +
+                    " head " + std::to_string(e.head + 1);
+    if (!isAblation(e.kind)) {
+        char scale[32];
+        std::snprintf(scale, sizeof scale, "%g", static_cast<double>(e.scale));
+        s += " index " + std::to_string(e.index + 1) + " x" + scale;
+    }
+    return s;
+}
+
+ModelStatus checkEdits(const Model& model, long tokens, std::span<const HeadEdit> edits)
+{
+    const ModelConfig& c = model.config();
+    for (std::size_t i = 0; i < edits.size(); ++i) {
+        const HeadEdit& e = edits[i];
+        const std::string field = "edits[" + std::to_string(i) + "]";
+        if (e.layer < 0 || e.layer >= c.layers)
+            return modelError(
+                ModelError::BadLayer, "", field,
+                describe(e) + ": the model has " + std::to_string(c.layers) + " layers");
+        if (e.head < 0 || e.head >= c.heads)
+            return modelError(
+                ModelError::BadLayer, "", field,
+                describe(e) + ": the model has " + std::to_string(c.heads) + " heads");
+        if (!isAblation(e.kind) && (e.index < 0 || e.index >= tokens))
+            return modelError(ModelError::BadPosition, "", field,
+                              describe(e) + ": the text has " + std::to_string(tokens) + " tokens");
+        if (!std::isfinite(e.scale))
+            return modelError(ModelError::NonFinite, "", field,
+                              describe(e) + ": scale is not finite");
+        for (std::size_t k = 0; k < i; ++k)
+            if (sameTarget(edits[k], e))
+                return modelError(ModelError::BadPosition, "", field,
+                                  describe(e) + ": the same as edits[" + std::to_string(k) + "] (" +
+                                      describe(edits[k]) + "); give each once");
+    }
+    return {};
+}
+
+ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits)
+{
+    ForwardOptions o = base;
+    const auto all = std::make_shared<const std::vector<HeadEdit>>(std::move(edits));
+    o.hook = [all, earlier = base.hook](int layer, int head, HeadResultT<float>& hr) {
+        if (earlier) earlier(layer, head, hr);
+        for (const HeadEdit& e : *all) {
+            if (e.layer != layer || e.head != head) continue;
+            switch (e.kind) {
+            case HeadEditKind::Query: hr.Q.row(e.index) *= e.scale; break;
+            case HeadEditKind::Key: hr.K.row(e.index) *= e.scale; break;
+            case HeadEditKind::Value: hr.V.row(e.index) *= e.scale; break;
+            default: break;
+            }
+        }
+    };
+    o.outputHook = [all, earlier = base.outputHook](int layer, int head, FloatMatrix& output) {
+        if (earlier) earlier(layer, head, output);
+        for (const HeadEdit& e : *all) {
+            if (e.layer != layer || e.head != head) continue;
+            if (e.kind == HeadEditKind::AblateZero) {
+                output.setZero();
+            } else if (e.kind == HeadEditKind::AblateMean) {
+                const Eigen::RowVectorXf mean = output.colwise().mean();
+                output.rowwise() = mean;
+            }
+        }
+    };
+    return o;
+}
+
+ModelStatus runEdited(const Model& model, const ForwardResult& before,
+                      std::span<const HeadEdit> edits, const ForwardOptions& options,
+                      ForwardResult& after)
+{
+    const long n = static_cast<long>(before.ids.size());
+    if (ModelStatus s = checkEdits(model, n, edits); !s.ok()) return s;
+    after = before;
+    if (edits.empty()) return {};
+    int first = model.config().layers - 1;
+    for (const HeadEdit& e : edits) first = std::min(first, e.layer);
+    const ForwardOptions edited = withEdits(options, {edits.begin(), edits.end()});
+    return forwardFrom(model, first, edited, after);
+}
+
+std::vector<std::vector<float>> attentionChange(const ForwardResult& before,
+                                                const ForwardResult& after)
+{
+    std::vector<std::vector<float>> change;
+    if (before.layers.size() != after.layers.size()) return change;
+    for (std::size_t l = 0; l < before.layers.size(); ++l) {
+        const auto& a = before.layers[l].attention;
+        const auto& b = after.layers[l].attention;
+        if (a.size() != b.size()) return {};
+        std::vector<float> row;
+        for (std::size_t h = 0; h < a.size(); ++h) {
+            if (a[h].rows() != b[h].rows() || a[h].cols() != b[h].cols()) return {};
+            row.push_back(a[h].size() == 0 ? 0.0f : (a[h] - b[h]).cwiseAbs().maxCoeff());
+        }
+        change.push_back(std::move(row));
+    }
+    return change;
+}
+
+}  // namespace attn::model

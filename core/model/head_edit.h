@@ -1,0 +1,50 @@
+#pragma once
+// Edits of one attention head inside a real model, carried through the rest of the network:
+// scale one position's query, key or value vector of a head (the projected vector with its
+// bias, as the scores see it), or ablate a head (its output P V set to zero, or every row
+// replaced by the mean of its rows over positions). Several edits may be applied at once.
+//
+// runEdited() re-runs only from the first edited layer on, from the residual stream an
+// unedited run kept (forwardFrom), so the layers before it are the unedited run's.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/model/forward.h"
+
+namespace attn::model {
+
+enum class HeadEditKind { Query, Key, Value, AblateZero, AblateMean };
+
+struct HeadEdit {
+    HeadEditKind kind = HeadEditKind::Key;
+    int layer = 0;   // from 0
+    int head = 0;    // from 0
+    long index = 0;  // the position (query, key and value edits), from 0
+    float scale = 1.0f;
+};
+
+// "key layer 1 head 2 index 3 x2" (1-based, as the window shows them), for messages.
+std::string describe(const HeadEdit& edit);
+
+// Refuses an edit whose layer, head or position is outside the model and the sequence of
+// `tokens`, a non-finite scale, or two edits of one vector (or one head ablated twice),
+// naming the edit (edits[i]).
+ModelStatus checkEdits(const Model& model, long tokens, std::span<const HeadEdit> edits);
+
+// The options with hooks that apply `edits` (added to any hooks `base` has).
+ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits);
+
+// The edited run: `before` (a complete forward() of the same ids) with its layers from the first
+// edited one re-run under the edits. `after` is overwritten; `before` is left as it is.
+ModelStatus runEdited(const Model& model, const ForwardResult& before,
+                      std::span<const HeadEdit> edits, const ForwardOptions& options,
+                      ForwardResult& after);
+
+// For every layer and head, the largest absolute change of a weight between two runs of the
+// same ids: [layer][head]. Empty when the runs do not match in shape.
+std::vector<std::vector<float>> attentionChange(const ForwardResult& before,
+                                                const ForwardResult& after);
+
+}  // namespace attn::model
