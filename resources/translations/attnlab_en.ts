@@ -49,6 +49,16 @@
     </message>
 </context>
 <context>
+    <name>attnlab::PredictionsPanel</name>
+    <message numerus="yes">
+        <source>Largest change of a weight, per layer and head (%n head edit(s)):</source>
+        <translation>
+            <numerusform>Largest change of a weight, per layer and head (%n head edit):</numerusform>
+            <numerusform>Largest change of a weight, per layer and head (%n head edits):</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::SessionOps</name>
     <message numerus="yes">
         <source>%n vector edit(s) no longer fit and were dropped: %1.</source>

@@ -1224,6 +1224,42 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Type a text to see the model&apos;s attention.</source>
         <translation>输入一段文字，查看模型的注意力。</translation>
     </message>
+    <message>
+        <source>The edit was refused: %1</source>
+        <translation>编辑被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Replace layer %1, head %2 by its mean</source>
+        <translation>把第 %1 层的头 %2 换成它的平均</translation>
+    </message>
+    <message>
+        <source>Switch off layer %1, head %2</source>
+        <translation>关闭第 %1 层的头 %2</translation>
+    </message>
+    <message>
+        <source>Restore layer %1, head %2</source>
+        <translation>恢复第 %1 层的头 %2</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Scale %1 %2 of layer %3, head %4 by %5</source>
+        <translation>把第 %3 层头 %4 的%1 %2 乘以 %5</translation>
+    </message>
+    <message>
+        <source>Clear the head edits</source>
+        <translation>清除对头的编辑</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelFigures</name>
@@ -1304,6 +1340,26 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>query %1 “%2” → key %3 “%4”: %5</source>
         <translation>查询 %1“%2”→ 键 %3“%4”：%5</translation>
     </message>
+    <message>
+        <source>Double Key %1 “%2”</source>
+        <translation>键 %1“%2”放大两倍</translation>
+    </message>
+    <message>
+        <source>Halve Key %1 “%2”</source>
+        <translation>键 %1“%2”减半</translation>
+    </message>
+    <message>
+        <source>Double Value %1 “%2”</source>
+        <translation>值 %1“%2”放大两倍</translation>
+    </message>
+    <message>
+        <source>Double Query %1 “%2”</source>
+        <translation>查询 %1“%2”放大两倍</translation>
+    </message>
+    <message>
+        <source>Restore This Head</source>
+        <translation>恢复这个头</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelGrid</name>
@@ -1341,6 +1397,18 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Click to enlarge</source>
         <translation>点击放大</translation>
+    </message>
+    <message>
+        <source>Switch Off This Head (output 0)</source>
+        <translation>关闭这个头（输出为 0）</translation>
+    </message>
+    <message>
+        <source>Replace by Its Mean over Positions</source>
+        <translation>换成它在各位置上的平均</translation>
+    </message>
+    <message>
+        <source>Restore This Head</source>
+        <translation>恢复这个头</translation>
     </message>
 </context>
 <context>
@@ -1533,6 +1601,34 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>AttnLab — real model</source>
         <translation>AttnLab — 真实模型</translation>
     </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Head Edits</source>
+        <translation>清除对头的编辑(&amp;C)</translation>
+    </message>
+    <message>
+        <source>How to Edit a Head</source>
+        <translation>如何编辑一个头</translation>
+    </message>
+    <message>
+        <source>How to edit a head</source>
+        <translation>如何编辑一个头</translation>
+    </message>
+    <message>
+        <source>Right-click a head in the model view to switch it off or replace it by its mean; right-click a cell of an enlarged head to double or halve that key, value or query. The model re-runs from that layer on: the predictions show before and after, and the grid below them how much each later head&apos;s attention changed. Every edit is one undo step.</source>
+        <translation>在模型视图中右键点击一个头，可以关闭它或把它换成平均；在放大的头上右键点击一个格子，可以把那个键、值或查询放大两倍或减半。模型从那一层起重新运行：预测显示编辑前后的对比，下面的网格显示之后每个头的注意力变化了多少。每次编辑都是一个撤销步骤。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::NumbersExport</name>
@@ -1655,6 +1751,44 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Token id %1</source>
         <translation>词元编号 %1</translation>
+    </message>
+    <message>
+        <source>For each layer (row) and head (column): the largest change of one attention weight that the head edits caused</source>
+        <translation>每一层（行）、每个头（列）：对头的编辑造成的单个注意力权重的最大变化</translation>
+    </message>
+    <message numerus="yes">
+        <source>Largest change of a weight, per layer and head (%n head edit(s)):</source>
+        <translation>
+            <numerusform>每一层、每个头中权重的最大变化（%n 处对头的编辑）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>L%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2: %3</source>
+        <translation>第 %1 层，头 %2：%3</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>With the head edits (after) beside the unedited model (before); change in percentage points.</source>
+        <translation>编辑后（之后）与未编辑的模型（之前）并列；变化以百分点计。</translation>
     </message>
 </context>
 <context>

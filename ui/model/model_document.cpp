@@ -51,6 +51,8 @@ bool ModelDocument::open(const QString& folder, QString& error)
     watcher_.waitForFinished();
     running_ = pending_ = false;
     loaded_ = std::move(loaded);
+    edits_.clear();  // they were the other model's
+    undo_.clear();
     folder_ = path;
     snapshot_.reset();
     selection_ = clamped(selection_);
@@ -130,18 +132,19 @@ void ModelDocument::startRun()
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     progress_->store(0);
     const int generation = ++generation_;
-    watcher_.setFuture(QtConcurrent::run([loaded = loaded_, text = text_, cancel = cancel_,
-                                          progress = progress_, generation, previous = snapshot_] {
-        ModelRunOutcome outcome = runModelText(
-            *loaded, text,
-            [&](int done, int) {
-                progress->store(done);
-                return !cancel->load();
-            },
-            previous.get());
-        outcome.generation = generation;
-        return outcome;
-    }));
+    watcher_.setFuture(
+        QtConcurrent::run([loaded = loaded_, text = text_, cancel = cancel_, progress = progress_,
+                           generation, previous = snapshot_, edits = edits_] {
+            ModelRunOutcome outcome = runModelText(
+                *loaded, text,
+                [&](int done, int) {
+                    progress->store(done);
+                    return !cancel->load();
+                },
+                previous.get(), edits);
+            outcome.generation = generation;
+            return outcome;
+        }));
     running_ = true;
     Q_EMIT runningChanged(true);
 }
@@ -234,6 +237,137 @@ QString ModelDocument::focusTitle() const
                        : selection_.focus == ModelFocus::LayerAverage ? heads()
                                                                       : heads() + 1;
     return modelMapName(selection_.layer, column, heads());
+}
+
+namespace {
+
+// One change of the head edits: the list before and after. The first redo (the push) only
+// records it: the document already applied the change.
+class EditsCommand : public QUndoCommand {
+public:
+    EditsCommand(ModelDocument* doc, std::vector<attn::model::HeadEdit> before,
+                 std::vector<attn::model::HeadEdit> after, const QString& label)
+        : QUndoCommand(label), doc_(doc), before_(std::move(before)), after_(std::move(after))
+    {
+    }
+    void undo() override { doc_->applyEdits(before_); }
+    void redo() override
+    {
+        if (!first_) doc_->applyEdits(after_);
+        first_ = false;
+    }
+
+private:
+    ModelDocument* doc_;
+    std::vector<attn::model::HeadEdit> before_, after_;
+    bool first_ = true;
+};
+
+bool sameHead(const attn::model::HeadEdit& e, int layer, int head)
+{
+    return e.layer == layer && e.head == head;
+}
+
+bool ablation(attn::model::HeadEditKind kind)
+{
+    return kind == attn::model::HeadEditKind::AblateZero ||
+           kind == attn::model::HeadEditKind::AblateMean;
+}
+
+}  // namespace
+
+void ModelDocument::applyEdits(std::vector<attn::model::HeadEdit> edits)
+{
+    edits_ = std::move(edits);
+    runNow();
+}
+
+bool ModelDocument::changeEdits(std::vector<attn::model::HeadEdit> edits, const QString& label)
+{
+    if (!loaded_) return false;
+    const long n = snapshot_ ? snapshot_->tokenCount() : 0;
+    if (const attn::model::ModelStatus s = attn::model::checkEdits(loaded_->model, n, edits);
+        !s.ok()) {
+        Q_EMIT errorOccurred(tr("The edit was refused: %1").arg(QString::fromStdString(s.message)));
+        return false;
+    }
+    std::vector<attn::model::HeadEdit> before = edits_;
+    applyEdits(edits);
+    undo_.push(new EditsCommand(this, std::move(before), std::move(edits), label));
+    return true;
+}
+
+bool ModelDocument::ablateHead(int layer, int head, bool mean)
+{
+    std::vector<attn::model::HeadEdit> edits;
+    for (const attn::model::HeadEdit& e : edits_)
+        if (!(sameHead(e, layer, head) && ablation(e.kind))) edits.push_back(e);
+    attn::model::HeadEdit e;
+    e.kind = mean ? attn::model::HeadEditKind::AblateMean : attn::model::HeadEditKind::AblateZero;
+    e.layer = layer;
+    e.head = head;
+    edits.push_back(e);
+    const QString label =
+        mean ? tr("Replace layer %1, head %2 by its mean") : tr("Switch off layer %1, head %2");
+    return changeEdits(std::move(edits), label.arg(layer + 1).arg(head + 1));
+}
+
+bool ModelDocument::restoreHead(int layer, int head)
+{
+    std::vector<attn::model::HeadEdit> edits;
+    for (const attn::model::HeadEdit& e : edits_)
+        if (!sameHead(e, layer, head)) edits.push_back(e);
+    if (edits.size() == edits_.size()) return false;
+    return changeEdits(std::move(edits),
+                       tr("Restore layer %1, head %2").arg(layer + 1).arg(head + 1));
+}
+
+bool ModelDocument::scaleVector(attn::model::HeadEditKind kind, int layer, int head, long index,
+                                float scale)
+{
+    std::vector<attn::model::HeadEdit> edits;
+    float total = scale;  // scaling the same vector again multiplies
+    for (const attn::model::HeadEdit& e : edits_) {
+        if (sameHead(e, layer, head) && e.kind == kind && e.index == index)
+            total *= e.scale;
+        else
+            edits.push_back(e);
+    }
+    attn::model::HeadEdit e;
+    e.kind = kind;
+    e.layer = layer;
+    e.head = head;
+    e.index = index;
+    e.scale = total;
+    if (total != 1.0f) edits.push_back(e);
+    const QString role = kind == attn::model::HeadEditKind::Key     ? tr("key")
+                         : kind == attn::model::HeadEditKind::Query ? tr("query")
+                                                                    : tr("value");
+    return changeEdits(std::move(edits), tr("Scale %1 %2 of layer %3, head %4 by %5")
+                                             .arg(role)
+                                             .arg(index + 1)
+                                             .arg(layer + 1)
+                                             .arg(head + 1)
+                                             .arg(static_cast<double>(scale)));
+}
+
+bool ModelDocument::clearEdits()
+{
+    if (edits_.empty()) return false;
+    return changeEdits({}, tr("Clear the head edits"));
+}
+
+bool ModelDocument::headEdited(int layer, int head) const
+{
+    return std::any_of(edits_.begin(), edits_.end(),
+                       [&](const attn::model::HeadEdit& e) { return sameHead(e, layer, head); });
+}
+
+bool ModelDocument::headAblated(int layer, int head) const
+{
+    return std::any_of(edits_.begin(), edits_.end(), [&](const attn::model::HeadEdit& e) {
+        return sameHead(e, layer, head) && ablation(e.kind);
+    });
 }
 
 }  // namespace attnlab

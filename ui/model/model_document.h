@@ -16,6 +16,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
+#include <QUndoStack>
 
 #include "ui/model/model_snapshot.h"
 
@@ -69,6 +70,20 @@ public:
 
     [[nodiscard]] std::shared_ptr<const ModelSnapshot> snapshot() const { return snapshot_; }
 
+    // Head edits carried through the model (core/model/head_edit.h): each named operation is
+    // one undo step and re-runs the model; the snapshot then holds the edited run beside the
+    // unedited one. They are refused (false, errorOccurred) outside the model or the text.
+    [[nodiscard]] const std::vector<attn::model::HeadEdit>& edits() const { return edits_; }
+    bool ablateHead(int layer, int head, bool mean);
+    bool restoreHead(int layer, int head);  // drops every edit of that head
+    bool scaleVector(attn::model::HeadEditKind kind, int layer, int head, long index, float scale);
+    bool clearEdits();
+    [[nodiscard]] bool headEdited(int layer, int head) const;
+    [[nodiscard]] bool headAblated(int layer, int head) const;
+    [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
+    // Sets the edits as they are (the undo stack's commands call this).
+    void applyEdits(std::vector<attn::model::HeadEdit> edits);
+
     [[nodiscard]] const ModelSelection& selection() const { return selection_; }
     void selectHead(int layer, int head);
     void selectAggregate(int layer, ModelFocus focus);
@@ -86,6 +101,7 @@ Q_SIGNALS:
     void noticed(const QString& message);
 
 private:
+    bool changeEdits(std::vector<attn::model::HeadEdit> edits, const QString& label);
     void startRun();
     void finishRun();
     void setSelection(ModelSelection s);
@@ -95,6 +111,8 @@ private:
     QString folder_;
     QString text_;
     std::shared_ptr<const ModelSnapshot> snapshot_;
+    std::vector<attn::model::HeadEdit> edits_;
+    QUndoStack undo_;
     ModelSelection selection_;
     QTimer debounce_;
     QFutureWatcher<ModelRunOutcome> watcher_;

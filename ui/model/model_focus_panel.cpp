@@ -2,8 +2,10 @@
 
 #include <numeric>
 
+#include <QContextMenuEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -58,6 +60,8 @@ ModelFocusPanel::ModelFocusPanel(ModelDocument* document, QWidget* parent)
     connect(map_, &HeatmapView::cellClicked, this,
             [this](int row, int, Qt::KeyboardModifiers) { document_->selectQuery(row); });
     connect(map_, &HeatmapView::cellHovered, this, &ModelFocusPanel::showHover);
+    map_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(map_, &QWidget::customContextMenuRequested, this, &ModelFocusPanel::editMenu);
     refresh();
 }
 
@@ -79,6 +83,33 @@ void ModelFocusPanel::refresh()
     map_->setContent(std::move(c));
     map_->setSelection(document_->selection().query, -1);
     showRow();
+}
+
+void ModelFocusPanel::editMenu(const QPoint& pos)
+{
+    const ModelSelection& s = document_->selection();
+    const auto snap = document_->snapshot();
+    int row = -1, column = -1;
+    if (!snap || s.focus != ModelFocus::Head || !map_->cellAtPosition(pos, row, column)) return;
+    using Kind = attn::model::HeadEditKind;
+    QMenu menu(this);
+    menu.addSection(document_->focusTitle());
+    const auto add = [&](const QString& text, Kind kind, long index, float scale) {
+        menu.addAction(text, this, [this, s, kind, index, scale] {
+            document_->scaleVector(kind, s.layer, s.head, index, scale);
+        });
+    };
+    const QString key = snap->labels.value(column);
+    const QString query = snap->labels.value(row);
+    add(tr("Double Key %1 “%2”").arg(column + 1).arg(key), Kind::Key, column, 2.0f);
+    add(tr("Halve Key %1 “%2”").arg(column + 1).arg(key), Kind::Key, column, 0.5f);
+    add(tr("Double Value %1 “%2”").arg(column + 1).arg(key), Kind::Value, column, 2.0f);
+    add(tr("Double Query %1 “%2”").arg(row + 1).arg(query), Kind::Query, row, 2.0f);
+    menu.addSeparator();
+    QAction* restore = menu.addAction(tr("Restore This Head"), this,
+                                      [this, s] { document_->restoreHead(s.layer, s.head); });
+    restore->setEnabled(document_->headEdited(s.layer, s.head));
+    menu.exec(map_->mapToGlobal(pos));
 }
 
 void ModelFocusPanel::showRow()

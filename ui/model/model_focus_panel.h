@@ -1,8 +1,8 @@
 #pragma once
 // One map of the model view enlarged (a head, a layer mean or a rollout) with the tokens on
 // both axes, hover values and the selected query's strongest keys below it, like the
-// workbench's row inspector. It only reads the ModelDocument; clicking a row selects that
-// query there.
+// workbench's row inspector. Its context menu edits the head (model_document.h). It only reads the
+// ModelDocument; clicking a row selects that query there.
 
 #include <QWidget>
 
@@ -26,6 +26,9 @@ private:
     void refresh();
     void showRow();
     void showHover(int row, int column);
+    // Right-click on a head's map: scale the key or value under the mouse, or its row's query
+    // (the document carries the edit through the model), or restore the head.
+    void editMenu(const QPoint& pos);
 
     ModelDocument* document_;
     HeatmapView* map_;

@@ -1,7 +1,9 @@
 #include "ui/model/model_grid_view.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QPainter>
 #include <QToolTip>
 
@@ -66,6 +68,7 @@ void ModelGridView::paintEvent(QPaintEvent*)
                             : s.focus == ModelFocus::LayerAverage ? shown_->heads()
                                                                   : shown_->heads() + 1;
     paintModelGrid(p, QRectF(rect()).adjusted(6, 6, -6, -6), *shown_, shown_->thumbnails, style);
+    paintEditMarks(p);
 }
 
 void ModelGridView::choose(int layer, int column)
@@ -104,6 +107,52 @@ void ModelGridView::keyPressEvent(QKeyEvent* event)
     default: return QWidget::keyPressEvent(event);
     }
     choose(std::clamp(layer, 0, shown_->layers() - 1), std::clamp(column, 0, shown_->heads() + 1));
+}
+
+void ModelGridView::paintEditMarks(QPainter& p) const
+{
+    if (!shown_) return;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const attn::model::HeadEdit& e : shown_->edits) {
+        const QRectF r = cellRect(e.layer, e.head);
+        if (e.kind == attn::model::HeadEditKind::AblateZero ||
+            e.kind == attn::model::HeadEditKind::AblateMean) {
+            QPen pen(QColor(0xd6, 0x27, 0x28));
+            pen.setWidthF(std::max(1.5, r.width() / 14));
+            p.setPen(pen);
+            p.fillRect(r, QColor(255, 255, 255, 150));
+            p.drawLine(r.topLeft(), r.bottomRight());
+            if (e.kind == attn::model::HeadEditKind::AblateZero)
+                p.drawLine(r.topRight(), r.bottomLeft());
+        } else {
+            const double d = std::max(5.0, r.width() / 4);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0xf2, 0x8e, 0x2b));
+            p.drawEllipse(QRectF(r.right() - d, r.top(), d, d));
+        }
+    }
+    p.restore();
+}
+
+void ModelGridView::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (!shown_) return;
+    const ModelGridGeometry g = modelGridGeometry(QRectF(rect()).adjusted(6, 6, -6, -6),
+                                                  shown_->layers(), shown_->heads(), basePx());
+    const ModelGridCell cell = g.cellAt(event->pos());
+    if (cell.layer < 0 || cell.column >= shown_->heads()) return;
+    const int layer = cell.layer, head = cell.column;
+    QMenu menu(this);
+    menu.addSection(modelMapName(layer, head, shown_->heads()));
+    menu.addAction(tr("Switch Off This Head (output 0)"), this,
+                   [this, layer, head] { document_->ablateHead(layer, head, false); });
+    menu.addAction(tr("Replace by Its Mean over Positions"), this,
+                   [this, layer, head] { document_->ablateHead(layer, head, true); });
+    QAction* restore = menu.addAction(tr("Restore This Head"), this,
+                                      [this, layer, head] { document_->restoreHead(layer, head); });
+    restore->setEnabled(document_->headEdited(layer, head));
+    menu.exec(event->globalPos());
 }
 
 bool ModelGridView::event(QEvent* event)

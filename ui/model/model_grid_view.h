@@ -9,6 +9,8 @@
 #include <QImage>
 #include <QWidget>
 
+class QPainter;
+
 namespace attnlab {
 
 class ModelDocument;
@@ -32,11 +34,14 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void refresh();
     void choose(int layer, int column);
     [[nodiscard]] double basePx() const;
+    // Marks on edited heads: a cross on a switched-off one, a dot on one with scaled vectors.
+    void paintEditMarks(QPainter& painter) const;
 
     ModelDocument* document_;
     std::shared_ptr<const ModelSnapshot> shown_;

@@ -30,7 +30,8 @@ QString modelMapName(int layer, int column, int heads)
 
 ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
                              const attn::model::ProgressCallback& progress,
-                             const ModelSnapshot* previous)
+                             const ModelSnapshot* previous,
+                             const std::vector<attn::model::HeadEdit>& edits)
 {
     QElapsedTimer clock;
     clock.start();
@@ -59,10 +60,20 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     if (const attn::tok::BertTokenizer* bert = tokenizer.bert())
         options.maskTokenId = bert->maskId().value_or(-1);
     options.progress = progress;
-    const attn::model::ModelStatus s =
-        previous ? attn::model::forwardReusing(loaded.model, ids, options, previous->result,
-                                               snap->result)
+    // Reuse the previous run's unedited rows (its edited ones belong to other edits).
+    const attn::model::ForwardResult* reusable =
+        previous ? (previous->edited() ? &previous->unedited : &previous->result) : nullptr;
+    attn::model::ModelStatus s =
+        reusable ? attn::model::forwardReusing(loaded.model, ids, options, *reusable, snap->result)
                  : attn::model::forward(loaded.model, ids, options, snap->result);
+    for (const attn::model::HeadEdit& e : edits)
+        if (e.index < snap->tokenCount()) snap->edits.push_back(e);
+    if (s.ok() && snap->edited()) {
+        snap->unedited = std::move(snap->result);
+        s = attn::model::runEdited(loaded.model, snap->unedited, snap->edits, options,
+                                   snap->result);
+        snap->change = attn::model::attentionChange(snap->unedited, snap->result);
+    }
     if (s.code == attn::model::ModelError::Cancelled) {
         outcome.cancelled = true;
         return outcome;
@@ -80,8 +91,15 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         row.position = p.position;
         for (const attn::model::TokenProbability& t : p.top) {
             const attn::tok::Token token = tokenizer.token(t.id);
+            double before = t.probability;
+            if (snap->edited()) {
+                const std::size_t k =
+                    static_cast<std::size_t>(&p - snap->result.predictions.data());
+                before = attn::model::tokenProbability(
+                    snap->unedited.logits.row(static_cast<long>(k)).transpose(), t.id);
+            }
             row.top.push_back({tokenText(tokenizer, token), QString::fromStdString(token.label),
-                               t.id, static_cast<double>(t.probability)});
+                               t.id, static_cast<double>(t.probability), before});
         }
         snap->predictions.push_back(std::move(row));
     }

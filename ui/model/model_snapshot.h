@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include "core/model/forward.h"
+#include "core/model/head_edit.h"
 #include "core/tokenize/tokenizer_loader.h"
 
 namespace attnlab {
@@ -21,6 +22,7 @@ struct ModelGuess {
     QString label;  // as the window shows tokens (a leading space as ␣, control bytes named)
     int id = 0;
     double probability = 0.0;
+    double before = 0.0;  // with head edits: the token's probability in the unedited run
 };
 
 struct ModelPrediction {
@@ -31,8 +33,13 @@ struct ModelPrediction {
 struct ModelSnapshot {
     QString text;
     std::vector<attn::tok::Token> tokens;
-    QStringList labels;  // on-screen labels (a leading space shown as ␣)
-    attn::model::ForwardResult result;
+    QStringList labels;                 // on-screen labels (a leading space shown as ␣)
+    attn::model::ForwardResult result;  // with head edits, the edited run
+    // Head edits (ablations, scaled vectors) applied to `result`; `unedited` is the run without
+    // them and `change` the largest change of a weight per [layer][head]. Empty without edits.
+    std::vector<attn::model::HeadEdit> edits;
+    attn::model::ForwardResult unedited;
+    std::vector<std::vector<float>> change;
     std::vector<attn::model::FloatMatrix> averages;  // per layer, the mean of its heads
     std::vector<attn::model::FloatMatrix> rollout;   // per layer, rollout through it
     std::vector<ModelPrediction> predictions;
@@ -47,6 +54,7 @@ struct ModelSnapshot {
         return result.layers.empty() ? 0 : static_cast<int>(result.layers.front().attention.size());
     }
     [[nodiscard]] long tokenCount() const { return static_cast<long>(tokens.size()); }
+    [[nodiscard]] bool edited() const { return !edits.empty(); }
 };
 
 // What a run came to: a snapshot, or a reason (English from the core, or translated here).
@@ -70,8 +78,11 @@ QString modelMapName(int layer, int column, int heads);
 // Tokenizes and runs `text`; `progress` is the forward pass's (core/model/forward.h). With
 // `previous` (an earlier run of the same model), the rows before the first changed token are
 // reused (attn::model::forwardReusing: typing at the end costs about one token's pass).
+// `edits` (head edits) are applied after the unedited run (attn::model::runEdited); edits of a
+// position the text no longer has are left out.
 ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
                              const attn::model::ProgressCallback& progress,
-                             const ModelSnapshot* previous = nullptr);
+                             const ModelSnapshot* previous = nullptr,
+                             const std::vector<attn::model::HeadEdit>& edits = {});
 
 }  // namespace attnlab

@@ -216,6 +216,25 @@ void ModelWindow::buildMenus()
     file->addSeparator();
     QAction* close = file->addAction(tr("&Close"), this, &QWidget::close);
     close->setShortcut(QKeySequence::Close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    built_ << undo << redo;
+    edit->addSeparator();
+    edit->addAction(tr("&Clear Head Edits"), doc_, &ModelDocument::clearEdits);
+    edit->addAction(tr("How to Edit a Head"), this, [this] {
+        QMessageBox::information(
+            this, tr("How to edit a head"),
+            tr("Right-click a head in the model view to switch it off or replace it by its "
+               "mean; right-click a cell of an enlarged head to double or halve that key, value "
+               "or query. The model re-runs from that layer on: the predictions show before and "
+               "after, and the grid below them how much each later head's attention changed. "
+               "Every edit is one undo step."));
+    });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
     QMenu* help = menuBar()->addMenu(tr("&Help"));
