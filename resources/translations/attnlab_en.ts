@@ -51,10 +51,10 @@
 <context>
     <name>attnlab::PredictionsPanel</name>
     <message numerus="yes">
-        <source>Largest change of a weight, per layer and head (%n head edit(s)):</source>
+        <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>
         <translation>
-            <numerusform>Largest change of a weight, per layer and head (%n head edit):</numerusform>
-            <numerusform>Largest change of a weight, per layer and head (%n head edits):</numerusform>
+            <numerusform>Largest change of a weight, per layer and head (%n head edit; colour from 0 to 1, the value on hover):</numerusform>
+            <numerusform>Largest change of a weight, per layer and head (%n head edits; colour from 0 to 1, the value on hover):</numerusform>
         </translation>
     </message>
 </context>

@@ -1756,12 +1756,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>For each layer (row) and head (column): the largest change of one attention weight that the head edits caused</source>
         <translation>每一层（行）、每个头（列）：对头的编辑造成的单个注意力权重的最大变化</translation>
     </message>
-    <message numerus="yes">
-        <source>Largest change of a weight, per layer and head (%n head edit(s)):</source>
-        <translation>
-            <numerusform>每一层、每个头中权重的最大变化（%n 处对头的编辑）：</numerusform>
-        </translation>
-    </message>
     <message>
         <source>L%1</source>
         <translation>L%1</translation>
@@ -1789,6 +1783,12 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>With the head edits (after) beside the unedited model (before); change in percentage points.</source>
         <translation>编辑后（之后）与未编辑的模型（之前）并列；变化以百分点计。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>
+        <translation>
+            <numerusform>每一层、每个头中权重的最大变化（%n 处对头的编辑；颜色从 0 到 1，悬停可看数值）：</numerusform>
+        </translation>
     </message>
 </context>
 <context>

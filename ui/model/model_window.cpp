@@ -186,7 +186,7 @@ void ModelWindow::buildInterface()
         dock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
     splitDockWidget(headDock, predictionDock, Qt::Vertical);
     resizeDocks({headDock}, {340}, Qt::Horizontal);
-    resizeDocks({headDock, predictionDock}, {3, 2}, Qt::Vertical);
+    resizeDocks({headDock, predictionDock}, {1, 1}, Qt::Vertical);
 
     connect(text_, &QLineEdit::textEdited, doc_, &ModelDocument::setText);
     connect(examples_, &QComboBox::activated, this, [this](int index) {

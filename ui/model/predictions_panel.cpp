@@ -54,12 +54,16 @@ PredictionsPanel::PredictionsPanel(ModelDocument* document, QWidget* parent)
         tr("For each layer (row) and head (column): the largest change of one "
            "attention weight that the head edits caused"));
     change_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    change_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    change_->setMinimumHeight(90);
+    // Compact rows: a GPT-2-small grid (12 layers) fits without scrolling.
+    const int row = std::max(10, fontMetrics().height() - 2);
+    change_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    change_->verticalHeader()->setDefaultSectionSize(row);
+    change_->horizontalHeader()->setMinimumSectionSize(8);
+    change_->setMinimumHeight(row * 13 + 6);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
-    layout->addWidget(tree_, 2);
+    layout->addWidget(tree_, 1);
     layout->addWidget(changeTitle_);
     layout->addWidget(change_, 1);
     connect(document_, &ModelDocument::snapshotChanged, this, &PredictionsPanel::refresh);
@@ -73,8 +77,10 @@ void PredictionsPanel::refreshChange(const ModelSnapshot* snap)
     changeTitle_->setVisible(shown);
     change_->setVisible(shown);
     if (!shown) return;
-    changeTitle_->setText(tr("Largest change of a weight, per layer and head (%n head edit(s)):",
-                             nullptr, static_cast<int>(snap->edits.size())));
+    changeTitle_->setText(
+        tr("Largest change of a weight, per layer and head (%n head edit(s); "
+           "colour from 0 to 1, the value on hover):",
+           nullptr, static_cast<int>(snap->edits.size())));
     const int layers = static_cast<int>(snap->change.size());
     const int heads = static_cast<int>(snap->change.front().size());
     change_->setRowCount(layers);
@@ -88,11 +94,10 @@ void PredictionsPanel::refreshChange(const ModelSnapshot* snap)
     for (int l = 0; l < layers; ++l)
         for (int h = 0; h < heads; ++h) {
             const double v = snap->change[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
-            auto* item = new QTableWidgetItem(v < 0.0005 ? QString() : QString::number(v, 'f', 3));
+            // Colour only (a 12 x 12 grid has no room for numbers); the value on hover.
+            auto* item = new QTableWidgetItem;
             const QColor c(lut.color(v, QCPRange(0.0, 1.0)));
             item->setBackground(c);
-            item->setForeground(c.lightnessF() > 0.55 ? Qt::black : Qt::white);
-            item->setTextAlignment(Qt::AlignCenter);
             item->setToolTip(tr("Layer %1, head %2: %3").arg(l + 1).arg(h + 1).arg(v, 0, 'f', 4));
             change_->setItem(l, h, item);
         }
