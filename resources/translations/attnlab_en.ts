@@ -29,6 +29,16 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ModelChangePanel</name>
+    <message numerus="yes">
+        <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>
+        <translation>
+            <numerusform>Largest change of a weight, per layer and head (%n head edit; colour from 0 to 1, the value on hover):</numerusform>
+            <numerusform>Largest change of a weight, per layer and head (%n head edits; colour from 0 to 1, the value on hover):</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelFigures</name>
     <message numerus="yes">
         <source>Head view: layer %1, %n head(s)</source>
@@ -45,16 +55,6 @@
         <translation>
             <numerusform>%n token, %1 ms</numerusform>
             <numerusform>%n tokens, %1 ms</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>attnlab::PredictionsPanel</name>
-    <message numerus="yes">
-        <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>
-        <translation>
-            <numerusform>Largest change of a weight, per layer and head (%n head edit; colour from 0 to 1, the value on hover):</numerusform>
-            <numerusform>Largest change of a weight, per layer and head (%n head edits; colour from 0 to 1, the value on hover):</numerusform>
         </translation>
     </message>
 </context>

@@ -1203,6 +1203,31 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::ModelChangePanel</name>
+    <message>
+        <source>For each layer (row) and head (column): the largest change of one attention weight that the head edits caused</source>
+        <translation>每一层（行）、每个头（列）：对头的编辑造成的单个注意力权重的最大变化</translation>
+    </message>
+    <message numerus="yes">
+        <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>
+        <translation>
+            <numerusform>每一层、每个头中权重的最大变化（%n 处对头的编辑；颜色从 0 到 1，悬停可看数值）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>L%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2: %3</source>
+        <translation>第 %1 层，头 %2：%3</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelDocument</name>
     <message>
         <source>%1 is not a folder. A model is a folder holding config.json, model.safetensors and the tokenizer&apos;s files.</source>
@@ -1753,22 +1778,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>词元编号 %1</translation>
     </message>
     <message>
-        <source>For each layer (row) and head (column): the largest change of one attention weight that the head edits caused</source>
-        <translation>每一层（行）、每个头（列）：对头的编辑造成的单个注意力权重的最大变化</translation>
-    </message>
-    <message>
-        <source>L%1</source>
-        <translation>L%1</translation>
-    </message>
-    <message>
-        <source>H%1</source>
-        <translation>H%1</translation>
-    </message>
-    <message>
-        <source>Layer %1, head %2: %3</source>
-        <translation>第 %1 层，头 %2：%3</translation>
-    </message>
-    <message>
         <source>Before</source>
         <translation>之前</translation>
     </message>
@@ -1783,12 +1792,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>With the head edits (after) beside the unedited model (before); change in percentage points.</source>
         <translation>编辑后（之后）与未编辑的模型（之前）并列；变化以百分点计。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>
-        <translation>
-            <numerusform>每一层、每个头中权重的最大变化（%n 处对头的编辑；颜色从 0 到 1，悬停可看数值）：</numerusform>
-        </translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,7 @@
 
 #include "core/model/head_edit.h"
 #include "support/model_folder.h"
+#include "ui/model/model_change_panel.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_window.h"
 #include "ui/model/predictions_panel.h"
@@ -76,8 +77,8 @@ TEST(ModelEdits, SwitchingAHeadOffReRunsTheModelAndShowsBeforeAndAfter)
     const double before = edited->predictions[0].top[0].before;
     EXPECT_EQ(first->text(1), QStringLiteral("%1 %").arg(before * 100.0, 0, 'f', 1));
     EXPECT_NE(edited->predictions[0].top[0].before, edited->predictions[0].top[0].probability);
-    QTableWidget* change = o.window->predictions()->changeGrid();
-    EXPECT_TRUE(change->isVisibleTo(o.window->predictions()));
+    QTableWidget* change = o.window->changePanel()->grid();
+    EXPECT_TRUE(o.window->changePanel()->isVisibleTo(o.window.get()));
     ASSERT_EQ(change->rowCount(), 2);
     ASSERT_EQ(change->columnCount(), 4);
     bool laterMoved = false;
@@ -97,7 +98,7 @@ TEST(ModelEdits, SwitchingAHeadOffReRunsTheModelAndShowsBeforeAndAfter)
     ASSERT_TRUE(settled(doc));
     EXPECT_FALSE(doc->snapshot()->edited());
     EXPECT_EQ(tree->columnCount(), 2);
-    EXPECT_FALSE(change->isVisibleTo(o.window->predictions()));
+    EXPECT_FALSE(o.window->changePanel()->isVisibleTo(o.window.get()));
     doc->undoStack()->redo();
     ASSERT_TRUE(settled(doc));
     EXPECT_TRUE(doc->snapshot()->edited());

@@ -24,6 +24,7 @@
 
 #include "ui/export/figure_renderer.h"
 #include "ui/model/head_view_panel.h"
+#include "ui/model/model_change_panel.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_figures.h"
 #include "ui/model/model_focus_panel.h"
@@ -157,8 +158,15 @@ void ModelWindow::buildInterface()
 
     grid_ = new ModelGridView(doc_);
     focus_ = new ModelFocusPanel(doc_);
+    change_ = new ModelChangePanel(doc_);
+    auto* left = new QSplitter(Qt::Vertical);
+    left->addWidget(grid_);
+    left->addWidget(change_);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 2);
+    left->setChildrenCollapsible(false);
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(grid_);
+    split->addWidget(left);
     split->addWidget(focus_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);

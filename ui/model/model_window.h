@@ -18,6 +18,7 @@ class QPushButton;
 namespace attnlab {
 
 class HeadViewPanel;
+class ModelChangePanel;
 class ModelDocument;
 class ModelFocusPanel;
 class ModelGridView;
@@ -56,6 +57,7 @@ public:
     [[nodiscard]] ModelFocusPanel* focusPanel() const { return focus_; }
     [[nodiscard]] HeadViewPanel* headView() const { return headView_; }
     [[nodiscard]] PredictionsPanel* predictions() const { return predictions_; }
+    [[nodiscard]] ModelChangePanel* changePanel() const { return change_; }
     [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
     [[nodiscard]] QPushButton* cancelButton() const { return cancel_; }
     [[nodiscard]] PanelMessage* message() const { return message_; }
@@ -88,6 +90,7 @@ private:
     ModelFocusPanel* focus_ = nullptr;
     HeadViewPanel* headView_ = nullptr;
     PredictionsPanel* predictions_ = nullptr;
+    ModelChangePanel* change_ = nullptr;
     QTimer* progressTimer_ = nullptr;
     QList<QPointer<QObject>> built_;
 };

@@ -4,12 +4,10 @@
 #include <QLabel>
 #include <QPainter>
 #include <QStyledItemDelegate>
-#include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "ui/model/model_document.h"
-#include "ui/views/color_scales.h"
 
 namespace attnlab {
 
@@ -37,77 +35,25 @@ public:
 }  // namespace
 
 PredictionsPanel::PredictionsPanel(ModelDocument* document, QWidget* parent)
-    : QWidget(parent),
-      document_(document),
-      note_(new QLabel(this)),
-      tree_(new QTreeWidget(this)),
-      changeTitle_(new QLabel(this)),
-      change_(new QTableWidget(this))
+    : QWidget(parent), document_(document), note_(new QLabel(this)), tree_(new QTreeWidget(this))
 {
     setObjectName(QStringLiteral("predictions"));
     note_->setWordWrap(true);
     tree_->setRootIsDecorated(true);
     tree_->setItemDelegate(new ProbabilityDelegate(tree_));
-    changeTitle_->setWordWrap(true);
-    change_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    change_->setToolTip(
-        tr("For each layer (row) and head (column): the largest change of one "
-           "attention weight that the head edits caused"));
-    change_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    // Compact rows: a GPT-2-small grid (12 layers) fits without scrolling.
-    const int row = std::max(10, fontMetrics().height() - 2);
-    change_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    change_->verticalHeader()->setDefaultSectionSize(row);
-    change_->horizontalHeader()->setMinimumSectionSize(8);
-    change_->setMinimumHeight(row * 13 + 6);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
     layout->addWidget(tree_, 1);
-    layout->addWidget(changeTitle_);
-    layout->addWidget(change_, 1);
     connect(document_, &ModelDocument::snapshotChanged, this, &PredictionsPanel::refresh);
     connect(document_, &ModelDocument::modelChanged, this, &PredictionsPanel::refresh);
     refresh();
-}
-
-void PredictionsPanel::refreshChange(const ModelSnapshot* snap)
-{
-    const bool shown = snap && snap->edited() && !snap->change.empty();
-    changeTitle_->setVisible(shown);
-    change_->setVisible(shown);
-    if (!shown) return;
-    changeTitle_->setText(
-        tr("Largest change of a weight, per layer and head (%n head edit(s); "
-           "colour from 0 to 1, the value on hover):",
-           nullptr, static_cast<int>(snap->edits.size())));
-    const int layers = static_cast<int>(snap->change.size());
-    const int heads = static_cast<int>(snap->change.front().size());
-    change_->setRowCount(layers);
-    change_->setColumnCount(heads);
-    QStringList rows, columns;
-    for (int l = 0; l < layers; ++l) rows << tr("L%1").arg(l + 1);
-    for (int h = 0; h < heads; ++h) columns << tr("H%1").arg(h + 1);
-    change_->setVerticalHeaderLabels(rows);
-    change_->setHorizontalHeaderLabels(columns);
-    const ColorLut& lut = colorLutFor(ColorScale::Weights);
-    for (int l = 0; l < layers; ++l)
-        for (int h = 0; h < heads; ++h) {
-            const double v = snap->change[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
-            // Colour only (a 12 x 12 grid has no room for numbers); the value on hover.
-            auto* item = new QTableWidgetItem;
-            const QColor c(lut.color(v, QCPRange(0.0, 1.0)));
-            item->setBackground(c);
-            item->setToolTip(tr("Layer %1, head %2: %3").arg(l + 1).arg(h + 1).arg(v, 0, 'f', 4));
-            change_->setItem(l, h, item);
-        }
 }
 
 void PredictionsPanel::refresh()
 {
     tree_->clear();
     const auto snap = document_->snapshot();
-    refreshChange(snap.get());
     const bool edited = snap && snap->edited();
     if (edited) {
         tree_->setColumnCount(4);
