@@ -362,6 +362,10 @@ LESSONS = [
      "A real model", "一个真实的模型",
      "Open GPT-2 or BERT on the textbook's sentences: every layer, every head, its prediction.",
      "用 GPT-2 或 BERT 读课本的句子：每一层、每个头，以及它的预测。"),
+    ("model-care", lambda: en_coreference(True),
+     "Does the model care?", "模型在乎吗？",
+     "Double the key of \"animal\" in the head where \"it\" reads it most: does the prediction move?",
+     "在“它”最关注“动物”的那个头里，把“动物”的键放大两倍：预测会变吗？"),
 ]
 
 
@@ -387,6 +391,7 @@ LAYOUT = {
     "cost": {"tab": "weights", "right": ["LessonDock"], "bottom": ["CostDock"]},
     "heads": {"tab": "heads", "left": ["ControlsDock"], "right": ["LessonDock"]},
     "real-model": {"tab": "weights", "right": ["LessonDock"]},
+    "model-care": {"tab": "weights", "right": ["LessonDock"]},
 }
 
 

@@ -31,4 +31,17 @@ std::vector<FloatMatrix> attentionRollout(const std::vector<FloatMatrix>& averag
     return rollout;
 }
 
+HeadWeight strongestHead(const std::vector<LayerTrace>& layers, long query, long key)
+{
+    HeadWeight best;
+    for (std::size_t l = 0; l < layers.size(); ++l)
+        for (std::size_t h = 0; h < layers[l].attention.size(); ++h) {
+            const FloatMatrix& w = layers[l].attention[h];
+            if (query < 0 || key < 0 || query >= w.rows() || key >= w.cols()) return {};
+            if (best.layer < 0 || w(query, key) > best.weight)
+                best = {static_cast<int>(l), static_cast<int>(h), w(query, key)};
+        }
+    return best;
+}
+
 }  // namespace attn::model

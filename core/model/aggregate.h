@@ -20,4 +20,14 @@ FloatMatrix headAverage(const LayerTrace& layer);
 // R_0 .. R_{L-1}, one n x n matrix per layer, from the layers' head averages.
 std::vector<FloatMatrix> attentionRollout(const std::vector<FloatMatrix>& averages);
 
+// The head whose weight from `query` to `key` is the largest of the run (ties: the earliest
+// layer, then head): where "it" reads "animal" most. layer -1 when the positions are outside
+// the run.
+struct HeadWeight {
+    int layer = -1;
+    int head = -1;
+    float weight = 0.0f;
+};
+HeadWeight strongestHead(const std::vector<LayerTrace>& layers, long query, long key);
+
 }  // namespace attn::model

@@ -1285,6 +1285,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Clear the head edits</source>
         <translation>清除对头的编辑</translation>
     </message>
+    <message>
+        <source>Layer %1, head %2: “%3” gives “%4” the weight %5, the most of any head. Right-click “%4” in the map to double or halve its key.</source>
+        <translation>第 %1 层，头 %2：“%3”给“%4”的权重是 %5，在所有头中最大。在图中右键点击“%4”，可以把它的键放大两倍或减半。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelFigures</name>

@@ -379,5 +379,40 @@ TEST(ModelWindow, TheLessonARealModelOpensTheChosenModelOnTheChosenSentence)
     delete w.data();
 }
 
+TEST(ModelWindow, TheLessonDoesTheModelCareOpensTheHeadWhereItReadsAnimalMost)
+{
+    QTemporaryDir dir;
+    const QString folder = test::modelFolder(dir, "bert_tiny", false);
+    MainWindow main;
+    main.show();
+    auto* lessons = main.findChild<LessonActions*>();
+    ASSERT_TRUE(lessons->openLesson(QStringLiteral("model-care")));
+    auto* launcher = lessons->lessonPanel()->findChild<ModelLessonLauncher*>(
+        QStringLiteral("modelCareLauncher"));
+    ASSERT_TRUE(launcher);
+    EXPECT_TRUE(launcher->isVisibleTo(lessons->lessonPanel()));
+    EXPECT_TRUE(lessons->lessonPanel()->shownText().contains(QStringLiteral("rarely flips")) ||
+                lessons->lessonPanel()->shownText().contains(QStringLiteral("很少翻转")));
+    launcher->sentences()->setCurrentIndex(0);  // "The animal ... because it was too tired"
+    ASSERT_TRUE(launcher->openWith(folder));
+    QPointer<ModelWindow> w = ModelWindow::instance();
+    ModelDocument* doc = w->document();
+    ASSERT_TRUE(settled(doc));
+    const int it = doc->findToken(QStringLiteral("it"), true);
+    const int animal = doc->findToken(QStringLiteral("animal"), false);
+    ASSERT_GT(it, animal);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return doc->selection().query == it; }, 5000));
+    const ModelSelection& s = doc->selection();
+    EXPECT_EQ(s.focus, ModelFocus::Head);
+    const auto snap = doc->snapshot();
+    float most = 0.0f;
+    for (const auto& layer : snap->result.layers)
+        for (const auto& m : layer.attention) most = std::max(most, m(it, animal));
+    EXPECT_EQ(snap->result.layers[static_cast<std::size_t>(s.layer)]
+                  .attention[static_cast<std::size_t>(s.head)](it, animal),
+              most);
+    delete w.data();
+}
+
 }  // namespace
 }  // namespace attnlab

@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/model/aggregate.h"
+
 namespace attnlab {
 
 ModelDocument::ModelDocument(QObject* parent)
@@ -368,6 +370,55 @@ bool ModelDocument::headAblated(int layer, int head) const
     return std::any_of(edits_.begin(), edits_.end(), [&](const attn::model::HeadEdit& e) {
         return sameHead(e, layer, head) && ablation(e.kind);
     });
+}
+
+int ModelDocument::findToken(const QString& word, bool last) const
+{
+    if (!snapshot_) return -1;
+    const QString want = word.toLower();
+    const bool cjk = !want.isEmpty() && want.at(0).script() == QChar::Script_Han;
+    int found = -1;
+    for (int i = 0; i < snapshot_->labels.size(); ++i) {
+        QString t = snapshot_->labels[i].toLower();
+        t.remove(QChar(0x2423));  // GPT-2's leading space mark
+        if (t.startsWith(QLatin1String("##"))) t = t.mid(2);
+        if (t.isEmpty()) continue;
+        if (t == want || (cjk && want.startsWith(t))) {
+            found = i;
+            if (!last) break;
+        }
+    }
+    return found;
+}
+
+bool ModelDocument::selectStrongestHead(const QStringList& queries, const QStringList& keys)
+{
+    if (!snapshot_) return false;
+    for (const QString& q : queries) {
+        const int query = findToken(q, true);
+        if (query < 0) continue;
+        for (const QString& k : keys) {
+            const int key = findToken(k, false);
+            if (key < 0) continue;
+            const attn::model::HeadWeight best =
+                attn::model::strongestHead(snapshot_->result.layers, query, key);
+            if (best.layer < 0) continue;
+            ModelSelection s = selection_;
+            s.layer = best.layer;
+            s.head = best.head;
+            s.focus = ModelFocus::Head;
+            s.query = query;
+            setSelection(s);
+            Q_EMIT noticed(tr("Layer %1, head %2: “%3” gives “%4” the weight %5, the most of any "
+                              "head. Right-click “%4” in the map to double or halve its key.")
+                               .arg(best.layer + 1)
+                               .arg(best.head + 1)
+                               .arg(snapshot_->labels[query], snapshot_->labels[key])
+                               .arg(static_cast<double>(best.weight), 0, 'f', 3));
+            return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace attnlab

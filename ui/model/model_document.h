@@ -84,6 +84,14 @@ public:
     // Sets the edits as they are (the undo stack's commands call this).
     void applyEdits(std::vector<attn::model::HeadEdit> edits);
 
+    // The position of the token that spells `word` in the published run (a GPT-2 token without
+    // its leading space, a BERT piece; a CJK word also matches the token of its first character),
+    // the first or the last one; -1 when there is none.
+    [[nodiscard]] int findToken(const QString& word, bool last) const;
+    // Selects the head where the token spelling one of `queries` reads one of `keys` most
+    // (attn::model::strongestHead) and that query's row. False when the text has neither.
+    bool selectStrongestHead(const QStringList& queries, const QStringList& keys);
+
     [[nodiscard]] const ModelSelection& selection() const { return selection_; }
     void selectHead(int layer, int head);
     void selectAggregate(int layer, ModelFocus focus);

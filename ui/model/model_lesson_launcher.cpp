@@ -71,11 +71,7 @@ bool ModelLessonLauncher::openWith(const QString& folder)
 {
     ModelWindow* w = ModelWindow::instance();
     if (!w->openFolder(folder)) return false;
-    w->setText(sentences_->currentText());
-    w->show();
-    w->raise();
-    w->activateWindow();
-    refreshLast();
+    shown(w);
     return true;
 }
 
@@ -83,11 +79,32 @@ void ModelLessonLauncher::choose()
 {
     ModelWindow* w = ModelWindow::instance();
     if (!w->openFolderDialog()) return;
+    shown(w);
+}
+
+void ModelLessonLauncher::setFocusPair(const QStringList& queries, const QStringList& keys)
+{
+    queries_ = queries;
+    keys_ = keys;
+}
+
+void ModelLessonLauncher::shown(ModelWindow* w)
+{
     w->setText(sentences_->currentText());
     w->show();
     w->raise();
     w->activateWindow();
     refreshLast();
+    if (queries_.isEmpty()) return;
+    // The run is on a worker: choose the head once it is in.
+    ModelDocument* doc = w->document();
+    auto* once = new QObject(w);
+    connect(doc, &ModelDocument::snapshotChanged, once,
+            [doc, once, q = queries_, k = keys_, text = sentences_->currentText()] {
+                if (!doc->snapshot() || doc->snapshot()->text != text) return;
+                doc->selectStrongestHead(q, k);
+                once->deleteLater();
+            });
 }
 
 void ModelLessonLauncher::showEvent(QShowEvent* event)

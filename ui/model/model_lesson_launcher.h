@@ -11,6 +11,8 @@ class QPushButton;
 
 namespace attnlab {
 
+class ModelWindow;
+
 class ModelLessonLauncher : public QWidget {
     Q_OBJECT
 public:
@@ -19,6 +21,9 @@ public:
     // warning) when it cannot.
     bool openWith(const QString& folder);
     [[nodiscard]] QComboBox* sentences() const { return sentences_; }
+    // After opening, select the head where a token of `queries` reads a token of `keys` most
+    // (the lesson "Does the model care?": "it" and "animal", 它 and 动物).
+    void setFocusPair(const QStringList& queries, const QStringList& keys);
     [[nodiscard]] QPushButton* reopenButton() const { return reopen_; }
 
 protected:
@@ -29,11 +34,13 @@ private:
     void retranslate();
     void refreshLast();
     void choose();
+    void shown(ModelWindow* window);
 
     QLabel* label_;
     QComboBox* sentences_;
     QPushButton* choose_;
     QPushButton* reopen_;
+    QStringList queries_, keys_;
 };
 
 }  // namespace attnlab

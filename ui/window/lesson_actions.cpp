@@ -43,6 +43,11 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     costDock_->hide();
     panel_->addAttachment(QStringLiteral("scaling"), new ScalingPlot(doc, panel_));
     panel_->addAttachment(QStringLiteral("real-model"), new ModelLessonLauncher(panel_));
+    auto* care = new ModelLessonLauncher(panel_);
+    care->setObjectName(QStringLiteral("modelCareLauncher"));
+    care->setFocusPair({QStringLiteral("it"), QStringLiteral("它")},
+                       {QStringLiteral("animal"), QStringLiteral("动物")});
+    panel_->addAttachment(QStringLiteral("model-care"), care);
     connect(panel_, &LessonPanel::restartRequested, this, &LessonActions::openLesson);
     buildMenu();
     window_->installEventFilter(this);

@@ -138,5 +138,22 @@ TEST(ForwardProgress, ReportsEveryLayerAndStopsWhenTheCallbackSaysSo)
     EXPECT_NE(s.message.find("layer 2"), std::string::npos) << s.message;
 }
 
+TEST(Aggregates, TheStrongestHeadIsTheLargestWeightOfItsCellOverEveryHead)
+{
+    FixtureRun run;
+    ASSERT_NO_FATAL_FAILURE(runFixture("bert_tiny", run));
+    const long query = 8, key = 2;
+    const HeadWeight best = strongestHead(run.result.layers, query, key);
+    ASSERT_GE(best.layer, 0);
+    float naive = -1.0f;
+    for (const LayerTrace& layer : run.result.layers)
+        for (const FloatMatrix& w : layer.attention) naive = std::max(naive, w(query, key));
+    EXPECT_EQ(best.weight, naive);
+    EXPECT_EQ(run.result.layers[static_cast<std::size_t>(best.layer)]
+                  .attention[static_cast<std::size_t>(best.head)](query, key),
+              naive);
+    EXPECT_EQ(strongestHead(run.result.layers, 99, key).layer, -1);
+}
+
 }  // namespace
 }  // namespace attn::model
