@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMenuBar>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -178,6 +179,15 @@ void MainWindow::restoreLayout()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    // Saved on a larger screen: Qt moves it on screen but keeps its size, which would leave
+    // the docks on the right beyond the edge. Shrink it to this screen.
+    if (const QScreen* s = screen()) {
+        const QRect room = s->availableGeometry();
+        if (width() > room.width() || height() > room.height()) {
+            resize(size().boundedTo(room.size()));
+            move(room.topLeft());
+        }
+    }
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
         // First start: the default layout, sized again once the window has its real size.
         applyDockLayout(this, defaultDockLayout());
