@@ -59,12 +59,6 @@ QJsonArray layersJson(const attn::model::ForwardResult& r)
     return layers;
 }
 
-QString tokenString(const attn::tok::Tokenizer& tokenizer, int id)
-{
-    const attn::tok::Token token = tokenizer.token(id);
-    return QString::fromStdString(tokenizer.gpt2() ? token.text : token.piece);
-}
-
 QJsonArray predictionsJson(const attn::tok::Tokenizer& tokenizer,
                            const attn::model::ForwardResult& r)
 {
@@ -72,9 +66,10 @@ QJsonArray predictionsJson(const attn::tok::Tokenizer& tokenizer,
     for (const attn::model::Prediction& p : r.predictions) {
         QJsonArray top;
         for (const attn::model::TokenProbability& t : p.top)
-            top.append(QJsonObject{{QStringLiteral("token"), tokenString(tokenizer, t.id)},
-                                   {QStringLiteral("id"), t.id},
-                                   {QStringLiteral("p"), static_cast<double>(t.probability)}});
+            top.append(QJsonObject{
+                {QStringLiteral("token"), QString::fromStdString(tokenizer.token(t.id).text)},
+                {QStringLiteral("id"), t.id},
+                {QStringLiteral("p"), static_cast<double>(t.probability)}});
         predictions.append(
             QJsonObject{{QStringLiteral("position"), static_cast<qint64>(p.position)},
                         {QStringLiteral("top"), top}});
@@ -94,8 +89,7 @@ QJsonObject resultJson(const attn::model::Model& model, const attn::tok::Tokeniz
         {QStringLiteral("heads"), static_cast<qint64>(c.heads)}};
     QJsonArray texts, ids;
     for (const attn::tok::Token& t : tokens) {
-        // GPT-2's byte tokens decoded; BERT's as in the vocabulary.
-        texts.append(QString::fromStdString(tokenizer.gpt2() ? t.text : t.piece));
+        texts.append(QString::fromStdString(t.text));  // GPT-2 decoded, BERT as in the vocabulary
         ids.append(t.id);
     }
     root[QStringLiteral("tokens")] = texts;

@@ -21,7 +21,8 @@ namespace attn::tok {
 struct Token {
     int id = 0;
     std::string piece;  // the vocabulary string ("Ġthe", "##ing", "[CLS]")
-    std::string text;   // what it stands for, valid UTF-8 (GPT-2: bytes with U+FFFD repairs)
+    std::string text;   // what it stands for, valid UTF-8 (GPT-2: its bytes decoded, with U+FFFD
+                        // repairs; BERT: the piece as in the vocabulary)
     std::string label;  // on-screen label (GPT-2: "␣the", see gpt2_tokenizer.h; BERT: piece)
 };
 

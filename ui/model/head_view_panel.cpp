@@ -27,6 +27,17 @@ double HeadLinesCanvas::basePx() const
     return std::max(9.0, fontInfo().pixelSize() * 1.0);
 }
 
+QRectF HeadLinesCanvas::area() const
+{
+    return QRectF(rect()).adjusted(8, 8, -8, -8);
+}
+
+HeadLinesGeometry HeadLinesCanvas::geometry() const
+{
+    const int n = snapshot_ ? static_cast<int>(snapshot_->tokenCount()) : 0;
+    return headLinesGeometry(area(), n, basePx());
+}
+
 void HeadLinesCanvas::setContent(std::shared_ptr<const ModelSnapshot> snapshot, int layer, int head)
 {
     snapshot_ = std::move(snapshot);
@@ -45,9 +56,7 @@ int HeadLinesCanvas::drawnHeads() const
 
 QPoint HeadLinesCanvas::tokenCentre(int side, int index) const
 {
-    const int n = snapshot_ ? static_cast<int>(snapshot_->tokenCount()) : 0;
-    const HeadLinesGeometry g =
-        headLinesGeometry(QRectF(rect()).adjusted(8, 8, -8, -8), n, basePx());
+    const HeadLinesGeometry g = geometry();
     const QRectF column = side == 0 ? g.left : g.right;
     return QPointF(column.center().x(), column.top() + (index + 0.5) * g.rowHeight).toPoint();
 }
@@ -70,14 +79,12 @@ void HeadLinesCanvas::paintEvent(QPaintEvent*)
     }
     c.hoverQuery = hoverQuery_;
     c.hoverKey = hoverKey_;
-    paintHeadLines(p, QRectF(rect()).adjusted(8, 8, -8, -8), c, basePx());
+    paintHeadLines(p, area(), c, basePx());
 }
 
 void HeadLinesCanvas::mouseMoveEvent(QMouseEvent* event)
 {
-    const int n = snapshot_ ? static_cast<int>(snapshot_->tokenCount()) : 0;
-    const HeadLinesGeometry g =
-        headLinesGeometry(QRectF(rect()).adjusted(8, 8, -8, -8), n, basePx());
+    const HeadLinesGeometry g = geometry();
     int side = -1, index = -1;
     g.tokenAt(event->position(), side, index);
     const int query = side == 0 ? index : -1;

@@ -12,6 +12,7 @@ class QComboBox;
 namespace attnlab {
 
 class ModelDocument;
+struct HeadLinesGeometry;
 struct ModelSnapshot;
 
 class HeadLinesCanvas : public QWidget {
@@ -35,6 +36,9 @@ protected:
 
 private:
     [[nodiscard]] double basePx() const;
+    // Where the lines are drawn and their token rows.
+    [[nodiscard]] QRectF area() const;
+    [[nodiscard]] HeadLinesGeometry geometry() const;
     std::shared_ptr<const ModelSnapshot> snapshot_;
     int layer_ = 0;
     int head_ = -1;  // -1: all heads

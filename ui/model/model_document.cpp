@@ -235,10 +235,7 @@ const attn::model::FloatMatrix* ModelDocument::focusedMatrix() const
 
 QString ModelDocument::focusTitle() const
 {
-    const int column = selection_.focus == ModelFocus::Head           ? selection_.head
-                       : selection_.focus == ModelFocus::LayerAverage ? heads()
-                                                                      : heads() + 1;
-    return modelMapName(selection_.layer, column, heads());
+    return modelMapName(selection_.layer, selection_.column(heads()), heads());
 }
 
 namespace {

@@ -32,6 +32,13 @@ struct ModelSelection {
     ModelFocus focus = ModelFocus::Head;
     int query = -1;  // the selected row (query token) of the large map, -1 for none
     bool operator==(const ModelSelection&) const = default;
+    // Its column in the model view (model_grid_paint.h): the head, then the mean, the rollout.
+    [[nodiscard]] int column(int heads) const
+    {
+        return focus == ModelFocus::Head           ? head
+               : focus == ModelFocus::LayerAverage ? heads
+                                                   : heads + 1;
+    }
 };
 
 class ModelDocument : public QObject {

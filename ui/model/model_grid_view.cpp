@@ -39,12 +39,20 @@ void ModelGridView::refresh()
     update();
 }
 
+QRectF ModelGridView::area() const
+{
+    return QRectF(rect()).adjusted(6, 6, -6, -6);
+}
+
+ModelGridGeometry ModelGridView::geometry() const
+{
+    return modelGridGeometry(area(), shown_->layers(), shown_->heads(), basePx());
+}
+
 QRect ModelGridView::cellRect(int layer, int column) const
 {
     if (!shown_) return {};
-    const ModelGridGeometry g = modelGridGeometry(QRectF(rect()).adjusted(6, 6, -6, -6),
-                                                  shown_->layers(), shown_->heads(), basePx());
-    return g.cellRect(layer, column).toAlignedRect();
+    return geometry().cellRect(layer, column).toAlignedRect();
 }
 
 void ModelGridView::paintEvent(QPaintEvent*)
@@ -64,10 +72,8 @@ void ModelGridView::paintEvent(QPaintEvent*)
     style.basePx = basePx();
     const ModelSelection& s = document_->selection();
     style.selected.layer = s.layer;
-    style.selected.column = s.focus == ModelFocus::Head           ? s.head
-                            : s.focus == ModelFocus::LayerAverage ? shown_->heads()
-                                                                  : shown_->heads() + 1;
-    paintModelGrid(p, QRectF(rect()).adjusted(6, 6, -6, -6), *shown_, shown_->thumbnails, style);
+    style.selected.column = s.column(shown_->heads());
+    paintModelGrid(p, area(), *shown_, shown_->thumbnails, style);
     paintEditMarks(p);
 }
 
@@ -85,8 +91,7 @@ void ModelGridView::choose(int layer, int column)
 void ModelGridView::mousePressEvent(QMouseEvent* event)
 {
     if (!shown_) return;
-    const ModelGridGeometry g = modelGridGeometry(QRectF(rect()).adjusted(6, 6, -6, -6),
-                                                  shown_->layers(), shown_->heads(), basePx());
+    const ModelGridGeometry g = geometry();
     const ModelGridCell cell = g.cellAt(event->position());
     choose(cell.layer, cell.column);
 }
@@ -96,9 +101,7 @@ void ModelGridView::keyPressEvent(QKeyEvent* event)
     if (!shown_) return QWidget::keyPressEvent(event);
     const ModelSelection& s = document_->selection();
     int layer = s.layer;
-    int column = s.focus == ModelFocus::Head           ? s.head
-                 : s.focus == ModelFocus::LayerAverage ? shown_->heads()
-                                                       : shown_->heads() + 1;
+    int column = s.column(shown_->heads());
     switch (event->key()) {
     case Qt::Key_Left: --column; break;
     case Qt::Key_Right: ++column; break;
@@ -138,8 +141,7 @@ void ModelGridView::paintEditMarks(QPainter& p) const
 void ModelGridView::contextMenuEvent(QContextMenuEvent* event)
 {
     if (!shown_) return;
-    const ModelGridGeometry g = modelGridGeometry(QRectF(rect()).adjusted(6, 6, -6, -6),
-                                                  shown_->layers(), shown_->heads(), basePx());
+    const ModelGridGeometry g = geometry();
     const ModelGridCell cell = g.cellAt(event->pos());
     if (cell.layer < 0 || cell.column >= shown_->heads()) return;
     const int layer = cell.layer, head = cell.column;
@@ -159,8 +161,7 @@ bool ModelGridView::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip && shown_) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const ModelGridGeometry g = modelGridGeometry(QRectF(rect()).adjusted(6, 6, -6, -6),
-                                                      shown_->layers(), shown_->heads(), basePx());
+        const ModelGridGeometry g = geometry();
         const ModelGridCell cell = g.cellAt(help->pos());
         if (cell.layer < 0) {
             QToolTip::hideText();

@@ -16,6 +16,7 @@ namespace attnlab {
 class ModelDocument;
 struct ModelSnapshot;
 struct ModelGridCell;
+struct ModelGridGeometry;
 
 class ModelGridView : public QWidget {
     Q_OBJECT
@@ -40,6 +41,9 @@ private:
     void refresh();
     void choose(int layer, int column);
     [[nodiscard]] double basePx() const;
+    // Where the grid is drawn and its cells (needs a snapshot).
+    [[nodiscard]] QRectF area() const;
+    [[nodiscard]] ModelGridGeometry geometry() const;
     // Marks on edited heads: a cross on a switched-off one, a dot on one with scaled vectors.
     void paintEditMarks(QPainter& painter) const;
 

@@ -6,17 +6,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QSettings>
 #include <QVBoxLayout>
 
 #include "ui/model/model_document.h"
 #include "ui/model/model_window.h"
 
 namespace attnlab {
-
-namespace {
-const QString kLastFolderKey = QStringLiteral("model/lastFolder");
-}
 
 ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
     : QWidget(parent),
@@ -40,8 +35,7 @@ ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
     layout->addWidget(sentences_);
     layout->addLayout(buttons);
     connect(choose_, &QPushButton::clicked, this, &ModelLessonLauncher::choose);
-    connect(reopen_, &QPushButton::clicked, this,
-            [this] { openWith(QSettings().value(kLastFolderKey).toString()); });
+    connect(reopen_, &QPushButton::clicked, this, [this] { openWith(ModelWindow::lastFolder()); });
     retranslate();
 }
 
@@ -57,7 +51,7 @@ void ModelLessonLauncher::retranslate()
 
 void ModelLessonLauncher::refreshLast()
 {
-    const QString last = QSettings().value(kLastFolderKey).toString();
+    const QString last = ModelWindow::lastFolder();
     const bool known = !last.isEmpty() && QFileInfo(last).isDir();
     label_->setText(
         known ? tr("Sentence, then a model (last opened: %1):").arg(QFileInfo(last).fileName())
@@ -91,9 +85,7 @@ void ModelLessonLauncher::setFocusPair(const QStringList& queries, const QString
 void ModelLessonLauncher::shown(ModelWindow* w)
 {
     w->setText(sentences_->currentText());
-    w->show();
-    w->raise();
-    w->activateWindow();
+    w->present();
     refreshLast();
     if (queries_.isEmpty()) return;
     // The run is on a worker: choose the head once it is in.

@@ -14,11 +14,6 @@ class Tr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::ModelSnapshot)
 };
 
-QString tokenText(const attn::tok::Tokenizer& tokenizer, const attn::tok::Token& t)
-{
-    return QString::fromStdString(tokenizer.gpt2() ? t.text : t.piece);
-}
-
 }  // namespace
 
 QString modelMapName(int layer, int column, int heads)
@@ -86,20 +81,21 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     for (const attn::model::LayerTrace& layer : snap->result.layers)
         snap->averages.push_back(attn::model::headAverage(layer));
     snap->rollout = attn::model::attentionRollout(snap->averages);
-    for (const attn::model::Prediction& p : snap->result.predictions) {
+    for (std::size_t k = 0; k < snap->result.predictions.size(); ++k) {
+        const attn::model::Prediction& p = snap->result.predictions[k];
         ModelPrediction row;
         row.position = p.position;
         for (const attn::model::TokenProbability& t : p.top) {
             const attn::tok::Token token = tokenizer.token(t.id);
-            double before = t.probability;
-            if (snap->edited()) {
-                const std::size_t k =
-                    static_cast<std::size_t>(&p - snap->result.predictions.data());
-                before = attn::model::tokenProbability(
-                    snap->unedited.logits.row(static_cast<long>(k)).transpose(), t.id);
-            }
-            row.top.push_back({tokenText(tokenizer, token), QString::fromStdString(token.label),
-                               t.id, static_cast<double>(t.probability), before});
+            // With edits, the unedited run's logits of the same prediction (same row k).
+            const double before =
+                snap->edited()
+                    ? attn::model::tokenProbability(
+                          snap->unedited.logits.row(static_cast<long>(k)).transpose(), t.id)
+                    : t.probability;
+            row.top.push_back({QString::fromStdString(token.text),
+                               QString::fromStdString(token.label), t.id,
+                               static_cast<double>(t.probability), before});
         }
         snap->predictions.push_back(std::move(row));
     }

@@ -99,6 +99,18 @@ ModelWindow::ModelWindow(QWidget* parent)
     updateTitle();
 }
 
+void ModelWindow::present()
+{
+    show();
+    raise();
+    activateWindow();
+}
+
+QString ModelWindow::lastFolder()
+{
+    return QSettings().value(kLastFolderKey).toString();
+}
+
 ModelWindow* ModelWindow::instance()
 {
     static QPointer<ModelWindow> window;
@@ -278,8 +290,7 @@ bool ModelWindow::openFolder(const QString& folder)
 
 bool ModelWindow::openFolderDialog()
 {
-    const QString start = QSettings().value(kLastFolderKey).toString();
-    const QString folder = dialogs_.openFolder(start);
+    const QString folder = dialogs_.openFolder(lastFolder());
     return !folder.isEmpty() && openFolder(folder);
 }
 

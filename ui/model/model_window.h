@@ -64,6 +64,10 @@ public:
 
     // The model window of the application, made on first use.
     static ModelWindow* instance();
+    // Shows the window in front (after a folder was opened from elsewhere).
+    void present();
+    // The folder last opened in any model window (settings), "" when none.
+    static QString lastFolder();
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -76,11 +76,7 @@ void FileActions::addToMenu(QMenu* menu)
     open->setShortcut(QKeySequence::Open);
     QAction* model = menu->addAction(tr("Open &Model…"), this, [] {
         ModelWindow* w = ModelWindow::instance();
-        if (w->openFolderDialog()) {
-            w->show();
-            w->raise();
-            w->activateWindow();
-        }
+        if (w->openFolderDialog()) w->present();
     });
     model->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     model->setToolTip(tr("Open a GPT-2 or BERT checkpoint folder and see its attention"));
@@ -280,9 +276,7 @@ bool FileActions::openModelFolder(const QString& folder)
 {
     ModelWindow* w = ModelWindow::instance();
     if (!w->openFolder(folder)) return false;
-    w->show();
-    w->raise();
-    w->activateWindow();
+    w->present();
     return true;
 }
 
