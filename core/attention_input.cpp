@@ -70,6 +70,17 @@ Status checkHead(const AttentionInput& in, std::size_t h)
         if (Status s = checkMatrix(prefix + "W_K", p.W_K, d, dk); !s.ok()) return s;
         if (Status s = checkMatrix(prefix + "W_V", p.W_V, d, in.valueDim()); !s.ok()) return s;
     }
+    // Biases: empty (none) or one number per column of their projection.
+    const struct {
+        const char* name;
+        const Vector& b;
+        long width;
+    } biases[] = {{"b_Q", p.b_Q, dk}, {"b_K", p.b_K, dk}, {"b_V", p.b_V, in.valueDim()}};
+    for (const auto& [name, b, width] : biases) {
+        if (b.size() != 0 && b.size() != width)
+            return shapeError(prefix + name, b.size(), 1, width, 1);
+        if (Status s = checkFinite(prefix + name, b); !s.ok()) return s;
+    }
     if (in.score == ScoreFunction::Additive) {
         const long da = p.additive.v.size();
         if (da == 0) return shapeError(prefix + "additive.v", 0, 1, -1, 1);

@@ -34,9 +34,14 @@ struct AdditiveParams {
 };
 
 struct HeadParams {
-    Matrix W_Q;               // d_model x d_k
-    Matrix W_K;               // d_model x d_k
-    Matrix W_V;               // d_model x d_v
+    Matrix W_Q;  // d_model x d_k
+    Matrix W_K;  // d_model x d_k
+    Matrix W_V;  // d_model x d_v
+    // Biases added after the projection (q = x W_Q + b_Q, ...), as real models have them;
+    // empty = none. With shared projections every role uses b_Q.
+    Vector b_Q;               // d_k or empty
+    Vector b_K;               // d_k or empty
+    Vector b_V;               // d_v or empty
     AdditiveParams additive;  // only read when score == Additive
 };
 

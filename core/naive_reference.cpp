@@ -6,13 +6,14 @@ namespace attn {
 
 namespace {
 
-// q/k/v row `index` of head `h`: source row times W, then the edit (overrides, then scale).
-Vector naiveProject(const AttentionInput& in, const Matrix& src, const Matrix& W, Role role, int h,
-                    long index)
+// q/k/v row `index` of head `h`: source row times W plus the bias, then the edit (overrides,
+// then scale).
+Vector naiveProject(const AttentionInput& in, const Matrix& src, const Matrix& W, const Vector& b,
+                    Role role, int h, long index)
 {
     Vector out(W.cols());
     for (long c = 0; c < W.cols(); ++c) {
-        double acc = 0.0;
+        double acc = b.size() != 0 ? b[c] : 0.0;
         for (long r = 0; r < W.rows(); ++r) acc += src(index, r) * W(r, c);
         out[c] = acc;
     }
@@ -95,14 +96,17 @@ Status naiveAttention(const AttentionInput& in, AttentionResult& result)
         const HeadParams& p = in.heads[hh];
         const Matrix& wk = in.sharedProjections ? p.W_Q : p.W_K;
         const Matrix& wv = in.sharedProjections ? p.W_Q : p.W_V;
+        const Vector& bk = in.sharedProjections ? p.b_Q : p.b_K;
+        const Vector& bv = in.sharedProjections ? p.b_Q : p.b_V;
         HeadResult hr;
         hr.Q.resize(n, dk);
         hr.K.resize(m, dk);
         hr.V.resize(m, dv);
-        for (long i = 0; i < n; ++i) hr.Q.row(i) = naiveProject(in, in.X, p.W_Q, Role::Query, h, i);
+        for (long i = 0; i < n; ++i)
+            hr.Q.row(i) = naiveProject(in, in.X, p.W_Q, p.b_Q, Role::Query, h, i);
         for (long j = 0; j < m; ++j) {
-            hr.K.row(j) = naiveProject(in, keySrc, wk, Role::Key, h, j);
-            hr.V.row(j) = naiveProject(in, keySrc, wv, Role::Value, h, j);
+            hr.K.row(j) = naiveProject(in, keySrc, wk, bk, Role::Key, h, j);
+            hr.V.row(j) = naiveProject(in, keySrc, wv, bv, Role::Value, h, j);
         }
         hr.scores.resize(n, m);
         hr.scaled.resize(n, m);

@@ -17,6 +17,17 @@ const Matrix& projectionFor(const AttentionInput& in, int head, Role role)
     return p.W_Q;
 }
 
+const Vector* biasFor(const AttentionInput& in, int head, Role role)
+{
+    const HeadParams& p = in.heads[static_cast<std::size_t>(head)];
+    const Vector* b = &p.b_Q;
+    if (!in.sharedProjections) {
+        if (role == Role::Key) b = &p.b_K;
+        if (role == Role::Value) b = &p.b_V;
+    }
+    return b->size() == 0 ? nullptr : b;
+}
+
 template <typename T>
 void applyEdit(const AttentionInput& in, Role role, int head, int index, Eigen::Ref<VectorT<T>> vec)
 {
@@ -40,6 +51,7 @@ void projectInto(const AttentionInput& in, int head, std::initializer_list<Role>
     struct Task {
         const Matrix* src;
         const Matrix* w;
+        const Vector* bias;
         MatrixT<T>* out;
         long r0, rows;
     };
@@ -49,10 +61,12 @@ void projectInto(const AttentionInput& in, int head, std::initializer_list<Role>
     for (Role role : roles) {
         const Matrix& src = sourceFor(in, role);
         const Matrix& w = projectionFor(in, head, role);
+        const Vector* bias = biasFor(in, head, role);
         (*out)->resize(src.rows(), w.cols());
         work += static_cast<double>(src.size()) * static_cast<double>(w.cols());
         for (long r0 = 0; r0 < src.rows(); r0 += kProjectionBlockRows)
-            tasks.push_back({&src, &w, *out, r0, std::min(kProjectionBlockRows, src.rows() - r0)});
+            tasks.push_back(
+                {&src, &w, bias, *out, r0, std::min(kProjectionBlockRows, src.rows() - r0)});
         ++out;
     }
     // The row blocks of every role in one loop, so that the threads get even shares.
@@ -60,9 +74,10 @@ void projectInto(const AttentionInput& in, int head, std::initializer_list<Role>
 #pragma omp parallel for schedule(static) if (work >= kParallelProjectionWork)
     for (long t = 0; t < count; ++t) {
         const Task& task = tasks[static_cast<std::size_t>(t)];
-        task.out->middleRows(task.r0, task.rows).noalias() =
-            task.src->middleRows(task.r0, task.rows).template cast<T>() *
-            task.w->template cast<T>();
+        auto rows = task.out->middleRows(task.r0, task.rows);
+        rows.noalias() = task.src->middleRows(task.r0, task.rows).template cast<T>() *
+                         task.w->template cast<T>();
+        if (task.bias) rows.rowwise() += task.bias->transpose().template cast<T>();
     }
     out = outs.begin();
     for (Role role : roles) {
@@ -81,6 +96,7 @@ VectorT<T> projectOne(const AttentionInput& in, int head, Role role, int index)
 {
     const Matrix& src = sourceFor(in, role);
     VectorT<T> v = (src.row(index).cast<T>() * projectionFor(in, head, role).cast<T>()).transpose();
+    if (const Vector* bias = biasFor(in, head, role)) v += bias->cast<T>();
     applyEdit<T>(in, role, head, index, v);
     return v;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Step 1 of the kernel: projections and vector edits, shared by the full
+// Step 1 of the kernel: projections (x W + b) and vector edits, shared by the full
 // computation and the incremental engine so both produce identical vectors.
 
 #include <initializer_list>
@@ -10,6 +10,9 @@ namespace attn {
 
 // The projection matrix for a role in a head (W_Q for all roles when shared).
 const Matrix& projectionFor(const AttentionInput& input, int head, Role role);
+
+// The bias added after that projection (b_Q for all roles when shared), or nullptr for none.
+const Vector* biasFor(const AttentionInput& input, int head, Role role);
 
 // Applies the edit (if any) for (role, head, index) to a projected row vector.
 template <typename T>

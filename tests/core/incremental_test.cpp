@@ -61,6 +61,33 @@ TEST(Incremental, EverySingleVectorEditEqualsFullRecomputation)
     }
 }
 
+TEST(Incremental, EditsOfBiasedProjectionsEqualFullRecomputation)
+{
+    // A real model's head: q = x W_Q + b_Q and so on; an edit scales the vector with its bias.
+    for (Mode mode : {Mode::Self, Mode::Causal, Mode::Cross}) {
+        AttentionInput in = inputFor(mode, ScoreFunction::Dot, false);
+        Rng rng(17);
+        for (HeadParams& p : in.heads) {
+            p.b_Q = Vector::NullaryExpr(in.keyDim(), [&] { return rng.uniform() - 0.5; });
+            p.b_K = Vector::NullaryExpr(in.keyDim(), [&] { return rng.uniform() - 0.5; });
+            p.b_V = Vector::NullaryExpr(in.valueDim(), [&] { return rng.uniform() - 0.5; });
+        }
+        AttentionEngine engine;
+        ASSERT_TRUE(engine.setInput(in).ok());
+        const std::string tag = "mode " + std::to_string(static_cast<int>(mode));
+        ASSERT_TRUE(engine.setEdit({Role::Key, 0, 3, 2.0, {}}).ok());
+        expectEqualsFull(engine, tag + " key x2");
+        ASSERT_TRUE(engine.setEdit({Role::Query, 1, 2, 0.5, {{0, 1.5}}}).ok());
+        expectEqualsFull(engine, tag + " query");
+        ASSERT_TRUE(engine.setEdit({Role::Value, 0, 4, 3.0, {}}).ok());
+        expectEqualsFull(engine, tag + " value");
+        // The bias reaches the vector: doubling a key doubles x W_K + b_K, not only x W_K.
+        const VectorT<double> k = engine.result().heads[0].K.row(3).transpose();
+        const Vector plain = (in.keySource().row(3) * in.heads[0].W_K).transpose();
+        EXPECT_LE((k - 2.0 * (plain + in.heads[0].b_K)).cwiseAbs().maxCoeff(), 1e-12) << tag;
+    }
+}
+
 TEST(Incremental, DraggingOneKeyThroughManyValuesStaysExact)
 {
     AttentionEngine engine;

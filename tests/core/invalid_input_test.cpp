@@ -72,6 +72,21 @@ TEST(InvalidInput, MismatchedProjectionShapeNamesTheMatrix)
     EXPECT_EQ(describe(run<double>(in)), "heads[1].W_K: expected 3 x 3, got 3 x 2");
 }
 
+TEST(InvalidInput, BiasOfTheWrongLengthOrNotFiniteNamesTheBias)
+{
+    AttentionInput in = valid();
+    in.heads[1].b_K = Vector::Zero(2);
+    expectStatus(in, StatusCode::ShapeMismatch, "heads[1].b_K");
+    EXPECT_EQ(describe(run<double>(in)), "heads[1].b_K: expected 3 x 1, got 2 x 1");
+    in = valid();
+    in.heads[0].b_V = Vector::Zero(3);
+    in.heads[0].b_V[2] = std::numeric_limits<double>::quiet_NaN();
+    expectStatus(in, StatusCode::NonFinite, "heads[0].b_V");
+    in = valid();
+    in.heads[0].b_Q = Vector::Ones(3);  // the right length: accepted
+    EXPECT_TRUE(run<double>(in).ok());
+}
+
 TEST(InvalidInput, WrongOutputProjectionShapeIsReported)
 {
     AttentionInput in = valid();

@@ -17,7 +17,24 @@ struct Case {
     bool shared = false;
     bool customMask = false;
     bool withEdits = false;
+    bool biased = false;
 };
+
+// Biases of a real model's projections (x W + b), drawn from the case's seed.
+void addBiases(AttentionInput& in, std::uint64_t seed)
+{
+    Rng rng(seed + 7);
+    const auto draw = [&rng](long size) {
+        Vector b(size);
+        for (long i = 0; i < size; ++i) b[i] = rng.uniform() * 2.0 - 1.0;
+        return b;
+    };
+    for (HeadParams& p : in.heads) {
+        p.b_Q = draw(in.keyDim());
+        p.b_K = draw(in.keyDim());
+        p.b_V = draw(in.valueDim());
+    }
+}
 
 AttentionInput makeInput(const Case& c)
 {
@@ -34,6 +51,7 @@ AttentionInput makeInput(const Case& c)
         mask.row(0).setConstant(false);  // one fully masked row in every masked case
         in.mask = mask;
     }
+    if (c.biased) addBiases(in, c.spec.seed);
     if (c.withEdits) {
         in.edits.push_back({Role::Key, 0, 1, 2.0, {}});
         in.edits.push_back({Role::Query, 0, 0, 1.0, {{0, 0.75}}});
@@ -61,6 +79,12 @@ std::vector<Case> cases()
             out.push_back(
                 {"edited", s, Scaling::SqrtDk, 1.0, ScoreFunction::Dot, false, false, true});
             out.push_back({"everything", s, Scaling::Temperature, 2.5, ScoreFunction::Additive,
+                           false, true, true});
+            out.push_back(
+                {"biased", s, Scaling::SqrtDk, 1.0, ScoreFunction::Dot, false, false, true, true});
+            out.push_back({"biased shared", sq, Scaling::SqrtDk, 1.0, ScoreFunction::Dot, true,
+                           true, false, true});
+            out.push_back({"biased additive", s, Scaling::None, 1.0, ScoreFunction::Additive, false,
                            false, true, true});
         }
     }
