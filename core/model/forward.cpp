@@ -235,22 +235,27 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
     long offset[3] = {0, d, 2 * d};
     const long p = reuse.layers ? reuse.rows : 0;  // rows taken from the earlier run
     const long fresh = n - p;
+    trace.normed.resize(0, 0);
+    trace.projections.resize(0, 0);
     if (gpt2 && p > 0) {
         const LayerTrace& before = (*reuse.layers)[static_cast<std::size_t>(li)];
         FloatMatrix normed, projected;
         layerNorm(x.bottomRows(fresh), L.ln1, c.layerNormEps, normed);
         applyDense(normed, L.qkv, projected);
-        trace.normed.resize(n, d);
-        trace.normed.topRows(p) = before.normed.topRows(p);
-        trace.normed.bottomRows(fresh) = normed;
+        if (options.keepTypingCache) {
+            trace.normed.resize(n, d);
+            trace.normed.topRows(p) = before.normed.topRows(p);
+            trace.normed.bottomRows(fresh) = normed;
+        }
         qkv.resize(n, 3 * d);
         qkv.topRows(p) = before.projections.topRows(p);
         qkv.bottomRows(fresh) = projected;
     } else if (gpt2) {
-        layerNorm(x, L.ln1, c.layerNormEps, trace.normed);
-        applyDense(trace.normed, L.qkv, qkv);
+        FloatMatrix normed;
+        layerNorm(x, L.ln1, c.layerNormEps, normed);
+        applyDense(normed, L.qkv, qkv);
+        if (options.keepTypingCache) trace.normed = std::move(normed);
     } else {
-        trace.normed.resize(0, 0);
         applyDense(x, L.q, qkv);
         applyDense(x, L.k, k);
         applyDense(x, L.v, v);
@@ -258,7 +263,7 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
         from[2] = &v;
         offset[1] = offset[2] = 0;
     }
-    if (gpt2) trace.projections = qkv;
+    if (gpt2 && options.keepTypingCache) trace.projections = qkv;
     heads.resize(static_cast<std::size_t>(h));
     for (long j = 0; j < h; ++j) {
         HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
@@ -412,6 +417,27 @@ ModelStatus guarded(const std::function<ModelStatus()>& body)
 }
 
 }  // namespace
+
+FloatMatrix attentionInput(const Model& model, const ForwardResult& result, int layer)
+{
+    const LayerTrace& t = result.layers.at(static_cast<std::size_t>(layer));
+    if (model.config().family != Family::Gpt2) return t.hidden;
+    if (t.normed.rows() == t.hidden.rows() && t.normed.size() != 0) return t.normed;
+    FloatMatrix normed;
+    layerNorm(t.hidden, model.layers()[static_cast<std::size_t>(layer)].ln1,
+              model.config().layerNormEps, normed);
+    return normed;
+}
+
+std::size_t cachedBytes(const ForwardResult& r)
+{
+    std::size_t floats =
+        static_cast<std::size_t>(r.residual.size() + r.finalHidden.size() + r.logits.size());
+    for (const LayerTrace& t : r.layers)
+        floats +=
+            static_cast<std::size_t>(t.hidden.size() + t.normed.size() + t.projections.size());
+    return floats * sizeof(float);
+}
 
 ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
                     ForwardResult& result)

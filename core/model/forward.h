@@ -27,17 +27,14 @@ namespace attn::model {
 
 using FloatMatrix = MatrixT<float>;
 
+// What a run keeps of one layer. `hidden` is the cache a re-run from this layer starts from
+// (n x d floats per layer); `normed` and `projections` are kept only with
+// ForwardOptions::keepTypingCache (4 n x d more per layer), for forwardReusing.
 struct LayerTrace {
     FloatMatrix hidden;                  // n x d: the residual stream entering the layer
-    FloatMatrix normed;                  // GPT-2: ln_1(hidden); BERT: empty
-    FloatMatrix projections;             // GPT-2: [Q | K | V] of every position (n x 3d)
+    FloatMatrix normed;                  // GPT-2 with the typing cache: ln_1(hidden); else empty
+    FloatMatrix projections;             // GPT-2 with the typing cache: [Q | K | V] (n x 3d)
     std::vector<FloatMatrix> attention;  // per head, n x n weights (rows sum to 1)
-
-    // What the layer's attention block reads: ln_1(hidden) for GPT-2, hidden for BERT.
-    [[nodiscard]] const FloatMatrix& attentionInput() const
-    {
-        return normed.size() != 0 ? normed : hidden;
-    }
 };
 
 struct TokenProbability {
@@ -80,6 +77,10 @@ struct ForwardOptions {
     int maskTokenId = -1;
     int topK = 10;
     bool allLogits = false;  // logits for every position (else only for the predicted ones)
+    // Keep GPT-2's ln_1 output and Q|K|V per layer (LayerTrace), so that forwardReusing can
+    // take an earlier run's rows: typing costs about one token's pass, for 4 n x d more floats
+    // per layer. Off: a layer keeps its input `hidden` only.
+    bool keepTypingCache = false;
     HeadHook hook;
     HeadOutputHook outputHook;
     ProgressCallback progress;
@@ -92,10 +93,10 @@ ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardO
                     ForwardResult& result);
 
 // The same result as forward(model, ids, …), computing only what differs from `previous`, an
-// earlier complete forward() of the same model: GPT-2 is causal, so up to the first id that
-// differs every layer's rows are the previous run's, and only the rows from there on (at least
-// the last) are computed; the attention maps are whole (the core's head pass on every row).
-// Typing at the end of a text thus costs about one token's pass. BERT (bidirectional), a head
+// earlier complete forward() of the same model with keepTypingCache: GPT-2 is causal, so up to the
+// first id that differs every layer's rows are the previous run's, and only the rows from there on
+// (at least the last) are computed; the attention maps are whole (the core's head pass on every
+// row). Typing at the end of a text thus costs about one token's pass. BERT (bidirectional), a head
 // hook, or nothing in common run forward() in full. `previous` and `result` must differ.
 ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
                            const ForwardOptions& options, const ForwardResult& previous,
@@ -105,6 +106,14 @@ ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
 // an earlier forward() on the same model and ids); earlier layers are kept as they are.
 ModelStatus forwardFrom(const Model& model, int startLayer, const ForwardOptions& options,
                         ForwardResult& result);
+
+// What layer `layer`'s attention block reads in `result` (a run of `model`): ln_1(hidden) for
+// GPT-2 (the kept copy, or computed again), hidden for BERT. n x d.
+FloatMatrix attentionInput(const Model& model, const ForwardResult& result, int layer);
+
+// Bytes of the floats a run keeps besides the attention maps: the per-layer traces
+// (hidden, and the typing cache when kept), the residual and final hidden states, the logits.
+std::size_t cachedBytes(const ForwardResult& result);
 
 // Building blocks, exposed for tests: row-wise LayerNorm, activations, and y = x W + b with
 // the weight's product split over OpenMP threads by output columns.

@@ -1,0 +1,127 @@
+#include "core/model/head_slice.h"
+
+#include <memory>
+#include <string>
+
+namespace attn::model {
+
+namespace {
+
+std::string headName(int layer, int head)
+{
+    return "layer " + std::to_string(layer + 1) + " head " + std::to_string(head + 1);
+}
+
+ModelStatus checkHead(const Model& model, const ForwardResult& result, int layer, int head)
+{
+    const ModelConfig& c = model.config();
+    if (layer < 0 || layer >= c.layers || head < 0 || head >= c.heads)
+        return modelError(ModelError::BadLayer, "", headName(layer, head),
+                          "the model has " + std::to_string(c.layers) + " layers of " +
+                              std::to_string(c.heads) + " heads");
+    const auto l = static_cast<std::size_t>(layer);
+    if (result.layers.size() != static_cast<std::size_t>(c.layers) ||
+        result.layers[l].hidden.rows() != static_cast<long>(result.ids.size()) ||
+        result.ids.empty())
+        return modelError(ModelError::BadLayer, "", headName(layer, head),
+                          "the run has no cached input for this layer");
+    return {};
+}
+
+// Columns [c0, c0 + width) of y = x W + b as a d x width block and its bias.
+void columns(const Dense& dense, long c0, long width, FloatMatrix& w, Eigen::VectorXf& b)
+{
+    const ConstRowMap stored = dense.stored();
+    if (dense.outByIn)
+        w = stored.middleRows(c0, width).transpose();
+    else
+        w = stored.middleCols(c0, width);
+    if (dense.bias != nullptr)
+        b = dense.b().segment(c0, width);
+    else
+        b = Eigen::VectorXf::Zero(width);
+}
+
+}  // namespace
+
+ModelStatus sliceHead(const Model& model, const ForwardResult& result, int layer, int head,
+                      HeadSlice& out)
+{
+    if (ModelStatus s = checkHead(model, result, layer, head); !s.ok()) return s;
+    const ModelConfig& c = model.config();
+    const LayerWeights& L = model.layers()[static_cast<std::size_t>(layer)];
+    const long d = c.width;
+    const long dh = c.headDim();
+    const long c0 = head * dh;
+    HeadSlice slice;
+    slice.X = attentionInput(model, result, layer);
+    if (c.family == Family::Gpt2) {
+        columns(L.qkv, c0, dh, slice.W_Q, slice.b_Q);
+        columns(L.qkv, d + c0, dh, slice.W_K, slice.b_K);
+        columns(L.qkv, 2 * d + c0, dh, slice.W_V, slice.b_V);
+        slice.causal = true;
+    } else {
+        columns(L.q, c0, dh, slice.W_Q, slice.b_Q);
+        columns(L.k, c0, dh, slice.W_K, slice.b_K);
+        columns(L.v, c0, dh, slice.W_V, slice.b_V);
+        slice.causal = false;
+    }
+    out = std::move(slice);
+    return {};
+}
+
+AttentionInput headInput(const Model& model, const HeadSlice& slice)
+{
+    const ModelConfig& c = model.config();
+    AttentionInput in;
+    in.X = slice.X.cast<double>();
+    HeadParams p;
+    p.W_Q = slice.W_Q.cast<double>();
+    p.W_K = slice.W_K.cast<double>();
+    p.W_V = slice.W_V.cast<double>();
+    p.b_Q = slice.b_Q.cast<double>();
+    p.b_K = slice.b_K.cast<double>();
+    p.b_V = slice.b_V.cast<double>();
+    in.heads.push_back(std::move(p));
+    in.mode = slice.causal ? Mode::Causal : Mode::Self;
+    const bool scaled = c.family != Family::Gpt2 || c.scaleAttention;
+    in.scaling = scaled ? Scaling::SqrtDk : Scaling::None;
+    in.score = ScoreFunction::Dot;
+    return in;
+}
+
+ModelStatus runWithHead(const Model& model, const ForwardResult& before, const HeadOverride& o,
+                        const ForwardOptions& options, ForwardResult& after)
+{
+    if (ModelStatus s = checkHead(model, before, o.layer, o.head); !s.ok()) return s;
+    const long n = static_cast<long>(before.ids.size());
+    const long dh = model.config().headDim();
+    const std::string name = headName(o.layer, o.head);
+    if (o.weights.rows() != n || o.weights.cols() != n)
+        return modelError(ModelError::TensorShape, "", name + " weights",
+                          "should be " + std::to_string(n) + " x " + std::to_string(n) + ", not " +
+                              std::to_string(o.weights.rows()) + " x " +
+                              std::to_string(o.weights.cols()));
+    if (o.output.rows() != n || o.output.cols() != dh)
+        return modelError(ModelError::TensorShape, "", name + " output",
+                          "should be " + std::to_string(n) + " x " + std::to_string(dh) + ", not " +
+                              std::to_string(o.output.rows()) + " x " +
+                              std::to_string(o.output.cols()));
+    if (!o.weights.allFinite() || !o.output.allFinite())
+        return modelError(ModelError::NonFinite, "", name, "the head's result is not finite");
+    ForwardOptions replaced = options;
+    const auto output = std::make_shared<const FloatMatrix>(o.output);
+    replaced.outputHook = [output, layer = o.layer, head = o.head, earlier = options.outputHook](
+                              int l, int h, FloatMatrix& out) {
+        if (earlier) earlier(l, h, out);
+        if (l == layer && h == head) out = *output;
+    };
+    ForwardResult run = before;
+    if (ModelStatus s = forwardFrom(model, o.layer, replaced, run); !s.ok()) return s;
+    run.layers[static_cast<std::size_t>(o.layer)].attention[static_cast<std::size_t>(o.head)] =
+        o.weights;
+    after = std::move(run);
+    return {};
+}
+
+}  // namespace attn::model
