@@ -77,7 +77,53 @@ const BadFile kBadFiles[] = {
      "not an AttnLab session"},
     {"no_tag", [] { return edited([](QJsonObject& r) { r.remove(QLatin1String("format")); }); },
      "format", "missing"},
-    {"newer_version", [] { return withValue("version", "", 2); }, "version", "newer AttnLab"},
+    {"newer_version", [] { return withValue("version", "", 3); }, "version", "newer AttnLab"},
+    // Version 2 fields in a version 1 file, and bad version 2 fields.
+    {"bias_in_version_1",
+     [] {
+         return withValue("projections", "b_Q", QJsonArray{QJsonArray{1.0, 2.0, 3.0}});
+     },
+     "projections.b_Q", "not a field of this format version"},
+    {"provenance_in_version_1", [] { return withValue("provenance", "", QJsonObject{}); },
+     "provenance", "not a field of this format version"},
+    {"bias_of_the_wrong_length",
+     [] {
+         return edited([](QJsonObject& r) {
+             r[QLatin1String("version")] = 2;
+             QJsonObject p = r[QLatin1String("projections")].toObject();
+             p[QLatin1String("b_K")] = QJsonArray{QJsonArray{1.0, 2.0}};
+             r[QLatin1String("projections")] = p;
+         });
+     },
+     "projections.b_K[0]", "3 numbers but has 2"},
+    {"provenance_with_a_bad_hash",
+     [] {
+         return edited([](QJsonObject& r) {
+             r[QLatin1String("version")] = 2;
+             r[QLatin1String("provenance")] =
+                 QJsonObject{{QStringLiteral("model_folder"), QStringLiteral("/models/gpt2")},
+                             {QStringLiteral("safetensors_sha256"), QStringLiteral("1234")},
+                             {QStringLiteral("model_type"), QStringLiteral("gpt2")},
+                             {QStringLiteral("layer"), 0},
+                             {QStringLiteral("head"), 0},
+                             {QStringLiteral("text"), QStringLiteral("hi")}};
+         });
+     },
+     "provenance.safetensors_sha256", "64 lower-case hexadecimal"},
+    {"provenance_of_an_unknown_model",
+     [] {
+         return edited([](QJsonObject& r) {
+             r[QLatin1String("version")] = 2;
+             r[QLatin1String("provenance")] =
+                 QJsonObject{{QStringLiteral("model_folder"), QStringLiteral("/models/x")},
+                             {QStringLiteral("safetensors_sha256"), QString(64, QLatin1Char('a'))},
+                             {QStringLiteral("model_type"), QStringLiteral("llama")},
+                             {QStringLiteral("layer"), 0},
+                             {QStringLiteral("head"), 0},
+                             {QStringLiteral("text"), QStringLiteral("hi")}};
+         });
+     },
+     "provenance.model_type", "\"gpt2\" or \"bert\""},
     {"missing_field",
      [] {
          return edited([](QJsonObject& r) {

@@ -140,6 +140,55 @@ TEST(SessionFile, RandomDoublesSurviveSaveThenOpenBitIdentical)
     EXPECT_TRUE(std::signbit(out.session.input.X.data()[0]));  // -0.0 keeps its sign
 }
 
+TEST(SessionFile, AHeadWithBiasesAndProvenanceIsVersion2AndReadsBackBitIdentical)
+{
+    SessionFile in = richFile();
+    for (attn::HeadParams& p : in.session.input.heads) {
+        p.b_Q = attn::Vector::LinSpaced(in.session.input.keyDim(), -0.1, 0.7);
+        p.b_K = attn::Vector::LinSpaced(in.session.input.keyDim(), 0.3, -1.0 / 3.0);
+        p.b_V = attn::Vector::LinSpaced(in.session.input.valueDim(), 1e-300, 5.0);
+    }
+    in.session.input.heads.back().b_V.resize(0);  // a head may lack one
+    ModelProvenance p;
+    p.folder = QStringLiteral("/models/gpt2 (small)");
+    p.sha256 = QString(64, QLatin1Char('0')).replace(3, 1, QLatin1Char('f'));
+    p.modelType = QStringLiteral("gpt2");
+    p.layer = 4;
+    p.head = 11;
+    p.text = QStringLiteral("The animal didn't cross the street because it was too \"tired\"");
+    in.session.provenance = p;
+    EXPECT_EQ(sessionFormatVersion(in.session), 2);
+    const QByteArray json = sessionToJson(in);
+    EXPECT_EQ(QJsonDocument::fromJson(json).object()[QLatin1String("version")].toInt(), 2);
+    SessionFile out;
+    FileError error;
+    ASSERT_TRUE(parseSessionJson(json, QStringLiteral("mem"), out, error))
+        << error.message().toStdString();
+    ASSERT_EQ(out.session.input.heads.size(), in.session.input.heads.size());
+    for (std::size_t h = 0; h < in.session.input.heads.size(); ++h) {
+        const attn::HeadParams& a = in.session.input.heads[h];
+        const attn::HeadParams& b = out.session.input.heads[h];
+        EXPECT_TRUE(sameBits(b.b_Q, a.b_Q)) << h;
+        EXPECT_TRUE(sameBits(b.b_K, a.b_K)) << h;
+        EXPECT_TRUE(sameBits(b.b_V, a.b_V)) << h;
+    }
+    EXPECT_EQ(out.session.provenance, in.session.provenance);
+    // The same result: the biases reach the core.
+    attn::AttentionResult ra, rb;
+    ASSERT_TRUE(attn::computeAttention<double>(in.session.input, ra).ok());
+    ASSERT_TRUE(attn::computeAttention<double>(out.session.input, rb).ok());
+    EXPECT_TRUE(sameBits(rb.heads[0].weights, ra.heads[0].weights));
+}
+
+TEST(SessionFile, ASessionWithoutVersion2FieldsIsStillWrittenAsVersion1)
+{
+    const SessionFile plain = richFile();
+    EXPECT_EQ(sessionFormatVersion(plain.session), 1);
+    const QByteArray json = sessionToJson(plain);
+    EXPECT_FALSE(json.contains("b_Q"));
+    EXPECT_FALSE(json.contains("provenance"));
+}
+
 TEST(SessionFile, WritesMasksAsBooleansAndOneMatrixRowPerLine)
 {
     const QByteArray json = sessionToJson(richFile());

@@ -2,12 +2,27 @@
 // The whole session as plain data: token labels, the core's input (embeddings,
 // projections, options, vector edits) and the seed that made the random parts.
 
+#include <optional>
+
 #include <QStringList>
 #include <QtGlobal>
 
 #include "core/attention_input.h"
 
 namespace attnlab {
+
+// Where a session's head came from when it was opened from a real model (session format
+// version 2): the checkpoint, its identity and the head, so that the model can be attached
+// again to carry edits through the rest of the network.
+struct ModelProvenance {
+    QString folder;     // the model folder, absolute
+    QString sha256;     // of its model.safetensors: 64 lower-case hex digits
+    QString modelType;  // "gpt2" or "bert"
+    int layer = 0;      // from 0
+    int head = 0;       // from 0
+    QString text;       // the text the model ran on; the session's tokens are its tokens
+    bool operator==(const ModelProvenance&) const = default;
+};
 
 struct Session {
     QStringList targetTokens;  // n labels, one per row of input.X
@@ -16,6 +31,7 @@ struct Session {
     quint64 seed = 1;
     int dModel = 3;
     int dAdditive = 3;
+    std::optional<ModelProvenance> provenance;  // set when the head came from a real model
 };
 
 // The opening session: the textbook's hand exercise (four tokens, 3 x 3 projections).

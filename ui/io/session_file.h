@@ -24,7 +24,9 @@ struct FileError {
     [[nodiscard]] QString message() const;
 };
 
-inline constexpr int kSessionFormatVersion = 1;
+// Version 2 adds per-head biases (b_Q, b_K, b_V) and `provenance`; a session that uses
+// neither is written as version 1, which older AttnLabs read too.
+inline constexpr int kSessionFormatVersion = 2;
 inline constexpr qint64 kMaxSessionFileBytes = qint64{512} << 20;  // 512 MiB
 
 // Reads and validates a session file. On failure `out` is untouched.
@@ -32,6 +34,8 @@ bool readSessionFile(const QString& path, SessionFile& out, FileError& error);
 // Parses session JSON already in memory (`origin` names it in errors).
 bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFile& out,
                       FileError& error);
+// The format version a session needs: 2 with biases or a provenance, else 1.
+int sessionFormatVersion(const Session& session);
 // The JSON text of a session; doubles are written so that they read back bit-identical.
 QByteArray sessionToJson(const SessionFile& file);
 // Writes atomically. On failure the target is untouched and `error` says why.

@@ -91,7 +91,7 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
 
 namespace {
 
-bool readRoot(Reader& r, const QJsonObject& root, SessionFile& f)
+bool readRoot(Reader& r, const QJsonObject& root, long version, SessionFile& f)
 {
     Session& s = f.session;
     QJsonObject o;
@@ -99,7 +99,7 @@ bool readRoot(Reader& r, const QJsonObject& root, SessionFile& f)
     if (!r.object(
             root, QString(),
             {"format", "version", "seed", "d_model", "target", "projections", "options", "edits"},
-            {"source", "view"}, o) ||
+            version >= 2 ? Keys{"source", "view", "provenance"} : Keys{"source", "view"}, o) ||
         !readSeed(r, o[QLatin1String("seed")], s.seed) ||
         !r.integer(o[QLatin1String("d_model")], QStringLiteral("d_model"), 1, kMaxCount, dModel))
         return false;
@@ -114,11 +114,17 @@ bool readRoot(Reader& r, const QJsonObject& root, SessionFile& f)
                       s.sourceTokens, s.input.Y))
         return false;
     if (!readOptions(r, o[QLatin1String("options")], s.input) ||
-        !readProjections(r, o[QLatin1String("projections")], s) ||
+        !readProjections(r, o[QLatin1String("projections")], version, s) ||
         !readEdits(r, o[QLatin1String("edits")], s.input.edits))
         return false;
     if (o.contains(QLatin1String("view")) && !readView(r, o[QLatin1String("view")], f.view))
         return false;
+    s.provenance.reset();
+    if (o.contains(QLatin1String("provenance"))) {
+        ModelProvenance p;
+        if (!readProvenance(r, o[QLatin1String("provenance")], p)) return false;
+        s.provenance = std::move(p);
+    }
     const attn::Status status = attn::validate(s.input, attn::Limits{});
     if (!status.ok()) return r.fail(fileFieldOf(status.field), statusMessage(status));
     return true;
@@ -196,7 +202,7 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
                 .arg(version)
                 .arg(kSessionFormatVersion));
     SessionFile parsed;
-    if (!sessionio::readRoot(r, root, parsed)) return false;
+    if (!sessionio::readRoot(r, root, version, parsed)) return false;
     out = std::move(parsed);
     return true;
 }

@@ -2,6 +2,8 @@
 
 #include <functional>
 
+#include <QRegularExpression>
+
 #include "ui/io/session_format.h"
 #include "ui/io/session_reader.h"
 
@@ -28,13 +30,35 @@ bool readPerHead(Reader& r, const QJsonObject& o, const QString& path, const cha
     return true;
 }
 
+// An optional list of one bias vector per head (each `size` numbers, or [] for none).
+bool readPerHeadBias(Reader& r, const QJsonObject& o, const QString& path, const char* key,
+                     long heads, long size,
+                     const std::function<attn::Vector&(attn::HeadParams&)>& slot,
+                     std::vector<attn::HeadParams>& params)
+{
+    if (!o.contains(QLatin1String(key))) return true;
+    const QString p = member(path, key);
+    QJsonArray list;
+    if (!r.array(o[QLatin1String(key)], p, list)) return false;
+    if (list.size() != heads)
+        return r.fail(
+            p,
+            Tr::tr("should have one vector per head (%1) but has %2.").arg(heads).arg(list.size()));
+    for (long h = 0; h < heads; ++h) {
+        if (!r.vector(list[h], element(p, h), size, slot(params[static_cast<std::size_t>(h)])))
+            return false;
+    }
+    return true;
+}
+
 }  // namespace
 
-bool readProjections(Reader& r, const QJsonValue& v, Session& s)
+bool readProjections(Reader& r, const QJsonValue& v, long version, Session& s)
 {
     const QString path = QStringLiteral("projections");
     QJsonObject o;
-    if (!r.object(v, path, {"heads", "d_k", "d_v", "W_Q", "W_K", "W_V", "W_O", "additive"}, {}, o))
+    const Keys required = {"heads", "d_k", "d_v", "W_Q", "W_K", "W_V", "W_O", "additive"};
+    if (!r.object(v, path, required, version >= 2 ? Keys{"b_Q", "b_K", "b_V"} : Keys{}, o))
         return false;
     long heads = 0, dk = 0, dv = 0, da = 0;
     if (!r.integer(o[QLatin1String("heads")], member(path, "heads"), 1, 1024, heads) ||
@@ -54,7 +78,13 @@ bool readProjections(Reader& r, const QJsonValue& v, Session& s)
         !readPerHead(
             r, o, path, "W_V", heads, d, dv, shared, [](HP& p) -> attn::Matrix& { return p.W_V; },
             params) ||
-        !r.matrix(o[QLatin1String("W_O")], member(path, "W_O"), heads * dv, d, true, s.input.W_O))
+        !r.matrix(o[QLatin1String("W_O")], member(path, "W_O"), heads * dv, d, true, s.input.W_O) ||
+        !readPerHeadBias(
+            r, o, path, "b_Q", heads, dk, [](HP& p) -> attn::Vector& { return p.b_Q; }, params) ||
+        !readPerHeadBias(
+            r, o, path, "b_K", heads, dk, [](HP& p) -> attn::Vector& { return p.b_K; }, params) ||
+        !readPerHeadBias(
+            r, o, path, "b_V", heads, dv, [](HP& p) -> attn::Vector& { return p.b_V; }, params))
         return false;
     const QString addPath = member(path, "additive");
     QJsonObject add;
@@ -152,6 +182,37 @@ bool readView(Reader& r, const QJsonValue& v, ViewState& view)
                                     "\"log\".")
                                  .arg(range));
     }
+    return true;
+}
+
+bool readProvenance(Reader& r, const QJsonValue& v, ModelProvenance& out)
+{
+    const QString path = QStringLiteral("provenance");
+    QJsonObject o;
+    ModelProvenance p;
+    long layer = 0, head = 0;
+    if (!r.object(v, path,
+                  {"model_folder", "safetensors_sha256", "model_type", "layer", "head", "text"}, {},
+                  o) ||
+        !r.string(o[QLatin1String("model_folder")], member(path, "model_folder"), p.folder) ||
+        !r.string(o[QLatin1String("safetensors_sha256")], member(path, "safetensors_sha256"),
+                  p.sha256) ||
+        !r.string(o[QLatin1String("model_type")], member(path, "model_type"), p.modelType) ||
+        !r.integer(o[QLatin1String("layer")], member(path, "layer"), 0, 4096, layer) ||
+        !r.integer(o[QLatin1String("head")], member(path, "head"), 0, 4096, head) ||
+        !r.string(o[QLatin1String("text")], member(path, "text"), p.text))
+        return false;
+    if (p.folder.isEmpty()) return r.fail(member(path, "model_folder"), Tr::tr("is empty."));
+    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+    if (!hex.match(p.sha256).hasMatch())
+        return r.fail(member(path, "safetensors_sha256"),
+                      Tr::tr("should be 64 lower-case hexadecimal digits (a SHA-256)."));
+    if (p.modelType != QLatin1String("gpt2") && p.modelType != QLatin1String("bert"))
+        return r.fail(member(path, "model_type"),
+                      Tr::tr("is \"%1\"; it should be \"gpt2\" or \"bert\".").arg(p.modelType));
+    p.layer = static_cast<int>(layer);
+    p.head = static_cast<int>(head);
+    out = std::move(p);
     return true;
 }
 

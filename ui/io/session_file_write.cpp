@@ -2,6 +2,7 @@
 // stays readable and diffable) and every double is written shortest-round-trip
 // (std::to_chars), always with a '.' or an exponent so that readers take it as a double.
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -101,6 +102,46 @@ void perHead(Writer& w, const char* name, const std::vector<attn::HeadParams>& h
     w.close(']');
 }
 
+bool hasBiases(const std::vector<attn::HeadParams>& heads)
+{
+    return std::any_of(heads.begin(), heads.end(), [](const attn::HeadParams& p) {
+        return p.b_Q.size() != 0 || p.b_K.size() != 0 || p.b_V.size() != 0;
+    });
+}
+
+// One bias vector per head on one line each; [] for a head without it.
+template <typename Get>
+void perHeadVector(Writer& w, const char* name, const std::vector<attn::HeadParams>& heads, Get get)
+{
+    w.item(name);
+    w.open('[');
+    for (const attn::HeadParams& p : heads) {
+        w.item();
+        const attn::Vector& b = get(p);
+        w.row(b.data(), b.size());
+    }
+    w.close(']');
+}
+
+void provenance(Writer& w, const ModelProvenance& p)
+{
+    w.item("provenance");
+    w.open('{');
+    w.item("model_folder");
+    w.string(p.folder);
+    w.item("safetensors_sha256");
+    w.string(p.sha256);
+    w.item("model_type");
+    w.string(p.modelType);
+    w.item("layer");
+    w.integer(p.layer);
+    w.item("head");
+    w.integer(p.head);
+    w.item("text");
+    w.string(p.text);
+    w.close('}');
+}
+
 void sequence(Writer& w, const char* name, const QStringList& tokens, const attn::Matrix& m)
 {
     w.item(name);
@@ -126,6 +167,11 @@ void projections(Writer& w, const Session& s)
     perHead(w, "W_Q", in.heads, [](const attn::HeadParams& p) { return p.W_Q; });
     perHead(w, "W_K", in.heads, [](const attn::HeadParams& p) { return p.W_K; });
     perHead(w, "W_V", in.heads, [](const attn::HeadParams& p) { return p.W_V; });
+    if (hasBiases(in.heads)) {
+        perHeadVector(w, "b_Q", in.heads, [](const attn::HeadParams& p) { return p.b_Q; });
+        perHeadVector(w, "b_K", in.heads, [](const attn::HeadParams& p) { return p.b_K; });
+        perHeadVector(w, "b_V", in.heads, [](const attn::HeadParams& p) { return p.b_V; });
+    }
     w.item("W_O");
     w.matrix(in.W_O);
     w.item("additive");
@@ -238,6 +284,11 @@ QByteArray jsonString(const QString& s)
     return out;
 }
 
+int sessionFormatVersion(const Session& session)
+{
+    return hasBiases(session.input.heads) || session.provenance ? 2 : 1;
+}
+
 QByteArray sessionToJson(const SessionFile& file)
 {
     const Session& s = file.session;
@@ -246,7 +297,7 @@ QByteArray sessionToJson(const SessionFile& file)
     w.item("format");
     w.string(QLatin1String(kSessionFormatTag));
     w.item("version");
-    w.integer(kSessionFormatVersion);
+    w.integer(sessionFormatVersion(s));
     w.item("seed");
     if (s.seed <= kMaxExactSeed)
         w.integer(static_cast<long long>(s.seed));
@@ -260,6 +311,7 @@ QByteArray sessionToJson(const SessionFile& file)
     projections(w, s);
     options(w, s.input);
     edits(w, s.input.edits);
+    if (s.provenance) provenance(w, *s.provenance);
     w.item("view");
     w.open('{');
     w.item("head");

@@ -192,7 +192,9 @@ private:
 bool readSequence(Reader& r, const QJsonValue& v, const QString& path, long dModel,
                   QStringList& tokens, attn::Matrix& embeddings);
 bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in);
-bool readProjections(Reader& r, const QJsonValue& v, Session& s);
+// Biases (b_Q, b_K, b_V) are fields from format version 2 on.
+bool readProjections(Reader& r, const QJsonValue& v, long version, Session& s);
+bool readProvenance(Reader& r, const QJsonValue& v, ModelProvenance& out);
 bool readEdits(Reader& r, const QJsonValue& v, std::vector<attn::VectorEdit>& out);
 bool readView(Reader& r, const QJsonValue& v, ViewState& view);
 bool readSeed(Reader& r, const QJsonValue& v, quint64& seed);

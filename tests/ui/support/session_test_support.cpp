@@ -108,6 +108,15 @@ bool sameBits(const attn::Matrix& a, const attn::Matrix& b)
     return true;
 }
 
+bool sameBits(const attn::Vector& a, const attn::Vector& b)
+{
+    if (a.size() != b.size()) return false;
+    for (long i = 0; i < a.size(); ++i) {
+        if (!sameBits(a[i], b[i])) return false;
+    }
+    return true;
+}
+
 Session lessonSession(const char* id)
 {
     Session s;

@@ -36,5 +36,6 @@ QByteArray readBytes(const QString& path);
 // True when both doubles have the same bit pattern.
 bool sameBits(double a, double b);
 bool sameBits(const attn::Matrix& a, const attn::Matrix& b);
+bool sameBits(const attn::Vector& a, const attn::Vector& b);
 
 }  // namespace attnlab::testing
