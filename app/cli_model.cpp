@@ -1,5 +1,5 @@
 // attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf] [--layer L]
-//               [--head H]
+//               [--head H] [--session-out S.attnlab.json]
 // Opens a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the tokenizer's
 // files), runs the text through core/model and writes every layer's and head's attention and
 // the model's predictions as JSON (stdout without -o), or one head's map as a figure.
@@ -18,7 +18,10 @@
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/numbers_export.h"
+#include "ui/io/session_file.h"
+#include "ui/model/head_session.h"
 #include "ui/model/model_figures.h"
+#include "ui/model/model_snapshot.h"
 
 namespace attnlab::cli {
 
@@ -35,6 +38,8 @@ const QCommandLineOption kLayer(QStringLiteral("layer"), QString(), QStringLiter
 const QCommandLineOption kHead(QStringLiteral("head"), QString(), QStringLiteral("H"));
 const QCommandLineOption kEdit(QStringLiteral("edit"), QString(), QStringLiteral("edit"));
 const QCommandLineOption kAblate(QStringLiteral("ablate"), QString(), QStringLiteral("head"));
+const QCommandLineOption kSessionOut(QStringLiteral("session-out"), QString(),
+                                     QStringLiteral("file"));
 
 QJsonArray rowsOf(const attn::model::FloatMatrix& m)
 {
@@ -167,6 +172,7 @@ QString modelUsage()
     return Tr::tr(
         "Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]\n"
         "                     [--layer L] [--head H] [--edit ...] [--ablate ...]\n"
+        "                     [--session-out S.attnlab.json]\n"
         "  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the\n"
         "  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without\n"
         "  -o): {\"model\": {\"type\", \"layers\", \"heads\"}, \"tokens\", \"ids\", \"layers\":\n"
@@ -177,14 +183,17 @@ QString modelUsage()
         "  position's vector of a head; --ablate layer=L,head=H[,mean] sets a head's output to\n"
         "  zero (or its mean over positions). Both repeat; layers, heads and positions count\n"
         "  from 1. With edits: the predictions before and after (to stdout), or with -o the\n"
-        "  edited run's JSON plus \"before\": {\"predictions\", \"layers\"}.\n");
+        "  edited run's JSON plus \"before\": {\"predictions\", \"layers\"}.\n"
+        "  --session-out writes head --layer/--head as a workbench session (format version 2:\n"
+        "  the layer's attention input, the head's W_Q, W_K, W_V and biases, and where it came\n"
+        "  from); without -o nothing else is written.\n");
 }
 
 int runModel(const QStringList& args)
 {
     const QString cmd = QStringLiteral("model");
     QCommandLineParser parser;
-    parser.addOptions({kModel, kText, kOutput, kLayer, kHead, kEdit, kAblate});
+    parser.addOptions({kModel, kText, kOutput, kLayer, kHead, kEdit, kAblate, kSessionOut});
     int parsed = Success;
     if (!parseCommand(parser, args, parsed)) return parsed;
     if (!parser.isSet(kModel) || !parser.isSet(kText))
@@ -196,6 +205,9 @@ int runModel(const QStringList& args)
     if (parser.isSet(kOutput) && ext != QLatin1String("json") && !image)
         return usageError(cmd,
                           Tr::tr("%1: the output must end in .json, .png, .svg or .pdf").arg(out));
+    const QString sessionOut = parser.value(kSessionOut);
+    if (parser.isSet(kSessionOut) && !sessionOut.endsWith(QLatin1String(".json")))
+        return usageError(cmd, Tr::tr("%1: a session file ends in .attnlab.json").arg(sessionOut));
 
     std::vector<attn::model::HeadEdit> edits;
     if (QString error; !parseModelEdits(parser.values(kEdit), parser.values(kAblate), edits, error))
@@ -238,6 +250,21 @@ int runModel(const QStringList& args)
         !readIndex(parser, kHead, model.config().heads, head, code))
         return code;
     QString error;
+    if (parser.isSet(kSessionOut)) {
+        HeadSource source;
+        source.model = &model;
+        source.run = &result;
+        for (const attn::tok::Token& t : tokens) source.labels << QString::fromStdString(t.label);
+        source.text = parser.value(kText);
+        source.folder = parser.value(kModel);
+        source.sha256 = fileSha256(QString::fromStdString(model.file().path()));
+        SessionFile file;
+        if (!headSession(source, layer, head, file.session, error)) return fail(BadInput, error);
+        FileError written;
+        if (!writeSessionFile(sessionOut, file, written))
+            return fail(WriteFailed, written.message());
+        if (!parser.isSet(kOutput)) return Success;
+    }
     if (image) {
         QStringList labels;
         for (const attn::tok::Token& t : tokens) labels << QString::fromStdString(t.label);

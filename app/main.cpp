@@ -11,6 +11,7 @@
 #include <QFileInfo>
 
 #include "app/cli.h"
+#include "ui/tools/head_benchmark.h"
 #include "ui/tools/model_typing_benchmark.h"
 #include "ui/tools/slider_benchmark.h"
 #include "ui/window/file_actions.h"
@@ -41,8 +42,40 @@ int benchUi(const QStringList& args)
                                    QStringLiteral("count"), QStringLiteral("200"));
     const QCommandLineOption dk(QStringLiteral("dk"), QApplication::translate("main", "d_k."),
                                 QStringLiteral("d"), QStringLiteral("64"));
-    parser.addOptions({sizes, steps, dk});
+    const QCommandLineOption model(
+        QStringLiteral("model"),
+        QApplication::translate("main", "A model folder: time a real head in the workbench."),
+        QStringLiteral("dir"));
+    const QCommandLineOption text(QStringLiteral("text"),
+                                  QApplication::translate("main", "The model's text."),
+                                  QStringLiteral("text"));
+    const QCommandLineOption layers(
+        QStringLiteral("layers"),
+        QApplication::translate("main",
+                                "Layers (from 1) whose head is opened; default first "
+                                "and last."),
+        QStringLiteral("list"));
+    const QCommandLineOption head(QStringLiteral("head"),
+                                  QApplication::translate("main", "The head (from 1)."),
+                                  QStringLiteral("h"), QStringLiteral("1"));
+    parser.addOptions({sizes, steps, dk, model, text, layers, head});
     parser.process(args);
+    if (parser.isSet(model)) {
+        attnlab::HeadBenchmarkOptions h;
+        h.folder = parser.value(model);
+        if (parser.isSet(text)) h.text = parser.value(text);
+        for (const QString& s : parser.value(layers).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            h.layers << s.toInt();
+        h.head = std::max(1, parser.value(head).toInt());
+        h.steps = std::max(1, parser.isSet(steps) ? parser.value(steps).toInt() : 100);
+        QTextStream out(stdout);
+        const attnlab::HeadBenchmarkResult r = attnlab::runHeadBenchmark(h, out);
+        if (!r.error.isEmpty()) {
+            qCritical("bench-ui: %s", qUtf8Printable(r.error));
+            return 3;
+        }
+        return 0;
+    }
     attnlab::UiBenchmarkOptions o;
     o.sizes.clear();
     for (const QString& s : parser.value(sizes).split(QLatin1Char(','), Qt::SkipEmptyParts)) {

@@ -12,12 +12,14 @@
 #include <QTemporaryDir>
 
 #include "../core/model/model_files.h"
+#include "core/attention.h"
 #include "core/model/forward.h"
 #include "core/model/head_edit.h"
 #include "core/model/safetensors.h"
 #include "core/tokenize/gpt2_tokenizer.h"
 #include "support/cli_test_support.h"
 #include "support/model_folder.h"
+#include "ui/io/session_file.h"
 
 namespace attnlab {
 namespace {
@@ -212,6 +214,57 @@ TEST(CliModel, EditsAndAblationsPrintThePredictionsBeforeAndAfterAndWriteBothRun
         EXPECT_EQ(r.code, 2) << bad.join(QLatin1Char(' ')).toStdString();
         EXPECT_FALSE(r.err.isEmpty());
     }
+}
+
+TEST(CliModel, SessionOutWritesOneHeadAsAWorkbenchSessionWhoseMapIsTheModels)
+{
+    QTemporaryDir dir;
+    const QString folder = test::modelFolder(dir, "gpt2_tiny", true);
+    const QString session = dir.filePath(QStringLiteral("head.attnlab.json"));
+    const QStringList base{QStringLiteral("model"), QStringLiteral("--model"), folder,
+                           QStringLiteral("--text"), QStringLiteral("the cat sat.")};
+    test::CliRun r = test::runAttnlab(
+        base + QStringList{QStringLiteral("--layer"), QStringLiteral("2"), QStringLiteral("--head"),
+                           QStringLiteral("3"), QStringLiteral("--session-out"), session});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.out.isEmpty());  // without -o only the session is written
+    SessionFile file;
+    FileError error;
+    ASSERT_TRUE(readSessionFile(session, file, error)) << error.message().toStdString();
+    ASSERT_TRUE(file.session.provenance.has_value());
+    EXPECT_EQ(file.session.provenance->layer, 1);  // from 0 in the file
+    EXPECT_EQ(file.session.provenance->head, 2);
+    EXPECT_EQ(file.session.provenance->sha256.size(), 64);
+    EXPECT_EQ(QJsonDocument::fromJson([&] {
+                  QFile f(session);
+                  f.open(QIODevice::ReadOnly);
+                  return f.readAll();
+              }())
+                  .object()[QStringLiteral("version")]
+                  .toInt(),
+              2);
+    // Its map is the model's map of that head.
+    attn::model::Model model;
+    ASSERT_TRUE(attn::model::Model::load(folder.toStdString(), model).ok());
+    std::vector<int> ids;
+    int code = 0;
+    const QJsonObject root = runJson(base, code);
+    for (const QJsonValue& id : root[QStringLiteral("ids")].toArray()) ids.push_back(id.toInt());
+    attn::model::ForwardResult run;
+    ASSERT_TRUE(attn::model::forward(model, ids, {}, run).ok());
+    attn::AttentionResult workbench;
+    ASSERT_TRUE(attn::computeAttention<double>(file.session.input, workbench).ok());
+    EXPECT_LE((run.layers[1].attention[2].cast<double>() - workbench.heads[0].weights)
+                  .cwiseAbs()
+                  .maxCoeff(),
+              1e-5);
+    // A session path that is not a session file, and a head outside the model: exit 2.
+    r = test::runAttnlab(
+        base + QStringList{QStringLiteral("--session-out"), dir.filePath(QStringLiteral("x.txt"))});
+    EXPECT_EQ(r.code, 2);
+    r = test::runAttnlab(base + QStringList{QStringLiteral("--head"), QStringLiteral("9"),
+                                            QStringLiteral("--session-out"), session});
+    EXPECT_EQ(r.code, 2);
 }
 
 }  // namespace

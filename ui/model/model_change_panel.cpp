@@ -5,12 +5,13 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "ui/model/model_document.h"
+#include "ui/model/model_snapshot.h"
+#include "ui/model/run_source.h"
 #include "ui/views/color_scales.h"
 
 namespace attnlab {
 
-ModelChangePanel::ModelChangePanel(ModelDocument* document, QWidget* parent)
+ModelChangePanel::ModelChangePanel(RunSource* document, QWidget* parent)
     : QWidget(parent),
       document_(document),
       changeTitle_(new QLabel(this)),
@@ -33,20 +34,26 @@ ModelChangePanel::ModelChangePanel(ModelDocument* document, QWidget* parent)
     layout->setContentsMargins(4, 0, 4, 4);
     layout->addWidget(changeTitle_);
     layout->addWidget(change_, 1);
-    connect(document_, &ModelDocument::snapshotChanged, this, &ModelChangePanel::refresh);
+    connect(document_, &RunSource::snapshotChanged, this, &ModelChangePanel::refresh);
     refresh();
 }
 
 void ModelChangePanel::refresh()
 {
     const auto snap = document_->snapshot();
-    const bool shown = snap && snap->edited() && !snap->change.empty();
+    const bool shown = snap && snap->compared() && !snap->change.empty();
     setVisible(shown);
     if (!shown) return;
-    changeTitle_->setText(
-        tr("Largest change of a weight, per layer and head (%n head edit(s); "
-           "colour from 0 to 1, the value on hover):",
-           nullptr, static_cast<int>(snap->edits.size())));
+    if (snap->fromWorkbench)
+        changeTitle_->setText(
+            tr("Largest change of a weight, per layer and head, since the "
+               "workbench took this head (colour from 0 to 1, the value on "
+               "hover):"));
+    else
+        changeTitle_->setText(
+            tr("Largest change of a weight, per layer and head (%n head edit(s); "
+               "colour from 0 to 1, the value on hover):",
+               nullptr, static_cast<int>(snap->edits.size())));
     const int layers = static_cast<int>(snap->change.size());
     const int heads = static_cast<int>(snap->change.front().size());
     change_->setRowCount(layers);

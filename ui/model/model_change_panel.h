@@ -1,7 +1,8 @@
 #pragma once
 // Beside the model view while heads are edited: for every layer (rows) and head (columns), the
 // largest change of one attention weight that the edits caused, in colour (the value on
-// hover). Hidden without edits. It only reads the ModelDocument.
+// hover). Hidden without edits. It only reads its RunSource (the model window's
+// document or the workbench's head link).
 
 #include <QWidget>
 
@@ -10,18 +11,18 @@ class QTableWidget;
 
 namespace attnlab {
 
-class ModelDocument;
+class RunSource;
 
 class ModelChangePanel : public QWidget {
     Q_OBJECT
 public:
-    explicit ModelChangePanel(ModelDocument* document, QWidget* parent = nullptr);
+    explicit ModelChangePanel(RunSource* source, QWidget* parent = nullptr);
     [[nodiscard]] QTableWidget* grid() const { return change_; }
 
 private:
     void refresh();
 
-    ModelDocument* document_;
+    RunSource* document_;
     QLabel* changeTitle_;
     QTableWidget* change_;
 };

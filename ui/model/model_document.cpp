@@ -5,11 +5,12 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/model/aggregate.h"
+#include "ui/model/workbench_opener.h"
 
 namespace attnlab {
 
 ModelDocument::ModelDocument(QObject* parent)
-    : QObject(parent),
+    : RunSource(parent),
       cancel_(std::make_shared<std::atomic<bool>>(false)),
       progress_(std::make_shared<std::atomic<int>>(0))
 {
@@ -34,25 +35,15 @@ bool ModelDocument::open(const QString& folder, QString& error)
                     .arg(QDir::toNativeSeparators(path));
         return false;
     }
-    auto loaded = std::make_shared<LoadedModel>();
-    const std::string native = QFile::encodeName(path).toStdString();
-    if (const attn::model::ModelStatus s = attn::model::Model::load(native, loaded->model);
-        !s.ok()) {
-        error = QString::fromStdString(s.message);
-        return false;
-    }
-    auto tokenizer = attn::tok::loadTokenizer(native, loaded->model.config().modelType);
-    if (const auto* e = std::get_if<attn::tok::LoadError>(&tokenizer)) {
-        error = QString::fromStdString(attn::tok::describe(*e));
-        return false;
-    }
-    loaded->tokenizer = std::make_unique<attn::tok::Tokenizer>(
-        std::move(std::get<attn::tok::Tokenizer>(tokenizer)));
+    std::shared_ptr<const LoadedModel> loaded = loadModelFolder(path, error);
+    if (!loaded) return false;
     // The new model replaces the old one only now that it has opened.
     cancel_->store(true);
     watcher_.waitForFinished();
     running_ = pending_ = false;
     loaded_ = std::move(loaded);
+    // Sessions taken from it record its SHA-256: hash it now, off the window's thread.
+    (void)QtConcurrent::run([model = loaded_] { (void)model->sha256(); });
     edits_.clear();  // they were the other model's
     undo_.clear();
     folder_ = path;
@@ -63,6 +54,18 @@ bool ModelDocument::open(const QString& folder, QString& error)
     Q_EMIT selectionChanged();
     runNow();
     return true;
+}
+
+bool ModelDocument::openInWorkbench(int layer, int head)
+{
+    QString error;
+    if (!loaded_ || !snapshot_) {
+        error = tr("Run the model on a text first.");
+    } else if (attnlab::openInWorkbench({loaded_, snapshot_, layer, head}, error)) {
+        return true;
+    }
+    Q_EMIT errorOccurred(error);
+    return false;
 }
 
 QString ModelDocument::modelType() const

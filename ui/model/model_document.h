@@ -19,6 +19,7 @@
 #include <QUndoStack>
 
 #include "ui/model/model_snapshot.h"
+#include "ui/model/run_source.h"
 
 namespace attnlab {
 
@@ -41,7 +42,7 @@ struct ModelSelection {
     }
 };
 
-class ModelDocument : public QObject {
+class ModelDocument : public RunSource {
     Q_OBJECT
 public:
     static constexpr int kDebounceMs = 15;
@@ -53,9 +54,12 @@ public:
     // failure returns false with a message naming the file and the tensor or field; the model
     // that was open stays open.
     bool open(const QString& folder, QString& error);
-    [[nodiscard]] bool hasModel() const { return loaded_ != nullptr; }
+    [[nodiscard]] bool hasModel() const override { return loaded_ != nullptr; }
     [[nodiscard]] QString folder() const { return folder_; }
-    [[nodiscard]] QString modelType() const;
+    [[nodiscard]] QString modelType() const override;
+    // The open checkpoint (weights and tokenizer), shared with whoever needs it; nullptr
+    // without one.
+    [[nodiscard]] std::shared_ptr<const LoadedModel> loaded() const { return loaded_; }
     [[nodiscard]] int layers() const;
     [[nodiscard]] int heads() const;
     [[nodiscard]] long positions() const;
@@ -75,7 +79,10 @@ public:
     // Layers finished by the run in progress, of layers() (+1 for the output).
     [[nodiscard]] int progressDone() const;
 
-    [[nodiscard]] std::shared_ptr<const ModelSnapshot> snapshot() const { return snapshot_; }
+    [[nodiscard]] std::shared_ptr<const ModelSnapshot> snapshot() const override
+    {
+        return snapshot_;
+    }
 
     // Head edits carried through the model (core/model/head_edit.h): each named operation is
     // one undo step and re-runs the model; the snapshot then holds the edited run beside the
@@ -90,6 +97,11 @@ public:
     [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
     // Sets the edits as they are (the undo stack's commands call this).
     void applyEdits(std::vector<attn::model::HeadEdit> edits);
+
+    // Hands head (layer, head) of the published run to the workbench (workbench_opener.h):
+    // its real vectors become the workbench's session, with this model attached. False
+    // (errorOccurred) without a run or a workbench.
+    bool openInWorkbench(int layer, int head);
 
     // The position of the token that spells `word` in the published run (a GPT-2 token without
     // its leading space, a BERT piece; a CJK word also matches the token of its first character),
@@ -108,8 +120,6 @@ public:
     [[nodiscard]] QString focusTitle() const;
 
 Q_SIGNALS:
-    void modelChanged();
-    void snapshotChanged();
     void selectionChanged();
     void runningChanged(bool running);
     void errorOccurred(const QString& message);
@@ -133,11 +143,9 @@ private:
     QFutureWatcher<ModelRunOutcome> watcher_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::shared_ptr<std::atomic<int>> progress_;
-    bool pending_ = false;
-    bool running_ = false;
-    int generation_ = 0;  // of the run in progress; a late signal of an older one is dropped  //
-                          // from startRun() until its result is handled  // the text changed during
-                          // the run: run again when it ends
+    bool pending_ = false;  // the text changed during the run: run again when it ends
+    bool running_ = false;  // from startRun() until its result is handled
+    int generation_ = 0;    // of the run in progress; a late signal of an older one is dropped
 };
 
 }  // namespace attnlab

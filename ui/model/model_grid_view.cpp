@@ -9,6 +9,7 @@
 
 #include "ui/model/model_document.h"
 #include "ui/model/model_grid_paint.h"
+#include "ui/model/workbench_opener.h"
 
 namespace attnlab {
 
@@ -154,6 +155,15 @@ void ModelGridView::contextMenuEvent(QContextMenuEvent* event)
     QAction* restore = menu.addAction(tr("Restore This Head"), this,
                                       [this, layer, head] { document_->restoreHead(layer, head); });
     restore->setEnabled(document_->headEdited(layer, head));
+    if (canOpenInWorkbench()) {
+        menu.addSeparator();
+        QAction* open = menu.addAction(tr("Open in &Workbench"), this, [this, layer, head] {
+            document_->openInWorkbench(layer, head);
+        });
+        open->setToolTip(
+            tr("Its real queries, keys and values in the workbench: drag a key "
+               "and watch the model's prediction"));
+    }
     menu.exec(event->globalPos());
 }
 

@@ -1,7 +1,9 @@
 #include "ui/model/model_snapshot.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QFile>
 
 #include "core/model/aggregate.h"
 #include "ui/model/model_grid_paint.h"
@@ -16,11 +18,78 @@ class Tr {
 
 }  // namespace
 
+QString LoadedModel::sha256() const
+{
+    std::call_once(shaOnce_,
+                   [this] { sha_ = fileSha256(QString::fromStdString(model.file().path())); });
+    return sha_;
+}
+
+QString fileSha256(const QString& path)
+{
+    QFile file(path);
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file)) return {};
+    return QString::fromLatin1(hash.result().toHex());
+}
+
 QString modelMapName(int layer, int column, int heads)
 {
     if (column < heads) return Tr::tr("Layer %1, head %2").arg(layer + 1).arg(column + 1);
     if (column == heads) return Tr::tr("Layer %1: mean of its %2 heads").arg(layer + 1).arg(heads);
     return Tr::tr("Attention rollout through layer %1 (Abnar & Zuidema 2020)").arg(layer + 1);
+}
+
+std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QString& error)
+{
+    auto loaded = std::make_shared<LoadedModel>();
+    const std::string native = QFile::encodeName(folder).toStdString();
+    if (const attn::model::ModelStatus s = attn::model::Model::load(native, loaded->model);
+        !s.ok()) {
+        error = QString::fromStdString(s.message);
+        return nullptr;
+    }
+    auto tokenizer = attn::tok::loadTokenizer(native, loaded->model.config().modelType);
+    if (const auto* e = std::get_if<attn::tok::LoadError>(&tokenizer)) {
+        error = QString::fromStdString(attn::tok::describe(*e));
+        return nullptr;
+    }
+    loaded->tokenizer = std::make_unique<attn::tok::Tokenizer>(
+        std::move(std::get<attn::tok::Tokenizer>(tokenizer)));
+    return loaded;
+}
+
+attn::model::ForwardOptions runOptions(const LoadedModel& loaded)
+{
+    attn::model::ForwardOptions options;
+    if (const attn::tok::BertTokenizer* bert = loaded.tokenizer->bert())
+        options.maskTokenId = bert->maskId().value_or(-1);
+    return options;
+}
+
+std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
+                                       const attn::model::ForwardResult& after,
+                                       const attn::model::ForwardResult* before)
+{
+    std::vector<ModelPrediction> out;
+    for (std::size_t k = 0; k < after.predictions.size(); ++k) {
+        const attn::model::Prediction& p = after.predictions[k];
+        ModelPrediction row;
+        row.position = p.position;
+        for (const attn::model::TokenProbability& t : p.top) {
+            const attn::tok::Token token = tokenizer.token(t.id);
+            // The unedited run's logits of the same prediction (the same row k).
+            const double was = before != nullptr && static_cast<long>(k) < before->logits.rows()
+                                   ? attn::model::tokenProbability(
+                                         before->logits.row(static_cast<long>(k)).transpose(), t.id)
+                                   : t.probability;
+            row.top.push_back({QString::fromStdString(token.text),
+                               QString::fromStdString(token.label), t.id,
+                               static_cast<double>(t.probability), was});
+        }
+        out.push_back(std::move(row));
+    }
+    return out;
 }
 
 ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
@@ -51,10 +120,9 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         ids.push_back(t.id);
         snap->labels << QString::fromStdString(t.label);
     }
-    attn::model::ForwardOptions options;
-    if (const attn::tok::BertTokenizer* bert = tokenizer.bert())
-        options.maskTokenId = bert->maskId().value_or(-1);
+    attn::model::ForwardOptions options = runOptions(loaded);
     options.progress = progress;
+    options.keepTypingCache = true;  // the next keystroke reuses this run's rows
     // Reuse the previous run's unedited rows (its edited ones belong to other edits).
     const attn::model::ForwardResult* reusable =
         previous ? (previous->edited() ? &previous->unedited : &previous->result) : nullptr;
@@ -81,24 +149,8 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     for (const attn::model::LayerTrace& layer : snap->result.layers)
         snap->averages.push_back(attn::model::headAverage(layer));
     snap->rollout = attn::model::attentionRollout(snap->averages);
-    for (std::size_t k = 0; k < snap->result.predictions.size(); ++k) {
-        const attn::model::Prediction& p = snap->result.predictions[k];
-        ModelPrediction row;
-        row.position = p.position;
-        for (const attn::model::TokenProbability& t : p.top) {
-            const attn::tok::Token token = tokenizer.token(t.id);
-            // With edits, the unedited run's logits of the same prediction (same row k).
-            const double before =
-                snap->edited()
-                    ? attn::model::tokenProbability(
-                          snap->unedited.logits.row(static_cast<long>(k)).transpose(), t.id)
-                    : t.probability;
-            row.top.push_back({QString::fromStdString(token.text),
-                               QString::fromStdString(token.label), t.id,
-                               static_cast<double>(t.probability), before});
-        }
-        snap->predictions.push_back(std::move(row));
-    }
+    snap->predictions =
+        guessesOf(tokenizer, snap->result, snap->edited() ? &snap->unedited : nullptr);
     if (progress && !progress(snap->layers() + 1, snap->layers() + 1)) {
         outcome.cancelled = true;
         return outcome;

@@ -5,6 +5,7 @@
 // Made on the worker by runModelText(); immutable once published.
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include <QImage>
@@ -55,6 +56,12 @@ struct ModelSnapshot {
     }
     [[nodiscard]] long tokenCount() const { return static_cast<long>(tokens.size()); }
     [[nodiscard]] bool edited() const { return !edits.empty(); }
+    // A run of the workbench's head (HeadLink): `result` has that head's weights and output
+    // from the workbench; the unedited run stays with the link (`unedited` is empty), the
+    // predictions carry its probabilities as `before` and `change` is against it.
+    bool fromWorkbench = false;
+    // Before and after are shown side by side: head edits, or the workbench's head.
+    [[nodiscard]] bool compared() const { return edited() || fromWorkbench; }
 };
 
 // What a run came to: a snapshot, or a reason (English from the core, or translated here).
@@ -69,11 +76,36 @@ struct ModelRunOutcome {
 struct LoadedModel {
     attn::model::Model model;
     std::unique_ptr<attn::tok::Tokenizer> tokenizer;
+
+    // The SHA-256 of model.safetensors (64 lower-case hex digits; empty if the file cannot be
+    // read), computed on the first call and kept; callers on several threads wait for the one
+    // computing it. Sessions record it to know the model again (session format version 2).
+    [[nodiscard]] QString sha256() const;
+
+private:
+    mutable std::once_flag shaOnce_;
+    mutable QString sha_;
 };
+
+// The SHA-256 of the file at `path` (64 lower-case hex digits), empty when it cannot be read.
+QString fileSha256(const QString& path);
+
+// Opens the checkpoint in `folder` (weights mapped, tokenizer read); nullptr with `error` (the
+// file and the tensor or field, in English from the core) when it cannot. Any thread.
+std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QString& error);
 
 // The name of a model-view map: column < heads is that head, `heads` the layer mean and
 // `heads + 1` the rollout through the layer ("Layer 3, head 5"; layer and column from 0).
 QString modelMapName(int layer, int column, int heads);
+
+// The options every run of `loaded` uses (BERT: its [MASK] id to predict at).
+attn::model::ForwardOptions runOptions(const LoadedModel& loaded);
+
+// The predictions of `after` with their tokens as text; with `before` (an unedited run of the
+// same ids), each token's probability there too.
+std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
+                                       const attn::model::ForwardResult& after,
+                                       const attn::model::ForwardResult* before);
 
 // Tokenizes and runs `text`; `progress` is the forward pass's (core/model/forward.h). With
 // `previous` (an earlier run of the same model), the rows before the first changed token are

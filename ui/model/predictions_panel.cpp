@@ -1,5 +1,7 @@
 #include "ui/model/predictions_panel.h"
 
+#include <cmath>
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
@@ -7,7 +9,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "ui/model/model_document.h"
+#include "ui/model/model_snapshot.h"
+#include "ui/model/run_source.h"
 
 namespace attnlab {
 
@@ -34,7 +37,7 @@ public:
 
 }  // namespace
 
-PredictionsPanel::PredictionsPanel(ModelDocument* document, QWidget* parent)
+PredictionsPanel::PredictionsPanel(RunSource* document, QWidget* parent)
     : QWidget(parent), document_(document), note_(new QLabel(this)), tree_(new QTreeWidget(this))
 {
     setObjectName(QStringLiteral("predictions"));
@@ -45,8 +48,8 @@ PredictionsPanel::PredictionsPanel(ModelDocument* document, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
     layout->addWidget(tree_, 1);
-    connect(document_, &ModelDocument::snapshotChanged, this, &PredictionsPanel::refresh);
-    connect(document_, &ModelDocument::modelChanged, this, &PredictionsPanel::refresh);
+    connect(document_, &RunSource::snapshotChanged, this, &PredictionsPanel::refresh);
+    connect(document_, &RunSource::modelChanged, this, &PredictionsPanel::refresh);
     refresh();
 }
 
@@ -54,7 +57,7 @@ void PredictionsPanel::refresh()
 {
     tree_->clear();
     const auto snap = document_->snapshot();
-    const bool edited = snap && snap->edited();
+    const bool edited = snap && snap->compared();
     if (edited) {
         tree_->setColumnCount(4);
         tree_->setHeaderLabels({tr("Token"), tr("Before"), tr("After"), tr("Change")});
@@ -78,7 +81,11 @@ void PredictionsPanel::refresh()
     }
     note_->setText(bert ? tr("The 10 most probable tokens for each [MASK].")
                         : tr("The 10 most probable next tokens."));
-    if (edited)
+    if (snap->fromWorkbench)
+        note_->setText(note_->text() + QLatin1Char(' ') +
+                       tr("With the workbench's head (after) beside the unedited model (before); "
+                          "change in percentage points."));
+    else if (edited)
         note_->setText(note_->text() + QLatin1Char(' ') +
                        tr("With the head edits (after) beside the unedited model (before); "
                           "change in percentage points."));
@@ -98,11 +105,15 @@ void PredictionsPanel::refresh()
                 item->setText(1, QStringLiteral("%1 %").arg(g.before * 100.0, 0, 'f', 1));
                 item->setData(1, kProbabilityRole, g.before);
                 const double change = (g.probability - g.before) * 100.0;
-                item->setText(3, QStringLiteral("%1%2")
-                                     .arg(change >= 0 ? QStringLiteral("+") : QString())
-                                     .arg(change, 0, 'f', 1));
-                item->setForeground(
-                    3, change >= 0 ? QColor(0x2c, 0x7b, 0x2c) : QColor(0xb0, 0x00, 0x20));
+                // A change that rounds to 0.0 points is written 0.0 (not "-0.0" or "+0.0").
+                const bool none = std::abs(change) < 0.05;
+                item->setText(3, none ? QStringLiteral("0.0")
+                                      : QStringLiteral("%1%2")
+                                            .arg(change > 0 ? QStringLiteral("+") : QString())
+                                            .arg(change, 0, 'f', 1));
+                if (!none)
+                    item->setForeground(
+                        3, change > 0 ? QColor(0x2c, 0x7b, 0x2c) : QColor(0xb0, 0x00, 0x20));
             }
             item->setToolTip(0, tr("Token id %1").arg(g.id));
         }

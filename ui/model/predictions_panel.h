@@ -1,7 +1,7 @@
 #pragma once
 // What the model predicts for the current text: GPT-2 the next token, BERT each [MASK]; the
 // top 10 with their probabilities as bars; with head edits, before and after side by side. It only
-// reads the ModelDocument.
+// reads its RunSource (the model window's document or the workbench's head link).
 
 #include <QWidget>
 
@@ -10,18 +10,18 @@ class QTreeWidget;
 
 namespace attnlab {
 
-class ModelDocument;
+class RunSource;
 
 class PredictionsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit PredictionsPanel(ModelDocument* document, QWidget* parent = nullptr);
+    explicit PredictionsPanel(RunSource* source, QWidget* parent = nullptr);
     [[nodiscard]] QTreeWidget* tree() const { return tree_; }
 
 private:
     void refresh();
 
-    ModelDocument* document_;
+    RunSource* document_;
     QLabel* note_;
     QTreeWidget* tree_;
 };

@@ -117,7 +117,7 @@ void HeatmapView::setContent(HeatmapContent content)
                     content_.scale);
     if (!sameScale) scale_->setGradient(gradientFor(content_.scale));
     scale_->setDataRange(range_);
-    title_->setText(content_.title);
+    fitTitle();
     xAxis->setLabel(content_.columnAxisTitle);
     yAxis->setLabel(content_.rowAxisTitle);
     if (!sameSequence) {
@@ -179,9 +179,37 @@ bool HeatmapView::cellAtPosition(const QPoint& pos, int& row, int& column) const
     return cellAt(content_.values.rows(), content_.values.cols(), x, y, row, column);
 }
 
+void HeatmapView::fitTitle()
+{
+    // A title wider than the plot would be cut at both ends: wrap it at spaces instead (each
+    // line centred), preferring the breaks after " — " and " · " that separate its parts.
+    const QFontMetrics fm(title_->font());
+    const int room = std::max(80, width() - 16);
+    const QString& text = content_.title;
+    if (fm.horizontalAdvance(text) <= room) {
+        if (title_->text() != text) title_->setText(text);
+        return;
+    }
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > room) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    const QString wrapped = lines.join(QLatin1Char('\n'));
+    if (title_->text() != wrapped) title_->setText(wrapped);
+}
+
 void HeatmapView::resizeEvent(QResizeEvent* event)
 {
     QCustomPlot::resizeEvent(event);
+    fitTitle();
     // Label thinning and rotation, and the decimals in cells, depend on the size in pixels.
     updateTicks();
     updateValueTexts();

@@ -91,6 +91,7 @@ private:
     };
 
     bool updateTicks();  // true when the ticks changed
+    void fitTitle();     // the title, wrapped to the widget's width
     void updateValueTexts();
     void updateMarkers();
     void showHover(int row, int column);

@@ -12,6 +12,10 @@
 #include <QToolBar>
 
 #include "ui/document/document.h"
+#include "ui/model/head_link.h"
+#include "ui/model/head_session.h"
+#include "ui/model/model_link_panel.h"
+#include "ui/model/workbench_opener.h"
 #include "ui/panels/controls_panel.h"
 #include "ui/panels/heads_grid_panel.h"
 #include "ui/panels/matrices_panel.h"
@@ -37,7 +41,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
 
     // What outlives a language switch: the document and the file/autosave state.
     files_ = new FileActions(this, doc_);
+    link_ = new HeadLink(doc_, this);
     buildInterface();
+    // The model window's "Open in Workbench" comes here.
+    setWorkbenchOpener(this, [this](const HeadRequest& r, QString& error) {
+        if (!link_->openHead(r.loaded, r.run, r.layer, r.head, error)) return false;
+        show();
+        raise();
+        activateWindow();
+        return true;
+    });
+    connect(doc_, &Document::inputsChanged, this, &MainWindow::provenanceChanged);
+    connect(link_, &HeadLink::errorOccurred, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 12000); });
     connect(doc_, &Document::errorOccurred, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(doc_, &Document::noticed, this,
@@ -94,6 +110,9 @@ void MainWindow::buildInterface()
     keys->raise();
     addPanel(new MatricesPanel(doc_, this), tr("Matrices"), QStringLiteral("MatricesDock"),
              Qt::LeftDockWidgetArea);
+    addPanel(new ModelLinkPanel(doc_, link_, this), tr("Model"), QStringLiteral("ModelDock"),
+             Qt::RightDockWidgetArea)
+        ->hide();  // shown with a head from a real model
 
     actions_ = new WindowActions(this, doc_);
     new ExportActions(this, doc_);
@@ -193,6 +212,24 @@ void MainWindow::restoreLayout()
         applyDockLayout(this, defaultDockLayout());
         layoutOnShow_ = true;
     }
+}
+
+void MainWindow::provenanceChanged()
+{
+    const std::optional<ModelProvenance>& p = doc_->session().provenance;
+    const QString key = p ? p->folder + QLatin1Char('|') + headTitle(*p) + p->text : QString();
+    if (key == shownProvenance_) return;
+    shownProvenance_ = key;
+    if (!p) return;
+    // The head's map, its keys' sliders under it, and beside it what the model predicts.
+    DockLayout l;
+    l.left = {{QStringLiteral("ControlsDock"), QStringLiteral("SequencesDock"),
+               QStringLiteral("MatricesDock")}};
+    l.right = {{QStringLiteral("ModelDock")}};
+    l.bottom = {{QStringLiteral("KeysDock"), QStringLiteral("QueriesDock"),
+                 QStringLiteral("ValuesDock"), QStringLiteral("RowInspectorDock")}};
+    l.tab = QStringLiteral("weights");
+    applyDockLayout(this, l);
 }
 
 void MainWindow::showEvent(QShowEvent* event)

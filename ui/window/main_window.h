@@ -12,6 +12,7 @@ namespace attnlab {
 
 class Document;
 class FileActions;
+class HeadLink;
 class WeightsPanel;
 class WindowActions;
 
@@ -25,6 +26,8 @@ public:
     [[nodiscard]] WeightsPanel* weightsPanel() const { return weights_; }
     [[nodiscard]] QTabWidget* centralTabs() const { return tabs_; }
     [[nodiscard]] FileActions* fileActions() const { return files_; }
+    // The real model the open head came from, carried through by every change (Model panel).
+    [[nodiscard]] HeadLink* headLink() const { return link_; }
     // Opens a session file (FileActions::openFile); false and a warning when it cannot.
     bool openFile(const QString& path);
     // Deletes and recreates menus, toolbars, tabs and docks (after a language switch) while
@@ -42,6 +45,8 @@ private:
                           Qt::DockWidgetArea area);
     void updateTitle();
     void restoreLayout();
+    // A head from a real model was opened (or a session holding one): lay the docks out for it.
+    void provenanceChanged();
     bool layoutOnShow_ = false;  // first start: lay the docks out again at the shown size
 
     Document* doc_;
@@ -49,6 +54,8 @@ private:
     WeightsPanel* weights_ = nullptr;
     WindowActions* actions_ = nullptr;
     FileActions* files_ = nullptr;
+    HeadLink* link_ = nullptr;
+    QString shownProvenance_;         // the head the Model dock was last laid out for
     QList<QPointer<QObject>> built_;  // non-widget objects made by buildInterface()
 };
 

@@ -1,0 +1,294 @@
+#include "ui/model/head_link.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/model/head_edit.h"
+#include "core/model/head_slice.h"
+#include "ui/document/document.h"
+#include "ui/model/head_session.h"
+
+namespace attnlab {
+
+namespace {
+
+// `run` as an unedited run: itself, or a copy holding its unedited result.
+std::shared_ptr<const ModelSnapshot> uneditedOf(std::shared_ptr<const ModelSnapshot> run)
+{
+    if (!run->edited()) return run;
+    auto base = std::make_shared<ModelSnapshot>();
+    base->text = run->text;
+    base->tokens = run->tokens;
+    base->labels = run->labels;
+    base->result = run->unedited;
+    return base;
+}
+
+}  // namespace
+
+HeadLink::HeadLink(Document* workbench, QObject* parent) : RunSource(parent), workbench_(workbench)
+{
+    connect(workbench_, &Document::changed, this, &HeadLink::sessionChanged);
+    connect(&runWatcher_, &QFutureWatcher<Outcome>::finished, this, &HeadLink::finishRun);
+    connect(&attachWatcher_, &QFutureWatcher<Outcome>::finished, this, &HeadLink::finishAttach);
+}
+
+HeadLink::~HeadLink()
+{
+    runWatcher_.waitForFinished();
+    attachWatcher_.waitForFinished();
+}
+
+std::shared_ptr<const ModelSnapshot> HeadLink::snapshot() const
+{
+    return active() ? snapshot_ : nullptr;
+}
+
+QString HeadLink::modelType() const
+{
+    return loaded_ ? QString::fromStdString(loaded_->model.config().modelType) : QString();
+}
+
+bool HeadLink::active() const
+{
+    const std::optional<ModelProvenance>& p = workbench_->session().provenance;
+    return loaded_ && attachedTo_ && p && *p == *attachedTo_;
+}
+
+bool HeadLink::openHead(std::shared_ptr<const LoadedModel> loaded,
+                        std::shared_ptr<const ModelSnapshot> run, int layer, int head,
+                        QString& error)
+{
+    if (!loaded || !run) {
+        error = tr("No model run to take a head from.");
+        return false;
+    }
+    const std::shared_ptr<const ModelSnapshot> base = uneditedOf(std::move(run));
+    HeadSource source;
+    source.model = &loaded->model;
+    source.run = &base->result;
+    source.labels = base->labels;
+    source.text = base->text;
+    source.folder = QString::fromStdString(loaded->model.folder());
+    source.sha256 = loaded->sha256();
+    Session session;
+    if (!headSession(source, layer, head, session, error)) return false;
+    const ModelProvenance provenance = *session.provenance;
+    const std::shared_ptr<const LoadedModel> previousModel = loaded_;
+    const std::shared_ptr<const ModelSnapshot> previousBase = base_;
+    std::unique_ptr<ModelProvenance> previousTo = std::move(attachedTo_);
+    // Attached first, so that the session's publication finds its model and runs it.
+    adopt(std::move(loaded), base, provenance);
+    const QString title = headTitle(provenance);
+    if (!workbench_->replaceSession(session, tr("Open %1").arg(title))) {
+        error = workbench_->lastError();
+        loaded_ = previousModel;
+        base_ = previousBase;
+        attachedTo_ = std::move(previousTo);
+        Q_EMIT attachmentChanged();
+        return false;
+    }
+    return true;
+}
+
+void HeadLink::adopt(std::shared_ptr<const LoadedModel> loaded,
+                     std::shared_ptr<const ModelSnapshot> base, const ModelProvenance& provenance)
+{
+    loaded_ = std::move(loaded);
+    base_ = std::move(base);
+    attachedTo_ = std::make_unique<ModelProvenance>(provenance);
+    snapshot_.reset();
+    Q_EMIT modelChanged();
+    Q_EMIT attachmentChanged();
+}
+
+void HeadLink::detach()
+{
+    runWatcher_.waitForFinished();
+    loaded_.reset();
+    base_.reset();
+    attachedTo_.reset();
+    snapshot_.reset();
+    mismatch_.clear();
+    Q_EMIT modelChanged();
+    Q_EMIT attachmentChanged();
+    Q_EMIT snapshotChanged();
+}
+
+void HeadLink::attachFromProvenance()
+{
+    const std::optional<ModelProvenance>& p = workbench_->session().provenance;
+    if (!p || attaching_) return;
+    attaching_ = true;
+    Q_EMIT attachmentChanged();
+    attachWatcher_.setFuture(QtConcurrent::run([p = *p] {
+        Outcome out;
+        out.loaded = loadModelFolder(p.folder, out.error);
+        if (!out.loaded) return out;
+        const attn::model::ModelConfig& c = out.loaded->model.config();
+        if (QString::fromStdString(c.modelType) != p.modelType || p.layer >= c.layers ||
+            p.head >= c.heads) {
+            out.error = tr("%1 holds a %2 model of %3 layers × %4 heads, not the %5 this "
+                           "session's head came from.")
+                            .arg(p.folder, QString::fromStdString(c.modelType))
+                            .arg(c.layers)
+                            .arg(c.heads)
+                            .arg(headTitle(p));
+            out.loaded.reset();
+            return out;
+        }
+        if (const QString sha = out.loaded->sha256(); sha != p.sha256) {
+            out.error = tr("model.safetensors in %1 is not the file this session's head came "
+                           "from: its SHA-256 is %2, the session names %3.")
+                            .arg(p.folder, sha.isEmpty() ? tr("unreadable") : sha, p.sha256);
+            out.loaded.reset();
+            return out;
+        }
+        const ModelRunOutcome run = runModelText(*out.loaded, p.text, {});
+        if (!run.snapshot) {
+            out.error = run.error.isEmpty() ? tr("The session's text has no tokens.") : run.error;
+            out.loaded.reset();
+            return out;
+        }
+        out.base = run.snapshot;
+        return out;
+    }));
+}
+
+void HeadLink::finishAttach()
+{
+    if (!attaching_ || !attachWatcher_.isFinished()) return;  // a late signal of one handled
+    const Outcome out = attachWatcher_.result();
+    attachWatcher_.setFuture(QFuture<Outcome>());
+    attaching_ = false;
+    const std::optional<ModelProvenance>& p = workbench_->session().provenance;
+    if (!out.loaded) {
+        Q_EMIT attachmentChanged();
+        Q_EMIT errorOccurred(out.error);
+        return;
+    }
+    if (!p) {  // the session changed meanwhile to one without a model
+        Q_EMIT attachmentChanged();
+        return;
+    }
+    adopt(out.loaded, out.base, *p);
+    sessionChanged();
+}
+
+QString HeadLink::checkSession() const
+{
+    const Session& s = workbench_->session();
+    const attn::AttentionResult& r = workbench_->result();
+    const long n = base_->tokenCount();
+    const long dh = loaded_->model.config().headDim();
+    if (s.input.mode == attn::Mode::Cross)
+        return tr(
+            "Cross-attention takes its keys from another sequence; the model's head reads "
+            "its own text. Switch the mode back to carry the head into the model.");
+    if (s.targetTokens != base_->labels)
+        return tr(
+            "The tokens are no longer the model's %n token(s); undo the change to carry "
+            "the head into the model again.",
+            nullptr, static_cast<int>(n));
+    if (!workbench_->hasResult() || r.heads.empty() || r.heads.front().weights.rows() != n ||
+        r.heads.front().weights.cols() != n)
+        return tr("The workbench has no map of the model's %n token(s).", nullptr,
+                  static_cast<int>(n));
+    if (r.heads.front().output.cols() != dh)
+        return tr("The head's values are %1 wide, the model's heads %2 (d_k or d_v changed); "
+                  "undo the change to carry the head into the model again.")
+            .arg(r.heads.front().output.cols())
+            .arg(dh);
+    return {};
+}
+
+void HeadLink::sessionChanged()
+{
+    if (!active()) {
+        if (!mismatch_.isEmpty()) mismatch_.clear();
+        Q_EMIT attachmentChanged();
+        Q_EMIT snapshotChanged();
+        return;
+    }
+    mismatch_ = checkSession();
+    if (!mismatch_.isEmpty()) {
+        snapshot_.reset();  // its "after" belonged to a session that fitted
+        Q_EMIT attachmentChanged();
+        Q_EMIT snapshotChanged();
+        return;
+    }
+    startRun();
+}
+
+void HeadLink::startRun()
+{
+    if (running_) {
+        pending_ = true;
+        return;
+    }
+    pending_ = false;
+    const attn::HeadResult& hr = workbench_->result().heads.front();
+    attn::model::HeadOverride o;
+    o.layer = attachedTo_->layer;
+    o.head = attachedTo_->head;
+    o.weights = hr.weights.cast<float>();
+    o.output = hr.output.cast<float>();
+    running_ = true;
+    runWatcher_.setFuture(QtConcurrent::run([loaded = loaded_, base = base_, o = std::move(o)] {
+        Outcome out;
+        auto snap = std::make_shared<ModelSnapshot>();
+        snap->text = base->text;
+        snap->tokens = base->tokens;
+        snap->labels = base->labels;
+        snap->fromWorkbench = true;
+        const attn::model::ModelStatus s = attn::model::runWithHead(
+            loaded->model, base->result, o, runOptions(*loaded), snap->result);
+        if (!s.ok()) {
+            out.error = tr("The model could not run with the workbench's head: %1")
+                            .arg(QString::fromStdString(s.message));
+            return out;
+        }
+        snap->change = attn::model::attentionChange(base->result, snap->result);
+        snap->predictions = guessesOf(*loaded->tokenizer, snap->result, &base->result);
+        out.snapshot = std::move(snap);
+        return out;
+    }));
+}
+
+void HeadLink::finishRun()
+{
+    if (!running_ || !runWatcher_.isFinished()) return;
+    const Outcome out = runWatcher_.result();
+    runWatcher_.setFuture(QFuture<Outcome>());
+    running_ = false;
+    ++completed_;
+    if (!out.error.isEmpty()) {
+        Q_EMIT errorOccurred(out.error);
+    } else if (active()) {
+        snapshot_ = out.snapshot;
+        Q_EMIT snapshotChanged();
+    }
+    if (pending_) {
+        pending_ = false;
+        sessionChanged();
+    }
+}
+
+void HeadLink::flush()
+{
+    while (!idle()) {
+        if (attaching_) {
+            attachWatcher_.waitForFinished();
+            finishAttach();
+        }
+        if (running_) {
+            runWatcher_.waitForFinished();
+            finishRun();
+        }
+        if (!running_ && pending_) {
+            pending_ = false;
+            sessionChanged();
+        }
+    }
+}
+
+}  // namespace attnlab

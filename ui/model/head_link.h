@@ -1,0 +1,99 @@
+#pragma once
+// The workbench joined to a real model: when the workbench's session is a head of a model
+// (Session::provenance) and that model is attached here, every published change of the session
+// is carried into that head inside the model, and the network runs again from that layer on
+// (attn::model::runWithHead). The result is a ModelSnapshot beside the unedited run, read by the
+// same predictions and change panels as the model window's.
+//
+// Data flows one way: the Document publishes {session, result}; this link reads the workbench
+// head's weights P and output P V from that result (it never computes attention itself) and
+// publishes its own snapshot. Runs go to a worker; a change while one runs waits, and only the
+// latest session is run when it ends. A session whose tokens, mode or head width no longer fit
+// the model is shown as not matching, with the reason, until it fits again (undo).
+
+#include <memory>
+
+#include <QFutureWatcher>
+#include <QObject>
+
+#include "ui/model/model_snapshot.h"
+#include "ui/model/run_source.h"
+
+namespace attnlab {
+
+class Document;
+struct ModelProvenance;
+
+class HeadLink : public RunSource {
+    Q_OBJECT
+public:
+    explicit HeadLink(Document* workbench, QObject* parent = nullptr);
+    ~HeadLink() override;
+
+    // Replaces the workbench's session by head `head` of layer `layer` (from 0) of `run` (a run
+    // of `loaded`; its unedited result is used) as one undo step, and attaches the model. False
+    // with a translated `error` when the head cannot be taken or the session is refused.
+    bool openHead(std::shared_ptr<const LoadedModel> loaded,
+                  std::shared_ptr<const ModelSnapshot> run, int layer, int head, QString& error);
+    // Attaches the model that the open session's provenance names: opens its folder, checks the
+    // SHA-256 of model.safetensors, runs the provenance's text and checks that its tokens are
+    // the session's. On a worker; attachmentChanged() or errorOccurred() tells the outcome.
+    void attachFromProvenance();
+    void detach();
+
+    // A model is attached and the open session came from it.
+    [[nodiscard]] bool active() const;
+    // Attaching is in progress.
+    [[nodiscard]] bool attaching() const { return attaching_; }
+    // Why the workbench's session cannot be carried into the model now (translated); empty
+    // when it can, or when the link is not active.
+    [[nodiscard]] QString mismatch() const { return mismatch_; }
+    [[nodiscard]] const LoadedModel* loaded() const { return loaded_.get(); }
+    // The unedited run the link compares with.
+    [[nodiscard]] std::shared_ptr<const ModelSnapshot> base() const { return base_; }
+
+    [[nodiscard]] std::shared_ptr<const ModelSnapshot> snapshot() const override;
+    [[nodiscard]] bool hasModel() const override { return active(); }
+    [[nodiscard]] QString modelType() const override;
+
+    // No run going or waiting: the snapshot belongs to the workbench's current session.
+    [[nodiscard]] bool idle() const { return !running_ && !pending_ && !attaching_; }
+    // Waits until idle (tests and benchmarks).
+    void flush();
+    // Runs completed since the link was made (benchmarks).
+    [[nodiscard]] int completedRuns() const { return completed_; }
+
+Q_SIGNALS:
+    void attachmentChanged();
+    void errorOccurred(const QString& message);
+
+private:
+    struct Outcome {
+        std::shared_ptr<const ModelSnapshot> snapshot;
+        std::shared_ptr<const LoadedModel> loaded;  // attaching only
+        std::shared_ptr<const ModelSnapshot> base;  // attaching only
+        QString error;
+    };
+    void sessionChanged();
+    void startRun();
+    void finishRun();
+    void finishAttach();
+    void adopt(std::shared_ptr<const LoadedModel> loaded, std::shared_ptr<const ModelSnapshot> base,
+               const ModelProvenance& provenance);
+    [[nodiscard]] QString checkSession() const;
+
+    Document* workbench_;
+    std::shared_ptr<const LoadedModel> loaded_;
+    std::shared_ptr<const ModelSnapshot> base_;  // its `result` is the unedited run
+    std::unique_ptr<ModelProvenance> attachedTo_;
+    std::shared_ptr<const ModelSnapshot> snapshot_;
+    QString mismatch_;
+    QFutureWatcher<Outcome> runWatcher_;
+    QFutureWatcher<Outcome> attachWatcher_;
+    bool running_ = false;
+    bool pending_ = false;
+    bool attaching_ = false;
+    int completed_ = 0;
+};
+
+}  // namespace attnlab

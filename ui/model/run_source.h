@@ -1,0 +1,29 @@
+#pragma once
+// What the predictions and change panels read: a published model run (ModelSnapshot) and the
+// model it came from. The model window's ModelDocument is one; the workbench's HeadLink, which
+// carries a real head's edits through its model, is the other.
+
+#include <memory>
+
+#include <QObject>
+#include <QString>
+
+namespace attnlab {
+
+struct ModelSnapshot;
+
+class RunSource : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    [[nodiscard]] virtual std::shared_ptr<const ModelSnapshot> snapshot() const = 0;
+    [[nodiscard]] virtual bool hasModel() const = 0;
+    [[nodiscard]] virtual QString modelType() const = 0;  // "gpt2", "bert"; empty without one
+
+Q_SIGNALS:
+    void modelChanged();
+    void snapshotChanged();
+};
+
+}  // namespace attnlab
