@@ -29,6 +29,23 @@
     </message>
 </context>
 <context>
+    <name>attnlab::HeadLink</name>
+    <message numerus="yes">
+        <source>The tokens are no longer the model&apos;s %n token(s); undo the change to carry the head into the model again.</source>
+        <translation>
+            <numerusform>The tokens are no longer the model&apos;s %n token; undo the change to carry the head into the model again.</numerusform>
+            <numerusform>The tokens are no longer the model&apos;s %n tokens; undo the change to carry the head into the model again.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The workbench has no map of the model&apos;s %n token(s).</source>
+        <translation>
+            <numerusform>The workbench has no map of the model&apos;s %n token.</numerusform>
+            <numerusform>The workbench has no map of the model&apos;s %n tokens.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelChangePanel</name>
     <message numerus="yes">
         <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>

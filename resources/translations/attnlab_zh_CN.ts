@@ -932,6 +932,68 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::HeadLink</name>
+    <message>
+        <source>No model run to take a head from.</source>
+        <translation>没有可以从中取出头的模型运行结果。</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开%1</translation>
+    </message>
+    <message>
+        <source>%1 holds a %2 model of %3 layers × %4 heads, not the %5 this session&apos;s head came from.</source>
+        <translation>%1 中是 %3 层 × %4 个头的 %2 模型，不是这个会话的头所来自的%5。</translation>
+    </message>
+    <message>
+        <source>model.safetensors in %1 is not the file this session&apos;s head came from: its SHA-256 is %2, the session names %3.</source>
+        <translation>%1 中的 model.safetensors 不是这个会话的头所来自的文件：它的 SHA-256 是 %2，会话记录的是 %3。</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>The session&apos;s text has no tokens.</source>
+        <translation>会话的文本里没有词元。</translation>
+    </message>
+    <message>
+        <source>Cross-attention takes its keys from another sequence; the model&apos;s head reads its own text. Switch the mode back to carry the head into the model.</source>
+        <translation>交叉注意力从另一个序列取键；模型的头读的是它自己的文本。把模式切换回来，才能把这个头带回模型。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The tokens are no longer the model&apos;s %n token(s); undo the change to carry the head into the model again.</source>
+        <translation>
+            <numerusform>词元已经不是模型的那 %n 个词元了；撤销这个改动，才能再把这个头带回模型。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The workbench has no map of the model&apos;s %n token(s).</source>
+        <translation>
+            <numerusform>工作台没有模型那 %n 个词元的注意力图。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The head&apos;s values are %1 wide, the model&apos;s heads %2 (d_k or d_v changed); undo the change to carry the head into the model again.</source>
+        <translation>这个头的值向量宽 %1，模型的头宽 %2（d_k 或 d_v 改变了）；撤销这个改动，才能再把这个头带回模型。</translation>
+    </message>
+    <message>
+        <source>The model could not run with the workbench&apos;s head: %1</source>
+        <translation>模型无法用工作台的头运行：%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadSession</name>
+    <message>
+        <source>Cannot open that head: %1</source>
+        <translation>无法打开这个头：%1</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 of %3</source>
+        <translation>%3 的第 %1 层第 %2 个头</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::HeadViewPanel</name>
     <message>
         <source>&amp;Layer:</source>
@@ -1118,6 +1180,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MatricesPanel</name>
@@ -1226,6 +1292,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Layer %1, head %2: %3</source>
         <translation>第 %1 层，头 %2：%3</translation>
     </message>
+    <message>
+        <source>Largest change of a weight, per layer and head, since the workbench took this head (colour from 0 to 1, the value on hover):</source>
+        <translation>自工作台取出这个头以来，每层每个头中单个权重的最大变化（颜色从 0 到 1，悬停显示数值）：</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelDocument</name>
@@ -1288,6 +1358,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Layer %1, head %2: “%3” gives “%4” the weight %5, the most of any head. Right-click “%4” in the map to double or halve its key.</source>
         <translation>第 %1 层，头 %2：“%3”给“%4”的权重是 %5，在所有头中最大。在图中右键点击“%4”，可以把它的键放大两倍或减半。</translation>
+    </message>
+    <message>
+        <source>Run the model on a text first.</source>
+        <translation>请先在一段文本上运行模型。</translation>
     </message>
 </context>
 <context>
@@ -1389,6 +1463,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Restore This Head</source>
         <translation>恢复这个头</translation>
     </message>
+    <message>
+        <source>Open in &amp;Workbench</source>
+        <translation>在工作台中打开(&amp;W)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelGrid</name>
@@ -1439,6 +1517,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Restore This Head</source>
         <translation>恢复这个头</translation>
     </message>
+    <message>
+        <source>Open in &amp;Workbench</source>
+        <translation>在工作台中打开(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Its real queries, keys and values in the workbench: drag a key and watch the model&apos;s prediction</source>
+        <translation>把它真实的查询、键和值放进工作台：拖动一个键，看模型的预测怎么变</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelLessonLauncher</name>
@@ -1469,6 +1555,49 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Open again</source>
         <translation>再次打开</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelLinkPanel</name>
+    <message>
+        <source>&amp;Attach model</source>
+        <translation>连接模型(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Detach</source>
+        <translation>断开</translation>
+    </message>
+    <message>
+        <source>Open the model this head came from (the session names its folder and the SHA-256 of its weights) and carry your edits through it</source>
+        <translation>打开这个头所来自的模型（会话记录了它的文件夹和权重的 SHA-256），并把你的改动带过它</translation>
+    </message>
+    <message>
+        <source>Stop carrying the workbench&apos;s changes into the model</source>
+        <translation>不再把工作台的改动带回模型</translation>
+    </message>
+    <message>
+        <source>No real model</source>
+        <translation>没有真实模型</translation>
+    </message>
+    <message>
+        <source>This session&apos;s head is not from a trained model. Open one with File ▸ Open Model…, then right-click a head in its model view and choose Open in Workbench: its real vectors come here, and every change you make is carried through the rest of the model.</source>
+        <translation>这个会话的头不是来自训练过的模型。用“文件 ▸ 打开模型…”打开一个模型，在它的模型视图里右键点击一个头，选“在工作台中打开”：它真实的向量会来到这里，你的每个改动都会带过模型的其余部分。</translation>
+    </message>
+    <message>
+        <source>%1 — “%2”</source>
+        <translation>%1 —— “%2”</translation>
+    </message>
+    <message>
+        <source>Attaching the model (reading its weights and checking their SHA-256)…</source>
+        <translation>正在连接模型（读取权重并核对 SHA-256）…</translation>
+    </message>
+    <message>
+        <source>The model is not attached. Attach it (from %1) to see what your changes do to its prediction.</source>
+        <translation>模型尚未连接。连接它（来自 %1），就能看到你的改动对它的预测有什么影响。</translation>
+    </message>
+    <message>
+        <source>Every change here is carried into this head inside the model, and the layers after it run again. One head rarely flips a prediction: the other heads and the residual stream carry on.</source>
+        <translation>这里的每个改动都会带进模型中的这个头，其后的各层重新运行。单个头很少能翻转预测：其他头和残差流照常传递信息。</translation>
     </message>
 </context>
 <context>
@@ -1796,6 +1925,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>With the head edits (after) beside the unedited model (before); change in percentage points.</source>
         <translation>编辑后（之后）与未编辑的模型（之前）并列；变化以百分点计。</translation>
+    </message>
+    <message>
+        <source>With the workbench&apos;s head (after) beside the unedited model (before); change in percentage points.</source>
+        <translation>工作台的头（之后）与未改动的模型（之前）并列；变化以百分点表示。</translation>
     </message>
 </context>
 <context>
@@ -2203,6 +2336,18 @@ measuring…</source>
     <message>
         <source>is &quot;%1&quot;; it should be &quot;fixed&quot;, &quot;data&quot;, &quot;row&quot; or &quot;log&quot;.</source>
         <translation>是 “%1”；应为 &quot;fixed&quot;、&quot;data&quot;、&quot;row&quot; 或 &quot;log&quot;。</translation>
+    </message>
+    <message>
+        <source>is empty.</source>
+        <translation>为空。</translation>
+    </message>
+    <message>
+        <source>should be 64 lower-case hexadecimal digits (a SHA-256).</source>
+        <translation>应为 64 个小写十六进制数字（一个 SHA-256）。</translation>
+    </message>
+    <message>
+        <source>is &quot;%1&quot;; it should be &quot;gpt2&quot; or &quot;bert&quot;.</source>
+        <translation>是“%1”；应为“gpt2”或“bert”。</translation>
     </message>
 </context>
 <context>
@@ -2781,6 +2926,13 @@ measuring…</source>
     </message>
 </context>
 <context>
+    <name>attnlab::WorkbenchOpener</name>
+    <message>
+        <source>There is no workbench window to open the head in.</source>
+        <translation>没有可以打开这个头的工作台窗口。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::WorkingPanel</name>
     <message>
         <source>Key j</source>
@@ -2887,24 +3039,6 @@ measuring…</source>
         <translation>用法：attnlab lessons
   列出内置课程：每行一个，包括编号和标题。
 
-</translation>
-    </message>
-    <message>
-        <source>Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
-  Times slider updates in the real window (offscreen).
-
-attnlab --help | --version
-
-Exit status: 0 success, 2 wrong usage, 3 bad input file,
-4 an output that could not be written.
-</source>
-        <translation>用法：attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
-  在真实窗口（离屏）中为滑块更新计时。
-
-attnlab --help | --version
-
-退出状态：0 成功，2 用法错误，3 输入文件有误，
-4 输出无法写入。
 </translation>
     </message>
     <message>
@@ -3167,35 +3301,6 @@ attnlab --help | --version
         <translation>  第 %1 层：%2</translation>
     </message>
     <message>
-        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
-  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
-  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
-  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
-  &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token, BERT each [MASK]. PNG, SVG or
-  PDF: the map of one head (--layer and --head count from 1; default 1).
-  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
-  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
-  zero (or its mean over positions). Both repeat; layers, heads and positions count
-  from 1. With edits: the predictions before and after (to stdout), or with -o the
-  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
-</source>
-        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
-  分词器：vocab.json + merges.txt，或 vocab.txt）。JSON（没有 -o 时写到标准输出）：
-  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
-  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
-  &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个 [MASK]。PNG、SVG 或
-  PDF：一个头的注意力图（--layer 和 --head 从 1 开始数；默认 1）。
-  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
-  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
-  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
-  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
-</translation>
-    </message>
-    <message>
         <source>--%1 %2: &quot;%3&quot; is not NAME=VALUE</source>
         <translation>--%1 %2：“%3”不是 名称=值 的形式</translation>
     </message>
@@ -3218,6 +3323,69 @@ attnlab --help | --version
     <message>
         <source>--edit %1: scale=S (a finite number) is needed</source>
         <translation>--edit %1：需要 scale=S（一个有限的数）</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
+  Times slider updates in the real window (offscreen).
+       attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]
+  Times a key slider on a real head in the workbench, carried through the
+  model (the map, the later layers and the predictions).
+
+attnlab --help | --version
+
+Exit status: 0 success, 2 wrong usage, 3 bad input file,
+4 an output that could not be written.
+</source>
+        <translation>用法：attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
+  在真实窗口（离屏）中为滑块更新计时。
+      attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]
+  为工作台中真实头的一个键滑块计时，改动带过模型（注意力图、其后的层和预测）。
+
+attnlab --help | --version
+
+退出状态：0 成功，2 用法错误，3 输入文件有误，
+4 输出无法写入。
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json]
+  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
+  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
+  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
+  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
+  &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token, BERT each [MASK]. PNG, SVG or
+  PDF: the map of one head (--layer and --head count from 1; default 1).
+  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
+  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
+  zero (or its mean over positions). Both repeat; layers, heads and positions count
+  from 1. With edits: the predictions before and after (to stdout), or with -o the
+  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
+  --session-out writes head --layer/--head as a workbench session (format version 2:
+  the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
+  from); without -o nothing else is written.
+</source>
+        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json]
+  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
+  分词器：vocab.json + merges.txt，或 vocab.txt）。JSON（没有 -o 时写到标准输出）：
+  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
+  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
+  &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个 [MASK]。PNG、SVG 或
+  PDF：一个头的注意力图（--layer 和 --head 从 1 开始数；默认 1）。
+  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
+  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
+  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
+  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
+  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
+  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
+</translation>
+    </message>
+    <message>
+        <source>%1: a session file ends in .attnlab.json</source>
+        <translation>%1：会话文件以 .attnlab.json 结尾</translation>
     </message>
 </context>
 <context>
@@ -3265,6 +3433,22 @@ attnlab --help | --version
     <message>
         <source>A session file, or a model folder, to open.</source>
         <translation>要打开的会话文件或模型文件夹。</translation>
+    </message>
+    <message>
+        <source>A model folder: time a real head in the workbench.</source>
+        <translation>一个模型文件夹：为工作台中的真实头计时。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s text.</source>
+        <translation>模型的文本。</translation>
+    </message>
+    <message>
+        <source>Layers (from 1) whose head is opened; default first and last.</source>
+        <translation>打开其头的层（从 1 开始数）；默认第一层和最后一层。</translation>
+    </message>
+    <message>
+        <source>The head (from 1).</source>
+        <translation>头（从 1 开始数）。</translation>
     </message>
 </context>
 </TS>

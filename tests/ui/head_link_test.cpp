@@ -219,13 +219,19 @@ TEST(HeadLink, ASavedHeadOpensAgainAndAttachesItsModelOnlyIfTheWeightsAreTheSame
     ASSERT_TRUE(writeSessionFile(path, file, error)) << error.message().toStdString();
     const auto want = b.link()->snapshot();
 
+    // Opened again, the head attaches its model by itself (the folder is there).
     MainWindow other;
     other.show();
     ASSERT_TRUE(other.openFile(path));
     EXPECT_EQ(other.document()->session().provenance, b.doc()->session().provenance);
-    EXPECT_FALSE(other.headLink()->active());
+    EXPECT_TRUE(other.headLink()->attaching());
+    other.headLink()->flush();
+    ASSERT_TRUE(other.headLink()->active());
     auto* panel = other.findChild<ModelLinkPanel*>();
     ASSERT_NE(panel, nullptr);
+    EXPECT_FALSE(panel->attachButton()->isVisible());
+    // Detached, it attaches again with the button.
+    other.headLink()->detach();
     EXPECT_TRUE(panel->attachButton()->isVisible());
     panel->attachButton()->click();
     other.headLink()->flush();
@@ -236,8 +242,6 @@ TEST(HeadLink, ASavedHeadOpensAgainAndAttachesItsModelOnlyIfTheWeightsAreTheSame
         1e-5);
 
     // Other weights under the same name: refused, naming the file and both hashes.
-    MainWindow third;
-    ASSERT_TRUE(third.openFile(path));
     QFile weights(b.folder + QStringLiteral("/model.safetensors"));
     ASSERT_TRUE(weights.open(QIODevice::ReadWrite));
     QByteArray bytes = weights.readAll();
@@ -245,14 +249,18 @@ TEST(HeadLink, ASavedHeadOpensAgainAndAttachesItsModelOnlyIfTheWeightsAreTheSame
     weights.seek(0);
     weights.write(bytes);
     weights.close();
+    MainWindow third;
     QString said;
     QObject::connect(third.headLink(), &HeadLink::errorOccurred,
                      [&said](const QString& m) { said = m; });
-    third.headLink()->attachFromProvenance();
+    ASSERT_TRUE(third.openFile(path));
     third.headLink()->flush();
     EXPECT_FALSE(third.headLink()->active());
     EXPECT_TRUE(said.contains(QStringLiteral("SHA-256"))) << said.toStdString();
     EXPECT_TRUE(said.contains(file.session.provenance->sha256)) << said.toStdString();
+    auto* thirdPanel = third.findChild<ModelLinkPanel*>();
+    EXPECT_EQ(thirdPanel->status()->text(), said);  // the panel says it too
+    EXPECT_EQ(third.document()->session().provenance, file.session.provenance);  // kept
 }
 
 TEST(HeadLink, BertHeadsAttendBothWaysAndCarryTheirEditsToTheMaskedPrediction)

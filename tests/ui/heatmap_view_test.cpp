@@ -69,6 +69,37 @@ TEST(HeatmapView, NonSquareMatrixIsDrawnWithEveryCellInItsPlace)
     EXPECT_LT(view.xAxis->coordToPixel(0), view.xAxis->coordToPixel(4));
 }
 
+TEST(HeatmapView, ALongTitleWrapsBetweenItsPartsInsteadOfBeingCut)
+{
+    HeatmapView view;
+    showView(view);
+    HeatmapContent c = rampContent(12, 12);
+    c.title = QStringLiteral(
+        "Attention weights P — head 1, causal self-attention (12 × 12) · "
+        "colours: each row divided by its largest weight");
+    view.setContent(c);
+    view.replot();
+    const QStringList lines = view.shownTitle().split(QLatin1Char('\n'));
+    ASSERT_GE(lines.size(), 2);
+    EXPECT_EQ(lines.join(QLatin1Char(' ')), c.title);  // nothing lost
+    QFont bold = view.font();
+    bold.setPointSize(bold.pointSize() + 1);
+    bold.setBold(true);
+    const QFontMetrics fm(bold);
+    for (const QString& line : lines)
+        EXPECT_LE(fm.horizontalAdvance(line), view.axisRect()->outerRect().width())
+            << line.toStdString();
+    for (int i = 0; i + 1 < lines.size(); ++i)  // broken between its parts
+        EXPECT_TRUE(lines[i].endsWith(QStringLiteral("—")) ||
+                    lines[i].endsWith(QStringLiteral("·")))
+            << lines[i].toStdString();
+    EXPECT_TRUE(view.shownTitle().contains(QStringLiteral("(12 × 12)")));
+    // Wide enough: one line again.
+    view.resize(1800, 420);
+    view.replot();
+    EXPECT_EQ(view.shownTitle(), c.title);
+}
+
 TEST(HeatmapView, SingleRowHasAHeightOnScreen)
 {
     HeatmapView view;

@@ -11,15 +11,20 @@ namespace attnlab {
 
 namespace {
 
-// `run` as an unedited run: itself, or a copy holding its unedited result.
-std::shared_ptr<const ModelSnapshot> uneditedOf(std::shared_ptr<const ModelSnapshot> run)
+// `run`'s unedited result with what a re-run from a layer needs: every layer's input and maps,
+// without the model window's typing cache (attn::model::LayerTrace), so that the link keeps
+// n x d floats per layer.
+std::shared_ptr<const ModelSnapshot> uneditedOf(const ModelSnapshot& run)
 {
-    if (!run->edited()) return run;
     auto base = std::make_shared<ModelSnapshot>();
-    base->text = run->text;
-    base->tokens = run->tokens;
-    base->labels = run->labels;
-    base->result = run->unedited;
+    base->text = run.text;
+    base->tokens = run.tokens;
+    base->labels = run.labels;
+    base->result = run.edited() ? run.unedited : run.result;
+    for (attn::model::LayerTrace& t : base->result.layers) {
+        t.normed = {};
+        t.projections = {};
+    }
     return base;
 }
 
@@ -62,7 +67,7 @@ bool HeadLink::openHead(std::shared_ptr<const LoadedModel> loaded,
         error = tr("No model run to take a head from.");
         return false;
     }
-    const std::shared_ptr<const ModelSnapshot> base = uneditedOf(std::move(run));
+    const std::shared_ptr<const ModelSnapshot> base = uneditedOf(*run);
     HeadSource source;
     source.model = &loaded->model;
     source.run = &base->result;
@@ -96,6 +101,7 @@ void HeadLink::adopt(std::shared_ptr<const LoadedModel> loaded,
     loaded_ = std::move(loaded);
     base_ = std::move(base);
     attachedTo_ = std::make_unique<ModelProvenance>(provenance);
+    attachError_.clear();
     snapshot_.reset();
     Q_EMIT modelChanged();
     Q_EMIT attachmentChanged();
@@ -149,7 +155,7 @@ void HeadLink::attachFromProvenance()
             out.loaded.reset();
             return out;
         }
-        out.base = run.snapshot;
+        out.base = uneditedOf(*run.snapshot);
         return out;
     }));
 }
@@ -160,6 +166,7 @@ void HeadLink::finishAttach()
     const Outcome out = attachWatcher_.result();
     attachWatcher_.setFuture(QFuture<Outcome>());
     attaching_ = false;
+    attachError_ = out.error;
     const std::optional<ModelProvenance>& p = workbench_->session().provenance;
     if (!out.loaded) {
         Q_EMIT attachmentChanged();
@@ -247,6 +254,9 @@ void HeadLink::startRun()
                             .arg(QString::fromStdString(s.message));
             return out;
         }
+        // The edited run is shown, never re-run from: its layer inputs go (the link caches
+        // only the unedited run's, n x d per layer).
+        for (attn::model::LayerTrace& t : snap->result.layers) t.hidden = {};
         snap->change = attn::model::attentionChange(base->result, snap->result);
         snap->predictions = guessesOf(*loaded->tokenizer, snap->result, &base->result);
         out.snapshot = std::move(snap);

@@ -45,6 +45,8 @@ public:
     [[nodiscard]] bool active() const;
     // Attaching is in progress.
     [[nodiscard]] bool attaching() const { return attaching_; }
+    // Why the last attempt to attach failed (translated); empty after a success.
+    [[nodiscard]] QString attachError() const { return attachError_; }
     // Why the workbench's session cannot be carried into the model now (translated); empty
     // when it can, or when the link is not active.
     [[nodiscard]] QString mismatch() const { return mismatch_; }
@@ -88,6 +90,7 @@ private:
     std::unique_ptr<ModelProvenance> attachedTo_;
     std::shared_ptr<const ModelSnapshot> snapshot_;
     QString mismatch_;
+    QString attachError_;
     QFutureWatcher<Outcome> runWatcher_;
     QFutureWatcher<Outcome> attachWatcher_;
     bool running_ = false;

@@ -52,6 +52,18 @@ ModelLinkPanel::ModelLinkPanel(Document* document, HeadLink* link, QWidget* pare
     refresh();
 }
 
+QSize ModelLinkPanel::sizeHint() const
+{
+    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    return {34 * em, 48 * fontMetrics().height()};
+}
+
+QSize ModelLinkPanel::minimumSizeHint() const
+{
+    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    return {28 * em, QWidget::minimumSizeHint().height()};
+}
+
 void ModelLinkPanel::refresh()
 {
     const std::optional<ModelProvenance>& p = doc_->session().provenance;
@@ -75,6 +87,8 @@ void ModelLinkPanel::refresh()
         status_->setText(
             tr("Attaching the model (reading its weights and checking their "
                "SHA-256)…"));
+    } else if (!active && !link_->attachError().isEmpty()) {
+        status_->setText(link_->attachError());
     } else if (!active) {
         status_->setText(tr("The model is not attached. Attach it (from %1) to see what your "
                             "changes do to its prediction.")

@@ -26,6 +26,9 @@ public:
     [[nodiscard]] QPushButton* attachButton() const { return attach_; }
     [[nodiscard]] PredictionsPanel* predictions() const { return predictions_; }
     [[nodiscard]] ModelChangePanel* changes() const { return changes_; }
+    // Room for the predictions' four columns and a 12-head change grid side by side.
+    [[nodiscard]] QSize sizeHint() const override;
+    [[nodiscard]] QSize minimumSizeHint() const override;
 
 private:
     void refresh();

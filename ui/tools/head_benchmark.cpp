@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QSlider>
+#include <QTimer>
 
 #include "ui/document/document.h"
 #include "ui/model/head_link.h"
@@ -30,13 +31,17 @@ double percentile(std::vector<double> v, double p)
     return v[idx];
 }
 
+// Waits as the window does, asleep until an event comes (the worker's result is one): a busy
+// loop here would take a core from the model's threads.
 bool waitFor(const std::function<bool()>& done, int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
+    QTimer tick;  // wakes the loop now and then to look at the clock
+    tick.start(20);
     while (!done()) {
         if (t.elapsed() > timeoutMs) return false;
-        QApplication::processEvents(QEventLoop::AllEvents, 5);
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents);
     }
     return true;
 }
@@ -102,6 +107,8 @@ HeadBenchmarkRow measure(ModelWindow& model, int layer, const HeadBenchmarkOptio
     row.p95Ms = percentile(times, 0.95);
     row.maxMs = percentile(times, 1.0);
     row.modelRuns = link->completedRuns() - runsBefore;
+    if (const auto shown = link->snapshot())
+        row.cacheMiB += static_cast<double>(attn::model::cachedBytes(shown->result)) / (1 << 20);
     return row;
 }
 

@@ -13,9 +13,10 @@ namespace attnlab {
 
 struct HeadBenchmarkOptions {
     QString folder;
+    // 32 GPT-2 tokens (the size).
     QString text = QStringLiteral(
         "The animal didn't cross the street because it was too tired, so it lay down and slept "
-        "there for a long while in the warm sun.");
+        "there for a long while in the warm sun of the afternoon.");
     QList<int> layers;  // from 1; empty: the first and the last
     int head = 1;       // from 1
     int steps = 100;

@@ -167,8 +167,11 @@ bool HeatmapView::updateTicks()
 void HeatmapView::updateLayout()
 {
     QCustomPlot::updateLayout();
-    // Rotated or thinned labels change the margins: lay out once more with them.
-    if (updateTicks()) QCustomPlot::updateLayout();
+    // Rotated or thinned labels change the margins, and the title wraps to the map's column:
+    // lay out once more with them.
+    const QString title = title_->text();
+    fitTitle();
+    if (updateTicks() || title_->text() != title) QCustomPlot::updateLayout();
 }
 
 bool HeatmapView::cellAtPosition(const QPoint& pos, int& row, int& column) const
@@ -179,26 +182,61 @@ bool HeatmapView::cellAtPosition(const QPoint& pos, int& row, int& column) const
     return cellAt(content_.values.rows(), content_.values.cols(), x, y, row, column);
 }
 
+QString HeatmapView::shownTitle() const
+{
+    return title_->text();
+}
+
 void HeatmapView::fitTitle()
 {
     // A title wider than the plot would be cut at both ends: wrap it at spaces instead (each
     // line centred), preferring the breaks after " — " and " · " that separate its parts.
     const QFontMetrics fm(title_->font());
-    const int room = std::max(80, width() - 16);
+    // The title sits in the map's column (the colour scale has the other): that is its room.
+    const int column = axisRect()->outerRect().width();
+    const int room = std::max(80, (column > 0 ? column : width() * 4 / 5) - 8);
     const QString& text = content_.title;
     if (fm.horizontalAdvance(text) <= room) {
         if (title_->text() != text) title_->setText(text);
         return;
     }
+    // Phrases end after " — " or " · "; a phrase too wide alone breaks between words, never
+    // around "×" (which keeps "(12 × 12)" whole).
+    QStringList phrases;
+    QString phrase;
+    const QStringList words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (int i = 0; i < words.size(); ++i) {
+        phrase += (phrase.isEmpty() ? QString() : QStringLiteral(" ")) + words[i];
+        const bool separator = words[i] == QStringLiteral("—") || words[i] == QStringLiteral("·");
+        if (separator || i + 1 == words.size()) {
+            phrases << phrase;
+            phrase.clear();
+        }
+    }
     QStringList lines;
     QString line;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    const auto add = [&](const QString& piece) {
+        const QString longer = line.isEmpty() ? piece : line + QLatin1Char(' ') + piece;
         if (!line.isEmpty() && fm.horizontalAdvance(longer) > room) {
             lines << line;
-            line = word;
+            line = piece;
         } else {
             line = longer;
+        }
+    };
+    for (const QString& p : phrases) {
+        if (fm.horizontalAdvance(p) <= room) {
+            add(p);
+            continue;
+        }
+        const QStringList pw = p.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (int i = 0; i < pw.size(); ++i) {
+            QString piece = pw[i];
+            while (i + 2 < pw.size() && pw[i + 1] == QStringLiteral("×")) {
+                piece += QLatin1Char(' ') + pw[i + 1] + QLatin1Char(' ') + pw[i + 2];
+                i += 2;
+            }
+            add(piece);
         }
     }
     if (!line.isEmpty()) lines << line;

@@ -63,6 +63,8 @@ public:
     // The cell under the mouse, or -1 when the mouse is not over the map.
     [[nodiscard]] int hoveredRow() const { return hoverRow_; }
     [[nodiscard]] int hoveredColumn() const { return hoverColumn_; }
+    // The title as drawn: the content's title, wrapped to the map's width.
+    [[nodiscard]] QString shownTitle() const;
     // Cell under a widget position, for tests and tooltips.
     bool cellAtPosition(const QPoint& pos, int& row, int& column) const;
 

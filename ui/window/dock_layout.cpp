@@ -77,6 +77,7 @@ DockLayout dockLayoutFrom(const QJsonObject& o)
 {
     DockLayout l;
     l.tab = o.value(QLatin1String("tab")).toString();
+    l.rightFullHeight = o.value(QLatin1String("right_full_height")).toBool();
     l.left = groupsFrom(o.value(QLatin1String("left")));
     l.right = groupsFrom(o.value(QLatin1String("right")));
     l.bottom = groupsFrom(o.value(QLatin1String("bottom")));
@@ -99,6 +100,8 @@ void applyDockLayout(QMainWindow* window, const DockLayout& layout)
                  {&layout.right, Qt::RightDockWidgetArea, Qt::Vertical},
                  {&layout.bottom, Qt::BottomDockWidgetArea, Qt::Horizontal}};
 
+    window->setCorner(Qt::BottomRightCorner,
+                      layout.rightFullHeight ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea);
     QList<QDockWidget*> placed;
     for (const auto& a : areas) {
         for (const QStringList& names : *a.groups) {

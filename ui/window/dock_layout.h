@@ -20,6 +20,8 @@ namespace attnlab {
 struct DockLayout {
     QList<QStringList> left, right, bottom;
     QString tab;  // "weights", "difference", "pipeline", "heads", "walkthrough"; empty: keep
+    // The right area runs the window's full height (beside the bottom area, not above it).
+    bool rightFullHeight = false;
 };
 
 // The layout of a window with no lesson open.

@@ -221,6 +221,10 @@ void MainWindow::provenanceChanged()
     if (key == shownProvenance_) return;
     shownProvenance_ = key;
     if (!p) return;
+    // A saved head: attach its model when the folder is there (the link checks its SHA-256
+    // on a worker; the Model panel says how that went).
+    if (!link_->active() && !link_->attaching() && QFileInfo(p->folder).isDir())
+        link_->attachFromProvenance();
     // The head's map, its keys' sliders under it, and beside it what the model predicts.
     DockLayout l;
     l.left = {{QStringLiteral("ControlsDock"), QStringLiteral("SequencesDock"),
@@ -229,6 +233,7 @@ void MainWindow::provenanceChanged()
     l.bottom = {{QStringLiteral("KeysDock"), QStringLiteral("QueriesDock"),
                  QStringLiteral("ValuesDock"), QStringLiteral("RowInspectorDock")}};
     l.tab = QStringLiteral("weights");
+    l.rightFullHeight = true;  // the predictions and the whole change grid beside everything
     applyDockLayout(this, l);
 }
 
