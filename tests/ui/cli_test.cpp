@@ -167,6 +167,45 @@ TEST_F(Cli, RenderSvgIsVectorsWithTokenText)
         EXPECT_TRUE(texts.contains(token)) << token.toStdString();
 }
 
+TEST_F(Cli, TokensWithControlCharactersAndHugeTokensGiveValidShortLabels)
+{
+    // A control character is not allowed in XML 1.0; a 1 MB token would be drawn whole.
+    SessionFile odd = file;
+    odd.session.targetTokens[0] =
+        QStringLiteral("a") + QChar(0) + QStringLiteral("b") + QChar(0x1f) + QChar(0x7f);
+    odd.session.targetTokens[1] = QString(1 << 20, QLatin1Char('x'));
+    const QString in = path("odd.attnlab.json");
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(in, odd, error)) << error.message().toStdString();
+    for (const char* stage : {"weights", "pipeline"}) {
+        const QString out = path("odd.svg");
+        const test::CliRun r = test::runAttnlab(
+            {QStringLiteral("render"), QStringLiteral("--session"), in, QStringLiteral("--stage"),
+             QLatin1String(stage), QStringLiteral("-o"), out});
+        ASSERT_EQ(r.code, 0) << r.err.toStdString();
+        QFile f(out);
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+        EXPECT_LT(f.size(), 1 << 20) << "the huge token (1 MiB) was drawn whole";
+        QXmlStreamReader xml(&f);
+        QStringList texts;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement &&
+                xml.name() == QLatin1String("text"))
+                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+        }
+        EXPECT_FALSE(xml.hasError()) << stage << ": " << xml.errorString().toStdString();
+        // The control characters are named (Unicode's control pictures), the huge one shortened.
+        const QString named = QStringLiteral("a") + QChar(0x2400) + QStringLiteral("b") +
+                              QChar(0x241f) + QChar(0x2421);
+        EXPECT_TRUE(texts.contains(named)) << stage;
+        bool shortened = false;
+        for (const QString& t : texts)
+            shortened = shortened || (t.startsWith(QStringLiteral("xxxx")) &&
+                                      t.endsWith(QChar(0x2026)) && t.size() < 64);
+        EXPECT_TRUE(shortened) << stage;
+    }
+}
+
 TEST_F(Cli, RenderPdfAndEveryStageSucceed)
 {
     const QString pdf = path("d.pdf");

@@ -17,9 +17,8 @@ bool cellInfo(const Document& doc, int row, int column, CellInfo& out)
         column >= hr->weights.cols())
         return false;
     const Session& s = doc.session();
-    out.queryToken = row < s.targetTokens.size() ? s.targetTokens[row] : QString::number(row + 1);
-    const QStringList& keys = keyTokens(s);
-    out.keyToken = column < keys.size() ? keys[column] : QString::number(column + 1);
+    out.queryToken = shownLabel(labelsFor(s.targetTokens, row + 1).at(row), kMaxHoverLabel);
+    out.keyToken = shownLabel(labelsFor(keyTokens(s), column + 1).at(column), kMaxHoverLabel);
     out.rawScore = hr->scores(row, column);
     out.scaledScore = hr->scaled(row, column);
     out.masked = !hr->mask(row, column);

@@ -111,6 +111,35 @@ QStringList labelsFor(const QStringList& given, long count)
     return out;
 }
 
+QString shownLabel(const QString& token, int maxChars)
+{
+    QString out;
+    const qsizetype n = std::min<qsizetype>(token.size(), maxChars + 1);
+    out.reserve(n);
+    for (qsizetype i = 0; i < n; ++i) {
+        const char16_t c = token[i].unicode();
+        if (c < 0x20)
+            out += QChar(static_cast<char16_t>(0x2400 + c));
+        else if (c == 0x7f)
+            out += QChar(static_cast<char16_t>(0x2421));
+        else
+            out += token[i];
+    }
+    if (token.size() > maxChars) {
+        out.truncate(maxChars - 1);
+        if (!out.isEmpty() && out.back().isHighSurrogate()) out.chop(1);  // not half a character
+        out += QChar(0x2026);
+    }
+    return out;
+}
+
+QStringList shownLabelsFor(const QStringList& given, long count)
+{
+    QStringList out = labelsFor(given, count);
+    for (QString& l : out) l = shownLabel(l);
+    return out;
+}
+
 QStringList componentLabels(long count)
 {
     QStringList out;

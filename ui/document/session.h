@@ -52,6 +52,15 @@ void randomiseProjections(Session& session, int heads, int dK, int dV, quint64 s
 
 // `count` axis labels: the given tokens, padded with positions (1-based) when too few.
 QStringList labelsFor(const QStringList& given, long count);
+// A token as maps, figures and panels draw it: control characters named by Unicode's control
+// pictures (U+0000 as ␀, DEL as ␡), so that every export format can hold it, and at most
+// kMaxShownLabel characters, the rest as "…" (a 100 MB token is not drawn whole).
+inline constexpr int kMaxShownLabel = 32;
+// Hover and tool tips show the token whole, up to this many characters.
+inline constexpr int kMaxHoverLabel = 2000;
+QString shownLabel(const QString& token, int maxChars = kMaxShownLabel);
+// labelsFor(), each label as shownLabel() draws it.
+QStringList shownLabelsFor(const QStringList& given, long count);
 // "1" … "count": labels for the components of a vector.
 QStringList componentLabels(long count);
 

@@ -9,11 +9,11 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include "ui/export/figure.h"
 #include "ui/export/figure_panel.h"
+#include "ui/io/atomic_file.h"
 
 namespace attnlab {
 
@@ -196,11 +196,9 @@ bool writeFigure(const Figure& figure, const QString& path, QSize size, double s
         return false;
     }
     const QByteArray bytes = encodeFigure(figure, format, size, scale);
-    QSaveFile file(path);
-    if (bytes.isEmpty() || !file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() ||
-        !file.commit()) {
-        error = Tr::tr("%1: could not write the figure (%2)")
-                    .arg(path, bytes.isEmpty() ? Tr::tr("encoding failed") : file.errorString());
+    QString problem = Tr::tr("encoding failed");
+    if (bytes.isEmpty() || !writeFileAtomically(path, bytes, problem)) {
+        error = Tr::tr("%1: could not write the figure (%2)").arg(path, problem);
         return false;
     }
     return true;

@@ -6,7 +6,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
-#include <QSaveFile>
+
+#include "ui/io/atomic_file.h"
 
 namespace attnlab {
 
@@ -275,9 +276,9 @@ std::vector<std::pair<QString, QByteArray>> resultToCsvFiles(const Session& sess
 
 bool writeBytes(const QString& path, const QByteArray& bytes, QString& error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        error = Tr::tr("%1: could not write (%2)").arg(path, file.errorString());
+    QString problem;
+    if (!writeFileAtomically(path, bytes, problem)) {
+        error = Tr::tr("%1: could not write (%2)").arg(path, problem);
         return false;
     }
     return true;

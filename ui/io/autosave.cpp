@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 
 #include "ui/document/document.h"
+#include "ui/io/atomic_file.h"
 
 namespace attnlab {
 
@@ -107,8 +108,9 @@ bool Autosave::writeNow()
         qWarning("autosave: %s", qUtf8Printable(error.message()));
         return false;
     }
-    QFile source(baseName(dir_, ownId()) + QStringLiteral(".source"));
-    if (source.open(QIODevice::WriteOnly | QIODevice::Truncate)) source.write(source_.toUtf8());
+    if (QString problem; !writeFileAtomically(baseName(dir_, ownId()) + QStringLiteral(".source"),
+                                              source_.toUtf8(), problem))
+        qWarning("autosave: %s", qUtf8Printable(problem));
     Q_EMIT written(recoveryPath());
     return true;
 }

@@ -4,8 +4,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 
+#include "ui/io/atomic_file.h"
 #include "ui/io/session_format.h"
 
 namespace attnlab {
@@ -146,21 +146,9 @@ bool writeSessionFile(const QString& path, const SessionFile& file, FileError& e
 {
     error = FileError{path, QString(), QString()};
     const QByteArray bytes = sessionToJson(file);
-    QSaveFile out(path);
-    // Unbuffered: QSaveFile::commit() does not notice a failed flush of buffered data (a
-    // full disk would then replace the old file with a truncated one), so every write is
-    // checked here instead.
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
-        error.problem = Tr::tr("cannot be written: %1").arg(out.errorString());
-        return false;
-    }
-    if (out.write(bytes) != bytes.size()) {
-        error.problem = Tr::tr("cannot be written: %1").arg(out.errorString());
-        out.cancelWriting();
-        return false;
-    }
-    if (!out.commit()) {
-        error.problem = Tr::tr("cannot be saved: %1").arg(out.errorString());
+    QString problem;
+    if (!writeFileAtomically(path, bytes, problem)) {
+        error.problem = Tr::tr("cannot be saved: %1").arg(problem);
         return false;
     }
     return true;

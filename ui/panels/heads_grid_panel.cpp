@@ -112,8 +112,8 @@ void HeadsGridPanel::rebuild()
         if (hr.mask.rows() == hr.weights.rows() && hr.mask.cols() == hr.weights.cols())
             c.mask = hr.mask;
         c.fullyMaskedRows = hr.diagnostics.fullyMasked;
-        c.rowLabels = labelsFor(session.targetTokens, hr.weights.rows());
-        c.columnLabels = labelsFor(keyTokens(session), hr.weights.cols());
+        c.rowLabels = shownLabelsFor(session.targetTokens, hr.weights.rows());
+        c.columnLabels = shownLabelsFor(keyTokens(session), hr.weights.cols());
         c.title = tr("Head %1").arg(h + 1);
         c.scale = ColorScale::Weights;
         maps_[static_cast<std::size_t>(h)]->setContent(c);

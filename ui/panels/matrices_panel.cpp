@@ -137,9 +137,9 @@ QVariant SessionMatrixModel::headerData(int section, Qt::Orientation orientation
     const Session& s = doc_->session();
     if (orientation == Qt::Vertical) {
         if (matrix_ == EditableMatrix::X && section < s.targetTokens.size())
-            return s.targetTokens[section];
+            return shownLabel(s.targetTokens[section]);
         if (matrix_ == EditableMatrix::Y && section < s.sourceTokens.size())
-            return s.sourceTokens[section];
+            return shownLabel(s.sourceTokens[section]);
     }
     return QString::number(section + 1);
 }

@@ -131,8 +131,8 @@ QString PipelinePanel::scoreBreakdown(int row, int col) const
         return QString();
     const Session& session = document_->session();
     const attn::AttentionInput& in = session.input;
-    const QString q = labelsFor(session.targetTokens, hr->scores.rows()).at(row);
-    const QString k = labelsFor(keyTokens(session), hr->scores.cols()).at(col);
+    const QString q = shownLabelsFor(session.targetTokens, hr->scores.rows()).at(row);
+    const QString k = shownLabelsFor(keyTokens(session), hr->scores.cols()).at(col);
     const double score = hr->scores(row, col);
     QStringList lines;
     if (in.score == attn::ScoreFunction::Additive) {

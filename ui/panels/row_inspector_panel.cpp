@@ -216,8 +216,7 @@ void RowInspectorPanel::rebuild()
     const int m = static_cast<int>(hr->weights.cols());
     row_ = std::clamp(document_->selectedRow(), 0, n - 1);
     head_ = document_->head();
-    keys_ = keyTokens(session);
-    while (keys_.size() < m) keys_ << QString::number(keys_.size() + 1);
+    keys_ = shownLabelsFor(keyTokens(session), m);
 
     weights_.resize(m);
     scores_.resize(m);
@@ -278,8 +277,7 @@ void RowInspectorPanel::rebuild()
     }
     scoreRect_->axis(QCPAxis::atLeft)->setLabel(scoreLabel);
 
-    const QString token =
-        row_ < session.targetTokens.size() ? session.targetTokens[row_] : QString::number(row_ + 1);
+    const QString token = shownLabelsFor(session.targetTokens, row_ + 1).at(row_);
     title_->setText(tr("Query “%1” (row %2 of %3), head %4")
                         .arg(token)
                         .arg(row_ + 1)

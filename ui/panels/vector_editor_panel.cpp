@@ -100,7 +100,7 @@ QString VectorEditorPanel::tokenLabel(int token) const
 {
     const Session& s = doc_->session();
     const QStringList& labels = role_ == attn::Role::Query ? s.targetTokens : keyTokens(s);
-    if (token >= 0 && token < labels.size()) return labels[token];
+    if (token >= 0 && token < labels.size()) return shownLabel(labels[token]);
     return tr("#%1").arg(token + 1);
 }
 

@@ -22,8 +22,8 @@ HeatmapContent weightsContent(const Document& doc)
     c.values = hr->weights;
     c.mask = hr->mask;
     c.fullyMaskedRows = hr->diagnostics.fullyMasked;
-    c.rowLabels = s.targetTokens;
-    c.columnLabels = keyTokens(s);
+    c.rowLabels = shownLabelsFor(s.targetTokens, hr->weights.rows());
+    c.columnLabels = shownLabelsFor(keyTokens(s), hr->weights.cols());
     c.title = WeightsPanel::tr("Attention weights P — head %1, %2 (%3 × %4)")
                   .arg(doc.head() + 1)
                   .arg(modeTitle(s.input.mode))

@@ -115,11 +115,11 @@ void WorkingPanel::rebuild()
         working.fullyMasked
             ? tr("Row %1 (%2): q = %3.  %4.  Every key is masked: the row's weights are all 0.")
                   .arg(row + 1)
-                  .arg(s.targetTokens.value(row), vectorText(hr->Q, i), divisorText)
+                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(hr->Q, i), divisorText)
             : tr("Row %1 (%2): q = %3.  %4.  m = %5 is the shift the softmax subtracts "
                  "(the row's largest scaled score), so that exp never overflows.")
                   .arg(row + 1)
-                  .arg(s.targetTokens.value(row), vectorText(hr->Q, i), divisorText,
+                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(hr->Q, i), divisorText,
                        num(working.max)));
 
     table_->setRowCount(static_cast<int>(shown) + 1);
@@ -132,7 +132,7 @@ void WorkingPanel::rebuild()
     double weightSum = 0.0;
     for (long j = 0; j < shown; ++j) {
         const int r = static_cast<int>(j);
-        set(r, KeyColumn, QStringLiteral("%1 %2").arg(j + 1).arg(keyNames.value(r)));
+        set(r, KeyColumn, QStringLiteral("%1 %2").arg(j + 1).arg(shownLabel(keyNames.value(r))));
         set(r, DotColumn, dot ? dotWorking(*hr, i, j, terms) : additiveWorking(i, j, terms));
         set(r, ScoreColumn, num(hr->scores(i, j)));
         set(r, ScaledColumn, num(hr->scaled(i, j)));

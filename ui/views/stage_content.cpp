@@ -114,13 +114,14 @@ HeatmapContent buildStageFor(const Session& session, const attn::HeadResult& hr,
     }
     c.title = titleOf(session, stage, title == StageTitle::Full).arg(shapeText(c.values));
     const bool keyRows = hasKeyRows(stage);
-    c.rowLabels = labelsFor(keyRows ? keyTokens(session) : session.targetTokens, c.values.rows());
+    c.rowLabels =
+        shownLabelsFor(keyRows ? keyTokens(session) : session.targetTokens, c.values.rows());
     c.rowAxisTitle = keyRows ? StageContent::tr("key") : StageContent::tr("query");
     if (hasComponentColumns(stage)) {
         c.columnLabels = componentLabels(c.values.cols());
         c.columnAxisTitle = StageContent::tr("component");
     } else {
-        c.columnLabels = labelsFor(keyTokens(session), c.values.cols());
+        c.columnLabels = shownLabelsFor(keyTokens(session), c.values.cols());
         c.columnAxisTitle = StageContent::tr("key");
     }
     return c;
@@ -144,7 +145,7 @@ bool buildStage(const StageSource& src, int head, Stage stage, StageTitle title,
         const attn::Matrix& out = result.output;
         c = buildStageFor(s, hr, Stage::Output, title);
         c.values = out;
-        c.rowLabels = labelsFor(s.targetTokens, out.rows());
+        c.rowLabels = shownLabelsFor(s.targetTokens, out.rows());
         c.columnLabels = componentLabels(out.cols());
         c.title =
             s.input.W_O.size() == 0
