@@ -17,12 +17,11 @@ class Tr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
-void printTo(FILE* stream, const QString& text)
+bool printTo(FILE* stream, const QString& text)
 {
     QFile f;
-    if (!f.open(stream, QIODevice::WriteOnly)) return;
-    f.write(text.toUtf8());
-    f.flush();
+    const QByteArray bytes = text.toUtf8();
+    return f.open(stream, QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.flush();
 }
 
 // The --edit paragraph, shared by render and compute.
@@ -94,7 +93,7 @@ QString usageText(const QString& command)
     if (all || command == QLatin1String("compute")) {
         text += Tr::tr(
             "Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]\n"
-            "                       [--edit EDIT]...\n"
+            "                       [--edit EDIT]... [--max-output SIZE]\n"
             "  Every stage of every head. JSON (to stdout without -o): {\"tokens\",\n"
             "  \"heads\": [{\"Q\", \"K\", \"V\", \"scores\", \"scaled\", \"mask\", "
             "\"weights\",\n"
@@ -106,7 +105,9 @@ QString usageText(const QString& command)
             "  shortest text that reads back as the same double, at most 17 digits).\n"
             "  OUT.csv: one long table with the columns head,stage,row,col,row_token,\n"
             "  col_token,value (rows, columns and heads from 1; head 0 holds concat and\n"
-            "  output; diagnostics have an empty col, argmax from 1, 0 = none).\n");
+            "  output; diagnostics have an empty col, argmax from 1, 0 = none).\n"
+            "  A run that would write more than 512 MiB is refused before it starts (exit\n"
+            "  4, with the size and the memory it needs); --max-output 4G allows more.\n");
         text += all ? Tr::tr("  --edit    as for render.\n\n") : editHelp() + QLatin1Char('\n');
     }
     if (all || command == QLatin1String("model")) text += modelUsage() + QLatin1Char('\n');
@@ -128,25 +129,26 @@ QString usageText(const QString& command)
     return text;
 }
 
-void printOut(const QString& text)
+int printOut(const QString& text)
 {
-    printTo(stdout, text);
+    if (printTo(stdout, text)) return Success;
+    return fail(WriteFailed, Tr::tr("could not write to the standard output"));
 }
 
 void printErr(const QString& text)
 {
-    printTo(stderr, text);
+    (void)printTo(stderr, text);
 }
 
 int usageError(const QString& command, const QString& message)
 {
-    printTo(stderr, QStringLiteral("attnlab: %1\n\n").arg(message) + usageText(command));
+    (void)printTo(stderr, QStringLiteral("attnlab: %1\n\n").arg(message) + usageText(command));
     return WrongUsage;
 }
 
 int fail(int code, const QString& message)
 {
-    printTo(stderr, QStringLiteral("attnlab: %1\n").arg(message));
+    (void)printTo(stderr, QStringLiteral("attnlab: %1\n").arg(message));
     return code;
 }
 
@@ -170,12 +172,10 @@ int runCli(const QStringList& arguments)
     const QString command = args.value(0);
     if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
         command == QLatin1String("help")) {
-        printOut(usageText(args.size() > 1 ? args[1] : QString()));
-        return Success;
+        return printOut(usageText(args.size() > 1 ? args[1] : QString()));
     }
     if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
-        printOut(QStringLiteral("attnlab %1\n").arg(QCoreApplication::applicationVersion()));
-        return Success;
+        return printOut(QStringLiteral("attnlab %1\n").arg(QCoreApplication::applicationVersion()));
     }
     if (command == QLatin1String("render")) return runRender(args);
     if (command == QLatin1String("compute")) return runCompute(args);

@@ -50,8 +50,8 @@ int fail(int code, const QString& message);
 // Writes `bytes` to `path` (atomically), or to stdout when `path` is empty; returns Success or
 // WriteFailed (with the reason on stderr).
 int writeOutput(const QString& path, const QByteArray& bytes);
-// Prints text to stdout.
-void printOut(const QString& text);
+// Prints text to stdout; Success, or WriteFailed (with the reason on stderr) when it could not.
+int printOut(const QString& text);
 // Prints text to stderr as it is (a note that does not end the command).
 void printErr(const QString& text);
 

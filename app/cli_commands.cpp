@@ -1,10 +1,12 @@
 // attnlab render / compute / lessons: parse, load the session, ask the core, write.
 #include <cmath>
+#include <functional>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 
 #include "app/cli.h"
 #include "app/cli_edits.h"
@@ -27,6 +29,8 @@ const QCommandLineOption& kOutput = kOutputOption;
 const QCommandLineOption kSession(QStringLiteral("session"), QString(), QStringLiteral("file"));
 const QCommandLineOption kLesson(QStringLiteral("lesson"), QString(), QStringLiteral("id"));
 const QCommandLineOption kEdit(QStringLiteral("edit"), QString(), QStringLiteral("edit"));
+const QCommandLineOption kMaxOutput(QStringLiteral("max-output"), QString(),
+                                    QStringLiteral("size"));
 
 }  // namespace
 
@@ -39,8 +43,7 @@ bool parseCommand(QCommandLineParser& parser, const QStringList& args, int& code
         return false;
     }
     if (parser.isSet(kHelpOption)) {
-        printOut(usageText(command));
-        code = Success;
+        code = printOut(usageText(command));
         return false;
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -68,7 +71,8 @@ bool readEdits(const QCommandLineParser& parser, const QString& command,
 // of its own and computes it with the core.
 bool loadAndCompute(const QCommandLineParser& parser, const QString& command,
                     const std::vector<CommandLineEdit>& edits, Session& session,
-                    attn::AttentionResult& result, QString& name, int& code)
+                    attn::AttentionResult& result, QString& name, int& code,
+                    const std::function<bool(const Session&, int&)>& beforeComputing = {})
 {
     const bool file = parser.isSet(kSession);
     const bool lesson = parser.isSet(kLesson);
@@ -97,6 +101,7 @@ bool loadAndCompute(const QCommandLineParser& parser, const QString& command,
         code = usageError(command, error);
         return false;
     }
+    if (beforeComputing && !beforeComputing(session, code)) return false;
     const attn::Status status = attn::computeAttention<double>(session.input, result);
     if (!status.ok()) {
         code = fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(status)));
@@ -110,6 +115,23 @@ bool parseInt(const QString& text, int lo, int hi, int& out)
     bool ok = false;
     out = text.toInt(&ok);
     return ok && out >= lo && out <= hi;
+}
+
+// "800M", "4G", "1048576", "512K" (powers of 1024).
+bool parseSize(const QString& text, std::size_t& out)
+{
+    QString t = text.trimmed().toUpper();
+    if (t.endsWith(QLatin1Char('B'))) t.chop(1);
+    int shift = 0;
+    if (t.endsWith(QLatin1Char('K'))) shift = 10;
+    if (t.endsWith(QLatin1Char('M'))) shift = 20;
+    if (t.endsWith(QLatin1Char('G'))) shift = 30;
+    if (shift) t.chop(1);
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    if (!ok || !(v > 0) || v * std::ldexp(1.0, shift) > 1e18) return false;
+    out = static_cast<std::size_t>(v * std::ldexp(1.0, shift));
+    return true;
 }
 
 bool parseRange(const QString& text, QCPRange& range)
@@ -241,7 +263,7 @@ int runCompute(const QStringList& args)
 {
     const QString cmd = QStringLiteral("compute");
     QCommandLineParser parser;
-    parser.addOptions({kSession, kLesson, kOutput, kEdit});
+    parser.addOptions({kSession, kLesson, kOutput, kEdit, kMaxOutput});
     int code = Success;
     if (!parseCommand(parser, args, code)) return code;
     std::vector<CommandLineEdit> edits;
@@ -250,11 +272,27 @@ int runCompute(const QStringList& args)
     const QString ext = QFileInfo(out).suffix().toLower();
     if (parser.isSet(kOutput) && ext != QLatin1String("json") && ext != QLatin1String("csv"))
         return usageError(cmd, Tr::tr("%1: the output must end in .json or .csv").arg(out));
+    std::size_t limit = kMaxNumbersBytes;
+    if (parser.isSet(kMaxOutput) && !parseSize(parser.value(kMaxOutput), limit))
+        return usageError(cmd, Tr::tr("--max-output takes a size such as 800M or 4G, not %1")
+                                   .arg(parser.value(kMaxOutput)));
+    const NumbersFormat format =
+        ext == QLatin1String("csv") ? NumbersFormat::LongCsv : NumbersFormat::Json;
 
     Session session;
     attn::AttentionResult result;
     QString name;
-    if (!loadAndCompute(parser, cmd, edits, session, result, name, code)) return code;
+    // Said before the core starts: a run of n = 9,000 would compute for minutes first.
+    const auto fits = [&](const Session& s, int& refused) {
+        if (estimateNumbersBytes(s.input, format) <= limit) return true;
+        refused = fail(WriteFailed,
+                       Tr::tr("%1: %2 That is more than the limit of %3; give --max-output to "
+                              "allow it, or draw a figure with attnlab render.")
+                           .arg(name, numbersCostText(s.input, format),
+                                QLocale().formattedDataSize(static_cast<qint64>(limit))));
+        return false;
+    };
+    if (!loadAndCompute(parser, cmd, edits, session, result, name, code, fits)) return code;
     const QByteArray bytes = ext == QLatin1String("csv") ? resultToLongCsv(session, result)
                                                          : resultToJson(session, result);
     return writeOutput(parser.isSet(kOutput) ? out : QString(), bytes);
@@ -268,8 +306,7 @@ int runLessons(const QStringList& args)
     QString text;
     for (const QString& id : lessonIds())
         text += id.leftJustified(24) + QLatin1Char(' ') + lessonTitle(id) + QLatin1Char('\n');
-    printOut(text);
-    return Success;
+    return printOut(text);
 }
 
 }  // namespace attnlab::cli

@@ -4,7 +4,10 @@
 //   attnlab bench-ui [options]  drive the real window offscreen and time slider updates
 //   attnlab bench-model DIR [--tokens N] [--keys K]  time typing into the real-model window
 //   attnlab render|compute|lessons|--help|--version   headless commands (app/cli.h)
+#include <cerrno>
 #include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -20,6 +23,19 @@
 #include "ui/window/main_window.h"
 
 namespace {
+
+// Headless commands run where no session manager set XDG_RUNTIME_DIR (ssh, cron, CI); Qt then
+// warns on every run before using /tmp/runtime-UID. Make that folder (private) and say so.
+void provideRuntimeDir()
+{
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) return;
+    const QByteArray dir = QByteArray("/tmp/runtime-") + QByteArray::number(::getuid());
+    struct stat st {};
+    if (::mkdir(dir.constData(), 0700) != 0 && errno != EEXIST) return;
+    if (::stat(dir.constData(), &st) != 0 || st.st_uid != ::getuid() || (st.st_mode & 077) != 0)
+        return;  // someone else's or open to others: leave it to Qt to say so
+    qputenv("XDG_RUNTIME_DIR", dir);
+}
 
 bool isHeadless(int argc, char** argv)
 {
@@ -136,6 +152,7 @@ int main(int argc, char** argv)
     const bool cli = attnlab::cli::isCliCommand(argc, argv);
     if ((headless || cli) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (headless || cli) provideRuntimeDir();
     // Before QApplication, which takes arguments of its own (such as --session).
     const QStringList cliArgs = cli ? attnlab::cli::rawArguments(argc, argv) : QStringList();
     QApplication app(argc, argv);

@@ -83,7 +83,7 @@ Status checkHead(const AttentionInput& in, std::size_t h)
     }
     if (in.score == ScoreFunction::Additive) {
         const long da = p.additive.v.size();
-        if (da == 0) return shapeError(prefix + "additive.v", 0, 1, -1, 1);
+        if (da == 0) return Status{StatusCode::MissingAdditive, prefix + "additive.v"};
         if (Status s = checkMatrix(prefix + "additive.W_a", p.additive.W_a, da, dk); !s.ok())
             return s;
         if (Status s = checkMatrix(prefix + "additive.U_a", p.additive.U_a, da, dk); !s.ok())
@@ -111,7 +111,8 @@ Status checkEdits(const AttentionInput& in)
         const VectorEdit& edit = in.edits[e];
         Status s = validateEdit(in, edit);
         if (!s.ok()) {
-            s.field = "edits[" + std::to_string(e) + "]";
+            const bool scale = s.code == StatusCode::EditScaleTooLarge;
+            s.field = "edits[" + std::to_string(e) + "]" + (scale ? ".scale" : "");
             return s;
         }
         for (std::size_t k = 0; k < e; ++k) {
@@ -208,6 +209,11 @@ Status validateEdit(const AttentionInput& in, const VectorEdit& ed)
     if (!std::isfinite(ed.scale)) {
         s.code = StatusCode::NonFinite;
         s.row = ed.index;
+        return s;
+    }
+    if (std::abs(ed.scale) > kMaxEditScale) {
+        s.code = StatusCode::EditScaleTooLarge;
+        s.field = "edit.scale";
         return s;
     }
     if (bad) s.code = StatusCode::EditOutOfRange;

@@ -103,7 +103,10 @@ std::size_t estimateBytes(const AttentionInput& input, std::size_t scalarBytes);
 // Checks shapes, finiteness, options, edits and the memory budget.
 Status validate(const AttentionInput& input, const Limits& limits, std::size_t scalarBytes = 8);
 
-// Checks one edit against the input's heads, positions and dimensions.
+// An edit may scale a vector by at most this much: beyond, its scores overflow a double.
+inline constexpr double kMaxEditScale = 1e100;
+
+// Checks one edit against the input's heads, positions and dimensions, and its scale.
 Status validateEdit(const AttentionInput& input, const VectorEdit& edit);
 // Sets or replaces the edit for (role, head, index); an identity edit removes it.
 void upsertEdit(std::vector<VectorEdit>& edits, const VectorEdit& edit);

@@ -15,6 +15,8 @@ const char* codeName(StatusCode code)
     case StatusCode::ZeroKeyDim: return "zero_key_dim";
     case StatusCode::ZeroValueDim: return "zero_value_dim";
     case StatusCode::ShapeMismatch: return "shape_mismatch";
+    case StatusCode::MissingAdditive: return "missing_additive";
+    case StatusCode::EditScaleTooLarge: return "edit_scale_too_large";
     case StatusCode::NonFinite: return "non_finite";
     case StatusCode::MaskShape: return "mask_shape";
     case StatusCode::BadTemperature: return "bad_temperature";
@@ -61,6 +63,12 @@ std::string describe(const Status& s)
     case StatusCode::DuplicateEdit:
         out << "edits the same vector (" << s.subject << ") as edits[" << s.row
             << "]; give each vector one edit";
+        break;
+    case StatusCode::MissingAdditive:
+        out << "is empty: additive scoring needs every head's W_a, U_a and v (d_a >= 1)";
+        break;
+    case StatusCode::EditScaleTooLarge:
+        out << "a scale beyond 1e100 in size: the scores of that vector would overflow";
         break;
     }
     return out.str();

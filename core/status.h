@@ -24,6 +24,8 @@ enum class StatusCode {
     EditOutOfRange,        // a vector edit names a head, row or component that does not exist
     TooLarge,              // the stages would need more memory than the budget
     DuplicateEdit,         // two edits name the same vector: `row` is the earlier edit's index
+    MissingAdditive,       // additive scoring, but a head has no additive parameters (d_a = 0)
+    EditScaleTooLarge,     // an edit's scale beyond kMaxEditScale: its scores would overflow
 };
 
 struct Status {

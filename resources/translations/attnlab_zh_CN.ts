@@ -156,6 +156,13 @@
     </message>
 </context>
 <context>
+    <name>attnlab::AtomicFile</name>
+    <message>
+        <source>the disk is full: %1 needed, %2 free</source>
+        <translation>磁盘已满：需要 %1，剩余 %2</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::CellInfo</name>
     <message>
         <source>query “%1” → key “%2”</source>
@@ -573,6 +580,14 @@
         <source>Export</source>
         <translation>导出</translation>
     </message>
+    <message>
+        <source>Export numbers</source>
+        <translation>导出数值</translation>
+    </message>
+    <message>
+        <source>Export anyway? (A figure is usually what a long sequence needs.)</source>
+        <translation>仍然导出吗？（对长序列来说，导出图通常更合适。）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Figure</name>
@@ -918,6 +933,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Open a GPT-2 or BERT checkpoint folder and see its attention</source>
         <translation>打开一个 GPT-2 或 BERT 检查点文件夹，查看它的注意力</translation>
+    </message>
+    <message>
+        <source>It could not be set aside either.</source>
+        <translation>也无法把它移到一边。</translation>
+    </message>
+    <message>
+        <source>It was kept as %1 and will not be offered again.</source>
+        <translation>它已保存为 %1，以后不会再提示恢复。</translation>
     </message>
 </context>
 <context>
@@ -1810,6 +1833,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>%1: could not write (%2)</source>
         <translation>%1：无法写入（%2）</translation>
     </message>
+    <message>
+        <source>This would write about %1 and needs about %2 of memory.</source>
+        <translation>这将写出约 %1，并需要约 %2 内存。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::PipelinePanel</name>
@@ -2190,10 +2217,6 @@ measuring…</source>
         <translation>文件大于 %1 MiB。</translation>
     </message>
     <message>
-        <source>cannot be written: %1</source>
-        <translation>无法写入：%1</translation>
-    </message>
-    <message>
         <source>cannot be saved: %1</source>
         <translation>无法保存：%1</translation>
     </message>
@@ -2349,6 +2372,14 @@ measuring…</source>
         <source>is &quot;%1&quot;; it should be &quot;gpt2&quot; or &quot;bert&quot;.</source>
         <translation>是“%1”；应为“gpt2”或“bert”。</translation>
     </message>
+    <message>
+        <source>cannot be saved: the session would take %1 MiB, more than the %2 MiB a session file may hold.</source>
+        <translation>无法保存：会话将占 %1 MiB，超过会话文件最多能容纳的 %2 MiB。</translation>
+    </message>
+    <message>
+        <source>is %1, but some heads have no additive parameters; without them d_a may be at most %2.</source>
+        <translation>是 %1，但有的头没有加性参数；没有参数时 d_a 最大只能是 %2。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SessionMatrixModel</name>
@@ -2480,6 +2511,18 @@ measuring…</source>
     <message>
         <source>%1 edits the same vector (%2) as edits[%3]; each vector may have one edit.</source>
         <translation>%1 与 edits[%3] 编辑的是同一个向量（%2）；每个向量只能有一处编辑。</translation>
+    </message>
+    <message>
+        <source>%1 is empty: additive scoring needs every head&apos;s W_a, U_a and v (d_a at least 1).</source>
+        <translation>%1 为空：加性打分需要每个头的 W_a、U_a 和 v（d_a 至少为 1）。</translation>
+    </message>
+    <message>
+        <source>%1 is too large: an edit may scale a vector by at most 1e100 (beyond, its scores overflow).</source>
+        <translation>%1 太大：一次编辑最多把向量放大 1e100 倍（再大的话，它的分数会溢出）。</translation>
+    </message>
+    <message>
+        <source>The scale</source>
+        <translation>缩放倍数</translation>
     </message>
 </context>
 <context>
@@ -3169,32 +3212,6 @@ measuring…</source>
 </translation>
     </message>
     <message>
-        <source>Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
-                       [--edit EDIT]...
-  Every stage of every head. JSON (to stdout without -o): {&quot;tokens&quot;,
-  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
-  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot; (through W_O), &quot;diagnostics&quot;: [per head:
-  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, fullyMasked]};
-  matrices as lists of rows, the mask as booleans, numbers exact (the
-  shortest text that reads back as the same double, at most 17 digits).
-  OUT.csv: one long table with the columns head,stage,row,col,row_token,
-  col_token,value (rows, columns and heads from 1; head 0 holds concat and
-  output; diagnostics have an empty col, argmax from 1, 0 = none).
-</source>
-        <translation>用法：attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
-                       [--edit EDIT]...
-  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{&quot;tokens&quot;,
-  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
-  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot;（经过 W_O）, &quot;diagnostics&quot;: [每个头：
-  entropy, maxWeight, argmax（从 0 计数，-1 = 无）, jacobianNorm, fullyMasked]}；
-  矩阵写成行的列表，掩码写成布尔值，数值精确（能读回同一个 double 的
-  最短文本，最多 17 位）。
-  OUT.csv：一张长表，列为 head,stage,row,col,row_token,
-  col_token,value（行、列和头从 1 计数；头 0 存放 concat 和
-  output；diagnostics 的 col 为空，argmax 从 1 计数，0 = 无）。
-</translation>
-    </message>
-    <message>
         <source>  --edit    as for render.
 
 </source>
@@ -3386,6 +3403,44 @@ attnlab --help | --version
     <message>
         <source>%1: a session file ends in .attnlab.json</source>
         <translation>%1：会话文件以 .attnlab.json 结尾</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
+                       [--edit EDIT]... [--max-output SIZE]
+  Every stage of every head. JSON (to stdout without -o): {&quot;tokens&quot;,
+  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
+  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot; (through W_O), &quot;diagnostics&quot;: [per head:
+  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, fullyMasked]};
+  matrices as lists of rows, the mask as booleans, numbers exact (the
+  shortest text that reads back as the same double, at most 17 digits).
+  OUT.csv: one long table with the columns head,stage,row,col,row_token,
+  col_token,value (rows, columns and heads from 1; head 0 holds concat and
+  output; diagnostics have an empty col, argmax from 1, 0 = none).
+  A run that would write more than 512 MiB is refused before it starts (exit
+  4, with the size and the memory it needs); --max-output 4G allows more.
+</source>
+        <translation>用法：attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
+                       [--edit EDIT]... [--max-output SIZE]
+  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{&quot;tokens&quot;,
+  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
+  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot;（经过 W_O）, &quot;diagnostics&quot;: [每个头：
+  entropy, maxWeight, argmax（从 0 计数，-1 = 无）, jacobianNorm, fullyMasked]}；
+  矩阵写成行的列表，掩码写成布尔值，数值精确（能读回同一个 double 的
+  最短文本，最多 17 位）。
+  OUT.csv：一张长表，列为 head,stage,row,col,row_token,
+  col_token,value（行、列和头从 1 计数；头 0 存放 concat 和
+  output；diagnostics 的 col 为空，argmax 从 1 计数，0 = 无）。
+  会写出超过 512 MiB 的运行在开始前就被拒绝（退出码 4，并说明大小和所需内存）；
+  --max-output 4G 可以允许更多。
+</translation>
+    </message>
+    <message>
+        <source>--max-output takes a size such as 800M or 4G, not %1</source>
+        <translation>--max-output 需要一个大小，例如 800M 或 4G，而不是 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 That is more than the limit of %3; give --max-output to allow it, or draw a figure with attnlab render.</source>
+        <translation>%1：%2 这超过了 %3 的上限；用 --max-output 允许它，或者用 attnlab render 画一张图。</translation>
     </message>
 </context>
 <context>

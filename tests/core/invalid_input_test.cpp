@@ -138,6 +138,31 @@ TEST(InvalidInput, EditOutOfRangeIsReported)
     expectStatus(in, StatusCode::EditOutOfRange, "edits[0]");
 }
 
+TEST(InvalidInput, AHugeEditScaleIsNamedAsTheEditsScaleNotAsOverflowingScores)
+{
+    AttentionInput in = valid();
+    in.edits.push_back({Role::Key, 0, 1, 1e308, {}});
+    expectStatus(in, StatusCode::EditScaleTooLarge, "edits[0].scale");
+    EXPECT_EQ(describe(run<double>(in)),
+              "edits[0].scale: a scale beyond 1e100 in size: the scores of that vector would "
+              "overflow");
+    in.edits = {{Role::Key, 0, 1, -1e101, {}}};
+    expectStatus(in, StatusCode::EditScaleTooLarge, "edits[0].scale");
+    in.edits = {{Role::Key, 0, 1, 1e100, {}}};  // the largest allowed
+    EXPECT_NE(run<double>(in).field, "edits[0].scale");
+}
+
+TEST(InvalidInput, AdditiveScoringWithoutItsParametersSaysSo)
+{
+    AttentionInput in = valid();
+    in.score = ScoreFunction::Additive;
+    for (HeadParams& p : in.heads) p.additive = {};
+    expectStatus(in, StatusCode::MissingAdditive, "heads[0].additive.v");
+    const std::string said = describe(run<double>(in));
+    EXPECT_EQ(said.find("-1"), std::string::npos) << said;  // no "should be -1 x 1"
+    EXPECT_NE(said.find("d_a >= 1"), std::string::npos) << said;
+}
+
 TEST(InvalidInput, SizesOverTheMemoryBudgetAreRefusedBeforeAllocating)
 {
     AttentionInput in;
@@ -182,7 +207,10 @@ TEST(InvalidInput, EngineRefusesBadEditsAndKeepsItsState)
     EXPECT_EQ(engine.setEdit({Role::Key, 0, 9, 2.0, {}}).code, StatusCode::EditOutOfRange);
     EXPECT_EQ(engine.setEdit({Role::Key, 0, 1, std::numeric_limits<double>::infinity(), {}}).code,
               StatusCode::NonFinite);
-    EXPECT_EQ(engine.setEdit({Role::Query, 0, 1, 1e300, {{0, 1e300}}}).code, StatusCode::NonFinite);
+    EXPECT_EQ(engine.setEdit({Role::Query, 0, 1, 1e300, {{0, 1e300}}}).code,
+              StatusCode::EditScaleTooLarge);
+    // Within the scale limit, a vector that still overflows is refused as not finite.
+    EXPECT_EQ(engine.setEdit({Role::Query, 0, 1, 1e90, {{0, 1e300}}}).code, StatusCode::NonFinite);
     EXPECT_TRUE(engine.input().edits.empty());
     EXPECT_EQ(engine.result().heads[0].weights, before);
 }

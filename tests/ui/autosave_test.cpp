@@ -1,6 +1,7 @@
 #include "ui/io/autosave.h"
 
 #include <gtest/gtest.h>
+#include <sys/file.h>
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -214,6 +215,35 @@ TEST(Autosave, KilledProcessLeavesWorkThatTheNextStartRestores)
     ASSERT_TRUE(readSessionFile(secondFile, out, error)) << error.message().toStdString();
     EXPECT_EQ(out.session.targetTokens, lost.targetTokens);
     EXPECT_TRUE(testing::sameBits(out.session.input.X, lost.input.X));
+}
+
+TEST(Autosave, ALockThatAKilledProcessLeftWithoutARecoveryFileIsRemoved)
+{
+    // A process that autosaved, then saved (its recovery file went) and was killed: only its
+    // lock and .source stay. Nothing holds the lock any more, so the next look removes them;
+    // a lock a live process holds stays, and so does an orphan's (it is offered for recovery).
+    QTemporaryDir dir;
+    const QString recovery = dir.filePath(QStringLiteral("recovery"));
+    QDir().mkpath(recovery);
+    testing::writeBytes(recovery, QStringLiteral("autosave-999999991.lock"), {});
+    testing::writeBytes(recovery, QStringLiteral("autosave-999999991.source"), "/x.attnlab.json");
+    testing::writeBytes(recovery, QStringLiteral("autosave-999999992.lock"), {});
+    QFile held(QDir(recovery).filePath(QStringLiteral("autosave-999999992.lock")));
+    ASSERT_TRUE(held.open(QIODevice::ReadWrite));
+    ASSERT_EQ(::flock(held.handle(), LOCK_EX | LOCK_NB), 0);
+    const QString orphan =
+        plantOrphan(recovery, QStringLiteral("999999993"), testing::richSession(), QString());
+    testing::writeBytes(recovery, QStringLiteral("autosave-999999993.lock"), {});
+
+    const QList<Autosave::Orphan> orphans = Autosave::findOrphans(recovery);
+    ASSERT_EQ(orphans.size(), 1);
+    EXPECT_EQ(orphans.front().sessionPath, orphan);
+    const QStringList left = QDir(recovery).entryList(QDir::Files, QDir::Name);
+    EXPECT_FALSE(left.contains(QStringLiteral("autosave-999999991.lock")))
+        << left.join(QLatin1Char(' ')).toStdString();
+    EXPECT_FALSE(left.contains(QStringLiteral("autosave-999999991.source")));
+    EXPECT_TRUE(left.contains(QStringLiteral("autosave-999999992.lock")));
+    EXPECT_TRUE(left.contains(QStringLiteral("autosave-999999993.lock")));
 }
 
 }  // namespace

@@ -49,6 +49,32 @@ TEST(CliUsage, HelpAndVersionSucceed)
     EXPECT_TRUE(version.out.startsWith("attnlab "));
 }
 
+TEST(CliUsage, OutputThatCannotBeWrittenExitsFourEvenForHelpAndLessons)
+{
+    // /dev/full takes nothing: every command that prints must say so and exit 4.
+    for (const QStringList& args :
+         {QStringList{QStringLiteral("--help")}, QStringList{QStringLiteral("--version")},
+          QStringList{QStringLiteral("lessons")},
+          QStringList{QStringLiteral("render"), QStringLiteral("--help")}}) {
+        QProcess p;
+        p.setStandardOutputFile(QStringLiteral("/dev/full"));
+        p.start(QStringLiteral(ATTNLAB_BINARY), args);
+        ASSERT_TRUE(p.waitForFinished(30000));
+        EXPECT_EQ(p.exitCode(), 4) << args.join(QLatin1Char(' ')).toStdString();
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        EXPECT_TRUE(err.contains(QStringLiteral("standard output"))) << err.toStdString();
+        // No warning about XDG_RUNTIME_DIR on a headless command.
+        EXPECT_FALSE(err.contains(QStringLiteral("XDG_RUNTIME_DIR"))) << err.toStdString();
+    }
+}
+
+TEST(CliUsage, VersionEndsWithANewline)
+{
+    const test::CliRun version = test::runAttnlab({QStringLiteral("--version")});
+    EXPECT_TRUE(version.out.endsWith('\n'));
+    EXPECT_FALSE(version.err.contains(QStringLiteral("XDG_RUNTIME_DIR")));
+}
+
 TEST(CliUsage, LessonsListsTheBuiltInLessons)
 {
     const test::CliRun r = test::runAttnlab({QStringLiteral("lessons")});

@@ -219,6 +219,20 @@ const BadFile kBadFiles[] = {
      },
      "edits[1]", "value 1 of head 1"},
     {"fractional_head", [] { return withValue("view", "head", 0.5); }, "view.head", "whole number"},
+    // A width declared without the numbers that would back it: switching to additive scoring
+    // would draw 2^24 x d_k numbers per head (issue 13 saw 2 GB and 8 s of frozen window).
+    {"declared_width_without_data",
+     [] {
+         return edited([](QJsonObject& r) {
+             QJsonObject p = r[QLatin1String("projections")].toObject();
+             p[QLatin1String("additive")] = QJsonObject{{QStringLiteral("d_a"), 16777216},
+                                                        {QStringLiteral("W_a"), QJsonArray{QJsonArray{}}},
+                                                        {QStringLiteral("U_a"), QJsonArray{QJsonArray{}}},
+                                                        {QStringLiteral("v"), QJsonArray{QJsonArray{}}}};
+             r[QLatin1String("projections")] = p;
+         });
+     },
+     "projections.additive.d_a", "at most 1024"},
     {"too_large_for_memory",
      [] {
          QJsonArray tokens, emb;

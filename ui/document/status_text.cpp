@@ -62,6 +62,16 @@ QString statusMessage(const attn::Status& s)
         return Tr::tr("%1 edits the same vector (%2) as edits[%3]; each vector may have one edit.")
             .arg(field, QString::fromStdString(s.subject))
             .arg(s.row);
+    case attn::StatusCode::MissingAdditive:
+        return Tr::tr(
+                   "%1 is empty: additive scoring needs every head's W_a, U_a and v (d_a at "
+                   "least 1).")
+            .arg(field);
+    case attn::StatusCode::EditScaleTooLarge:
+        return Tr::tr(
+                   "%1 is too large: an edit may scale a vector by at most 1e100 (beyond, its "
+                   "scores overflow).")
+            .arg(field.isEmpty() ? Tr::tr("The scale") : field);
     case attn::StatusCode::TooLarge:
         what = Tr::tr(
                    "This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer "

@@ -106,6 +106,35 @@ attn::Matrix maskMatrix(const attn::HeadResult& hr)
 
 }  // namespace
 
+std::size_t estimateNumbersBytes(const attn::AttentionInput& in, NumbersFormat format)
+{
+    const auto n = static_cast<std::size_t>(std::max<long>(in.queryCount(), 0));
+    const auto m = static_cast<std::size_t>(std::max<long>(in.keyCount(), 0));
+    const auto h = in.heads.size();
+    const auto dk = static_cast<std::size_t>(std::max<long>(in.keyDim(), 0));
+    const auto dv = static_cast<std::size_t>(std::max<long>(in.valueDim(), 0));
+    const auto d = static_cast<std::size_t>(std::max<long>(in.modelDim(), 1));
+    // Per head: scores, scaled and weights (n x m numbers), the mask (n x m booleans), Q, K, V
+    // and the output; then concat, output and five diagnostics per row.
+    const std::size_t numbers =
+        h * (3 * n * m + n * dk + m * dk + m * dv + n * dv) + n * h * dv + n * d + 5 * h * n;
+    const std::size_t booleans = h * n * m;
+    // Measured: about 17 bytes per number in JSON ("0.0123456789012345, "), 6 per boolean; a CSV
+    // line repeats the head, stage, row, column and both tokens (about 40 bytes more).
+    if (format == NumbersFormat::Json) return 18 * numbers + 6 * booleans + 4096;
+    return 60 * (numbers + booleans) + 4096;
+}
+
+QString numbersCostText(const attn::AttentionInput& in, NumbersFormat format)
+{
+    const std::size_t out = estimateNumbersBytes(in, format);
+    // The text is built whole in memory, beside the core's result (every stage kept).
+    const std::size_t memory = out + attn::estimateBytes(in, sizeof(double));
+    return Tr::tr("This would write about %1 and needs about %2 of memory.")
+        .arg(QLocale().formattedDataSize(static_cast<qint64>(out)),
+             QLocale().formattedDataSize(static_cast<qint64>(memory)));
+}
+
 QByteArray exactNumber(double v)
 {
     // "-0" would read back as the integer 0: keep the sign of negative zero.

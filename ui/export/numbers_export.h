@@ -39,6 +39,17 @@ QByteArray matrixToCsv(const attn::Matrix& m, const QStringList& rowLabels,
 // A double as the shortest text (at most 17 significant digits) that reads back bit-identical.
 QByteArray exactNumber(double v);
 
+// About how many bytes resultToJson (csv: resultToLongCsv) writes for `input`, from its sizes
+// alone: so that a run is refused before it computes and builds gigabytes (n = 9,000 writes
+// about 5 GB of JSON; the text is built in memory first, on top of the core's result).
+enum class NumbersFormat { Json, LongCsv };
+std::size_t estimateNumbersBytes(const attn::AttentionInput& input, NumbersFormat format);
+// The largest numbers export the command line writes without --max-output, and the window
+// without asking.
+inline constexpr std::size_t kMaxNumbersBytes = std::size_t{512} << 20;
+// "This would write about 4.9 GB and needs about 12 GB of memory" (translated).
+QString numbersCostText(const attn::AttentionInput& input, NumbersFormat format);
+
 // Writes bytes atomically; on failure returns false with a translated `error`.
 bool writeBytes(const QString& path, const QByteArray& bytes, QString& error);
 

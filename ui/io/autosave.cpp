@@ -123,6 +123,7 @@ void Autosave::discard()
 
 QList<Autosave::Orphan> Autosave::findOrphans(const QString& dir)
 {
+    removeStaleLocks(dir);
     static const QRegularExpression name(QStringLiteral("^autosave-(\\d+)\\.attnlab\\.json$"));
     QList<Orphan> out;
     const QFileInfoList files = QDir(dir).entryInfoList({QStringLiteral("autosave-*.attnlab.json")},
@@ -147,6 +148,36 @@ QList<Autosave::Orphan> Autosave::findOrphans(const QString& dir)
         out << o;
     }
     return out;
+}
+
+void Autosave::removeStaleLocks(const QString& dir)
+{
+    // A process killed with nothing unsaved leaves only its lock (and maybe its .source): once
+    // nobody holds the lock, nothing refers to them any more.
+    const QFileInfoList locks =
+        QDir(dir).entryInfoList({QStringLiteral("autosave-*.lock")}, QDir::Files);
+    for (const QFileInfo& info : locks) {
+        const QString base = info.filePath().chopped(static_cast<qsizetype>(sizeof(".lock") - 1));
+        if (QFileInfo::exists(base + QStringLiteral(".attnlab.json"))) continue;  // an orphan
+        QFile lock(info.filePath());
+        if (!lock.open(QIODevice::ReadWrite)) continue;
+        if (::flock(lock.handle(), LOCK_EX | LOCK_NB) != 0) continue;  // its process lives
+        QFile::remove(base + QStringLiteral(".source"));
+        QFile::remove(info.filePath());
+        ::flock(lock.handle(), LOCK_UN);
+    }
+}
+
+QString Autosave::setAside(const Orphan& orphan)
+{
+    const QString base =
+        orphan.sessionPath.chopped(static_cast<qsizetype>(sizeof(".attnlab.json") - 1));
+    const QString aside = base + QStringLiteral(".unrestorable.attnlab.json");
+    QFile::remove(aside);
+    if (!QFile::rename(orphan.sessionPath, aside)) return {};
+    QFile::remove(base + QStringLiteral(".source"));
+    QFile::remove(base + QStringLiteral(".lock"));
+    return aside;
 }
 
 void Autosave::removeOrphan(const Orphan& orphan)

@@ -58,6 +58,12 @@ public:
     // Recovery files of processes that are no longer running, newest first.
     static QList<Orphan> findOrphans(const QString& dir);
     static void removeOrphan(const Orphan& orphan);
+    // Renames an orphan that cannot be restored to autosave-ID.unrestorable.attnlab.json (not
+    // offered again) and drops its lock and .source; returns the new path, "" on failure.
+    static QString setAside(const Orphan& orphan);
+    // Removes the locks (and .source files) that killed processes left without a recovery
+    // file; findOrphans() calls it. Locks still held are left alone.
+    static void removeStaleLocks(const QString& dir);
 
 Q_SIGNALS:
     void written(const QString& path);

@@ -146,6 +146,15 @@ bool writeSessionFile(const QString& path, const SessionFile& file, FileError& e
 {
     error = FileError{path, QString(), QString()};
     const QByteArray bytes = sessionToJson(file);
+    // What is written must open again (readSessionFile refuses more).
+    if (bytes.size() > kMaxSessionFileBytes) {
+        error.problem = Tr::tr(
+                            "cannot be saved: the session would take %1 MiB, more than the "
+                            "%2 MiB a session file may hold.")
+                            .arg(bytes.size() >> 20)
+                            .arg(kMaxSessionFileBytes >> 20);
+        return false;
+    }
     QString problem;
     if (!writeFileAtomically(path, bytes, problem)) {
         error.problem = Tr::tr("cannot be saved: %1").arg(problem);

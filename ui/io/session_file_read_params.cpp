@@ -1,5 +1,6 @@
 // Reading the projections, edits, view state and seed of a session file.
 
+#include <algorithm>
 #include <functional>
 
 #include <QRegularExpression>
@@ -108,6 +109,17 @@ bool readProjections(Reader& r, const QJsonValue& v, long version, Session& s)
         if (!r.vector(vs[h], element(vPath, h), da, params[static_cast<std::size_t>(h)].additive.v))
             return false;
     }
+    // A size must come with its numbers: d_a without additive parameters would only be drawn
+    // when additive scoring is switched on (d_a x d_k per head, 2 GB for a d_a of 2^24).
+    const bool empty = std::any_of(params.begin(), params.end(), [](const attn::HeadParams& p) {
+        return p.additive.v.size() == 0;
+    });
+    if (empty && da > kMaxDeclaredWidth)
+        return r.fail(member(addPath, "d_a"),
+                      Tr::tr("is %1, but some heads have no additive parameters; without them "
+                             "d_a may be at most %2.")
+                          .arg(da)
+                          .arg(kMaxDeclaredWidth));
     s.input.heads = std::move(params);
     s.dAdditive = static_cast<int>(da);
     return true;

@@ -21,6 +21,8 @@ class Tr {
 
 using Keys = std::initializer_list<const char*>;
 inline constexpr long kMaxCount = 1L << 24;  // upper bound for any count or dimension in a file
+// A width a file declares without the numbers to back it (d_a with empty additive matrices).
+inline constexpr long kMaxDeclaredWidth = 1024;
 
 inline QString member(const QString& path, const char* key)
 {

@@ -138,7 +138,7 @@ void ExportActions::onExportJson()
     const QString path = QFileDialog::getSaveFileName(
         window_, tr("Export numbers as JSON"),
         QDir::home().filePath(QStringLiteral("attention.json")), tr("JSON (*.json)"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty() || !confirmSize(src, NumbersFormat::Json)) return;
     QString error;
     report(writeBytes(path, resultToJson(*src.session, *src.result), error), path, error);
 }
@@ -150,7 +150,7 @@ void ExportActions::onExportCsvTable()
     const QString path = QFileDialog::getSaveFileName(
         window_, tr("Export numbers as one CSV table"),
         QDir::home().filePath(QStringLiteral("attention.csv")), tr("CSV (*.csv)"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty() || !confirmSize(src, NumbersFormat::LongCsv)) return;
     QString error;
     report(writeBytes(path, resultToLongCsv(*src.session, *src.result), error), path, error);
 }
@@ -162,7 +162,7 @@ void ExportActions::onExportCsvFiles()
     const QString folder = QFileDialog::getExistingDirectory(
         window_, tr("Export numbers as CSV files (one per matrix) into a folder"),
         QDir::homePath());
-    if (folder.isEmpty()) return;
+    if (folder.isEmpty() || !confirmSize(src, NumbersFormat::Json)) return;
     QString error;
     for (const auto& [name, bytes] : resultToCsvFiles(*src.session, *src.result)) {
         if (!writeBytes(QDir(folder).filePath(name), bytes, error)) {
@@ -171,6 +171,17 @@ void ExportActions::onExportCsvFiles()
         }
     }
     report(true, folder, QString());
+}
+
+bool ExportActions::confirmSize(const FigureSource& src, NumbersFormat format)
+{
+    if (estimateNumbersBytes(src.session->input, format) <= kMaxNumbersBytes) return true;
+    return QMessageBox::question(window_, tr("Export numbers"),
+                                 numbersCostText(src.session->input, format) + QLatin1Char(' ') +
+                                     tr("Export anyway? (A figure is usually what a long "
+                                        "sequence needs.)"),
+                                 QMessageBox::Yes | QMessageBox::Cancel,
+                                 QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
 void ExportActions::report(bool ok, const QString& path, const QString& error)

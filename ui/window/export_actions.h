@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include "ui/export/figure_dialog.h"
+#include "ui/export/numbers_export.h"
 
 class QAction;
 
@@ -34,6 +35,8 @@ private:
     void onExportCsvFiles();
     void onExportCsvTable();
     void report(bool ok, const QString& path, const QString& error);
+    // Asks before a numbers export larger than kMaxNumbersBytes; true to go on.
+    bool confirmSize(const FigureSource& src, NumbersFormat format);
 
     MainWindow* window_;
     Document* doc_;

@@ -210,6 +210,12 @@ bool FileActions::offerRecovery(bool withoutAsking)
     SessionFile file;
     FileError error;
     if (!readSessionFile(newest.sessionPath, file, error)) {
+        // Asked at every start it would never open: set aside, and say where it is.
+        const QString aside = Autosave::setAside(newest);
+        error.problem += QLatin1Char(' ') +
+                         (aside.isEmpty() ? tr("It could not be set aside either.")
+                                          : tr("It was kept as %1 and will not be offered again.")
+                                                .arg(QDir::toNativeSeparators(aside)));
         fail(error, tr("Cannot restore the session"));
         return false;
     }
