@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,6 +13,7 @@
 
 #include "support/cli_test_support.h"
 #include "support/export_test_support.h"
+#include "ui/export/numbers_export.h"
 #include "ui/io/session_file.h"
 
 namespace attnlab {
@@ -297,6 +299,41 @@ TEST_F(Cli, ComputeWritesJsonAndLongCsvFiles)
     QFile f(path("n.csv"));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     EXPECT_EQ(f.readLine().trimmed(), QByteArray("head,stage,row,col,row_token,col_token,value"));
+}
+
+TEST_F(Cli, ComputeOfAHugeSessionIsRefusedBeforeItStartsSayingWhatItWouldNeed)
+{
+    // n = 9,000 tokens (d = 1): about 5 GB of JSON, refused before the core runs.
+    SessionFile big;
+    Session& s = big.session;
+    s.dModel = 1;
+    for (int i = 0; i < 9000; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
+    s.input.X = attn::Matrix::Constant(9000, 1, 0.5);
+    randomiseProjections(s, 1, 1, 1, 3);
+    const QString in = path("big.attnlab.json");
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(in, big, error)) << error.message().toStdString();
+    const QString out = path("big.json");
+    test::CliRun r = test::runAttnlab(
+        {QStringLiteral("compute"), QStringLiteral("--session"), in, QStringLiteral("-o"), out});
+    EXPECT_EQ(r.code, 4) << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(QStringLiteral("This would write about"))) << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(QStringLiteral("--max-output"))) << r.err.toStdString();
+    EXPECT_FALSE(QFileInfo::exists(out));
+    // A limit that is not a size is wrong usage.
+    r = test::runAttnlab({QStringLiteral("compute"), QStringLiteral("--session"), in,
+                          QStringLiteral("--max-output"), QStringLiteral("lots")});
+    EXPECT_EQ(r.code, 2);
+    // The estimate is near the truth for a session that fits (within a factor of 2).
+    const QString small = path("small.json");
+    r = test::runAttnlab({QStringLiteral("compute"), QStringLiteral("--session"), session,
+                          QStringLiteral("-o"), small});
+    ASSERT_EQ(r.code, 0);
+    const double ratio =
+        static_cast<double>(QFileInfo(small).size()) /
+        static_cast<double>(estimateNumbersBytes(file.session.input, NumbersFormat::Json));
+    EXPECT_GT(ratio, 0.3);
+    EXPECT_LT(ratio, 2.0);
 }
 
 }  // namespace

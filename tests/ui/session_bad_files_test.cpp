@@ -225,10 +225,11 @@ const BadFile kBadFiles[] = {
      [] {
          return edited([](QJsonObject& r) {
              QJsonObject p = r[QLatin1String("projections")].toObject();
-             p[QLatin1String("additive")] = QJsonObject{{QStringLiteral("d_a"), 16777216},
-                                                        {QStringLiteral("W_a"), QJsonArray{QJsonArray{}}},
-                                                        {QStringLiteral("U_a"), QJsonArray{QJsonArray{}}},
-                                                        {QStringLiteral("v"), QJsonArray{QJsonArray{}}}};
+             p[QLatin1String("additive")] =
+                 QJsonObject{{QStringLiteral("d_a"), 16777216},
+                             {QStringLiteral("W_a"), QJsonArray{QJsonArray{}}},
+                             {QStringLiteral("U_a"), QJsonArray{QJsonArray{}}},
+                             {QStringLiteral("v"), QJsonArray{QJsonArray{}}}};
              r[QLatin1String("projections")] = p;
          });
      },
