@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model/forward.h"
+
 namespace attn::model {
 namespace {
 
@@ -133,6 +135,24 @@ TEST(Gemm, MatchesNaiveProductForSingleRowsAsInTheLogits)
 TEST(Gemm, HonoursRowStridesLongerThanTheRows)
 {
     expectAllLayouts({{7, 13, 29}, {13, 260, 35}}, 3);
+}
+
+TEST(Gemm, ApplyDenseAgreesWithEigensProduct)
+{
+    for (const bool outByIn : {false, true}) {
+        const long n = 37, in = 300, out = 70;
+        const auto w = randomValues(static_cast<std::size_t>(in * out), 4);
+        const auto bias = randomValues(static_cast<std::size_t>(out), 5);
+        const auto xs = randomValues(static_cast<std::size_t>(n * in), 6);
+        const FloatMatrix x = Eigen::Map<const FloatMatrix>(xs.data(), n, in);
+        const Dense dense{w.data(), bias.data(), in, out, outByIn};
+        FloatMatrix ours, eigen;
+        applyDense(x, dense, ours);
+        applyDenseEigen(x, dense, eigen);
+        ASSERT_EQ(ours.rows(), n);
+        ASSERT_EQ(ours.cols(), out);
+        EXPECT_LE((ours - eigen).cwiseAbs().maxCoeff(), 1e-4f) << "outByIn " << outByIn;
+    }
 }
 
 }  // namespace
