@@ -20,9 +20,10 @@
 //
 // Edge tiles: a block's last rows run a kernel instantiated for 1..5 rows; a chunk's last
 // columns are computed in full against zero-padded B and only the valid ones are stored.
-// Threads: one barrier, after loop 0; chunks are small (at least 4 a thread) so that a thread
-// slowed by other load on the machine takes fewer. Single-thread speed on the model's shapes:
-// 85-92 GFLOP/s of the 103 this core's FMA units reach (bench: attnlab_model_bench --gemm).
+// Threads: loop 0 on the calling thread for a small A, else shared with a barrier after it;
+// chunks are small (at least 4 a thread) so that a thread slowed by other load takes fewer.
+// Single-thread speed on the model's shapes: 85-92 GFLOP/s of the 103 this core's FMA units reach
+// (bench: attnlab_model_bench --gemm).
 
 #include <algorithm>
 #include <cstdint>
@@ -49,6 +50,8 @@ constexpr long NC = 256;
 // Products below this many multiply-adds stay on one thread.
 constexpr double kParallelWork = 1 << 20;
 constexpr long kChunksPerThread = 4;
+// Up to 2 MiB of A (128 x 3072, 512 x 768) is packed by the calling thread alone (0.15 ms).
+constexpr std::size_t kPackFirstFloats = std::size_t{1} << 19;
 
 long ceilDiv(long a, long b)
 {
@@ -264,18 +267,27 @@ void sgemm(long n, long k, long m, const float* a, long lda, const float* b, lon
     float* const ap =
         scratch.data() + (16 - reinterpret_cast<std::uintptr_t>(scratch.data()) / 4 % 16) % 16;
     const long slices = ceilDiv(k, kcBlock);
+    const auto packPanel = [&](long t) {  // loop 0, one panel of one slice
+        const long pc = (t / panels) * kcBlock;
+        const long r = t % panels;
+        const long kc = std::min(kcBlock, k - pc);
+        packA(a + r * MR * lda + pc, lda, std::min<long>(MR, n - r * MR), kc,
+              ap + pc * P.rowsPadded + r * MR * kc);
+    };
+    // A small A is packed here, before the threads start: its threads would meet at a barrier
+    // after it, and a thread that waits there spinning stalls the product on a loaded machine.
+    const bool packFirst = threads == 1 || aFloats <= kPackFirstFloats;
+    if (packFirst)
+        for (long t = 0; t < slices * panels; ++t) packPanel(t);
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
+        if (!packFirst) {
 #pragma omp for schedule(dynamic, 16)
-        for (long t = 0; t < slices * panels; ++t) {  // loop 0
-            const long pc = (t / panels) * kcBlock;
-            const long r = t % panels;
-            const long kc = std::min(kcBlock, k - pc);
-            packA(a + r * MR * lda + pc, lda, std::min<long>(MR, n - r * MR), kc,
-                  ap + pc * P.rowsPadded + r * MR * kc);
+            for (long t = 0; t < slices * panels; ++t) packPanel(t);
         }
         float* const bp = ap + aFloats + static_cast<std::size_t>(omp_get_thread_num()) * bFloats;
-#pragma omp for schedule(dynamic, 1)
+        // nowait: the region's end is the barrier.
+#pragma omp for schedule(dynamic, 1) nowait
         for (long chunk = 0; chunk < chunks; ++chunk) {  // loop 1
             const long j0 = chunk * chunkWidth;
             runChunk(P, ap, bp, j0, std::min(chunkWidth, m - j0));

@@ -1,10 +1,11 @@
 // The packed SGEMM (core/model/gemm.h) against a naive double-precision product on shapes that
 // end inside every tile and block (MR = 6 rows, NR = 16 columns, KC = 256, MC = 144, column
-// chunks), both layouts of B, with and without bias, padded strides, on one and two threads.
+// chunks of up to NC = 256), both layouts of B, with and without bias, padded strides, on one
+// and two threads.
 //
 // Tolerance: |C - reference| <= 1e-5 * (sum_p |a_ip| |b_pj| + |bias_j|) for every element. Float
-// sums of k terms are off by at most about k 2^-24 of that sum (k <= 768 here: 4.6e-5 in the
-// worst case) and by about sqrt(k) 2^-24 (under 2e-6) for these random signs; one wrong or
+// sums of k terms are off by at most about k 2^-24 of that sum (k <= 2700 here: 1.6e-4 in the
+// worst case) and by about sqrt(k) 2^-24 (under 4e-6) for these random signs; one wrong or
 // missing term of typical size exceeds it many times over.
 #include "core/model/gemm.h"
 
@@ -51,9 +52,11 @@ double worstError(const Case& t, int threads)
     const long ldb = (t.transposed ? k : m) + t.pad;
     const long ldc = m + t.pad;
     const long bRows = t.transposed ? m : k;
-    const auto a = randomValues(static_cast<std::size_t>(n * lda), 1);
-    const auto b = randomValues(static_cast<std::size_t>(bRows * ldb), 2);
-    const auto bias = randomValues(static_cast<std::size_t>(m), 3);
+    // Other values on every run: packed scratch left from the last run must not pass for new.
+    static unsigned seed = 1;
+    const auto a = randomValues(static_cast<std::size_t>(n * lda), seed++);
+    const auto b = randomValues(static_cast<std::size_t>(bRows * ldb), seed++);
+    const auto bias = randomValues(static_cast<std::size_t>(m), seed++);
     std::vector<float> c(static_cast<std::size_t>(n * ldc), NAN);
 
     const int before = omp_get_max_threads();
@@ -115,15 +118,17 @@ TEST(Gemm, MatchesNaiveProductOnOddShapes)
 
 TEST(Gemm, MatchesNaiveProductAcrossEveryBlockBoundary)
 {
-    // n: 143/144/145 around MC and 6/7 around MR; k: 255/256/257 and 513 around KC;
-    // m: around NR; 8209 = 4 x 2048 + 17 crosses the 2048-column chunk cap on one thread.
+    // n: 143/144/145 around MC and 6/7 around MR; k: 255/256/257 and 513 around KC; m: around
+    // NR and the chunks of up to 256 columns (8209 = 32 x 256 + 17). 200 x 2700: an A of over
+    // 2^19 floats, packed by both threads (a smaller one before they start), in 11 slices of 246.
     expectAllLayouts({{145, 257, 40},
                       {144, 256, 32},
                       {143, 255, 31},
                       {150, 513, 50},
                       {7, 600, 18},
                       {3, 40, 2049},
-                      {2, 17, 8209}});
+                      {2, 17, 8209},
+                      {200, 2700, 20}});
 }
 
 TEST(Gemm, MatchesNaiveProductForSingleRowsAsInTheLogits)
