@@ -10,7 +10,7 @@
 //            144 KiB (L2); NC = 256: a kc x NC slice of B is 256 KiB (L2, beside A's block)
 //
 //   0. pack all of A once: for each KC slice of k, for each MR rows, a kc x MR panel
-//      (step-major, zero rows past n)                        threads share the panels
+//      (step-major, zero rows past n)             the calling thread, or all for A > 2 MiB
 //   1. for each chunk of at most NC columns of C             threads take chunks in turn
 //   2.   for each KC slice of k: pack B[slice, chunk] into kc x NR panels (zero columns past m)
 //   3.     for each MC block of rows                         A block  -> L2
