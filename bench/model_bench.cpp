@@ -2,6 +2,7 @@
 // 11). Not a test; bench/model_compare.sh runs it beside the PyTorch peer (torch_peer.py).
 //
 //   attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] [--warmup 1] [--all-logits]
+//   attnlab_model_bench --gemm [--reps 9]
 //
 // Prints one JSON object per measurement, prefixed with "RESULT " (lines starting with "#" are
 // information):
@@ -14,6 +15,10 @@
 //              pages, which the open left untouched); ids are (i * 7919) mod V, as in torch_peer.py
 //   memory     resident memory after the forward passes, with the last pass's result alive
 //              (result_bytes: its matrices' floats)
+// --gemm needs no checkpoint: y = x W + b on the model's shapes with random weights, through
+// applyDense (the packed SGEMM) and applyDenseEigen (Eigen's product, split by columns), on 1
+// and 2 OpenMP threads; one "gemm" line each with GFLOP/s of the best and the median pass
+// (2 n in out flops a pass), after one warm-up.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <omp.h>
+#include <random>
 #include <sstream>
 #include <string>
 #include <variant>
@@ -82,8 +88,74 @@ int usage()
 {
     std::fprintf(stderr,
                  "usage: attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] "
-                 "[--warmup 1] [--all-logits]\n");
+                 "[--warmup 1] [--all-logits]\n"
+                 "       attnlab_model_bench --gemm [--reps 9]\n");
     return 2;
+}
+
+struct GemmShape {
+    long n, in, out;
+    bool outByIn;
+    const char* what;
+};
+
+int gemmBench(int reps)
+{
+    const GemmShape shapes[] = {
+        {512, 768, 3072, false, "GPT-2 mlp.c_fc, 512 tokens"},
+        {512, 3072, 768, false, "GPT-2 mlp.c_proj, 512 tokens"},
+        {128, 768, 2304, false, "GPT-2 attn.c_attn, 128 tokens"},
+        {128, 768, 3072, false, "GPT-2 mlp.c_fc, 128 tokens"},
+        {512, 768, 768, true, "nn.Linear (BERT), 512 tokens"},
+        {1, 768, 3072, false, "GPT-2 mlp.c_fc, one new token"},
+        {1, 768, 50257, true, "GPT-2 logits, last position"},
+    };
+    std::mt19937 gen(11);
+    std::uniform_real_distribution<float> dist(-0.1f, 0.1f);
+    std::printf(
+        "| shape n x in x out | B | threads | ours GFLOP/s best (median) | "
+        "Eigen GFLOP/s best (median) | ours / Eigen time |\n|---|---|---|---|---|---|\n");
+    for (const GemmShape& s : shapes) {
+        std::vector<float> w(static_cast<std::size_t>(s.in * s.out)), bias(s.out);
+        for (float& v : w) v = dist(gen);
+        for (float& v : bias) v = dist(gen);
+        attn::model::FloatMatrix x(s.n, s.in);
+        for (long i = 0; i < x.size(); ++i) x.data()[i] = dist(gen);
+        const attn::model::Dense dense{w.data(), bias.data(), s.in, s.out, s.outByIn};
+        const double flops =
+            2.0 * static_cast<double>(s.n) * static_cast<double>(s.in) * static_cast<double>(s.out);
+        for (const int threads : {1, 2}) {
+            omp_set_num_threads(threads);
+            double best[2], median[2];
+            for (int which = 0; which < 2; ++which) {
+                attn::model::FloatMatrix y;
+                std::vector<double> ms;
+                for (int r = 0; r <= reps; ++r) {
+                    const auto t0 = Clock::now();
+                    if (which == 0)
+                        attn::model::applyDense(x, dense, y);
+                    else
+                        attn::model::applyDenseEigen(x, dense, y);
+                    if (r > 0) ms.push_back(msSince(t0));
+                }
+                std::sort(ms.begin(), ms.end());
+                best[which] = flops / ms.front() * 1e-6;
+                median[which] = flops / ms[ms.size() / 2] * 1e-6;
+            }
+            std::printf("| %ld x %ld x %ld | %s | %d | %.1f (%.1f) | %.1f (%.1f) | %.2f |\n", s.n,
+                        s.in, s.out, s.outByIn ? "[out,in]" : "[in,out]", threads, best[0],
+                        median[0], best[1], median[1], median[1] / median[0]);
+            std::printf(
+                "RESULT {\"what\": \"gemm\", \"shape\": \"%s\", \"n\": %ld, \"in\": %ld, "
+                "\"out\": %ld, \"out_by_in\": %s, \"threads\": %d, \"ours_gflops_best\": %.2f, "
+                "\"ours_gflops_median\": %.2f, \"eigen_gflops_best\": %.2f, "
+                "\"eigen_gflops_median\": %.2f}\n",
+                s.what, s.n, s.in, s.out, s.outByIn ? "true" : "false", threads, best[0], median[0],
+                best[1], median[1]);
+            std::fflush(stdout);
+        }
+    }
+    return 0;
 }
 
 }  // namespace
@@ -91,6 +163,11 @@ int usage()
 int main(int argc, char** argv)
 {
     if (argc < 2) return usage();
+    if (std::string(argv[1]) == "--gemm") {
+        const bool hasReps = argc == 4 && std::string(argv[2]) == "--reps";
+        if (argc != 2 && !hasReps) return usage();
+        return gemmBench(hasReps ? std::max(1, std::atoi(argv[3])) : 9);
+    }
     const std::string folder = argv[1];
     std::vector<long> tokens{128, 512};
     int reps = 5;

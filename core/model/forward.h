@@ -115,11 +115,13 @@ FloatMatrix attentionInput(const Model& model, const ForwardResult& result, int 
 // (hidden, and the typing cache when kept), the residual and final hidden states, the logits.
 std::size_t cachedBytes(const ForwardResult& result);
 
-// Building blocks, exposed for tests: row-wise LayerNorm, activations, and y = x W + b with
-// the weight's product split over OpenMP threads by output columns.
+// Building blocks, exposed for tests: row-wise LayerNorm, activations, and y = x W + b (the
+// packed SGEMM of gemm.h where it is compiled in; applyDenseEigen is Eigen's product with the
+// weight split over OpenMP threads by output columns, the fallback, kept to compare with).
 void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y);
 void activate(Activation activation, FloatMatrix& x);
 void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y);
+void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y);
 // The `k` most probable tokens of softmax(logits) (ties: lower id first).
 std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k);
 // The probability of token `id` under softmax(logits) (0 for an id outside them).
