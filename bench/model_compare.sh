@@ -38,6 +38,20 @@ PY=/usr/bin/python3  # Debian's torch and numpy are installed for this interpret
 log() { printf '== %s\n' "$*" >&2; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
+# The peer and the checkpoint writer need Debian's torch and numpy (with a threaded OpenBLAS,
+# else numpy falls back to the reference BLAS); the build needs the usual tools.
+need=()
+for pkg in cmake ninja-build g++ libeigen3-dev libbenchmark-dev libgtest-dev nlohmann-json3-dev \
+           python3-torch python3-numpy libopenblas0-pthread; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if ((${#need[@]})); then
+    log "installing: ${need[*]}"
+    sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
 if [[ ! -f "$CKPT/model.safetensors" ]]; then
     log "writing the checkpoint to $CKPT"
     "$PY" "$ROOT/bench/make_gpt2_checkpoint.py" "$CKPT" >&2

@@ -1,5 +1,8 @@
 #include "ui/model/model_document.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <QDir>
 #include <QFile>
 #include <QtConcurrent/QtConcurrentRun>
@@ -37,13 +40,20 @@ bool ModelDocument::open(const QString& folder, QString& error)
     }
     std::shared_ptr<const LoadedModel> loaded = loadModelFolder(path, error);
     if (!loaded) return false;
-    // The new model replaces the old one only now that it has opened.
+    // The new model replaces the old one only now that it has opened; its hash is not needed.
+    hasher_ = {};
     cancel_->store(true);
     watcher_.waitForFinished();
     running_ = pending_ = false;
     loaded_ = std::move(loaded);
-    // Sessions taken from it record its SHA-256: hash it now, off the window's thread.
-    (void)QtConcurrent::run([model = loaded_] { (void)model->sha256(); });
+    // Sessions taken from it record its SHA-256: hash it now, on a thread of its own at the
+    // lowest priority, so that it takes nothing from the runs that the typing starts.
+    hasher_ = std::jthread([model = loaded_](std::stop_token stop) {
+        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
+        std::atomic<bool> stopped{false};
+        const std::stop_callback onStop(stop, [&stopped] { stopped.store(true); });
+        model->prefetchSha256(stopped);
+    });
     edits_.clear();  // they were the other model's
     undo_.clear();
     folder_ = path;

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <memory>
+#include <thread>
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -143,6 +144,7 @@ private:
     QFutureWatcher<ModelRunOutcome> watcher_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     std::shared_ptr<std::atomic<int>> progress_;
+    std::jthread hasher_;   // the open model's SHA-256, ahead of need (stopped and joined first)
     bool pending_ = false;  // the text changed during the run: run again when it ends
     bool running_ = false;  // from startRun() until its result is handled
     int generation_ = 0;    // of the run in progress; a late signal of an older one is dropped

@@ -20,16 +20,37 @@ class Tr {
 
 QString LoadedModel::sha256() const
 {
-    std::call_once(shaOnce_,
-                   [this] { sha_ = fileSha256(QString::fromStdString(model.file().path())); });
+    const std::lock_guard<std::mutex> lock(shaMutex_);
+    if (!shaDone_) {
+        sha_ = fileSha256(QString::fromStdString(model.file().path()));
+        shaDone_ = true;
+    }
     return sha_;
 }
 
-QString fileSha256(const QString& path)
+void LoadedModel::prefetchSha256(const std::atomic<bool>& stop) const
+{
+    const std::lock_guard<std::mutex> lock(shaMutex_);
+    if (shaDone_) return;
+    const QString sha = fileSha256(QString::fromStdString(model.file().path()), &stop);
+    if (stop.load()) return;
+    sha_ = sha;
+    shaDone_ = true;
+}
+
+QString fileSha256(const QString& path, const std::atomic<bool>* stop)
 {
     QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file)) return {};
+    QByteArray piece(qsizetype{4} << 20, Qt::Uninitialized);
+    for (;;) {
+        if (stop && stop->load()) return {};
+        const qint64 n = file.read(piece.data(), piece.size());
+        if (n < 0) return {};
+        if (n == 0) break;
+        hash.addData(QByteArrayView(piece.constData(), n));
+    }
     return QString::fromLatin1(hash.result().toHex());
 }
 

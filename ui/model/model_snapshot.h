@@ -4,6 +4,7 @@
 // the attention rollout (core/model/aggregate.h) and the predictions with their tokens as text.
 // Made on the worker by runModelText(); immutable once published.
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -81,14 +82,18 @@ struct LoadedModel {
     // read), computed on the first call and kept; callers on several threads wait for the one
     // computing it. Sessions record it to know the model again (session format version 2).
     [[nodiscard]] QString sha256() const;
+    // Computes it ahead of need unless `stop` is set meanwhile (then nothing is kept).
+    void prefetchSha256(const std::atomic<bool>& stop) const;
 
 private:
-    mutable std::once_flag shaOnce_;
+    mutable std::mutex shaMutex_;
     mutable QString sha_;
+    mutable bool shaDone_ = false;
 };
 
-// The SHA-256 of the file at `path` (64 lower-case hex digits), empty when it cannot be read.
-QString fileSha256(const QString& path);
+// The SHA-256 of the file at `path` (64 lower-case hex digits), empty when it cannot be read or
+// `stop` (checked between 4 MiB pieces) was set.
+QString fileSha256(const QString& path, const std::atomic<bool>* stop = nullptr);
 
 // Opens the checkpoint in `folder` (weights mapped, tokenizer read); nullptr with `error` (the
 // file and the tensor or field, in English from the core) when it cannot. Any thread.
