@@ -14,6 +14,8 @@ ATTNLAB_PACKAGES=(
   libgl-dev
   libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
   fonts-noto-cjk fonts-dejavu-core
+  # tests/install and scripts/package.sh: validators, MIME and menu caches, gio, man, dpkg-shlibdeps
+  desktop-file-utils appstream libxml2-utils shared-mime-info libglib2.0-bin groff-base dpkg-dev
 )
 
 attnlab_install_missing() {
