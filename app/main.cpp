@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 
 #include "app/cli.h"
 #include "ui/tools/head_benchmark.h"
@@ -165,6 +166,11 @@ int main(int argc, char** argv)
     if (cli) return attnlab::cli::runCli(cliArgs);
     // The saved language (View > Language), else the system's (LANG=zh_CN.UTF-8 → Chinese).
     attnlab::applySavedLanguage();
+    // The installed menu entry and icon (cmake/AttnLabInstall.cmake): Wayland matches the
+    // window to the desktop file by this name; X11 taskbars show the window icon. From the
+    // build tree the themed icon is not found and the window has none, as before.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.attnlab.AttnLab"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.attnlab.AttnLab")));
 
     // attnlab [--recover] [FILE]: open FILE; --recover restores a crashed run's autosave
     // without asking (otherwise the window asks).
