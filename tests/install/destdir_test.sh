@@ -194,7 +194,7 @@ grep -q "AttnLab $version" "$tmp/man.txt" || missing+=("version $version in the 
 if ((${#missing[@]})); then
   fail "the man page lacks: ${missing[*]}"
 else
-  pass "the man page covers every command, option and exit status ($(echo $codes)) of --help"
+  pass "the man page covers every command, option and exit status (${codes//$'\n'/ }) of --help"
 fi
 
 if ((failures)); then
