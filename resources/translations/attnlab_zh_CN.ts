@@ -1579,6 +1579,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Open again</source>
         <translation>再次打开</translation>
     </message>
+    <message>
+        <source>Open the selected head in the workbench</source>
+        <translation>在工作台中打开选中的头</translation>
+    </message>
+    <message>
+        <source>Its real queries, keys and values in the workbench, where every slider is carried through the model</source>
+        <translation>把它真实的查询、键和值放进工作台，那里每个滑块的改动都会带过模型</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelLinkPanel</name>

@@ -258,6 +258,16 @@ TEST(CliModel, SessionOutWritesOneHeadAsAWorkbenchSessionWhoseMapIsTheModels)
                   .cwiseAbs()
                   .maxCoeff(),
               1e-5);
+    // The workbench's exports work on it: its map, and the difference a doubled key makes.
+    for (const char* stage : {"weights", "diff"}) {
+        const QString png = dir.filePath(QStringLiteral("head-%1.png").arg(QLatin1String(stage)));
+        r = test::runAttnlab(
+            {QStringLiteral("render"), QStringLiteral("--session"), session,
+             QStringLiteral("--stage"), QLatin1String(stage), QStringLiteral("--edit"),
+             QStringLiteral("key,head=1,index=2,scale=2"), QStringLiteral("-o"), png});
+        EXPECT_EQ(r.code, 0) << stage << ": " << r.err.toStdString();
+        EXPECT_FALSE(QImage(png).isNull()) << stage;
+    }
     // A session path that is not a session file, and a head outside the model: exit 2.
     r = test::runAttnlab(
         base + QStringList{QStringLiteral("--session-out"), dir.filePath(QStringLiteral("x.txt"))});

@@ -21,6 +21,8 @@
 #include "../core/model/model_files.h"
 #include "core/model/forward.h"
 #include "support/model_folder.h"
+#include "ui/document/document.h"
+#include "ui/model/head_link.h"
 #include "ui/model/head_view_panel.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_focus_panel.h"
@@ -411,6 +413,15 @@ TEST(ModelWindow, TheLessonDoesTheModelCareOpensTheHeadWhereItReadsAnimalMost)
     EXPECT_EQ(snap->result.layers[static_cast<std::size_t>(s.layer)]
                   .attention[static_cast<std::size_t>(s.head)](it, animal),
               most);
+    // And that head into the workbench, where the row of "it" is the model's.
+    ASSERT_TRUE(launcher->workbenchButton()->isVisibleTo(launcher));
+    launcher->workbenchButton()->click();
+    main.headLink()->flush();
+    ASSERT_TRUE(main.document()->session().provenance.has_value());
+    EXPECT_EQ(main.document()->session().provenance->layer, s.layer);
+    EXPECT_EQ(main.document()->session().provenance->head, s.head);
+    EXPECT_NEAR(main.document()->result().heads[0].weights(it, animal), most, 1e-5);
+    EXPECT_TRUE(main.headLink()->active());
     delete w.data();
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <type_traits>
 
 #include "ui/io/session_file.h"
 #include "ui/io/session_format.h"
@@ -90,6 +91,7 @@ private:
     bool first_ = true;
 };
 
+// One entry per head: a matrix (one row per line) or a vector (on one line; [] when empty).
 template <typename Get>
 void perHead(Writer& w, const char* name, const std::vector<attn::HeadParams>& heads, Get get)
 {
@@ -97,7 +99,11 @@ void perHead(Writer& w, const char* name, const std::vector<attn::HeadParams>& h
     w.open('[');
     for (const attn::HeadParams& p : heads) {
         w.item();
-        w.matrix(get(p));
+        const auto& value = get(p);
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, attn::Vector>)
+            w.row(value.data(), value.size());
+        else
+            w.matrix(value);
     }
     w.close(']');
 }
@@ -107,20 +113,6 @@ bool hasBiases(const std::vector<attn::HeadParams>& heads)
     return std::any_of(heads.begin(), heads.end(), [](const attn::HeadParams& p) {
         return p.b_Q.size() != 0 || p.b_K.size() != 0 || p.b_V.size() != 0;
     });
-}
-
-// One bias vector per head on one line each; [] for a head without it.
-template <typename Get>
-void perHeadVector(Writer& w, const char* name, const std::vector<attn::HeadParams>& heads, Get get)
-{
-    w.item(name);
-    w.open('[');
-    for (const attn::HeadParams& p : heads) {
-        w.item();
-        const attn::Vector& b = get(p);
-        w.row(b.data(), b.size());
-    }
-    w.close(']');
 }
 
 void provenance(Writer& w, const ModelProvenance& p)
@@ -168,9 +160,9 @@ void projections(Writer& w, const Session& s)
     perHead(w, "W_K", in.heads, [](const attn::HeadParams& p) { return p.W_K; });
     perHead(w, "W_V", in.heads, [](const attn::HeadParams& p) { return p.W_V; });
     if (hasBiases(in.heads)) {
-        perHeadVector(w, "b_Q", in.heads, [](const attn::HeadParams& p) { return p.b_Q; });
-        perHeadVector(w, "b_K", in.heads, [](const attn::HeadParams& p) { return p.b_K; });
-        perHeadVector(w, "b_V", in.heads, [](const attn::HeadParams& p) { return p.b_V; });
+        perHead(w, "b_Q", in.heads, [](const attn::HeadParams& p) { return p.b_Q; });
+        perHead(w, "b_K", in.heads, [](const attn::HeadParams& p) { return p.b_K; });
+        perHead(w, "b_V", in.heads, [](const attn::HeadParams& p) { return p.b_V; });
     }
     w.item("W_O");
     w.matrix(in.W_O);
@@ -180,13 +172,7 @@ void projections(Writer& w, const Session& s)
     w.integer(s.dAdditive);
     perHead(w, "W_a", in.heads, [](const attn::HeadParams& p) { return p.additive.W_a; });
     perHead(w, "U_a", in.heads, [](const attn::HeadParams& p) { return p.additive.U_a; });
-    w.item("v");
-    w.open('[');
-    for (const attn::HeadParams& p : in.heads) {
-        w.item();
-        w.row(p.additive.v.data(), p.additive.v.size());
-    }
-    w.close(']');
+    perHead(w, "v", in.heads, [](const attn::HeadParams& p) { return p.additive.v; });
     w.close('}');
     w.close('}');
 }

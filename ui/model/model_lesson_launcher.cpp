@@ -18,7 +18,8 @@ ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
       label_(new QLabel(this)),
       sentences_(new QComboBox(this)),
       choose_(new QPushButton(this)),
-      reopen_(new QPushButton(this))
+      reopen_(new QPushButton(this)),
+      workbench_(new QPushButton(this))
 {
     setObjectName(QStringLiteral("modelLessonLauncher"));
     label_->setWordWrap(true);
@@ -29,11 +30,21 @@ ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
     buttons->addWidget(choose_);
     buttons->addWidget(reopen_);
     buttons->addStretch(1);
+    workbench_->hide();  // shown with a focus pair (the lesson "Does the model care?")
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 4);
     layout->addWidget(label_);
     layout->addWidget(sentences_);
     layout->addLayout(buttons);
+    layout->addWidget(workbench_, 0, Qt::AlignLeft);
+    connect(workbench_, &QPushButton::clicked, this, [] {
+        ModelDocument* doc = ModelWindow::instance()->document();
+        if (!doc->snapshot()) {
+            ModelWindow::instance()->present();  // it says to open a model first
+            return;
+        }
+        doc->openInWorkbench(doc->selection().layer, doc->selection().head);
+    });
     connect(choose_, &QPushButton::clicked, this, &ModelLessonLauncher::choose);
     connect(reopen_, &QPushButton::clicked, this, [this] { openWith(ModelWindow::lastFolder()); });
     retranslate();
@@ -59,6 +70,10 @@ void ModelLessonLauncher::refreshLast()
     reopen_->setText(known ? tr("Open %1 again").arg(QFileInfo(last).fileName())
                            : tr("Open again"));
     reopen_->setEnabled(known);
+    workbench_->setText(tr("Open the selected head in the workbench"));
+    workbench_->setToolTip(
+        tr("Its real queries, keys and values in the workbench, where every "
+           "slider is carried through the model"));
 }
 
 bool ModelLessonLauncher::openWith(const QString& folder)
@@ -80,6 +95,7 @@ void ModelLessonLauncher::setFocusPair(const QStringList& queries, const QString
 {
     queries_ = queries;
     keys_ = keys;
+    workbench_->setVisible(!queries_.isEmpty());
 }
 
 void ModelLessonLauncher::shown(ModelWindow* w)

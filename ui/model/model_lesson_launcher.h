@@ -25,6 +25,8 @@ public:
     // (the lesson "Does the model care?": "it" and "animal", 它 and 动物).
     void setFocusPair(const QStringList& queries, const QStringList& keys);
     [[nodiscard]] QPushButton* reopenButton() const { return reopen_; }
+    // With a focus pair: hands the selected head of the model window to the workbench.
+    [[nodiscard]] QPushButton* workbenchButton() const { return workbench_; }
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -40,6 +42,7 @@ private:
     QComboBox* sentences_;
     QPushButton* choose_;
     QPushButton* reopen_;
+    QPushButton* workbench_;
     QStringList queries_, keys_;
 };
 

@@ -15,21 +15,13 @@
 #include "ui/model/predictions_panel.h"
 #include "ui/panels/vector_editor_panel.h"
 #include "ui/panels/weights_panel.h"
+#include "ui/tools/bench_stats.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
 
 namespace {
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    const auto idx = static_cast<std::size_t>(
-        std::clamp(p * static_cast<double>(v.size() - 1), 0.0, static_cast<double>(v.size() - 1)));
-    return v[idx];
-}
 
 // Waits as the window does, asleep until an event comes (the worker's result is one): a busy
 // loop here would take a core from the model's threads.

@@ -10,18 +10,11 @@
 #include "ui/model/model_document.h"
 #include "ui/model/model_grid_view.h"
 #include "ui/model/model_window.h"
+#include "ui/tools/bench_stats.h"
 
 namespace attnlab {
 
 namespace {
-
-double percentile(std::vector<double> v, double q)
-{
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(k, v.size() - 1)];
-}
 
 // Processes events until `done` or the timeout; false on timeout.
 template <typename Done>

@@ -10,6 +10,7 @@
 #include "ui/document/document.h"
 #include "ui/panels/vector_editor_panel.h"
 #include "ui/panels/weights_panel.h"
+#include "ui/tools/bench_stats.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/main_window.h"
 
@@ -26,15 +27,6 @@ Session sessionOfLength(int n, int dK)
     s.input.X = embeddingsFor(s.targetTokens, {}, attn::Matrix(), s.dModel, s.seed);
     randomiseProjections(s, 1, dK, dK, s.seed);
     return s;
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    const auto idx = static_cast<std::size_t>(
-        std::clamp(p * static_cast<double>(v.size() - 1), 0.0, static_cast<double>(v.size() - 1)));
-    return v[idx];
 }
 
 UiBenchmarkRow measure(int n, const UiBenchmarkOptions& o)

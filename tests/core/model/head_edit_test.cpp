@@ -58,25 +58,9 @@ TEST_P(HeadEdits, AgreeWithPyTorchOnEveryLaterWeightAndTheLogits)
         ForwardResult after;
         const ModelStatus s = runEdited(model, before, edits, options, after);
         ASSERT_TRUE(s.ok()) << s.message;
-        double worstWeight = 0.0, worstLogit = 0.0;
-        for (std::size_t l = 0; l < after.layers.size(); ++l)
-            for (std::size_t h = 0; h < after.layers[l].attention.size(); ++h) {
-                const std::vector<double> w = c["attention"][l][h].get<std::vector<double>>();
-                const FloatMatrix& got = after.layers[l].attention[h];
-                for (long i = 0; i < n; ++i)
-                    for (long j = 0; j < n; ++j)
-                        worstWeight =
-                            std::max(worstWeight,
-                                     std::abs(got(i, j) - w[static_cast<std::size_t>(i * n + j)]));
-            }
-        for (long i = 0; i < n; ++i) {
-            const std::vector<double> row = c["logits"][i].get<std::vector<double>>();
-            for (std::size_t v = 0; v < row.size(); ++v)
-                worstLogit =
-                    std::max(worstLogit, std::abs(after.logits(i, static_cast<long>(v)) - row[v]));
-        }
-        EXPECT_LT(worstWeight, kWeightTolerance);
-        EXPECT_LT(worstLogit, kLogitTolerance);
+        const test::TorchGap gap = test::gapToTorch(after, c, n);
+        EXPECT_LT(gap.weight, kWeightTolerance);
+        EXPECT_LT(gap.logit, kLogitTolerance);
         ASSERT_EQ(after.predictions.size(), c["predictions"].size());
         for (std::size_t p = 0; p < after.predictions.size(); ++p) {
             const json& top = c["predictions"][p]["top"];

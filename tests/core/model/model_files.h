@@ -3,6 +3,8 @@
 // copies of the committed model fixtures, and safetensors files written or rewritten byte by
 // byte (to make truncated, lying and overlapping files from good ones).
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -174,6 +176,35 @@ inline void writeRandomGpt2(const fs::path& folder, const Gpt2Shape& shape)
         std::fwrite(buffer.data(), sizeof(float), count, f);
     }
     std::fclose(f);
+}
+
+// How far a run is from one case of a plain-PyTorch reference (edits.json): the largest absolute
+// difference of any attention weight (case["attention"][layer][head], n x n flattened) and of
+// any logit (case["logits"], one row per position).
+struct TorchGap {
+    double weight = 0.0;
+    double logit = 0.0;
+};
+
+template <typename Run>
+TorchGap gapToTorch(const Run& run, const json& c, long n)
+{
+    TorchGap g;
+    for (std::size_t l = 0; l < run.layers.size(); ++l)
+        for (std::size_t h = 0; h < run.layers[l].attention.size(); ++h) {
+            const std::vector<double> w = c["attention"][l][h].template get<std::vector<double>>();
+            const auto& got = run.layers[l].attention[h];
+            for (long i = 0; i < n; ++i)
+                for (long j = 0; j < n; ++j)
+                    g.weight = std::max(
+                        g.weight, std::abs(got(i, j) - w[static_cast<std::size_t>(i * n + j)]));
+        }
+    for (long i = 0; i < n; ++i) {
+        const std::vector<double> row = c["logits"][i].template get<std::vector<double>>();
+        for (std::size_t v = 0; v < row.size(); ++v)
+            g.logit = std::max(g.logit, std::abs(run.logits(i, static_cast<long>(v)) - row[v]));
+    }
+    return g;
 }
 
 }  // namespace attn::model::test
