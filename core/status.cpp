@@ -17,6 +17,7 @@ const char* codeName(StatusCode code)
     case StatusCode::ShapeMismatch: return "shape_mismatch";
     case StatusCode::MissingAdditive: return "missing_additive";
     case StatusCode::EditScaleTooLarge: return "edit_scale_too_large";
+    case StatusCode::BadTarget: return "bad_target";
     case StatusCode::NonFinite: return "non_finite";
     case StatusCode::MaskShape: return "mask_shape";
     case StatusCode::BadTemperature: return "bad_temperature";
@@ -69,6 +70,10 @@ std::string describe(const Status& s)
         break;
     case StatusCode::EditScaleTooLarge:
         out << "a scale beyond 1e100 in size: the scores of that vector would overflow";
+        break;
+    case StatusCode::BadTarget:
+        out << "(" << s.row << ", " << s.col
+            << ") is negative: a target pattern holds weights >= 0";
         break;
     }
     return out.str();

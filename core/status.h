@@ -26,6 +26,7 @@ enum class StatusCode {
     DuplicateEdit,         // two edits name the same vector: `row` is the earlier edit's index
     MissingAdditive,       // additive scoring, but a head has no additive parameters (d_a = 0)
     EditScaleTooLarge,     // an edit's scale beyond kMaxEditScale: its scores would overflow
+    BadTarget,             // a training target entry is negative (field, row, col name it)
 };
 
 struct Status {

@@ -72,6 +72,13 @@ QString statusMessage(const attn::Status& s)
                    "%1 is too large: an edit may scale a vector by at most 1e100 (beyond, its "
                    "scores overflow).")
             .arg(field.isEmpty() ? Tr::tr("The scale") : field);
+    case attn::StatusCode::BadTarget:
+        return Tr::tr(
+                   "%1 is negative at row %2, column %3: a target pattern holds weights of 0 "
+                   "or more.")
+            .arg(field)
+            .arg(s.row + 1)
+            .arg(s.col + 1);
     case attn::StatusCode::TooLarge:
         what = Tr::tr(
                    "This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer "
