@@ -1,0 +1,179 @@
+#include "core/train/gradients.h"
+
+#include <string>
+
+#include "core/projection.h"
+#include "core/train/additive_backward.h"
+#include "core/train/checks.h"
+
+namespace attn {
+
+namespace {
+
+using train_detail::checkOptional;
+using train_detail::shapeError;
+
+long finalOutputCols(const AttentionInput& in)
+{
+    return in.W_O.size() != 0 ? in.W_O.cols() : in.valueDim() * static_cast<long>(in.heads.size());
+}
+
+template <typename T>
+Status checkSeed(const AttentionInput& in, const AttentionResultT<T>& r, const CotangentT<T>& seed)
+{
+    const long n = in.queryCount();
+    const long m = in.keyCount();
+    const long h = static_cast<long>(in.heads.size());
+    if (static_cast<long>(r.heads.size()) != h)
+        return shapeError("result.heads", static_cast<long>(r.heads.size()), 1, h, 1);
+    const struct {
+        const char* name;
+        const std::vector<MatrixT<T>>& perHead;
+    } lists[] = {{"cotangent.weights", seed.weights}, {"cotangent.scaled", seed.scaled}};
+    for (const auto& [name, perHead] : lists) {
+        const long count = static_cast<long>(perHead.size());
+        if (count != 0 && count != h) return shapeError(name, count, 1, h, 1);
+        for (long i = 0; i < count; ++i) {
+            const std::string field = std::string(name) + "[" + std::to_string(i) + "]";
+            if (Status s = checkOptional(field, perHead[static_cast<std::size_t>(i)], n, m);
+                !s.ok())
+                return s;
+        }
+    }
+    return checkOptional("cotangent.output", seed.output, n, finalOutputCols(in));
+}
+
+// The head's gradients, all zero, each shaped like its parameter (empty where it is empty).
+template <typename T>
+HeadGradientsT<T> zeroGradients(const AttentionInput& in, const HeadParams& p)
+{
+    HeadGradientsT<T> g;
+    g.W_Q = MatrixT<T>::Zero(p.W_Q.rows(), p.W_Q.cols());
+    g.W_K = MatrixT<T>::Zero(p.W_K.rows(), p.W_K.cols());
+    g.W_V = MatrixT<T>::Zero(p.W_V.rows(), p.W_V.cols());
+    g.b_Q = VectorT<T>::Zero(p.b_Q.size());
+    g.b_K = VectorT<T>::Zero(p.b_K.size());
+    g.b_V = VectorT<T>::Zero(p.b_V.size());
+    if (in.score == ScoreFunction::Additive) {
+        g.W_a = MatrixT<T>::Zero(p.additive.W_a.rows(), p.additive.W_a.cols());
+        g.U_a = MatrixT<T>::Zero(p.additive.U_a.rows(), p.additive.U_a.cols());
+        g.v = VectorT<T>::Zero(p.additive.v.size());
+    }
+    return g;
+}
+
+// Steps 6 and 7 for one role: d(edited vectors) -> d(projected vectors) -> dW, db and, if
+// `dSource` is set, the source sequence (X or Y). Shared projections send every role to W_Q.
+template <typename T>
+void projectionBackward(const AttentionInput& in, int head, Role role, const MatrixT<T>& source,
+                        MatrixT<T> dEdited, HeadGradientsT<T>& g, MatrixT<T>* dSource)
+{
+    for (const VectorEdit& e : in.edits) {
+        if (e.role != role || e.head != head) continue;
+        auto row = dEdited.row(e.index);
+        for (const ComponentOverride& o : e.overrides) row[o.component] = T(0);
+        row *= static_cast<T>(e.scale);
+    }
+    const Role into = in.sharedProjections ? Role::Query : role;
+    MatrixT<T>& dW = into == Role::Query ? g.W_Q : into == Role::Key ? g.W_K : g.W_V;
+    VectorT<T>& db = into == Role::Query ? g.b_Q : into == Role::Key ? g.b_K : g.b_V;
+    dW.noalias() += source.transpose() * dEdited;
+    if (biasFor(in, head, role) != nullptr) db += dEdited.colwise().sum().transpose();
+    if (dSource != nullptr)
+        dSource->noalias() += dEdited * projectionFor(in, head, role).cast<T>().transpose();
+}
+
+}  // namespace
+
+template <typename T>
+Status backward(const AttentionInput& in, const AttentionResultT<T>& r, const CotangentT<T>& seed,
+                GradientsT<T>& grads, const BackwardOptions& options)
+{
+    if (Status s = checkSeed(in, r, seed); !s.ok()) return s;
+    const long n = in.queryCount();
+    const long m = in.keyCount();
+    const long dv = in.valueDim();
+    const bool cross = in.mode == Mode::Cross;
+    const MatrixT<T> X = in.X.cast<T>();
+    const MatrixT<T> Y = cross ? MatrixT<T>(in.Y.cast<T>()) : MatrixT<T>();
+    const MatrixT<T>& keySource = cross ? Y : X;
+    const T divisor = static_cast<T>(in.scoreDivisor());
+
+    GradientsT<T> g;
+    if (options.embeddings) {
+        g.X = MatrixT<T>::Zero(n, in.modelDim());
+        if (cross) g.Y = MatrixT<T>::Zero(m, in.modelDim());
+    }
+    MatrixT<T>* dX = options.embeddings ? &g.X : nullptr;
+    MatrixT<T>* dKeySource = options.embeddings ? (cross ? &g.Y : &g.X) : nullptr;
+
+    // 1. Through W_O (or none) to the concatenation of the heads' outputs.
+    MatrixT<T> dConcat;
+    if (seed.output.size() != 0) {
+        if (in.W_O.size() != 0) {
+            dConcat.noalias() = seed.output * in.W_O.cast<T>().transpose();
+            g.W_O.noalias() = r.concat.transpose() * seed.output;
+        } else {
+            dConcat = seed.output;
+        }
+    } else if (in.W_O.size() != 0) {
+        g.W_O = MatrixT<T>::Zero(in.W_O.rows(), in.W_O.cols());
+    }
+
+    for (std::size_t hh = 0; hh < in.heads.size(); ++hh) {
+        const int h = static_cast<int>(hh);
+        const HeadResultT<T>& hr = r.heads[hh];
+        const auto P = hr.weights.array();
+        HeadGradientsT<T> hg = zeroGradients<T>(in, in.heads[hh]);
+
+        // 2. Output = P V.
+        MatrixT<T> dP = (!seed.weights.empty() && seed.weights[hh].size() != 0)
+                            ? seed.weights[hh]
+                            : MatrixT<T>::Zero(n, m);
+        MatrixT<T> dV = MatrixT<T>::Zero(m, dv);
+        if (dConcat.size() != 0) {
+            const MatrixT<T> dO = dConcat.middleCols(static_cast<long>(hh) * dv, dv);
+            dP.noalias() += dO * hr.V.transpose();
+            dV.noalias() = hr.weights.transpose() * dO;
+        }
+        // 3. Softmax: P is exactly 0 on masked cells, so nothing passes there, and a fully
+        // masked row passes nothing at all. A cotangent given on the scaled scores themselves
+        // is added as it is (masked cells keep their scores, so those are real gradients).
+        const VectorT<T> rowDot = (P * dP.array()).rowwise().sum();
+        MatrixT<T> dZ = (P * (dP.array().colwise() - rowDot.array())).matrix();
+        if (!seed.scaled.empty() && seed.scaled[hh].size() != 0) dZ += seed.scaled[hh];
+        // 4. The divisor is a constant.
+        const MatrixT<T> dS = dZ / divisor;
+        // 5. Scores.
+        MatrixT<T> dQ;
+        MatrixT<T> dK;
+        if (in.score == ScoreFunction::Dot) {
+            dQ.noalias() = dS * hr.K;
+            dK.noalias() = dS.transpose() * hr.Q;
+        } else {
+            AdditiveGradientsT<T> ag;
+            additiveBackward<T>(in.heads[hh].additive, hr.Q, hr.K, dS, ag);
+            dQ = std::move(ag.dQ);
+            dK = std::move(ag.dK);
+            hg.W_a = std::move(ag.W_a);
+            hg.U_a = std::move(ag.U_a);
+            hg.v = std::move(ag.v);
+        }
+        // 6, 7. Edits and projections.
+        projectionBackward<T>(in, h, Role::Query, X, std::move(dQ), hg, dX);
+        projectionBackward<T>(in, h, Role::Key, keySource, std::move(dK), hg, dKeySource);
+        projectionBackward<T>(in, h, Role::Value, keySource, std::move(dV), hg, dKeySource);
+        g.heads.push_back(std::move(hg));
+    }
+    grads = std::move(g);
+    return {};
+}
+
+template Status backward<double>(const AttentionInput&, const AttentionResultT<double>&,
+                                 const CotangentT<double>&, GradientsT<double>&,
+                                 const BackwardOptions&);
+template Status backward<float>(const AttentionInput&, const AttentionResultT<float>&,
+                                const CotangentT<float>&, GradientsT<float>&,
+                                const BackwardOptions&);
+
+}  // namespace attn
