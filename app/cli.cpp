@@ -42,8 +42,8 @@ QString editHelp()
 bool isCliCommand(int argc, char** argv)
 {
     if (argc < 2) return false;
-    static const char* const commands[] = {"render", "compute", "lessons",   "model", "help",
-                                           "--help", "-h",      "--version", "-v"};
+    static const char* const commands[] = {"render", "compute", "lessons", "model",     "train",
+                                           "help",   "--help",  "-h",      "--version", "-v"};
     for (const char* c : commands)
         if (std::strcmp(argv[1], c) == 0) return true;
     return false;
@@ -111,6 +111,7 @@ QString usageText(const QString& command)
         text += all ? Tr::tr("  --edit    as for render.\n\n") : editHelp() + QLatin1Char('\n');
     }
     if (all || command == QLatin1String("model")) text += modelUsage() + QLatin1Char('\n');
+    if (all || command == QLatin1String("train")) text += trainUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("lessons"))
         text += Tr::tr(
             "Usage: attnlab lessons\n  Lists the built-in lessons: one per line, the id and "
@@ -181,6 +182,7 @@ int runCli(const QStringList& arguments)
     if (command == QLatin1String("compute")) return runCompute(args);
     if (command == QLatin1String("lessons")) return runLessons(args);
     if (command == QLatin1String("model")) return runModel(args);
+    if (command == QLatin1String("train")) return runTrain(args);
     return usageError(QString(), Tr::tr("unknown command \"%1\"").arg(command));
 }
 

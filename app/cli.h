@@ -31,6 +31,9 @@ int runLessons(const QStringList& args);
 // attnlab model (cli_model.cpp): a GPT-2 or BERT checkpoint on a text.
 int runModel(const QStringList& args);
 QString modelUsage();
+// attnlab train (cli_train.cpp): learns a session's projections on a task.
+int runTrain(const QStringList& args);
+QString trainUsage();
 
 // Options every command shares.
 inline const QCommandLineOption kHelpOption({QStringLiteral("h"), QStringLiteral("help")},
@@ -40,6 +43,12 @@ inline const QCommandLineOption kOutputOption({QStringLiteral("o"), QStringLiter
 // Parses `args` (the command name first) with --help added; false when the caller should
 // return `code` (a usage error, or the help was printed).
 bool parseCommand(QCommandLineParser& parser, const QStringList& args, int& code);
+
+// Loads the session named by --session FILE or --lesson ID (exactly one must be given);
+// false with `code` set (usage error or bad input, message printed) when it cannot.
+bool loadNamedSession(const QCommandLineParser& parser, const QCommandLineOption& sessionOption,
+                      const QCommandLineOption& lessonOption, const QString& command,
+                      Session& session, QString& name, int& code);
 
 // Usage text of one command, or of all when `command` is empty.
 QString usageText(const QString& command = QString());

@@ -55,6 +55,35 @@ bool parseCommand(QCommandLineParser& parser, const QStringList& args, int& code
     return true;
 }
 
+bool loadNamedSession(const QCommandLineParser& parser, const QCommandLineOption& sessionOption,
+                      const QCommandLineOption& lessonOption, const QString& command,
+                      Session& session, QString& name, int& code)
+{
+    const bool file = parser.isSet(sessionOption);
+    const bool lesson = parser.isSet(lessonOption);
+    if (file == lesson) {
+        code = usageError(command, Tr::tr("give exactly one of --session FILE and --lesson ID"));
+        return false;
+    }
+    if (lesson) {
+        name = parser.value(lessonOption);
+        if (!findLesson(name, session)) {
+            code = fail(BadInput, Tr::tr("no lesson named %1").arg(name));
+            return false;
+        }
+        return true;
+    }
+    name = parser.value(sessionOption);
+    SessionFile sf;
+    FileError error;
+    if (!readSessionFile(name, sf, error)) {
+        code = fail(BadInput, error.message());
+        return false;
+    }
+    session = sf.session;
+    return true;
+}
+
 namespace {
 
 // The --edit values, checked for their form (not yet against a session).
@@ -74,28 +103,7 @@ bool loadAndCompute(const QCommandLineParser& parser, const QString& command,
                     attn::AttentionResult& result, QString& name, int& code,
                     const std::function<bool(const Session&, int&)>& beforeComputing = {})
 {
-    const bool file = parser.isSet(kSession);
-    const bool lesson = parser.isSet(kLesson);
-    if (file == lesson) {
-        code = usageError(command, Tr::tr("give exactly one of --session FILE and --lesson ID"));
-        return false;
-    }
-    if (lesson) {
-        name = parser.value(kLesson);
-        if (!findLesson(name, session)) {
-            code = fail(BadInput, Tr::tr("no lesson named %1").arg(name));
-            return false;
-        }
-    } else {
-        name = parser.value(kSession);
-        SessionFile sf;
-        FileError error;
-        if (!readSessionFile(name, sf, error)) {
-            code = fail(BadInput, error.message());
-            return false;
-        }
-        session = sf.session;
-    }
+    if (!loadNamedSession(parser, kSession, kLesson, command, session, name, code)) return false;
     QString error;
     if (!applyEdits(edits, session.input, error)) {
         code = usageError(command, error);

@@ -35,19 +35,21 @@ std::string letter(long k)
     return std::string(1, static_cast<char>('A' + k % 26));
 }
 
-// Position i of n in the first components: one-hot when there is room, else sin/cos pairs at
-// angles that differ for every position.
-long writePosition(long i, long n, Eigen::Ref<Vector> x)
+// Position `slot` of a ring of n slots in the first components: one-hot when there is room,
+// else sin/cos pairs at angles that differ for every slot. A ring, with each example starting
+// at another slot, so that the task is the same wherever a sentence starts: no slot is the
+// first or the last.
+long writePosition(long slot, long n, Eigen::Ref<Vector> x)
 {
     const long d = x.size();
     if (d >= n) {
-        x[i] = 1.0;
+        x[slot] = 1.0;
         return n;
     }
     const long pairs = d / 2;
     for (long k = 0; k < pairs; ++k) {
         const double angle =
-            std::numbers::pi * static_cast<double>((k + 1) * i) / static_cast<double>(n);
+            2.0 * std::numbers::pi * static_cast<double>((k + 1) * slot) / static_cast<double>(n);
         x[2 * k] = std::cos(angle);
         x[2 * k + 1] = std::sin(angle);
     }
@@ -67,9 +69,10 @@ void previousToken(const TaskSpec& spec, std::vector<TrainExample>& out)
         TrainExample ex;
         ex.X = Matrix::Zero(n, d);
         ex.pattern = Matrix::Zero(n, n);
+        const long offset = e % n;
         for (long i = 0; i < n; ++i) {
             const long word = static_cast<long>(rng.nextU64() % kVocabulary);
-            const long used = writePosition(i, n, ex.X.row(i).transpose());
+            const long used = writePosition((offset + i) % n, n, ex.X.row(i).transpose());
             if (contentDims > 0) {
                 // With one-hot positions the content has components of its own; with sin/cos
                 // pairs it is a little noise on all of them.

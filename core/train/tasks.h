@@ -3,9 +3,10 @@
 // pattern each should produce. Seeded: the same spec gives the same examples everywhere.
 //
 //   previous-token  each token attends to the one before it (the first has no target). The
-//                   embeddings carry the position: one-hot in the first n components when
-//                   d_model >= n, otherwise sin/cos pairs at n distinct angles; the remaining
-//                   components hold the token's random content.
+//                   embeddings carry the position on a ring of n slots, each example starting
+//                   at another slot (the task is the same wherever a sentence starts): one-hot
+//                   in the first n components when d_model >= n, otherwise sin/cos pairs at n
+//                   distinct angles; the remaining components hold the token's content.
 //   match           each token attends to every token of the same feature (content-based
 //                   retrieval): embedding = its feature's direction + a little noise.
 //   coreference     the textbook's 那只动物没过街，因为它太累/宽了: the pronoun 它 carries the

@@ -28,6 +28,26 @@ AttentionInput inputFor(const AttentionInput& base, TaskKind kind, const TrainEx
     return in;
 }
 
+// With W_V learned, the output too has a target: the embeddings of the tokens the pattern
+// asks for (T X, a row without a target asks for its own token), in as many components as
+// the output and the embeddings share.
+Matrix outputTarget(const AttentionInput& in, const Matrix& pattern, long outputWidth)
+{
+    Matrix t = pattern;
+    for (long i = 0; i < t.rows(); ++i) {
+        const double sum = t.row(i).sum();
+        if (sum > 0.0)
+            t.row(i) /= sum;
+        else if (i < t.cols())
+            t(i, i) = 1.0;
+    }
+    const Matrix copied = t * in.keySource();
+    Matrix out = Matrix::Zero(copied.rows(), outputWidth);
+    const long shared = std::min(outputWidth, copied.cols());
+    out.leftCols(shared) = copied.leftCols(shared);
+    return out;
+}
+
 }  // namespace
 
 Status Trainer::create(const AttentionInput& session, TaskKind kind,
@@ -80,6 +100,8 @@ Status Trainer::evaluate(bool withGradient, double& loss, Vector* grad) const
         if (Status s = computeAttention(in, result, settings_.limits); !s.ok()) return s;
         LossSpec spec;
         spec.patterns.push_back({settings_.head, examples_[e].pattern});
+        if (settings_.trainable.values)
+            spec.output = outputTarget(in, examples_[e].pattern, result.output.cols());
         LossValueT<double> value;
         CotangentT<double> cot;
         if (Status s = evaluateLoss(in, result, spec, value, withGradient ? &cot : nullptr);

@@ -7,6 +7,11 @@
 // generated task's examples replace X (and, in cross mode, Y) by their own sequence, keep the
 // session's custom mask only when it fits and drop the session's vector edits, which name
 // positions of another sequence.
+//
+// The loss is the cross-entropy between the trained head's P and the task's pattern. With
+// Trainable::values, the output must also copy the embeddings of the tokens the pattern asks
+// for (mean squared error against T X, in the components that output and X share): that is
+// what gives W_V something to learn.
 
 #include <vector>
 

@@ -1,0 +1,264 @@
+// attnlab train: learns a session's W_Q and W_K (optionally W_V) on a task, headless.
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+#include <QRegularExpression>
+
+#include "app/cli.h"
+#include "core/train/trainer.h"
+#include "ui/document/status_text.h"
+#include "ui/document/train_ops.h"
+#include "ui/io/session_file.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
+};
+
+const QCommandLineOption kSession(QStringLiteral("session"), QString(), QStringLiteral("file"));
+const QCommandLineOption kLesson(QStringLiteral("lesson"), QString(), QStringLiteral("id"));
+const QCommandLineOption kTask(QStringLiteral("task"), QString(), QStringLiteral("task"));
+const QCommandLineOption kSteps(QStringLiteral("steps"), QString(), QStringLiteral("n"));
+const QCommandLineOption kOptimizer(QStringLiteral("optimizer"), QString(), QStringLiteral("name"));
+const QCommandLineOption kLearningRate(QStringLiteral("lr"), QString(), QStringLiteral("x"));
+const QCommandLineOption kShared(QStringLiteral("shared"), QString());
+const QCommandLineOption kValues(QStringLiteral("values"), QString());
+const QCommandLineOption kSeed(QStringLiteral("seed"), QString(), QStringLiteral("n"));
+const QCommandLineOption kHead(QStringLiteral("head"), QString(), QStringLiteral("h"));
+const QCommandLineOption kCurve(QStringLiteral("curve"), QString(), QStringLiteral("file"));
+
+constexpr int kMaxSteps = 1000000;
+
+// A pattern as CSV: one line per query row, the cells separated by commas (or spaces).
+bool readPatternCsv(const QString& path, attn::Matrix& out, QString& error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        error = Tr::tr("%1: cannot be read: %2").arg(path, f.errorString());
+        return false;
+    }
+    if (f.size() > (qint64{64} << 20)) {
+        error = Tr::tr("%1: a pattern file may be at most 64 MiB").arg(path);
+        return false;
+    }
+    std::vector<std::vector<double>> rows;
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    for (qsizetype l = 0; l < lines.size(); ++l) {
+        const QString line = lines[l].trimmed();
+        if (line.isEmpty()) continue;
+        std::vector<double> row;
+        for (const QString& cell : line.split(separators, Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const double v = cell.toDouble(&ok);
+            if (!ok) {
+                error =
+                    Tr::tr("%1: line %2: \"%3\" is not a number").arg(path).arg(l + 1).arg(cell);
+                return false;
+            }
+            row.push_back(v);
+        }
+        if (!rows.empty() && row.size() != rows.front().size()) {
+            error = Tr::tr("%1: line %2 has %3 cells, the first row %4")
+                        .arg(path)
+                        .arg(l + 1)
+                        .arg(row.size())
+                        .arg(rows.front().size());
+            return false;
+        }
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty()) {
+        error = Tr::tr("%1: holds no pattern").arg(path);
+        return false;
+    }
+    out.resize(static_cast<long>(rows.size()), static_cast<long>(rows.front().size()));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < rows[i].size(); ++j)
+            out(static_cast<long>(i), static_cast<long>(j)) = rows[i][j];
+    return true;
+}
+
+// A pattern from FILE: a CSV, or a session whose P (of head `head`) is the target.
+bool readPattern(const QString& path, int head, attn::Matrix& out, QString& error)
+{
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        return readPatternCsv(path, out, error);
+    SessionFile sf;
+    FileError fe;
+    if (!readSessionFile(path, sf, fe)) {
+        error = fe.message();
+        return false;
+    }
+    if (head >= static_cast<int>(sf.session.input.heads.size())) {
+        error = Tr::tr("%1: has no head %2").arg(path).arg(head + 1);
+        return false;
+    }
+    attn::AttentionResult result;
+    const attn::Status s = attn::computeAttention<double>(sf.session.input, result);
+    if (!s.ok()) {
+        error = QStringLiteral("%1: %2").arg(path, statusMessage(s));
+        return false;
+    }
+    out = result.heads[static_cast<std::size_t>(head)].weights;
+    return true;
+}
+
+QByteArray curveCsv(const std::vector<double>& losses, double final)
+{
+    QByteArray out = "step,loss\n";
+    for (std::size_t k = 0; k < losses.size(); ++k)
+        out += QByteArray::number(static_cast<qulonglong>(k)) + ',' +
+               QByteArray::number(losses[k], 'g', 17) + '\n';
+    out += QByteArray::number(static_cast<qulonglong>(losses.size())) + ',' +
+           QByteArray::number(final, 'g', 17) + '\n';
+    return out;
+}
+
+}  // namespace
+
+QString trainUsage()
+{
+    return Tr::tr(
+        "Usage: attnlab train (--session FILE | --lesson ID)\n"
+        "                     --task previous-token|match|coref|pattern:FILE --steps N\n"
+        "                     [--optimizer adam|sgd] [--lr X] [--shared] [--values]\n"
+        "                     [--seed N] [--head H] -o TRAINED.attnlab.json [--curve C.csv]\n"
+        "  Learns the session's W_Q and W_K by gradient descent so that head H (from 1,\n"
+        "  default 1) attends as the task asks, with the session's mode, scaling and\n"
+        "  scoring. previous-token: each token attends to the one before; match: to the\n"
+        "  tokens of the same feature; coref: the textbook's 它 to 动物 (累) or 街 (宽)\n"
+        "  (needs d_model >= 6); pattern:FILE: the session's own tokens, to the pattern in\n"
+        "  FILE (CSV, one row per query) or to the weights of another session (.json).\n"
+        "  A generated task's sequences come from --seed (default 1): the run is the same\n"
+        "  on every machine. --shared: one projection for Q, K and V (the symmetric\n"
+        "  scores X W W^T X^T); --values: W_V too, so that the output copies the attended\n"
+        "  tokens. Defaults: adam, --lr 0.05 (sgd: 0.5). The trained session (for a\n"
+        "  generated task, on the task's first sequence) goes to -o; --curve writes\n"
+        "  step,loss (the loss before each step, then the final one).\n");
+}
+
+int runTrain(const QStringList& args)
+{
+    const QString command = QStringLiteral("train");
+    QCommandLineParser parser;
+    parser.addOptions({kSession, kLesson, kTask, kSteps, kOptimizer, kLearningRate, kShared,
+                       kValues, kSeed, kHead, kCurve, kOutputOption});
+    int code = Success;
+    if (!parseCommand(parser, args, code)) return code;
+
+    if (!parser.isSet(kTask)) return usageError(command, Tr::tr("--task is required"));
+    if (!parser.isSet(kSteps)) return usageError(command, Tr::tr("--steps is required"));
+    if (!parser.isSet(kOutputOption))
+        return usageError(command, Tr::tr("-o TRAINED.attnlab.json is required"));
+    const QString taskText = parser.value(kTask);
+    attn::TaskSpec spec;
+    QString patternFile;
+    if (taskText.startsWith(QLatin1String("pattern:"))) {
+        spec.kind = attn::TaskKind::Pattern;
+        patternFile = taskText.mid(8);
+        if (patternFile.isEmpty())
+            return usageError(command, Tr::tr("--task pattern:FILE needs a file"));
+    } else if (!attn::parseTaskKind(taskText.toStdString(), spec.kind) ||
+               spec.kind == attn::TaskKind::Pattern) {
+        return usageError(
+            command, Tr::tr("--task \"%1\" is not previous-token, match, coref or pattern:FILE")
+                         .arg(taskText));
+    }
+    bool ok = false;
+    const int steps = parser.value(kSteps).toInt(&ok);
+    if (!ok || steps < 1 || steps > kMaxSteps)
+        return usageError(command,
+                          Tr::tr("--steps must be a whole number from 1 to %1").arg(kMaxSteps));
+    attn::TrainSettings settings;
+    if (parser.isSet(kOptimizer) &&
+        !attn::parseOptimizerKind(parser.value(kOptimizer).toUtf8().constData(),
+                                  settings.optimizer.kind))
+        return usageError(command, Tr::tr("--optimizer must be adam or sgd"));
+    settings.optimizer.learningRate =
+        settings.optimizer.kind == attn::OptimizerKind::Adam ? 0.05 : 0.5;
+    if (parser.isSet(kLearningRate)) {
+        settings.optimizer.learningRate = parser.value(kLearningRate).toDouble(&ok);
+        if (!ok || !(settings.optimizer.learningRate > 0.0) ||
+            !std::isfinite(settings.optimizer.learningRate))
+            return usageError(command, Tr::tr("--lr must be a number above 0"));
+    }
+    if (parser.isSet(kSeed)) {
+        spec.seed = parser.value(kSeed).toULongLong(&ok);
+        if (!ok) return usageError(command, Tr::tr("--seed must be a whole number of 0 or more"));
+    }
+    settings.head = 0;
+    if (parser.isSet(kHead)) {
+        settings.head = parser.value(kHead).toInt(&ok) - 1;
+        if (!ok || settings.head < 0) return usageError(command, Tr::tr("--head counts from 1"));
+    }
+    settings.shared = parser.isSet(kShared);
+    settings.trainable.values = parser.isSet(kValues);
+
+    Session session;
+    QString name;
+    if (!loadNamedSession(parser, kSession, kLesson, command, session, name, code)) return code;
+    if (settings.head >= static_cast<int>(session.input.heads.size()))
+        return usageError(command, Tr::tr("%1 has %n head(s); --head %2 does not exist", nullptr,
+                                          static_cast<int>(session.input.heads.size()))
+                                       .arg(name)
+                                       .arg(settings.head + 1));
+    if (const QString why = ops::taskRefusal(spec.kind, session); !why.isEmpty())
+        return fail(BadInput, QStringLiteral("%1: %2").arg(name, why));
+    spec.n = session.input.queryCount();
+    spec.dModel = session.input.modelDim();
+    if (spec.kind == attn::TaskKind::Pattern) {
+        QString error;
+        if (!readPattern(patternFile, settings.head, spec.pattern, error))
+            return fail(BadInput, error);
+        spec.X = session.input.X;
+        for (const QString& t : session.targetTokens) spec.tokens.push_back(t.toStdString());
+        if (spec.pattern.rows() != session.input.queryCount() ||
+            spec.pattern.cols() != session.input.keyCount())
+            return fail(BadInput,
+                        Tr::tr("%1: the pattern is %2 x %3, the session's weights %4 x %5")
+                            .arg(patternFile)
+                            .arg(spec.pattern.rows())
+                            .arg(spec.pattern.cols())
+                            .arg(session.input.queryCount())
+                            .arg(session.input.keyCount()));
+    }
+    std::vector<attn::TrainExample> examples;
+    if (attn::Status s = attn::makeTask(spec, examples); !s.ok())
+        return fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(s)));
+    attn::Trainer trainer;
+    if (attn::Status s =
+            attn::Trainer::create(session.input, spec.kind, std::move(examples), settings, trainer);
+        !s.ok())
+        return fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(s)));
+    for (int k = 0; k < steps; ++k) {
+        if (attn::Status s = trainer.step(); !s.ok())
+            return fail(
+                BadInput,
+                Tr::tr("step %1: %2 (try a smaller --lr)").arg(k + 1).arg(statusMessage(s)));
+    }
+    double final = 0.0;
+    (void)trainer.currentLoss(final);
+
+    SessionFile out;
+    out.session = ops::keepTraining(session, trainer).session;
+    FileError fe;
+    if (!writeSessionFile(parser.value(kOutputOption), out, fe))
+        return fail(WriteFailed, fe.message());
+    if (parser.isSet(kCurve)) {
+        if (int c = writeOutput(parser.value(kCurve), curveCsv(trainer.losses(), final));
+            c != Success)
+            return c;
+    }
+    return printOut(Tr::tr("%1, %2 steps of %3: loss %4 -> %5\n")
+                        .arg(QString::fromLatin1(attn::taskName(spec.kind)))
+                        .arg(steps)
+                        .arg(QString::fromLatin1(attn::optimizerName(settings.optimizer.kind)))
+                        .arg(trainer.losses().front(), 0, 'g', 6)
+                        .arg(final, 0, 'g', 6));
+}
+
+}  // namespace attnlab::cli
