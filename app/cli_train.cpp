@@ -1,14 +1,14 @@
 // attnlab train: learns a session's W_Q and W_K (optionally W_V) on a task, headless.
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFile>
-#include <QRegularExpression>
 
 #include "app/cli.h"
 #include "core/train/trainer.h"
 #include "ui/document/status_text.h"
 #include "ui/document/train_ops.h"
 #include "ui/io/session_file.h"
+#include "ui/train/pattern_file.h"
+#include "ui/train/train_export.h"
 
 namespace attnlab::cli {
 
@@ -31,92 +31,6 @@ const QCommandLineOption kHead(QStringLiteral("head"), QString(), QStringLiteral
 const QCommandLineOption kCurve(QStringLiteral("curve"), QString(), QStringLiteral("file"));
 
 constexpr int kMaxSteps = 1000000;
-
-// A pattern as CSV: one line per query row, the cells separated by commas (or spaces).
-bool readPatternCsv(const QString& path, attn::Matrix& out, QString& error)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        error = Tr::tr("%1: cannot be read: %2").arg(path, f.errorString());
-        return false;
-    }
-    if (f.size() > (qint64{64} << 20)) {
-        error = Tr::tr("%1: a pattern file may be at most 64 MiB").arg(path);
-        return false;
-    }
-    std::vector<std::vector<double>> rows;
-    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
-    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
-    for (qsizetype l = 0; l < lines.size(); ++l) {
-        const QString line = lines[l].trimmed();
-        if (line.isEmpty()) continue;
-        std::vector<double> row;
-        for (const QString& cell : line.split(separators, Qt::SkipEmptyParts)) {
-            bool ok = false;
-            const double v = cell.toDouble(&ok);
-            if (!ok) {
-                error =
-                    Tr::tr("%1: line %2: \"%3\" is not a number").arg(path).arg(l + 1).arg(cell);
-                return false;
-            }
-            row.push_back(v);
-        }
-        if (!rows.empty() && row.size() != rows.front().size()) {
-            error = Tr::tr("%1: line %2 has %3 cells, the first row %4")
-                        .arg(path)
-                        .arg(l + 1)
-                        .arg(row.size())
-                        .arg(rows.front().size());
-            return false;
-        }
-        rows.push_back(std::move(row));
-    }
-    if (rows.empty()) {
-        error = Tr::tr("%1: holds no pattern").arg(path);
-        return false;
-    }
-    out.resize(static_cast<long>(rows.size()), static_cast<long>(rows.front().size()));
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t j = 0; j < rows[i].size(); ++j)
-            out(static_cast<long>(i), static_cast<long>(j)) = rows[i][j];
-    return true;
-}
-
-// A pattern from FILE: a CSV, or a session whose P (of head `head`) is the target.
-bool readPattern(const QString& path, int head, attn::Matrix& out, QString& error)
-{
-    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        return readPatternCsv(path, out, error);
-    SessionFile sf;
-    FileError fe;
-    if (!readSessionFile(path, sf, fe)) {
-        error = fe.message();
-        return false;
-    }
-    if (head >= static_cast<int>(sf.session.input.heads.size())) {
-        error = Tr::tr("%1: has no head %2").arg(path).arg(head + 1);
-        return false;
-    }
-    attn::AttentionResult result;
-    const attn::Status s = attn::computeAttention<double>(sf.session.input, result);
-    if (!s.ok()) {
-        error = QStringLiteral("%1: %2").arg(path, statusMessage(s));
-        return false;
-    }
-    out = result.heads[static_cast<std::size_t>(head)].weights;
-    return true;
-}
-
-QByteArray curveCsv(const std::vector<double>& losses, double final)
-{
-    QByteArray out = "step,loss\n";
-    for (std::size_t k = 0; k < losses.size(); ++k)
-        out += QByteArray::number(static_cast<qulonglong>(k)) + ',' +
-               QByteArray::number(losses[k], 'g', 17) + '\n';
-    out += QByteArray::number(static_cast<qulonglong>(losses.size())) + ',' +
-           QByteArray::number(final, 'g', 17) + '\n';
-    return out;
-}
 
 }  // namespace
 
@@ -212,7 +126,7 @@ int runTrain(const QStringList& args)
     spec.dModel = session.input.modelDim();
     if (spec.kind == attn::TaskKind::Pattern) {
         QString error;
-        if (!readPattern(patternFile, settings.head, spec.pattern, error))
+        if (!readPatternFile(patternFile, settings.head, spec.pattern, error))
             return fail(BadInput, error);
         spec.X = session.input.X;
         for (const QString& t : session.targetTokens) spec.tokens.push_back(t.toStdString());
@@ -249,7 +163,7 @@ int runTrain(const QStringList& args)
     if (!writeSessionFile(parser.value(kOutputOption), out, fe))
         return fail(WriteFailed, fe.message());
     if (parser.isSet(kCurve)) {
-        if (int c = writeOutput(parser.value(kCurve), curveCsv(trainer.losses(), final));
+        if (int c = writeOutput(parser.value(kCurve), lossCurveCsv(trainer.losses(), final));
             c != Success)
             return c;
     }

@@ -1,0 +1,34 @@
+#pragma once
+// The live loss curve: one graph per run (x = step, y = the loss before that step, then the
+// loss after the last one), a log-scale option and a legend when two runs are compared.
+
+#include <vector>
+
+#include <qcustomplot.h>
+
+namespace attnlab {
+
+class LossPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit LossPlot(QWidget* parent = nullptr);
+
+    // Curve `index` (0: the run, 1: the shared-projection run of a comparison), named `name`
+    // in the legend; `final` (NaN: none) is the loss after the last step.
+    void setCurve(int index, const QString& name, const std::vector<double>& losses,
+                  double final);
+    // Shows `count` curves (1, or 2 when comparing); the legend only with two.
+    void setCurveCount(int count);
+    void clearCurves();
+    void setLogScale(bool log);
+    [[nodiscard]] bool logScale() const { return log_; }
+    [[nodiscard]] QCPGraph* curve(int index) const { return graphs_[index]; }
+
+private:
+    void rescale();
+
+    QCPGraph* graphs_[2] = {nullptr, nullptr};
+    bool log_ = false;
+};
+
+}  // namespace attnlab
