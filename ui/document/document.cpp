@@ -3,6 +3,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/document/status_text.h"
+#include "ui/document/train_ops.h"
 
 namespace attnlab {
 
@@ -177,6 +178,12 @@ bool Document::replaceSession(const Session& session, Label label)
 bool Document::replaceSession(const Session& session, const QString& label)
 {
     return replaceSession(session, Label([label] { return label; }));
+}
+
+bool Document::keepTraining(const attn::Trainer& trainer, std::size_t example)
+{
+    return commit([] { return tr("Keep trained matrices"); },
+                  ops::keepTraining(session_, trainer, example));
 }
 
 bool Document::changeSession(const QString& label, const std::function<void(Session&)>& mutate,

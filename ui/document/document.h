@@ -18,6 +18,7 @@
 #include <QUndoStack>
 
 #include "core/incremental.h"
+#include "core/train/trainer.h"
 #include "ui/document/commands.h"
 #include "ui/document/session.h"
 #include "ui/document/session_ops.h"
@@ -78,6 +79,9 @@ public:
     // Replaces the whole session (open file, lesson): one undo step.
     bool replaceSession(const Session& session, Label label);
     bool replaceSession(const Session& session, const QString& label);
+    // Keeps a training run: the session with the learned matrices (ops::keepTraining, with
+    // its notes), one undo step. Declared here so that the trainer never edits a session itself.
+    bool keepTraining(const attn::Trainer& trainer, std::size_t example = 0);
     // Any other change (tests, tools): `mutate` edits a copy; the rest is as above.
     bool changeSession(const QString& label, const std::function<void(Session&)>& mutate,
                        int mergeId = -1);
