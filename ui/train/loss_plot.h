@@ -15,8 +15,7 @@ public:
 
     // Curve `index` (0: the run, 1: the shared-projection run of a comparison), named `name`
     // in the legend; `final` (NaN: none) is the loss after the last step.
-    void setCurve(int index, const QString& name, const std::vector<double>& losses,
-                  double final);
+    void setCurve(int index, const QString& name, const std::vector<double>& losses, double final);
     // Shows `count` curves (1, or 2 when comparing); the legend only with two.
     void setCurveCount(int count);
     void clearCurves();

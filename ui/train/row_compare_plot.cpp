@@ -1,5 +1,7 @@
 #include "ui/train/row_compare_plot.h"
 
+#include <algorithm>
+
 #include "ui/document/session.h"
 
 namespace attnlab {

@@ -3,7 +3,6 @@
 // row's attention budget and where training moves it.
 
 #include <QVector>
-
 #include <qcustomplot.h>
 
 namespace attnlab {

@@ -25,10 +25,10 @@
 namespace attnlab {
 
 struct TrainSnapshot {
-    int steps = 0;                  // steps taken
-    int firstLoss = 0;              // index of newLosses.front() in Trainer::losses()
-    std::vector<double> newLosses;  // losses recorded since the previous snapshot
-    attn::Matrix weights;           // the trained head's P on example 0, after `steps` steps
+    int steps = 0;                       // steps taken
+    int firstLoss = 0;                   // index of newLosses.front() in Trainer::losses()
+    std::vector<double> newLosses;       // losses recorded since the previous snapshot
+    attn::Matrix weights;                // the trained head's P on example 0, after `steps` steps
     std::map<int, attn::Matrix> frames;  // film-strip frames recorded since the last snapshot
     bool idle = false;                   // the worker has stopped and waits for a command
     double loss = 0.0;                   // idle: the loss of the current parameters
@@ -90,7 +90,7 @@ private:
     TrainSnapshot last_;
     bool running_ = false;
     int head_ = 0;
-    int commands_ = 0;  // the GUI's count of generation_
+    int commands_ = 0;     // the GUI's count of generation_
     std::jthread thread_;  // last: joined before anything above goes
 };
 

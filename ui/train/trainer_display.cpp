@@ -109,8 +109,7 @@ void TrainerDisplay::updateRow()
     const QStringList rows = labelsFor(rows_, std::max<long>(row_ + 1, 1));
     const QString token = row_ >= 0 && row_ < rows.size() ? rows[row_] : QString();
     rowPlot_->setRow(tr("Row %1 “%2”: P vs target").arg(row_ + 1).arg(token.left(kMaxShownLabel)),
-                     labelsFor(columns_, std::max(liveMatrix_.cols(), targetMatrix_.cols())), w,
-                     t);
+                     labelsFor(columns_, std::max(liveMatrix_.cols(), targetMatrix_.cols())), w, t);
     target_->setSelection(row_, -1);
     live_->setSelection(row_, -1);
 }

@@ -1,5 +1,6 @@
 #include "ui/train/trainer_panel.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -59,6 +60,11 @@ TrainerPanel::TrainerPanel(Document* document, QWidget* parent) : QWidget(parent
     rebuildTimer_.setInterval(30);
     connect(&rebuildTimer_, &QTimer::timeout, this, &TrainerPanel::rebuild);
     connect(doc_, &Document::inputsChanged, this, [this] {
+        // A hidden dock makes its run again when it is shown (no worker per edit meanwhile).
+        if (!isVisible() && !locked()) {
+            stale_ = true;
+            return;
+        }
         if (locked() && !keeping_)
             status_->setText(tr("The session changed, so the run went back to step 0."));
         rebuildSoon();
@@ -70,6 +76,12 @@ TrainerPanel::TrainerPanel(Document* document, QWidget* parent) : QWidget(parent
 }
 
 TrainerPanel::~TrainerPanel() = default;  // the runs stop and join their workers
+
+void TrainerPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (stale_) rebuild();
+}
 
 QString TrainerPanel::message() const
 {
@@ -110,6 +122,7 @@ void TrainerPanel::say(const QString& text)
 void TrainerPanel::rebuild()
 {
     rebuildTimer_.stop();
+    stale_ = false;
     run_.reset();
     sharedRun_.reset();
     display_->lossPlot()->setCurveCount(1);
@@ -191,9 +204,8 @@ void TrainerPanel::keep()
         return;
     }
     rebuild();  // from the kept session: the learned matrices are now step 0
-    status_->setText(
-        tr("Kept after %n step(s): one undo step (Edit ▸ Undo restores the session).", nullptr,
-           trainer->steps()));
+    status_->setText(tr("Kept after %n step(s): one undo step (Edit ▸ Undo restores the session).",
+                        nullptr, trainer->steps()));
 }
 
 void TrainerPanel::discard()
@@ -219,8 +231,7 @@ void TrainerPanel::compare()
     run_ = std::make_unique<TrainRun>(std::move(a), filmSteps());
     connect(run_.get(), &TrainRun::snapshotArrived, this, &TrainerPanel::showSnapshot);
     sharedRun_ = std::make_unique<TrainRun>(std::move(b), std::vector<int>{});
-    connect(sharedRun_.get(), &TrainRun::snapshotArrived, this,
-            &TrainerPanel::showSharedSnapshot);
+    connect(sharedRun_.get(), &TrainRun::snapshotArrived, this, &TrainerPanel::showSharedSnapshot);
     display_->lossPlot()->setCurveCount(2);
     start();
 }
@@ -263,26 +274,29 @@ void TrainerPanel::updateControls()
     const int steps = run_ ? run_->last().steps : 0;
     const bool settled = run_ && run_->settledTrainer() != nullptr;
     const bool fixed = locked();
-    const QString lockedWhy = tr("The settings belong to the run: Reset or Discard to change them.");
-    for (QWidget* w : std::initializer_list<QWidget*>{task_, optimizer_, rate_, values_, shared_,
-                                                      filmSteps_}) {
+    const QString lockedWhy =
+        tr("The settings belong to the run: Reset or Discard to change them.");
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{task_, optimizer_, rate_, values_, shared_, filmSteps_}) {
         w->setEnabled(!fixed);
         w->setStatusTip(fixed ? lockedWhy : QString());
     }
     const QString noRun = refusal_.isEmpty() ? tr("No run.") : refusal_;
     explain(start_, hasRun && !running && steps < steps_->value(),
-            !hasRun ? noRun
+            !hasRun   ? noRun
             : running ? tr("Already training.")
                       : tr("The run has taken every step: raise Steps to go on."));
     start_->setText(steps > 0 ? tr("Co&ntinue") : tr("&Start"));
     explain(pause_, running, tr("Not training."));
     explain(step_, hasRun && settled && !sharedRun_,
-            !hasRun ? noRun
+            !hasRun      ? noRun
             : sharedRun_ ? tr("A comparison runs both trainings together: use Start.")
                          : tr("Pause first."));
     explain(reset_, hasRun && fixed, tr("Already at step 0."));
     explain(keep_, settled && steps > 0,
-            !hasRun ? noRun : running ? tr("Pause first.") : tr("Take at least one step first."));
+            !hasRun   ? noRun
+            : running ? tr("Pause first.")
+                      : tr("Take at least one step first."));
     explain(discard_, hasRun && fixed, tr("Nothing to discard yet."));
     explain(compare_, hasRun && !fixed,
             !hasRun ? noRun : tr("Reset first: a comparison starts both runs from step 0."));
@@ -345,11 +359,11 @@ bool TrainerPanel::exportLossCurve(const QString& path, QString& error)
         error = tr("No loss curve yet: take a step first.");
         return false;
     }
-    const Figure f = lossCurveFigure(
-        display_->lossPlot(), tr("Training loss: %1").arg(task_->currentText()),
-        tr("%1, learning rate %2, %n step(s).", nullptr, run_->last().steps)
-            .arg(optimizer_->currentText())
-            .arg(rate_->value()));
+    const Figure f =
+        lossCurveFigure(display_->lossPlot(), tr("Training loss: %1").arg(task_->currentText()),
+                        tr("%1, learning rate %2, %n step(s).", nullptr, run_->last().steps)
+                            .arg(optimizer_->currentText())
+                            .arg(rate_->value()));
     return writeFigure(f, path, QSize(800, 560), 2.0, error);
 }
 

@@ -70,6 +70,9 @@ public:
 Q_SIGNALS:
     void snapshotShown();  // the live display took a snapshot in
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void buildControls();
     [[nodiscard]] TrainChoice choice() const;
@@ -118,6 +121,7 @@ private:
     std::unique_ptr<TrainRun> run_;
     std::unique_ptr<TrainRun> sharedRun_;  // "Compare with one shared projection"
     bool keeping_ = false;                 // our own Keep changed the document
+    bool stale_ = false;  // the document changed while the dock was hidden
     qint64 startedNs_ = 0;
     int startedSteps_ = 0;
 };

@@ -27,9 +27,9 @@ QPushButton* button(QWidget* parent, const QString& text, const QString& name,
 {
     auto* b = new QPushButton(text, parent);
     b->setObjectName(name);
-    b->setToolTip(key.isEmpty() ? tip
-                                : QStringLiteral("%1 (%2)").arg(
-                                      tip, key.toString(QKeySequence::NativeText)));
+    b->setToolTip(key.isEmpty()
+                      ? tip
+                      : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
     b->setProperty("baseToolTip", b->toolTip());
     if (!key.isEmpty()) {
         auto* shortcut = new QShortcut(key, parent);
@@ -51,8 +51,9 @@ void TrainerPanel::buildControls()
     task_->addItem(tr("Match (same feature)"), static_cast<int>(attn::TaskKind::Match));
     task_->addItem(tr("Coreference (toy)"), static_cast<int>(attn::TaskKind::Coreference));
     task_->addItem(tr("Your own pattern"), static_cast<int>(attn::TaskKind::Pattern));
-    task_->setToolTip(tr("What the trained head should attend to. Each task makes its own "
-                         "sequences (your own pattern: the session's tokens)."));
+    task_->setToolTip(
+        tr("What the trained head should attend to. Each task makes its own "
+           "sequences (your own pattern: the session's tokens)."));
     optimizer_ = new QComboBox(this);
     optimizer_->setObjectName(QStringLiteral("TrainerOptimizer"));
     optimizer_->addItem(tr("Adam"), static_cast<int>(attn::OptimizerKind::Adam));
@@ -71,16 +72,19 @@ void TrainerPanel::buildControls()
     steps_->setToolTip(tr("Start runs until this many steps have been taken in all."));
     filmSteps_ = new QLineEdit(QStringLiteral("0, 10, 100, 1000"), this);
     filmSteps_->setObjectName(QStringLiteral("TrainerFilmSteps"));
-    filmSteps_->setToolTip(tr("The steps at which the map is kept for the film-strip figure "
-                              "(the last step taken is added)."));
+    filmSteps_->setToolTip(
+        tr("The steps at which the map is kept for the film-strip figure "
+           "(the last step taken is added)."));
     values_ = new QCheckBox(tr("Train W_&V too"), this);
     values_->setObjectName(QStringLiteral("TrainerValues"));
-    values_->setToolTip(tr("Also learn W_V, so that each output copies the tokens it attends to "
-                           "(adds a mean squared error on the output)."));
+    values_->setToolTip(
+        tr("Also learn W_V, so that each output copies the tokens it attends to "
+           "(adds a mean squared error on the output)."));
     shared_ = new QCheckBox(tr("&One shared projection"), this);
     shared_->setObjectName(QStringLiteral("TrainerShared"));
-    shared_->setToolTip(tr("Learn one matrix W for Q, K and V: the scores X W Wᵀ Xᵀ are then "
-                           "symmetric."));
+    shared_->setToolTip(
+        tr("Learn one matrix W for Q, K and V: the scores X W Wᵀ Xᵀ are then "
+           "symmetric."));
 
     start_ = button(this, tr("&Start"), QStringLiteral("TrainerStart"),
                     QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Train until the step count"));
@@ -114,23 +118,23 @@ void TrainerPanel::buildControls()
     export_->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto* menu = new QMenu(export_);
     menu->addAction(tr("Loss curve (PNG, SVG, PDF)…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export the loss curve"), QStringLiteral("loss.png"),
-            tr("Figures (*.png *.svg *.pdf)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the loss curve"),
+                                                          QStringLiteral("loss.png"),
+                                                          tr("Figures (*.png *.svg *.pdf)"));
         QString error;
         if (!path.isEmpty() && !exportLossCurve(path, error)) say(error);
     });
     menu->addAction(tr("Film strip of the map (PNG, SVG, PDF)…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export the film strip"), QStringLiteral("film-strip.png"),
-            tr("Figures (*.png *.svg *.pdf)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the film strip"),
+                                                          QStringLiteral("film-strip.png"),
+                                                          tr("Figures (*.png *.svg *.pdf)"));
         QString error;
         if (!path.isEmpty() && !exportFilmStrip(path, error)) say(error);
     });
     menu->addAction(tr("Loss curve as CSV…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export the loss curve as CSV"), QStringLiteral("curve.csv"),
-            tr("CSV (*.csv)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export the loss curve as CSV"),
+                                         QStringLiteral("curve.csv"), tr("CSV (*.csv)"));
         QString error;
         if (!path.isEmpty() && !exportCurveCsv(path, error)) say(error);
     });
@@ -174,8 +178,7 @@ void TrainerPanel::buildControls()
     layout->addWidget(display_, 1);
 
     connect(task_, &QComboBox::currentIndexChanged, this, [this] {
-        if (choice().task == attn::TaskKind::Pattern && pattern_.size() == 0)
-            patternFromCurrentP();
+        if (choice().task == attn::TaskKind::Pattern && pattern_.size() == 0) patternFromCurrentP();
         rebuild();
     });
     connect(optimizer_, &QComboBox::currentIndexChanged, this, [this] {
@@ -199,9 +202,9 @@ void TrainerPanel::buildControls()
         rebuild();
     });
     connect(takeP_, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Take P from another session"), QString(),
-            tr("Sessions (*.json);;Patterns as CSV (*.csv *.txt)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Take P from another session"), QString(),
+                                         tr("Sessions (*.json);;Patterns as CSV (*.csv *.txt)"));
         QString error;
         if (!path.isEmpty() && !takePatternFrom(path, error)) say(error);
     });

@@ -25,6 +25,7 @@
 #include "ui/panels/vector_editor_panel.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/panels/weights_panel.h"
+#include "ui/train/trainer_panel.h"
 #include "ui/window/dock_layout.h"
 #include "ui/window/export_actions.h"
 #include "ui/window/file_actions.h"
@@ -113,6 +114,11 @@ void MainWindow::buildInterface()
     addPanel(new ModelLinkPanel(doc_, link_, this), tr("Model"), QStringLiteral("ModelDock"),
              Qt::RightDockWidgetArea)
         ->hide();  // shown with a head from a real model
+
+    // Training W_Q and W_K (issue 14): under the map, shown from View ▸ Panels or a lesson.
+    addPanel(new TrainerPanel(doc_, this), tr("Trainer"), QStringLiteral("TrainerDock"),
+             Qt::BottomDockWidgetArea)
+        ->hide();
 
     actions_ = new WindowActions(this, doc_);
     new ExportActions(this, doc_);
