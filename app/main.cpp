@@ -2,6 +2,7 @@
 //   attnlab [--recover] [--lesson ID] [FILE|MODEL_DIR]  open the window (and FILE, a session, a
 //                                       lesson, or a GPT-2/BERT checkpoint folder)
 //   attnlab bench-ui [options]  drive the real window offscreen and time slider updates
+//   attnlab bench-ui --train [--seconds S]  time the window while the Trainer dock trains
 //   attnlab bench-model DIR [--tokens N] [--keys K]  time typing into the real-model window
 //   attnlab render|compute|lessons|--help|--version   headless commands (app/cli.h)
 #include <cerrno>
@@ -18,6 +19,7 @@
 #include "ui/tools/head_benchmark.h"
 #include "ui/tools/model_typing_benchmark.h"
 #include "ui/tools/slider_benchmark.h"
+#include "ui/tools/train_benchmark.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/language.h"
 #include "ui/window/lesson_actions.h"
@@ -75,8 +77,26 @@ int benchUi(const QStringList& args)
     const QCommandLineOption head(QStringLiteral("head"),
                                   QApplication::translate("main", "The head (from 1)."),
                                   QStringLiteral("h"), QStringLiteral("1"));
-    parser.addOptions({sizes, steps, dk, model, text, layers, head});
+    const QCommandLineOption train(
+        QStringLiteral("train"),
+        QApplication::translate("main",
+                                "Train previous-token in the Trainer dock and time the window."));
+    const QCommandLineOption seconds(QStringLiteral("seconds"),
+                                     QApplication::translate("main", "How long to train."),
+                                     QStringLiteral("s"), QStringLiteral("5"));
+    parser.addOptions({sizes, steps, dk, model, text, layers, head, train, seconds});
     parser.process(args);
+    if (parser.isSet(train)) {
+        attnlab::TrainBenchmarkOptions t;
+        t.seconds = std::max(0.5, parser.value(seconds).toDouble());
+        QTextStream out(stdout);
+        const attnlab::TrainBenchmarkResult r = attnlab::runTrainBenchmark(t, out);
+        if (!r.error.isEmpty()) {
+            qCritical("bench-ui: %s", qUtf8Printable(r.error));
+            return 3;
+        }
+        return 0;
+    }
     if (parser.isSet(model)) {
         attnlab::HeadBenchmarkOptions h;
         h.folder = parser.value(model);

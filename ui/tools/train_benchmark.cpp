@@ -82,8 +82,7 @@ TrainBenchmarkResult runTrainBenchmark(const TrainBenchmarkOptions& o, QTextStre
     HeatmapView* live = panel->display()->liveView();
     QObject::connect(live, &QCustomPlot::afterReplot, live, [&] {
         if (panel->run() && panel->run()->last().postedNs > 0)
-            latencies.push_back(static_cast<double>(nowNs() - panel->run()->last().postedNs) /
-                                1e6);
+            latencies.push_back(static_cast<double>(nowNs() - panel->run()->last().postedNs) / 1e6);
     });
     QObject::connect(panel, &TrainerPanel::snapshotShown, panel, [&] { ++r.snapshots; });
 
