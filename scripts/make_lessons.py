@@ -251,6 +251,26 @@ def shared():
     return session(tokens, X, [(WQ, WK, WV)], shared=True, view=(0, 2, 2))
 
 
+# --- 7b. learning W_Q and W_K ----------------------------------------------------------------
+def learning():
+    # The trainer's previous-token task (core/train/tasks.cpp): six tokens, positions one-hot on
+    # a ring of six slots, two components of content; untrained projections from a fixed seed.
+    rng = np.random.default_rng(14)
+    tokens = ["A", "B", "C", "D", "E", "F"]
+    n, d, dk = 6, 8, 6
+    X = np.zeros((n, d))
+    X[:, :n] = np.eye(n)
+    X[:, n:] = rng.normal(0, 0.5, (n, d - n))
+    WQ = rng.normal(0, 1 / math.sqrt(d), (d, dk))
+    WK = rng.normal(0, 1 / math.sqrt(d), (d, dk))
+    WV = rng.normal(0, 1 / math.sqrt(d), (d, dk))
+    X, WQ, WK, WV = rounded(X, WQ, WK, WV)
+    P = attention(X, WQ, WK, WV)
+    # Untrained: no row already looks at the token before it with most of its weight.
+    assert all(P[i, i - 1] < 0.5 for i in range(1, n)), P
+    return session(tokens, X, [(WQ, WK, WV)])
+
+
 # --- 7. additive ---------------------------------------------------------------------------
 def additive():
     rng = np.random.default_rng(7)
@@ -346,6 +366,10 @@ LESSONS = [
      "Why Q, K and V differ", "为什么 Q、K、V 要分开",
      "With one shared projection every token looks at itself; separate them.",
      "共用一个投影时每个词都盯着自己；把它们分开看看。"),
+    ("learning", learning,
+     "Learning W_Q and W_K", "学习 W_Q 和 W_K",
+     "Watch gradient descent learn a previous-token head, then try one shared projection.",
+     "看梯度下降学出“看前一个词”的头，再试试共用一个投影。"),
     ("additive", additive,
      "Additive vs dot-product scoring", "加性打分与点积打分",
      "The same tokens scored two ways: switch the score function.",
@@ -386,6 +410,7 @@ LAYOUT = {
     "cross": {"tab": "weights", "left": ["SequencesDock"], "right": ["LessonDock"]},
     "cross-short": {"tab": "weights", "left": ["SequencesDock"], "right": ["LessonDock"]},
     "shared-projections": {"tab": "weights", "left": ["ControlsDock"], "right": ["LessonDock"]},
+    "learning": {"tab": "weights", "right": ["LessonDock"], "bottom": ["TrainerDock"]},
     "additive": {"tab": "weights", "left": ["ControlsDock"],
                  "right": ["RowInspectorDock", "LessonDock"]},
     "cost": {"tab": "weights", "right": ["LessonDock"], "bottom": ["CostDock"]},

@@ -1,5 +1,6 @@
 #include "core/train/gradients.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/projection.h"
@@ -83,6 +84,55 @@ void projectionBackward(const AttentionInput& in, int head, Role role, const Mat
         dSource->noalias() += dEdited * projectionFor(in, head, role).cast<T>().transpose();
 }
 
+// Steps 2-5 of a dot-product head, by blocks of query rows. Under the pure causal mask the
+// rows [i0, i1) have weights only on keys < i1, so only that prefix of each product is
+// computed, as the forward pass does; `prefixOnly` is false when a cotangent on the scaled
+// scores reaches past the prefix (masked cells keep their scores).
+template <typename T>
+void dotHeadBackward(const HeadResultT<T>& hr, const MatrixT<T>* dO, const MatrixT<T>* dPSeed,
+                     const MatrixT<T>* dZSeed, T inverseDivisor, bool prefixOnly, MatrixT<T>& dQ,
+                     MatrixT<T>& dK, MatrixT<T>& dV)
+{
+    constexpr long kBlock = 128;
+    const long n = hr.weights.rows();
+    const long m = hr.weights.cols();
+    dQ.setZero(n, hr.Q.cols());
+    dK.setZero(m, hr.K.cols());
+    dV.setZero(m, hr.V.cols());
+    MatrixT<T> dP;
+    MatrixT<T> dZ;
+    for (long i0 = 0; i0 < n; i0 += kBlock) {
+        const long rows = std::min(kBlock, n - i0);
+        const long cols = prefixOnly ? std::min(m, i0 + rows) : m;
+        const auto P = hr.weights.block(i0, 0, rows, cols);
+        if (dPSeed != nullptr)
+            dP = dPSeed->block(i0, 0, rows, cols);
+        else
+            dP.setZero(rows, cols);
+        if (dO != nullptr) {
+            const auto dOb = dO->middleRows(i0, rows);
+            dP.noalias() += dOb * hr.V.topRows(cols).transpose();
+            dV.topRows(cols).noalias() += P.transpose() * dOb;
+        }
+        const VectorT<T> rowDot = (P.array() * dP.array()).rowwise().sum();
+        dZ = (P.array() * (dP.array().colwise() - rowDot.array())).matrix();
+        if (dZSeed != nullptr) dZ += dZSeed->block(i0, 0, rows, cols);
+        dZ *= inverseDivisor;
+        dQ.middleRows(i0, rows).noalias() += dZ * hr.K.topRows(cols);
+        dK.topRows(cols).noalias() += dZ.transpose() * hr.Q.middleRows(i0, rows);
+    }
+}
+
+// True when the scaled-score cotangent is zero above the diagonal (a cross-entropy's is).
+template <typename T>
+bool zeroAboveDiagonal(const MatrixT<T>& dZ)
+{
+    for (long i = 0; i < dZ.rows(); ++i)
+        for (long j = i + 1; j < dZ.cols(); ++j)
+            if (dZ(i, j) != T(0)) return false;
+    return true;
+}
+
 }  // namespace
 
 template <typename T>
@@ -126,31 +176,38 @@ Status backward(const AttentionInput& in, const AttentionResultT<T>& r, const Co
         const auto P = hr.weights.array();
         HeadGradientsT<T> hg = zeroGradients<T>(in, in.heads[hh]);
 
-        // 2. Output = P V.
-        MatrixT<T> dP = (!seed.weights.empty() && seed.weights[hh].size() != 0)
-                            ? seed.weights[hh]
-                            : MatrixT<T>::Zero(n, m);
-        MatrixT<T> dV = MatrixT<T>::Zero(m, dv);
-        if (dConcat.size() != 0) {
-            const MatrixT<T> dO = dConcat.middleCols(static_cast<long>(hh) * dv, dv);
-            dP.noalias() += dO * hr.V.transpose();
-            dV.noalias() = hr.weights.transpose() * dO;
-        }
-        // 3. Softmax: P is exactly 0 on masked cells, so nothing passes there, and a fully
-        // masked row passes nothing at all. A cotangent given on the scaled scores themselves
-        // is added as it is (masked cells keep their scores, so those are real gradients).
-        const VectorT<T> rowDot = (P * dP.array()).rowwise().sum();
-        MatrixT<T> dZ = (P * (dP.array().colwise() - rowDot.array())).matrix();
-        if (!seed.scaled.empty() && seed.scaled[hh].size() != 0) dZ += seed.scaled[hh];
-        // 4. The divisor is a constant.
-        const MatrixT<T> dS = dZ / divisor;
-        // 5. Scores.
+        const MatrixT<T>* dPSeed =
+            (!seed.weights.empty() && seed.weights[hh].size() != 0) ? &seed.weights[hh] : nullptr;
+        const MatrixT<T>* dZSeed =
+            (!seed.scaled.empty() && seed.scaled[hh].size() != 0) ? &seed.scaled[hh] : nullptr;
+        MatrixT<T> dO;
+        if (dConcat.size() != 0) dO = dConcat.middleCols(static_cast<long>(hh) * dv, dv);
         MatrixT<T> dQ;
         MatrixT<T> dK;
+        MatrixT<T> dV;
         if (in.score == ScoreFunction::Dot) {
-            dQ.noalias() = dS * hr.K;
-            dK.noalias() = dS.transpose() * hr.Q;
+            // 2-5 by row blocks (see dotHeadBackward).
+            const bool prefixOnly =
+                r.maskKind == MaskKind::Causal && (dZSeed == nullptr || zeroAboveDiagonal(*dZSeed));
+            dotHeadBackward<T>(hr, dO.size() != 0 ? &dO : nullptr, dPSeed, dZSeed, T(1) / divisor,
+                               prefixOnly, dQ, dK, dV);
         } else {
+            // 2. Output = P V.
+            MatrixT<T> dP = dPSeed != nullptr ? *dPSeed : MatrixT<T>::Zero(n, m);
+            dV = MatrixT<T>::Zero(m, dv);
+            if (dO.size() != 0) {
+                dP.noalias() += dO * hr.V.transpose();
+                dV.noalias() = hr.weights.transpose() * dO;
+            }
+            // 3. Softmax: P is exactly 0 on masked cells, so nothing passes there, and a fully
+            // masked row passes nothing at all. A cotangent given on the scaled scores is added
+            // as it is (masked cells keep their scores, so those are real gradients).
+            const VectorT<T> rowDot = (P * dP.array()).rowwise().sum();
+            MatrixT<T> dZ = (P * (dP.array().colwise() - rowDot.array())).matrix();
+            if (dZSeed != nullptr) dZ += *dZSeed;
+            // 4. The divisor is a constant.
+            const MatrixT<T> dS = dZ / divisor;
+            // 5. Additive scores.
             AdditiveGradientsT<T> ag;
             additiveBackward<T>(in.heads[hh].additive, hr.Q, hr.K, dS, ag);
             dQ = std::move(ag.dQ);
