@@ -91,5 +91,49 @@
             <numerusform>%n vector edits were on tokens that changed and were dropped: %1.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n vector edit(s) were on the old sequence and were dropped.</source>
+        <translation>
+            <numerusform>%n vector edit was on the old sequence and was dropped.</numerusform>
+            <numerusform>%n vector edits were on the old sequence and were dropped.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainerDisplay</name>
+    <message numerus="yes">
+        <source>P after %n step(s)</source>
+        <translation>
+            <numerusform>P after %n step</numerusform>
+            <numerusform>P after %n steps</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainerPanel</name>
+    <message numerus="yes">
+        <source>Kept after %n step(s): one undo step (Edit ▸ Undo restores the session).</source>
+        <translation>
+            <numerusform>Kept after %n step: one undo step (Edit ▸ Undo restores the session).</numerusform>
+            <numerusform>Kept after %n steps: one undo step (Edit ▸ Undo restores the session).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, learning rate %2, %n step(s).</source>
+        <translation>
+            <numerusform>%1, learning rate %2, %n step.</numerusform>
+            <numerusform>%1, learning rate %2, %n steps.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::cli</name>
+    <message numerus="yes">
+        <source>%1 has %n head(s); --head %2 does not exist</source>
+        <translation>
+            <numerusform>%1 has %n head; --head %2 does not exist</numerusform>
+            <numerusform>%1 has %n heads; --head %2 does not exist</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

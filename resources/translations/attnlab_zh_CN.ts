@@ -497,6 +497,10 @@
         <source>The pinned weights were dropped: they belonged to other tokens.</source>
         <translation>已固定的权重被丢弃：它们属于另一组词元。</translation>
     </message>
+    <message>
+        <source>Keep trained matrices</source>
+        <translation>保留训练得到的矩阵</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ExportActions</name>
@@ -1146,6 +1150,17 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::LossPlot</name>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::MainWindow</name>
     <message>
         <source>&amp;Weights</source>
@@ -1206,6 +1221,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Model</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>Trainer</source>
+        <translation>训练</translation>
     </message>
 </context>
 <context>
@@ -1974,6 +1993,17 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::RowComparePlot</name>
+    <message>
+        <source>target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>P now</source>
+        <translation>当前 P</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::RowInspectorPanel</name>
     <message>
         <source>weight</source>
@@ -2438,6 +2468,24 @@ measuring…</source>
             <numerusform>%n 处向量编辑所在的词元已改变，已丢弃：%1。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The coreference task needs d_model of at least %1 (one component per feature: noun, animate, place, pronoun, function word, quality); this session has %2.</source>
+        <translation>指代任务要求 d_model 至少为 %1（每个特征占一个分量：名词、有生命、地点、代词、功能词、性质）；本会话为 %2。</translation>
+    </message>
+    <message>
+        <source>This task needs at least 2 tokens; this session has %1.</source>
+        <translation>此任务至少需要 2 个词元；本会话有 %1 个。</translation>
+    </message>
+    <message>
+        <source>The session no longer holds the real model&apos;s head: its matrices were trained.</source>
+        <translation>会话中已不再是真实模型的头：其矩阵经过了训练。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n vector edit(s) were on the old sequence and were dropped.</source>
+        <translation>
+            <numerusform>%n 处向量编辑属于旧序列，已丢弃。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnlab::StartPage</name>
@@ -2531,6 +2579,374 @@ measuring…</source>
     <message>
         <source>The scale</source>
         <translation>缩放倍数</translation>
+    </message>
+    <message>
+        <source>%1 is negative at row %2, column %3: a target pattern holds weights of 0 or more.</source>
+        <translation>%1 在第 %2 行第 %3 列为负数：目标模式中的权重须不小于 0。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainerDisplay</name>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>对数坐标(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Draw the loss on a logarithmic axis: late progress stays visible.</source>
+        <translation>以对数坐标轴绘制损失：后期的进展也看得清。</translation>
+    </message>
+    <message numerus="yes">
+        <source>P after %n step(s)</source>
+        <translation>
+            <numerusform>%n 步后的 P</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>P (not started)</source>
+        <translation>P（尚未开始）</translation>
+    </message>
+    <message>
+        <source>Row %1 “%2”: P vs target</source>
+        <translation>第 %1 行“%2”：P 与目标</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainerPanel</name>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>The pattern is %1 x %2, the session&apos;s weights %3 x %4.</source>
+        <translation>模式为 %1 × %2，而会话的权重为 %3 × %4。</translation>
+    </message>
+    <message>
+        <source>The session changed, so the run went back to step 0.</source>
+        <translation>会话已改变，训练回到第 0 步。</translation>
+    </message>
+    <message>
+        <source>Film strip at: whole numbers of 0 or more, such as 0, 10, 100, 1000.</source>
+        <translation>胶片帧步数：须为不小于 0 的整数，例如 0, 10, 100, 1000。</translation>
+    </message>
+    <message>
+        <source>Target (click to paint)</source>
+        <translation>目标（点击绘制）</translation>
+    </message>
+    <message>
+        <source>Target of the task</source>
+        <translation>任务的目标</translation>
+    </message>
+    <message>
+        <source>Step 0: press Start (or Step).</source>
+        <translation>第 0 步：按“开始”（或“单步”）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kept after %n step(s): one undo step (Edit ▸ Undo restores the session).</source>
+        <translation>
+            <numerusform>已保留 %n 步后的结果：为一个撤销步骤（编辑 ▸ 撤销可恢复会话）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Discarded: the session is as it was.</source>
+        <translation>已丢弃：会话保持原样。</translation>
+    </message>
+    <message>
+        <source>Separate W_Q, W_K</source>
+        <translation>各自的 W_Q、W_K</translation>
+    </message>
+    <message>
+        <source>Step %1 failed: %2 (try a smaller learning rate)</source>
+        <translation>第 %1 步失败：%2（请尝试更小的学习率）</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · loss %3</source>
+        <translation>第 %1 / %2 步 · 损失 %3</translation>
+    </message>
+    <message>
+        <source> · %1 steps/s</source>
+        <translation> · 每秒 %1 步</translation>
+    </message>
+    <message>
+        <source> · shared: %1</source>
+        <translation> · 共用：%1</translation>
+    </message>
+    <message>
+        <source>One shared projection</source>
+        <translation>一个共用投影</translation>
+    </message>
+    <message>
+        <source>The settings belong to the run: Reset or Discard to change them.</source>
+        <translation>这些设置属于本次训练：请先“重置”或“丢弃”再修改。</translation>
+    </message>
+    <message>
+        <source>No run.</source>
+        <translation>没有训练。</translation>
+    </message>
+    <message>
+        <source>Already training.</source>
+        <translation>正在训练。</translation>
+    </message>
+    <message>
+        <source>The run has taken every step: raise Steps to go on.</source>
+        <translation>已走完全部步数：增大“步数”即可继续。</translation>
+    </message>
+    <message>
+        <source>Co&amp;ntinue</source>
+        <translation>继续(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Not training.</source>
+        <translation>未在训练。</translation>
+    </message>
+    <message>
+        <source>A comparison runs both trainings together: use Start.</source>
+        <translation>对比会同时进行两次训练：请用“开始”。</translation>
+    </message>
+    <message>
+        <source>Pause first.</source>
+        <translation>请先暂停。</translation>
+    </message>
+    <message>
+        <source>Already at step 0.</source>
+        <translation>已在第 0 步。</translation>
+    </message>
+    <message>
+        <source>Take at least one step first.</source>
+        <translation>请先至少走一步。</translation>
+    </message>
+    <message>
+        <source>Nothing to discard yet.</source>
+        <translation>尚无可丢弃的内容。</translation>
+    </message>
+    <message>
+        <source>Reset first: a comparison starts both runs from step 0.</source>
+        <translation>请先重置：对比要让两次训练都从第 0 步开始。</translation>
+    </message>
+    <message>
+        <source>%1: the pattern is %2 x %3, the session&apos;s weights %4 x %5.</source>
+        <translation>%1：模式为 %2 × %3，而会话的权重为 %4 × %5。</translation>
+    </message>
+    <message>
+        <source>No loss curve yet: take a step first.</source>
+        <translation>还没有损失曲线：请先走一步。</translation>
+    </message>
+    <message>
+        <source>Training loss: %1</source>
+        <translation>训练损失：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, learning rate %2, %n step(s).</source>
+        <translation>
+            <numerusform>%1，学习率 %2，%n 步。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No frames yet: start the run first.</source>
+        <translation>还没有帧：请先开始训练。</translation>
+    </message>
+    <message>
+        <source>Learning the pattern: %1</source>
+        <translation>学习模式：%1</translation>
+    </message>
+    <message>
+        <source>The trained head&apos;s weights P on the task&apos;s first sequence, at the steps shown (%1, learning rate %2).</source>
+        <translation>被训练的头在任务第一个序列上的权重 P，取自所示各步（%1，学习率 %2）。</translation>
+    </message>
+    <message>
+        <source>Pause first: the curve is still growing.</source>
+        <translation>请先暂停：曲线仍在增长。</translation>
+    </message>
+    <message>
+        <source>Previous token</source>
+        <translation>前一个词元</translation>
+    </message>
+    <message>
+        <source>Match (same feature)</source>
+        <translation>匹配（相同特征）</translation>
+    </message>
+    <message>
+        <source>Coreference (toy)</source>
+        <translation>指代（玩具示例）</translation>
+    </message>
+    <message>
+        <source>Your own pattern</source>
+        <translation>自定义模式</translation>
+    </message>
+    <message>
+        <source>What the trained head should attend to. Each task makes its own sequences (your own pattern: the session&apos;s tokens).</source>
+        <translation>被训练的头应当关注什么。每个任务生成自己的序列（自定义模式：使用会话的词元）。</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>带动量的 SGD</translation>
+    </message>
+    <message>
+        <source>The step size of the optimiser (too large and the loss jumps).</source>
+        <translation>优化器的步长（过大则损失会跳动）。</translation>
+    </message>
+    <message>
+        <source>Start runs until this many steps have been taken in all.</source>
+        <translation>“开始”会一直训练到总共走完这么多步。</translation>
+    </message>
+    <message>
+        <source>The steps at which the map is kept for the film-strip figure (the last step taken is added).</source>
+        <translation>为胶片图保留注意力图的步数（另加上最后一步）。</translation>
+    </message>
+    <message>
+        <source>Train W_&amp;V too</source>
+        <translation>同时训练 W_V(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Also learn W_V, so that each output copies the tokens it attends to (adds a mean squared error on the output).</source>
+        <translation>同时学习 W_V，使每个输出复制它所关注的词元（在输出上加一项均方误差）。</translation>
+    </message>
+    <message>
+        <source>&amp;One shared projection</source>
+        <translation>一个共用投影(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Learn one matrix W for Q, K and V: the scores X W Wᵀ Xᵀ are then symmetric.</source>
+        <translation>为 Q、K、V 只学习一个矩阵 W：此时分数 X W Wᵀ Xᵀ 是对称的。</translation>
+    </message>
+    <message>
+        <source>Train until the step count</source>
+        <translation>训练到设定的步数</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Stop after the current step</source>
+        <translation>在当前这一步之后停止</translation>
+    </message>
+    <message>
+        <source>S&amp;tep</source>
+        <translation>单步(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Take one step</source>
+        <translation>走一步</translation>
+    </message>
+    <message>
+        <source>&amp;Reset</source>
+        <translation>重置(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Back to step 0: the session&apos;s matrices, the settings unlocked</source>
+        <translation>回到第 0 步：恢复会话的矩阵，并解锁设置</translation>
+    </message>
+    <message>
+        <source>&amp;Keep</source>
+        <translation>保留(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Put the learned matrices into the session (one undo step)</source>
+        <translation>把学到的矩阵放入会话（一个撤销步骤）</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Drop the run; the session stays as it is</source>
+        <translation>丢弃本次训练；会话保持不变</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with one shared projection</source>
+        <translation>与一个共用投影对比(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Train the task twice, with separate and with one shared projection (same seed and settings), and draw both loss curves</source>
+        <translation>把任务训练两次——分别用各自的投影和一个共用投影（相同的种子和设置）——并画出两条损失曲线</translation>
+    </message>
+    <message>
+        <source>Pattern from the current &amp;P</source>
+        <translation>以当前 P 为模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Start the target from the session&apos;s weights; then click cells of the target map (click: that key only; Shift+click: add or remove a key)</source>
+        <translation>以会话的权重作为目标的起点；然后点击目标图的单元格（点击：只关注该键；Shift+点击：加入或去掉一个键）</translation>
+    </message>
+    <message>
+        <source>Take P from another session…</source>
+        <translation>从另一个会话取 P…</translation>
+    </message>
+    <message>
+        <source>The weights of another session (or a CSV, one row per query) as the target</source>
+        <translation>以另一个会话的权重（或 CSV，每个查询一行）作为目标</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Loss curve (PNG, SVG, PDF)…</source>
+        <translation>损失曲线（PNG、SVG、PDF）…</translation>
+    </message>
+    <message>
+        <source>Export the loss curve</source>
+        <translation>导出损失曲线</translation>
+    </message>
+    <message>
+        <source>Figures (*.png *.svg *.pdf)</source>
+        <translation>图像 (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>Film strip of the map (PNG, SVG, PDF)…</source>
+        <translation>注意力图胶片（PNG、SVG、PDF）…</translation>
+    </message>
+    <message>
+        <source>Export the film strip</source>
+        <translation>导出胶片图</translation>
+    </message>
+    <message>
+        <source>Loss curve as CSV…</source>
+        <translation>损失曲线导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export the loss curve as CSV</source>
+        <translation>将损失曲线导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>T&amp;ask:</source>
+        <translation>任务(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Optimi&amp;ser:</source>
+        <translation>优化器(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Learning &amp;rate:</source>
+        <translation>学习率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Ste&amp;ps:</source>
+        <translation>步数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Film strip at:</source>
+        <translation>胶片帧步数(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Take P from another session</source>
+        <translation>从另一个会话取 P</translation>
+    </message>
+    <message>
+        <source>Sessions (*.json);;Patterns as CSV (*.csv *.txt)</source>
+        <translation>会话 (*.json);;CSV 模式 (*.csv *.txt)</translation>
     </message>
 </context>
 <context>
@@ -3350,29 +3766,6 @@ measuring…</source>
         <translation>--edit %1：需要 scale=S（一个有限的数）</translation>
     </message>
     <message>
-        <source>Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
-  Times slider updates in the real window (offscreen).
-       attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]
-  Times a key slider on a real head in the workbench, carried through the
-  model (the map, the later layers and the predictions).
-
-attnlab --help | --version
-
-Exit status: 0 success, 2 wrong usage, 3 bad input file,
-4 an output that could not be written.
-</source>
-        <translation>用法：attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
-  在真实窗口（离屏）中为滑块更新计时。
-      attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]
-  为工作台中真实头的一个键滑块计时，改动带过模型（注意力图、其后的层和预测）。
-
-attnlab --help | --version
-
-退出状态：0 成功，2 用法错误，3 输入文件有误，
-4 输出无法写入。
-</translation>
-    </message>
-    <message>
         <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
                      [--layer L] [--head H] [--edit ...] [--ablate ...]
                      [--session-out S.attnlab.json]
@@ -3450,6 +3843,152 @@ attnlab --help | --version
         <source>%1: %2 That is more than the limit of %3; give --max-output to allow it, or draw a figure with attnlab render.</source>
         <translation>%1：%2 这超过了 %3 的上限；用 --max-output 允许它，或者用 attnlab render 画一张图。</translation>
     </message>
+    <message>
+        <source>%1: cannot be read: %2</source>
+        <translation>%1：无法读取：%2</translation>
+    </message>
+    <message>
+        <source>%1: a pattern file may be at most 64 MiB</source>
+        <translation>%1：模式文件最大为 64 MiB</translation>
+    </message>
+    <message>
+        <source>%1: line %2: &quot;%3&quot; is not a number</source>
+        <translation>%1：第 %2 行：“%3”不是数字</translation>
+    </message>
+    <message>
+        <source>%1: line %2 has %3 cells, the first row %4</source>
+        <translation>%1：第 %2 行有 %3 个单元格，而第一行有 %4 个</translation>
+    </message>
+    <message>
+        <source>%1: holds no pattern</source>
+        <translation>%1：不含任何模式</translation>
+    </message>
+    <message>
+        <source>%1: has no head %2</source>
+        <translation>%1：没有第 %2 个头</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
+  Times slider updates in the real window (offscreen).
+       attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]
+  Times a key slider on a real head in the workbench, carried through the
+  model (the map, the later layers and the predictions).
+       attnlab bench-ui --train [--seconds S]
+  Trains previous-token in the Trainer dock at full speed and times the
+  window&apos;s frames and the training steps per second.
+
+attnlab --help | --version
+
+Exit status: 0 success, 2 wrong usage, 3 bad input file,
+4 an output that could not be written.
+</source>
+        <translation>用法：attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
+  在真实窗口（离屏）中为滑块更新计时。
+      attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]
+  为工作台中真实头的一个键滑块计时，改动带过模型（注意力图、其后的层和预测）。
+      attnlab bench-ui --train [--seconds S]
+  在训练器面板中全速训练“前一个词元”任务，为窗口的帧间隔和每秒训练步数计时。
+
+attnlab --help | --version
+
+退出状态：0 成功，2 用法错误，3 输入文件有误，
+4 输出无法写入。
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab train (--session FILE | --lesson ID)
+                     --task previous-token|match|coref|pattern:FILE --steps N
+                     [--optimizer adam|sgd] [--lr X] [--shared] [--values]
+                     [--seed N] [--head H] -o TRAINED.attnlab.json [--curve C.csv]
+  Learns the session&apos;s W_Q and W_K by gradient descent so that head H (from 1,
+  default 1) attends as the task asks, with the session&apos;s mode, scaling and
+  scoring. previous-token: each token attends to the one before; match: to the
+  tokens of the same feature; coref: the textbook&apos;s 它 to 动物 (累) or 街 (宽)
+  (needs d_model &gt;= 6); pattern:FILE: the session&apos;s own tokens, to the pattern in
+  FILE (CSV, one row per query) or to the weights of another session (.json).
+  A generated task&apos;s sequences come from --seed (default 1): the run is the same
+  on every machine. --shared: one projection for Q, K and V (the symmetric
+  scores X W W^T X^T); --values: W_V too, so that the output copies the attended
+  tokens. Defaults: adam, --lr 0.05 (sgd: 0.5). The trained session (for a
+  generated task, on the task&apos;s first sequence) goes to -o; --curve writes
+  step,loss (the loss before each step, then the final one).
+</source>
+        <translation>用法：attnlab train (--session FILE | --lesson ID)
+                     --task previous-token|match|coref|pattern:FILE --steps N
+                     [--optimizer adam|sgd] [--lr X] [--shared] [--values]
+                     [--seed N] [--head H] -o TRAINED.attnlab.json [--curve C.csv]
+  用梯度下降学习会话的 W_Q 和 W_K，使头 H（从 1 计，默认 1）按任务的要求分配
+  注意力，沿用会话的模式、缩放和打分方式。previous-token：每个词元关注它前面的
+  那个；match：关注特征相同的词元；coref：教材中的 它 关注 动物（累）或 街（宽）
+  （要求 d_model &gt;= 6）；pattern:FILE：用会话自己的词元，目标为 FILE 中的模式
+  （CSV，每个查询一行）或另一个会话（.json）的权重。
+  生成任务的序列来自 --seed（默认 1）：在每台机器上的结果都相同。--shared：
+  Q、K、V 共用一个投影（分数 X W W^T X^T 对称）；--values：同时训练 W_V，使输出
+  复制被关注的词元。默认：adam，--lr 0.05（sgd：0.5）。训练后的会话（生成任务
+  则取任务的第一个序列）写入 -o；--curve 写出 step,loss（每一步之前的损失，
+  最后是最终损失）。
+</translation>
+    </message>
+    <message>
+        <source>--task is required</source>
+        <translation>必须给出 --task</translation>
+    </message>
+    <message>
+        <source>--steps is required</source>
+        <translation>必须给出 --steps</translation>
+    </message>
+    <message>
+        <source>-o TRAINED.attnlab.json is required</source>
+        <translation>必须给出 -o TRAINED.attnlab.json</translation>
+    </message>
+    <message>
+        <source>--task pattern:FILE needs a file</source>
+        <translation>--task pattern:FILE 需要一个文件</translation>
+    </message>
+    <message>
+        <source>--task &quot;%1&quot; is not previous-token, match, coref or pattern:FILE</source>
+        <translation>--task “%1”不是 previous-token、match、coref 或 pattern:FILE</translation>
+    </message>
+    <message>
+        <source>--steps must be a whole number from 1 to %1</source>
+        <translation>--steps 必须是 1 到 %1 之间的整数</translation>
+    </message>
+    <message>
+        <source>--optimizer must be adam or sgd</source>
+        <translation>--optimizer 必须是 adam 或 sgd</translation>
+    </message>
+    <message>
+        <source>--lr must be a number above 0</source>
+        <translation>--lr 必须是大于 0 的数</translation>
+    </message>
+    <message>
+        <source>--seed must be a whole number of 0 or more</source>
+        <translation>--seed 必须是不小于 0 的整数</translation>
+    </message>
+    <message>
+        <source>--head counts from 1</source>
+        <translation>--head 从 1 开始计数</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 has %n head(s); --head %2 does not exist</source>
+        <translation>
+            <numerusform>%1 有 %n 个头；--head %2 不存在</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: the pattern is %2 x %3, the session&apos;s weights %4 x %5</source>
+        <translation>%1：模式为 %2 × %3，而会话的权重为 %4 × %5</translation>
+    </message>
+    <message>
+        <source>step %1: %2 (try a smaller --lr)</source>
+        <translation>第 %1 步：%2（请尝试更小的 --lr）</translation>
+    </message>
+    <message>
+        <source>%1, %2 steps of %3: loss %4 -&gt; %5
+</source>
+        <translation>%1，%3 训练 %2 步：损失 %4 -&gt; %5
+</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -3512,6 +4051,14 @@ attnlab --help | --version
     <message>
         <source>The head (from 1).</source>
         <translation>头（从 1 开始数）。</translation>
+    </message>
+    <message>
+        <source>Train previous-token in the Trainer dock and time the window.</source>
+        <translation>在训练器面板中训练“前一个词元”任务，并为窗口计时。</translation>
+    </message>
+    <message>
+        <source>How long to train.</source>
+        <translation>训练多长时间。</translation>
     </message>
 </context>
 </TS>

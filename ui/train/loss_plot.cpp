@@ -34,19 +34,43 @@ LossPlot::LossPlot(QWidget* parent) : QCustomPlot(parent)
 void LossPlot::setCurve(int index, const QString& name, const std::vector<double>& losses,
                         double final)
 {
+    QCPGraph* g = graphs_[index];
+    Drawn& d = drawn_[index];
+    if (losses.size() < d.losses) {
+        g->data()->clear();
+        d = Drawn{};
+    }
+    if (d.final) g->data()->removeAfter(static_cast<double>(d.losses) - 0.5);
+    const auto take = [&d](double y) {
+        if (!std::isfinite(y)) return;
+        d.lo = std::min(d.lo, y);
+        d.hi = std::max(d.hi, y);
+        if (y > 0.0) d.loPositive = std::min(d.loPositive, y);
+    };
     QVector<double> x, y;
-    x.reserve(static_cast<int>(losses.size()) + 1);
-    y.reserve(static_cast<int>(losses.size()) + 1);
-    for (std::size_t k = 0; k < losses.size(); ++k) {
+    for (std::size_t k = d.losses; k < losses.size(); ++k) {
         x.push_back(static_cast<double>(k));
         y.push_back(losses[k]);
+        take(losses[k]);
     }
-    if (std::isfinite(final)) {
+    d.losses = losses.size();
+    d.final = std::isfinite(final);
+    if (d.final) {
         x.push_back(static_cast<double>(losses.size()));
         y.push_back(final);
+        take(final);
     }
-    graphs_[index]->setName(name);
-    graphs_[index]->setData(x, y, true);
+    g->setName(name);
+    g->addData(x, y, true);
+    rescale();
+}
+
+void LossPlot::clearCurves()
+{
+    for (int i = 0; i < 2; ++i) {
+        graphs_[i]->data()->clear();
+        drawn_[i] = Drawn{};
+    }
     rescale();
 }
 
@@ -56,12 +80,6 @@ void LossPlot::setCurveCount(int count)
     graphs_[1]->removeFromLegend();
     if (count > 1) graphs_[1]->addToLegend();
     legend->setVisible(count > 1);
-    rescale();
-}
-
-void LossPlot::clearCurves()
-{
-    for (QCPGraph* g : graphs_) g->data()->clear();
     rescale();
 }
 
@@ -80,17 +98,15 @@ void LossPlot::setLogScale(bool log)
 void LossPlot::rescale()
 {
     double maxX = 10.0, lo = INFINITY, hi = -INFINITY;
-    for (QCPGraph* g : graphs_) {
-        if (!g->visible() || g->data()->isEmpty()) continue;
-        maxX = std::max(maxX, (g->data()->constEnd() - 1)->key);
-        for (const QCPGraphData& d : *g->data()) {
-            if (!std::isfinite(d.value) || (log_ && d.value <= 0.0)) continue;
-            lo = std::min(lo, d.value);
-            hi = std::max(hi, d.value);
-        }
+    for (int i = 0; i < 2; ++i) {
+        if (!graphs_[i]->visible() || graphs_[i]->data()->isEmpty()) continue;
+        const Drawn& d = drawn_[i];
+        maxX = std::max(maxX, static_cast<double>(d.losses));
+        lo = std::min(lo, log_ ? d.loPositive : d.lo);
+        hi = std::max(hi, d.hi);
     }
     xAxis->setRange(0.0, maxX);
-    if (!std::isfinite(lo)) {
+    if (!std::isfinite(lo) || !std::isfinite(hi)) {
         yAxis->setRange(log_ ? 1e-3 : 0.0, 1.0);
     } else if (log_) {
         yAxis->setRange(lo / 1.5, hi * 1.5);

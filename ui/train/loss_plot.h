@@ -2,6 +2,7 @@
 // The live loss curve: one graph per run (x = step, y = the loss before that step, then the
 // loss after the last one), a log-scale option and a legend when two runs are compared.
 
+#include <cmath>
 #include <vector>
 
 #include <qcustomplot.h>
@@ -26,7 +27,16 @@ public:
 private:
     void rescale();
 
+    // Per curve, what is drawn: the losses taken in so far (only the new ones are added, so a
+    // long run costs the GUI thread nothing per snapshot), whether a final point follows them,
+    // and their range (for the axes).
+    struct Drawn {
+        std::size_t losses = 0;
+        bool final = false;
+        double lo = INFINITY, hi = -INFINITY, loPositive = INFINITY;
+    };
     QCPGraph* graphs_[2] = {nullptr, nullptr};
+    Drawn drawn_[2];
     bool log_ = false;
 };
 

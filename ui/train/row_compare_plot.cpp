@@ -23,7 +23,7 @@ RowComparePlot::RowComparePlot(QWidget* parent) : QCustomPlot(parent)
     live_->setWidth(0.45);
     goal_->setName(tr("target"));
     live_->setName(tr("P now"));
-    yAxis->setRange(0.0, 1.05);
+    yAxis->setRange(0.0, 1.38);  // room above a weight of 1 for the legend
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);

@@ -70,7 +70,7 @@ TrainerPanel::TrainerPanel(Document* document, QWidget* parent) : QWidget(parent
         rebuildSoon();
     });
     connect(doc_, &Document::selectionChanged, this, [this] {
-        if (run_ && run_->head() != doc_->head()) rebuildSoon();
+        if (!locked() && run_ && run_->head() != doc_->head()) rebuildSoon();
     });
     rebuild();
 }
@@ -85,7 +85,7 @@ void TrainerPanel::showEvent(QShowEvent* event)
 
 QString TrainerPanel::message() const
 {
-    return message_->isVisible() ? message_->text() : QString();
+    return message_->isHidden() ? QString() : message_->text();
 }
 
 TrainChoice TrainerPanel::choice() const
@@ -240,8 +240,10 @@ void TrainerPanel::showSnapshot()
 {
     const TrainSnapshot& s = run_->last();
     if (s.weights.size() > 0) display_->setLive(s.weights, s.steps);
-    display_->lossPlot()->setCurve(0, tr("Separate W_Q, W_K"), run_->losses(),
-                                   s.idle ? s.loss : NAN);
+    const bool shared = !sharedRun_ && shared_->isChecked();
+    display_->lossPlot()->setCurve(0,
+                                   shared ? tr("One shared projection") : tr("Separate W_Q, W_K"),
+                                   run_->losses(), s.idle ? s.loss : NAN);
     if (!s.error.isEmpty())
         say(tr("Step %1 failed: %2 (try a smaller learning rate)").arg(s.steps + 1).arg(s.error));
     const double seconds = static_cast<double>(nowNs() - startedNs_) / 1e9;
