@@ -16,8 +16,17 @@ namespace attnlab {
 HeatmapContent weightsContent(const Document& doc)
 {
     HeatmapContent c;
+    fillWeightsContent(doc, c);
+    return c;
+}
+
+void fillWeightsContent(const Document& doc, HeatmapContent& c)
+{
     const attn::HeadResult* hr = doc.currentHead();
-    if (hr == nullptr) return c;
+    if (hr == nullptr) {
+        c = HeatmapContent();
+        return;
+    }
     const Session& s = doc.session();
     c.values = hr->weights;
     c.mask = hr->mask;
@@ -32,7 +41,7 @@ HeatmapContent weightsContent(const Document& doc)
     c.rowAxisTitle = WeightsPanel::tr("query");
     c.columnAxisTitle = WeightsPanel::tr("key");
     c.scale = ColorScale::Weights;
-    return c;
+    c.range.reset();
 }
 
 void applyWeightColors(HeatmapContent& c, WeightColors colors)
@@ -96,7 +105,8 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
 
 void WeightsPanel::rebuild()
 {
-    HeatmapContent c = weightsContent(*doc_);
+    HeatmapContent c = view_->recycleBuffers();
+    fillWeightsContent(*doc_, c);
     if (kind_ == Kind::Weights) applyWeightColors(c, doc_->view().colors);
     if (kind_ == Kind::Difference && doc_->currentHead()) {
         // The difference is one of the stages (stage_content.h), against the pinned weights.

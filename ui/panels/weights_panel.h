@@ -47,6 +47,8 @@ private:
 
 // The content the weights map draws for the document's current head (also used by exports).
 HeatmapContent weightsContent(const Document& doc);
+// The same into `c`, reusing the storage of its matrices when their shapes fit.
+void fillWeightsContent(const Document& doc, HeatmapContent& c);
 // Turns weights into what the chosen colouring draws (per row, log, …) and says so in the title.
 void applyWeightColors(HeatmapContent& content, WeightColors colors);
 

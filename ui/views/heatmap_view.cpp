@@ -102,13 +102,22 @@ void HeatmapView::resetView()
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+HeatmapContent HeatmapView::recycleBuffers()
+{
+    HeatmapContent out;
+    out.values.swap(content_.values);
+    out.mask.swap(content_.mask);
+    return out;
+}
+
 void HeatmapView::setContent(HeatmapContent content)
 {
-    // The same sequence edited again (same shape and tokens) keeps the user's zoom.
-    const bool sameSequence = hasContent_ && content.values.rows() == content_.values.rows() &&
-                              content.values.cols() == content_.values.cols() &&
-                              content.rowLabels == content_.rowLabels &&
-                              content.columnLabels == content_.columnLabels;
+    // The same sequence edited again (same shape and tokens) keeps the user's zoom. The shape
+    // is the drawn cells' (the values may have been handed back by recycleBuffers).
+    const CellRanks& shown = map_->cells();
+    const bool sameSequence =
+        hasContent_ && content.values.rows() == shown.rows && content.values.cols() == shown.cols &&
+        content.rowLabels == content_.rowLabels && content.columnLabels == content_.columnLabels;
     const bool sameScale = hasContent_ && content.scale == content_.scale;
     content_ = std::move(content);
     hasContent_ = true;
