@@ -15,10 +15,16 @@ ATTNLAB_PACKAGES=(
   libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
   fonts-noto-cjk fonts-dejavu-core
 )
+# scripts/fuzz.sh only: clang 14 with libFuzzer, and clang's OpenMP runtime (the core uses
+# OpenMP; clang does not depend on libomp).
+ATTNLAB_FUZZ_PACKAGES=(clang libfuzzer-14-dev libomp-14-dev)
+# .ci/run's format check only.
+ATTNLAB_FORMAT_PACKAGES=(clang-format)
 
+# attnlab_install_missing [EXTRA_PACKAGES...]
 attnlab_install_missing() {
   local missing=()
-  for p in "${ATTNLAB_PACKAGES[@]}"; do
+  for p in "${ATTNLAB_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then
