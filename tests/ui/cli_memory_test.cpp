@@ -116,7 +116,7 @@ TEST(CliMemory, ModelRefusesCheckpointsWithLyingHeadersWithin100MB)
              R"({"wte.weight":{"dtype":"F32","shape":[1000000,1000000],"data_offsets":[0,4000000000000]}})",
              "abcd"),
          "past the data section"},
-        {"a 100 MB header", safetensors(hugeHeader, ""), "16 MiB limit"},
+        {"a 100 MB header", safetensors(hugeHeader, ""), "8 MiB limit"},
         {"a header nested 2 x 10^6 deep",
          safetensors(R"({"a":)" + deep + QByteArray(deep.size(), ']') + "}", ""),
          "entry is not a JSON object"},

@@ -76,7 +76,7 @@ TEST(MemoryLimit, SafetensorsHeaderOf100MBIsRefusedWithin100MB)
     header.append(100'000'000 - header.size() - 3, 'x');
     header += "\"}}";
     const std::string report = openWithinBudget(dir, test::safetensorsBytes(header, ""));
-    EXPECT_NE(report.find("16 MiB limit"), std::string::npos) << report;
+    EXPECT_NE(report.find("8 MiB limit"), std::string::npos) << report;
 }
 
 TEST(MemoryLimit, SafetensorsHeaderNestedTwoMillionDeepIsReadWithin100MB)
@@ -97,7 +97,7 @@ TEST(MemoryLimit, SafetensorsHeaderNestedTwoMillionDeepIsReadWithin100MB)
 TEST(MemoryLimit, SafetensorsHeaderOfTinyTensorsUpToTheLimitIsReadWithin100MB)
 {
     SKIP_UNDER_ASAN();
-    // The most tensors a 16 MiB header can declare: empty ones with short names.
+    // The most tensors an 8 MiB header can declare: empty ones with short names.
     TempDir dir;
     std::string header = "{";
     long count = 0;

@@ -127,7 +127,7 @@ TEST(Safetensors, RefusesFilesShorterThanTheirHeader)
     expectRefused(bytes.substr(0, 20), ModelError::FileTruncated, "does not fit");
 }
 
-TEST(Safetensors, RefusesHeaderAboveSixteenMebibytesBeforeReadingIt)
+TEST(Safetensors, RefusesHeaderAboveEightMebibytesBeforeReadingIt)
 {
     std::string bytes(16, ' ');
     const auto setLength = [&bytes](std::uint64_t n) {
@@ -138,7 +138,7 @@ TEST(Safetensors, RefusesHeaderAboveSixteenMebibytesBeforeReadingIt)
          {kMaxSafetensorsHeader + 1, std::uint64_t{100'000'000}, std::uint64_t{200'000'000},
           std::numeric_limits<std::uint64_t>::max()}) {
         setLength(n);
-        expectRefused(bytes, ModelError::HeaderTooLarge, "16 MiB limit");
+        expectRefused(bytes, ModelError::HeaderTooLarge, "8 MiB limit");
     }
 }
 
