@@ -51,7 +51,10 @@ build_targets=()
 for t in "${targets[@]}"; do build_targets+=("attnlab_fuzz_$t"); done
 nice -n 10 cmake --build "$dir" -j 2 --target "${build_targets[@]}"
 
-mkdir -p "$dir/logs"
+# A corpus-only run keeps its logs apart, so that it never overwrites those of a fuzzing run.
+logs="$dir/logs"
+[[ $mode == corpus ]] && logs="$dir/logs-corpus"
+mkdir -p "$logs"
 # UBSan stops at the first report (the code is built with -fno-sanitize-recover); LeakSanitizer
 # runs after every input (libFuzzer's -detect_leaks, on by default).
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
@@ -59,7 +62,7 @@ export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0${ASAN_OPTIONS:+:
 
 run_one() {
   local t=$1 bin="$dir/fuzz/attnlab_fuzz_$1" seeds="$ATTNLAB_ROOT/fuzz/corpus/$1"
-  local log="$dir/logs/$t.log" findings="$dir/findings/$t/" status=0 start=$SECONDS
+  local log="$logs/$t.log" findings="$dir/findings/$t/" status=0 start=$SECONDS
   mkdir -p "$findings"
   local args=(-rss_limit_mb=2048 -timeout=60 -print_final_stats=1 -artifact_prefix="$findings")
   if [[ $mode == corpus ]]; then
@@ -84,31 +87,31 @@ run_one() {
     # 72: libFuzzer's exit code when interrupted (-interrupted_exit_code), here by the watcher.
     if ((interrupted && status == 72)); then status=0; fi
   fi
-  echo "$status" >"$dir/logs/$t.status"
-  echo $((SECONDS - start)) >"$dir/logs/$t.wall"
+  echo "$status" >"$logs/$t.status"
+  echo $((SECONDS - start)) >"$logs/$t.wall"
   # CPU seconds the fuzzer used (this subshell's only child): the machine is shared, so wall
   # time is not CPU time.
   # (`times` itself, not in a pipe: a forked pipeline stage has no children.)
-  times >"$dir/logs/$t.times"
-  sed -n '2{s/m/ /g;s/s//g;p}' "$dir/logs/$t.times" |
-    awk '{printf "%.0f\n", $1*60+$2+$3*60+$4}' >"$dir/logs/$t.cpu"
+  times >"$logs/$t.times"
+  sed -n '2{s/m/ /g;s/s//g;p}' "$logs/$t.times" |
+    awk '{printf "%.0f\n", $1*60+$2+$3*60+$4}' >"$logs/$t.cpu"
 }
 
 summary() {
-  local t=$1 log="$dir/logs/$1.log" status
-  status=$(cat "$dir/logs/$t.status")
+  local t=$1 log="$logs/$1.log" status
+  status=$(cat "$logs/$t.status")
   local line execs cov ft secs cpu
-  cpu=$(cat "$dir/logs/$t.cpu" 2>/dev/null || true)
+  cpu=$(cat "$logs/$t.cpu" 2>/dev/null || true)
   # The last status line (DONE, or the last NEW/REDUCE/pulse before an interrupt).
-  line=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1 || true)
+  line=$(grep -aE '^#[0-9]+.*cov: ' "$log" | tail -1 || true)
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  secs=$(cat "$dir/logs/$t.wall" 2>/dev/null || true)
+  secs=$(cat "$logs/$t.wall" 2>/dev/null || true)
   cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$line")
   ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$line")
   local outcome="ok"
   if [[ $status -ne 0 ]]; then
     failed=1
-    outcome="FOUND: $(grep -m1 -E 'ERROR: |runtime error|Test unit written' "$log" || echo "exit $status") (see $log)"
+    outcome="FOUND: $(grep -a -m1 -E 'ERROR: |runtime error|Test unit written' "$log" || echo "exit $status") (see $log)"
   fi
   printf '%-15s %6s s %6s CPU s %12s execs  cov %6s  ft %7s  %s\n' "$t" "${secs:-?}" \
     "${cpu:-?}" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$outcome"
