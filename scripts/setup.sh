@@ -17,10 +17,16 @@ ATTNLAB_PACKAGES=(
   # tests/install and scripts/package.sh: validators, MIME and menu caches, gio, man, dpkg-shlibdeps
   desktop-file-utils appstream libxml2-utils shared-mime-info libglib2.0-bin groff-base dpkg-dev
 )
+# scripts/fuzz.sh only: clang 14 with libFuzzer, and clang's OpenMP runtime (the core uses
+# OpenMP; clang does not depend on libomp).
+ATTNLAB_FUZZ_PACKAGES=(clang libfuzzer-14-dev libomp-14-dev)
+# .ci/run's format check only.
+ATTNLAB_FORMAT_PACKAGES=(clang-format)
 
+# attnlab_install_missing [EXTRA_PACKAGES...]
 attnlab_install_missing() {
   local missing=()
-  for p in "${ATTNLAB_PACKAGES[@]}"; do
+  for p in "${ATTNLAB_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json_depth.h"
+
 namespace attn::model {
 
 namespace {
@@ -12,7 +14,21 @@ namespace {
 using nlohmann::json;
 
 constexpr long kMaxDimension = 1L << 24;
-constexpr std::streamoff kMaxConfigBytes = 16L << 20;
+// A config.json is a few kB (a classifier's id2label map adds some tens); 1 MiB bounds what its
+// JSON tree can cost (a flat list of 0s: about 16 bytes per 2 bytes of text).
+constexpr std::streamoff kMaxConfigBytes = 1L << 20;
+
+// A value as written, shortened for a message (a 1 MiB string does not belong in one).
+std::string shown(const json& v)
+{
+    std::string s = v.dump();
+    if (s.size() > 64) {
+        std::size_t cut = 60;
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+        s = s.substr(0, cut) + " ...";
+    }
+    return s;
+}
 
 class Reader {
 public:
@@ -32,7 +48,7 @@ public:
         if (!it->is_number_integer() || it->get<std::int64_t>() <= 0 ||
             it->get<std::int64_t>() > kMaxDimension)
             return modelError(ModelError::ConfigField, file_, key,
-                              "must be a positive integer up to 2^24, got " + it->dump());
+                              "must be a positive integer up to 2^24, got " + shown(*it));
         out = static_cast<long>(it->get<std::int64_t>());
         return {};
     }
@@ -46,7 +62,7 @@ public:
         }
         if (!it->is_number() || !(it->get<double>() > 0.0) || !(it->get<double>() < 1.0))
             return modelError(ModelError::ConfigField, file_, key,
-                              "must be a number in (0, 1), got " + it->dump());
+                              "must be a number in (0, 1), got " + shown(*it));
         out = static_cast<float>(it->get<double>());
         return {};
     }
@@ -60,7 +76,7 @@ public:
         }
         if (!it->is_boolean())
             return modelError(ModelError::ConfigField, file_, key,
-                              "must be true or false, got " + it->dump());
+                              "must be true or false, got " + shown(*it));
         out = it->get<bool>();
         return {};
     }
@@ -74,7 +90,7 @@ public:
         }
         if (!it->is_string())
             return modelError(ModelError::ConfigField, file_, key,
-                              "must be a string, got " + it->dump());
+                              "must be a string, got " + shown(*it));
         out = it->get<std::string>();
         return {};
     }
@@ -173,6 +189,10 @@ const char* supportedModelTypes()
 ModelStatus parseConfig(const std::string& text, const std::string& file, ModelConfig& out)
 {
     try {
+        if (const std::size_t at = jsonTooDeepAt(text); at != std::string::npos)
+            return modelError(ModelError::ConfigField, file, "",
+                              "nested more than " + std::to_string(kMaxJsonNesting) +
+                                  " levels deep (byte " + std::to_string(at) + ")");
         const json j = json::parse(text, nullptr, false);
         if (j.is_discarded() || !j.is_object())
             return modelError(ModelError::ConfigField, file, "", "not a JSON object");

@@ -97,10 +97,12 @@ ModelStatus bindGpt2(const Binder& b, const ModelConfig& c, const float*& word,
     output = word;
     if (b.has("lm_head.weight") || !c.tieWordEmbeddings)
         ATTN_TRY(b.bind("lm_head.weight", {c.vocab, d}, output));
-    layers.resize(static_cast<std::size_t>(c.layers));
+    // Layer by layer as the checkpoint backs them: n_layer is only a number in config.json (2^24
+    // layers must not be allocated before the first missing tensor is found).
+    layers.clear();
     for (long i = 0; i < c.layers; ++i) {
         const std::string p = "h." + std::to_string(i) + ".";
-        LayerWeights& L = layers[static_cast<std::size_t>(i)];
+        LayerWeights& L = layers.emplace_back();
         ATTN_TRY(b.norm(p + "ln_1", d, L.ln1));
         ATTN_TRY(b.dense(p + "attn.c_attn", d, 3 * d, false, L.qkv));
         ATTN_TRY(b.dense(p + "attn.c_proj", d, d, false, L.attnOut));
@@ -120,10 +122,12 @@ ModelStatus bindBert(const Binder& b, const ModelConfig& c, const float*& word,
     ATTN_TRY(b.bind("embeddings.position_embeddings.weight", {c.positions, d}, position));
     ATTN_TRY(b.bind("embeddings.token_type_embeddings.weight", {c.typeVocab, d}, tokenType));
     ATTN_TRY(b.norm("embeddings.LayerNorm", d, embeddingNorm));
-    layers.resize(static_cast<std::size_t>(c.layers));
+    // Layer by layer as the checkpoint backs them: n_layer is only a number in config.json (2^24
+    // layers must not be allocated before the first missing tensor is found).
+    layers.clear();
     for (long i = 0; i < c.layers; ++i) {
         const std::string p = "encoder.layer." + std::to_string(i) + ".";
-        LayerWeights& L = layers[static_cast<std::size_t>(i)];
+        LayerWeights& L = layers.emplace_back();
         ATTN_TRY(b.dense(p + "attention.self.query", d, d, true, L.q));
         ATTN_TRY(b.dense(p + "attention.self.key", d, d, true, L.k));
         ATTN_TRY(b.dense(p + "attention.self.value", d, d, true, L.v));

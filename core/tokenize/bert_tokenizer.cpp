@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_depth.h"
 #include "core/tokenize/unicode.h"
 
 namespace attn::tok {
@@ -72,6 +73,10 @@ std::vector<std::u32string> splitWhitespace(const std::u32string& text)
 Loaded<BertOptions> BertTokenizer::optionsFromConfigJson(std::string_view text,
                                                          const std::string& name)
 {
+    if (const std::size_t at = jsonTooDeepAt(text); at != std::string_view::npos)
+        return LoadError{name, "not valid JSON: nested more than " +
+                                   std::to_string(kMaxJsonNesting) + " levels deep (byte " +
+                                   std::to_string(at) + ")"};
     json root;
     try {
         root = json::parse(text.begin(), text.end());

@@ -5,6 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/json_depth.h"
 #include "core/tokenize/unicode.h"
 
 namespace attn::tok {
@@ -92,6 +93,10 @@ std::size_t matchAt(const std::u32string& t, const std::vector<CharClass>& cls, 
 
 std::optional<LoadError> parseJson(std::string_view text, const std::string& name, json& out)
 {
+    if (const std::size_t at = jsonTooDeepAt(text); at != std::string_view::npos)
+        return LoadError{name, "not valid JSON: nested more than " +
+                                   std::to_string(kMaxJsonNesting) + " levels deep (byte " +
+                                   std::to_string(at) + ")"};
     try {
         out = json::parse(text.begin(), text.end());
     } catch (const json::exception& e) {

@@ -70,7 +70,8 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
         return r.fail(
             maskPath,
             Tr::tr("should have %1 rows (one per query) but has %2.").arg(n).arg(rows.size()));
-    attn::BoolMatrix mask(n, m);
+    // Every row is checked before the n x m mask is allocated (n empty rows must not reserve
+    // n x m booleans).
     for (qsizetype i = 0; i < rows.size(); ++i) {
         QJsonArray row;
         const QString rowPath = element(maskPath, i);
@@ -79,6 +80,11 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
             return r.fail(
                 rowPath,
                 Tr::tr("should have %1 values (one per key) but has %2.").arg(m).arg(row.size()));
+    }
+    attn::BoolMatrix mask(n, m);
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const QJsonArray row = rows[i].toArray();
+        const QString rowPath = element(maskPath, i);
         for (qsizetype j = 0; j < row.size(); ++j) {
             if (!r.boolean(row[j], element(rowPath, j),
                            mask(static_cast<long>(i), static_cast<long>(j))))

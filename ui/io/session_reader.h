@@ -127,7 +127,9 @@ public:
     }
 
     // A list of rows of numbers, `rows` x `cols` (-1 = any); [] reads as an empty matrix when
-    // `allowEmpty`.
+    // `allowEmpty`. Every row's length is checked before the matrix is allocated: a file cannot
+    // reserve numbers it does not hold (a long first row and 10^6 empty ones would otherwise ask
+    // for 10^12 doubles).
     bool matrix(const QJsonValue& v, const QString& path, long rows, long cols, bool allowEmpty,
                 attn::Matrix& out)
     {
@@ -140,7 +142,7 @@ public:
         if (rows >= 0 && a.size() != rows)
             return fail(path, Tr::tr("should have %1 rows but has %2.").arg(rows).arg(a.size()));
         if (a.isEmpty()) return fail(path, Tr::tr("has no rows."));
-        attn::Matrix m;
+        qsizetype width = 0;
         for (qsizetype i = 0; i < a.size(); ++i) {
             const QString rowPath = element(path, i);
             QJsonArray r;
@@ -151,13 +153,18 @@ public:
                         rowPath,
                         Tr::tr("should have %1 numbers but has %2.").arg(cols).arg(r.size()));
                 if (r.isEmpty()) return fail(rowPath, Tr::tr("has no numbers."));
-                m.resize(static_cast<long>(a.size()), static_cast<long>(r.size()));
-            } else if (r.size() != m.cols()) {
+                width = r.size();
+            } else if (r.size() != width) {
                 return fail(rowPath, Tr::tr("has %1 numbers but the first row has %2; every row "
                                             "must have the same length.")
                                          .arg(r.size())
-                                         .arg(m.cols()));
+                                         .arg(width));
             }
+        }
+        attn::Matrix m(static_cast<long>(a.size()), static_cast<long>(width));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString rowPath = element(path, i);
+            const QJsonArray r = a[i].toArray();
             for (qsizetype j = 0; j < r.size(); ++j) {
                 if (!number(r[j], element(rowPath, j),
                             m(static_cast<long>(i), static_cast<long>(j))))

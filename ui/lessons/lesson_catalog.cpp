@@ -27,8 +27,21 @@ QByteArray readResource(const QString& path)
 QList<Lesson> readCatalog()
 {
     const QString dir = QStringLiteral(":/lessons/");
-    const QJsonDocument index =
-        QJsonDocument::fromJson(readResource(dir + QStringLiteral("lessons.json")));
+    return parseLessonCatalog(readResource(dir + QStringLiteral("lessons.json")), dir,
+                              [](const QString& path) { return readResource(path); });
+}
+
+bool chinese()
+{
+    return lessonLanguage() == QLatin1String("zh");
+}
+
+}  // namespace
+
+QList<Lesson> parseLessonCatalog(const QByteArray& json, const QString& dir,
+                                 const std::function<QByteArray(const QString&)>& read)
+{
+    const QJsonDocument index = QJsonDocument::fromJson(json);
     QList<Lesson> out;
     const QJsonArray items = index.object().value(QLatin1String("lessons")).toArray();
     for (const QJsonValue& v : items) {
@@ -40,21 +53,14 @@ QList<Lesson> readCatalog()
         l.titleZh = str("title_zh");
         l.summaryEn = str("summary_en");
         l.summaryZh = str("summary_zh");
-        l.textEn = QString::fromUtf8(readResource(dir + str("text_en")));
-        l.textZh = QString::fromUtf8(readResource(dir + str("text_zh")));
+        l.textEn = QString::fromUtf8(read(dir + str("text_en")));
+        l.textZh = QString::fromUtf8(read(dir + str("text_zh")));
         l.sessionPath = dir + str("session");
         l.layout = o.value(QLatin1String("layout")).toObject();
         if (!l.id.isEmpty()) out << l;
     }
     return out;
 }
-
-bool chinese()
-{
-    return lessonLanguage() == QLatin1String("zh");
-}
-
-}  // namespace
 
 QString Lesson::title() const
 {

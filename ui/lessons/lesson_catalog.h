@@ -4,6 +4,9 @@
 // Simplified Chinese and English; the text is shown in the lesson language, which
 // follows the application's locale unless set explicitly.
 
+#include <functional>
+
+#include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -30,6 +33,11 @@ struct Lesson {
 
 // Every lesson, in teaching order. Empty when the resource is missing (a build problem).
 const QList<Lesson>& lessons();
+// The lessons a lessons.json text lists (what lessons() reads from the resources): entries
+// without an id are left out, missing fields read as empty. Texts and sessions are named
+// relative to `dir`; `read` returns a text's bytes (empty if absent).
+QList<Lesson> parseLessonCatalog(const QByteArray& json, const QString& dir,
+                                 const std::function<QByteArray(const QString&)>& read);
 // The lesson with this id, or nullptr.
 const Lesson* findLessonById(const QString& id);
 // Loads and validates the lesson's session. False and `error` set for an unknown id.

@@ -92,6 +92,23 @@ TEST(ModelConfig, RefusesMissingOrBadFields)
     EXPECT_NE(s.message.find("swish"), std::string::npos) << s.message;
 }
 
+TEST(ModelConfig, RefusesAValueNestedDeeperThan64Levels)
+{
+    // Its message once printed the value with a recursive dump(): 10^5 levels overflowed the
+    // stack.
+    const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+    ModelConfig c;
+    const ModelStatus s =
+        parseConfig(R"({"model_type": "gpt2", "n_layer": )" + deep + "}", "cfg.json", c);
+    EXPECT_EQ(s.code, ModelError::ConfigField);
+    EXPECT_NE(s.message.find("nested more than 64 levels"), std::string::npos) << s.message;
+    // A wrong value is quoted, shortened.
+    const ModelStatus t = parseConfig(
+        R"({"model_type": "gpt2", "n_layer": ")" + std::string(1000, 'x') + "\"}", "cfg.json", c);
+    EXPECT_NE(t.message.find("got \"xxx"), std::string::npos) << t.message;
+    EXPECT_LT(t.message.size(), 200u) << t.message;
+}
+
 TEST(ModelLoad, BindsEveryFixtureWithAndWithoutPrefix)
 {
     for (const char* name :

@@ -127,17 +127,77 @@ TEST(Safetensors, RefusesFilesShorterThanTheirHeader)
     expectRefused(bytes.substr(0, 20), ModelError::FileTruncated, "does not fit");
 }
 
-TEST(Safetensors, RefusesHeaderAboveOneHundredMegabytes)
+TEST(Safetensors, RefusesHeaderAboveEightMebibytesBeforeReadingIt)
 {
     std::string bytes(16, ' ');
-    const std::uint64_t n = 200'000'000;
-    for (int i = 0; i < 8; ++i)
-        bytes[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
-    expectRefused(bytes, ModelError::HeaderTooLarge, "100 MB");
-    const std::uint64_t huge = std::numeric_limits<std::uint64_t>::max();
-    for (int i = 0; i < 8; ++i)
-        bytes[static_cast<std::size_t>(i)] = static_cast<char>((huge >> (8 * i)) & 0xff);
-    expectRefused(bytes, ModelError::HeaderTooLarge, "100 MB");
+    const auto setLength = [&bytes](std::uint64_t n) {
+        for (int i = 0; i < 8; ++i)
+            bytes[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xff);
+    };
+    for (const std::uint64_t n :
+         {kMaxSafetensorsHeader + 1, std::uint64_t{100'000'000}, std::uint64_t{200'000'000},
+          std::numeric_limits<std::uint64_t>::max()}) {
+        setLength(n);
+        expectRefused(bytes, ModelError::HeaderTooLarge, "8 MiB limit");
+    }
+}
+
+TEST(Safetensors, RefusesATensorNamedTwice)
+{
+    // A JSON tree keeps one of the two entries; which one the model would get is not said.
+    expectRefused(test::safetensorsBytes(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                                         R"("w":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                                         floatBytes({1, 2})),
+                  ModelError::HeaderField, "appears twice");
+    expectRefused(test::safetensorsBytes(
+                      R"({"w":{"dtype":"F32","shape":[1],"dtype":"F16","data_offsets":[0,4]}})",
+                      floatBytes({1})),
+                  ModelError::HeaderField, "\"dtype\" appears twice");
+}
+
+TEST(Safetensors, ReadsFromMemoryAsFromAFile)
+{
+    const std::string bytes =
+        test::readBytes(test::modelFixture("gpt2_tiny_f16_prefixed") / "model.safetensors");
+    SafetensorsFile fromFile, fromMemory;
+    const auto path = test::modelFixture("gpt2_tiny_f16_prefixed") / "model.safetensors";
+    ASSERT_TRUE(SafetensorsFile::open(path.string(), fromFile).ok());
+    ASSERT_TRUE(
+        SafetensorsFile::fromMemory(bytes.data(), bytes.size(), "in memory", fromMemory).ok());
+    ASSERT_EQ(fromMemory.tensors().size(), fromFile.tensors().size());
+    for (std::size_t i = 0; i < fromFile.tensors().size(); ++i) {
+        const TensorInfo& a = fromFile.tensors()[i];
+        const TensorInfo& b = fromMemory.tensors()[i];
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_EQ(a.shape, b.shape);
+        ASSERT_EQ(a.data == nullptr, b.data == nullptr) << a.name;
+        if (a.data) {
+            EXPECT_EQ(std::memcmp(a.data, b.data, a.elementCount() * 4), 0) << a.name;
+        }
+    }
+    EXPECT_EQ(fromMemory.path(), "in memory");
+    const ModelStatus s = SafetensorsFile::fromMemory(bytes.data(), 20, "cut", fromMemory);
+    EXPECT_EQ(s.code, ModelError::FileTruncated) << s.message;
+    EXPECT_TRUE(fromMemory.tensors().empty());
+}
+
+TEST(Safetensors, ListsTensorsByNameAndSkipsFieldsItDoesNotUse)
+{
+    TempDir dir;
+    SafetensorsFile file;
+    ASSERT_TRUE(openBytes(dir,
+                          test::safetensorsBytes(
+                              R"({"b":{"dtype":"F32","shape":[1],"data_offsets":[0,4],)"
+                              R"("x":{"y":[[1,{"z":null}]]}},"__metadata__":{"format":"pt"},)"
+                              R"("a":{"data_offsets":[4,8],"shape":[1],"dtype":"F32"}})",
+                              floatBytes({1, 2})),
+                          file)
+                    .ok());
+    ASSERT_EQ(file.tensors().size(), 2u);
+    EXPECT_EQ(file.tensors()[0].name, "a");
+    EXPECT_EQ(file.tensors()[1].name, "b");
+    EXPECT_EQ(file.find("a")->data[0], 2.0f);
+    EXPECT_EQ(file.find("b")->data[0], 1.0f);
 }
 
 TEST(Safetensors, RefusesHeadersThatAreNotJsonObjects)

@@ -5,7 +5,9 @@
 
 namespace attnlab::test {
 
-CliRun runAttnlab(const QStringList& args)
+namespace {
+
+CliRun run(const QString& program, const QStringList& args)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -13,13 +15,43 @@ CliRun runAttnlab(const QStringList& args)
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(ATTNLAB_BINARY), args);
+    p.start(program, args);
     CliRun r;
     if (!p.waitForFinished(60000)) return r;
     r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
     r.out = p.readAllStandardOutput();
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+}  // namespace
+
+CliRun runAttnlab(const QStringList& args)
+{
+    return run(QStringLiteral(ATTNLAB_BINARY), args);
+}
+
+CliRun runAttnlabWithAddressLimit(qint64 kib, const QStringList& args)
+{
+    return run(QStringLiteral("/bin/sh"),
+               QStringList{QStringLiteral("-c"),
+                           QStringLiteral("ulimit -v %1 && exec \"$0\" \"$@\"").arg(kib),
+                           QStringLiteral(ATTNLAB_BINARY)} +
+                   args);
+}
+
+qint64 attnlabAddressBaseline(const QStringList& args)
+{
+    qint64 low = 0, high = qint64{8} << 20;  // KiB: fails at low, succeeds at high
+    if (runAttnlabWithAddressLimit(high, args).code != 0) return -1;
+    while (high - low > 4096) {
+        const qint64 mid = (low + high) / 2;
+        if (runAttnlabWithAddressLimit(mid, args).code == 0)
+            high = mid;
+        else
+            low = mid;
+    }
+    return high;
 }
 
 }  // namespace attnlab::test

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora under fuzz/corpus/<target>/ from the lessons and the test fixtures.
+
+Run from anywhere: /usr/bin/python3 fuzz/make_corpus.py. The corpora are committed; this script
+says how they were made and remakes them (it replaces the files it writes, nothing else).
+Kept small (a few hundred kB in all): checkpoints become their real headers with tiny tensors,
+or their headers plus a little data; vocabularies become consistent slices of the real ones.
+"""
+import json
+import pathlib
+import struct
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "fuzz" / "corpus"
+LESSONS = ROOT / "resources" / "lessons"
+MODELS = ROOT / "tests" / "reference" / "fixtures" / "models"
+TOKENIZERS = ROOT / "tests" / "reference" / "tokenizers"
+
+
+def write(target, name, data):
+    d = OUT / target
+    d.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    (d / name).write_bytes(data)
+
+
+def safetensors(header, data=b""):
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)  # the library pads the header to 8 bytes
+    return struct.pack("<Q", len(text)) + text + data
+
+
+# Sessions: every lesson, and a version-2 session with biases and a provenance.
+for f in sorted(LESSONS.glob("*.attnlab.json")):
+    write("session", f.name, f.read_bytes())
+s = json.loads((LESSONS / "hand-exercise.attnlab.json").read_text())
+s["version"] = 2
+p = s["projections"]
+for key, width in (("b_Q", "d_k"), ("b_K", "d_k"), ("b_V", "d_v")):
+    p[key] = [[0.25 * (i + 1) for i in range(p[width])] for _ in range(p["heads"])]
+s["provenance"] = {"model_folder": "/models/gpt2", "safetensors_sha256": "0" * 64,
+                   "model_type": "gpt2", "layer": 3, "head": 1, "text": "The animal"}
+write("session", "v2-biases-provenance.attnlab.json", json.dumps(s, indent=1, ensure_ascii=False))
+
+# The lesson catalogue.
+write("lesson_catalog", "lessons.json", (LESSONS / "lessons.json").read_bytes())
+
+# Checkpoints: each fixture's real header with every tensor shrunk to at most 2 elements (a
+# valid file), the F16 fixture whole, each header with 64 bytes of data (truncated), and a few
+# made by hand (misaligned, BOOL/I64, metadata, empty tensors).
+SIZES = {"F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "U8": 1, "BOOL": 1, "F64": 8}
+for model in sorted(MODELS.iterdir()):
+    raw = (model / "model.safetensors").read_bytes()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n])
+    small, data = {}, b""
+    for name, e in header.items():
+        if name == "__metadata__":
+            small[name] = e
+            continue
+        shape = [min(d, 2) for d in e["shape"][:1]] + [1] * (len(e["shape"]) - 1)
+        count = 1
+        for d in shape:
+            count *= d
+        size = SIZES[e["dtype"]] * count
+        small[name] = {"dtype": e["dtype"], "shape": shape,
+                       "data_offsets": [len(data), len(data) + size]}
+        data += bytes((len(data) + k) % 251 for k in range(size))
+    write("safetensors", model.name + "-shrunk.safetensors", safetensors(small, data))
+    write("safetensors", model.name + "-head.safetensors", raw[:8 + n + 64])
+    config = (model / "config.json").read_bytes()
+    write("config", model.name + ".json", config)
+write("safetensors", "gpt2_tiny_f16_prefixed.safetensors",
+      (MODELS / "gpt2_tiny_f16_prefixed" / "model.safetensors").read_bytes())
+f32 = struct.pack("<4f", 1.5, -2.25, 0.0, 3.0)
+write("safetensors", "misaligned.safetensors",
+      struct.pack("<Q", 55) + b'{"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}}'[:55]
+      + f32)
+write("safetensors", "mixed.safetensors", safetensors({
+    "__metadata__": {"format": "pt"},
+    "w": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]},
+    "ids": {"dtype": "I64", "shape": [1, 1], "data_offsets": [4, 12]},
+    "mask": {"dtype": "BOOL", "shape": [2], "data_offsets": [12, 14]},
+    "empty": {"dtype": "F32", "shape": [0, 3], "data_offsets": [14, 14]},
+    "h": {"dtype": "F16", "shape": [1], "data_offsets": [14, 16]},
+}, b"\x80\x3f\x00\x40" + struct.pack("<q", 7) + b"\x01\x00" + b"\x00\x3c"))
+
+# config.json: the fixtures' and variants the reader knows.
+gpt2 = json.loads((MODELS / "gpt2_tiny" / "config.json").read_text())
+v = dict(gpt2)
+del v["n_positions"]
+v.update({"activation_function": "relu", "n_inner": 48, "tie_word_embeddings": False,
+          "scale_attn_weights": False})
+write("config", "gpt2-variant.json", json.dumps(v))
+bert = json.loads((MODELS / "bert_tiny" / "config.json").read_text())
+b = dict(bert)
+b.update({"hidden_act": "gelu_new", "position_embedding_type": "absolute",
+          "is_decoder": False, "layer_norm_eps": 1e-7, "type_vocab_size": None})
+write("config", "bert-variant.json", json.dumps(b))
+
+# GPT-2 tokenizer files: vocab.json NUL merges.txt (the first merges of the real files, whose
+# results are the ids after the 256 bytes), and "#t" + tokenizer.json of the same.
+vocab = json.loads((TOKENIZERS / "gpt2" / "vocab.json").read_text())
+merges = (TOKENIZERS / "gpt2" / "merges.txt").read_text().split("\n")
+for count in (40, 300):
+    kept = {t: i for t, i in vocab.items() if i < 256 + count}
+    lines = merges[:1 + count]
+    write("gpt2_load", f"gpt2-{count}.txt",
+          json.dumps(kept, ensure_ascii=False) + "\0" + "\n".join(lines) + "\n")
+    tj = {"version": "1.0", "model": {"type": "BPE", "vocab": kept,
+                                      "merges": [m if k % 2 else m.split(" ")
+                                                 for k, m in enumerate(lines[1:])]}}
+    write("gpt2_load", f"tokenizer-{count}.txt", "#t" + json.dumps(tj, ensure_ascii=False))
+
+# BERT: the head of the real vocab.txt (specials, [unused], characters) and common words,
+# with and without a tokenizer_config.json after a NUL.
+lines = (TOKENIZERS / "bert-base-uncased" / "vocab.txt").read_text().split("\n")
+head = "\n".join(lines[:1100] + lines[1996:2300]) + "\n"
+write("bert_load", "bert-vocab.txt", head)
+write("bert_load", "bert-vocab-cased.txt",
+      head + "\0" + json.dumps({"do_lower_case": False, "strip_accents": True,
+                                "tokenize_chinese_chars": False}))
+
+# Texts to encode: every input of the tokenizer reference cases, one file each.
+for name, target in (("gpt2_cases.json", "gpt2_encode"), ("bert_cases.json", "bert_encode")):
+    cases = json.loads((TOKENIZERS / name).read_text())["cases"]
+    seen = set()
+    for k, case in enumerate(cases):
+        text = case["text"]
+        if text in seen or not text:
+            continue
+        seen.add(text)
+        write(target, f"case-{k:03d}.txt", text)
