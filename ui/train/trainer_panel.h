@@ -121,7 +121,7 @@ private:
     std::unique_ptr<TrainRun> run_;
     std::unique_ptr<TrainRun> sharedRun_;  // "Compare with one shared projection"
     bool keeping_ = false;                 // our own Keep changed the document
-    bool stale_ = false;  // the document changed while the dock was hidden
+    bool stale_ = false;                   // the document changed while the dock was hidden
     qint64 startedNs_ = 0;
     int startedSteps_ = 0;
 };
