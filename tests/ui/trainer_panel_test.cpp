@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
@@ -90,7 +91,10 @@ TEST(TrainerPanel, PauseStopsTheSteps)
     ASSERT_TRUE(waitSettled(panel));
     const int stopped = panel.run()->last().steps;
     EXPECT_LT(stopped, 1000000);
-    QTest::qWait(200);
+    // Settled means the worker has sent its last snapshot: deliver whatever is queued, and
+    // nothing may have moved.
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
     EXPECT_EQ(panel.run()->last().steps, stopped);
     EXPECT_EQ(static_cast<int>(panel.run()->losses().size()), stopped);
     EXPECT_FALSE(panel.pauseButton()->isEnabled());
@@ -105,7 +109,8 @@ TEST(TrainerPanel, StepTakesExactlyOneStep)
     panel.stepButton()->click();
     ASSERT_TRUE(
         QTest::qWaitFor([&] { return settled(panel) && panel.run()->last().steps == 1; }, kWaitMs));
-    QTest::qWait(100);
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
     EXPECT_EQ(panel.run()->last().steps, 1);
     panel.stepButton()->click();
     ASSERT_TRUE(
@@ -280,8 +285,9 @@ TEST(TrainerPanel, DestroyingTheWindowMidRunIsClean)
         panel->stepsBox()->setValue(1000000);
         panel->startButton()->click();
         ASSERT_TRUE(QTest::qWaitFor([&] { return panel->run()->last().steps > 0; }, kWaitMs));
-        window.reset();  // joins the worker; its queued snapshots are dropped
-        QTest::qWait(50);
+        window.reset();                        // joins the worker; its queued snapshots are dropped
+        QCoreApplication::sendPostedEvents();  // delivering them must not touch the dead panel
+        QCoreApplication::processEvents();
     }
 }
 
