@@ -2418,6 +2418,10 @@ measuring…</source>
         <source>is %1, but some heads have no additive parameters; without them d_a may be at most %2.</source>
         <translation>是 %1，但有的头没有加性参数；没有参数时 d_a 最大只能是 %2。</translation>
     </message>
+    <message>
+        <source>holds %1 tokens: their attention weights alone would need %2 MiB of memory, more than the limit of %3 MiB. Use fewer tokens.</source>
+        <translation>有 %1 个词：仅注意力权重就需要 %2 MiB 内存，超过了 %3 MiB 的上限。请减少词数。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SessionMatrixModel</name>

@@ -1,5 +1,5 @@
 // The real attnlab program, run under `ulimit -v`, refuses files whose headers ask for absurd
-// sizes with at most 100 MB beyond what it needs to start: sessions asking for 10^11 numbers, a
+// sizes with at most 100 MB beyond what it needs to start: sessions asking for 10^12 numbers, a
 // 40 GB mask or nested 10^6 deep (attnlab compute); checkpoints with a lying header, a
 // 10^12-element tensor, a 100 MB header, a header nested 2 x 10^6 deep or 2^24 layers (attnlab
 // model). The baseline
@@ -68,14 +68,17 @@ TEST(CliMemory, ComputeRefusesSessionsAskingForAbsurdSizesWithin100MB)
         const char* field;
     };
     const Case cases[] = {
-        // 10^5 tokens x d_model 10^6 = 10^11 numbers (800 GB) in 2.6 MB of file. The 10^12 case
-        // (10^6 rows, 9 MB) is refused by the reader the same way, but the JSON tree Qt builds
-        // of its 2 x 10^6 values alone peaks at about 120 MB above the baseline (measured with
-        // /usr/bin/time: 147 MB against 25 MB), so it is not within this budget.
-        {"hundred-billion.attnlab.json", testing::sessionWithEmbeddingRows(100'000, 1'000'000),
+        // 10^6 tokens x d_model 10^6 = 10^12 numbers in 9 MB of file, refused by the pre-scan's
+        // token count before Qt builds a JSON tree of its 3 x 10^6 values (which alone peaked
+        // at about 120 MB above the baseline).
+        {"trillion.attnlab.json", testing::sessionWithEmbeddingRows(1'000'000, 1'000'000),
+         "target.tokens"},
+        // 3 x 10^4 tokens x d_model 10^6 = 3 x 10^10 numbers (240 GB) in 2.2 MB of file: under
+        // the pre-scan's bound, refused by the reader at the first short row.
+        {"thirty-billion.attnlab.json", testing::sessionWithEmbeddingRows(30'000, 1'000'000),
          "target.embeddings[1]"},
-        // 2 x 10^5 tokens and as many empty mask rows: a 40 GB boolean matrix.
-        {"mask.attnlab.json", testing::sessionWithMaskRows(200'000), "options.mask[0]"},
+        // 4 x 10^4 tokens and as many empty mask rows: a 1.6 GB boolean matrix.
+        {"mask.attnlab.json", testing::sessionWithMaskRows(40'000), "options.mask[0]"},
         {"deep.attnlab.json", testing::sessionNested(1'000'000), "nested more than"},
     };
     for (const Case& c : cases) {

@@ -14,9 +14,9 @@ namespace {
 
 TEST(SessionLimits, LongFirstRowWithEmptyRowsIsRefusedBeforeTheMatrixIsAllocated)
 {
-    // 10^5 tokens, d_model 10^6: 10^11 doubles (800 GB) if sized from the first row, in a 2.6 MB
-    // file whose other rows are empty.
-    const QByteArray bytes = testing::sessionWithEmbeddingRows(100'000, 1'000'000);
+    // 3 x 10^4 tokens, d_model 10^6: 3 x 10^10 doubles (240 GB) if sized from the first row, in
+    // a 2.2 MB file whose other rows are empty.
+    const QByteArray bytes = testing::sessionWithEmbeddingRows(30'000, 1'000'000);
     SessionFile file;
     FileError error;
     ASSERT_FALSE(parseSessionJson(bytes, QStringLiteral("big.attnlab.json"), file, error));
@@ -25,16 +25,40 @@ TEST(SessionLimits, LongFirstRowWithEmptyRowsIsRefusedBeforeTheMatrixIsAllocated
         << error.message().toStdString();
 }
 
+TEST(SessionLimits, MillionTokensAreRefusedByThePrescanBeforeTheJsonTreeIsBuilt)
+{
+    // 10^6 tokens, d_model 10^6: 10^12 numbers asked for in a 9 MB file. The pre-scan counts
+    // the tokens, so the refusal names them rather than a row found after parsing.
+    const QByteArray bytes = testing::sessionWithEmbeddingRows(1'000'000, 1'000'000);
+    SessionFile file;
+    FileError error;
+    ASSERT_FALSE(parseSessionJson(bytes, QStringLiteral("huge.attnlab.json"), file, error));
+    EXPECT_EQ(error.field, QStringLiteral("target.tokens"));
+    EXPECT_TRUE(error.problem.contains(QStringLiteral("1000000 tokens")))
+        << error.message().toStdString();
+}
+
+TEST(SessionLimits, TokenCountJustUnderTheBudgetIsLeftToTheReader)
+{
+    // 40,000 tokens: 6.0 GB of float weights, just inside the 6 GiB budget, so the pre-scan lets
+    // it through and the reader names the empty second row.
+    const QByteArray bytes = testing::sessionWithEmbeddingRows(40'000, 3);
+    SessionFile file;
+    FileError error;
+    ASSERT_FALSE(parseSessionJson(bytes, QStringLiteral("long.attnlab.json"), file, error));
+    EXPECT_EQ(error.field, QStringLiteral("target.embeddings[1]")) << error.message().toStdString();
+}
+
 TEST(SessionLimits, MaskOfEmptyRowsIsRefusedBeforeTheMaskIsAllocated)
 {
-    // 2 x 10^5 tokens and as many empty mask rows: a 40 GB boolean matrix if allocated before
-    // its rows are checked.
-    const QByteArray bytes = testing::sessionWithMaskRows(200'000);
+    // 4 x 10^4 tokens and as many empty mask rows: a 1.6 GB boolean matrix if allocated before
+    // its rows are checked (more tokens are refused by the pre-scan's token count).
+    const QByteArray bytes = testing::sessionWithMaskRows(40'000);
     SessionFile file;
     FileError error;
     ASSERT_FALSE(parseSessionJson(bytes, QStringLiteral("mask.attnlab.json"), file, error));
     EXPECT_EQ(error.field, QStringLiteral("options.mask[0]"));
-    EXPECT_TRUE(error.problem.contains(QStringLiteral("200000"))) << error.message().toStdString();
+    EXPECT_TRUE(error.problem.contains(QStringLiteral("40000"))) << error.message().toStdString();
 }
 
 TEST(SessionLimits, NestingAMillionDeepIsRefusedByThePrescan)

@@ -96,6 +96,7 @@ struct Frame {
     bool object = false;
     bool expectKey = false;
     bool hasKey = false;
+    bool hasValue = false;  // an array with at least one element
     long index = 0;
     QString key;
     QSet<QString> keys;
@@ -159,6 +160,9 @@ bool walk(const QByteArray& b, qsizetype stopAt, int maxDepth, JsonPrescan& r,
     QString text;
     for (qsizetype i = r.bomLength; i < std::min(stopAt, b.size());) {
         const char c = b[i];
+        if (!stack.empty() && !stack.back().object && c != ']' && c != ' ' && c != '\n' &&
+            c != '\t' && c != '\r')
+            stack.back().hasValue = true;
         if (c == '"') {
             const qsizetype start = i;
             i = readString(b, i, text);
@@ -189,7 +193,12 @@ bool walk(const QByteArray& b, qsizetype stopAt, int maxDepth, JsonPrescan& r,
             f.expectKey = f.object;
             stack.push_back(std::move(f));
         } else if (c == '}' || c == ']') {
-            if (!stack.empty()) stack.pop_back();
+            if (!stack.empty()) {
+                const Frame closed = std::move(stack.back());
+                stack.pop_back();
+                if (!closed.object && stack.size() == 2)
+                    r.arrayLengths.insert(pathOf(stack), closed.hasValue ? closed.index + 1 : 0);
+            }
         } else if (c == ',' && !stack.empty()) {
             if (stack.back().object)
                 stack.back().expectKey = true;

@@ -5,6 +5,7 @@
 // It does not check JSON syntax: the parser reports that afterwards.
 
 #include <QByteArray>
+#include <QHash>
 #include <QSet>
 #include <QString>
 
@@ -19,6 +20,9 @@ struct JsonPrescan {
     qsizetype bomLength = 0;  // bytes of a UTF-8 byte-order mark to skip (0 or 3)
     // Paths of numbers written as negative zero ("-0.0"): QJsonDocument reads them as +0.
     QSet<QString> negativeZeros;
+    // Element counts of the arrays two levels down, by path ("target.tokens"): what a reader
+    // can check against its limits before the parser builds a tree of every value.
+    QHash<QString, qsizetype> arrayLengths;
 };
 
 inline constexpr int kMaxJsonDepth = 64;

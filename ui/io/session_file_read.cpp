@@ -2,6 +2,8 @@
 // then a strict walk over every field that names the first problem by its JSON path, and
 // finally attn::validate for what the core itself requires.
 
+#include <algorithm>
+
 #include <QJsonDocument>
 
 #include "ui/document/status_text.h"
@@ -97,6 +99,25 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
 
 namespace {
 
+bool tokenCountsFit(Reader& r, const JsonPrescan& scan)
+{
+    // The weights alone, in float (the smallest scalar the core computes in), are a lower bound
+    // of what computing the file would take. A file over it is refused before Qt builds a tree
+    // of its values: 10^6 tokens in a 9 MB file would otherwise take 120 MB of JSON tree first.
+    const qsizetype n = scan.arrayLengths.value(QStringLiteral("target.tokens"), 0);
+    const qsizetype m = scan.arrayLengths.value(QStringLiteral("source.tokens"), n);
+    const double keys = static_cast<double>(std::min(n, m > 0 ? m : n));
+    const double bytes = static_cast<double>(n) * keys * sizeof(float);
+    const std::size_t budget = attn::Limits{}.maxBytes;
+    if (bytes <= static_cast<double>(budget)) return true;
+    return r.fail(QStringLiteral("target.tokens"),
+                  Tr::tr("holds %1 tokens: their attention weights alone would need %2 MiB of "
+                         "memory, more than the limit of %3 MiB. Use fewer tokens.")
+                      .arg(n)
+                      .arg(static_cast<qint64>(bytes / (1 << 20)))
+                      .arg(budget >> 20));
+}
+
 bool readRoot(Reader& r, const QJsonObject& root, long version, SessionFile& f)
 {
     Session& s = f.session;
@@ -172,6 +193,7 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
                                       "appear only once.")
                                       .arg(scan.line));
     }
+    if (!sessionio::tokenCountsFit(r, scan)) return false;
     const QByteArray json = bytes.mid(scan.bomLength);
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
