@@ -12,9 +12,9 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
+#include "io/support/session_limits.h"
 #include "support/cli_test_support.h"
 #include "support/model_folder.h"
-#include "support/session_limits.h"
 #include "support/session_test_support.h"
 #include "ui/io/session_file.h"
 

@@ -1,4 +1,4 @@
-#include "support/session_limits.h"
+#include "io/support/session_limits.h"
 
 namespace attnlab::testing {
 

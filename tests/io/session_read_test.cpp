@@ -1,0 +1,102 @@
+// The session reader on its own (attnlab_readers, no window): every bad file of
+// io/support/bad_sessions.h is refused with its field and problem named and `out` untouched,
+// every lesson's session reads and writes back byte for byte, and files that are missing,
+// folders or too large are named. The sanitizer step of .ci/run runs these under ASan + UBSan.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include "io/support/bad_sessions.h"
+#include "ui/io/session_file.h"
+
+namespace attnlab {
+namespace {
+
+using testing::BadSessionFile;
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+class BadSessionBytes : public ::testing::TestWithParam<BadSessionFile> {};
+
+TEST_P(BadSessionBytes, ReaderNamesTheFieldAndTheProblemAndLeavesTheOutputUntouched)
+{
+    const BadSessionFile& bad = GetParam();
+    SessionFile out;
+    out.session.targetTokens = {QStringLiteral("kept")};
+    FileError error;
+    ASSERT_FALSE(parseSessionJson(bad.bytes(), QStringLiteral("bad.attnlab.json"), out, error));
+    const QString message = error.message();
+    EXPECT_TRUE(message.startsWith(QStringLiteral("bad.attnlab.json"))) << message.toStdString();
+    if (*bad.field) {
+        EXPECT_TRUE(error.field.startsWith(QLatin1String(bad.field))) << message.toStdString();
+    }
+    EXPECT_TRUE(message.contains(QLatin1String(bad.problem))) << message.toStdString();
+    EXPECT_EQ(out.session.targetTokens, QStringList{QStringLiteral("kept")});
+}
+
+INSTANTIATE_TEST_SUITE_P(BadSession, BadSessionBytes,
+                         ::testing::ValuesIn(testing::badSessionFiles()),
+                         [](const ::testing::TestParamInfo<BadSessionFile>& param) {
+                             return std::string(param.param.name);
+                         });
+
+TEST(SessionRead, EveryLessonSessionReadsAndWritesBackByteForByte)
+{
+    const QDir lessons(QStringLiteral(ATTNLAB_SOURCE_DIR "/resources/lessons"));
+    const QStringList files =
+        lessons.entryList({QStringLiteral("*.attnlab.json")}, QDir::Files, QDir::Name);
+    ASSERT_GE(files.size(), 10);
+    for (const QString& name : files) {
+        SessionFile file;
+        FileError error;
+        ASSERT_TRUE(readSessionFile(lessons.filePath(name), file, error))
+            << error.message().toStdString();
+        const QByteArray written = sessionToJson(file);
+        SessionFile again;
+        ASSERT_TRUE(parseSessionJson(written, name, again, error)) << error.message().toStdString();
+        EXPECT_EQ(sessionToJson(again), written) << name.toStdString();
+    }
+}
+
+TEST(SessionRead, WriteThenReadGivesTheSameSessionAndLeavesNoTemporaryFile)
+{
+    QTemporaryDir dir;
+    SessionFile file{defaultSession(), {}};
+    const QString path = dir.filePath(QStringLiteral("s.attnlab.json"));
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(path, file, error)) << error.message().toStdString();
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files),
+              QStringList{QStringLiteral("s.attnlab.json")});
+    SessionFile back;
+    ASSERT_TRUE(readSessionFile(path, back, error)) << error.message().toStdString();
+    EXPECT_EQ(sessionToJson(back), readAll(path));
+}
+
+TEST(SessionRead, MissingFileAndFolderAndOversizedFileGiveMessages)
+{
+    QTemporaryDir dir;
+    SessionFile out;
+    FileError error;
+    const QString missing = dir.filePath(QStringLiteral("gone.attnlab.json"));
+    EXPECT_FALSE(readSessionFile(missing, out, error));
+    EXPECT_TRUE(error.message().contains(missing));
+    EXPECT_FALSE(readSessionFile(dir.path(), out, error));
+    EXPECT_TRUE(error.message().contains(QStringLiteral("folder")));
+    const QString big = dir.filePath(QStringLiteral("big.attnlab.json"));
+    QFile f(big);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    ASSERT_TRUE(f.resize(kMaxSessionFileBytes + 1));  // sparse: no real disk use
+    f.close();
+    EXPECT_FALSE(readSessionFile(big, out, error));
+    EXPECT_TRUE(error.message().contains(QStringLiteral("at most 512 MiB")))
+        << error.message().toStdString();
+}
+
+}  // namespace
+}  // namespace attnlab

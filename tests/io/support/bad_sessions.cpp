@@ -1,0 +1,279 @@
+#include "io/support/bad_sessions.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStringDecoder>
+
+#include "ui/document/session.h"
+#include "ui/io/session_file.h"
+
+namespace attnlab::testing {
+
+namespace {
+
+QByteArray goodJson()
+{
+    return sessionToJson(SessionFile{defaultSession(), {}});
+}
+
+// The good file with one change made through QJsonDocument.
+QByteArray edited(const std::function<void(QJsonObject&)>& change)
+{
+    QJsonObject root = QJsonDocument::fromJson(goodJson()).object();
+    change(root);
+    return QJsonDocument(root).toJson();
+}
+
+// Sets root[a][b] (or root[a] when b is empty) to v.
+QByteArray withValue(const char* a, const char* b, const QJsonValue& v)
+{
+    return edited([&](QJsonObject& root) {
+        if (!*b) {
+            root[QLatin1String(a)] = v;
+            return;
+        }
+        QJsonObject o = root[QLatin1String(a)].toObject();
+        o[QLatin1String(b)] = v;
+        root[QLatin1String(a)] = o;
+    });
+}
+
+QJsonArray rows(std::initializer_list<QJsonArray> list)
+{
+    QJsonArray a;
+    for (const QJsonArray& r : list) a.append(r);
+    return a;
+}
+
+const std::vector<BadSessionFile> kBadFiles = {
+    {"not_json", [] { return QByteArray("this is not JSON"); }, "", "not valid JSON"},
+    {"empty", [] { return QByteArray(); }, "", "not valid JSON"},
+    {"truncated", [] { return goodJson().left(200); }, "", "not valid JSON"},
+    {"array_root", [] { return QByteArray("[1, 2]"); }, "", "one JSON object"},
+    {"wrong_tag", [] { return withValue("format", "", QStringLiteral("tiled-map")); }, "format",
+     "not an AttnLab session"},
+    {"no_tag", [] { return edited([](QJsonObject& r) { r.remove(QLatin1String("format")); }); },
+     "format", "missing"},
+    {"newer_version", [] { return withValue("version", "", 3); }, "version", "newer AttnLab"},
+    // Version 2 fields in a version 1 file, and bad version 2 fields.
+    {"bias_in_version_1",
+     [] {
+         return withValue("projections", "b_Q", QJsonArray{QJsonArray{1.0, 2.0, 3.0}});
+     },
+     "projections.b_Q", "not a field of this format version"},
+    {"provenance_in_version_1", [] { return withValue("provenance", "", QJsonObject{}); },
+     "provenance", "not a field of this format version"},
+    {"bias_of_the_wrong_length",
+     [] {
+         return edited([](QJsonObject& r) {
+             r[QLatin1String("version")] = 2;
+             QJsonObject p = r[QLatin1String("projections")].toObject();
+             p[QLatin1String("b_K")] = QJsonArray{QJsonArray{1.0, 2.0}};
+             r[QLatin1String("projections")] = p;
+         });
+     },
+     "projections.b_K[0]", "3 numbers but has 2"},
+    {"provenance_with_a_bad_hash",
+     [] {
+         return edited([](QJsonObject& r) {
+             r[QLatin1String("version")] = 2;
+             r[QLatin1String("provenance")] =
+                 QJsonObject{{QStringLiteral("model_folder"), QStringLiteral("/models/gpt2")},
+                             {QStringLiteral("safetensors_sha256"), QStringLiteral("1234")},
+                             {QStringLiteral("model_type"), QStringLiteral("gpt2")},
+                             {QStringLiteral("layer"), 0},
+                             {QStringLiteral("head"), 0},
+                             {QStringLiteral("text"), QStringLiteral("hi")}};
+         });
+     },
+     "provenance.safetensors_sha256", "64 lower-case hexadecimal"},
+    {"provenance_of_an_unknown_model",
+     [] {
+         return edited([](QJsonObject& r) {
+             r[QLatin1String("version")] = 2;
+             r[QLatin1String("provenance")] =
+                 QJsonObject{{QStringLiteral("model_folder"), QStringLiteral("/models/x")},
+                             {QStringLiteral("safetensors_sha256"), QString(64, QLatin1Char('a'))},
+                             {QStringLiteral("model_type"), QStringLiteral("llama")},
+                             {QStringLiteral("layer"), 0},
+                             {QStringLiteral("head"), 0},
+                             {QStringLiteral("text"), QStringLiteral("hi")}};
+         });
+     },
+     "provenance.model_type", "\"gpt2\" or \"bert\""},
+    {"missing_field",
+     [] {
+         return edited([](QJsonObject& r) {
+             QJsonObject o = r[QLatin1String("options")].toObject();
+             o.remove(QLatin1String("temperature"));
+             r[QLatin1String("options")] = o;
+         });
+     },
+     "options.temperature", "missing"},
+    {"extra_field", [] { return withValue("options", "colour", true); }, "options.colour",
+     "not a field"},
+    {"extra_top_field", [] { return withValue("comment", "", QStringLiteral("hi")); }, "comment",
+     "not a field"},
+    {"wrong_shape",
+     [] {
+         return withValue("projections", "W_Q",
+                          QJsonArray{rows({QJsonArray{1.0, 2.0, 3.0}, QJsonArray{1.0, 2.0, 3.0}})});
+     },
+     "projections.W_Q[0]", "3 rows"},
+    {"ragged",
+     [] {
+         return withValue("target", "embeddings",
+                          rows({QJsonArray{1.0, 0.0, 1.0}, QJsonArray{0.0, 2.0},
+                                QJsonArray{1.0, 1.0, 0.0}, QJsonArray{0.0, 1.0, 1.0}}));
+     },
+     "target.embeddings[1]", "same length"},
+    {"text_number",
+     [] {
+         return withValue(
+             "target", "embeddings",
+             rows({QJsonArray{QStringLiteral("1"), 0.0, 1.0}, QJsonArray{0.0, 2.0, 0.0},
+                   QJsonArray{1.0, 1.0, 0.0}, QJsonArray{0.0, 1.0, 1.0}}));
+     },
+     "target.embeddings[0][0]", "number"},
+    {"null_number",
+     [] { return withValue("options", "temperature", QJsonValue(QJsonValue::Null)); },
+     "options.temperature", "number"},
+    {"huge_number",
+     [] {
+         QByteArray b = goodJson();
+         return b.replace("\"temperature\": 1.0", "\"temperature\": 1e999");
+     },
+     "options.temperature", "not valid JSON"},
+    {"tokens_rows_differ",
+     [] {
+         return withValue(
+             "target", "tokens",
+             QJsonArray{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+     },
+     "target.embeddings", "one row per token"},
+    {"no_tokens", [] { return withValue("target", "tokens", QJsonArray{}); }, "target.tokens",
+     "at least one token"},
+    {"numeric_mask",
+     [] {
+         return withValue("options", "mask",
+                          rows({QJsonArray{1, 0, 0, 0}, QJsonArray{1, 1, 0, 0},
+                                QJsonArray{1, 1, 1, 0}, QJsonArray{1, 1, 1, 1}}));
+     },
+     "options.mask[0][0]", "true or false"},
+    {"mask_shape", [] { return withValue("options", "mask", rows({QJsonArray{true}})); },
+     "options.mask", "4 rows"},
+    {"bad_mode", [] { return withValue("options", "mode", QStringLiteral("sideways")); },
+     "options.mode", "\"causal\""},
+    {"bad_temperature",
+     [] {
+         return edited([](QJsonObject& r) {
+             QJsonObject o = r[QLatin1String("options")].toObject();
+             o[QLatin1String("scaling")] = QStringLiteral("temperature");
+             o[QLatin1String("temperature")] = 0.0;
+             r[QLatin1String("options")] = o;
+         });
+     },
+     "options.temperature", "greater than 0"},
+    {"edit_out_of_range",
+     [] {
+         QJsonObject e{{QStringLiteral("role"), QStringLiteral("key")},
+                       {QStringLiteral("head"), 5},
+                       {QStringLiteral("index"), 0}};
+         return withValue("edits", "", QJsonArray{e});
+     },
+     "edits[0]", "does not exist"},
+    // Two edits of one vector: applying the first twice (value scaled by 0.25) was the bug.
+    {"two_edits_of_one_vector",
+     [] {
+         QJsonObject first{{QStringLiteral("role"), QStringLiteral("value")},
+                           {QStringLiteral("head"), 0},
+                           {QStringLiteral("index"), 0},
+                           {QStringLiteral("scale"), 0.5}};
+         QJsonObject second = first;
+         second[QStringLiteral("overrides")] = QJsonArray{
+             QJsonObject{{QStringLiteral("component"), 0}, {QStringLiteral("value"), -0.95}}};
+         return withValue("edits", "", QJsonArray{first, second});
+     },
+     "edits[1]", "value 1 of head 1"},
+    {"fractional_head", [] { return withValue("view", "head", 0.5); }, "view.head", "whole number"},
+    // A width declared without the numbers that would back it: switching to additive scoring
+    // would draw 2^24 x d_k numbers per head (issue 13 saw 2 GB and 8 s of frozen window).
+    {"declared_width_without_data",
+     [] {
+         return edited([](QJsonObject& r) {
+             QJsonObject p = r[QLatin1String("projections")].toObject();
+             p[QLatin1String("additive")] =
+                 QJsonObject{{QStringLiteral("d_a"), 16777216},
+                             {QStringLiteral("W_a"), QJsonArray{QJsonArray{}}},
+                             {QStringLiteral("U_a"), QJsonArray{QJsonArray{}}},
+                             {QStringLiteral("v"), QJsonArray{QJsonArray{}}}};
+             r[QLatin1String("projections")] = p;
+         });
+     },
+     "projections.additive.d_a", "at most 1024"},
+    {"too_large_for_memory",
+     [] {
+         QJsonArray tokens, emb;
+         for (int i = 0; i < 20000; ++i) {
+             tokens.append(QStringLiteral("t"));
+             emb.append(QJsonArray{0.5});
+         }
+         return edited([&](QJsonObject& r) {
+             r[QLatin1String("d_model")] = 1;
+             r[QLatin1String("target")] = QJsonObject{{QStringLiteral("tokens"), tokens},
+                                                      {QStringLiteral("embeddings"), emb}};
+             r.remove(QLatin1String("source"));
+             QJsonObject p = r[QLatin1String("projections")].toObject();
+             const QJsonArray one{rows({QJsonArray{1.0}})};
+             p[QLatin1String("d_k")] = 1;
+             p[QLatin1String("d_v")] = 1;
+             for (const char* k : {"W_Q", "W_K", "W_V"}) p[QLatin1String(k)] = one;
+             p[QLatin1String("additive")] =
+                 QJsonObject{{QStringLiteral("d_a"), 0},
+                             {QStringLiteral("W_a"), QJsonArray{QJsonArray{}}},
+                             {QStringLiteral("U_a"), QJsonArray{QJsonArray{}}},
+                             {QStringLiteral("v"), QJsonArray{QJsonArray{}}}};
+             r[QLatin1String("projections")] = p;
+         });
+     },
+     "", "MiB of memory"},
+    {"duplicate_top_key",
+     [] { return goodJson().replace("\"seed\": 1,", "\"seed\": 1, \"seed\": 2,"); }, "seed",
+     "twice"},
+    {"duplicate_nested_key",
+     [] {
+         return goodJson().replace("\"mode\": \"self\",", "\"mode\": \"self\", \"m\\u006fde\": 1,");
+     },
+     "options.mode", "twice"},
+    {"too_deep",
+     [] {
+         return QByteArray("{\"format\": \"attnlab-session\", \"version\": 1, \"x\": ") +
+                QByteArray(70, '[') + QByteArray(70, ']') + "}";
+     },
+     "x[0][0]", "64 levels"},
+    {"invalid_utf8", [] { return goodJson().replace("\"cat\"", "\"c\xC3\x28t\""); }, "",
+     "not valid UTF-8"},
+    {"utf16_bom",
+     [] {
+         const QString text = QString::fromUtf8(goodJson());
+         QByteArray b("\xFF\xFE");
+         b.append(reinterpret_cast<const char*>(text.utf16()), text.size() * 2);
+         return b;
+     },
+     "", "UTF-16"},
+};
+
+}  // namespace
+
+void PrintTo(const BadSessionFile& file, std::ostream* os)
+{
+    *os << file.name;
+}
+
+const std::vector<BadSessionFile>& badSessionFiles()
+{
+    return kBadFiles;
+}
+
+}  // namespace attnlab::testing
