@@ -12,7 +12,7 @@ namespace attnlab {
 namespace {
 
 constexpr int kTop = ColorLut::kLevels - 1;
-constexpr std::size_t kRanks = ColorLut::kLevels + 1;  // "masked" and one per level
+constexpr std::size_t kRanks = kRankCount;
 // Cells per OpenMP chunk of fillCellRanks (smaller maps stay on the calling thread).
 constexpr std::size_t kRankChunk = std::size_t{1} << 19;
 
@@ -89,29 +89,18 @@ std::vector<CellSpan> clamped(const std::vector<CellSpan>& spans, int count)
     return out;
 }
 
-}  // namespace
-
-void fillCellRanks(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
-                   CellPooling pooling, CellRanks& out)
+template <typename T>
+void rankCellsOf(const T* src, const bool* keep, std::size_t count, const QCPRange& range,
+                 CellPooling pooling, std::uint16_t* dst)
 {
-    out.pooling = pooling;
-    out.rows = static_cast<int>(m.rows());
-    out.cols = static_cast<int>(m.cols());
-    out.ranks.resize(static_cast<std::size_t>(m.size()));
-    const bool useMask = mask != nullptr && mask->rows() == m.rows() && mask->cols() == m.cols();
     const double size = range.upper - range.lower;
     const double lower = range.lower;
     const double factor = size > 0.0 && std::isfinite(size) ? kTop / size : 0.0;
-    const double* src = m.data();
-    const bool* keep = useMask ? mask->data() : nullptr;
-    std::uint16_t* dst = out.ranks.data();
-    const auto count = static_cast<std::size_t>(m.size());
     const RankTables& ranks = ranksFor(pooling);
-    // Passes in storage order (the matrix and the ranks are both row-major), without
-    // branches so that the compiler can vectorise them.
-    auto fill = [&](auto identity, std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k) {
-            const double v = src[k];
+    // Passes in storage order, without branches so that the compiler can vectorise them.
+    auto fill = [&](auto identity) {
+        for (std::size_t k = 0; k < count; ++k) {
+            const double v = static_cast<double>(src[k]);
             const bool number = v == v;  // not NaN
             double t = number ? (v - lower) * factor : 0.0;
             t = t > 0.0 ? t : 0.0;
@@ -124,13 +113,56 @@ void fillCellRanks(const attn::Matrix& m, const attn::BoolMatrix* mask, const QC
                 rank = ranks.rankOf[level];
             dst[k] = number ? rank : CellRanks::kMasked;
         }
-        if (keep != nullptr) {
-            const auto* __restrict kept = reinterpret_cast<const std::uint8_t*>(keep);
-            std::uint16_t* __restrict out16 = dst;
-            for (std::size_t k = begin; k < end; ++k)
-                out16[k] = kept[k] != 0 ? out16[k] : CellRanks::kMasked;
-        }
     };
+    if (pooling == CellPooling::Highest)
+        fill(std::true_type{});  // rank = level + 1
+    else
+        fill(std::false_type{});
+    if (keep != nullptr) {
+        const auto* __restrict kept = reinterpret_cast<const std::uint8_t*>(keep);
+        std::uint16_t* __restrict out16 = dst;
+        for (std::size_t k = 0; k < count; ++k)
+            out16[k] = kept[k] != 0 ? out16[k] : CellRanks::kMasked;
+    }
+}
+
+}  // namespace
+
+void rankCells(const double* values, const bool* keep, std::size_t count, const QCPRange& range,
+               CellPooling pooling, std::uint16_t* out)
+{
+    rankCellsOf(values, keep, count, range, pooling, out);
+}
+
+void rankCells(const float* values, const bool* keep, std::size_t count, const QCPRange& range,
+               CellPooling pooling, std::uint16_t* out)
+{
+    rankCellsOf(values, keep, count, range, pooling, out);
+}
+
+std::array<QRgb, kRankCount> rankPalette(const ColorLut& lut, CellPooling pooling)
+{
+    return paletteOf(lut, pooling);
+}
+
+void paintRankRow(const std::uint16_t* line, const std::vector<CellSpan>& columns, int widest,
+                  const std::array<QRgb, kRankCount>& palette, QRgb* dst)
+{
+    renderRow(line, columns, widest, palette, dst);
+}
+
+void fillCellRanks(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
+                   CellPooling pooling, CellRanks& out)
+{
+    out.pooling = pooling;
+    out.rows = static_cast<int>(m.rows());
+    out.cols = static_cast<int>(m.cols());
+    out.ranks.resize(static_cast<std::size_t>(m.size()));
+    const bool useMask = mask != nullptr && mask->rows() == m.rows() && mask->cols() == m.cols();
+    const double* src = m.data();
+    const bool* keep = useMask ? mask->data() : nullptr;
+    std::uint16_t* dst = out.ranks.data();
+    const auto count = static_cast<std::size_t>(m.size());
     // Large maps in chunks on OpenMP threads: at n = 2048 this pass was a quarter of a slider
     // step on one thread.
     const auto chunks = static_cast<long>((count + kRankChunk - 1) / kRankChunk);
@@ -138,10 +170,8 @@ void fillCellRanks(const attn::Matrix& m, const attn::BoolMatrix* mask, const QC
     for (long c = 0; c < chunks; ++c) {
         const std::size_t begin = static_cast<std::size_t>(c) * kRankChunk;
         const std::size_t end = std::min(count, begin + kRankChunk);
-        if (pooling == CellPooling::Highest)
-            fill(std::true_type{}, begin, end);  // rank = level + 1
-        else
-            fill(std::false_type{}, begin, end);
+        rankCellsOf(src + begin, keep != nullptr ? keep + begin : nullptr, end - begin, range,
+                    pooling, dst + begin);
     }
 }
 

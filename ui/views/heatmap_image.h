@@ -5,6 +5,7 @@
 // column j)) or the pixels of the screen directly (renderCells). Rows run top to bottom
 // (the first query at the top), columns left to right.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,17 @@ struct CellRanks {
 void fillCellRanks(const attn::Matrix& matrix, const attn::BoolMatrix* mask, const QCPRange& range,
                    CellPooling pooling, CellRanks& out);
 
+// The ranks of `count` consecutive cells as fillCellRanks makes them (`keep`: false = masked,
+// or null). For float results too, so that they are drawn without a double copy.
+void rankCells(const double* values, const bool* keep, std::size_t count, const QCPRange& range,
+               CellPooling pooling, std::uint16_t* out);
+void rankCells(const float* values, const bool* keep, std::size_t count, const QCPRange& range,
+               CellPooling pooling, std::uint16_t* out);
+
+// The colour of each rank ("masked" and one per level).
+constexpr std::size_t kRankCount = ColorLut::kLevels + 1;
+std::array<QRgb, kRankCount> rankPalette(const ColorLut& lut, CellPooling pooling);
+
 // One pixel per cell, Format_RGB32 (a null image for an empty matrix).
 void ranksToImage(const CellRanks& cells, const ColorLut& lut, QImage& image);
 
@@ -51,6 +63,11 @@ struct CellSpan {
     int first = 0;
     int last = 0;
 };
+
+// One line of ranks into pixels: pixel x shows the largest rank of line[columns[x]] (spans
+// inside the line); `widest` is the most cells any span holds, minus one.
+void paintRankRow(const std::uint16_t* line, const std::vector<CellSpan>& columns, int widest,
+                  const std::array<QRgb, kRankCount>& palette, QRgb* dst);
 
 // Draws the cells straight into screen pixels: pixel (x, y) shows the cells rows[y] x
 // columns[x], pooled. `out` becomes columns.size() x rows.size(), Format_RGB32 (its memory

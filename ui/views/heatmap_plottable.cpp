@@ -26,7 +26,7 @@ std::pair<int, int> pixelExtent(const QCPAxis* axis, int count, int lo, int hi)
     return {std::max(first, lo), std::min(last, hi)};
 }
 
-// The cells each pixel [first, last) covers along an axis (renderCells clamps them to the
+// The cells each pixel [first, last) covers along an axis (the render clamps them to the
 // matrix).
 std::vector<CellSpan> spansOf(const QCPAxis* axis, int first, int last)
 {
@@ -67,21 +67,40 @@ HeatmapPlottable::HeatmapPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis)
     setAntialiased(false);
 }
 
-void HeatmapPlottable::setMatrix(const attn::Matrix& matrix, const attn::BoolMatrix* mask,
-                                 const QCPRange& range, ColorScale scale)
+void HeatmapPlottable::setCells(const CellSource& source, ColorScale scale)
 {
-    fillCellRanks(
-        matrix, mask, range,
-        scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle : CellPooling::Highest,
-        cells_);
+    pyramid_.reset(source);
+    rows_ = source.rows;
+    cols_ = source.cols;
     lut_ = &colorLutFor(scale);
+    ++version_;
+}
+
+void HeatmapPlottable::updateRows(const CellSource& source, int first, int end)
+{
+    pyramid_.markRowsChanged(source, first, end);
+    if (end > first) ++version_;
+}
+
+void HeatmapPlottable::dropSource()
+{
+    pyramid_.detach();
     ++version_;
 }
 
 QImage HeatmapPlottable::cellImage() const
 {
-    QImage image;
-    ranksToImage(cells_, *lut_, image);
+    const CellSource& s = pyramid_.source();
+    if (s.empty()) return QImage();
+    QImage image(s.cols, s.rows, QImage::Format_RGB32);
+    const auto palette = rankPalette(*lut_, s.pooling);
+    std::vector<std::uint16_t> line(static_cast<std::size_t>(s.cols));
+    uchar* bits = image.bits();
+    for (int i = 0; i < s.rows; ++i) {
+        s.ranks(i, 0, s.cols, line.data());
+        auto* dst = reinterpret_cast<QRgb*>(bits + i * image.bytesPerLine());
+        for (int j = 0; j < s.cols; ++j) dst[j] = palette[line[static_cast<std::size_t>(j)]];
+    }
     return image;
 }
 
@@ -92,29 +111,30 @@ double HeatmapPlottable::selectTest(const QPointF&, bool, QVariant*) const
 
 QCPRange HeatmapPlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const
 {
-    return cellSpan(cells_.cols, foundRange);
+    return cellSpan(cols_, foundRange);
 }
 
 QCPRange HeatmapPlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const
 {
-    return cellSpan(cells_.rows, foundRange);
+    return cellSpan(rows_, foundRange);
 }
 
 void HeatmapPlottable::draw(QCPPainter* painter)
 {
     QCPAxis* x = mKeyAxis.data();
     QCPAxis* y = mValueAxis.data();
-    if (cells_.rows == 0 || cells_.cols == 0 || x == nullptr || y == nullptr) return;
+    const CellSource& source = pyramid_.source();
+    if (source.empty() || x == nullptr || y == nullptr) return;
     // QCustomPlot maps a vertical range onto [bottom() - height, bottom()], one pixel above
     // the axis rect, and clips its layerables the same way (QCPLayer::draw).
     const QRect clip = clipRect().translated(0, -1);
-    const auto [x0, x1] = pixelExtent(x, cells_.cols, clip.left(), clip.left() + clip.width());
-    const auto [y0, y1] = pixelExtent(y, cells_.rows, clip.top(), clip.top() + clip.height());
+    const auto [x0, x1] = pixelExtent(x, source.cols, clip.left(), clip.left() + clip.width());
+    const auto [y0, y1] = pixelExtent(y, source.rows, clip.top(), clip.top() + clip.height());
     if (x1 <= x0 || y1 <= y0) return;
     const RenderKey key{version_, QRect(QPoint(x0, y0), QSize(x1 - x0, y1 - y0)), x->range(),
                         y->range()};
     if (!(key == renderedKey_) || rendered_.isNull()) {
-        renderCells(cells_, spansOf(y, y0, y1), spansOf(x, x0, x1), *lut_, rendered_);
+        pyramid_.render(spansOf(y, y0, y1), spansOf(x, x0, x1), *lut_, rendered_);
         renderedKey_ = key;
     }
     painter->drawImage(QPoint(x0, y0), rendered_);
@@ -122,7 +142,7 @@ void HeatmapPlottable::draw(QCPPainter* painter)
 
 void HeatmapPlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const
 {
-    if (cells_.rows > 0) painter->drawImage(rect, cellImage());
+    if (!pyramid_.source().empty()) painter->drawImage(rect, cellImage());
 }
 
 }  // namespace attnlab

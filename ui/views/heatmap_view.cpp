@@ -105,6 +105,7 @@ void HeatmapView::resetView()
 HeatmapContent HeatmapView::recycleBuffers()
 {
     HeatmapContent out;
+    map_->dropSource();  // the map reads these matrices in place
     out.values.swap(content_.values);
     out.mask.swap(content_.mask);
     return out;
@@ -114,16 +115,23 @@ void HeatmapView::setContent(HeatmapContent content)
 {
     // The same sequence edited again (same shape and tokens) keeps the user's zoom. The shape
     // is the drawn cells' (the values may have been handed back by recycleBuffers).
-    const CellRanks& shown = map_->cells();
-    const bool sameSequence =
-        hasContent_ && content.values.rows() == shown.rows && content.values.cols() == shown.cols &&
-        content.rowLabels == content_.rowLabels && content.columnLabels == content_.columnLabels;
+    const bool sameSequence = hasContent_ && content.values.rows() == map_->rows() &&
+                              content.values.cols() == map_->cols() &&
+                              content.rowLabels == content_.rowLabels &&
+                              content.columnLabels == content_.columnLabels;
     const bool sameScale = hasContent_ && content.scale == content_.scale;
+    const QCPRange before = range_;
     content_ = std::move(content);
     hasContent_ = true;
     range_ = colorRangeFor(content_);
-    map_->setMatrix(content_.values, content_.mask ? &*content_.mask : nullptr, range_,
-                    content_.scale);
+    const CellSource source =
+        CellSource::of(content_.values, content_.mask ? &*content_.mask : nullptr, range_,
+                       content_.scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle
+                                                               : CellPooling::Highest);
+    if (content_.changedRows && sameSequence && sameScale && range_ == before)
+        map_->updateRows(source, content_.changedRows->first, content_.changedRows->end);
+    else
+        map_->setCells(source, content_.scale);
     if (!sameScale) scale_->setGradient(gradientFor(content_.scale));
     scale_->setDataRange(range_);
     fitTitle();

@@ -5,11 +5,13 @@
 // under the mouse and a frame around the selected row. It only draws what it is
 // given; the document computes everything.
 //
-// Speed (long sequences, live slider drags): the cells are colour levels filled straight from
-// the matrix (heatmap_image.h), coloured pixel by pixel by HeatmapPlottable into QCustomPlot's
-// only paint buffer; the hover crosshair and the selection frames are painted over it in
-// paintEvent, so moving them repaints the widget without a replot; tick labels are rebuilt only
-// when the labels, the size or the font change; zoom is kept while the same sequence is edited.
+// Speed (long sequences, live slider drags): the cells are read in place from the content's
+// matrix through a pyramid of pooled levels (heatmap_pyramid.h), built for what the screen
+// shows and updated only where a content says it changed (changedRows), coloured pixel by
+// pixel by HeatmapPlottable into QCustomPlot's only paint buffer; the hover crosshair and the
+// selection frames are painted over it in paintEvent, so moving them repaints the widget without a
+// replot; tick labels are rebuilt only when the labels, the size or the font change; zoom is kept
+// while the same sequence is edited.
 
 #include <optional>
 #include <vector>
@@ -22,6 +24,12 @@
 
 namespace attnlab {
 
+// Rows [first, end) of a map.
+struct RowRange {
+    int first = 0;
+    int end = 0;
+};
+
 struct HeatmapContent {
     attn::Matrix values;
     std::optional<attn::BoolMatrix> mask;  // false cells drawn as masked
@@ -33,6 +41,9 @@ struct HeatmapContent {
     QString columnAxisTitle;
     ColorScale scale = ColorScale::Weights;
     std::optional<QCPRange> range;  // fixed colour range; default per scale
+    // Set by a builder that knows: this content equals the one the view shows except in these
+    // rows (values only; same mask, shape, scale and range), so only their blocks are redrawn.
+    std::optional<RowRange> changedRows;
 };
 
 // The colour range a content is drawn on: its fixed range, [0, 1] for weights, symmetric

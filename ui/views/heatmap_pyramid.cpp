@@ -1,0 +1,281 @@
+#include "ui/views/heatmap_pyramid.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace attnlab {
+
+namespace {
+
+// Builds of at least this many cells run on OpenMP threads, a block row per iteration.
+constexpr long long kParallelCells = 1LL << 19;
+
+std::vector<CellSpan> clampedSpans(const std::vector<CellSpan>& spans, int count)
+{
+    std::vector<CellSpan> out(spans);
+    for (CellSpan& s : out) {
+        s.first = std::clamp(s.first, 0, count - 1);
+        s.last = std::clamp(s.last, s.first, count - 1);
+    }
+    return out;
+}
+
+// Row r of `dst` (a level) is the largest rank over rows [r0, r1) of lines read by `line(row,
+// scratch)`, each `width` long, pooled by `ratio` along the row.
+template <typename Line>
+void poolBlockRow(const Line& line, int r0, int r1, int width, int ratio, std::uint16_t* dst,
+                  int dstCols)
+{
+    std::vector<std::uint16_t> acc(static_cast<std::size_t>(width));
+    std::vector<std::uint16_t> scratch(static_cast<std::size_t>(width));
+    const std::uint16_t* first = line(r0, acc.data());
+    if (first != acc.data()) std::copy_n(first, width, acc.begin());
+    for (int r = r0 + 1; r < r1; ++r) {
+        const std::uint16_t* next = line(r, scratch.data());
+        for (int c = 0; c < width; ++c) acc[c] = std::max(acc[c], next[c]);
+    }
+    for (int b = 0; b < dstCols; ++b) {
+        const int lo = b * ratio;
+        const int hi = std::min(width, lo + ratio);
+        dst[b] = *std::max_element(acc.begin() + lo, acc.begin() + hi);
+    }
+}
+
+}  // namespace
+
+std::vector<CellSpan> spansForPixels(int cells, int pixels)
+{
+    std::vector<CellSpan> spans(static_cast<std::size_t>(std::max(pixels, 0)));
+    const auto n = static_cast<long long>(cells);
+    const auto p = static_cast<long long>(pixels);
+    for (long long x = 0; x < p; ++x) {
+        CellSpan& s = spans[static_cast<std::size_t>(x)];
+        if (cells > pixels) {
+            // Cell j's centre j + 0.5 in [x n / p, (x + 1) n / p): j from ceil(x n / p - 0.5).
+            s.first = static_cast<int>((2 * x * n + p - 1) / (2 * p));
+            s.last = static_cast<int>((2 * (x + 1) * n + p - 1) / (2 * p)) - 1;
+        } else {
+            s.first = s.last = static_cast<int>(((2 * x + 1) * n) / (2 * p));
+        }
+    }
+    return spans;
+}
+
+void CellSource::ranks(int row, int first, int count, std::uint16_t* out) const
+{
+    const std::size_t at = static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
+                           static_cast<std::size_t>(first);
+    const bool* keep = mask != nullptr ? mask + at : nullptr;
+    const auto n = static_cast<std::size_t>(count);
+    if (floats != nullptr)
+        rankCells(floats + at, keep, n, range, pooling, out);
+    else
+        rankCells(doubles + at, keep, n, range, pooling, out);
+}
+
+void HeatmapPyramid::reset(const CellSource& source)
+{
+    source_ = source;
+    int count = 0;
+    const int longest = std::max(source.rows, source.cols);
+    while ((1 << count) < longest) ++count;
+    levels_.resize(static_cast<std::size_t>(count));
+    for (Level& l : levels_) l.built = false;  // the memory stays for the next build
+    cellsRead_ = 0;
+}
+
+void HeatmapPyramid::markRowsChanged(const CellSource& source, int first, int end)
+{
+    source_ = source;
+    first = std::clamp(first, 0, source.rows);
+    end = std::clamp(end, first, source.rows);
+    if (first == end) return;
+    for (Level& l : levels_) {
+        if (!l.built) continue;
+        if (l.dirtyFirst == l.dirtyEnd) {
+            l.dirtyFirst = first;
+            l.dirtyEnd = end;
+        } else {
+            l.dirtyFirst = std::min(l.dirtyFirst, first);
+            l.dirtyEnd = std::max(l.dirtyEnd, end);
+        }
+    }
+}
+
+void HeatmapPyramid::detach()
+{
+    source_.doubles = nullptr;
+    source_.floats = nullptr;
+    source_.mask = nullptr;
+}
+
+bool HeatmapPyramid::built(int k) const
+{
+    return k >= 1 && k <= static_cast<int>(levels_.size()) &&
+           levels_[static_cast<std::size_t>(k - 1)].built;
+}
+
+int HeatmapPyramid::levelFor(const std::vector<CellSpan>& rows,
+                             const std::vector<CellSpan>& columns) const
+{
+    if (source_.empty() || rows.empty() || columns.empty()) return 0;
+    int narrowest = std::max(source_.rows, source_.cols);
+    for (const CellSpan& s : clampedSpans(rows, source_.rows))
+        narrowest = std::min(narrowest, s.last - s.first + 1);
+    for (const CellSpan& s : clampedSpans(columns, source_.cols))
+        narrowest = std::min(narrowest, s.last - s.first + 1);
+    // The largest k with 2^k <= narrowest.
+    const int k = std::bit_width(static_cast<unsigned>(std::max(narrowest, 1))) - 1;
+    return std::min(k, static_cast<int>(levels_.size()));
+}
+
+const CellRanks& HeatmapPyramid::level(int k)
+{
+    ensure(k);
+    return levels_[static_cast<std::size_t>(k - 1)].ranks;
+}
+
+void HeatmapPyramid::ensure(int k)
+{
+    Level& l = levels_[static_cast<std::size_t>(k - 1)];
+    if (l.built && l.dirtyFirst == l.dirtyEnd) return;
+    const int first = l.built ? l.dirtyFirst : 0;
+    const int end = l.built ? l.dirtyEnd : source_.rows;
+    if (!l.built) {
+        const int block = 1 << k;
+        l.ranks.pooling = source_.pooling;
+        l.ranks.rows = (source_.rows + block - 1) >> k;
+        l.ranks.cols = (source_.cols + block - 1) >> k;
+        l.ranks.ranks.resize(static_cast<std::size_t>(l.ranks.rows) *
+                             static_cast<std::size_t>(l.ranks.cols));
+    }
+    // From the finest finer level that is up to date: it has 4^j times fewer cells to read.
+    // A stale finer level is not brought up to date for this (no one is looking at it): the
+    // matrix is read instead, which costs no more than updating that level would.
+    int from = 0;
+    for (int j = k - 1; j >= 1; --j) {
+        const Level& f = levels_[static_cast<std::size_t>(j - 1)];
+        if (f.built && f.dirtyFirst == f.dirtyEnd) {
+            from = j;
+            break;
+        }
+    }
+    if (from > 0)
+        buildFromLevel(k, from, first, end);
+    else
+        buildFromSource(k, first, end);
+    l.built = true;
+    l.dirtyFirst = l.dirtyEnd = 0;
+}
+
+void HeatmapPyramid::buildFromSource(int k, int first, int end)
+{
+    CellRanks& dst = levels_[static_cast<std::size_t>(k - 1)].ranks;
+    const int block = 1 << k;
+    const int bFirst = first >> k;
+    const int bEnd = end > first ? ((end - 1) >> k) + 1 : bFirst;
+    const CellSource& src = source_;
+    const auto line = [&src](int row, std::uint16_t* scratch) {
+        src.ranks(row, 0, src.cols, scratch);
+        return static_cast<const std::uint16_t*>(scratch);
+    };
+    const long long cells = static_cast<long long>(bEnd - bFirst) * block * src.cols;
+#pragma omp parallel for schedule(static) if (cells >= kParallelCells && bEnd - bFirst > 1)
+    for (int b = bFirst; b < bEnd; ++b) {
+        poolBlockRow(line, b * block, std::min(src.rows, (b + 1) * block), src.cols, block,
+                     dst.ranks.data() + static_cast<std::size_t>(b) * dst.cols, dst.cols);
+    }
+    cellsRead_ +=
+        static_cast<long long>(std::min(src.rows, bEnd * block) - bFirst * block) * src.cols;
+}
+
+void HeatmapPyramid::buildFromLevel(int k, int j, int first, int end)
+{
+    CellRanks& dst = levels_[static_cast<std::size_t>(k - 1)].ranks;
+    const CellRanks& src = levels_[static_cast<std::size_t>(j - 1)].ranks;
+    const int ratio = 1 << (k - j);
+    const int bFirst = first >> k;
+    const int bEnd = end > first ? ((end - 1) >> k) + 1 : bFirst;
+    const auto line = [&src](int row, std::uint16_t*) {
+        return src.ranks.data() + static_cast<std::size_t>(row) * src.cols;
+    };
+    const long long cells = static_cast<long long>(bEnd - bFirst) * ratio * src.cols;
+#pragma omp parallel for schedule(static) if (cells >= kParallelCells && bEnd - bFirst > 1)
+    for (int b = bFirst; b < bEnd; ++b) {
+        poolBlockRow(line, b * ratio, std::min(src.rows, (b + 1) * ratio), src.cols, ratio,
+                     dst.ranks.data() + static_cast<std::size_t>(b) * dst.cols, dst.cols);
+    }
+    cellsRead_ +=
+        static_cast<long long>(std::min(src.rows, bEnd * ratio) - bFirst * ratio) * src.cols;
+}
+
+void HeatmapPyramid::render(const std::vector<CellSpan>& rowSpans,
+                            const std::vector<CellSpan>& columnSpans, const ColorLut& lut,
+                            QImage& out)
+{
+    const int width = static_cast<int>(columnSpans.size());
+    const int height = static_cast<int>(rowSpans.size());
+    if (width == 0 || height == 0 || source_.empty()) {
+        out = QImage();
+        return;
+    }
+    if (out.width() != width || out.height() != height || out.format() != QImage::Format_RGB32)
+        out = QImage(width, height, QImage::Format_RGB32);
+    const int k = levelFor(rowSpans, columnSpans);
+    const CellRanks* lvl = k > 0 ? &level(k) : nullptr;
+    // The spans in blocks of level k, the columns relative to the first one shown.
+    std::vector<CellSpan> rows = clampedSpans(rowSpans, source_.rows);
+    std::vector<CellSpan> columns = clampedSpans(columnSpans, source_.cols);
+    int c0 = columns.front().first >> k;
+    int c1 = c0;
+    for (CellSpan& s : columns) {
+        s.first >>= k;
+        s.last >>= k;
+        c0 = std::min(c0, s.first);
+        c1 = std::max(c1, s.last);
+    }
+    int widest = 0;
+    for (CellSpan& s : columns) {
+        s.first -= c0;
+        s.last -= c0;
+        widest = std::max(widest, s.last - s.first);
+    }
+    for (CellSpan& s : rows) {
+        s.first >>= k;
+        s.last >>= k;
+    }
+    const int count = c1 - c0 + 1;
+    std::vector<std::uint16_t> pooled(static_cast<std::size_t>(count));
+    std::vector<std::uint16_t> scratch(static_cast<std::size_t>(count));
+    const auto line = [&](int row) -> const std::uint16_t* {
+        if (lvl != nullptr)
+            return lvl->ranks.data() + static_cast<std::size_t>(row) * lvl->cols + c0;
+        source_.ranks(row, c0, count, scratch.data());
+        return scratch.data();
+    };
+    const auto palette = rankPalette(lut, source_.pooling);
+    uchar* bits = out.bits();
+    for (int y = 0; y < height; ++y) {
+        const CellSpan& r = rows[static_cast<std::size_t>(y)];
+        auto* target = reinterpret_cast<QRgb*>(bits + y * out.bytesPerLine());
+        if (y > 0 && r.first == rows[static_cast<std::size_t>(y - 1)].first &&
+            r.last == rows[static_cast<std::size_t>(y - 1)].last) {
+            // This pixel row shows the same blocks as the one above.
+            std::copy_n(reinterpret_cast<const QRgb*>(bits + (y - 1) * out.bytesPerLine()), width,
+                        target);
+            continue;
+        }
+        const std::uint16_t* ln = line(r.first);
+        if (r.last > r.first) {
+            std::copy_n(ln, count, pooled.begin());
+            for (int i = r.first + 1; i <= r.last; ++i) {
+                const std::uint16_t* next = line(i);
+                for (int c = 0; c < count; ++c) pooled[c] = std::max(pooled[c], next[c]);
+            }
+            ln = pooled.data();
+        }
+        paintRankRow(ln, columns, widest, palette, target);
+    }
+}
+
+}  // namespace attnlab
