@@ -1,5 +1,7 @@
 #include "ui/document/document.h"
 
+#include <algorithm>
+
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/document/status_text.h"
@@ -195,6 +197,37 @@ bool Document::changeSession(const QString& label, const std::function<void(Sess
                   mergeId < 0 ? -1 : SessionMergeBase + 100 + mergeId);
 }
 
+namespace {
+
+// The rows of weights that AttentionEngine's update of `edit` may have changed.
+MapChange mapChangeOf(const attn::VectorEdit& edit, const attn::AttentionResult& r, quint64 serial)
+{
+    MapChange c{serial, false, edit.head};
+    const attn::HeadResult& hr = r.heads[static_cast<std::size_t>(edit.head)];
+    const int n = static_cast<int>(hr.weights.rows());
+    switch (edit.role) {
+    case attn::Role::Query: c.firstRow = edit.index, c.endRow = edit.index + 1; break;
+    case attn::Role::Value: break;  // the outputs only
+    case attn::Role::Key:
+        // Every row that may attend to the key is renormalised.
+        c.endRow = n;
+        if (r.maskKind == attn::MaskKind::Causal) {
+            c.firstRow = std::min(edit.index, n);
+        } else if (r.maskKind == attn::MaskKind::General) {
+            const auto column = hr.mask.col(edit.index);
+            int first = 0, end = n;
+            while (first < end && !column(first)) ++first;
+            while (end > first && !column(end - 1)) --end;
+            c.firstRow = first;
+            c.endRow = end;
+        }
+        break;
+    }
+    return c;
+}
+
+}  // namespace
+
 bool Document::editVector(const attn::VectorEdit& edit, bool dragging, Label label)
 {
     if (deferWhileComputing([this, edit, dragging, label] { editVector(edit, dragging, label); }))
@@ -211,6 +244,7 @@ bool Document::editVector(const attn::VectorEdit& edit, bool dragging, Label lab
     if (const attn::Status s = engine_.setEdit(edit); !s.ok()) return refuse(s);
     session_.input.edits = engine_.input().edits;
     lastError_.clear();
+    change_ = mapChangeOf(edit, engine_.result(), change_.serial + 1);
     Q_EMIT changed();
     undo_.push(new VectorEditCommand(this, before, edit, dragging ? drag_ : -1, std::move(label)));
     return true;
@@ -314,6 +348,7 @@ void Document::publish(Session session, const QStringList& notes)
             Q_EMIT pinChanged();
         }
     }
+    change_ = MapChange{change_.serial + 1};
     Q_EMIT inputsChanged();
     Q_EMIT changed();
     for (const QString& note : said) Q_EMIT noticed(note);

@@ -26,6 +26,19 @@
 
 namespace attnlab {
 
+// What the last published change did to the maps, for views that keep what they drew: from
+// snapshot `serial - 1` to snapshot `serial`, only rows [firstRow, endRow) of head `head`'s
+// weights changed (values only: masks, shapes and tokens stayed). `whole` when anything else
+// may have changed. A key edit rescales every row that may attend to the key, so under no
+// mask it is every row; a value edit changes no weights (an empty range).
+struct MapChange {
+    quint64 serial = 0;
+    bool whole = true;
+    int head = -1;
+    int firstRow = 0;
+    int endRow = 0;
+};
+
 class Document : public QObject {
     Q_OBJECT
 public:
@@ -37,6 +50,8 @@ public:
     [[nodiscard]] bool hasResult() const { return engine_.hasResult(); }
     [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
     [[nodiscard]] const attn::HeadResult* currentHead() const;
+    // What changed from the previous snapshot to this one.
+    [[nodiscard]] const MapChange& lastChange() const { return change_; }
 
     // Selection (not on the undo stack).
     [[nodiscard]] int head() const { return head_; }
@@ -147,6 +162,7 @@ private:
     std::vector<std::function<void()>> deferred_;
     QString lastError_;
     int drag_ = 0;
+    MapChange change_;
     ViewState view_;  // its head, row and column are head_, row_ and col_
 };
 

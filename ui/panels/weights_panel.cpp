@@ -20,7 +20,7 @@ HeatmapContent weightsContent(const Document& doc)
     return c;
 }
 
-void fillWeightsContent(const Document& doc, HeatmapContent& c)
+void fillWeightsContent(const Document& doc, HeatmapContent& c, std::optional<RowRange> rows)
 {
     const attn::HeadResult* hr = doc.currentHead();
     if (hr == nullptr) {
@@ -28,8 +28,17 @@ void fillWeightsContent(const Document& doc, HeatmapContent& c)
         return;
     }
     const Session& s = doc.session();
-    c.values = hr->weights;
-    c.mask = hr->mask;
+    if (rows && c.values.rows() == hr->weights.rows() && c.values.cols() == hr->weights.cols() &&
+        c.mask) {
+        const int count = rows->end - rows->first;
+        if (count > 0)
+            c.values.middleRows(rows->first, count) = hr->weights.middleRows(rows->first, count);
+        c.changedRows = rows;
+    } else {
+        c.values = hr->weights;
+        c.mask = hr->mask;
+        c.changedRows.reset();
+    }
     c.fullyMaskedRows = hr->diagnostics.fullyMasked;
     c.rowLabels = shownLabelsFor(s.targetTokens, hr->weights.rows());
     c.columnLabels = shownLabelsFor(keyTokens(s), hr->weights.cols());
@@ -44,8 +53,10 @@ void fillWeightsContent(const Document& doc, HeatmapContent& c)
     c.range.reset();
 }
 
-void applyWeightColors(HeatmapContent& c, WeightColors colors)
+void applyWeightColors(HeatmapContent& c, WeightColors colors, std::optional<RowRange> rows)
 {
+    const int first = rows ? rows->first : 0;
+    const int end = rows ? rows->end : static_cast<int>(c.values.rows());
     // Only what is drawn changes: hover readouts and exports of numbers read the weights.
     switch (colors) {
     case WeightColors::Fixed: c.range = QCPRange(0.0, 1.0); break;  // the colour bar says so
@@ -57,7 +68,7 @@ void applyWeightColors(HeatmapContent& c, WeightColors colors)
         break;
     }
     case WeightColors::PerRow:
-        for (long i = 0; i < c.values.rows(); ++i) {
+        for (long i = first; i < end; ++i) {
             const double top = c.values.row(i).maxCoeff();
             if (top > 0) c.values.row(i) /= top;
         }
@@ -66,7 +77,9 @@ void applyWeightColors(HeatmapContent& c, WeightColors colors)
             QLatin1String(" · ") + WeightsPanel::tr("colours: each row / its largest weight");
         break;
     case WeightColors::Log:
-        c.values = c.values.cwiseMax(1e-4).array().log10().matrix();
+        if (end > first)
+            c.values.middleRows(first, end - first) =
+                c.values.middleRows(first, end - first).cwiseMax(1e-4).array().log10().matrix();
         c.range = QCPRange(-4.0, 0.0);
         c.title += QLatin1String(" · ") + WeightsPanel::tr("colours: log₁₀ weight on [−4, 0]");
         break;
@@ -106,8 +119,19 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
 void WeightsPanel::rebuild()
 {
     HeatmapContent c = view_->recycleBuffers();
-    fillWeightsContent(*doc_, c);
-    if (kind_ == Kind::Weights) applyWeightColors(c, doc_->view().colors);
+    // One vector edit since the shown snapshot, on the shown head and colouring: only the rows
+    // it changed are copied and recoloured (a query edit: one row; a key edit: every row that
+    // may attend to the key).
+    const MapChange& change = doc_->lastChange();
+    const WeightColors colors = doc_->view().colors;
+    std::optional<RowRange> rows;
+    if (kind_ == Kind::Weights && shown_.valid && !change.whole &&
+        change.serial == shown_.serial + 1 && shown_.head == doc_->head() &&
+        shown_.colors == colors && colors != WeightColors::DataRange)
+        rows = change.head == doc_->head() ? RowRange{change.firstRow, change.endRow} : RowRange{};
+    fillWeightsContent(*doc_, c, rows);
+    if (kind_ == Kind::Weights) applyWeightColors(c, colors, c.changedRows);
+    shown_ = Shown{change.serial, doc_->head(), colors, doc_->currentHead() != nullptr};
     if (kind_ == Kind::Difference && doc_->currentHead()) {
         // The difference is one of the stages (stage_content.h), against the pinned weights.
         std::vector<attn::Matrix> before(doc_->result().heads.size());

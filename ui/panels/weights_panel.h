@@ -5,17 +5,18 @@
 // key); arrow keys move the selection. In difference mode it shows the weights minus
 // the pinned weights on a diverging scale.
 
+#include <optional>
+
 #include <QWidget>
 
 #include "ui/document/view_state.h"
+#include "ui/views/heatmap_view.h"
 
 class QLabel;
 
 namespace attnlab {
 
 class Document;
-class HeatmapView;
-struct HeatmapContent;
 
 class WeightsPanel : public QWidget {
     Q_OBJECT
@@ -43,13 +44,25 @@ private:
     Kind kind_;
     HeatmapView* view_;
     QLabel* note_;
+    // What the view shows, to tell whether the next snapshot changed only some rows.
+    struct Shown {
+        quint64 serial = 0;
+        int head = -1;
+        WeightColors colors = WeightColors::Fixed;
+        bool valid = false;
+    } shown_;
 };
 
 // The content the weights map draws for the document's current head (also used by exports).
 HeatmapContent weightsContent(const Document& doc);
-// The same into `c`, reusing the storage of its matrices when their shapes fit.
-void fillWeightsContent(const Document& doc, HeatmapContent& c);
-// Turns weights into what the chosen colouring draws (per row, log, …) and says so in the title.
-void applyWeightColors(HeatmapContent& content, WeightColors colors);
+// The same into `c`, reusing the storage of its matrices when their shapes fit. With `rows`,
+// `c` holds the previous snapshot's content of the same head: only those rows of the values
+// are copied (the mask is kept as it is).
+void fillWeightsContent(const Document& doc, HeatmapContent& c,
+                        std::optional<RowRange> rows = std::nullopt);
+// Turns weights into what the chosen colouring draws (per row, log, …) and says so in the
+// title; with `rows`, only those rows (not for DataRange, which depends on every cell).
+void applyWeightColors(HeatmapContent& content, WeightColors colors,
+                       std::optional<RowRange> rows = std::nullopt);
 
 }  // namespace attnlab
