@@ -8,6 +8,7 @@
 
 #include "ui/export/figure_numbers.h"
 #include "ui/export/figure_renderer.h"
+#include "ui/views/heatmap_pyramid.h"
 #include "ui/views/heatmap_view.h"
 
 namespace attnlab::figure_detail {
@@ -125,12 +126,42 @@ double barWidthFor(const QFont& font)
 
 namespace {
 
+// Maps with more cells than this are drawn as one picture (an SVG or PDF of a 4096 map would
+// otherwise hold up to 16 million rectangles); smaller ones keep a rectangle per cell.
+constexpr long kVectorCellLimit = 256L * 256L;
+
+// The cells as one picture of the map's size in device pixels (at most one pixel per cell),
+// pooled from the same levels as the screen (heatmap_pyramid.h): no cell is lost.
+void paintPooledCells(QPainter& p, const QRectF& map, const HeatmapContent& c,
+                      const QCPRange& range)
+{
+    const int rows = static_cast<int>(c.values.rows());
+    const int cols = static_cast<int>(c.values.cols());
+    const double ratio = std::max(1.0, p.device()->devicePixelRatioF());
+    const int w = std::clamp(static_cast<int>(std::lround(map.width() * ratio)), 1, cols);
+    const int h = std::clamp(static_cast<int>(std::lround(map.height() * ratio)), 1, rows);
+    HeatmapPyramid pyramid;
+    pyramid.reset(CellSource::of(
+        c.values, c.mask ? &*c.mask : nullptr, range,
+        c.scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle : CellPooling::Highest));
+    QImage image;
+    pyramid.render(spansForPixels(rows, h), spansForPixels(cols, w), colorLutFor(c.scale), image);
+    p.save();
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(map, image);
+    p.restore();
+}
+
 void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const QCPRange& range,
                 double cw, double ch)
 {
-    QCPColorGradient g = gradientFor(c.scale);
     const long rows = c.values.rows();
     const long cols = c.values.cols();
+    if (rows * cols > kVectorCellLimit) {
+        paintPooledCells(p, map, c, range);
+        return;
+    }
+    QCPColorGradient g = gradientFor(c.scale);
     const bool gaps = cw >= 14.0 && ch >= 14.0;
     const auto colorAt = [&](long i, long j) {
         if (c.mask && !(*c.mask)(i, j)) return maskedCellColor();

@@ -1,8 +1,10 @@
 #pragma once
 // Draws a Figure with QPainter only: cells as rectangles, labels, titles and the
 // caption as text, the colour bar as a stack of rectangles. The same painting makes
-// PNG (QImage at a device pixel ratio), SVG (QSvgGenerator: real vectors, no embedded
-// bitmap) and PDF (QPdfWriter), so every format shows the same figure.
+// PNG (QImage at a device pixel ratio), SVG (QSvgGenerator: real vectors) and PDF
+// (QPdfWriter), so every format shows the same figure. Maps of more than 256 x 256 cells
+// have their cells drawn as one picture at the figure's resolution, pooled like the screen's
+// (an SVG then embeds that one image; the axes, labels and colour bar stay vectors).
 
 #include <QByteArray>
 #include <QImage>
