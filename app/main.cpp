@@ -53,9 +53,9 @@ int benchUi(const QStringList& args)
         "main", "Moves a key slider in the real window and times each repaint."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("bench-ui"), QString());
-    const QCommandLineOption sizes(QStringLiteral("sizes"),
-                                   QApplication::translate("main", "Comma-separated n values."),
-                                   QStringLiteral("list"), QStringLiteral("16,128,512,1024,2048"));
+    const QCommandLineOption sizes(
+        QStringLiteral("sizes"), QApplication::translate("main", "Comma-separated n values."),
+        QStringLiteral("list"), QStringLiteral("16,128,512,1024,2048,4096,8192"));
     const QCommandLineOption steps(QStringLiteral("steps"),
                                    QApplication::translate("main", "Slider steps per n."),
                                    QStringLiteral("count"), QStringLiteral("200"));

@@ -10,7 +10,7 @@
 namespace attnlab {
 
 struct UiBenchmarkOptions {
-    QList<int> sizes{16, 128, 512, 1024, 2048};
+    QList<int> sizes{16, 128, 512, 1024, 2048, 4096, 8192};
     int steps = 200;
     int dK = 64;
     int timeoutMs = 5000;  // per step
