@@ -178,6 +178,22 @@ TEST(HeatmapPyramid, DivergingMapShowsTheLargestChangeOfEitherSign)
     EXPECT_EQ(image.pixel(1, 1), lut.color(0.0, range));
     EXPECT_TRUE(sameImage(
         image, bruteForce(m, nullptr, range, CellPooling::FurthestFromMiddle, lut, spans, spans)));
+    // Random changes of both signs under a random mask, at several zooms.
+    const attn::Matrix d = randomMatrix(77, 120, -1.0, 1.0, 21);
+    attn::BoolMatrix mask(77, 120);
+    std::mt19937 gen(8);
+    for (int i = 0; i < 77; ++i)
+        for (int j = 0; j < 120; ++j) mask(i, j) = gen() % 4 != 0;
+    mask.block(0, 0, 16, 16).setConstant(false);
+    pyramid.reset(CellSource::of(d, &mask, range, CellPooling::FurthestFromMiddle));
+    for (int px : {5, 13, 30, 60, 120}) {
+        const auto rows = spansForPixels(77, std::max(2, px * 77 / 120));
+        const auto cols = spansForPixels(120, px);
+        pyramid.render(rows, cols, lut, image);
+        EXPECT_TRUE(sameImage(
+            image, bruteForce(d, &mask, range, CellPooling::FurthestFromMiddle, lut, rows, cols)))
+            << px;
+    }
 }
 
 TEST(HeatmapPyramid, RowUpdateEqualsAFullRebuildBitForBitAndReadsOnlyItsBlockRows)

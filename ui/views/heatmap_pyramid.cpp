@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace attnlab {
 
@@ -168,6 +169,76 @@ void HeatmapPyramid::ensure(int k)
     l.dirtyFirst = l.dirtyEnd = 0;
 }
 
+// Row b of a level from the matrix's rows [r0, r1): the largest and smallest value of each
+// block's allowed cells, then their ranks. Ranks grow with the value (weights) or are largest
+// at one of the two extremes (furthest from the middle), so this equals the largest rank of
+// the block's cells, for a comparison and a blend per cell instead of a rank per cell.
+template <typename T>
+void poolFromValues(const CellSource& s, const T* values, int r0, int r1, int block,
+                    std::uint16_t* dst, int dstCols)
+{
+    constexpr T kNone = std::numeric_limits<T>::infinity();
+    constexpr T kLowest = std::numeric_limits<T>::lowest();
+    constexpr T kHighest = std::numeric_limits<T>::max();
+    const auto cols = static_cast<std::size_t>(s.cols);
+    std::vector<T> hi(cols, -kNone), lo(cols, kNone);
+    const bool both = s.pooling == CellPooling::FurthestFromMiddle;
+    for (int r = r0; r < r1; ++r) {
+        const T* __restrict v = values + static_cast<std::size_t>(r) * cols;
+        T* __restrict h = hi.data();
+        T* __restrict l = lo.data();
+        // -inf and NaN stand for "no allowed cell": real infinities become the largest finite
+        // values, which have the same rank. Branch-free loops, so that they vectorise.
+        if (s.mask == nullptr) {
+            for (std::size_t c = 0; c < cols; ++c) {
+                const T x = v[c];
+                const T up = x == x ? (x > kLowest ? x : kLowest) : -kNone;
+                h[c] = up > h[c] ? up : h[c];
+            }
+            if (both)
+                for (std::size_t c = 0; c < cols; ++c) {
+                    const T x = v[c];
+                    const T down = x == x ? (x < kHighest ? x : kHighest) : kNone;
+                    l[c] = down < l[c] ? down : l[c];
+                }
+            continue;
+        }
+        const auto* __restrict keep =
+            reinterpret_cast<const std::uint8_t*>(s.mask) + static_cast<std::size_t>(r) * cols;
+        for (std::size_t c = 0; c < cols; ++c) {
+            const T x = v[c];
+            const bool ok = x == x && keep[c] != 0;
+            const T up = ok ? (x > kLowest ? x : kLowest) : -kNone;
+            h[c] = up > h[c] ? up : h[c];
+        }
+        if (both)
+            for (std::size_t c = 0; c < cols; ++c) {
+                const T x = v[c];
+                const bool ok = x == x && keep[c] != 0;
+                const T down = ok ? (x < kHighest ? x : kHighest) : kNone;
+                l[c] = down < l[c] ? down : l[c];
+            }
+    }
+    std::vector<T> top(static_cast<std::size_t>(dstCols)), bottom(top.size());
+    for (int b = 0; b < dstCols; ++b) {
+        const std::size_t a = static_cast<std::size_t>(b) * static_cast<std::size_t>(block);
+        const std::size_t e = std::min(cols, a + static_cast<std::size_t>(block));
+        const T h = *std::max_element(hi.begin() + static_cast<std::ptrdiff_t>(a),
+                                      hi.begin() + static_cast<std::ptrdiff_t>(e));
+        const T l = *std::min_element(lo.begin() + static_cast<std::ptrdiff_t>(a),
+                                      lo.begin() + static_cast<std::ptrdiff_t>(e));
+        top[static_cast<std::size_t>(b)] = h == -kNone ? std::numeric_limits<T>::quiet_NaN() : h;
+        bottom[static_cast<std::size_t>(b)] = h == -kNone ? std::numeric_limits<T>::quiet_NaN() : l;
+    }
+    const auto n = static_cast<std::size_t>(dstCols);
+    rankCells(top.data(), nullptr, n, s.range, s.pooling, dst);
+    if (s.pooling == CellPooling::FurthestFromMiddle) {
+        std::vector<std::uint16_t> other(n);
+        rankCells(bottom.data(), nullptr, n, s.range, s.pooling, other.data());
+        for (std::size_t b = 0; b < n; ++b) dst[b] = std::max(dst[b], other[b]);
+    }
+}
+
 void HeatmapPyramid::buildFromSource(int k, int first, int end)
 {
     CellRanks& dst = levels_[static_cast<std::size_t>(k - 1)].ranks;
@@ -175,15 +246,15 @@ void HeatmapPyramid::buildFromSource(int k, int first, int end)
     const int bFirst = first >> k;
     const int bEnd = end > first ? ((end - 1) >> k) + 1 : bFirst;
     const CellSource& src = source_;
-    const auto line = [&src](int row, std::uint16_t* scratch) {
-        src.ranks(row, 0, src.cols, scratch);
-        return static_cast<const std::uint16_t*>(scratch);
-    };
     const long long cells = static_cast<long long>(bEnd - bFirst) * block * src.cols;
 #pragma omp parallel for schedule(static) if (cells >= kParallelCells && bEnd - bFirst > 1)
     for (int b = bFirst; b < bEnd; ++b) {
-        poolBlockRow(line, b * block, std::min(src.rows, (b + 1) * block), src.cols, block,
-                     dst.ranks.data() + static_cast<std::size_t>(b) * dst.cols, dst.cols);
+        const int r1 = std::min(src.rows, (b + 1) * block);
+        std::uint16_t* out = dst.ranks.data() + static_cast<std::size_t>(b) * dst.cols;
+        if (src.floats != nullptr)
+            poolFromValues(src, src.floats, b * block, r1, block, out, dst.cols);
+        else
+            poolFromValues(src, src.doubles, b * block, r1, block, out, dst.cols);
     }
     cellsRead_ +=
         static_cast<long long>(std::min(src.rows, bEnd * block) - bFirst * block) * src.cols;
