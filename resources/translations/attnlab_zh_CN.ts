@@ -3604,7 +3604,8 @@ measuring…</source>
                       [--width W] [--height H] [--scale S] [--range LO,HI|auto]
                       [--aspect square|free] [--edit EDIT]...
   Draws one figure: title, token labels, colour bar and a caption naming the
-  head and mode. SVG and PDF are vectors (cells are rectangles, text is text).
+  head and mode. SVG and PDF are vectors (cells are rectangles, text is text;
+  a map of over 256 x 256 cells has its cells as one pooled image).
   --stage   %1 (default weights).
             diff: the weights after minus before the vector edits (the
             session&apos;s and --edit&apos;s; before = the session with no edits); a
@@ -3624,7 +3625,8 @@ measuring…</source>
                       [--width W] [--height H] [--scale S] [--range LO,HI|auto]
                       [--aspect square|free] [--edit EDIT]...
   绘制一张图：标题、词标签、色标，以及注明头和模式的图注。
-  SVG 和 PDF 为矢量图（单元格是矩形，文字是文字）。
+  SVG 和 PDF 为矢量图（单元格是矩形，文字是文字；
+  超过 256 × 256 个单元格的图，其单元格为一张汇聚后的图片）。
   --stage   %1（默认 weights）。
             diff：向量编辑（会话自身的和 --edit 的）之后减去之前的权重
             （之前 = 去掉所有编辑的同一会话）；没有编辑的会话需要 --edit。
