@@ -11,10 +11,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
+        <source>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core on a worker thread: in double precision keeping every stage while that fits the memory budget, beyond it keeping only the weights, in float.</source>
         <translation>
-            <numerusform>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head), computed by the core in double precision on a worker thread.</numerusform>
-            <numerusform>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n heads), computed by the core in double precision on a worker thread.</numerusform>
+            <numerusform>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head), computed by the core on a worker thread: in double precision keeping every stage while that fits the memory budget, beyond it keeping only the weights, in float.</numerusform>
+            <numerusform>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n heads), computed by the core on a worker thread: in double precision keeping every stage while that fits the memory budget, beyond it keeping only the weights, in float.</numerusform>
         </translation>
     </message>
 </context>

@@ -330,16 +330,8 @@
         <translation>停止(&amp;T)</translation>
     </message>
     <message>
-        <source>n queries × n keys = n² scores: n = 1,000 gives 10⁶, n = 100,000 gives 10¹⁰ — %1 as doubles for one matrix. The memory budget for every kept stage (scores, scaled scores, weights, mask, Q, K, V, output) is %2, so the largest n here is %3.</source>
-        <translation>n 个查询 × n 个键 = n² 个分数：n 为 1,000 时是 10⁶ 个，n 为 100,000 时是 10¹⁰ 个——按双精度数存，单是一个矩阵就要 %1。保存每一步（分数、缩放后的分数、权重、掩码、Q、K、V、输出）的内存预算是 %2，所以这里 n 最大为 %3。</translation>
-    </message>
-    <message>
         <source>Press Measure to time the core.</source>
         <translation>按“测量”为核心计时。</translation>
-    </message>
-    <message>
-        <source>n = %1 is refused, not attempted: keeping every stage would need %2, more than the memory budget of %3. The largest n that fits is %4.</source>
-        <translation>n = %1 被拒绝，没有尝试计算：保存每一步需要 %2，超过了 %3 的内存预算。能放得下的最大 n 是 %4。</translation>
     </message>
     <message>
         <source>Measuring…</source>
@@ -363,12 +355,6 @@
             <numerusform>完成：%n 个点。%1</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a worker thread.</source>
-        <translation>
-            <numerusform>随机输入，尺寸和选项取自当前会话（%4，%5；d_model = %1，d_k = %2，d_v = %3，%n 个头），由核心在后台线程上以双精度计算。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>additive scores</source>
         <translation>加性打分</translation>
@@ -384,6 +370,28 @@
     <message>
         <source>The session changed: press Measure to time this one.</source>
         <translation>会话已改变：按“测量”为当前会话计时。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Random inputs with this session&apos;s sizes and options (%4, %5; d_model = %1, d_k = %2, d_v = %3, %n head(s)), computed by the core on a worker thread: in double precision keeping every stage while that fits the memory budget, beyond it keeping only the weights, in float.</source>
+        <translation>
+            <numerusform>随机输入，尺寸和选项取自当前会话（%4，%5；d_model = %1，d_k = %2，d_v = %3，%n 个头），由核心在后台线程上计算：内存预算放得下时以双精度保存每一步，超出后只以单精度保存权重。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>n queries × n keys = n² scores: n = 1,000 gives 10⁶, n = 100,000 gives 10¹⁰ — %1 as doubles for one matrix. The memory budget is %2: every stage (scores, scaled scores, weights, mask, Q, K, V, output) fits in double up to n = %3.</source>
+        <translation>n 个查询 × n 个键 = n² 个分数：n 为 1,000 时是 10⁶ 个，n 为 100,000 时是 10¹⁰ 个——按双精度数存，单是一个矩阵就要 %1。内存预算是 %2：以双精度保存每一步（分数、缩放后的分数、权重、掩码、Q、K、V、输出），n 最大为 %3。</translation>
+    </message>
+    <message>
+        <source>Keeping only the weights, in float (n²·h·4 bytes; a row&apos;s scores are recomputed when needed), reaches n = %1.</source>
+        <translation>只以单精度保存权重（n²·h·4 字节；某一行的分数需要时再重新计算），n 可达 %1。</translation>
+    </message>
+    <message>
+        <source>n = %1 is refused, not attempted: it would need %2, more than the memory budget of %3. The largest n that fits is %4.</source>
+        <translation>n = %1 被拒绝，没有尝试计算：它需要 %2，超过了 %3 的内存预算。能放得下的最大 n 是 %4。</translation>
+    </message>
+    <message>
+        <source>n = %1: %2 s; weights %3 (n²·h·4 bytes, float), and only the weights were kept: %4 in all.</source>
+        <translation>n = %1：%2 秒；权重 %3（n²·h·4 字节，单精度），只保存了权重：共 %4。</translation>
     </message>
 </context>
 <context>
@@ -433,6 +441,18 @@
     <message>
         <source>n² line through the last point</source>
         <translation>过最后一个点的 n² 线</translation>
+    </message>
+    <message>
+        <source>Measured time, only the weights kept (float)</source>
+        <translation>实测时间，只保存权重（单精度）</translation>
+    </message>
+    <message>
+        <source>Weights held in float (n²·h·4 bytes)</source>
+        <translation>单精度权重占用（n²·h·4 字节）</translation>
+    </message>
+    <message>
+        <source>Estimate: only the weights kept</source>
+        <translation>估计：只保存权重</translation>
     </message>
 </context>
 <context>

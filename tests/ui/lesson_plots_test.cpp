@@ -134,14 +134,57 @@ TEST(CostPanel, SizeBeyondTheBudgetIsRefusedWithTheLimitAndNothingRuns)
     EXPECT_EQ(panel.plot()->timeGraph()->dataCount(), 0);
     const QLocale locale;
     const CostShape shape = costShapeOf(doc.session().input, doc.session().seed);
-    const long largest = largestFittingN(shape, panel.limits());
-    EXPECT_LE(costEstimateBytes(largest, shape), panel.limits().maxBytes);
-    EXPECT_GT(costEstimateBytes(largest + 1, shape), panel.limits().maxBytes);
-    EXPECT_GT(largest, 10000);  // tens of thousands where memory allows
+    const long full = largestFittingN(shape, panel.limits());
+    EXPECT_LE(costEstimateBytes(full, shape), panel.limits().maxBytes);
+    EXPECT_GT(costEstimateBytes(full + 1, shape), panel.limits().maxBytes);
+    EXPECT_GT(full, 10000);  // tens of thousands where memory allows
+    // Keeping only the weights in float reaches past 32,768 (issue 15) within the 6 GiB.
+    const long largest = largestMeasurableN(shape, panel.limits());
+    EXPECT_GE(largest, 32768);
+    EXPECT_LE(costLongEstimateBytes(largest, shape), panel.limits().maxBytes);
+    EXPECT_GT(costLongEstimateBytes(largest + 1, shape), panel.limits().maxBytes);
     const QString message = panel.message();
     EXPECT_TRUE(message.contains(locale.toString(100000))) << message.toStdString();
     EXPECT_TRUE(message.contains(locale.toString(largest))) << message.toStdString();
     EXPECT_TRUE(message.contains(QStringLiteral("6.0 GiB"))) << message.toStdString();
+}
+
+TEST(CostPanel, BeyondTheBudgetOfEveryStageOnlyTheWeightsAreKeptInFloat)
+{
+    Document doc;
+    ASSERT_TRUE(doc.replaceSession(lessonSession("cost"), QStringLiteral("lesson")));
+    doc.flush();
+    CostPanel panel(&doc);
+    attn::Limits small;
+    small.maxBytes = std::size_t{64} << 20;  // so that the switch comes at a small n
+    panel.setLimits(small);
+    const CostShape shape = costShapeOf(doc.session().input, doc.session().seed);
+    const long full = largestFittingN(shape, small);
+    const long top = largestMeasurableN(shape, small);
+    ASSERT_GT(top, full + full / 2);
+    panel.setMaxN(top);
+    ASSERT_TRUE(measureAndWait(panel));
+    ASSERT_EQ(panel.points().size(), costSizes(top).size());
+    const auto h = static_cast<std::size_t>(doc.session().input.heads.size());
+    int weightsOnly = 0;
+    for (const CostPoint& p : panel.points()) {
+        SCOPED_TRACE(p.n);
+        const auto n = static_cast<std::size_t>(p.n);
+        EXPECT_EQ(p.weightsOnly, p.n > full);
+        EXPECT_EQ(p.weightBytes, n * n * h * (p.weightsOnly ? 4 : 8));
+        EXPECT_LE(p.estimatedBytes, small.maxBytes);
+        weightsOnly += p.weightsOnly ? 1 : 0;
+    }
+    ASSERT_GE(weightsOnly, 1);
+    EXPECT_EQ(panel.plot()->weightsOnlyTimeGraph()->dataCount(), weightsOnly);
+    EXPECT_EQ(panel.plot()->weightsOnlyWeightsGraph()->dataCount(), weightsOnly);
+    EXPECT_EQ(panel.plot()->timeGraph()->dataCount(),
+              static_cast<int>(panel.points().size()) - weightsOnly);
+    EXPECT_TRUE(panel.message().contains(QStringLiteral("float"))) << panel.message().toStdString();
+
+    panel.setMaxN(top + 1);
+    EXPECT_FALSE(panel.measure());
+    EXPECT_TRUE(panel.message().contains(QLocale().toString(top))) << panel.message().toStdString();
 }
 
 TEST(CostPanel, StopEndsTheRunBeforeTheLastSize)

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/attention.h"
+#include "core/long_attention.h"
 #include "core/random_init.h"
 
 namespace attnlab {
@@ -60,19 +61,51 @@ std::size_t costEstimateBytes(long n, const CostShape& shape)
     return attn::estimateBytes(shapeOnlyInput(n, shape), sizeof(double));
 }
 
-long largestFittingN(const CostShape& shape, const attn::Limits& limits)
+std::size_t costLongEstimateBytes(long n, const CostShape& shape)
+{
+    return attn::estimateLongBytes(shapeOnlyInput(n, shape));
+}
+
+std::size_t costBytesFor(long n, const CostShape& shape, const attn::Limits& limits,
+                         bool* weightsOnly)
+{
+    const std::size_t full = costEstimateBytes(n, shape);
+    const bool useLong = full > limits.maxBytes;
+    if (weightsOnly != nullptr) *weightsOnly = useLong;
+    return useLong ? costLongEstimateBytes(n, shape) : full;
+}
+
+namespace {
+
+// The largest n for which bytes(n) fits the budget (bytes grows with n).
+template <typename Bytes>
+long largestWithin(const Bytes& bytes, const attn::Limits& limits)
 {
     long lo = 0;  // fits (or 0)
     long hi = 1;
-    while (costEstimateBytes(hi, shape) <= limits.maxBytes) {
+    while (bytes(hi) <= limits.maxBytes) {
         lo = hi;
         hi *= 2;
     }
     while (hi - lo > 1) {
         const long mid = lo + (hi - lo) / 2;
-        (costEstimateBytes(mid, shape) <= limits.maxBytes ? lo : hi) = mid;
+        (bytes(mid) <= limits.maxBytes ? lo : hi) = mid;
     }
     return lo;
+}
+
+}  // namespace
+
+long largestFittingN(const CostShape& shape, const attn::Limits& limits)
+{
+    return largestWithin([&shape](long n) { return costEstimateBytes(n, shape); }, limits);
+}
+
+long largestMeasurableN(const CostShape& shape, const attn::Limits& limits)
+{
+    const long full = largestFittingN(shape, limits);
+    return std::max(
+        full, largestWithin([&shape](long n) { return costLongEstimateBytes(n, shape); }, limits));
 }
 
 attn::RandomSpec costSpec(long n, const CostShape& shape)
@@ -95,7 +128,9 @@ attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& lim
 {
     const attn::RandomSpec spec = costSpec(n, shape);
     // Check the budget before drawing anything: a size beyond it is refused, not attempted.
-    if (const std::size_t need = costEstimateBytes(n, shape); need > limits.maxBytes) {
+    bool weightsOnly = false;
+    if (const std::size_t need = costBytesFor(n, shape, limits, &weightsOnly);
+        need > limits.maxBytes) {
         attn::Status s{attn::StatusCode::TooLarge, "size"};
         s.bytesNeeded = need;
         s.bytesBudget = limits.maxBytes;
@@ -122,10 +157,20 @@ attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& lim
     attn::AttentionResult result;
     double best = 0.0;
     double total = 0.0;
+    std::size_t weightBytes = 0;
     for (int run = 0; run < kMaxRuns && total < kRepeatWhileSeconds; ++run) {
-        result = attn::AttentionResult{};
+        attn::Status status;
         const auto start = std::chrono::steady_clock::now();
-        const attn::Status status = attn::computeAttention<double>(input, result, limits);
+        if (weightsOnly) {
+            attn::LongResult longResult;
+            status = attn::computeLongAttention(input, longResult, limits).status;
+            weightBytes = 0;
+            for (const attn::LongHead& h : longResult.heads)
+                weightBytes += static_cast<std::size_t>(h.weights.size()) * sizeof(float);
+        } else {
+            result = attn::AttentionResult{};
+            status = attn::computeAttention<double>(input, result, limits);
+        }
         const auto stop = std::chrono::steady_clock::now();
         if (!status.ok()) return status;
         const double seconds = std::chrono::duration<double>(stop - start).count();
@@ -135,11 +180,17 @@ attn::Status measureCost(long n, const CostShape& shape, const attn::Limits& lim
     CostPoint p;
     p.n = n;
     p.seconds = best;
-    for (const attn::HeadResult& h : result.heads)
-        p.weightBytes += static_cast<std::size_t>(h.weights.size()) * sizeof(double);
-    p.estimatedBytes = attn::estimateBytes(input, sizeof(double));
+    p.weightsOnly = weightsOnly;
+    if (weightsOnly) {
+        p.weightBytes = weightBytes;
+        p.estimatedBytes = attn::estimateLongBytes(input);
+    } else {
+        for (const attn::HeadResult& h : result.heads)
+            p.weightBytes += static_cast<std::size_t>(h.weights.size()) * sizeof(double);
+        p.estimatedBytes = attn::estimateBytes(input, sizeof(double));
+    }
     out = p;
-    if (kept != nullptr) *kept = std::move(result);
+    if (kept != nullptr && !weightsOnly) *kept = std::move(result);
     return {};
 }
 

@@ -109,6 +109,14 @@ void CostPanel::setMaxN(long n)
     n_->setValue(static_cast<int>(std::clamp<long>(n, n_->minimum(), n_->maximum())));
 }
 
+void CostPanel::setLimits(const attn::Limits& limits)
+{
+    if (running_) return;
+    limits_ = limits;
+    plot_->setShape(shape_, limits_);
+    retranslate();
+}
+
 long CostPanel::maxN() const
 {
     return n_->value();
@@ -143,8 +151,9 @@ void CostPanel::retranslate()
     const QLocale locale;
     intro_->setText(
         tr("Random inputs with this session's sizes and options (%4, %5; d_model = %1, "
-           "d_k = %2, d_v = %3, %n head(s)), computed by the core in double precision on a "
-           "worker thread.",
+           "d_k = %2, d_v = %3, %n head(s)), computed by the core on a worker thread: in double "
+           "precision keeping every stage while that fits the memory budget, beyond it keeping "
+           "only the weights, in float.",
            nullptr, static_cast<int>(shape_.heads))
             .arg(shape_.dModel)
             .arg(shape_.dK)
@@ -152,13 +161,20 @@ void CostPanel::retranslate()
             .arg(modeText(shape_.mode), shape_.score == attn::ScoreFunction::Additive
                                             ? tr("additive scores")
                                             : tr("dot-product scores")));
-    facts_->setText(
+    const long full = largestFittingN(shape_, limits_);
+    const long measurable = largestMeasurableN(shape_, limits_);
+    QString facts =
         tr("n queries × n keys = n² scores: n = 1,000 gives 10⁶, n = 100,000 gives 10¹⁰ — "
-           "%1 as doubles for one matrix. The memory budget for every kept stage (scores, "
-           "scaled scores, weights, mask, Q, K, V, output) is %2, so the largest n here is "
-           "%3.")
+           "%1 as doubles for one matrix. The memory budget is %2: every stage (scores, scaled "
+           "scores, weights, mask, Q, K, V, output) fits in double up to n = %3.")
             .arg(bytesText(std::size_t{80000000000}), bytesText(limits_.maxBytes),
-                 locale.toString(largestFittingN(shape_, limits_))));
+                 locale.toString(full));
+    if (measurable > full)
+        facts += QLatin1Char(' ') +
+                 tr("Keeping only the weights, in float (n²·h·4 bytes; a row's scores are "
+                    "recomputed when needed), reaches n = %1.")
+                     .arg(locale.toString(measurable));
+    facts_->setText(facts);
     if (status_->text().isEmpty()) status_->setText(tr("Press Measure to time the core."));
 }
 
@@ -167,12 +183,12 @@ bool CostPanel::measure()
     if (running_) return false;
     const long top = maxN();
     const QLocale locale;
-    if (const std::size_t need = costEstimateBytes(top, shape_); need > limits_.maxBytes) {
+    if (const std::size_t need = costBytesFor(top, shape_, limits_); need > limits_.maxBytes) {
         status_->setText(
-            tr("n = %1 is refused, not attempted: keeping every stage would need %2, more than "
-               "the memory budget of %3. The largest n that fits is %4.")
+            tr("n = %1 is refused, not attempted: it would need %2, more than the memory budget "
+               "of %3. The largest n that fits is %4.")
                 .arg(locale.toString(top), bytesText(need), bytesText(limits_.maxBytes),
-                     locale.toString(largestFittingN(shape_, limits_))));
+                     locale.toString(largestMeasurableN(shape_, limits_))));
         return false;
     }
     points_.clear();
@@ -222,6 +238,11 @@ void CostPanel::addPoint(int index)
 QString CostPanel::describePoint(const CostPoint& p) const
 {
     const QLocale locale;
+    if (p.weightsOnly)
+        return tr("n = %1: %2 s; weights %3 (n²·h·4 bytes, float), and only the weights were "
+                  "kept: %4 in all.")
+            .arg(locale.toString(p.n), locale.toString(p.seconds, 'g', 3), bytesText(p.weightBytes),
+                 bytesText(p.estimatedBytes));
     return tr("n = %1: %2 s; weights %3 (n²·h·8 bytes), every kept stage %4.")
         .arg(locale.toString(p.n), locale.toString(p.seconds, 'g', 3), bytesText(p.weightBytes),
              bytesText(p.estimatedBytes));

@@ -2,7 +2,9 @@
 // Lesson 8, the cost of n²: an n control and a Measure button. Measuring runs the core on
 // random inputs of length 128, 256, ... up to n on a worker thread (cancellable; each point
 // appears as it is measured) and plots time and memory against n on log–log axes.
-// Sizes whose kept stages would exceed the memory budget (attn::Limits) are refused.
+// Up to the largest n whose every stage fits the memory budget (attn::Limits) in double, every
+// stage is kept; beyond it only the weights are kept, in float
+// (core/long_attention.h: n = 32,768 within 6 GiB). Sizes beyond both are refused.
 
 #include <memory>
 #include <vector>
@@ -42,6 +44,8 @@ public:
     [[nodiscard]] QString message() const;
     [[nodiscard]] int measurementsStarted() const { return started_; }
     [[nodiscard]] const attn::Limits& limits() const { return limits_; }
+    // Another budget (the default is attn::Limits{}, 6 GiB); not while measuring.
+    void setLimits(const attn::Limits& limits);
 
 protected:
     void changeEvent(QEvent* event) override;

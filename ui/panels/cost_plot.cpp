@@ -37,6 +37,11 @@ CostPlot::CostPlot(QWidget* parent) : QCustomPlot(parent)
     square_ = addSeries(yAxis, kTimeColor.lighter(150), Qt::DashLine, QCPScatterStyle::ssNone);
     weights_ = addSeries(yAxis2, kMemoryColor, Qt::SolidLine, QCPScatterStyle::ssSquare);
     estimate_ = addSeries(yAxis2, kMemoryColor.lighter(140), Qt::DotLine, QCPScatterStyle::ssNone);
+    longTime_ = addSeries(yAxis, kTimeColor, Qt::SolidLine, QCPScatterStyle::ssTriangle);
+    longWeights_ = addSeries(yAxis2, kMemoryColor, Qt::SolidLine, QCPScatterStyle::ssTriangle);
+    longEstimate_ =
+        addSeries(yAxis2, kMemoryColor.lighter(140), Qt::DashDotLine, QCPScatterStyle::ssNone);
+    for (QCPGraph* g : {longTime_, longWeights_, longEstimate_}) g->removeFromLegend();
     budget_ = new QCPItemStraightLine(this);
     budget_->point1->setAxes(xAxis, yAxis2);
     budget_->point2->setAxes(xAxis, yAxis2);
@@ -91,16 +96,22 @@ void CostPlot::retitle()
     square_->setName(tr("n² line through the last point"));
     weights_->setName(tr("Weights held (n²·h·8 bytes)"));
     estimate_->setName(tr("Estimate: every kept stage"));
+    longTime_->setName(tr("Measured time, only the weights kept (float)"));
+    longWeights_->setName(tr("Weights held in float (n²·h·4 bytes)"));
+    longEstimate_->setName(tr("Estimate: only the weights kept"));
 }
 
 void CostPlot::setShape(const CostShape& shape, const attn::Limits& limits)
 {
-    QVector<double> n, bytes;
+    QVector<double> n, bytes, longN, longBytes;
     for (double x = kMinN; x <= kMaxN * 1.0001; x *= std::pow(10.0, 0.125)) {
         n.push_back(x);
         bytes.push_back(static_cast<double>(costEstimateBytes(std::lround(x), shape)));
+        longN.push_back(x);
+        longBytes.push_back(static_cast<double>(costLongEstimateBytes(std::lround(x), shape)));
     }
     estimate_->setData(n, bytes, true);
+    longEstimate_->setData(longN, longBytes, true);
     const double budget = static_cast<double>(limits.maxBytes);
     budget_->point1->setCoords(kMinN, budget);
     budget_->point2->setCoords(kMaxN, budget);
@@ -111,14 +122,28 @@ void CostPlot::setShape(const CostShape& shape, const attn::Limits& limits)
 
 void CostPlot::setPoints(const std::vector<CostPoint>& points)
 {
-    QVector<double> n, seconds, bytes;
+    QVector<double> n, seconds, fullN, fullSeconds, fullBytes, longN, longSeconds, longBytes;
     for (const CostPoint& p : points) {
-        n.push_back(static_cast<double>(p.n));
-        seconds.push_back(std::max(p.seconds, 1e-7));
-        bytes.push_back(static_cast<double>(p.weightBytes));
+        const double x = static_cast<double>(p.n);
+        const double t = std::max(p.seconds, 1e-7);
+        const double b = static_cast<double>(p.weightBytes);
+        n.push_back(x);
+        seconds.push_back(t);
+        (p.weightsOnly ? longN : fullN).push_back(x);
+        (p.weightsOnly ? longSeconds : fullSeconds).push_back(t);
+        (p.weightsOnly ? longBytes : fullBytes).push_back(b);
     }
-    time_->setData(n, seconds, true);
-    weights_->setData(n, bytes, true);
+    time_->setData(fullN, fullSeconds, true);
+    weights_->setData(fullN, fullBytes, true);
+    longTime_->setData(longN, longSeconds, true);
+    longWeights_->setData(longN, longBytes, true);
+    // The weights-only series join the legend once they have points.
+    for (QCPGraph* g : {longTime_, longWeights_, longEstimate_}) {
+        if (longN.isEmpty())
+            g->removeFromLegend();
+        else
+            g->addToLegend();
+    }
     QVector<double> sn, ss;
     if (!points.empty()) {
         // time(n) = t_last (n / n_last)²: the slope a quadratic cost would have.

@@ -1,7 +1,9 @@
 #pragma once
 // The log–log plot of lesson 8: measured time (left axis) and memory (right axis) against n,
 // an n² line through the last measured time, the estimate of every kept stage, the memory
-// budget, and the text's numbers (n = 1,000 → 10⁶ scores; n = 100,000 → 10¹⁰).
+// budget, and the text's numbers (n = 1,000 → 10⁶ scores; n = 100,000 → 10¹⁰). Points beyond
+// the budget of every stage, computed keeping only the weights in float, have series of their
+// own (triangles) beside the estimate of what that path holds.
 
 #include <vector>
 
@@ -25,6 +27,9 @@ public:
     [[nodiscard]] QCPGraph* weightsGraph() const { return weights_; }
     [[nodiscard]] QCPGraph* squareGraph() const { return square_; }
     [[nodiscard]] QCPGraph* estimateGraph() const { return estimate_; }
+    [[nodiscard]] QCPGraph* weightsOnlyTimeGraph() const { return longTime_; }
+    [[nodiscard]] QCPGraph* weightsOnlyWeightsGraph() const { return longWeights_; }
+    [[nodiscard]] QCPGraph* weightsOnlyEstimateGraph() const { return longEstimate_; }
 
     static constexpr double kMinN = 100.0;
     static constexpr double kMaxN = 200000.0;
@@ -39,6 +44,9 @@ private:
     QCPGraph* square_ = nullptr;
     QCPGraph* weights_ = nullptr;
     QCPGraph* estimate_ = nullptr;
+    QCPGraph* longTime_ = nullptr;
+    QCPGraph* longWeights_ = nullptr;
+    QCPGraph* longEstimate_ = nullptr;
     QCPItemStraightLine* budget_ = nullptr;
     QCPItemText* budgetLabel_ = nullptr;
 };
