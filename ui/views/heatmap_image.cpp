@@ -79,7 +79,9 @@ void renderRow(const std::uint16_t* line, const std::vector<CellSpan>& columns, 
     }
 }
 
-std::vector<CellSpan> clamped(const std::vector<CellSpan>& spans, int count)
+}  // namespace
+
+std::vector<CellSpan> clampedSpans(const std::vector<CellSpan>& spans, int count)
 {
     std::vector<CellSpan> out(spans);
     for (CellSpan& s : out) {
@@ -88,6 +90,8 @@ std::vector<CellSpan> clamped(const std::vector<CellSpan>& spans, int count)
     }
     return out;
 }
+
+namespace {
 
 template <typename T>
 void rankCellsOf(const T* src, const bool* keep, std::size_t count, const QCPRange& range,
@@ -205,8 +209,8 @@ void renderCells(const CellRanks& cells, const std::vector<CellSpan>& rowSpans,
     if (out.width() != width || out.height() != height || out.format() != QImage::Format_RGB32)
         out = QImage(width, height, QImage::Format_RGB32);
     const auto palette = paletteOf(lut, cells.pooling);
-    const std::vector<CellSpan> rows = clamped(rowSpans, cells.rows);
-    const std::vector<CellSpan> columns = clamped(columnSpans, cells.cols);
+    const std::vector<CellSpan> rows = clampedSpans(rowSpans, cells.rows);
+    const std::vector<CellSpan> columns = clampedSpans(columnSpans, cells.cols);
     int widest = 0;
     for (const CellSpan& s : columns) widest = std::max(widest, s.last - s.first);
     std::vector<std::uint16_t> pooled(static_cast<std::size_t>(cells.cols));

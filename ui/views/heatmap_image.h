@@ -64,6 +64,9 @@ struct CellSpan {
     int last = 0;
 };
 
+// The spans with every cell index clamped to 0 .. count - 1 (first <= last kept).
+std::vector<CellSpan> clampedSpans(const std::vector<CellSpan>& spans, int count);
+
 // One line of ranks into pixels: pixel x shows the largest rank of line[columns[x]] (spans
 // inside the line); `widest` is the most cells any span holds, minus one.
 void paintRankRow(const std::uint16_t* line, const std::vector<CellSpan>& columns, int widest,

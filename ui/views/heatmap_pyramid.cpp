@@ -11,16 +11,6 @@ namespace {
 // Builds of at least this many cells run on OpenMP threads, a block row per iteration.
 constexpr long long kParallelCells = 1LL << 19;
 
-std::vector<CellSpan> clampedSpans(const std::vector<CellSpan>& spans, int count)
-{
-    std::vector<CellSpan> out(spans);
-    for (CellSpan& s : out) {
-        s.first = std::clamp(s.first, 0, count - 1);
-        s.last = std::clamp(s.last, s.first, count - 1);
-    }
-    return out;
-}
-
 // Row r of `dst` (a level) is the largest rank over rows [r0, r1) of lines read by `line(row,
 // scratch)`, each `width` long, pooled by `ratio` along the row.
 template <typename Line>
