@@ -173,10 +173,16 @@ Status validateLong(const AttentionInput& in, const Limits& limits, int threads)
 }
 
 LongOutcome computeLongAttention(const AttentionInput& in, LongResult& result, const Limits& limits,
-                                 const LongProgress& progress)
+                                 const LongProgress& progress, LongResult* recycle)
 {
     if (Status s = validateLong(in, limits); !s.ok()) return {s};
     LongResult r;
+    r.heads.resize(in.heads.size());
+    if (recycle != nullptr) {
+        for (std::size_t h = 0; h < r.heads.size() && h < recycle->heads.size(); ++h)
+            r.heads[h].weights.swap(recycle->heads[h].weights);
+        recycle->heads.clear();
+    }
     if (in.mask) {
         r.general = effectiveMask(in);
         r.maskKind = classifyMask(r.general);
@@ -185,7 +191,6 @@ LongOutcome computeLongAttention(const AttentionInput& in, LongResult& result, c
         r.maskKind =
             in.mode == Mode::Causal && in.keyCount() > 1 ? MaskKind::Causal : MaskKind::None;
     }
-    r.heads.resize(in.heads.size());
     Run run;
     run.progress = &progress;
     const long blocksPerHead = (in.queryCount() + kBlockRows - 1) / kBlockRows;

@@ -53,9 +53,13 @@ std::size_t estimateLongBytes(const AttentionInput& input, int threads = 0);
 Status validateLong(const AttentionInput& input, const Limits& limits, int threads = 0);
 
 // Computes every head into `result` (replaced only when the outcome is ok()). NonFinite names
-// the stage as computeAttention does.
+// the stage as computeAttention does. `recycle` (may be `result` itself): its weights' memory
+// is taken for the new weights when the shapes agree, so that a recomputation touches no
+// fresh pages (clearing 4 GiB of them was half of a 32,768 run); its heads are left empty
+// whatever the outcome.
 LongOutcome computeLongAttention(const AttentionInput& input, LongResult& result,
-                                 const Limits& limits = {}, const LongProgress& progress = {});
+                                 const Limits& limits = {}, const LongProgress& progress = {},
+                                 LongResult* recycle = nullptr);
 
 // Row i of head `head`'s raw scores (q_i · k_j, or additive) and scaled scores, recomputed from
 // Q and K in O(m d_k): what a hovered cell or the row inspector shows.

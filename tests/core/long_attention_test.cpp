@@ -149,6 +149,41 @@ TEST(LongAttention, ReportsProgressToTheEndAndCancelsLeavingTheResultUntouched)
     EXPECT_TRUE(kept.heads[0].weights == r.heads[0].weights);
 }
 
+TEST(LongAttention, RecomputingIntoTheOldWeightsGivesTheSameBitsInTheSameMemory)
+{
+    RandomSpec spec;
+    spec.n = 300;
+    spec.dModel = 8;
+    spec.dK = 8;
+    spec.dV = 4;
+    spec.heads = 2;
+    spec.mode = Mode::Causal;
+    AttentionInput in = randomInput(spec);
+    LongResult first;
+    ASSERT_TRUE(computeLongAttention(in, first).ok());
+    // An edit, computed fresh and into the old result's memory.
+    in.edits.push_back(VectorEdit{Role::Key, 1, 40, 2.0, {}});
+    LongResult fresh;
+    ASSERT_TRUE(computeLongAttention(in, fresh).ok());
+    const float* memory = first.heads[1].weights.data();
+    LongResult& reused = first;
+    ASSERT_TRUE(computeLongAttention(in, reused, {}, {}, &reused).ok());
+    EXPECT_EQ(reused.heads[1].weights.data(), memory);
+    for (std::size_t h = 0; h < 2; ++h) {
+        EXPECT_TRUE(reused.heads[h].weights == fresh.heads[h].weights) << "head " << h;
+        EXPECT_TRUE(reused.heads[h].output == fresh.heads[h].output) << "head " << h;
+    }
+    // A cancelled recomputation leaves the recycled result empty, not half written.
+    LongResult other;
+    ASSERT_TRUE(computeLongAttention(in, other).ok());
+    LongResult target;
+    const LongOutcome o = computeLongAttention(
+        in, target, {}, [](double) { return false; }, &other);
+    EXPECT_TRUE(o.cancelled);
+    EXPECT_TRUE(other.heads.empty());
+    EXPECT_TRUE(target.heads.empty());
+}
+
 TEST(LongAttention, ThirtyTwoThousandTokensFitTheBudgetThatEveryStageInDoubleExceeds)
 {
     RandomSpec spec;
