@@ -137,6 +137,11 @@ void weighHead(const HeadJob& job, LongHead& hd, Run& run)
                 run.cancelled.store(true);
         }
     }
+    // Once more at the end of the head, on the calling thread: the other threads may have
+    // taken every block, and a cancel must still be heard.
+    if (*run.progress && !run.cancelled.load() &&
+        !(*run.progress)(static_cast<double>(run.done.load()) / static_cast<double>(run.total)))
+        run.cancelled.store(true);
 }
 
 }  // namespace

@@ -34,8 +34,8 @@ struct LongResult {
     BoolMatrix general;  // the effective mask when maskKind is General, else empty
 };
 
-// Progress in [0, 1], called on the calling thread between blocks of rows; returning false
-// cancels the computation (the result untouched).
+// Progress in [0, 1], called on the calling thread between blocks of rows and at the end of each
+// head; returning false cancels the computation (the result untouched).
 using LongProgress = std::function<bool(double fraction)>;
 
 struct LongOutcome {
