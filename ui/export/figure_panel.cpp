@@ -73,7 +73,7 @@ QFont makeFont(double px, bool bold)
 
 bool anyMasked(const HeatmapContent& c)
 {
-    return c.mask && !c.mask->all();
+    return (c.causal && c.cols() > 1) || (c.mask && !c.mask->all());
 }
 
 // A vertical colour bar in `bar` with tick labels to its right; returns the width used.
@@ -135,15 +135,13 @@ constexpr long kVectorCellLimit = 256L * 256L;
 void paintPooledCells(QPainter& p, const QRectF& map, const HeatmapContent& c,
                       const QCPRange& range)
 {
-    const int rows = static_cast<int>(c.values.rows());
-    const int cols = static_cast<int>(c.values.cols());
+    const int rows = static_cast<int>(c.rows());
+    const int cols = static_cast<int>(c.cols());
     const double ratio = std::max(1.0, p.device()->devicePixelRatioF());
     const int w = std::clamp(static_cast<int>(std::lround(map.width() * ratio)), 1, cols);
     const int h = std::clamp(static_cast<int>(std::lround(map.height() * ratio)), 1, rows);
     HeatmapPyramid pyramid;
-    pyramid.reset(CellSource::of(
-        c.values, c.mask ? &*c.mask : nullptr, range,
-        c.scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle : CellPooling::Highest));
+    pyramid.reset(c.cellSource(range));
     QImage image;
     pyramid.render(spansForPixels(rows, h), spansForPixels(cols, w), colorLutFor(c.scale), image);
     p.save();
@@ -155,8 +153,8 @@ void paintPooledCells(QPainter& p, const QRectF& map, const HeatmapContent& c,
 void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const QCPRange& range,
                 double cw, double ch)
 {
-    const long rows = c.values.rows();
-    const long cols = c.values.cols();
+    const long rows = c.rows();
+    const long cols = c.cols();
     if (rows * cols > kVectorCellLimit) {
         paintPooledCells(p, map, c, range);
         return;
@@ -164,8 +162,8 @@ void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const Q
     QCPColorGradient g = gradientFor(c.scale);
     const bool gaps = cw >= 14.0 && ch >= 14.0;
     const auto colorAt = [&](long i, long j) {
-        if (c.mask && !(*c.mask)(i, j)) return maskedCellColor();
-        return QColor(g.color(c.values(i, j), range));
+        if (c.isMasked(i, j)) return maskedCellColor();
+        return QColor(g.color(c.at(i, j), range));
     };
     for (long i = 0; i < rows; ++i) {
         const double y = map.top() + i * ch;
@@ -192,10 +190,10 @@ void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const Q
 void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const QCPRange& range,
                  double cw, double ch, double basePx)
 {
-    const long rows = c.values.rows();
-    const long cols = c.values.cols();
+    const long rows = c.rows();
+    const long cols = c.cols();
     if (rows * cols > 900) return;
-    const auto isMasked = [&](long i, long j) { return c.mask && !(*c.mask)(i, j); };
+    const auto isMasked = [&](long i, long j) { return c.isMasked(i, j); };
     const double px = std::min(basePx * 1.1, ch * 0.42);
     QStringList texts;
     QFont font;
@@ -210,7 +208,7 @@ void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const 
             for (long i = 0; i < rows; ++i) {
                 for (long j = 0; j < cols; ++j) {
                     texts << (isMasked(i, j) ? QStringLiteral("–")
-                                             : figureCellNumber(c.values(i, j), decimals));
+                                             : figureCellNumber(c.at(i, j), decimals));
                     widest = std::max(widest, fm.horizontalAdvance(texts.back()));
                 }
             }
@@ -223,7 +221,7 @@ void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const 
     for (long i = 0; i < rows; ++i) {
         for (long j = 0; j < cols; ++j) {
             const bool masked = isMasked(i, j);
-            const double v = c.values(i, j);
+            const double v = c.at(i, j);
             double rel = (v - range.lower) / std::max(range.size(), 1e-300);
             if (c.scale == ColorScale::Diverging) rel = std::abs(rel - 0.5) * 2.0;
             const bool light =
@@ -247,8 +245,8 @@ PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
     const QFont axis = makeFont(basePx, true);
     const QFontMetricsF fm(label, p.device());
     const double u = unitOf(label);
-    const long rows = c.values.rows();
-    const long cols = c.values.cols();
+    const long rows = c.rows();
+    const long cols = c.cols();
     QRectF area = r;
     if (!c.title.isEmpty()) {
         const QFont tf = makeFont(basePx * 1.15, true);

@@ -57,11 +57,14 @@ void CellSource::ranks(int row, int first, int count, std::uint16_t* out) const
     const std::size_t at = static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) +
                            static_cast<std::size_t>(first);
     const bool* keep = mask != nullptr ? mask + at : nullptr;
-    const auto n = static_cast<std::size_t>(count);
+    // Under `causal` only the cells up to the diagonal are read; the rest are masked.
+    const int allowed = causal ? std::clamp(row + 1 - first, 0, count) : count;
+    const auto n = static_cast<std::size_t>(allowed);
     if (floats != nullptr)
         rankCells(floats + at, keep, n, range, pooling, out);
     else
         rankCells(doubles + at, keep, n, range, pooling, out);
+    std::fill(out + allowed, out + count, CellRanks::kMasked);
 }
 
 void HeatmapPyramid::reset(const CellSource& source)

@@ -41,6 +41,7 @@ struct CellSource {
     int cols = 0;
     QCPRange range{0.0, 1.0};
     CellPooling pooling = CellPooling::Highest;
+    bool causal = false;  // cells past the diagonal (column > row) are masked, without a mask
 
     template <typename T>
     static CellSource of(const attn::MatrixT<T>& values, const attn::BoolMatrix* mask,

@@ -12,7 +12,10 @@ QCPRange colorRangeFor(const HeatmapContent& c)
     if (c.range) return *c.range;
     if (c.scale == ColorScale::Weights) return QCPRange(0.0, 1.0);
     double lo = 0.0, hi = 0.0;
-    if (c.values.size() > 0) {
+    if (c.floats && c.floats->size() > 0) {
+        lo = c.floats->minCoeff();
+        hi = c.floats->maxCoeff();
+    } else if (!c.floats && c.values.size() > 0) {
         lo = c.values.minCoeff();
         hi = c.values.maxCoeff();
     }
@@ -22,6 +25,17 @@ QCPRange colorRangeFor(const HeatmapContent& c)
     }
     if (hi - lo < 1e-12) hi = lo + 1.0;
     return QCPRange(lo, hi);
+}
+
+CellSource HeatmapContent::cellSource(const QCPRange& drawn) const
+{
+    const CellPooling pooling =
+        scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle : CellPooling::Highest;
+    const attn::BoolMatrix* m = mask ? &*mask : nullptr;
+    CellSource s = floats ? CellSource::of(*floats, m, drawn, pooling)
+                          : CellSource::of(values, m, drawn, pooling);
+    s.causal = causal;
+    return s;
 }
 
 namespace {
@@ -96,8 +110,8 @@ void HeatmapView::zoom(double factor)
 
 void HeatmapView::resetView()
 {
-    xAxis->setRange(-0.5, static_cast<double>(content_.values.cols()) - 0.5);
-    yAxis->setRange(-0.5, static_cast<double>(content_.values.rows()) - 0.5);
+    xAxis->setRange(-0.5, static_cast<double>(content_.cols()) - 0.5);
+    yAxis->setRange(-0.5, static_cast<double>(content_.rows()) - 0.5);
     updateTicks();
     replot(QCustomPlot::rpQueuedReplot);
 }
@@ -115,19 +129,15 @@ void HeatmapView::setContent(HeatmapContent content)
 {
     // The same sequence edited again (same shape and tokens) keeps the user's zoom. The shape
     // is the drawn cells' (the values may have been handed back by recycleBuffers).
-    const bool sameSequence = hasContent_ && content.values.rows() == map_->rows() &&
-                              content.values.cols() == map_->cols() &&
-                              content.rowLabels == content_.rowLabels &&
-                              content.columnLabels == content_.columnLabels;
+    const bool sameSequence =
+        hasContent_ && content.rows() == map_->rows() && content.cols() == map_->cols() &&
+        content.rowLabels == content_.rowLabels && content.columnLabels == content_.columnLabels;
     const bool sameScale = hasContent_ && content.scale == content_.scale;
     const QCPRange before = range_;
     content_ = std::move(content);
     hasContent_ = true;
     range_ = colorRangeFor(content_);
-    const CellSource source =
-        CellSource::of(content_.values, content_.mask ? &*content_.mask : nullptr, range_,
-                       content_.scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle
-                                                               : CellPooling::Highest);
+    const CellSource source = content_.cellSource(range_);
     if (content_.changedRows && sameSequence && sameScale && range_ == before)
         map_->updateRows(source, content_.changedRows->first, content_.changedRows->end);
     else
@@ -138,8 +148,8 @@ void HeatmapView::setContent(HeatmapContent content)
     xAxis->setLabel(content_.columnAxisTitle);
     yAxis->setLabel(content_.rowAxisTitle);
     if (!sameSequence) {
-        xAxis->setRange(-0.5, static_cast<double>(content_.values.cols()) - 0.5);
-        yAxis->setRange(-0.5, static_cast<double>(content_.values.rows()) - 0.5);
+        xAxis->setRange(-0.5, static_cast<double>(content_.cols()) - 0.5);
+        yAxis->setRange(-0.5, static_cast<double>(content_.rows()) - 0.5);
     }
     updateTicks();
     updateValueTexts();
@@ -153,8 +163,8 @@ bool HeatmapView::updateTicks()
                 content_.columnLabels,
                 axisRect()->rect().size(),
                 xAxis->tickLabelFont(),
-                cellsShown(yAxis, content_.values.rows()),
-                cellsShown(xAxis, content_.values.cols())};
+                cellsShown(yAxis, content_.rows()),
+                cellsShown(xAxis, content_.cols())};
     if (key == ticks_) return false;  // a new ticker would throw away QCustomPlot's label cache
     const QFontMetrics fm(key.font);
     int widest = 0;
@@ -196,7 +206,7 @@ bool HeatmapView::cellAtPosition(const QPoint& pos, int& row, int& column) const
     if (!axisRect()->rect().contains(pos)) return false;
     const double x = xAxis->pixelToCoord(pos.x());
     const double y = yAxis->pixelToCoord(pos.y());
-    return cellAt(content_.values.rows(), content_.values.cols(), x, y, row, column);
+    return cellAt(content_.rows(), content_.cols(), x, y, row, column);
 }
 
 QString HeatmapView::shownTitle() const

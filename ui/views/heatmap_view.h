@@ -13,6 +13,7 @@
 // replot; tick labels are rebuilt only when the labels, the size or the font change; zoom is kept
 // while the same sequence is edited.
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -32,7 +33,11 @@ struct RowRange {
 
 struct HeatmapContent {
     attn::Matrix values;
+    // Float cells read in place instead of `values` (a long session's weights, shared with the
+    // document that computed them: no double copy of 4 GiB).
+    std::shared_ptr<const attn::MatrixT<float>> floats;
     std::optional<attn::BoolMatrix> mask;  // false cells drawn as masked
+    bool causal = false;                   // cells past the diagonal drawn as masked, no mask
     std::vector<bool> fullyMaskedRows;
     QStringList rowLabels;
     QStringList columnLabels;
@@ -44,6 +49,19 @@ struct HeatmapContent {
     // Set by a builder that knows: this content equals the one the view shows except in these
     // rows (values only; same mask, shape, scale and range), so only their blocks are redrawn.
     std::optional<RowRange> changedRows;
+
+    [[nodiscard]] long rows() const { return floats ? floats->rows() : values.rows(); }
+    [[nodiscard]] long cols() const { return floats ? floats->cols() : values.cols(); }
+    [[nodiscard]] double at(long i, long j) const
+    {
+        return floats ? static_cast<double>((*floats)(i, j)) : values(i, j);
+    }
+    [[nodiscard]] bool isMasked(long i, long j) const
+    {
+        return (causal && j > i) || (mask && !(*mask)(i, j));
+    }
+    // Where the pyramid reads the cells, on `range` (pooled by the scale's rule).
+    [[nodiscard]] CellSource cellSource(const QCPRange& drawn) const;
 };
 
 // The colour range a content is drawn on: its fixed range, [0, 1] for weights, symmetric

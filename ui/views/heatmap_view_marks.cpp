@@ -9,8 +9,8 @@ namespace attnlab {
 
 void HeatmapView::updateValueTexts()
 {
-    const long rows = content_.values.rows();
-    const long cols = content_.values.cols();
+    const long rows = content_.rows();
+    const long cols = content_.cols();
     int decimals = 0;
     if (rows * cols <= valueTextLimit_ && rows > 0 && cols > 0) {
         // As many decimals as fit in a cell (3, 2 or 1); no text when even one does not fit.
@@ -39,13 +39,13 @@ void HeatmapView::updateValueTexts()
     std::size_t k = 0;
     for (long i = 0; i < rows; ++i) {
         for (long j = 0; j < cols; ++j) {
-            const bool masked = content_.mask && !(*content_.mask)(i, j);
+            const bool masked = content_.isMasked(i, j);
             QCPItemText* t = valueTexts_[k++];
             t->position->setCoords(static_cast<double>(j), static_cast<double>(i));
             t->setText(masked ? QStringLiteral("–")
-                              : QString::number(content_.values(i, j), 'f', decimals));
+                              : QString::number(content_.at(i, j), 'f', decimals));
             // Dark text on light cells, light text on dark cells.
-            double rel = (content_.values(i, j) - range_.lower) / std::max(range_.size(), 1e-300);
+            double rel = (content_.at(i, j) - range_.lower) / std::max(range_.size(), 1e-300);
             if (content_.scale == ColorScale::Diverging) rel = std::abs(rel - 0.5) * 2.0;
             const bool lightCell =
                 masked || (content_.scale == ColorScale::Diverging ? rel < 0.6 : rel > 0.55);
@@ -58,12 +58,12 @@ void HeatmapView::updateMarkers()
 {
     for (QCPItemText* t : rowMarks_) removeItem(t);
     rowMarks_.clear();
-    const long rows = content_.values.rows();
+    const long rows = content_.rows();
     for (long i = 0; i < rows && i < static_cast<long>(content_.fullyMaskedRows.size()); ++i) {
         if (!content_.fullyMaskedRows[static_cast<std::size_t>(i)]) continue;
         auto* t = new QCPItemText(this);
         t->position->setType(QCPItemPosition::ptPlotCoords);
-        t->position->setCoords(static_cast<double>(content_.values.cols()) / 2.0,
+        t->position->setCoords(static_cast<double>(content_.cols()) / 2.0,
                                static_cast<double>(i));
         t->setText(tr("fully masked"));
         t->setColor(QColor(0x60, 0x00, 0x00));
@@ -102,8 +102,8 @@ void HeatmapView::paintEvent(QPaintEvent* event)
 
 void HeatmapView::paintMarks(QPainter& painter) const
 {
-    const long rows = content_.values.rows();
-    const long cols = content_.values.cols();
+    const long rows = content_.rows();
+    const long cols = content_.cols();
     if (rows == 0 || cols == 0) return;
     painter.setClipRect(axisRect()->rect());
     painter.setBrush(Qt::NoBrush);
