@@ -80,6 +80,14 @@ bool loadNamedSession(const QCommandLineParser& parser, const QCommandLineOption
         code = fail(BadInput, error.message());
         return false;
     }
+    if (sf.onlyWeightsFit) {
+        code =
+            fail(BadInput,
+                 Tr::tr("%1: %2 Open it in the window (attnlab %1), which keeps only the "
+                        "weights, in float.")
+                     .arg(name, statusMessage(attn::validate(sf.session.input, attn::Limits{}))));
+        return false;
+    }
     session = sf.session;
     return true;
 }

@@ -7,6 +7,8 @@
 
 #include <QByteArray>
 
+#include "core/attention_input.h"
+#include "ui/document/session.h"
 #include "ui/io/session_file.h"
 
 namespace attnlab {
@@ -47,6 +49,31 @@ TEST(SessionLimits, TokenCountJustUnderTheBudgetIsLeftToTheReader)
     FileError error;
     ASSERT_FALSE(parseSessionJson(bytes, QStringLiteral("long.attnlab.json"), file, error));
     EXPECT_EQ(error.field, QStringLiteral("target.embeddings[1]")) << error.message().toStdString();
+}
+
+TEST(SessionLimits, TooLongForEveryStageButNotForTheWeightsIsReadAndMarked)
+{
+    // 17,000 tokens: every stage in double would need 6.7 GiB, the weights alone in float
+    // 1.1 GiB. The reader accepts it and says so; a session that fits every stage is unmarked.
+    Session s = defaultSession();
+    s.dModel = 1;
+    s.targetTokens = QStringList(17000, QStringLiteral("t"));
+    s.input.X = attn::Matrix::Constant(17000, 1, 0.25);
+    s.input.edits.clear();
+    s.sourceTokens.clear();
+    s.input.Y.resize(0, 1);
+    randomiseProjections(s, 1, 1, 1, 3);
+    ASSERT_EQ(attn::validate(s.input, attn::Limits{}).code, attn::StatusCode::TooLarge);
+    SessionFile file;
+    FileError error;
+    ASSERT_TRUE(parseSessionJson(sessionToJson(SessionFile{s, {}}), QStringLiteral("long.json"),
+                                 file, error))
+        << error.message().toStdString();
+    EXPECT_TRUE(file.onlyWeightsFit);
+    EXPECT_EQ(file.session.input.queryCount(), 17000);
+    ASSERT_TRUE(parseSessionJson(sessionToJson(SessionFile{defaultSession(), {}}),
+                                 QStringLiteral("small.json"), file, error));
+    EXPECT_FALSE(file.onlyWeightsFit);
 }
 
 TEST(SessionLimits, MaskOfEmptyRowsIsRefusedBeforeTheMaskIsAllocated)

@@ -14,6 +14,10 @@ namespace attnlab {
 struct SessionFile {
     Session session;
     ViewState view;
+    // Every stage in double would exceed the memory budget, but the long path (float, only the
+    // weights kept: core/long_attention.h) fits: the file opens in the long-sequence window,
+    // and whatever computes every stage refuses it.
+    bool onlyWeightsFit = false;
 };
 
 struct FileError {

@@ -6,6 +6,7 @@
 
 #include <QJsonDocument>
 
+#include "core/long_attention.h"
 #include "ui/document/status_text.h"
 #include "ui/io/json_prescan.h"
 #include "ui/io/session_format.h"
@@ -152,7 +153,13 @@ bool readRoot(Reader& r, const QJsonObject& root, long version, SessionFile& f)
         if (!readProvenance(r, o[QLatin1String("provenance")], p)) return false;
         s.provenance = std::move(p);
     }
-    const attn::Status status = attn::validate(s.input, attn::Limits{});
+    attn::Status status = attn::validate(s.input, attn::Limits{});
+    f.onlyWeightsFit = false;
+    if (status.code == attn::StatusCode::TooLarge) {
+        // What the smallest way of computing it, the long path, would need.
+        status = attn::validateLong(s.input, attn::Limits{});
+        f.onlyWeightsFit = status.ok();
+    }
     if (!status.ok()) return r.fail(fileFieldOf(status.field), statusMessage(status));
     return true;
 }

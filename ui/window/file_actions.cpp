@@ -15,6 +15,7 @@
 #include <QUndoStack>
 
 #include "ui/document/document.h"
+#include "ui/long/long_window.h"
 #include "ui/model/model_window.h"
 
 namespace attnlab {
@@ -120,6 +121,18 @@ bool FileActions::openFile(const QString& path)
     if (!readSessionFile(path, file, error)) {
         fail(error, tr("Cannot open the session"));
         return false;
+    }
+    if (file.onlyWeightsFit) {
+        // Too long for every stage: its own window computes only the weights, in float; the
+        // session in this window stays.
+        QString problem;
+        if (!LongWindow::openSession(file.session, path, problem)) {
+            fail(FileError{path, QString(), problem}, tr("Cannot open the session"));
+            return false;
+        }
+        addRecent(path);
+        lastError_ = FileError{};
+        return true;
     }
     if (!confirmDiscard()) return false;
     const QString name = QFileInfo(path).fileName();

@@ -1,0 +1,125 @@
+#pragma once
+// The document of a long session (n = 16,384 to 32,768 and beyond): a session whose every
+// stage in double does not fit the memory budget, computed by the long path
+// (core/long_attention.h: float, only the weights P kept) on a worker thread with progress
+// and Cancel.
+//
+// As the main Document, it is transactional: each named operation applies one rule of
+// session_ops to a copy of the session and computes it; the session and the result are
+// published together only when the computation succeeded, with one changed() signal, and the
+// change is one undo step. A refused or cancelled change leaves the session as it was.
+//
+// Memory: when the old result and a new one fit the budget together, the old map stays on
+// screen while the new one computes. When they do not (n = 32,768: 4 GiB each), the old
+// weights' memory is recomputed in place: releasing() asks the views to let go of it first,
+// the map is gone until the new result is in, and a cancelled change leaves no map
+// (recompute() brings back the published session's).
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QTimer>
+#include <QUndoStack>
+
+#include "core/long_attention.h"
+#include "ui/document/commands.h"
+#include "ui/document/session.h"
+#include "ui/document/session_ops.h"
+
+namespace attnlab {
+
+class LongDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit LongDocument(attn::Limits limits = {}, QObject* parent = nullptr);
+    ~LongDocument() override;  // cancels a computation in flight and waits for it
+
+    // The published session and the result computed from it (null while there is none: before
+    // the first computation finished, or after a cancelled one released the old map).
+    [[nodiscard]] const Session& session() const { return session_; }
+    [[nodiscard]] std::shared_ptr<const attn::LongResult> result() const { return result_; }
+    [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
+    [[nodiscard]] const attn::Limits& limits() const { return limits_; }
+    // What the long path holds for the published session (estimateLongBytes), and of it the
+    // weights P of every head.
+    [[nodiscard]] std::size_t heldBytes() const;
+    [[nodiscard]] std::size_t weightsBytes() const;
+    // Whether a recomputation keeps the old map on screen (both fit the budget).
+    [[nodiscard]] bool keepsMapWhileComputing() const;
+
+    // Selection (not on the undo stack).
+    [[nodiscard]] int head() const { return head_; }
+    [[nodiscard]] int selectedRow() const { return row_; }
+    void setHead(int head);
+    void selectRow(int row);
+
+    // Replaces the session (a file was opened): not undoable, clears the history. False when
+    // the long path refuses it (the reason went to errorOccurred).
+    bool open(const Session& session);
+    // The named operations, each one undo step once computed.
+    bool setMode(attn::Mode mode);
+    bool setScaling(attn::Scaling scaling);
+    // Key `index` of head `head` scaled by `scale` (1 removes the edit): the textbook's
+    // "double a key" at a realistic length.
+    bool scaleKey(int head, int index, double scale);
+    // Computes the published session again (after a cancelled change released the map).
+    bool recompute();
+    // Used by the undo commands: computes `session` and publishes it, without pushing.
+    bool restore(const Session& session);
+
+    void cancel();
+    // Waits for the computation in flight and publishes it (tests).
+    void flush();
+    [[nodiscard]] bool computing() const { return job_ != nullptr; }
+    [[nodiscard]] double progress() const;
+    [[nodiscard]] QString lastError() const { return lastError_; }
+
+    // Row `row` of the current head's raw and scaled scores, recomputed from Q and K
+    // (O(m d_k)) and kept for the next call with the same row. False without a result.
+    bool rowScores(int row, attn::VectorT<float>& raw, attn::VectorT<float>& scaled) const;
+
+Q_SIGNALS:
+    void changed();    // a new session and result were published (or the map was released)
+    void releasing();  // views must drop every reference to result() now
+    void computingChanged(bool computing);
+    void progressed(double fraction);
+    void selectionChanged();
+    void errorOccurred(const QString& message);
+    void noticed(const QString& message);
+
+private:
+    struct Job {
+        Session session;
+        std::optional<Label> label;  // set: push an undo step on success
+        Session before;
+        QStringList notes;
+        std::shared_ptr<attn::LongResult> recycled;  // the old result, recomputed in place
+        attn::LongResult result;
+        attn::LongOutcome outcome;
+        std::atomic<double> fraction{0.0};
+        std::atomic<bool> cancel{false};
+    };
+    bool start(Session session, std::optional<Label> label, QStringList notes = {});
+    bool commit(const Label& label, ops::Changed change);
+    void finish();
+    bool refuse(const attn::Status& status);
+
+    attn::Limits limits_;
+    Session session_;
+    std::shared_ptr<attn::LongResult> result_;
+    QUndoStack undo_;
+    std::shared_ptr<Job> job_;
+    QFutureWatcher<void> watcher_;
+    QTimer progressTimer_;
+    QString lastError_;
+    int head_ = 0;
+    int row_ = 0;
+    mutable int cachedRow_ = -1;
+    mutable int cachedHead_ = -1;
+    mutable attn::VectorT<float> cachedRaw_, cachedScaled_;
+};
+
+}  // namespace attnlab

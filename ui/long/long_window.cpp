@@ -1,0 +1,279 @@
+#include "ui/long/long_window.h"
+
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "ui/export/figure.h"
+#include "ui/export/figure_renderer.h"
+#include "ui/long/long_document.h"
+#include "ui/long/long_panel.h"
+
+namespace attnlab {
+
+LongWindow::LongWindow(attn::Limits limits, QWidget* parent)
+    : QMainWindow(parent), doc_(new LongDocument(limits, this))
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 0);
+
+    strip_ = new QWidget(central);
+    auto* strip = new QHBoxLayout(strip_);
+    strip->setContentsMargins(0, 0, 0, 0);
+    stripText_ = new QLabel(strip_);
+    progress_ = new QProgressBar(strip_);
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(true);
+    cancel_ = new QPushButton(strip_);
+    cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
+    strip->addWidget(stripText_);
+    strip->addWidget(progress_, 1);
+    strip->addWidget(cancel_);
+    strip_->hide();
+    layout->addWidget(strip_);
+
+    auto* split = new QSplitter(Qt::Horizontal, central);
+    pages_ = new QStackedWidget(split);
+    map_ = new HeatmapView(pages_);
+    pages_->addWidget(map_);
+    auto* emptyPage = new QWidget(pages_);
+    auto* emptyLayout = new QVBoxLayout(emptyPage);
+    empty_ = new QLabel(emptyPage);
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setWordWrap(true);
+    recompute_ = new QPushButton(emptyPage);
+    emptyLayout->addStretch(1);
+    emptyLayout->addWidget(empty_);
+    emptyLayout->addWidget(recompute_, 0, Qt::AlignHCenter);
+    emptyLayout->addStretch(1);
+    pages_->addWidget(emptyPage);
+    panel_ = new LongPanel(doc_, split);
+    panel_->setMinimumWidth(300);
+    split->addWidget(pages_);
+    split->addWidget(panel_);
+    split->setStretchFactor(0, 1);
+    split->setCollapsible(0, false);
+    split->setCollapsible(1, false);
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+
+    connect(cancel_, &QPushButton::clicked, doc_, &LongDocument::cancel);
+    connect(recompute_, &QPushButton::clicked, doc_, &LongDocument::recompute);
+    connect(doc_, &LongDocument::releasing, this, [this] { map_->setContent(HeatmapContent{}); });
+    connect(doc_, &LongDocument::changed, this, &LongWindow::showResult);
+    connect(doc_, &LongDocument::selectionChanged, this, [this] {
+        if (map_->content().rows() > 0 && doc_->head() != shownHead_) showResult();
+        map_->setSelection(doc_->selectedRow(), -1);
+    });
+    connect(doc_, &LongDocument::computingChanged, this, &LongWindow::showComputing);
+    connect(doc_, &LongDocument::progressed, this,
+            [this](double f) { progress_->setValue(static_cast<int>(f * 1000.0)); });
+    connect(doc_, &LongDocument::errorOccurred, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+    connect(doc_, &LongDocument::noticed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(map_, &HeatmapView::cellHovered, this, &LongWindow::showHover);
+    connect(map_, &HeatmapView::cellClicked, this,
+            [this](int row, int, Qt::KeyboardModifiers) { doc_->selectRow(row); });
+    buildMenus();
+    retranslate();
+    resize(1280, 760);
+}
+
+LongWindow* LongWindow::openSession(const Session& session, const QString& path, QString& error)
+{
+    auto* w = new LongWindow;
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    if (!w->open(session, path)) {
+        error = w->doc_->lastError();
+        delete w;
+        return nullptr;
+    }
+    w->show();
+    w->raise();
+    w->activateWindow();
+    return w;
+}
+
+bool LongWindow::open(const Session& session, const QString& path)
+{
+    path_ = path;
+    retranslate();
+    return doc_->open(session);
+}
+
+void LongWindow::buildMenus()
+{
+    fileMenu_ = menuBar()->addMenu(QString());
+    export_ = fileMenu_->addAction(QString(), this, &LongWindow::exportWithDialog);
+    export_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    fileMenu_->addSeparator();
+    close_ = fileMenu_->addAction(QString(), this, &QWidget::close);
+    close_->setShortcut(QKeySequence::Close);
+    editMenu_ = menuBar()->addMenu(QString());
+    undo_ = doc_->undoStack()->createUndoAction(this);
+    undo_->setShortcut(QKeySequence::Undo);
+    redo_ = doc_->undoStack()->createRedoAction(this);
+    redo_->setShortcut(QKeySequence::Redo);
+    editMenu_->addAction(undo_);
+    editMenu_->addAction(redo_);
+    viewMenu_ = menuBar()->addMenu(QString());
+    zoomIn_ = viewMenu_->addAction(QString(), this, [this] { map_->zoom(0.5); });
+    zoomIn_->setShortcut(QKeySequence::ZoomIn);
+    zoomOut_ = viewMenu_->addAction(QString(), this, [this] { map_->zoom(2.0); });
+    zoomOut_->setShortcut(QKeySequence::ZoomOut);
+    resetView_ = viewMenu_->addAction(QString(), this, [this] { map_->resetView(); });
+    resetView_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+}
+
+void LongWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QMainWindow::changeEvent(event);
+}
+
+void LongWindow::retranslate()
+{
+    const QString name = path_.isEmpty() ? tr("Long session") : QFileInfo(path_).fileName();
+    setWindowTitle(tr("%1 — long sequence — AttnLab").arg(name));
+    fileMenu_->setTitle(tr("&File"));
+    export_->setText(tr("&Export map…"));
+    export_->setToolTip(tr("Save the current head's map as PNG, SVG or PDF"));
+    close_->setText(tr("&Close"));
+    editMenu_->setTitle(tr("&Edit"));
+    undo_->setText(tr("&Undo"));
+    redo_->setText(tr("&Redo"));
+    viewMenu_->setTitle(tr("&View"));
+    zoomIn_->setText(tr("Zoom &in"));
+    zoomOut_->setText(tr("Zoom &out"));
+    resetView_->setText(tr("&Reset view"));
+    cancel_->setText(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop the computation (Esc)"));
+    stripText_->setText(tr("Computing the weights in the background…"));
+    recompute_->setText(tr("Compute again"));
+    empty_->setText(doc_->computing()
+                        ? tr("Computing the weights…")
+                        : tr("There is no map: the computation was cancelled or refused."));
+    if (doc_->result()) showResult();
+}
+
+bool LongWindow::showsMap() const
+{
+    return pages_->currentWidget() == map_ && map_->content().rows() > 0;
+}
+
+HeatmapContent LongWindow::content() const
+{
+    HeatmapContent c;
+    const auto result = doc_->result();
+    if (!result || result->heads.empty()) return c;
+    const Session& s = doc_->session();
+    const int h = std::min(doc_->head(), static_cast<int>(result->heads.size()) - 1);
+    const attn::LongHead& hd = result->heads[static_cast<std::size_t>(h)];
+    // Shares the result's ownership: the map reads the weights in place for as long as it
+    // shows them, and the document asks for them back (releasing) before reusing the memory.
+    c.floats = std::shared_ptr<const attn::MatrixT<float>>(result, &hd.weights);
+    c.causal = result->maskKind == attn::MaskKind::Causal;
+    c.rowLabels = shownLabelsFor(s.targetTokens, hd.weights.rows());
+    c.columnLabels = shownLabelsFor(keyTokens(s), hd.weights.cols());
+    c.title = tr("Attention weights P, head %1 (%2 × %3, float)")
+                  .arg(h + 1)
+                  .arg(QLocale().toString(static_cast<qint64>(hd.weights.rows())),
+                       QLocale().toString(static_cast<qint64>(hd.weights.cols())));
+    c.rowAxisTitle = tr("query (row)");
+    c.columnAxisTitle = tr("key (column)");
+    c.scale = ColorScale::Weights;
+    return c;
+}
+
+void LongWindow::showResult()
+{
+    const bool has = doc_->result() != nullptr;
+    if (has) {
+        shownHead_ = doc_->head();
+        map_->setContent(content());
+        map_->setSelection(doc_->selectedRow(), -1);
+    }
+    empty_->setText(doc_->computing()
+                        ? tr("Computing the weights…")
+                        : tr("There is no map: the computation was cancelled or refused."));
+    recompute_->setVisible(!doc_->computing());
+    pages_->setCurrentIndex(has ? 0 : 1);
+    export_->setEnabled(has);
+}
+
+void LongWindow::showComputing(bool computing)
+{
+    strip_->setVisible(computing);
+    progress_->setValue(0);
+    showResult();
+}
+
+void LongWindow::showHover(int row, int column)
+{
+    attn::VectorT<float> raw, scaled;
+    const auto result = doc_->result();
+    if (row < 0 || column < 0 || !result || !doc_->rowScores(row, raw, scaled)) {
+        hover_.clear();
+        statusBar()->clearMessage();
+        return;
+    }
+    const Session& s = doc_->session();
+    const attn::LongHead& hd = result->heads[static_cast<std::size_t>(doc_->head())];
+    const QStringList& keys = keyTokens(s);
+    const QLocale l;
+    const bool masked = map_->content().isMasked(row, column);
+    hover_ = tr("Query %1 “%2” → key %3 “%4”: weight %5 · score %6 · scaled %7")
+                 .arg(row + 1)
+                 .arg(row < s.targetTokens.size() ? shownLabel(s.targetTokens[row]) : QString())
+                 .arg(column + 1)
+                 .arg(column < keys.size() ? shownLabel(keys[column]) : QString(),
+                      masked ? tr("masked") : l.toString(hd.weights(row, column), 'g', 4),
+                      l.toString(raw[column], 'f', 3), l.toString(scaled[column], 'f', 3));
+    statusBar()->showMessage(hover_);
+}
+
+bool LongWindow::exportMap(const QString& path, QString& error) const
+{
+    if (!doc_->result()) {
+        error = tr("There is no map to export yet.");
+        return false;
+    }
+    Figure f;
+    f.panels.push_back(content());
+    f.title = f.panels.front().title;
+    f.panels.front().title.clear();
+    f.caption =
+        tr("%1 tokens; only the weights were kept, in float; each pixel shows the largest weight "
+           "of the cells it covers.")
+            .arg(QLocale().toString(static_cast<qint64>(doc_->session().input.queryCount())));
+    return writeFigure(f, path, defaultFigureSize(f), 2.0, error);
+}
+
+void LongWindow::exportWithDialog()
+{
+    const QString base = path_.isEmpty() ? tr("long-map") : QFileInfo(path_).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the map"), base.section(QLatin1Char('.'), 0, 0) + QStringLiteral(".png"),
+        tr("Images (*.png *.svg *.pdf)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportMap(path, error))
+        QMessageBox::warning(this, tr("Cannot export the map"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 5000);
+}
+
+}  // namespace attnlab
