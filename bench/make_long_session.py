@@ -1,8 +1,10 @@
-# Writes a session of N random tokens (d_model 32, d_k 16, one head) for the long-map measures:
-#   /usr/bin/python3 bench/make_long_session.py N OUT.attnlab.json [self|causal]
+# Writes a session of N random tokens (one head; d_model 32 and d_k 16 unless given) for the
+# long-map measures:
+#   /usr/bin/python3 bench/make_long_session.py N OUT.attnlab.json [self|causal] [D_K [D_MODEL]]
 import json, random, sys
 n = int(sys.argv[1]); out = sys.argv[2]; mode = sys.argv[3] if len(sys.argv) > 3 else "causal"
-d, dk = 32, 16
+dk = int(sys.argv[4]) if len(sys.argv) > 4 else 16
+d = int(sys.argv[5]) if len(sys.argv) > 5 else 32
 rng = random.Random(5)
 g = lambda: round(rng.gauss(0, 1), 4)
 W = lambda rows, cols, s=1.0: [[round(rng.gauss(0, s), 4) for _ in range(cols)] for _ in range(rows)]
