@@ -271,6 +271,31 @@ TEST(HeatmapPyramid, FloatMatrixDrawsLikeTheSameValuesInDouble)
     }
 }
 
+TEST(HeatmapPyramid, ACausalSourceDrawsLikeTheSameCellsWithACausalMaskAtEveryZoom)
+{
+    // The long window's causal map has no mask matrix: the source says "causal" instead. The
+    // values past the diagonal are not zero here, so that reading them would show.
+    const int n = 90;
+    const attn::MatrixT<float> f = randomMatrix(n, n, 0.0, 1.0, 4).cast<float>();
+    const attn::Matrix m = f.cast<double>();
+    attn::BoolMatrix mask(n, n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) mask(i, j) = j <= i;
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    HeatmapPyramid causal, masked;
+    CellSource src = CellSource::of(f, nullptr, kUnit, CellPooling::Highest);
+    src.causal = true;
+    causal.reset(src);
+    masked.reset(CellSource::of(m, &mask, kUnit, CellPooling::Highest));
+    for (int px : {3, 11, 45, 90, 180}) {
+        QImage a, b;
+        causal.render(spansForPixels(n, px), spansForPixels(n, px), lut, a);
+        masked.render(spansForPixels(n, px), spansForPixels(n, px), lut, b);
+        EXPECT_TRUE(sameImage(a, b)) << px << " pixels";
+        EXPECT_EQ(a.pixel(px - 1, 0), lut.masked()) << px << " pixels";
+    }
+}
+
 TEST(HeatmapPyramid, SpansForPixelsPutEveryCellInExactlyOnePixel)
 {
     for (const auto& [cells, pixels] :

@@ -180,16 +180,18 @@ void poolFromValues(const CellSource& s, const T* values, int r0, int r1, int bl
         const T* __restrict v = values + static_cast<std::size_t>(r) * cols;
         T* __restrict h = hi.data();
         T* __restrict l = lo.data();
+        // Under a causal mask a row's cells past the diagonal are never read.
+        const std::size_t len = s.causal ? std::min(cols, static_cast<std::size_t>(r) + 1) : cols;
         // -inf and NaN stand for "no allowed cell": real infinities become the largest finite
         // values, which have the same rank. Branch-free loops, so that they vectorise.
         if (s.mask == nullptr) {
-            for (std::size_t c = 0; c < cols; ++c) {
+            for (std::size_t c = 0; c < len; ++c) {
                 const T x = v[c];
                 const T up = x == x ? (x > kLowest ? x : kLowest) : -kNone;
                 h[c] = up > h[c] ? up : h[c];
             }
             if (both)
-                for (std::size_t c = 0; c < cols; ++c) {
+                for (std::size_t c = 0; c < len; ++c) {
                     const T x = v[c];
                     const T down = x == x ? (x < kHighest ? x : kHighest) : kNone;
                     l[c] = down < l[c] ? down : l[c];
@@ -198,14 +200,14 @@ void poolFromValues(const CellSource& s, const T* values, int r0, int r1, int bl
         }
         const auto* __restrict keep =
             reinterpret_cast<const std::uint8_t*>(s.mask) + static_cast<std::size_t>(r) * cols;
-        for (std::size_t c = 0; c < cols; ++c) {
+        for (std::size_t c = 0; c < len; ++c) {
             const T x = v[c];
             const bool ok = x == x && keep[c] != 0;
             const T up = ok ? (x > kLowest ? x : kLowest) : -kNone;
             h[c] = up > h[c] ? up : h[c];
         }
         if (both)
-            for (std::size_t c = 0; c < cols; ++c) {
+            for (std::size_t c = 0; c < len; ++c) {
                 const T x = v[c];
                 const bool ok = x == x && keep[c] != 0;
                 const T down = ok ? (x < kHighest ? x : kHighest) : kNone;
