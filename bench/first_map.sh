@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Time from starting `attnlab FILE` to the screen showing what it shows once settled: frames of
-# the root window are grabbed continuously (xwd, ~30 ms each at 1920x1080); the first frame
-# whose pixels equal the settled frame (taken SETTLE seconds in) is when the map was on screen.
+# the root window are grabbed continuously (ImageMagick's import, ~150 ms each at 1920x1080);
+# the first frame whose pixels equal the settled frame (taken SETTLE seconds in) is when the map
+# was on screen.
 # Usage: xvfb-run -a -s "-screen 0 1920x1080x24" bench/first_map.sh build/app/attnlab FILE [SETTLE]
-# (needs xwd from x11-apps; frames are kept as checksums only, so that a 30 s run of 8 MB frames
-# does not fill the disk; the settled frame is kept in $FIRST_FRAME, default /tmp/first-map.xwd)
+# Frames are kept as checksums only (a 30 s run would otherwise write gigabytes); the settled
+# screen is saved as $FIRST_FRAME (default /tmp/first-map.png). xwd is not used: it grabbed the
+# long-session window (a second top-level window) as black on this Xvfb, where import does not.
 set -u
 bin=$1 file=$2 settle=${3:-8}
+interval=${INTERVAL:-0}  # seconds between grabs; each grab takes a core for ~150 ms
 dir=$(mktemp -d)
 export HOME=$(mktemp -d) XDG_RUNTIME_DIR=$(mktemp -d)
 chmod 700 "$XDG_RUNTIME_DIR"
@@ -15,13 +18,15 @@ start=$(date +%s%N)
 pid=$!
 while (( ($(date +%s%N) - start) / 1000000 < settle * 1000 )); do
   t=$(( ($(date +%s%N) - start) / 1000000 ))
-  echo "$t $(xwd -root -silent 2>/dev/null | md5sum | cut -d' ' -f1)" >> "$dir/frames"
+  echo "$t $(import -window root rgb:- 2>/dev/null | md5sum | cut -d' ' -f1)" >> "$dir/frames"
+  sleep "$interval"
 done
-xwd -root -silent > "$dir/final.xwd"
+import -window root rgb:- > "$dir/final.rgb" 2>/dev/null
+import -window root "${FIRST_FRAME:-/tmp/first-map.png}" 2>/dev/null
 kill $pid 2>/dev/null; wait $pid 2>/dev/null
-final=$(md5sum < "$dir/final.xwd" | cut -d' ' -f1)
-cp "$dir/final.xwd" "${FIRST_FRAME:-/tmp/first-map.xwd}"
+final=$(md5sum < "$dir/final.rgb" | cut -d' ' -f1)
 t=$(awk -v h="$final" '$2 == h { print $1; exit }' "$dir/frames")
+frames=$(wc -l < "$dir/frames")
 rm -rf "$dir"
-if [ -n "$t" ]; then echo "first settled frame at $t ms"; exit 0; fi
+if [ -n "$t" ]; then echo "first settled frame at $t ms ($frames frames)"; exit 0; fi
 echo "no frame matched the settled screen"; exit 1

@@ -47,6 +47,7 @@ LongWindow::LongWindow(attn::Limits limits, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, central);
     pages_ = new QStackedWidget(split);
     map_ = new HeatmapView(pages_);
+    map_->setFocusPolicy(Qt::StrongFocus);
     pages_->addWidget(map_);
     auto* emptyPage = new QWidget(pages_);
     auto* emptyLayout = new QVBoxLayout(emptyPage);
@@ -104,6 +105,8 @@ LongWindow* LongWindow::openSession(const Session& session, const QString& path,
     w->show();
     w->raise();
     w->activateWindow();
+    // The map, not the first spin box, has the keyboard (and no caret blinks over it).
+    w->map_->setFocus();
     return w;
 }
 
