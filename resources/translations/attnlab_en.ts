@@ -46,6 +46,16 @@
     </message>
 </context>
 <context>
+    <name>attnlab::LongPanel</name>
+    <message numerus="yes">
+        <source>%1 queries × %2 keys, d_k = %3, %n head(s), in float. Of the n × m stages only the weights P are kept (%4 MiB); the scores of a row are recomputed from Q and K when you point at it or select it. Held: %5 MiB of the %6 MiB budget; every stage in double would need %7 MiB.</source>
+        <translation>
+            <numerusform>%1 queries × %2 keys, d_k = %3, %n head, in float. Of the n × m stages only the weights P are kept (%4 MiB); the scores of a row are recomputed from Q and K when you point at it or select it. Held: %5 MiB of the %6 MiB budget; every stage in double would need %7 MiB.</numerusform>
+            <numerusform>%1 queries × %2 keys, d_k = %3, %n heads, in float. Of the n × m stages only the weights P are kept (%4 MiB); the scores of a row are recomputed from Q and K when you point at it or select it. Held: %5 MiB of the %6 MiB budget; every stage in double would need %7 MiB.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelChangePanel</name>
     <message numerus="yes">
         <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>

@@ -1170,6 +1170,277 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::LongDocument</name>
+    <message>
+        <source>Change the mode</source>
+        <translation>更改模式</translation>
+    </message>
+    <message>
+        <source>Change the scaling</source>
+        <translation>更改缩放</translation>
+    </message>
+    <message>
+        <source>Scale key %1 by %2</source>
+        <translation>将键 %1 缩放 %2 倍</translation>
+    </message>
+    <message>
+        <source>A computation is still running: wait for it or cancel it first.</source>
+        <translation>仍有计算在进行：请等待它完成，或先取消。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the map shows the session before the change.</source>
+        <translation>已取消：图中显示的是更改之前的会话。</translation>
+    </message>
+    <message>
+        <source>Cancelled: there is no map until it is computed again.</source>
+        <translation>已取消：在重新计算之前没有图。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LongPanel</name>
+    <message>
+        <source>What is kept</source>
+        <translation>保留了什么</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>模式：</translation>
+    </message>
+    <message>
+        <source>Divide the scores by √d_k</source>
+        <translation>分数除以 √d_k</translation>
+    </message>
+    <message>
+        <source>Without it, long rows of large scores saturate the softmax</source>
+        <translation>不除的话，长行中的大分数会使 softmax 饱和</translation>
+    </message>
+    <message>
+        <source>Scale one key</source>
+        <translation>缩放一个键</translation>
+    </message>
+    <message>
+        <source>Key:</source>
+        <translation>键：</translation>
+    </message>
+    <message>
+        <source>Scale by:</source>
+        <translation>缩放倍数：</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Recompute every row with this key scaled (Ctrl+Return)</source>
+        <translation>按缩放后的键重新计算每一行（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Selected row</source>
+        <translation>选中的行</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>P</source>
+        <translation>P</translation>
+    </message>
+    <message>
+        <source>q·k</source>
+        <translation>q·k</translation>
+    </message>
+    <message>
+        <source>Scaled</source>
+        <translation>缩放后</translation>
+    </message>
+    <message>
+        <source>The keys this row weighs most: P is the weight, q·k the score, Scaled the score after the scaling; the scores are recomputed from Q and K</source>
+        <translation>这一行权重最大的键：P 是权重，q·k 是分数，“缩放后”是缩放之后的分数；分数由 Q 和 K 重新算出</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 queries × %2 keys, d_k = %3, %n head(s), in float. Of the n × m stages only the weights P are kept (%4 MiB); the scores of a row are recomputed from Q and K when you point at it or select it. Held: %5 MiB of the %6 MiB budget; every stage in double would need %7 MiB.</source>
+        <translation>
+            <numerusform>%1 个查询 × %2 个键，d_k = %3，%n 个头，float。n × m 的各阶段中只保留权重 P（%4 MiB）；指向或选中某一行时，它的分数由 Q 和 K 重新算出。占用：%6 MiB 预算中的 %5 MiB；若以 double 保留每个阶段，需要 %7 MiB。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Two maps do not fit at once: while a change is computed, its map takes the memory of the one shown.</source>
+        <translation>两张图无法同时放入内存：计算更改时，新图会占用当前所显示图的内存。</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>Causal (masked)</source>
+        <translation>因果（掩码）</translation>
+    </message>
+    <message>
+        <source>“%1”, now scaled by %2</source>
+        <translation>“%1”，当前缩放 %2 倍</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <source>No map is computed.</source>
+        <translation>尚未计算出图。</translation>
+    </message>
+    <message>
+        <source>Row %1 “%2” is fully masked: it attends to nothing.</source>
+        <translation>第 %1 行“%2”被完全掩码：它不关注任何位置。</translation>
+    </message>
+    <message>
+        <source>Row %1 “%2”: entropy %3 nats; its largest weight %4 is on key %5 “%6”.</source>
+        <translation>第 %1 行“%2”：熵 %3 nats；最大权重 %4 落在键 %5“%6”上。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LongWindow</name>
+    <message>
+        <source>Long session</source>
+        <translation>长序列会话</translation>
+    </message>
+    <message>
+        <source>%1 — long sequence — AttnLab</source>
+        <translation>%1 — 长序列 — AttnLab</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Export map…</source>
+        <translation>导出图(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the current head&apos;s map as PNG, SVG or PDF</source>
+        <translation>将当前头的图保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset view</source>
+        <translation>重置视图(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the computation (Esc)</source>
+        <translation>停止计算（Esc）</translation>
+    </message>
+    <message>
+        <source>Computing the weights in the background…</source>
+        <translation>正在后台计算权重…</translation>
+    </message>
+    <message>
+        <source>Compute again</source>
+        <translation>重新计算</translation>
+    </message>
+    <message>
+        <source>Computing the weights…</source>
+        <translation>正在计算权重…</translation>
+    </message>
+    <message>
+        <source>There is no map: the computation was cancelled or refused.</source>
+        <translation>没有图：计算已被取消或被拒绝。</translation>
+    </message>
+    <message>
+        <source>Attention weights P, head %1 (%2 × %3, float)</source>
+        <translation>注意力权重 P，头 %1（%2 × %3，float）</translation>
+    </message>
+    <message>
+        <source>query (row)</source>
+        <translation>查询（行）</translation>
+    </message>
+    <message>
+        <source>key (column)</source>
+        <translation>键（列）</translation>
+    </message>
+    <message>
+        <source>Computing the weights… The map shown before made room for them: two maps of this size do not fit in the memory budget.</source>
+        <translation>正在计算权重… 之前显示的图已为其腾出内存：这么大的两张图无法同时放入内存预算。</translation>
+    </message>
+    <message>
+        <source>Query %1 “%2” → key %3 “%4”: weight %5 · score %6 · scaled %7</source>
+        <translation>查询 %1“%2” → 键 %3“%4”：权重 %5 · 分数 %6 · 缩放后 %7</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>已掩码</translation>
+    </message>
+    <message>
+        <source>There is no map to export yet.</source>
+        <translation>还没有可导出的图。</translation>
+    </message>
+    <message>
+        <source>%1 tokens; only the weights were kept, in float; each pixel shows the largest weight of the cells it covers.</source>
+        <translation>%1 个词元；只保留了权重（float）；每个像素显示它覆盖的单元格中的最大权重。</translation>
+    </message>
+    <message>
+        <source>long-map</source>
+        <translation>长序列图</translation>
+    </message>
+    <message>
+        <source>Export the map</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.svg *.pdf)</source>
+        <translation>图像 (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>Cannot export the map</source>
+        <translation>无法导出图</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::LossPlot</name>
     <message>
         <source>Step</source>
@@ -4014,6 +4285,10 @@ attnlab --help | --version
 </source>
         <translation>%1，%3 训练 %2 步：损失 %4 -&gt; %5
 </translation>
+    </message>
+    <message>
+        <source>%1: %2 Open it in the window (attnlab %1), which keeps only the weights, in float.</source>
+        <translation>%1：%2 请在窗口中打开它（attnlab %1），窗口只保留权重（float）。</translation>
     </message>
 </context>
 <context>

@@ -172,10 +172,10 @@ bool LongDocument::start(Session session, std::optional<Label> label, QStringLis
     job->notes = std::move(notes);
     // Two results at once would not fit: the old one is recomputed in place.
     const std::size_t next = attn::estimateLongBytes(job->session.input);
-    if (result_ && heldBytes() + next > limits_.maxBytes) {
+    const bool release = result_ && heldBytes() + next > limits_.maxBytes;
+    if (release) {
         Q_EMIT releasing();
         job->recycled = std::move(result_);
-        Q_EMIT changed();
     }
     job_ = job;
     lastError_.clear();
@@ -191,6 +191,7 @@ bool LongDocument::start(Session session, std::optional<Label> label, QStringLis
     }));
     progressTimer_.start();
     Q_EMIT computingChanged(true);
+    if (release) Q_EMIT changed();  // the map is gone until the new one is in
     Q_EMIT progressed(0.0);
     return true;
 }

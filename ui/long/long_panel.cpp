@@ -86,8 +86,12 @@ LongPanel::LongPanel(LongDocument* doc, QWidget* parent) : QWidget(parent), doc_
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
+    // The key column takes what the numbers leave, so that no column hides behind a scroll bar.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     rowLayout->addWidget(table_, 1);
     layout->addWidget(rowBox_, 1);
 
@@ -142,9 +146,10 @@ void LongPanel::retranslate()
     apply_->setText(tr("Apply"));
     apply_->setToolTip(tr("Recompute every row with this key scaled (Ctrl+Return)"));
     rowBox_->setTitle(tr("Selected row"));
-    table_->setHorizontalHeaderLabels(
-        {tr("Key"), tr("Weight"), tr("Score q·k"), tr("Scaled score")});
-    table_->setToolTip(tr("The keys this row weighs most; the scores are recomputed from Q and K"));
+    table_->setHorizontalHeaderLabels({tr("Key"), tr("P"), tr("q·k"), tr("Scaled")});
+    table_->setToolTip(
+        tr("The keys this row weighs most: P is the weight, q·k the score, Scaled "
+           "the score after the scaling; the scores are recomputed from Q and K"));
     refresh();
     refreshRow();
 }
@@ -239,8 +244,8 @@ void LongPanel::refreshRow()
     table_->setRowCount(static_cast<int>(count));
     for (int r = 0; r < count; ++r) {
         const long j = order[static_cast<std::size_t>(r)];
-        const QString name = QStringLiteral("%1 “%2”").arg(j + 1).arg(
-            j < keys.size() ? shownLabel(keys[static_cast<int>(j)]) : QString());
+        const QString name = QStringLiteral("%1 %2").arg(j + 1).arg(
+            j < keys.size() ? shownLabel(keys[static_cast<int>(j)], 12) : QString());
         const QStringList cells{name, number(w[j]), number(raw[j], 3), number(scaled[j], 3)};
         for (int c = 0; c < cells.size(); ++c)
             table_->setItem(r, c, new QTableWidgetItem(cells[c]));

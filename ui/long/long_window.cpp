@@ -1,5 +1,6 @@
 #include "ui/long/long_window.h"
 
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,6 +11,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -21,6 +23,16 @@
 #include "ui/long/long_panel.h"
 
 namespace attnlab {
+
+namespace {
+
+// Four decimals, or two significant digits for the tiny weights of a long row.
+QString weightText(float w)
+{
+    return w == 0.0f || w >= 1e-4f ? QLocale().toString(w, 'f', 4) : QString::number(w, 'e', 2);
+}
+
+}  // namespace
 
 LongWindow::LongWindow(attn::Limits limits, QWidget* parent)
     : QMainWindow(parent), doc_(new LongDocument(limits, this))
@@ -61,7 +73,7 @@ LongWindow::LongWindow(attn::Limits limits, QWidget* parent)
     emptyLayout->addStretch(1);
     pages_->addWidget(emptyPage);
     panel_ = new LongPanel(doc_, split);
-    panel_->setMinimumWidth(300);
+    panel_->setMinimumWidth(320);
     split->addWidget(pages_);
     split->addWidget(panel_);
     split->setStretchFactor(0, 1);
@@ -72,7 +84,12 @@ LongWindow::LongWindow(attn::Limits limits, QWidget* parent)
 
     connect(cancel_, &QPushButton::clicked, doc_, &LongDocument::cancel);
     connect(recompute_, &QPushButton::clicked, doc_, &LongDocument::recompute);
-    connect(doc_, &LongDocument::releasing, this, [this] { map_->setContent(HeatmapContent{}); });
+    connect(doc_, &LongDocument::releasing, this, [this] {
+        // The zoom outlives the map's memory: the same cells come back after the edit.
+        keptView_ = KeptView{map_->xAxis->range(), map_->yAxis->range(), map_->content().rows(),
+                             map_->content().cols()};
+        map_->setContent(HeatmapContent{});
+    });
     connect(doc_, &LongDocument::changed, this, &LongWindow::showResult);
     connect(doc_, &LongDocument::selectionChanged, this, [this] {
         if (map_->content().rows() > 0 && doc_->head() != shownHead_) showResult();
@@ -90,7 +107,9 @@ LongWindow::LongWindow(attn::Limits limits, QWidget* parent)
             [this](int row, int, Qt::KeyboardModifiers) { doc_->selectRow(row); });
     buildMenus();
     retranslate();
-    resize(1280, 760);
+    // Most of the screen: the map is the point of this window.
+    const QRect screen = this->screen()->availableGeometry();
+    resize(std::min(1600, screen.width()), std::min(1000, screen.height()));
 }
 
 LongWindow* LongWindow::openSession(const Session& session, const QString& path, QString& error)
@@ -207,10 +226,20 @@ void LongWindow::showResult()
     if (has) {
         shownHead_ = doc_->head();
         map_->setContent(content());
+        if (keptView_ && keptView_->rows == map_->content().rows() &&
+            keptView_->cols == map_->content().cols()) {
+            map_->xAxis->setRange(keptView_->x);
+            map_->yAxis->setRange(keptView_->y);
+            map_->zoom(1.0);  // ticks for the range, and a replot
+        }
+        keptView_.reset();
         map_->setSelection(doc_->selectedRow(), -1);
     }
     empty_->setText(doc_->computing()
-                        ? tr("Computing the weights…")
+                        ? (doc_->keepsMapWhileComputing()
+                               ? tr("Computing the weights…")
+                               : tr("Computing the weights… The map shown before made room for "
+                                    "them: two maps of this size do not fit in the memory budget."))
                         : tr("There is no map: the computation was cancelled or refused."));
     recompute_->setVisible(!doc_->computing());
     pages_->setCurrentIndex(has ? 0 : 1);
@@ -243,7 +272,7 @@ void LongWindow::showHover(int row, int column)
                  .arg(row < s.targetTokens.size() ? shownLabel(s.targetTokens[row]) : QString())
                  .arg(column + 1)
                  .arg(column < keys.size() ? shownLabel(keys[column]) : QString(),
-                      masked ? tr("masked") : l.toString(hd.weights(row, column), 'g', 4),
+                      masked ? tr("masked") : weightText(hd.weights(row, column)),
                       l.toString(raw[column], 'f', 3), l.toString(scaled[column], 'f', 3));
     statusBar()->showMessage(hover_);
 }
@@ -267,10 +296,15 @@ bool LongWindow::exportMap(const QString& path, QString& error) const
 
 void LongWindow::exportWithDialog()
 {
-    const QString base = path_.isEmpty() ? tr("long-map") : QFileInfo(path_).completeBaseName();
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the map"), base.section(QLatin1Char('.'), 0, 0) + QStringLiteral(".png"),
-        tr("Images (*.png *.svg *.pdf)"));
+    // Next to the session file, named after it.
+    const QFileInfo file(path_);
+    const QString base =
+        path_.isEmpty() ? tr("long-map") : file.completeBaseName().section(QLatin1Char('.'), 0, 0);
+    const QString suggestion = path_.isEmpty()
+                                   ? base + QStringLiteral(".png")
+                                   : file.absoluteDir().filePath(base + QStringLiteral(".png"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the map"), suggestion,
+                                                      tr("Images (*.png *.svg *.pdf)"));
     if (path.isEmpty()) return;
     QString error;
     if (!exportMap(path, error))

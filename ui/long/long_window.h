@@ -5,6 +5,8 @@
 // recomputed), the side panel (what is kept, mode, scaling, a key to scale, the selected
 // row), a progress bar with Cancel while the LongDocument computes, undo, and Export.
 
+#include <optional>
+
 #include <QMainWindow>
 
 #include "core/attention_input.h"
@@ -69,6 +71,11 @@ private:
     QPushButton* cancel_ = nullptr;
     QString hover_;
     int shownHead_ = -1;
+    struct KeptView {
+        QCPRange x, y;
+        long rows = 0, cols = 0;
+    };
+    std::optional<KeptView> keptView_;
     QMenu* fileMenu_ = nullptr;
     QMenu* editMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
