@@ -81,6 +81,18 @@ int main(int argc, char** argv)
                     std::printf("%-7ld %-6s %-22s %10.3f %12.0f %12.0f\n", n, modeName,
                                 "float, weights only", s, mib(attn::estimateLongBytes(in)),
                                 peakRssMiB());
+                // An edit as the long-session window computes it: a key scaled, recomputed
+                // into the shown result's memory (no fresh pages to clear).
+                if (s >= 0) {
+                    attn::AttentionInput edited = in;
+                    edited.edits.push_back(attn::VectorEdit{attn::Role::Key, 0, 1, 2.0, {}});
+                    const double e = bestSeconds(r, [&] {
+                        return attn::computeLongAttention(edited, result, budget, {}, &result).ok();
+                    });
+                    std::printf("%-7ld %-6s %-22s %10.3f %12.0f %12.0f\n", n, modeName,
+                                "float, edit in place", e, mib(attn::estimateLongBytes(in)),
+                                peakRssMiB());
+                }
             }
             const std::size_t fullBytes = attn::estimateBytes(in, sizeof(double));
             if (fullBytes > budget.maxBytes) {

@@ -336,5 +336,28 @@ TEST_F(Cli, ComputeOfAHugeSessionIsRefusedBeforeItStartsSayingWhatItWouldNeed)
     EXPECT_LT(ratio, 2.0);
 }
 
+TEST_F(Cli, RenderAndComputeOfASessionOnlyTheLongWindowCanHoldPointToTheWindow)
+{
+    // 17,000 tokens: every stage in double needs 6.7 GiB, the weights alone 1.1 GiB in float.
+    SessionFile big;
+    Session& s = big.session;
+    s.dModel = 1;
+    for (int i = 0; i < 17000; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
+    s.input.X = attn::Matrix::Constant(17000, 1, 0.5);
+    randomiseProjections(s, 1, 1, 1, 3);
+    const QString in = path("long.attnlab.json");
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(in, big, error)) << error.message().toStdString();
+    for (const char* command : {"compute", "render"}) {
+        const QString out = path(std::string(command) == "render" ? "long.png" : "long.json");
+        const test::CliRun r = test::runAttnlab(
+            {QLatin1String(command), QStringLiteral("--session"), in, QStringLiteral("-o"), out});
+        EXPECT_EQ(r.code, 3) << command << ": " << r.err.toStdString();
+        EXPECT_TRUE(r.err.contains(QStringLiteral("MiB"))) << r.err.toStdString();
+        EXPECT_TRUE(r.err.contains(QStringLiteral("Open it in the window"))) << r.err.toStdString();
+        EXPECT_FALSE(QFileInfo::exists(out)) << command;
+    }
+}
+
 }  // namespace
 }  // namespace attnlab
