@@ -301,18 +301,26 @@ TEST_F(Cli, ComputeWritesJsonAndLongCsvFiles)
     EXPECT_EQ(f.readLine().trimmed(), QByteArray("head,stage,row,col,row_token,col_token,value"));
 }
 
+// A session of n tokens with d_model = d_k = d_v = 1, written to `file`.
+bool writeTokens(const QString& file, int n)
+{
+    SessionFile f;
+    Session& s = f.session;
+    s.dModel = 1;
+    for (int i = 0; i < n; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
+    s.input.X = attn::Matrix::Constant(n, 1, 0.5);
+    randomiseProjections(s, 1, 1, 1, 3);
+    FileError error;
+    const bool ok = writeSessionFile(file, f, error);
+    EXPECT_TRUE(ok) << error.message().toStdString();
+    return ok;
+}
+
 TEST_F(Cli, ComputeOfAHugeSessionIsRefusedBeforeItStartsSayingWhatItWouldNeed)
 {
     // n = 9,000 tokens (d = 1): about 5 GB of JSON, refused before the core runs.
-    SessionFile big;
-    Session& s = big.session;
-    s.dModel = 1;
-    for (int i = 0; i < 9000; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
-    s.input.X = attn::Matrix::Constant(9000, 1, 0.5);
-    randomiseProjections(s, 1, 1, 1, 3);
     const QString in = path("big.attnlab.json");
-    FileError error;
-    ASSERT_TRUE(writeSessionFile(in, big, error)) << error.message().toStdString();
+    ASSERT_TRUE(writeTokens(in, 9000));
     const QString out = path("big.json");
     test::CliRun r = test::runAttnlab(
         {QStringLiteral("compute"), QStringLiteral("--session"), in, QStringLiteral("-o"), out});
@@ -339,15 +347,8 @@ TEST_F(Cli, ComputeOfAHugeSessionIsRefusedBeforeItStartsSayingWhatItWouldNeed)
 TEST_F(Cli, RenderAndComputeOfASessionOnlyTheLongWindowCanHoldPointToTheWindow)
 {
     // 17,000 tokens: every stage in double needs 6.7 GiB, the weights alone 1.1 GiB in float.
-    SessionFile big;
-    Session& s = big.session;
-    s.dModel = 1;
-    for (int i = 0; i < 17000; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
-    s.input.X = attn::Matrix::Constant(17000, 1, 0.5);
-    randomiseProjections(s, 1, 1, 1, 3);
     const QString in = path("long.attnlab.json");
-    FileError error;
-    ASSERT_TRUE(writeSessionFile(in, big, error)) << error.message().toStdString();
+    ASSERT_TRUE(writeTokens(in, 17000));
     for (const char* command : {"compute", "render"}) {
         const QString out = path(std::string(command) == "render" ? "long.png" : "long.json");
         const test::CliRun r = test::runAttnlab(
