@@ -1439,6 +1439,34 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>This long session has changes that are not saved. Save them?</source>
+        <translation>这个长序列会话有未保存的更改。要保存吗？</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Save the long session</source>
+        <translation>保存长序列会话</translation>
+    </message>
+    <message>
+        <source>AttnLab sessions (*.attnlab.json)</source>
+        <translation>AttnLab 会话 (*.attnlab.json)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::LossPlot</name>

@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QImage>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -306,6 +307,49 @@ TEST(LongWindow, AFileTooLongForEveryStageOpensInItsOwnWindowAndTheMainSessionSt
     EXPECT_EQ(opened->map()->content().rows(), 17000);
     EXPECT_TRUE(opened->map()->content().causal);
     delete opened;
+}
+
+TEST(LongWindow, UnsavedEditsAreAskedAboutOnCloseAndSaveWritesThemToTheFile)
+{
+    LongWindow w;
+    w.show();
+    ASSERT_TRUE(w.open(longSession(300, attn::Mode::Self), QString()));
+    ASSERT_TRUE(idle(w.document()));
+    int asked = 0;
+    QMessageBox::StandardButton answer = QMessageBox::Cancel;
+    w.setCloseQuestion([&] {
+        ++asked;
+        return answer;
+    });
+    EXPECT_TRUE(w.close());  // nothing to save: no question
+    EXPECT_EQ(asked, 0);
+    w.show();
+    ASSERT_TRUE(w.document()->scaleKey(0, 12, 2.0));
+    ASSERT_TRUE(idle(w.document()));
+    EXPECT_TRUE(w.isWindowModified());
+    EXPECT_FALSE(w.close());  // Cancel keeps the window and the edit
+    EXPECT_EQ(asked, 1);
+    EXPECT_TRUE(w.isVisible());
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("edited.attnlab.json"));
+    QString error;
+    ASSERT_TRUE(w.saveTo(path, error)) << error.toStdString();
+    EXPECT_FALSE(w.isWindowModified());
+    SessionFile back;
+    FileError readError;
+    ASSERT_TRUE(readSessionFile(path, back, readError)) << readError.message().toStdString();
+    ASSERT_EQ(back.session.input.edits.size(), 1U);
+    EXPECT_EQ(back.session.input.edits[0].index, 12);
+    EXPECT_EQ(back.session.input.edits[0].scale, 2.0);
+    EXPECT_FALSE(w.saveTo(dir.filePath(QStringLiteral("no/such/dir/x.attnlab.json")), error));
+    EXPECT_FALSE(error.isEmpty());
+
+    ASSERT_TRUE(w.document()->setMode(attn::Mode::Causal));
+    ASSERT_TRUE(idle(w.document()));
+    answer = QMessageBox::Discard;
+    EXPECT_TRUE(w.close());
+    EXPECT_EQ(asked, 2);
 }
 
 }  // namespace

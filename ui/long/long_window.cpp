@@ -1,5 +1,6 @@
 #include "ui/long/long_window.h"
 
+#include <QCloseEvent>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
@@ -19,6 +20,7 @@
 
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
+#include "ui/io/session_file.h"
 #include "ui/long/long_document.h"
 #include "ui/long/long_panel.h"
 
@@ -106,6 +108,14 @@ LongWindow::LongWindow(attn::Limits limits, QWidget* parent)
     connect(map_, &HeatmapView::cellClicked, this,
             [this](int row, int, Qt::KeyboardModifiers) { doc_->selectRow(row); });
     buildMenus();
+    connect(doc_->undoStack(), &QUndoStack::cleanChanged, this,
+            [this](bool clean) { setWindowModified(!clean); });
+    askOnClose_ = [this] {
+        return QMessageBox::question(
+            this, tr("Unsaved changes"),
+            tr("This long session has changes that are not saved. Save them?"),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
     retranslate();
     // Most of the screen: the map is the point of this window.
     const QRect screen = this->screen()->availableGeometry();
@@ -139,6 +149,10 @@ bool LongWindow::open(const Session& session, const QString& path)
 void LongWindow::buildMenus()
 {
     fileMenu_ = menuBar()->addMenu(QString());
+    save_ = fileMenu_->addAction(QString(), this, &LongWindow::save);
+    save_->setShortcut(QKeySequence::Save);
+    saveAs_ = fileMenu_->addAction(QString(), this, &LongWindow::saveAs);
+    saveAs_->setShortcut(QKeySequence::SaveAs);
     export_ = fileMenu_->addAction(QString(), this, &LongWindow::exportWithDialog);
     export_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     fileMenu_->addSeparator();
@@ -169,8 +183,10 @@ void LongWindow::changeEvent(QEvent* event)
 void LongWindow::retranslate()
 {
     const QString name = path_.isEmpty() ? tr("Long session") : QFileInfo(path_).fileName();
-    setWindowTitle(tr("%1 — long sequence — AttnLab").arg(name));
+    setWindowTitle(tr("%1 — long sequence — AttnLab").arg(name + QStringLiteral("[*]")));
     fileMenu_->setTitle(tr("&File"));
+    save_->setText(tr("&Save"));
+    saveAs_->setText(tr("Save &As…"));
     export_->setText(tr("&Export map…"));
     export_->setToolTip(tr("Save the current head's map as PNG, SVG or PDF"));
     close_->setText(tr("&Close"));
@@ -292,6 +308,52 @@ bool LongWindow::exportMap(const QString& path, QString& error) const
            "of the cells it covers.")
             .arg(QLocale().toString(static_cast<qint64>(doc_->session().input.queryCount())));
     return writeFigure(f, path, defaultFigureSize(f), 2.0, error);
+}
+
+bool LongWindow::saveTo(const QString& path, QString& error)
+{
+    FileError e;
+    if (!writeSessionFile(path, SessionFile{doc_->session(), {}}, e)) {
+        error = e.message();
+        return false;
+    }
+    path_ = path;
+    doc_->undoStack()->setClean();
+    retranslate();
+    return true;
+}
+
+bool LongWindow::save()
+{
+    if (path_.isEmpty()) return saveAs();
+    QString error;
+    if (saveTo(path_, error)) return true;
+    QMessageBox::warning(this, tr("Cannot save the session"), error);
+    return false;
+}
+
+bool LongWindow::saveAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the long session"), path_,
+                                                      tr("AttnLab sessions (*.attnlab.json)"));
+    if (path.isEmpty()) return false;
+    QString error;
+    if (saveTo(path, error)) return true;
+    QMessageBox::warning(this, tr("Cannot save the session"), error);
+    return false;
+}
+
+void LongWindow::closeEvent(QCloseEvent* event)
+{
+    if (!doc_->undoStack()->isClean()) {
+        const QMessageBox::StandardButton answer = askOnClose_();
+        if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !save())) {
+            event->ignore();
+            return;
+        }
+    }
+    doc_->cancel();
+    QMainWindow::closeEvent(event);
 }
 
 void LongWindow::exportWithDialog()

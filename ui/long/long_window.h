@@ -5,9 +5,11 @@
 // recomputed), the side panel (what is kept, mode, scaling, a key to scale, the selected
 // row), a progress bar with Cancel while the LongDocument computes, undo, and Export.
 
+#include <functional>
 #include <optional>
 
 #include <QMainWindow>
+#include <QMessageBox>
 
 #include "core/attention_input.h"
 #include "ui/document/session.h"
@@ -45,9 +47,18 @@ public:
     [[nodiscard]] QString hoverText() const { return hover_; }
     // The current head's map as PNG, SVG or PDF (by the extension); false with `error`.
     bool exportMap(const QString& path, QString& error) const;
+    // Writes the session with its edits (atomically); on success it is the window's file and
+    // unmodified. False with `error`, the file untouched.
+    bool saveTo(const QString& path, QString& error);
+    // Asked on closing with unsaved edits (Save, Discard or Cancel); tests answer it.
+    void setCloseQuestion(std::function<QMessageBox::StandardButton()> ask)
+    {
+        askOnClose_ = std::move(ask);
+    }
 
 protected:
     void changeEvent(QEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void buildMenus();
@@ -56,6 +67,8 @@ private:
     void showComputing(bool computing);
     void showHover(int row, int column);
     void exportWithDialog();
+    bool save();
+    bool saveAs();
     [[nodiscard]] HeatmapContent content() const;
 
     LongDocument* doc_;
@@ -80,6 +93,9 @@ private:
     QMenu* editMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QAction* export_ = nullptr;
+    QAction* save_ = nullptr;
+    QAction* saveAs_ = nullptr;
+    std::function<QMessageBox::StandardButton()> askOnClose_;
     QAction* close_ = nullptr;
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;
