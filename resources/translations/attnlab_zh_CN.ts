@@ -1467,6 +1467,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>AttnLab sessions (*.attnlab.json)</source>
         <translation>AttnLab 会话 (*.attnlab.json)</translation>
     </message>
+    <message>
+        <source>&amp;Previous row</source>
+        <translation>上一行(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Next row</source>
+        <translation>下一行(&amp;N)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::LossPlot</name>

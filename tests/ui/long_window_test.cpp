@@ -352,5 +352,30 @@ TEST(LongWindow, UnsavedEditsAreAskedAboutOnCloseAndSaveWritesThemToTheFile)
     EXPECT_EQ(asked, 2);
 }
 
+TEST(LongWindow, EachHeadIsDrawnFromItsOwnWeightsAndTheArrowsMoveTheSelectedRow)
+{
+    LongWindow w;
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(w.open(longSession(300, attn::Mode::Self, 2), QString()));
+    ASSERT_TRUE(idle(w.document()));
+    const auto result = w.document()->result();
+    EXPECT_EQ(w.map()->content().floats->data(), result->heads[0].weights.data());
+    w.document()->setHead(1);
+    EXPECT_EQ(w.map()->content().floats->data(), result->heads[1].weights.data());
+    EXPECT_TRUE(w.map()->content().title.contains(QStringLiteral("head 2")));
+    w.document()->selectRow(10);
+    w.map()->setFocus();
+    QTest::keyClick(w.map(), Qt::Key_Down);
+    EXPECT_EQ(w.document()->selectedRow(), 11);
+    QTest::keyClick(w.map(), Qt::Key_Up);
+    QTest::keyClick(w.map(), Qt::Key_Up);
+    EXPECT_EQ(w.document()->selectedRow(), 9);
+    // The inspector follows the head: its first key is head 2's largest weight of row 9.
+    Eigen::Index best = 0;
+    result->heads[1].weights.row(9).maxCoeff(&best);
+    EXPECT_TRUE(w.panel()->topKeys()->item(0, 0)->text().startsWith(QString::number(best + 1)));
+}
+
 }  // namespace
 }  // namespace attnlab

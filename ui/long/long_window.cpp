@@ -172,6 +172,17 @@ void LongWindow::buildMenus()
     zoomOut_->setShortcut(QKeySequence::ZoomOut);
     resetView_ = viewMenu_->addAction(QString(), this, [this] { map_->resetView(); });
     resetView_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    viewMenu_->addSeparator();
+    // Arrows move the selected row while the map has the keyboard (the spin boxes keep theirs).
+    const auto rowStep = [this](QAction*& action, QKeySequence key, int step) {
+        action = viewMenu_->addAction(
+            QString(), this, [this, step] { doc_->selectRow(doc_->selectedRow() + step); });
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WidgetShortcut);
+        map_->addAction(action);
+    };
+    rowStep(previousRow_, QKeySequence(Qt::Key_Up), -1);
+    rowStep(nextRow_, QKeySequence(Qt::Key_Down), 1);
 }
 
 void LongWindow::changeEvent(QEvent* event)
@@ -197,6 +208,8 @@ void LongWindow::retranslate()
     zoomIn_->setText(tr("Zoom &in"));
     zoomOut_->setText(tr("Zoom &out"));
     resetView_->setText(tr("&Reset view"));
+    previousRow_->setText(tr("&Previous row"));
+    nextRow_->setText(tr("&Next row"));
     cancel_->setText(tr("Cancel"));
     cancel_->setToolTip(tr("Stop the computation (Esc)"));
     stripText_->setText(tr("Computing the weights in the background…"));

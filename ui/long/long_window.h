@@ -102,6 +102,8 @@ private:
     QAction* zoomIn_ = nullptr;
     QAction* zoomOut_ = nullptr;
     QAction* resetView_ = nullptr;
+    QAction* previousRow_ = nullptr;
+    QAction* nextRow_ = nullptr;
 };
 
 }  // namespace attnlab
