@@ -63,8 +63,7 @@ void HeatmapView::updateMarkers()
         if (!content_.fullyMaskedRows[static_cast<std::size_t>(i)]) continue;
         auto* t = new QCPItemText(this);
         t->position->setType(QCPItemPosition::ptPlotCoords);
-        t->position->setCoords(static_cast<double>(content_.cols()) / 2.0,
-                               static_cast<double>(i));
+        t->position->setCoords(static_cast<double>(content_.cols()) / 2.0, static_cast<double>(i));
         t->setText(tr("fully masked"));
         t->setColor(QColor(0x60, 0x00, 0x00));
         t->setSelectable(false);
