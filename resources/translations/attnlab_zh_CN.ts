@@ -1475,6 +1475,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>&amp;Next row</source>
         <translation>下一行(&amp;N)</translation>
     </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>撤销“%1”(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>重做“%1”(&amp;R)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::LossPlot</name>

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QApplication>
 #include <QFile>
 #include <QImage>
@@ -375,6 +376,27 @@ TEST(LongWindow, EachHeadIsDrawnFromItsOwnWeightsAndTheArrowsMoveTheSelectedRow)
     Eigen::Index best = 0;
     result->heads[1].weights.row(9).maxCoeff(&best);
     EXPECT_TRUE(w.panel()->topKeys()->item(0, 0)->text().startsWith(QString::number(best + 1)));
+}
+
+TEST(LongWindow, UndoWaitsWhileAChangeComputesSoThatTheHistoryMatchesTheSession)
+{
+    LongWindow w;
+    w.show();
+    ASSERT_TRUE(w.open(longSession(4000, attn::Mode::Self, 1, 64), QString()));
+    ASSERT_TRUE(idle(w.document()));
+    ASSERT_TRUE(w.document()->scaleKey(0, 3, 2.0));
+    ASSERT_TRUE(idle(w.document()));
+    EXPECT_TRUE(w.undoAction()->isEnabled());
+    EXPECT_TRUE(w.undoAction()->text().contains(QStringLiteral("key 4")));
+    ASSERT_TRUE(w.document()->setMode(attn::Mode::Causal));
+    ASSERT_TRUE(w.document()->computing());
+    EXPECT_FALSE(w.undoAction()->isEnabled());
+    w.undoAction()->trigger();  // as Ctrl+Z would: nothing happens
+    EXPECT_EQ(w.document()->undoStack()->index(), 1);
+    ASSERT_TRUE(idle(w.document()));
+    EXPECT_EQ(w.document()->undoStack()->index(), 2);
+    EXPECT_EQ(w.document()->session().input.mode, attn::Mode::Causal);
+    EXPECT_TRUE(w.undoAction()->isEnabled());
 }
 
 }  // namespace

@@ -175,7 +175,11 @@ bool LongDocument::start(Session session, std::optional<Label> label, QStringLis
     const bool release = result_ && heldBytes() + next > limits_.maxBytes;
     if (release) {
         Q_EMIT releasing();
-        job->recycled = std::move(result_);
+        // Only memory that nobody reads any more is written into.
+        if (result_.use_count() == 1)
+            job->recycled = std::move(result_);
+        else
+            result_.reset();
     }
     job_ = job;
     lastError_.clear();

@@ -159,12 +159,20 @@ void LongWindow::buildMenus()
     close_ = fileMenu_->addAction(QString(), this, &QWidget::close);
     close_->setShortcut(QKeySequence::Close);
     editMenu_ = menuBar()->addMenu(QString());
-    undo_ = doc_->undoStack()->createUndoAction(this);
+    // Not QUndoStack's own actions: an undo while a change computes would move the stack's
+    // index while the document refuses the restore, and the two would disagree.
+    QUndoStack* stack = doc_->undoStack();
+    undo_ = editMenu_->addAction(QString(), this, [this] {
+        if (!doc_->computing()) doc_->undoStack()->undo();
+    });
     undo_->setShortcut(QKeySequence::Undo);
-    redo_ = doc_->undoStack()->createRedoAction(this);
+    redo_ = editMenu_->addAction(QString(), this, [this] {
+        if (!doc_->computing()) doc_->undoStack()->redo();
+    });
     redo_->setShortcut(QKeySequence::Redo);
-    editMenu_->addAction(undo_);
-    editMenu_->addAction(redo_);
+    connect(stack, &QUndoStack::indexChanged, this, &LongWindow::updateUndo);
+    connect(stack, &QUndoStack::cleanChanged, this, &LongWindow::updateUndo);
+    connect(doc_, &LongDocument::computingChanged, this, &LongWindow::updateUndo);
     viewMenu_ = menuBar()->addMenu(QString());
     zoomIn_ = viewMenu_->addAction(QString(), this, [this] { map_->zoom(0.5); });
     zoomIn_->setShortcut(QKeySequence::ZoomIn);
@@ -202,8 +210,7 @@ void LongWindow::retranslate()
     export_->setToolTip(tr("Save the current head's map as PNG, SVG or PDF"));
     close_->setText(tr("&Close"));
     editMenu_->setTitle(tr("&Edit"));
-    undo_->setText(tr("&Undo"));
-    redo_->setText(tr("&Redo"));
+    updateUndo();
     viewMenu_->setTitle(tr("&View"));
     zoomIn_->setText(tr("Zoom &in"));
     zoomOut_->setText(tr("Zoom &out"));
@@ -321,6 +328,16 @@ bool LongWindow::exportMap(const QString& path, QString& error) const
            "of the cells it covers.")
             .arg(QLocale().toString(static_cast<qint64>(doc_->session().input.queryCount())));
     return writeFigure(f, path, defaultFigureSize(f), 2.0, error);
+}
+
+void LongWindow::updateUndo()
+{
+    const QUndoStack* stack = doc_->undoStack();
+    const bool idle = !doc_->computing();
+    undo_->setEnabled(idle && stack->canUndo());
+    redo_->setEnabled(idle && stack->canRedo());
+    undo_->setText(stack->canUndo() ? tr("&Undo %1").arg(stack->undoText()) : tr("&Undo"));
+    redo_->setText(stack->canRedo() ? tr("&Redo %1").arg(stack->redoText()) : tr("&Redo"));
 }
 
 bool LongWindow::saveTo(const QString& path, QString& error)

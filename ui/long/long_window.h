@@ -42,6 +42,7 @@ public:
     [[nodiscard]] LongPanel* panel() const { return panel_; }
     [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
     [[nodiscard]] QPushButton* cancelButton() const { return cancel_; }
+    [[nodiscard]] QAction* undoAction() const { return undo_; }
     [[nodiscard]] bool showsMap() const;
     // The status bar's text for a hovered cell (empty when none).
     [[nodiscard]] QString hoverText() const { return hover_; }
@@ -67,6 +68,7 @@ private:
     void showComputing(bool computing);
     void showHover(int row, int column);
     void exportWithDialog();
+    void updateUndo();
     bool save();
     bool saveAs();
     [[nodiscard]] HeatmapContent content() const;
