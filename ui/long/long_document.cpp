@@ -72,7 +72,12 @@ std::size_t LongDocument::weightsBytes() const
 
 bool LongDocument::keepsMapWhileComputing() const
 {
-    return 2 * heldBytes() <= limits_.maxBytes;
+    return fitsBesideShown(heldBytes());
+}
+
+bool LongDocument::fitsBesideShown(std::size_t next) const
+{
+    return heldBytes() + next <= limits_.maxBytes;
 }
 
 double LongDocument::progress() const
@@ -171,8 +176,7 @@ bool LongDocument::start(Session session, std::optional<Label> label, QStringLis
     job->label = std::move(label);
     job->notes = std::move(notes);
     // Two results at once would not fit: the old one is recomputed in place.
-    const std::size_t next = attn::estimateLongBytes(job->session.input);
-    const bool release = result_ && heldBytes() + next > limits_.maxBytes;
+    const bool release = result_ && !fitsBesideShown(attn::estimateLongBytes(job->session.input));
     if (release) {
         Q_EMIT releasing();
         // Only memory that nobody reads any more is written into.

@@ -106,6 +106,8 @@ private:
     bool commit(const Label& label, ops::Changed change);
     void finish();
     bool refuse(const attn::Status& status);
+    // Whether a result holding `next` bytes fits the budget beside the one shown.
+    [[nodiscard]] bool fitsBesideShown(std::size_t next) const;
 
     attn::Limits limits_;
     Session session_;

@@ -221,10 +221,7 @@ void LongWindow::retranslate()
     cancel_->setToolTip(tr("Stop the computation (Esc)"));
     stripText_->setText(tr("Computing the weights in the background…"));
     recompute_->setText(tr("Compute again"));
-    empty_->setText(doc_->computing()
-                        ? tr("Computing the weights…")
-                        : tr("There is no map: the computation was cancelled or refused."));
-    if (doc_->result()) showResult();
+    showResult();  // the map's title and the empty page's text
 }
 
 bool LongWindow::showsMap() const
