@@ -112,7 +112,10 @@ LongPanel::LongPanel(LongDocument* doc, QWidget* parent) : QWidget(parent), doc_
         refresh();
         refreshRow();
     });
-    connect(doc_, &LongDocument::computingChanged, this, [this] { refresh(); });
+    connect(doc_, &LongDocument::computingChanged, this, [this] {
+        refresh();
+        refreshRow();  // "Computing…" rather than "No map is computed" while it computes
+    });
     retranslate();
 }
 
