@@ -263,3 +263,48 @@ TEST(HeatmapView, KeepsEveryShownTickLabelRendered)
 
 }  // namespace
 }  // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+// Up to 16 cells across, every token keeps its label (shrunk if need be); beyond, every k-th
+// label is drawn and the axis title says so.
+TEST(HeatmapLabels, UpToSixteenCellsEveryLabelIsKeptBeyondTheAxisSaysWhichAreLeftOut)
+{
+    QFont base;
+    base.setPixelSize(24);
+    QStringList sixteen;
+    for (int i = 0; i < 16; ++i) sixteen << QStringLiteral("动物%1").arg(i);
+    const AxisLabelFit rows = fitAxisLabels(sixteen, 16, 160.0, base, false);
+    EXPECT_EQ(rows.step, 1);
+    EXPECT_LT(fontPixels(rows.font), 24);
+    EXPECT_GE(fontPixels(rows.font), kSmallestLabelPixels);
+    const AxisLabelFit columns = fitAxisLabels(sixteen, 16, 200.0, base, true);
+    EXPECT_EQ(columns.step, 1);
+    EXPECT_TRUE(columns.rotated);
+    QStringList forty = sixteen;
+    for (int i = 16; i < 40; ++i) forty << QStringLiteral("t%1").arg(i);
+    const AxisLabelFit thinned = fitAxisLabels(forty, 40, 200.0, base, false);
+    EXPECT_GT(thinned.step, 1);
+    EXPECT_FALSE(thinnedLabelsNote(thinned.step).isEmpty());
+    EXPECT_TRUE(thinnedLabelsNote(1).isEmpty());
+}
+
+// A value shrinks before it disappears: a cell of 27 x 9.5 px still prints "-7.2" at the
+// smallest legible size; one of 6 px does not.
+TEST(HeatmapLabels, ValuesShrinkToTheSmallestLegibleSizeBeforeTheyDisappear)
+{
+    QFont base;
+    base.setPixelSize(16);
+    const ValueTextFit big = fitValueTexts(0.123, false, 80.0, 40.0, base);
+    EXPECT_EQ(big.decimals, 3);
+    EXPECT_EQ(fontPixels(big.font), 16);
+    const ValueTextFit small = fitValueTexts(7.2, true, 27.0, 9.5, base);
+    EXPECT_GE(small.decimals, 1);
+    EXPECT_GE(fontPixels(small.font), kSmallestLabelPixels);
+    EXPECT_EQ(fitValueTexts(7.2, true, 27.0, 6.0, base).decimals, 0);
+    EXPECT_EQ(fitValueTexts(7.2, true, 12.0, 30.0, base).decimals, 0);
+}
+
+}  // namespace
+}  // namespace attnlab

@@ -4,6 +4,7 @@
 
 #include "ui/views/axis_label_cache.h"
 #include "ui/views/heatmap_image.h"
+#include "ui/views/heatmap_labels.h"
 
 namespace attnlab {
 
@@ -40,6 +41,9 @@ CellSource HeatmapContent::cellSource(const QCPRange& drawn) const
 
 namespace {
 
+// The share of the widget that token labels may take across their axis.
+constexpr double kLabelDepth = 0.2;
+
 // Room for the labels that panning brings in, beyond those shown at once.
 constexpr int kSpareCachedLabels = 32;
 
@@ -50,16 +54,28 @@ int cellsShown(const QCPAxis* axis, long count)
     return static_cast<int>(std::clamp(shown, 1.0, std::max(1.0, static_cast<double>(count))));
 }
 
-// Every k-th label so that labels do not overlap, with `shown` cells on `pixels`.
-QSharedPointer<QCPAxisTickerText> tickerFor(const QStringList& labels, int shown, double pixels,
-                                            double perLabel)
+// Every step-th label.
+QSharedPointer<QCPAxisTickerText> tickerFor(const QStringList& labels, int step)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int n = static_cast<int>(labels.size());
-    const int step =
-        std::max(1, static_cast<int>(std::ceil(shown * perLabel / std::max(pixels, 1.0))));
-    for (int i = 0; i < n; i += step) ticker->addTick(i, labels[i]);
+    for (int i = 0; i < n; i += std::max(1, step)) ticker->addTick(i, labels[i]);
     return ticker;
+}
+
+// "Keys (every 2nd label)".
+QString axisTitle(const QString& title, int step)
+{
+    const QString note = thinnedLabelsNote(step);
+    if (note.isEmpty()) return title;
+    return title.isEmpty() ? note : HeatmapView::tr("%1 (%2)").arg(title, note);
+}
+
+QFont titleFont(const QFont& base)
+{
+    QFont f = scaledFont(base, 1.1);
+    f.setBold(true);
+    return f;
 }
 
 }  // namespace
@@ -77,8 +93,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent)
     auto* group = new QCPMarginGroup(this);
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    title_ = new QCPTextElement(this, QString(),
-                                QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    title_ = new QCPTextElement(this, QString(), titleFont(font()));
     plotLayout()->insertRow(0);
     plotLayout()->addElement(0, 0, title_);
     yAxis->setRangeReversed(true);
@@ -98,6 +113,22 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent)
     // Wheel zooms and dragging pans (useful for long sequences); View > Reset view undoes it.
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setPlottingHint(QCP::phCacheLabels, true);
+}
+
+void HeatmapView::setLabelsShown(bool shown)
+{
+    if (shown == labelsShown_) return;
+    labelsShown_ = shown;
+    updateTicks();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::setAxisTitlesShown(bool shown)
+{
+    if (shown == axisTitlesShown_) return;
+    axisTitlesShown_ = shown;
+    updateTicks();
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void HeatmapView::zoom(double factor)
@@ -145,8 +176,6 @@ void HeatmapView::setContent(HeatmapContent content)
     if (!sameScale) scale_->setGradient(gradientFor(content_.scale));
     scale_->setDataRange(range_);
     fitTitle();
-    xAxis->setLabel(content_.columnAxisTitle);
-    yAxis->setLabel(content_.rowAxisTitle);
     if (!sameSequence) {
         xAxis->setRange(-0.5, static_cast<double>(content_.cols()) - 0.5);
         yAxis->setRange(-0.5, static_cast<double>(content_.rows()) - 0.5);
@@ -162,31 +191,35 @@ bool HeatmapView::updateTicks()
     TickKey key{content_.rowLabels,
                 content_.columnLabels,
                 axisRect()->rect().size(),
-                xAxis->tickLabelFont(),
+                font(),
                 cellsShown(yAxis, content_.rows()),
-                cellsShown(xAxis, content_.cols())};
+                cellsShown(xAxis, content_.cols()),
+                content_.rowAxisTitle,
+                content_.columnAxisTitle,
+                labelsShown_,
+                axisTitlesShown_};
     if (key == ticks_) return false;  // a new ticker would throw away QCustomPlot's label cache
-    const QFontMetrics fm(key.font);
-    int widest = 0;
-    for (const QString& l : content_.columnLabels)
-        widest = std::max(widest, fm.horizontalAdvance(l));
-    const double cellWidth = axisRect()->width() / static_cast<double>(key.columnsShown);
-    // Rotate column labels when they do not fit side by side.
-    const bool rotate = widest + 4 > cellWidth;
-    xAxis->setTickLabelRotation(rotate ? -60 : 0);
-    const double perColumn = rotate ? fm.height() + 2 : widest + 8;
-    auto columnTicker =
-        tickerFor(content_.columnLabels, key.columnsShown, axisRect()->width(), perColumn);
-    auto rowTicker =
-        tickerFor(content_.rowLabels, key.rowsShown, axisRect()->height(), fm.height() + 2);
-    // Every shown label stays rendered between replots (axis_label_cache.h): about
-    // pixels / perLabel of them fit on an axis.
-    reserveLabelCache(xAxis, static_cast<int>(axisRect()->width() / std::max(perColumn, 1.0)) +
-                                 kSpareCachedLabels);
-    reserveLabelCache(
-        yAxis, static_cast<int>(axisRect()->height() / (fm.height() + 2.0)) + kSpareCachedLabels);
-    xAxis->setTicker(columnTicker);
-    yAxis->setTicker(rowTicker);
+    columnFit_ = fitAxisLabels(content_.columnLabels, key.columnsShown, axisRect()->width(),
+                               key.font, true, kLabelDepth * height());
+    rowFit_ = fitAxisLabels(content_.rowLabels, key.rowsShown, axisRect()->height(), key.font,
+                            false, kLabelDepth * width());
+    xAxis->setTickLabelRotation(columnFit_.rotated ? -60 : 0);
+    xAxis->setTickLabelFont(columnFit_.font);
+    yAxis->setTickLabelFont(rowFit_.font);
+    // An axis title no larger than its labels: where they shrank to fit, so does it.
+    xAxis->setLabelFont(columnFit_.font);
+    yAxis->setLabelFont(rowFit_.font);
+    const auto title = [this](const QString& text, int step) {
+        return labelsShown_ ? axisTitle(axisTitlesShown_ ? text : QString(), step) : QString();
+    };
+    xAxis->setLabel(title(content_.columnAxisTitle, columnFit_.step));
+    yAxis->setLabel(title(content_.rowAxisTitle, rowFit_.step));
+    for (QCPAxis* axis : {xAxis, yAxis, scale_->axis()}) axis->setTickLabels(labelsShown_);
+    // Every shown label stays rendered between replots (axis_label_cache.h).
+    reserveLabelCache(xAxis, key.columnsShown / columnFit_.step + kSpareCachedLabels);
+    reserveLabelCache(yAxis, key.rowsShown / rowFit_.step + kSpareCachedLabels);
+    xAxis->setTicker(tickerFor(content_.columnLabels, columnFit_.step));
+    yAxis->setTicker(tickerFor(content_.rowLabels, rowFit_.step));
     ticks_ = std::move(key);
     return true;
 }
@@ -214,21 +247,14 @@ QString HeatmapView::shownTitle() const
     return title_->text();
 }
 
-void HeatmapView::fitTitle()
+namespace {
+
+// `text` broken into lines of at most `room` pixels where it can be: phrases end after " — "
+// or " · "; a phrase too wide alone breaks between words, never around "×" (which keeps
+// "(12 × 12)" whole). A word wider than `room` stays whole on its line.
+QStringList wrapTitle(const QString& text, const QFontMetrics& fm, int room)
 {
-    // A title wider than the plot would be cut at both ends: wrap it at spaces instead (each
-    // line centred), preferring the breaks after " — " and " · " that separate its parts.
-    const QFontMetrics fm(title_->font());
-    // The title sits in the map's column (the colour scale has the other): that is its room.
-    const int column = axisRect()->outerRect().width();
-    const int room = std::max(80, (column > 0 ? column : width() * 4 / 5) - 8);
-    const QString& text = content_.title;
-    if (fm.horizontalAdvance(text) <= room) {
-        if (title_->text() != text) title_->setText(text);
-        return;
-    }
-    // Phrases end after " — " or " · "; a phrase too wide alone breaks between words, never
-    // around "×" (which keeps "(12 × 12)" whole).
+    if (fm.horizontalAdvance(text) <= room) return {text};
     QStringList phrases;
     QString phrase;
     const QStringList words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
@@ -267,8 +293,61 @@ void HeatmapView::fitTitle()
         }
     }
     if (!line.isEmpty()) lines << line;
+    return lines;
+}
+
+}  // namespace
+
+int HeatmapView::titleRoom() const
+{
+    // The title sits in the map's column (the colour scale has the other): that is its room.
+    const int column = axisRect()->outerRect().width();
+    return std::max(40, (column > 0 ? column : width() * 4 / 5) - 8);
+}
+
+bool HeatmapView::titleFits() const
+{
+    const QFontMetrics fm(title_->font());
+    const int room = titleRoom();
+    const QStringList lines = title_->text().split(QLatin1Char('\n'));
+    for (const QString& line : lines)
+        if (fm.horizontalAdvance(line) > room) return false;
+    return true;
+}
+
+void HeatmapView::fitTitle()
+{
+    // A title wider than the plot would be cut at both ends: wrap it at spaces instead (each
+    // line centred), and where a single word is still too wide (a narrow thumbnail), shrink it.
+    const int room = titleRoom();
+    QFont f = titleFont(font());
+    QStringList lines;
+    for (int i = 0; i < 12; ++i) {
+        const QFontMetrics fm(f);
+        lines = wrapTitle(content_.title, fm, room);
+        const bool fits = std::all_of(lines.cbegin(), lines.cend(), [&](const QString& l) {
+            return fm.horizontalAdvance(l) <= room;
+        });
+        if (fits || fontPixels(f) <= kSmallestLabelPixels) break;
+        f = scaledFont(f, 0.9);
+    }
+    if (title_->font() != f) title_->setFont(f);
     const QString wrapped = lines.join(QLatin1Char('\n'));
     if (title_->text() != wrapped) title_->setText(wrapped);
+}
+
+void HeatmapView::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() != QEvent::FontChange) return;
+    // QCustomPlot copies the widget's font into its axes and title once, when they are made.
+    const QFont f = font();
+    scale_->axis()->setLabelFont(f);
+    scale_->axis()->setTickLabelFont(f);
+    fitTitle();
+    updateTicks();  // the key holds the font: labels are fitted again
+    updateValueTexts();
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void HeatmapView::resizeEvent(QResizeEvent* event)

@@ -21,6 +21,7 @@
 
 #include "core/attention_input.h"
 #include "ui/views/color_scales.h"
+#include "ui/views/heatmap_labels.h"
 #include "ui/views/heatmap_plottable.h"
 
 namespace attnlab {
@@ -83,6 +84,11 @@ public:
     [[nodiscard]] HeatmapContent recycleBuffers();
     // Frame around the selected row (and column); -1 hides.
     void setSelection(int row, int column);
+    // Token labels, axis titles and colour-bar numbers; a thumbnail shows only cells and title.
+    void setLabelsShown(bool shown);
+    [[nodiscard]] bool labelsShown() const { return labelsShown_; }
+    // The axis titles ("query", "key"); a note on thinned labels is shown regardless.
+    void setAxisTitlesShown(bool shown);
     // Largest rows x cols for which the values are printed in the cells.
     void setValueTextLimit(int cells) { valueTextLimit_ = cells; }
     [[nodiscard]] HeatmapPlottable* heatmap() const { return map_; }
@@ -99,6 +105,14 @@ public:
     [[nodiscard]] int hoveredColumn() const { return hoverColumn_; }
     // The title as drawn: the content's title, wrapped to the map's width.
     [[nodiscard]] QString shownTitle() const;
+    // Every line of the drawn title fits the width it has (nothing cut at the sides).
+    [[nodiscard]] bool titleFits() const;
+    // How the labels and values fit (heatmap_labels.h): fonts, rotation, every step-th label.
+    [[nodiscard]] const AxisLabelFit& rowLabelFit() const { return rowFit_; }
+    [[nodiscard]] const AxisLabelFit& columnLabelFit() const { return columnFit_; }
+    // Decimals printed in the cells (0: no values printed) and their font.
+    [[nodiscard]] const ValueTextFit& valueTextFit() const { return valueFit_; }
+    [[nodiscard]] int valueTextCount() const { return static_cast<int>(valueTexts_.size()); }
     // Cell under a widget position, for tests and tooltips.
     bool cellAtPosition(const QPoint& pos, int& row, int& column) const;
 
@@ -111,6 +125,9 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    // The widget's font is the one for labels, values and the title: a presenter view sets a
+    // larger one on the whole panel.
+    void changeEvent(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     // Labels are thinned for the laid-out size: rebuilt here, after the layout, if it changed.
     void updateLayout() override;
@@ -123,11 +140,15 @@ private:
         QFont font;
         int rowsShown = 0;  // cells across the visible range (zoom), at most the matrix's
         int columnsShown = 0;
+        QString rowTitle, columnTitle;  // the axis titles carry the note on thinned labels
+        bool labelsShown = true;
+        bool axisTitlesShown = true;
         bool operator==(const TickKey&) const = default;
     };
 
     bool updateTicks();  // true when the ticks changed
     void fitTitle();     // the title, wrapped to the widget's width
+    [[nodiscard]] int titleRoom() const;
     void updateValueTexts();
     void updateMarkers();
     void showHover(int row, int column);
@@ -149,6 +170,11 @@ private:
     int hoverRow_ = -1;
     int hoverColumn_ = -1;
     int valueTextLimit_ = 144;
+    bool labelsShown_ = true;
+    bool axisTitlesShown_ = true;
+    AxisLabelFit rowFit_;
+    AxisLabelFit columnFit_;
+    ValueTextFit valueFit_;
 };
 
 }  // namespace attnlab

@@ -11,18 +11,23 @@ void HeatmapView::updateValueTexts()
 {
     const long rows = content_.rows();
     const long cols = content_.cols();
-    int decimals = 0;
+    valueFit_ = ValueTextFit{font(), 0};
     if (rows * cols <= valueTextLimit_ && rows > 0 && cols > 0) {
-        // As many decimals as fit in a cell (3, 2 or 1); no text when even one does not fit.
-        const QFontMetrics fm(font());
-        const double cellWidth = axisRect()->width() / static_cast<double>(cols);
-        const double cellHeight = axisRect()->height() / static_cast<double>(rows);
-        decimals = 3;
-        while (decimals > 0 &&
-               fm.horizontalAdvance(QString::number(-0.5, 'f', decimals)) + 4 > cellWidth)
-            --decimals;
-        if (fm.height() > cellHeight) decimals = 0;
+        // The widest value decides: "-12.345" needs more room than "0.123".
+        double widest = 0.0;
+        bool negative = false;
+        for (long i = 0; i < rows; ++i) {
+            for (long j = 0; j < cols; ++j) {
+                if (content_.isMasked(i, j)) continue;
+                const double v = content_.at(i, j);
+                widest = std::max(widest, std::abs(v));
+                negative = negative || v < 0.0;
+            }
+        }
+        valueFit_ = fitValueTexts(widest, negative, axisRect()->width() / static_cast<double>(cols),
+                                  axisRect()->height() / static_cast<double>(rows), font());
     }
+    const int decimals = valueFit_.decimals;
     const auto wanted = static_cast<std::size_t>(decimals > 0 ? rows * cols : 0);
     if (valueTexts_.size() != wanted) {
         // Items are kept while the shape stays the same (a slider drag only changes texts).
@@ -32,6 +37,7 @@ void HeatmapView::updateValueTexts()
             auto* t = new QCPItemText(this);
             t->setSelectable(false);
             t->setClipToAxisRect(true);
+            t->setPadding(QMargins());
             valueTexts_.push_back(t);
         }
     }
@@ -41,6 +47,7 @@ void HeatmapView::updateValueTexts()
         for (long j = 0; j < cols; ++j) {
             const bool masked = content_.isMasked(i, j);
             QCPItemText* t = valueTexts_[k++];
+            if (t->font() != valueFit_.font) t->setFont(valueFit_.font);
             t->position->setCoords(static_cast<double>(j), static_cast<double>(i));
             t->setText(masked ? QStringLiteral("–")
                               : QString::number(content_.at(i, j), 'f', decimals));
