@@ -1,3 +1,4 @@
+#include <array>
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -7,10 +8,11 @@
 
 #include "ui/document/document.h"
 #include "ui/panels/walkthrough_panel.h"
+#include "ui/presenter/presenter_window.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/lesson_actions.h"
 #include "ui/window/main_window.h"
-#include "ui/window/presenter_window.h"
+#include "ui/window/presenter_actions.h"
 #include "ui/window/walkthrough_actions.h"
 
 namespace attnlab {
@@ -136,12 +138,15 @@ TEST(Walkthrough, PresenterViewOpensLargeAndClosesWithEscape)
 {
     MainWindow window;
     window.show();
-    auto* actions = window.findChild<WalkthroughActions*>();
+    auto* walkthrough = window.findChild<WalkthroughActions*>();
+    auto* actions = window.findChild<PresenterActions*>();
+    ASSERT_NE(walkthrough, nullptr);
     ASSERT_NE(actions, nullptr);
-    WalkthroughPanel* tab = actions->tabPanel();
+    WalkthroughPanel* tab = walkthrough->tabPanel();
     ASSERT_NE(tab, nullptr);
     EXPECT_GE(window.centralTabs()->indexOf(tab), 0);
     EXPECT_EQ(actions->presenterAction()->shortcut(), QKeySequence(Qt::Key_F5));
+    window.centralTabs()->setCurrentWidget(tab);
     tab->setStep(3);
 
     actions->presenterAction()->trigger();
@@ -149,12 +154,13 @@ TEST(Walkthrough, PresenterViewOpensLargeAndClosesWithEscape)
     ASSERT_NE(presenter, nullptr);
     EXPECT_TRUE(presenter->isVisible());
     EXPECT_TRUE(presenter->windowState() & Qt::WindowFullScreen);
-    WalkthroughPanel* big = presenter->panel();
+    auto* big = qobject_cast<WalkthroughPanel*>(presenter->content());
+    ASSERT_NE(big, nullptr);
     EXPECT_EQ(big->step(), 3);
     EXPECT_GE(big->captionFont().pointSizeF(), 1.9 * tab->captionFont().pointSizeF());
     const HeatmapView* view = big->stageView(Stage::Q);
-    EXPECT_GE(view->xAxis->tickLabelFont().pointSizeF(),
-              1.5 * tab->stageView(Stage::Q)->xAxis->tickLabelFont().pointSizeF());
+    // The maps' text is larger too (the labels of each fit their room from there).
+    EXPECT_GE(view->font().pointSizeF(), 1.5 * tab->stageView(Stage::Q)->font().pointSizeF());
 
     // Stepping in the presenter moves the tab along.
     QTest::keyClick(big, Qt::Key_PageDown);
@@ -177,8 +183,8 @@ TEST(Walkthrough, CurrentStepGetsTheRoomWithEveryLabelAndValueOfTheCoreferenceMa
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     auto* lessons = window.findChild<LessonActions*>();
     ASSERT_TRUE(lessons->openLesson(QStringLiteral("coreference-tired")));
-    auto* actions = window.findChild<WalkthroughActions*>();
-    WalkthroughPanel* tab = actions->tabPanel();
+    auto* walkthrough = window.findChild<WalkthroughActions*>();
+    WalkthroughPanel* tab = walkthrough->tabPanel();
     window.centralTabs()->setCurrentWidget(tab);
     tab->setStep(4);
     HeatmapView* p = tab->stageView(Stage::Weights);
@@ -210,6 +216,77 @@ TEST(Walkthrough, CurrentStepGetsTheRoomWithEveryLabelAndValueOfTheCoreferenceMa
     EXPECT_GE(printed, 121);
     // The step survives a language switch (the panels are rebuilt): it is the document's.
     EXPECT_EQ(window.document()->view().walkthroughStep, 4);
+}
+
+// Each step's placeholder names its step once: the mask belongs to step 4, whose label P has.
+TEST(Walkthrough, PlaceholdersNameEachStepOnce)
+{
+    Document doc;
+    WalkthroughPanel panel(&doc);
+    panel.setStep(1);
+    QMap<QString, int> stepLabels;
+    for (QLabel* l : panel.findChildren<QLabel*>()) {
+        const QString text = l->text();
+        if (text.startsWith(QLatin1String("Step ")) && text.contains(QLatin1Char(':')))
+            ++stepLabels[text.section(QLatin1Char(':'), 0, 0)];
+    }
+    for (int s = 2; s <= WalkthroughPanel::StepCount; ++s)
+        EXPECT_EQ(stepLabels.value(QStringLiteral("Step %1").arg(s)), 1) << s;
+}
+
+// In the window at 1366×768 and 1920×1080, and back on step 1 after step 3: the thumbnails of
+// the other row stay maps with whole titles, and the values are printed the same way each visit.
+TEST(Walkthrough, ThumbnailsStayLegibleAndValuesArePrintedTheSameOnEveryVisit)
+{
+    for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+        SCOPED_TRACE(size.width());
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        auto* lessons = window.findChild<LessonActions*>();
+        ASSERT_TRUE(lessons->openLesson(QStringLiteral("coreference-tired")));
+        window.document()->flush();
+        auto* walkthrough = window.findChild<WalkthroughActions*>();
+        WalkthroughPanel* tab = walkthrough->tabPanel();
+        window.centralTabs()->setCurrentWidget(tab);
+        const auto settle = [] {
+            for (int i = 0; i < 4; ++i) QCoreApplication::processEvents();
+        };
+        const std::array<Stage, 4> top{Stage::X, Stage::Q, Stage::K, Stage::V};
+        const auto printed = [&] {
+            std::vector<int> out;
+            for (Stage s : top) {
+                tab->stageView(s)->replot();
+                out.push_back(tab->stageView(s)->valueTextCount());
+            }
+            return out;
+        };
+        tab->setStep(1);
+        settle();
+        const std::vector<int> first = printed();
+        for (int step = 2; step <= WalkthroughPanel::StepCount; ++step) {
+            tab->setStep(step);
+            settle();
+            const bool folded = !tab->stageView(Stage::X)->isVisible();
+            for (Stage s : top) {
+                HeatmapView* v = tab->stageView(s);
+                if (folded) continue;  // then a note says where they went
+                EXPECT_GE(v->height(), 60) << "step " << step;
+                EXPECT_TRUE(v->titleFits()) << v->shownTitle().toStdString();
+            }
+        }
+        tab->setStep(1);
+        settle();
+        EXPECT_EQ(printed(), first);
+        // Q and K print their values, and so do X and V of the same size.
+        for (std::size_t i = 0; i < top.size(); ++i) {
+            const HeatmapContent& c = tab->stageView(top[i])->content();
+            if (c.rows() * c.cols() <= 144) {
+                EXPECT_EQ(first[i], c.rows() * c.cols()) << i;
+            }
+        }
+    }
 }
 
 }  // namespace

@@ -36,17 +36,18 @@ HeadsGridPanel::HeadsGridPanel(Document* document, QWidget* parent)
                                   "to inspect it; the framed one is current."),
                                this);
     caption->setWordWrap(true);
+    caption->setObjectName(QStringLiteral("panelCaption"));  // the presenter view hides it
     layout->addWidget(caption);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     auto* content = new QWidget(scroll);
     auto* contentLayout = new QVBoxLayout(content);
+    // The heads take the room (the presenter view has a whole screen), the output less.
     grid_ = new QGridLayout;
-    contentLayout->addLayout(grid_);
+    contentLayout->addLayout(grid_, 3);
     output_ = new HeatmapView(content);
-    output_->setMinimumSize(360, 260);
-    contentLayout->addWidget(output_);
-    contentLayout->addStretch(1);
+    output_->setMinimumSize(240, 160);
+    contentLayout->addWidget(output_, 2);
     scroll->setWidget(content);
     layout->addWidget(scroll, 1);
 
@@ -83,8 +84,9 @@ void HeadsGridPanel::resizeGrid(int heads)
         auto* frameLayout = new QVBoxLayout(frame);
         frameLayout->setContentsMargins(3, 3, 3, 3);
         auto* map = new HeatmapView(frame);
-        map->setMinimumSize(240, 240);
-        map->setValueTextLimit(36);
+        // Values are printed where they fit (heatmap_labels.h), so a small grid of big maps
+        // shows them and a large grid of small ones does not.
+        map->setMinimumSize(200, 180);
         map->setToolTip(tr("Click to inspect head %1").arg(h + 1));
         frameLayout->addWidget(map);
         grid_->addWidget(frame, h / columns, h % columns);

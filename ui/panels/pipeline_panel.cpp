@@ -53,6 +53,7 @@ PipelinePanel::PipelinePanel(Document* document, QWidget* parent)
                       "Hover a score to see its dot product term by term."),
                    this);
     caption->setWordWrap(true);
+    caption->setObjectName(QStringLiteral("panelCaption"));  // the presenter view hides it
     layout->addWidget(caption);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);

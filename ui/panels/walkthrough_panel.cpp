@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -11,21 +12,13 @@
 #include <QVBoxLayout>
 
 #include "ui/document/document.h"
+#include "ui/views/heatmap_labels.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lazy_refresh.h"
 
 namespace attnlab {
 
 namespace {
-
-QFont scaledFont(QFont font, double factor)
-{
-    if (font.pointSizeF() > 0)
-        font.setPointSizeF(font.pointSizeF() * factor);
-    else if (font.pixelSize() > 0)
-        font.setPixelSize(std::max(1, static_cast<int>(std::lround(font.pixelSize() * factor))));
-    return font;
-}
 
 // Where each stage sits: step 1 (X, Q, K, V) in the upper row, steps 2..5 in the lower one.
 int rowOfStage(int stage)
@@ -81,9 +74,26 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     caption_->setTextFormat(Qt::PlainText);
     layout->addWidget(caption_);
 
+    // Step 1's four maps in a grid (one row, or two by two while they are the current step),
+    // steps 2..5 in a row under them.
     rows_ = new QVBoxLayout;
-    std::array<QHBoxLayout*, 2> rowLayouts{new QHBoxLayout, new QHBoxLayout};
-    for (QHBoxLayout* row : rowLayouts) rows_->addLayout(row, 1);
+    top_ = new QGridLayout;
+    bottom_ = new QHBoxLayout;
+    rows_->addLayout(top_, 1);
+    rows_->addLayout(bottom_, 1);
+    for (std::size_t r = 0; r < rowNotes_.size(); ++r) {
+        // Shown instead of a row of thumbnails too low to read.
+        auto* note = new QLabel(this);
+        note->setObjectName(QStringLiteral("walkthroughRowNote"));
+        note->setWordWrap(true);
+        note->setEnabled(false);
+        note->hide();
+        if (r == 0)
+            top_->addWidget(note, 2, 0, 1, 4);
+        else
+            bottom_->addWidget(note, 1);
+        rowNotes_[r] = note;
+    }
     for (int s = 0; s < StageCount; ++s) {
         const auto i = static_cast<std::size_t>(s);
         auto* card = new QFrame(this);
@@ -95,15 +105,15 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
         view->colorScale()->setBarWidth(8);
         auto* placeholder = new QLabel(card);
         placeholder->setAlignment(Qt::AlignCenter);
+        placeholder->setWordWrap(true);  // its text must not widen the card
         placeholder->setEnabled(false);  // drawn greyed out
         placeholder->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
         cardLayout->addWidget(view);
         cardLayout->addWidget(placeholder);
-        connect(view, &QCustomPlot::beforeReplot, this, [this, view] { applyViewFonts(view); });
         cards_[i] = card;
         views_[i] = view;
         placeholders_[i] = placeholder;
-        rowLayouts[static_cast<std::size_t>(rowOfStage(s))]->addWidget(card, 1);
+        if (rowOfStage(s) == 1) bottom_->addWidget(card, 1);
     }
     layout->addLayout(rows_, 1);
 
@@ -221,9 +231,18 @@ void WalkthroughPanel::retranslate()
     presenter_->setToolTip(tr("Show the walkthrough full screen with large fonts (F5)"));
     for (int s = 1; s <= StepCount; ++s)
         stepButtons_[static_cast<std::size_t>(s - 1)]->setText(tr("%1 %2").arg(s).arg(stepName(s)));
+    // One label per step: the mask belongs to step 4, whose label the P card carries.
     for (int s = 0; s < StageCount; ++s)
         placeholders_[static_cast<std::size_t>(s)]->setText(
-            tr("Step %1: %2").arg(stepOfStage(s)).arg(stageName(s)));
+            s == static_cast<int>(Stage::Mask)
+                ? tr("The mask, applied before the softmax")
+                : tr("Step %1: %2").arg(stepOfStage(s)).arg(stageName(s)));
+    rowNotes_[0]->setText(
+        tr("Step 1's X, Q, K and V are hidden to leave room for this step "
+           "(Home shows them)."));
+    rowNotes_[1]->setText(
+        tr("Steps 2 to 5 follow: the scores S, their scaling, the softmax "
+           "with the mask into P, and the output O."));
     updateStep();
 }
 
@@ -237,19 +256,26 @@ void WalkthroughPanel::updateStep()
         stepButtons_[static_cast<std::size_t>(s - 1)]->setChecked(s == step_);
     // The current step's maps take the space; the others shrink to thumbnails.
     const int currentRow = step_ == 1 ? 0 : 1;
-    for (int r = 0; r < 2; ++r) rows_->setStretch(r, r == currentRow ? kCurrentStretch : 1);
+    // At step 1 the lower row holds only placeholders of what is to come: a note says it, and
+    // step 1's four maps get the whole height.
+    const bool collapse = step_ == 1 || otherRowTooLow();
+    for (int r = 0; r < 2; ++r) {
+        const bool folded = collapse && r != currentRow;
+        rows_->setStretch(r, r == currentRow ? kCurrentStretch : (folded ? 0 : 1));
+        rowNotes_[static_cast<std::size_t>(r)]->setVisible(folded);
+    }
+    placeTopCards(step_ == 1 && twoByTwoReadsBetter());
     for (int s = 0; s < StageCount; ++s) {
         const auto i = static_cast<std::size_t>(s);
-        auto* row = static_cast<QHBoxLayout*>(rows_->itemAt(rowOfStage(s))->layout());
-        row->setStretchFactor(cards_[i], isCurrent(s) ? kCurrentStretch : 1);
-        // Earlier steps shrink to thumbnails: their tick labels would cover their cells.
-        HeatmapView* view = views_[i];
-        const bool big = isCurrent(s);
-        if (view->xAxis->tickLabels() != big) {
-            for (QCPAxis* axis : {view->xAxis, view->yAxis, view->colorScale()->axis()})
-                axis->setTickLabels(big);
-            view->replot(QCustomPlot::rpQueuedReplot);
-        }
+        if (rowOfStage(s) == 1)
+            bottom_->setStretchFactor(cards_[i], isCurrent(s) ? kCurrentStretch : 1);
+        // The other row keeps legible thumbnails (by stretch alone they were 30 px high at
+        // 1366 x 768, their maps lines and their titles cut), or is folded away with a note.
+        const bool other = rowOfStage(s) != currentRow;
+        cards_[i]->setVisible(!(collapse && other));
+        cards_[i]->setMinimumHeight(other && !collapse ? thumbnailHeight() : 0);
+        // Earlier steps shrink to thumbnails: their labels would cover their cells.
+        views_[i]->setLabelsShown(isCurrent(s));
         views_[i]->setVisible(isRevealed(s));
         placeholders_[i]->setVisible(!isRevealed(s));
         cards_[i]->setStyleSheet(
@@ -258,6 +284,69 @@ void WalkthroughPanel::updateStep()
                          : QStringLiteral("QFrame#walkthroughCard { border: 1px solid #c8c8c8; "
                                           "border-radius: 6px; }"));
     }
+}
+
+void WalkthroughPanel::placeTopCards(bool twoByTwo)
+{
+    // Four maps side by side leave each a quarter of a landscape screen: narrow cells where
+    // no value fits. Two by two, each is twice as wide.
+    for (int k = 0; k < 4; ++k) {
+        QFrame* card = cards_[static_cast<std::size_t>(k)];
+        const int row = twoByTwo ? k / 2 : 0;
+        const int column = twoByTwo ? k % 2 : k;
+        int r = -1, c = -1, rs = 0, cs = 0;
+        const int at = top_->indexOf(card);
+        if (at >= 0) top_->getItemPosition(at, &r, &c, &rs, &cs);
+        if (r == row && c == column) continue;
+        top_->removeWidget(card);
+        top_->addWidget(card, row, column);
+    }
+    for (int c = 0; c < 4; ++c) top_->setColumnStretch(c, twoByTwo && c >= 2 ? 0 : 1);
+    top_->setRowStretch(0, 1);
+    top_->setRowStretch(1, twoByTwo ? 1 : 0);
+}
+
+bool WalkthroughPanel::twoByTwoReadsBetter() const
+{
+    // Side by side is the natural order (X, then its three projections). Two by two only when
+    // the cells side by side would be too narrow for a value ("-0.0" at the smallest legible
+    // size) after each map's row labels, axis title and colour bar.
+    const attn::HeadResult* hr = document_->currentHead();
+    const QRect area = rows_->geometry().isValid() ? rows_->geometry() : rect();
+    if (!hr || area.isEmpty()) return false;
+    const QFontMetrics fm(scaledFont(baseFont_, mapFontScale()));
+    const double across = 7.5 * fm.horizontalAdvance(QLatin1Char('M')) + 60.0;
+    const long cols = std::max({document_->session().input.X.cols(), hr->Q.cols(), hr->V.cols()});
+    QFont smallest = baseFont_;
+    smallest.setPixelSize(kSmallestLabelPixels);
+    const double needed = QFontMetrics(smallest).horizontalAdvance(QStringLiteral("-0.0")) + 4.0;
+    const double sideBySide = (area.width() / 4.0 - across) / double(std::max(1L, cols));
+    return sideBySide < needed;
+}
+
+int WalkthroughPanel::thumbnailHeight() const
+{
+    // A title line and a few rows of cells.
+    const QFontMetrics fm(scaledFont(baseFont_, mapFontScale()));
+    return 4 * fm.height() + 24;
+}
+
+bool WalkthroughPanel::otherRowTooLow() const
+{
+    // The current step keeps at least two thirds of the height.
+    const int rowsHeight = rows_->geometry().height();
+    return rowsHeight > 0 && rowsHeight < 3 * thumbnailHeight();
+}
+
+void WalkthroughPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // The layout already has the new size (QLayout sees the resize first).
+    const bool folded = rowNotes_[0]->isVisibleTo(this) || rowNotes_[1]->isVisibleTo(this);
+    if (folded != (step_ == 1 || otherRowTooLow()))
+        updateStep();
+    else if (step_ == 1)
+        placeTopCards(twoByTwoReadsBetter());
 }
 
 double WalkthroughPanel::mapFontScale() const
@@ -278,30 +367,8 @@ void WalkthroughPanel::applyFonts()
         w->setFont(normal);
     for (QAbstractButton* b : stepButtons_) b->setFont(normal);
     for (QLabel* p : placeholders_) p->setFont(normal);
-    for (HeatmapView* v : views_) {
-        v->setFont(scaledFont(baseFont_, mapFontScale()));
-        applyViewFonts(v);
-        v->replot(QCustomPlot::rpQueuedReplot);
-    }
-}
-
-void WalkthroughPanel::applyViewFonts(HeatmapView* view) const
-{
-    const QFont f = scaledFont(baseFont_, mapFontScale());
-    QFont bold = scaledFont(baseFont_, mapFontScale() * 1.1);
-    bold.setBold(true);
-    for (QCPAxis* axis : {view->xAxis, view->yAxis, view->colorScale()->axis()}) {
-        if (axis->tickLabelFont() != f) axis->setTickLabelFont(f);
-        if (axis->labelFont() != f) axis->setLabelFont(f);
-    }
-    for (QCPLayoutElement* e : view->plotLayout()->elements(true)) {
-        if (auto* title = qobject_cast<QCPTextElement*>(e); title && title->font() != bold)
-            title->setFont(bold);
-    }
-    // The value texts in the cells are recreated with each content or size change.
-    for (int i = 0; i < view->itemCount(); ++i) {
-        if (auto* t = qobject_cast<QCPItemText*>(view->item(i)); t && t->font() != f) t->setFont(f);
-    }
+    // Each map fits its labels and values to this font (heatmap_labels.h).
+    for (HeatmapView* v : views_) v->setFont(scaledFont(baseFont_, mapFontScale()));
 }
 
 }  // namespace attnlab

@@ -16,6 +16,8 @@
 
 class QAbstractButton;
 class QFrame;
+class QGridLayout;
+class QHBoxLayout;
 class QLabel;
 class QVBoxLayout;
 class QPushButton;
@@ -73,13 +75,19 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    // The row that is not the current step's would be too low for legible thumbnails.
+    [[nodiscard]] bool otherRowTooLow() const;
+    [[nodiscard]] int thumbnailHeight() const;  // of a legible thumbnail card
+    void placeTopCards(bool twoByTwo);
+    // Step 1's maps would have more legible cells two by two than side by side.
+    [[nodiscard]] bool twoByTwoReadsBetter() const;
     void rebuild();
     void updateStep();
     void retranslate();
     void applyFonts();
-    void applyViewFonts(HeatmapView* view) const;
     [[nodiscard]] QString stepName(int step) const;
     [[nodiscard]] QString stageName(int stage) const;
 
@@ -94,9 +102,12 @@ private:
     QPushButton* presenter_ = nullptr;
     std::array<QAbstractButton*, StepCount> stepButtons_{};
     std::array<QFrame*, StageCount> cards_{};
-    QVBoxLayout* rows_ = nullptr;  // the two rows of cards
+    QVBoxLayout* rows_ = nullptr;    // the two rows of cards
+    QGridLayout* top_ = nullptr;     // step 1's cards
+    QHBoxLayout* bottom_ = nullptr;  // the cards of steps 2..5
     std::array<HeatmapView*, StageCount> views_{};
     std::array<QLabel*, StageCount> placeholders_{};
+    std::array<QLabel*, 2> rowNotes_{};  // shown instead of a folded row
 };
 
 }  // namespace attnlab
