@@ -16,6 +16,9 @@
 #include <QIcon>
 
 #include "app/cli.h"
+#include "ui/model/model_presenter.h"
+#include "ui/model/model_window.h"
+#include "ui/panels/walkthrough_panel.h"
 #include "ui/tools/head_benchmark.h"
 #include "ui/tools/model_typing_benchmark.h"
 #include "ui/tools/slider_benchmark.h"
@@ -24,6 +27,8 @@
 #include "ui/window/language.h"
 #include "ui/window/lesson_actions.h"
 #include "ui/window/main_window.h"
+#include "ui/window/presenter_actions.h"
+#include "ui/window/walkthrough_actions.h"
 
 namespace {
 
@@ -44,6 +49,22 @@ bool isHeadless(int argc, char** argv)
 {
     return argc > 1 &&
            (std::strcmp(argv[1], "bench-ui") == 0 || std::strcmp(argv[1], "bench-model") == 0);
+}
+
+// --present VIEW: the presenter view of a workbench view (walkthrough:N on step N), or of a
+// model window's figure when a model folder was opened. False for an unknown view.
+bool presentAtStart(attnlab::MainWindow& window, const QString& value)
+{
+    const QString view = value.section(QLatin1Char(':'), 0, 0);
+    const int step = value.section(QLatin1Char(':'), 1, 1).toInt();
+    if (attnlab::ModelPresenter::viewNames().contains(view)) {
+        return attnlab::ModelWindow::instance()->presenter()->present(view);
+    }
+    auto* actions = window.findChild<attnlab::PresenterActions*>();
+    if (!actions || !attnlab::PresenterActions::viewNames().contains(view)) return false;
+    auto* walkthrough = window.findChild<attnlab::WalkthroughActions*>();
+    if (step > 0 && walkthrough && walkthrough->tabPanel()) walkthrough->tabPanel()->setStep(step);
+    return actions->present(view);
 }
 
 int benchUi(const QStringList& args)
@@ -208,6 +229,15 @@ int main(int argc, char** argv)
         QApplication::translate("main", "Open a built-in lesson (see attnlab lessons)."),
         QStringLiteral("id"));
     gui.addOption(lesson);
+    const QCommandLineOption present(
+        QStringLiteral("present"),
+        QApplication::translate(
+            "main",
+            "Start in the presenter view of a view: weights, difference, pipeline, heads, "
+            "walkthrough (walkthrough:4 for step 4) or trainer; with a model folder: focus, grid "
+            "or head-view."),
+        QStringLiteral("view"));
+    gui.addOption(present);
     gui.process(app);
     attnlab::MainWindow window;
     window.show();
@@ -230,6 +260,11 @@ int main(int argc, char** argv)
             window.fileActions()->openModelFolder(path);
         else
             window.openFile(path);
+    }
+    if (gui.isSet(present) && !presentAtStart(window, gui.value(present))) {
+        qCritical("attnlab: cannot present \"%s\" (see attnlab --help)",
+                  qUtf8Printable(gui.value(present)));
+        return 2;
     }
     return QApplication::exec();
 }

@@ -2,9 +2,14 @@
 # Regenerates the lesson screenshots in docs/lessons/: every lesson opened in the real window
 # under Xvfb, at 1366×768 and at 1920×1080, in English and in Simplified Chinese.
 #   scripts/screenshots.sh [OUT_DIR] [LESSON_ID ...]
+#   scripts/screenshots.sh --presenter [OUT_DIR] [SIZE]   the presenter views, docs/presenter/
 # Each run starts from empty settings (its own HOME), so the default layout is what is shown.
 # Look at the pictures afterwards: a test cannot see everything a person sees.
 set -euo pipefail
+if [[ "${1:-}" == "--presenter" ]]; then
+  shift
+  exec "$(dirname "${BASH_SOURCE[0]}")/screenshots-presenter.sh" "$@"
+fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/setup.sh"
 attnlab_install_missing

@@ -29,6 +29,7 @@
 #include "ui/model/model_figures.h"
 #include "ui/model/model_focus_panel.h"
 #include "ui/model/model_grid_view.h"
+#include "ui/model/model_presenter.h"
 #include "ui/model/predictions_panel.h"
 #include "ui/views/panel_message.h"
 
@@ -95,6 +96,7 @@ ModelWindow::ModelWindow(QWidget* parent)
                 tr("%n token(s), %1 ms", nullptr, static_cast<int>(s->tokenCount()))
                     .arg(s->milliseconds, 0, 'f', 0));
     });
+    presenter_ = new ModelPresenter(this);
     buildInterface();
     updateTitle();
 }
@@ -257,6 +259,7 @@ void ModelWindow::buildMenus()
     });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+    presenter_->addActions(view);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Which Models Open?"), this, [this] {
         QMessageBox::information(

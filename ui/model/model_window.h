@@ -22,6 +22,7 @@ class ModelChangePanel;
 class ModelDocument;
 class ModelFocusPanel;
 class ModelGridView;
+class ModelPresenter;
 class PanelMessage;
 class PredictionsPanel;
 
@@ -61,6 +62,8 @@ public:
     [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
     [[nodiscard]] QPushButton* cancelButton() const { return cancel_; }
     [[nodiscard]] PanelMessage* message() const { return message_; }
+    // View ▸ Presenter view (F5) of the enlarged head, the model view or the head view.
+    [[nodiscard]] ModelPresenter* presenter() const { return presenter_; }
 
     // The model window of the application, made on first use.
     static ModelWindow* instance();
@@ -84,6 +87,7 @@ private:
     void showRunning(bool running);
 
     ModelDocument* doc_;
+    ModelPresenter* presenter_ = nullptr;
     ModelWindowDialogs dialogs_;
     QLineEdit* text_ = nullptr;
     QComboBox* examples_ = nullptr;

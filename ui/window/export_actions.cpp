@@ -16,6 +16,7 @@
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/weights_panel.h"
 #include "ui/window/main_window.h"
+#include "ui/window/presenter_actions.h"
 
 namespace attnlab {
 
@@ -87,6 +88,20 @@ bool ExportActions::figureFor(const FigureRequest& request, Figure& figure, QStr
 
 void ExportActions::onExportFigure()
 {
+    // Marks drawn in the presenter view belong to that picture: offer it.
+    auto* presenter = window_->findChild<PresenterActions*>();
+    if (presenter && presenter->currentViewHasMarks()) {
+        const auto answer = QMessageBox::question(
+            window_, tr("Export figure"),
+            tr("This view has marks from the presenter view. Export it as presented, with the "
+               "marks?"),
+            QMessageBox::Yes | QMessageBox::No | QMessageBox::Cancel, QMessageBox::Yes);
+        if (answer == QMessageBox::Cancel) return;
+        if (answer == QMessageBox::Yes) {
+            exportMarked(presenter);
+            return;
+        }
+    }
     const FigureSource src = source();
     FigureExportSettings initial = last_;
     initial.request = currentTabRequest();
@@ -115,6 +130,18 @@ void ExportActions::onExportFigure()
         path += ext;
     }
     const bool ok = writeFigure(figure, path, last_.size, last_.scale, error);
+    report(ok, path, error);
+}
+
+void ExportActions::exportMarked(PresenterActions* presenter)
+{
+    const QString path = QFileDialog::getSaveFileName(
+        window_, tr("Export figure with marks"),
+        QDir::home().filePath(QStringLiteral("presented-%1.png").arg(presenter->currentView())),
+        tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty()) return;
+    QString error;
+    const bool ok = presenter->exportMarkedView(path, error);
     report(ok, path, error);
 }
 

@@ -14,6 +14,7 @@ namespace attnlab {
 
 class Document;
 class MainWindow;
+class PresenterActions;
 
 class ExportActions : public QObject {
     Q_OBJECT
@@ -31,6 +32,8 @@ private:
     FigureSource source() const;
     void onExportFigure();
     void onCopyFigure();
+    // Export ▸ Figure of a view with presenter marks: the view as presented, marks and all.
+    void exportMarked(PresenterActions* presenter);
     void onExportJson();
     void onExportCsvFiles();
     void onExportCsvTable();

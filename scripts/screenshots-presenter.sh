@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Retakes the presenter-view screenshots in docs/presenter/: every view that F5 presents, at
+# 1366×768 (a classroom projector) in English and in Simplified Chinese, in the real program
+# under Xvfb (attnlab --present VIEW). The workbench views show the coreference lesson, the
+# trainer the learning lesson, the model window's figures the tiny GPT-2 test checkpoint.
+#   scripts/screenshots-presenter.sh [OUT_DIR] [SIZE]
+# Each shot starts from empty settings (its own HOME). Look at the pictures afterwards.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/setup.sh"
+attnlab_install_missing xvfb xdotool imagemagick
+attnlab_build
+bin="$ATTNLAB_BUILD_DIR/app/attnlab"
+out="${1:-$root/docs/presenter}"
+size="${2:-1366x768}"
+model="$root/tests/reference/fixtures/models/gpt2_tiny"
+mkdir -p "$out"
+
+shoot() {  # shoot LANG FILE ARGS...
+  local lang=$1 file=$2 home
+  shift 2
+  home=$(mktemp -d)
+  HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_RUNTIME_DIR="$home" LANG="$lang.UTF-8" \
+    LANGUAGE="$lang" xvfb-run -a -s "-screen 0 ${size}x24" bash -c '
+      file=$1; shift
+      "$@" & pid=$!
+      xdotool search --sync --onlyvisible --name "presenter" >/dev/null
+      sleep 3   # the maps are drawn from queued replots
+      import -window root "$file"
+      kill "$pid"' _ "$file" "$bin" "$@"
+  rm -rf "$home"
+}
+
+for lang in en_US zh_CN; do
+  l=${lang%%_*}
+  for view in weights difference pipeline heads walkthrough:1 walkthrough:2 walkthrough:3 \
+    walkthrough:4 walkthrough:5; do
+    file="$out/${view/:/-}-$size-$l.png"
+    shoot "$lang" "$file" --lesson coreference-tired --present "$view"
+    echo "$file"
+  done
+  file="$out/trainer-$size-$l.png"
+  shoot "$lang" "$file" --lesson learning --present trainer
+  echo "$file"
+  for view in focus grid head-view; do
+    file="$out/model-$view-$size-$l.png"
+    shoot "$lang" "$file" "$model" --present "$view"
+    echo "$file"
+  done
+done
