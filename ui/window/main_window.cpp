@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 
 #include "ui/document/document.h"
@@ -25,11 +26,13 @@
 #include "ui/panels/vector_editor_panel.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/panels/weights_panel.h"
+#include "ui/presenter/mark_store.h"
 #include "ui/train/trainer_panel.h"
 #include "ui/window/dock_layout.h"
 #include "ui/window/export_actions.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/lesson_actions.h"
+#include "ui/window/presenter_actions.h"
 #include "ui/window/walkthrough_actions.h"
 #include "ui/window/window_actions.h"
 
@@ -42,6 +45,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
 
     // What outlives a language switch: the document and the file/autosave state.
     files_ = new FileActions(this, doc_);
+    marks_ = new MarkStore(this);
     link_ = new HeadLink(doc_, this);
     buildInterface();
     // The model window's "Open in Workbench" comes here.
@@ -84,12 +88,18 @@ void MainWindow::buildInterface()
     const QObjectList before = children();
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
+    // The tabs' object names are the views PresenterActions presents ("weightsTab": weights).
+    const auto addTab = [this](QWidget* panel, const QString& name, const QString& label) {
+        panel->setObjectName(name + QStringLiteral("Tab"));
+        tabs_->addTab(panel, label);
+    };
     weights_ = new WeightsPanel(doc_, WeightsPanel::Kind::Weights, tabs_);
-    tabs_->addTab(weights_, tr("&Weights"));
-    tabs_->addTab(new WeightsPanel(doc_, WeightsPanel::Kind::Difference, tabs_), tr("&Difference"));
-    tabs_->addTab(new PipelinePanel(doc_, tabs_), tr("&Pipeline"));
-    tabs_->addTab(new HeadsGridPanel(doc_, tabs_), tr("All &heads"));
-    tabs_->addTab(new WalkthroughPanel(doc_, tabs_), tr("Wal&kthrough"));
+    addTab(weights_, QStringLiteral("weights"), tr("&Weights"));
+    addTab(new WeightsPanel(doc_, WeightsPanel::Kind::Difference, tabs_),
+           QStringLiteral("difference"), tr("&Difference"));
+    addTab(new PipelinePanel(doc_, tabs_), QStringLiteral("pipeline"), tr("&Pipeline"));
+    addTab(new HeadsGridPanel(doc_, tabs_), QStringLiteral("heads"), tr("All &heads"));
+    addTab(new WalkthroughPanel(doc_, tabs_), QStringLiteral("walkthrough"), tr("Wal&kthrough"));
     setCentralWidget(tabs_);
 
     addPanel(new ControlsPanel(doc_, this), tr("Controls"), QStringLiteral("ControlsDock"),
@@ -124,6 +134,7 @@ void MainWindow::buildInterface()
     new ExportActions(this, doc_);
     new LessonActions(this, doc_);
     new WalkthroughActions(this, doc_);
+    new PresenterActions(this, doc_, marks_);
     connect(weights_, &WeightsPanel::hoverTextChanged, this, [this](const QString& text) {
         statusBar()->showMessage(QString(text).replace(QLatin1Char('\n'), QStringLiteral("   ")));
     });
@@ -160,6 +171,10 @@ void MainWindow::rebuildInterface()
     tabs_->setCurrentIndex(tab);
     updateTitle();
     setUpdatesEnabled(true);
+    // The new panels' size hints (the other language's text) count only once they are laid
+    // out; the state restored before that let the docks grow over the map. Restore it again
+    // then, so that every dock keeps its size and the map its room.
+    QTimer::singleShot(0, this, [this, state] { restoreState(state); });
 }
 
 void MainWindow::changeEvent(QEvent* event)

@@ -13,6 +13,7 @@ namespace attnlab {
 class Document;
 class FileActions;
 class HeadLink;
+class MarkStore;
 class WeightsPanel;
 class WindowActions;
 
@@ -28,6 +29,8 @@ public:
     [[nodiscard]] FileActions* fileActions() const { return files_; }
     // The real model the open head came from, carried through by every change (Model panel).
     [[nodiscard]] HeadLink* headLink() const { return link_; }
+    // What was drawn in the presenter view, per view and walkthrough step.
+    [[nodiscard]] MarkStore* marks() const { return marks_; }
     // Opens a session file (FileActions::openFile); false and a warning when it cannot.
     bool openFile(const QString& path);
     // Deletes and recreates menus, toolbars, tabs and docks (after a language switch) while
@@ -55,6 +58,7 @@ private:
     WindowActions* actions_ = nullptr;
     FileActions* files_ = nullptr;
     HeadLink* link_ = nullptr;
+    MarkStore* marks_ = nullptr;
     QString shownProvenance_;         // the head the Model dock was last laid out for
     QList<QPointer<QObject>> built_;  // non-widget objects made by buildInterface()
 };
