@@ -612,6 +612,14 @@
         <source>Export anyway? (A figure is usually what a long sequence needs.)</source>
         <translation>仍然导出吗？（对长序列来说，导出图通常更合适。）</translation>
     </message>
+    <message>
+        <source>This view has marks from the presenter view. Export it as presented, with the marks?</source>
+        <translation>这个视图在演示视图中有标记。按演示时的样子连同标记一起导出吗？</translation>
+    </message>
+    <message>
+        <source>Export figure with marks</source>
+        <translation>导出带标记的图</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Figure</name>
@@ -1091,6 +1099,22 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>fully masked</source>
         <translation>整行被掩码</translation>
+    </message>
+    <message>
+        <source>every 2nd label</source>
+        <translation>每隔 1 个标一个</translation>
+    </message>
+    <message>
+        <source>every 3rd label</source>
+        <translation>每隔 2 个标一个</translation>
+    </message>
+    <message>
+        <source>every %1th label</source>
+        <translation>每 %1 个标一个</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>
@@ -1986,6 +2010,33 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::ModelPresenter</name>
+    <message>
+        <source>P&amp;resenter view</source>
+        <translation>演示视图(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The figure last clicked full screen with large text, with a pen, a highlighter, rings and a pointer. Esc leaves.</source>
+        <translation>以大字号全屏显示最后点过的图，可用笔、荧光笔、圈和指示点标注。按 Esc 退出。</translation>
+    </message>
+    <message>
+        <source>Present</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <source>The &amp;enlarged head</source>
+        <translation>放大的头(&amp;E)</translation>
+    </message>
+    <message>
+        <source>The &amp;model view</source>
+        <translation>模型视图(&amp;M)</translation>
+    </message>
+    <message>
+        <source>The &amp;head view</source>
+        <translation>头视图(&amp;H)</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelSnapshot</name>
     <message>
         <source>Layer %1, head %2</source>
@@ -2321,10 +2372,125 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::PresenterActions</name>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>P&amp;resenter view</source>
+        <translation>演示视图(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The current view full screen with large text, for the lecture hall, with a pen, a highlighter, rings and a pointer. Esc leaves.</source>
+        <translation>以大字号全屏显示当前视图，适合教室投影，可用笔、荧光笔、圈和指示点标注。按 Esc 退出。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::PresenterWindow</name>
     <message>
         <source>AttnLab — presenter view</source>
         <translation>AttnLab — 演示视图</translation>
+    </message>
+    <message>
+        <source>No tool (N)</source>
+        <translation>不标注（N）</translation>
+    </message>
+    <message>
+        <source>Pen (P)</source>
+        <translation>笔（P）</translation>
+    </message>
+    <message>
+        <source>Highlighter (H)</source>
+        <translation>荧光笔（H）</translation>
+    </message>
+    <message>
+        <source>Ring a cell (R)</source>
+        <translation>圈出单元格（R）</translation>
+    </message>
+    <message>
+        <source>Pointer (L)</source>
+        <translation>指示点（L）</translation>
+    </message>
+    <message>
+        <source>The mouse works the view: hover, click, scroll</source>
+        <translation>鼠标照常操作视图：悬停、点击、滚动</translation>
+    </message>
+    <message>
+        <source>Draw by dragging</source>
+        <translation>拖动鼠标书写</translation>
+    </message>
+    <message>
+        <source>Highlight by dragging</source>
+        <translation>拖动鼠标涂亮</translation>
+    </message>
+    <message>
+        <source>Click a cell of a map to ring it</source>
+        <translation>点击热图中的单元格把它圈出来</translation>
+    </message>
+    <message>
+        <source>A red dot follows the mouse</source>
+        <translation>一个红点跟随鼠标</translation>
+    </message>
+    <message>
+        <source>Red (1)</source>
+        <translation>红色（1）</translation>
+    </message>
+    <message>
+        <source>Blue (2)</source>
+        <translation>蓝色（2）</translation>
+    </message>
+    <message>
+        <source>Green (3)</source>
+        <translation>绿色（3）</translation>
+    </message>
+    <message>
+        <source>Orange (4)</source>
+        <translation>橙色（4）</translation>
+    </message>
+    <message>
+        <source>Clear (C)</source>
+        <translation>清除（C）</translation>
+    </message>
+    <message>
+        <source>Clear the marks of this view or step</source>
+        <translation>清除这个视图或这一步上的标记</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save this view with its marks as PNG, SVG or PDF (Ctrl+E)</source>
+        <translation>把这个视图连同标记保存为 PNG、SVG 或 PDF（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <source>Back to the window</source>
+        <translation>回到窗口</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Export the view with its marks</source>
+        <translation>导出带标记的视图</translation>
+    </message>
+    <message>
+        <source>presented-view.png</source>
+        <translation>演示视图.png</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
     </message>
 </context>
 <context>
@@ -3405,14 +3571,6 @@ measuring…</source>
         <source>Reveal the computation step by step: project, score, scale, softmax, weighted sum.</source>
         <translation>一步步展示计算过程：投影、打分、缩放、softmax、加权求和。</translation>
     </message>
-    <message>
-        <source>P&amp;resenter view</source>
-        <translation>演示视图(&amp;R)</translation>
-    </message>
-    <message>
-        <source>The walkthrough full screen with large fonts, for the lecture hall. Esc leaves.</source>
-        <translation>以大字体全屏显示分步演示，适合课堂。按 Esc 退出。</translation>
-    </message>
 </context>
 <context>
     <name>attnlab::WalkthroughPanel</name>
@@ -3559,6 +3717,18 @@ measuring…</source>
     <message>
         <source>O</source>
         <translation>O</translation>
+    </message>
+    <message>
+        <source>The mask, applied before the softmax</source>
+        <translation>掩码（在 softmax 之前使用）</translation>
+    </message>
+    <message>
+        <source>Step 1&apos;s X, Q, K and V are hidden to leave room for this step (Home shows them).</source>
+        <translation>为了给这一步留出空间，第 1 步的 X、Q、K、V 已收起（按 Home 键可查看）。</translation>
+    </message>
+    <message>
+        <source>Steps 2 to 5 follow: the scores S, their scaling, the softmax with the mask into P, and the output O.</source>
+        <translation>接下来是第 2 到 5 步：打分 S、缩放、带掩码的 softmax 得到 P，以及输出 O。</translation>
     </message>
 </context>
 <context>
@@ -4404,6 +4574,10 @@ attnlab --help | --version
     <message>
         <source>How long to train.</source>
         <translation>训练多长时间。</translation>
+    </message>
+    <message>
+        <source>Start in the presenter view of a view: weights, difference, pipeline, heads, walkthrough (walkthrough:4 for step 4) or trainer; with a model folder: focus, grid or head-view.</source>
+        <translation>启动后直接进入某个视图的演示视图：weights、difference、pipeline、heads、walkthrough（walkthrough:4 表示第 4 步）或 trainer；打开模型文件夹时：focus、grid 或 head-view。</translation>
     </message>
 </context>
 </TS>
