@@ -367,6 +367,7 @@ void WalkthroughPanel::applyFonts()
         w->setFont(normal);
     for (QAbstractButton* b : stepButtons_) b->setFont(normal);
     for (QLabel* p : placeholders_) p->setFont(normal);
+    for (QLabel* n : rowNotes_) n->setFont(normal);
     // Each map fits its labels and values to this font (heatmap_labels.h).
     for (HeatmapView* v : views_) v->setFont(scaledFont(baseFont_, mapFontScale()));
 }
