@@ -3629,6 +3629,14 @@ measuring…</source>
         <source>Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit, for example ×2 on a key (Ctrl+D): this map shows how every row&apos;s weights moved (after − before).</source>
         <translation>先固定权重（注意力 ▸ 固定权重，Ctrl+P），再进行编辑，例如把某个键乘以 2（Ctrl+D）：这张图显示每一行的权重如何变化（之后 − 之前）。</translation>
     </message>
+    <message>
+        <source>No change since the pin</source>
+        <translation>固定之后尚无变化</translation>
+    </message>
+    <message>
+        <source>Edit now, for example ×2 on a key (Ctrl+D): this map then shows how every row&apos;s weights moved (after − before).</source>
+        <translation>现在进行编辑，例如把某个键乘以 2（Ctrl+D）：这张图随即显示每一行的权重如何变化（之后 − 之前）。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::WindowActions</name>

@@ -159,6 +159,9 @@ TEST(Pin, TheDifferenceMapWithNothingPinnedSaysSoInsteadOfDrawingZeros)
     EXPECT_TRUE(difference.note()->text().contains(QStringLiteral("Nothing pinned")));
     EXPECT_TRUE(difference.note()->text().contains(QStringLiteral("Ctrl+P")));
     doc.pinWeights();
+    // Pinned, nothing changed yet: no map of zeros on a ±1e-6 bar either.
+    EXPECT_TRUE(difference.view()->isHidden());
+    EXPECT_TRUE(difference.note()->text().contains(QStringLiteral("No change since the pin")));
     ASSERT_TRUE(doc.editVector(doubled(attn::Role::Key, 1)));
     doc.flush();
     EXPECT_FALSE(difference.view()->isHidden());

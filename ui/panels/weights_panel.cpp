@@ -172,16 +172,21 @@ void WeightsPanel::rebuild()
         const StageSource source{&doc_->session(), &doc_->result(), &before};
         const bool usable =
             buildStage(source, doc_->head(), Stage::Difference, StageTitle::Full, c);
-        // A map of zeros on a ±1e-12 colour bar says nothing: say what is missing instead.
-        note_->setVisible(!usable);
-        view_->setVisible(usable);
-        note_->setText(
-            QStringLiteral("<p style='font-size:large'><b>%1</b></p><p>%2</p>")
-                .arg(tr("Nothing pinned").toHtmlEscaped(),
-                     tr("Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit, for "
+        // A map of zeros on a colour bar of ±1e-12 (nothing pinned) or ±1e-6 (nothing changed
+        // yet) says nothing: say what is missing instead.
+        const bool unchanged =
+            usable && c.values.size() > 0 && c.values.cwiseAbs().maxCoeff() < 5e-7;
+        note_->setVisible(!usable || unchanged);
+        view_->setVisible(usable && !unchanged);
+        const QString title = usable ? tr("No change since the pin") : tr("Nothing pinned");
+        const QString how =
+            usable ? tr("Edit now, for example ×2 on a key (Ctrl+D): this map then shows how "
+                        "every row's weights moved (after − before).")
+                   : tr("Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit, for "
                         "example ×2 on a key (Ctrl+D): this map shows how every row's weights "
-                        "moved (after − before).")
-                         .toHtmlEscaped()));
+                        "moved (after − before).");
+        note_->setText(QStringLiteral("<p style='font-size:large'><b>%1</b></p><p>%2</p>")
+                           .arg(title.toHtmlEscaped(), how.toHtmlEscaped()));
     }
     view_->setContent(std::move(c));
     view_->setSelection(doc_->selectedRow(), doc_->selectedColumn());
