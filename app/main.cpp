@@ -241,6 +241,9 @@ int main(int argc, char** argv)
     gui.process(app);
     attnlab::MainWindow window;
     window.show();
+    // Without a window manager (a bare X server, some kiosk setups) nothing activates a new
+    // window, and its shortcuts do nothing until it is clicked.
+    window.activateWindow();
     const bool recovered = window.fileActions()->offerRecovery(gui.isSet(recover));
     // First launch: the start page with the lessons (not over a file or a restored session).
     auto* lessons = window.findChild<attnlab::LessonActions*>();

@@ -19,6 +19,16 @@
     </message>
 </context>
 <context>
+    <name>attnlab::Document</name>
+    <message numerus="yes">
+        <source>pinned: before “%1” and %n later change(s)</source>
+        <translation>
+            <numerusform>pinned: before “%1” and %n later change</numerusform>
+            <numerusform>pinned: before “%1” and %n later changes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::Figure</name>
     <message numerus="yes">
         <source>%n vector edit(s)</source>

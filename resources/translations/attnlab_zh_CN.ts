@@ -521,6 +521,28 @@
         <source>Keep trained matrices</source>
         <translation>保留训练得到的矩阵</translation>
     </message>
+    <message>
+        <source>pinned: weights of changes that were undone</source>
+        <translation>已固定：来自已撤销的更改的权重</translation>
+    </message>
+    <message>
+        <source>pinned: the weights shown (edit something to compare)</source>
+        <translation>已固定：当前显示的权重（做一处编辑即可比较）</translation>
+    </message>
+    <message>
+        <source>pinned: before “%1”</source>
+        <translation>已固定：“%1”之前</translation>
+    </message>
+    <message numerus="yes">
+        <source>pinned: before “%1” and %n later change(s)</source>
+        <translation>
+            <numerusform>已固定：“%1”之前（其后还有 %n 处更改）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>pinned: after “%1”, since undone</source>
+        <translation>已固定：“%1”之后（该步已撤销）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ExportActions</name>
@@ -3750,10 +3772,6 @@ measuring…</source>
         <translation>点击单元格选中它所在的查询行和键列。Ctrl+点击可掩码或取消掩码该单元。方向键移动选择。</translation>
     </message>
     <message>
-        <source>Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit: this map shows how every row&apos;s weights moved (after − before).</source>
-        <translation>先固定权重（注意力 ▸ 固定权重，Ctrl+P），再进行编辑：这张图显示每一行的权重如何变化（之后 − 之前）。</translation>
-    </message>
-    <message>
         <source>before = %1, change = %2</source>
         <translation>之前 = %1，变化 = %2</translation>
     </message>
@@ -3768,6 +3786,26 @@ measuring…</source>
     <message>
         <source>colours: log₁₀ weight on [−4, 0]</source>
         <translation>颜色：log₁₀ 权重，范围 [−4, 0]</translation>
+    </message>
+    <message>
+        <source>The Difference map and the row inspector compare with these pinned weights. Ctrl+P or Attention ▸ Pin weights unpins them.</source>
+        <translation>差值图和行检视器都与这些固定的权重比较。按 Ctrl+P 或选择“注意力 ▸ 固定权重”可取消固定。</translation>
+    </message>
+    <message>
+        <source>Nothing pinned</source>
+        <translation>尚未固定权重</translation>
+    </message>
+    <message>
+        <source>Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit, for example ×2 on a key (Ctrl+D): this map shows how every row&apos;s weights moved (after − before).</source>
+        <translation>先固定权重（注意力 ▸ 固定权重，Ctrl+P），再进行编辑，例如把某个键乘以 2（Ctrl+D）：这张图显示每一行的权重如何变化（之后 − 之前）。</translation>
+    </message>
+    <message>
+        <source>No change since the pin</source>
+        <translation>固定之后尚无变化</translation>
+    </message>
+    <message>
+        <source>Edit now, for example ×2 on a key (Ctrl+D): this map then shows how every row&apos;s weights moved (after − before).</source>
+        <translation>现在进行编辑，例如把某个键乘以 2（Ctrl+D）：这张图随即显示每一行的权重如何变化（之后 − 之前）。</translation>
     </message>
 </context>
 <context>
@@ -3899,6 +3937,18 @@ measuring…</source>
     <message>
         <source>log₁₀ of the weight on [−4, 0]: small weights stay visible</source>
         <translation>权重取 log₁₀，范围 [−4, 0]：很小的权重也看得见</translation>
+    </message>
+    <message>
+        <source>Pinned the weights of head %1. Now edit, for example ×2 on a key (Ctrl+D): the Difference tab shows how they move. Ctrl+P again unpins.</source>
+        <translation>已固定头 %1 的权重。现在进行编辑，例如把某个键乘以 2（Ctrl+D）：“差值”页显示权重如何变化。再按 Ctrl+P 取消固定。</translation>
+    </message>
+    <message>
+        <source>Unpinned: the Difference tab has nothing to compare with.</source>
+        <translation>已取消固定：“差值”页没有可比较的对象。</translation>
+    </message>
+    <message>
+        <source>%1. Click (or Ctrl+P) to unpin.</source>
+        <translation>%1。点击（或按 Ctrl+P）取消固定。</translation>
     </message>
 </context>
 <context>

@@ -4,14 +4,20 @@
 #include <gtest/gtest.h>
 
 #include <QClipboard>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QTabWidget>
+#include <QTemporaryDir>
 
+#include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/export/figure.h"
 #include "ui/export/figure_dialog.h"
+#include "ui/export/last_folder.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
@@ -94,6 +100,62 @@ TEST(FigureDialog, KeepsTheInitialSettingsAndFollowsTheFigureSize)
     QString error;
     ASSERT_TRUE(buildFigure(source, s.request, f, error));
     EXPECT_EQ(s.size, defaultFigureSize(f));
+}
+
+// Every export dialog started in the home folder, however often the user had gone elsewhere.
+TEST(ExportActions, EveryDialogStartsInTheFolderLastUsedAlsoAfterARestart)
+{
+    testing::isolateSettings();
+    QSettings().remove(QStringLiteral("files"));
+    QTemporaryDir first;
+    QTemporaryDir second;
+    ASSERT_TRUE(first.isValid() && second.isValid());
+    QStringList asked;  // where each dialog started
+    ExportDialogs dialogs;
+    QString answer;
+    dialogs.savePath = [&](const QString&, const QString& suggestion, const QString&, QString*) {
+        asked << QFileInfo(suggestion).absolutePath();
+        return answer;
+    };
+    dialogs.folder = [&](const QString&, const QString& start) {
+        asked << start;
+        return answer;
+    };
+    {
+        MainWindow window;
+        auto* actions = window.findChild<ExportActions*>();
+        ASSERT_NE(actions, nullptr);
+        actions->setDialogs(dialogs);
+        answer = first.filePath(QStringLiteral("numbers.json"));
+        actions->exportJson();
+        EXPECT_TRUE(QFileInfo::exists(answer));
+        answer = QString();  // cancelled: the folder stays
+        actions->exportCsvTable();
+        actions->exportCsvFiles();
+        ASSERT_EQ(asked.size(), 3);
+        EXPECT_EQ(asked[1], first.path());
+        EXPECT_EQ(asked[2], first.path());
+        answer = second.path();
+        actions->exportCsvFiles();
+    }
+    // A new window, as after a restart: it starts where the last export went.
+    asked.clear();
+    MainWindow window;
+    auto* actions = window.findChild<ExportActions*>();
+    actions->setDialogs(dialogs);
+    actions->exportCsvTable();
+    ASSERT_EQ(asked.size(), 1);
+    EXPECT_EQ(asked[0], second.path());
+    // And so does saving the untitled session.
+    QString suggested;
+    FileDialogs files;
+    files.savePath = [&](const QString& suggestion) {
+        suggested = suggestion;
+        return QString();
+    };
+    window.fileActions()->setDialogs(files);
+    window.fileActions()->saveAs();
+    EXPECT_EQ(QFileInfo(suggested).absolutePath(), second.path());
 }
 
 }  // namespace

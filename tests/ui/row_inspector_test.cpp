@@ -1,5 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <utility>
+#include <vector>
+
 #include <QTest>
 #include <qcustomplot.h>
 
@@ -80,6 +86,88 @@ TEST(RowInspector, FullyMaskedRowIsSaid)
     EXPECT_FALSE(panel.noteText().isEmpty());
     doc.select(0, 0);
     EXPECT_FALSE(panel.showsFullyMaskedRow());
+}
+
+// An all-zero row of scores (here a zero query) put 8e-11 on the score axis.
+TEST(RowInspector, AFlatRowKeepsAnAxisOfReadableNumbers)
+{
+    Document doc;
+    RowInspectorPanel panel(&doc);
+    attn::VectorEdit e;
+    e.role = attn::Role::Query;
+    e.index = 1;
+    e.scale = 0.0;
+    ASSERT_TRUE(doc.editVector(e));
+    doc.flush();
+    doc.select(1, 0);
+    for (double s : panel.shownScores()) ASSERT_EQ(s, 0.0);
+    panel.resize(420, 420);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    panel.plot()->replot();
+    QCPAxis* scores = panel.plot()->axisRects().first()->axis(QCPAxis::atLeft);
+    EXPECT_GE(scores->range().upper, 0.5);
+    ASSERT_FALSE(scores->tickVectorLabels().isEmpty());
+    for (const QString& label : scores->tickVectorLabels()) {
+        EXPECT_FALSE(label.contains(QLatin1Char('e'), Qt::CaseInsensitive)) << label.toStdString();
+        EXPECT_FALSE(label.contains(QChar(0x00b7))) << label.toStdString();  // 8·10⁻¹¹
+    }
+}
+
+// The pixel spans the tick labels of `axis` take along it, in tick order.
+std::vector<std::pair<double, double>> labelSpans(QCPAxis* axis)
+{
+    const QFontMetricsF fm(axis->tickLabelFont());
+    const double rotation = std::abs(axis->tickLabelRotation()) * std::numbers::pi / 180.0;
+    std::vector<std::pair<double, double>> spans;
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (int i = 0; i < ticks.size(); ++i) {
+        if (labels.value(i).isEmpty()) continue;
+        const double at = axis->coordToPixel(ticks[i]);
+        // Across a vertical axis a label takes a line; along a horizontal one its width, or
+        // when rotated, a line across the slant.
+        const double extent = axis->orientation() == Qt::Vertical ? fm.height()
+                              : rotation > 0             ? fm.height() / std::sin(rotation)
+                                                         : fm.horizontalAdvance(labels[i]);
+        spans.emplace_back(at - extent / 2, at + extent / 2);
+    }
+    std::sort(spans.begin(), spans.end());
+    return spans;
+}
+
+// In the dock at 1366 × 768 (about 360 × 430 px) the weight axis printed six numbers over each
+// other in 50 px.
+TEST(RowInspector, NoTickLabelsOverlapInASmallDock)
+{
+    Document doc;
+    RowInspectorPanel panel(&doc);
+    QStringList tokens;
+    for (int i = 0; i < 11; ++i) tokens << QStringLiteral("词%1").arg(i);
+    ASSERT_TRUE(doc.changeSession(QStringLiteral("eleven"), [&](Session& s) {
+        s.input.X = embeddingsFor(tokens, s.targetTokens, s.input.X, s.dModel, s.seed);
+        s.targetTokens = tokens;
+    }));
+    doc.flush();
+    for (const QSize size : {QSize(360, 430), QSize(360, 380), QSize(520, 700)}) {
+        SCOPED_TRACE(size.height());
+        panel.resize(size);
+        panel.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+        panel.plot()->replot();
+        QCoreApplication::processEvents();  // the replot the laid-out heights asked for
+        panel.plot()->replot();
+        for (QCPAxisRect* rect : panel.plot()->axisRects()) {
+            for (QCPAxis* axis : {rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atBottom)}) {
+                if (!axis->tickLabels()) continue;
+                const auto spans = labelSpans(axis);
+                if (axis->orientation() == Qt::Vertical) EXPECT_GE(spans.size(), 2u);
+                for (std::size_t i = 1; i < spans.size(); ++i)
+                    EXPECT_LE(spans[i - 1].second, spans[i].first + 0.5)
+                        << axis->label().toStdString() << ": labels " << i - 1 << " and " << i;
+            }
+        }
+    }
 }
 
 TEST(RowInspector, CausalRowNotesItsMaskedKeys)

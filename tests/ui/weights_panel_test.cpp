@@ -80,6 +80,20 @@ TEST(WeightsPanel, HoverTextHoldsTheCellsNumbers)
     EXPECT_TRUE(text.contains(QStringLiteral("masked: no")));
 }
 
+// A score below the printed precision read as e-notation (8e-11) instead of 0.
+TEST(WeightsPanel, HoverPrintsAScoreBelowItsPrecisionAsZero)
+{
+    Document doc;
+    WeightsPanel panel(&doc, WeightsPanel::Kind::Weights);
+    ASSERT_TRUE(
+        doc.changeSession(QStringLiteral("tiny"), [](Session& s) { s.input.X.row(0) *= 1e-11; }));
+    doc.flush();
+    ASSERT_GT(std::abs(doc.result().heads[0].scores(0, 1)), 0.0);
+    const QString text = panel.hoverText(0, 1);
+    EXPECT_TRUE(text.contains(QStringLiteral("q·k = 0\n"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("e-"))) << text.toStdString();
+}
+
 TEST(WeightsPanel, ClickingACellSelectsItsRowAndColumn)
 {
     Document doc;

@@ -75,5 +75,26 @@ TEST(ShowWorking, AdditiveScoresShowTheirFormulaNumbersAndTheDivision)
         << panel.headerText().toStdString();
 }
 
+// The number columns were drawn at the top of each row while the text columns were centred.
+TEST(ShowWorking, NumberAndTextColumnsShareTheRowsMiddleLine)
+{
+    Document doc;
+    doc.flush();
+    WorkingPanel panel(&doc);
+    QTableWidget* t = panel.table();
+    ASSERT_GT(t->rowCount(), 1);
+    for (int r = 0; r < t->rowCount(); ++r) {
+        for (int c = 0; c < t->columnCount(); ++c) {
+            const QTableWidgetItem* item = t->item(r, c);
+            ASSERT_NE(item, nullptr) << r << ", " << c;
+            const auto align = Qt::Alignment(item->textAlignment());
+            EXPECT_EQ(align & Qt::AlignVertical_Mask, Qt::AlignVCenter) << r << ", " << c;
+            const bool number = c != WorkingPanel::KeyColumn && c != WorkingPanel::DotColumn;
+            EXPECT_EQ(align & Qt::AlignHorizontal_Mask, number ? Qt::AlignRight : Qt::AlignLeft)
+                << r << ", " << c;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace attnlab

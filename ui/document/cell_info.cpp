@@ -1,5 +1,7 @@
 #include "ui/document/cell_info.h"
 
+#include <cmath>
+
 #include <QCoreApplication>
 
 namespace attnlab {
@@ -8,6 +10,18 @@ namespace {
 class Tr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::CellInfo)
 };
+
+// A score as the hover prints it: six significant digits, but never e-notation for a small
+// value: a rounding residue such as 8e-11 reads 0, and 0.000015 stays a decimal.
+QString scoreText(double v)
+{
+    if (!std::isfinite(v) || std::abs(v) >= 1e-4) return QString::number(v, 'g', 6);
+    QString text = QString::number(v, 'f', 6);
+    while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+    if (text.endsWith(QLatin1Char('.'))) text.chop(1);
+    return text == QLatin1String("-0") ? QStringLiteral("0") : text;
+}
+
 }  // namespace
 
 bool cellInfo(const Document& doc, int row, int column, CellInfo& out)
@@ -33,8 +47,8 @@ QString describeCell(const Document& doc, int row, int column)
     const bool dot = doc.session().input.score == attn::ScoreFunction::Dot;
     QStringList lines;
     lines << Tr::tr("query “%1” → key “%2”").arg(c.queryToken, c.keyToken);
-    lines << (dot ? Tr::tr("q·k = %1") : Tr::tr("additive score = %1")).arg(c.rawScore, 0, 'g', 6);
-    lines << Tr::tr("scaled score = %1").arg(c.scaledScore, 0, 'g', 6);
+    lines << (dot ? Tr::tr("q·k = %1") : Tr::tr("additive score = %1")).arg(scoreText(c.rawScore));
+    lines << Tr::tr("scaled score = %1").arg(scoreText(c.scaledScore));
     lines << (c.masked ? Tr::tr("masked: yes (weight forced to 0)") : Tr::tr("masked: no"));
     lines << Tr::tr("weight = %1").arg(c.weight, 0, 'f', 6);
     return lines.join(QLatin1Char('\n'));

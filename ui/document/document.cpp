@@ -92,8 +92,29 @@ void Document::pinWeights()
     flush();
     if (const attn::HeadResult* hr = currentHead()) {
         pinned_ = hr->weights;
+        pinIndex_ = undo_.index();
+        // The next change is its own undo step, never folded into the one before the pin:
+        // the badge names it, and undoing it brings back exactly the pinned weights.
+        endDrag();
         Q_EMIT pinChanged();
     }
+}
+
+QString Document::pinDescription() const
+{
+    if (!pinned_) return {};
+    const int now = undo_.index();
+    if (pinIndex_ < 0 || pinIndex_ > undo_.count())
+        return tr("pinned: weights of changes that were undone");
+    if (now == pinIndex_) return tr("pinned: the weights shown (edit something to compare)");
+    if (now > pinIndex_) {
+        const QString first = undo_.text(pinIndex_);
+        const int later = now - pinIndex_ - 1;
+        return later == 0
+                   ? tr("pinned: before “%1”").arg(first)
+                   : tr("pinned: before “%1” and %n later change(s)", nullptr, later).arg(first);
+    }
+    return tr("pinned: after “%1”, since undone").arg(undo_.text(pinIndex_ - 1));
 }
 
 void Document::clearPin()
@@ -246,7 +267,7 @@ bool Document::editVector(const attn::VectorEdit& edit, bool dragging, Label lab
     lastError_.clear();
     change_ = mapChangeOf(edit, engine_.result(), change_.serial + 1);
     Q_EMIT changed();
-    undo_.push(new VectorEditCommand(this, before, edit, dragging ? drag_ : -1, std::move(label)));
+    pushCommand(new VectorEditCommand(this, before, edit, dragging ? drag_ : -1, std::move(label)));
     return true;
 }
 
@@ -357,8 +378,18 @@ void Document::publish(Session session, const QStringList& notes)
 void Document::push(const Session& before, const Job& job)
 {
     if (!job.label) return;  // a restore: the command that asked for it is already on the stack
-    undo_.push(
-        new SessionCommand(this, before, session_, job.label, job.mergeId < 0 ? -1 : job.mergeId));
+    // Not folded into the change made before the pin (see pinWeights).
+    const bool atPin = pinned_ && undo_.index() == pinIndex_;
+    pushCommand(new SessionCommand(this, before, session_, job.label,
+                                   job.mergeId < 0 || atPin ? -1 : job.mergeId));
+}
+
+void Document::pushCommand(QUndoCommand* command)
+{
+    // A push drops the undone commands above the index: a pin taken among them no longer
+    // has a place in the history.
+    if (pinned_ && pinIndex_ > undo_.index()) pinIndex_ = -1;
+    undo_.push(command);
 }
 
 bool Document::refuse(const attn::Status& status)

@@ -71,6 +71,11 @@ public:
     void pinWeights();
     void clearPin();
     [[nodiscard]] const std::optional<attn::Matrix>& pinnedWeights() const { return pinned_; }
+    // What the pin holds, in words the undo history gives: "pinned: before “Edit key 3”"
+    // (the first change made after pinning), or that nothing changed since, or that the
+    // pin is from changes since undone. Empty when nothing is pinned. It changes with every
+    // published snapshot (changed()) and with pinChanged().
+    [[nodiscard]] QString pinDescription() const;
 
     // The named operations: each applies one rule of session_ops and is one undo step.
     // They return false when the change was refused (the reason went to errorOccurred).
@@ -146,6 +151,8 @@ private:
     void publish(Session session, const QStringList& notes);
     void push(const Session& before, const Job& job);
     bool refuse(const attn::Status& status);
+    // Pushes onto the undo stack, keeping the pin's place in the history (see pinIndex_).
+    void pushCommand(QUndoCommand* command);
     bool deferWhileComputing(std::function<void()> action);
     void runDeferred();
     void clampSelection();
@@ -157,6 +164,9 @@ private:
     int row_ = 0;
     int col_ = 0;
     std::optional<attn::Matrix> pinned_;
+    // The undo index at which the weights were pinned: the command at this index is the first
+    // change after the pin. -1 when the history the pin was taken in was undone and replaced.
+    int pinIndex_ = 0;
     QFutureWatcher<Computed> watcher_;
     std::optional<Job> job_;
     std::vector<std::function<void()>> deferred_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 #include <QLabel>
@@ -19,6 +20,8 @@ constexpr int LongRow = 200;  // beyond this many keys, bars carry no per-token 
 constexpr double kDenseBarPixels = 4.0;
 constexpr int kSideMargin = 6;  // room kept free on each side of a caption or legend row  //
                                 // narrower bars are drawn without outline
+
+constexpr double kRotation = 60.0;  // degrees, of crowded key labels
 
 QString fmt(double v)
 {
@@ -53,7 +56,10 @@ QSharedPointer<QCPAxisTickerText> keyTicker(const QStringList& keys, double pixe
     for (const QString& k : keys) widest = std::max(widest, fm.horizontalAdvance(k));
     const double perBar = pixels / m;
     rotate = widest + 6 > perBar;
-    const double perLabel = rotate ? fm.height() + 2 : widest + 8;
+    // Labels rotated by 60° are parallel strips: two of them clear each other when their
+    // distance along the axis times sin 60° is at least a line.
+    const double perLabel =
+        rotate ? (fm.height() + 2) / std::sin(kRotation * std::numbers::pi / 180.0) : widest + 8;
     const int step = std::max(1, static_cast<int>(std::ceil(perLabel / perBar)));
     for (int j = 0; j < m; j += step) ticker->addTick(j, keys[j]);
     return ticker;
@@ -167,6 +173,7 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
     note_->setWordWrap(true);
     layout->addWidget(note_);
 
+    connect(plot_, &QCustomPlot::afterLayout, this, &RowInspectorPanel::fitValueTicks);
     connect(plot_, &QCustomPlot::mouseMove, this, &RowInspectorPanel::onMouseMove);
     connect(plot_, &QCustomPlot::mousePress, this, &RowInspectorPanel::onMousePress);
     connect(document_, &Document::changed, this, &RowInspectorPanel::rebuild);
@@ -264,7 +271,10 @@ void RowInspectorPanel::rebuild()
         lo = std::min(lo, s);
         hi = std::max(hi, s);
     }
-    const double pad = std::max(hi - lo, 1e-9) * 0.08;
+    // A flat row (every score 0, as in a fully masked or all-zero row) gets an axis of
+    // readable numbers, not one from 0 to 8e-11.
+    if (hi - lo < 1e-9) hi = lo + 1.0;
+    const double pad = (hi - lo) * 0.08;
     scoreRect_->axis(QCPAxis::atLeft)->setRange(lo < 0.0 ? lo - pad : 0.0, hi + pad);
     weightRect_->axis(QCPAxis::atLeft)->setRange(0.0, top);
     for (QCPAxisRect* rect : {scoreRect_, weightRect_})
@@ -398,8 +408,26 @@ void RowInspectorPanel::updateTicks()
     bool rotate = false;
     const auto ticker = keyTicker(keys_, pixels, QFontMetrics(bottom->tickLabelFont()), rotate);
     bottom->setTicker(ticker);
-    bottom->setTickLabelRotation(rotate ? -60 : 0);
+    bottom->setTickLabelRotation(rotate ? -kRotation : 0);
     scoreRect_->axis(QCPAxis::atBottom)->setTicker(ticker);
+}
+
+void RowInspectorPanel::fitValueTicks()
+{
+    // The score and weight axes get as many numbers as their height holds with a line of room
+    // between two: in the dock at 1366 × 768 six weights were printed over each other in
+    // 50 px. The heights are known once laid out; the new ticks are drawn by the next replot.
+    bool changed = false;
+    for (QCPAxisRect* rect : {scoreRect_, weightRect_}) {
+        QCPAxis* axis = rect->axis(QCPAxis::atLeft);
+        const int line = QFontMetrics(axis->tickLabelFont()).height();
+        const int count = std::clamp(rect->height() / (2 * std::max(line, 1)), 1, 5);
+        if (axis->ticker()->tickCount() != count) {
+            axis->ticker()->setTickCount(count);
+            changed = true;
+        }
+    }
+    if (changed) plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void RowInspectorPanel::updateSelectedColumn()

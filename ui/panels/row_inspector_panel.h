@@ -51,6 +51,7 @@ private:
     void rebuild();
     void clear(const QString& why);
     void updateTicks();
+    void fitValueTicks();
     void updateSelectedColumn();
     void styleBars(int keys);
     void fitToWidth();

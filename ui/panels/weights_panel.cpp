@@ -91,11 +91,30 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    // A line of its own above the map, not drawn over it: it never covers a title or a label.
+    badge_ = new QLabel(this);
+    badge_->setObjectName(QStringLiteral("PinBadge"));
+    badge_->setTextFormat(Qt::PlainText);
+    badge_->setWordWrap(true);
+    badge_->setStyleSheet(
+        QStringLiteral("QLabel#PinBadge { background: #fff3c4; color: #4a3b00; border: 1px solid "
+                       "#d9b400; border-radius: 4px; padding: 2px 8px; margin: 2px 4px; }"));
+    badge_->setToolTip(
+        tr("The Difference map and the row inspector compare with these pinned weights. "
+           "Ctrl+P or Attention ▸ Pin weights unpins them."));
+    badge_->hide();
     note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("NothingPinned"));
     note_->setWordWrap(true);
+    note_->setTextFormat(Qt::RichText);
+    note_->setAlignment(Qt::AlignCenter);
+    note_->setMargin(24);
+    note_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
     note_->setVisible(false);
     view_ = new HeatmapView(this);
-    layout->addWidget(note_);
+    layout->addWidget(badge_);
+    layout->addWidget(note_, 1);
     layout->addWidget(view_, 1);
     setFocusPolicy(Qt::StrongFocus);
     view_->setFocusProxy(this);
@@ -113,7 +132,20 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
     connect(doc_, &Document::viewChanged, lazy, &LazyRefresh::request);
     connect(doc_, &Document::selectionChanged, this,
             [this] { view_->setSelection(doc_->selectedRow(), doc_->selectedColumn()); });
+    // The badge is one line of text: kept current even while the tab is hidden.
+    // The description names the steps around the pin: it follows pushes, undo and redo (an
+    // edit publishes its snapshot before its step is pushed).
+    connect(doc_, &Document::pinChanged, this, &WeightsPanel::updateBadge);
+    connect(doc_->undoStack(), &QUndoStack::indexChanged, this, &WeightsPanel::updateBadge);
+    updateBadge();
     rebuild();
+}
+
+void WeightsPanel::updateBadge()
+{
+    const QString text = doc_->pinDescription();
+    badge_->setText(text);
+    badge_->setVisible(!text.isEmpty());
 }
 
 void WeightsPanel::rebuild()
@@ -140,10 +172,21 @@ void WeightsPanel::rebuild()
         const StageSource source{&doc_->session(), &doc_->result(), &before};
         const bool usable =
             buildStage(source, doc_->head(), Stage::Difference, StageTitle::Full, c);
-        note_->setVisible(!usable);
-        note_->setText(
-            tr("Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit: this "
-               "map shows how every row's weights moved (after − before)."));
+        // A map of zeros on a colour bar of ±1e-12 (nothing pinned) or ±1e-6 (nothing changed
+        // yet) says nothing: say what is missing instead.
+        const bool unchanged =
+            usable && c.values.size() > 0 && c.values.cwiseAbs().maxCoeff() < 5e-7;
+        note_->setVisible(!usable || unchanged);
+        view_->setVisible(usable && !unchanged);
+        const QString title = usable ? tr("No change since the pin") : tr("Nothing pinned");
+        const QString how =
+            usable ? tr("Edit now, for example ×2 on a key (Ctrl+D): this map then shows how "
+                        "every row's weights moved (after − before).")
+                   : tr("Pin the weights (Attention ▸ Pin weights, Ctrl+P), then edit, for "
+                        "example ×2 on a key (Ctrl+D): this map shows how every row's weights "
+                        "moved (after − before).");
+        note_->setText(QStringLiteral("<p style='font-size:large'><b>%1</b></p><p>%2</p>")
+                           .arg(title.toHtmlEscaped(), how.toHtmlEscaped()));
     }
     view_->setContent(std::move(c));
     view_->setSelection(doc_->selectedRow(), doc_->selectedColumn());

@@ -3,7 +3,9 @@
 // Hover shows the cell's numbers; click selects the query row and key column;
 // Ctrl+click paints the custom mask (toggles whether that query may attend to that
 // key); arrow keys move the selection. In difference mode it shows the weights minus
-// the pinned weights on a diverging scale.
+// the pinned weights on a diverging scale, and with nothing pinned says how to pin instead
+// of drawing a map of zeros. While weights are pinned, a badge above the map says what
+// was pinned ("pinned: before “Edit key 3”").
 
 #include <optional>
 
@@ -27,6 +29,10 @@ public:
     [[nodiscard]] HeatmapView* view() const { return view_; }
     // The text the hover on (row, column) shows.
     [[nodiscard]] QString hoverText(int row, int column) const;
+    // The badge above the map (hidden when nothing is pinned), and the message the
+    // Difference map shows in its place when there is nothing to compare with.
+    [[nodiscard]] QLabel* pinBadge() const { return badge_; }
+    [[nodiscard]] QLabel* note() const { return note_; }
 
 Q_SIGNALS:
     void hoverTextChanged(const QString& text);
@@ -36,6 +42,7 @@ protected:
 
 private:
     void rebuild();
+    void updateBadge();
     void onHover(int row, int column);
     void onClick(int row, int column, Qt::KeyboardModifiers modifiers);
     void toggleMaskCell(int row, int column);
@@ -43,6 +50,7 @@ private:
     Document* doc_;
     Kind kind_;
     HeatmapView* view_;
+    QLabel* badge_;
     QLabel* note_;
     // What the view shows, to tell whether the next snapshot changed only some rows.
     struct Shown {

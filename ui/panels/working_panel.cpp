@@ -125,7 +125,11 @@ void WorkingPanel::rebuild()
     table_->setRowCount(static_cast<int>(shown) + 1);
     auto set = [this](int r, int c, const QString& text) {
         auto* item = new QTableWidgetItem(text);
-        if (c != KeyColumn && c != DotColumn) item->setTextAlignment(Qt::AlignRight);
+        // Numbers to the right, text to the left, all on the row's middle line (AlignRight
+        // alone drew the numbers at the top of rows that the text columns centred in).
+        item->setTextAlignment(c == KeyColumn || c == DotColumn
+                                   ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
+                                   : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         table_->setItem(r, c, item);
     };
     double expSum = 0.0;

@@ -11,6 +11,7 @@
 
 #include "ui/document/document.h"
 #include "ui/export/figure_renderer.h"
+#include "ui/export/last_folder.h"
 #include "ui/export/numbers_export.h"
 #include "ui/panels/heads_grid_panel.h"
 #include "ui/panels/pipeline_panel.h"
@@ -23,6 +24,13 @@ namespace attnlab {
 ExportActions::ExportActions(MainWindow* window, Document* doc)
     : QObject(window), window_(window), doc_(doc)
 {
+    dialogs_.savePath = [window](const QString& title, const QString& suggestion,
+                                 const QString& filters, QString* selected) {
+        return QFileDialog::getSaveFileName(window, title, suggestion, filters, selected);
+    };
+    dialogs_.folder = [window](const QString& title, const QString& start) {
+        return QFileDialog::getExistingDirectory(window, title, start);
+    };
     auto* menu = new QMenu(tr("E&xport"), window_);
     menu->setObjectName(QStringLiteral("ExportMenu"));
     // After the File menu (the first one), before Edit.
@@ -115,10 +123,8 @@ void ExportActions::onExportFigure()
         return;
     }
     QString selected;
-    QString path = QFileDialog::getSaveFileName(
-        window_, tr("Export figure"),
-        QDir::home().filePath(
-            QStringLiteral("attention-%1.png").arg(stageKey(last_.request.stage))),
+    QString path = askSavePath(
+        tr("Export figure"), QStringLiteral("attention-%1.png").arg(stageKey(last_.request.stage)),
         tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"), &selected);
     if (path.isEmpty()) return;
     FigureFormat format;
@@ -162,9 +168,8 @@ void ExportActions::onExportJson()
 {
     const FigureSource src = source();
     if (!src.result) return;
-    const QString path = QFileDialog::getSaveFileName(
-        window_, tr("Export numbers as JSON"),
-        QDir::home().filePath(QStringLiteral("attention.json")), tr("JSON (*.json)"));
+    const QString path = askSavePath(tr("Export numbers as JSON"), QStringLiteral("attention.json"),
+                                     tr("JSON (*.json)"));
     if (path.isEmpty() || !confirmSize(src, NumbersFormat::Json)) return;
     QString error;
     report(writeBytes(path, resultToJson(*src.session, *src.result), error), path, error);
@@ -174,9 +179,8 @@ void ExportActions::onExportCsvTable()
 {
     const FigureSource src = source();
     if (!src.result) return;
-    const QString path = QFileDialog::getSaveFileName(
-        window_, tr("Export numbers as one CSV table"),
-        QDir::home().filePath(QStringLiteral("attention.csv")), tr("CSV (*.csv)"));
+    const QString path = askSavePath(tr("Export numbers as one CSV table"),
+                                     QStringLiteral("attention.csv"), tr("CSV (*.csv)"));
     if (path.isEmpty() || !confirmSize(src, NumbersFormat::LongCsv)) return;
     QString error;
     report(writeBytes(path, resultToLongCsv(*src.session, *src.result), error), path, error);
@@ -186,10 +190,11 @@ void ExportActions::onExportCsvFiles()
 {
     const FigureSource src = source();
     if (!src.result) return;
-    const QString folder = QFileDialog::getExistingDirectory(
-        window_, tr("Export numbers as CSV files (one per matrix) into a folder"),
-        QDir::homePath());
-    if (folder.isEmpty() || !confirmSize(src, NumbersFormat::Json)) return;
+    const QString folder = dialogs_.folder(
+        tr("Export numbers as CSV files (one per matrix) into a folder"), lastFolder());
+    if (folder.isEmpty()) return;
+    rememberFolderOf(folder);
+    if (!confirmSize(src, NumbersFormat::Json)) return;
     QString error;
     for (const auto& [name, bytes] : resultToCsvFiles(*src.session, *src.result)) {
         if (!writeBytes(QDir(folder).filePath(name), bytes, error)) {
@@ -198,6 +203,14 @@ void ExportActions::onExportCsvFiles()
         }
     }
     report(true, folder, QString());
+}
+
+QString ExportActions::askSavePath(const QString& title, const QString& fileName,
+                                   const QString& filters, QString* selectedFilter)
+{
+    const QString path = dialogs_.savePath(title, inLastFolder(fileName), filters, selectedFilter);
+    rememberFolderOf(path);
+    return path;
 }
 
 bool ExportActions::confirmSize(const FigureSource& src, NumbersFormat format)

@@ -3,6 +3,8 @@
 // the current tab or of any stage, the figure copied to the clipboard, and the numbers
 // of every stage of every head as JSON or CSV. It draws from the document's result.
 
+#include <functional>
+
 #include <QObject>
 
 #include "ui/export/figure_dialog.h"
@@ -16,6 +18,18 @@ class Document;
 class MainWindow;
 class PresenterActions;
 
+// The file dialogs of the Export menu, replaceable in tests.
+struct ExportDialogs {
+    // A file to save to ("" = cancelled); `selectedFilter` receives the chosen filter.
+    std::function<QString(const QString& title, const QString& suggestion, const QString& filters,
+                          QString* selectedFilter)>
+        savePath;
+    // A folder to write into ("" = cancelled).
+    std::function<QString(const QString& title, const QString& start)> folder;
+};
+
+// Every dialog starts in the folder last used (ui/export/last_folder.h) and remembers the one
+// chosen.
 class ExportActions : public QObject {
     Q_OBJECT
 public:
@@ -27,6 +41,11 @@ public:
     [[nodiscard]] FigureRequest currentTabRequest() const;
     // The figure for `request` from the document; false with a message when impossible.
     bool figureFor(const FigureRequest& request, Figure& figure, QString& error) const;
+    void setDialogs(const ExportDialogs& dialogs) { dialogs_ = dialogs; }
+    // The numbers exports of the menu (JSON, CSV files, one CSV table), for tests.
+    void exportJson() { onExportJson(); }
+    void exportCsvFiles() { onExportCsvFiles(); }
+    void exportCsvTable() { onExportCsvTable(); }
 
 private:
     FigureSource source() const;
@@ -40,12 +59,16 @@ private:
     void report(bool ok, const QString& path, const QString& error);
     // Asks before a numbers export larger than kMaxNumbersBytes; true to go on.
     bool confirmSize(const FigureSource& src, NumbersFormat format);
+    // A path from the save dialog, started in the folder last used; remembers its folder.
+    QString askSavePath(const QString& title, const QString& fileName, const QString& filters,
+                        QString* selectedFilter = nullptr);
 
     MainWindow* window_;
     Document* doc_;
     QAction* figure_ = nullptr;
     QAction* copy_ = nullptr;
     FigureExportSettings last_;
+    ExportDialogs dialogs_;
 };
 
 }  // namespace attnlab

@@ -11,10 +11,10 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QUndoStack>
 
 #include "ui/document/document.h"
+#include "ui/export/last_folder.h"
 #include "ui/long/long_window.h"
 #include "ui/model/model_window.h"
 
@@ -151,10 +151,8 @@ bool FileActions::openFile(const QString& path)
 
 bool FileActions::open()
 {
-    const QString dir = current_.isEmpty()
-                            ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
-                            : QFileInfo(current_).absolutePath();
-    const QString path = dialogs_.openPath(dir);
+    const QString path = dialogs_.openPath(lastFolder());
+    rememberFolderOf(path);
     return !path.isEmpty() && openFile(path);
 }
 
@@ -166,12 +164,10 @@ bool FileActions::save()
 bool FileActions::saveAs()
 {
     const QString suggestion =
-        current_.isEmpty()
-            ? QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                  .filePath(tr("untitled") + kSuffix)
-            : current_;
+        current_.isEmpty() ? inLastFolder(tr("untitled") + kSuffix) : current_;
     QString path = dialogs_.savePath(suggestion);
     if (path.isEmpty()) return false;
+    rememberFolderOf(path);
     if (!path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) path += kSuffix;
     return saveTo(path);
 }

@@ -7,6 +7,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 
 #include "ui/document/document.h"
 #include "ui/lessons/lesson_catalog.h"
@@ -166,10 +167,23 @@ void LessonActions::showStartPage()
         startPage_ = new StartPage(window_);
         startPage_->setAttribute(Qt::WA_DeleteOnClose);
         connect(startPage_, &StartPage::openLesson, this, &LessonActions::openLesson);
+        connect(startPage_, &QDialog::finished, this, &LessonActions::focusWindow);
     }
     startPage_->show();
     startPage_->raise();
     startPage_->activateWindow();
+}
+
+void LessonActions::focusWindow()
+{
+    // Nothing hands the keyboard back when the page closes (X without a window manager, some
+    // desktops): Ctrl+P and Ctrl+Q did nothing until the window was clicked.
+    window_->raise();
+    window_->activateWindow();
+    QWidget* target = window_->centralWidget();
+    if (auto* tabs = qobject_cast<QTabWidget*>(target); tabs && tabs->currentWidget())
+        target = tabs->currentWidget();
+    if (target) target->setFocus(Qt::ActiveWindowFocusReason);
 }
 
 bool LessonActions::showStartPageOnFirstLaunch()

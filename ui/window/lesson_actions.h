@@ -56,6 +56,8 @@ private:
     void fillMenu();
     // Shows the lesson's tab and raises the docks it declares (resources/lessons/lessons.json).
     void applyLayout(const Lesson& lesson);
+    // After the start page closes: the window is active and its map has the keyboard.
+    void focusWindow();
     QDockWidget* addDock(QWidget* panel, const QString& objectName, Qt::DockWidgetArea area);
 
     MainWindow* window_;

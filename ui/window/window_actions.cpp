@@ -3,8 +3,10 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 
@@ -33,6 +35,23 @@ WindowActions::WindowActions(MainWindow* window, Document* doc)
     bar->addSeparator();
     bar->addAction(pin_);
     bar->addAction(doubleKey_);
+
+    pinStatus_ = new QLabel;
+    pinStatus_->setObjectName(QStringLiteral("PinStatus"));
+    pinStatus_->setTextFormat(Qt::PlainText);
+    window_->statusBar()->addPermanentWidget(pinStatus_);
+    // Pinned weights are dropped by the document too (other tokens, another head).
+    // The description names the steps around the pin: it follows pushes, undo and redo (an
+    // edit publishes its snapshot before its step is pushed).
+    connect(doc_, &Document::pinChanged, this, &WindowActions::showPin);
+    connect(doc_->undoStack(), &QUndoStack::indexChanged, this, &WindowActions::showPin);
+    showPin();
+}
+
+WindowActions::~WindowActions()
+{
+    // The status bar stays across a language switch; this note is made again with the actions.
+    delete pinStatus_.data();
 }
 
 void WindowActions::buildFileMenu()
@@ -57,12 +76,12 @@ void WindowActions::buildEditMenu()
 void WindowActions::buildAttentionMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&Attention"));
-    pin_ = menu->addAction(tr("&Pin weights"), doc_, &Document::pinWeights);
+    pin_ = menu->addAction(tr("&Pin weights"));
+    pin_->setObjectName(QStringLiteral("PinAction"));
+    pin_->setCheckable(true);
     pin_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-    pin_->setToolTip(
-        tr("Remember the current weights; the Difference map and the row inspector "
-           "then show how later edits move them."));
-    QAction* clear = menu->addAction(tr("&Clear pin"), doc_, &Document::clearPin);
+    connect(pin_, &QAction::triggered, this, &WindowActions::setPinned);
+    QAction* clear = menu->addAction(tr("&Clear pin"), this, [this] { setPinned(false); });
     clear->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     menu->addSeparator();
     doubleKey_ = menu->addAction(tr("Double the selected &key (×2)"), this,
@@ -149,6 +168,36 @@ void WindowActions::buildHelpMenu()
                "weights are a microscope, not courtroom evidence.</p>")
                 .arg(QApplication::applicationVersion()));
     });
+}
+
+void WindowActions::setPinned(bool on)
+{
+    if (on)
+        doc_->pinWeights();
+    else
+        doc_->clearPin();
+    showPin();
+    const bool pinned = doc_->pinnedWeights().has_value();
+    window_->statusBar()->showMessage(
+        pinned ? tr("Pinned the weights of head %1. Now edit, for example ×2 on a key (Ctrl+D): "
+                    "the Difference tab shows how they move. Ctrl+P again unpins.")
+                     .arg(doc_->head() + 1)
+               : tr("Unpinned: the Difference tab has nothing to compare with."),
+        10000);
+}
+
+void WindowActions::showPin()
+{
+    const QString text = doc_->pinDescription();
+    pin_->setChecked(doc_->pinnedWeights().has_value());
+    pin_->setToolTip(text.isEmpty()
+                         ? tr("Remember the current weights; the Difference map and the row "
+                              "inspector then show how later edits move them.")
+                         : tr("%1. Click (or Ctrl+P) to unpin.").arg(text));
+    if (pinStatus_) {
+        pinStatus_->setText(text);
+        pinStatus_->setVisible(!text.isEmpty());
+    }
 }
 
 void WindowActions::doubleSelectedKey()

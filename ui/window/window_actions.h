@@ -3,8 +3,10 @@
 // ×2 on the selected key, view toggles, full screen, zoom of the maps.
 
 #include <QObject>
+#include <QPointer>
 
 class QAction;
+class QLabel;
 class QMenu;
 
 namespace attnlab {
@@ -16,10 +18,14 @@ class WindowActions : public QObject {
     Q_OBJECT
 public:
     WindowActions(MainWindow* window, Document* doc);
+    ~WindowActions() override;
 
     [[nodiscard]] QAction* undo() const { return undo_; }
     [[nodiscard]] QAction* redo() const { return redo_; }
+    // Checkable: checked while weights are pinned; triggering it pins or unpins.
     [[nodiscard]] QAction* pin() const { return pin_; }
+    // The status bar's lasting note of what is pinned (hidden when nothing is).
+    [[nodiscard]] QLabel* pinStatus() const { return pinStatus_; }
     [[nodiscard]] QAction* doubleKey() const { return doubleKey_; }
 
 private:
@@ -29,6 +35,8 @@ private:
     void buildViewMenu();
     void buildColorsMenu(QMenu* menu);
     void buildHelpMenu();
+    void setPinned(bool on);
+    void showPin();
     void doubleSelectedKey();
     void resetSelectedKey();
 
@@ -37,6 +45,7 @@ private:
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;
     QAction* pin_ = nullptr;
+    QPointer<QLabel> pinStatus_;  // owned by the status bar, which outlives a rebuild
     QAction* doubleKey_ = nullptr;
 };
 
