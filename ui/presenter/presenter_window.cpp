@@ -13,12 +13,12 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QScreen>
-#include <QSettings>
 #include <QSvgGenerator>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "ui/export/last_folder.h"
 #include "ui/presenter/mark_layer.h"
 #include "ui/views/heatmap_view.h"
 
@@ -317,14 +317,11 @@ bool PresenterWindow::exportPicture(const QString& path, QString& error) const
 
 void PresenterWindow::exportWithDialog()
 {
-    QSettings settings;
-    const QString folder =
-        settings.value(QStringLiteral("presenter/exportFolder"), QDir::homePath()).toString();
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the view with its marks"), QDir(folder).filePath(tr("presented-view.png")),
+        this, tr("Export the view with its marks"), inLastFolder(tr("presented-view.png")),
         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("presenter/exportFolder"), QFileInfo(path).absolutePath());
+    rememberFolderOf(path);
     QString error;
     if (!exportPicture(path, error)) QMessageBox::warning(this, tr("Export"), error);
 }

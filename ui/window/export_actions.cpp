@@ -141,10 +141,10 @@ void ExportActions::onExportFigure()
 
 void ExportActions::exportMarked(PresenterActions* presenter)
 {
-    const QString path = QFileDialog::getSaveFileName(
-        window_, tr("Export figure with marks"),
-        QDir::home().filePath(QStringLiteral("presented-%1.png").arg(presenter->currentView())),
-        tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
+    const QString path =
+        askSavePath(tr("Export figure with marks"),
+                    QStringLiteral("presented-%1.png").arg(presenter->currentView()),
+                    tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
     QString error;
     const bool ok = presenter->exportMarkedView(path, error);
