@@ -1697,6 +1697,11 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
             <numerusform>每一层、每个头中权重的最大变化（%n 处对头的编辑；%1）：</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>the layers before the edit, then the grid&apos;s title</comment>
+        <translation>%1%2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelDocument</name>

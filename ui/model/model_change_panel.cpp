@@ -71,24 +71,23 @@ void ModelChangePanel::refresh()
                               ? tr("colour from 0 to %1, the largest change; the value on hover")
                                     .arg(QString::number(static_cast<double>(largest), 'g', 3))
                               : tr("no weight changed");
-    const QString before =
-        first > 0 ? QLatin1Char(' ') +
-                        (first == 1
-                             ? tr("Layer 1 comes before the edit and does not change.")
-                             : tr("Layers 1–%1 come before the edit and do not change.").arg(first))
-                  : QString();
+    QString title;
     if (snap->fromWorkbench)
-        changeTitle_->setText(
-            tr("Largest change of a weight, per layer and head, since the workbench took this "
-               "head (%1):")
-                .arg(scale) +
-            before);
+        title = tr("Largest change of a weight, per layer and head, since the workbench took this "
+                   "head (%1):")
+                    .arg(scale);
     else
-        changeTitle_->setText(tr("Largest change of a weight, per layer and head (%n head "
-                                 "edit(s); %1):",
-                                 nullptr, static_cast<int>(snap->edits.size()))
-                                  .arg(scale) +
-                              before);
+        title = tr("Largest change of a weight, per layer and head (%n head edit(s); %1):", nullptr,
+                   static_cast<int>(snap->edits.size()))
+                    .arg(scale);
+    // What cannot change first; the title ends with its colon right above the grid.
+    if (first > 0)
+        title = tr("%1 %2", "the layers before the edit, then the grid's title")
+                    .arg(first == 1
+                             ? tr("Layer 1 comes before the edit and does not change.")
+                             : tr("Layers 1–%1 come before the edit and do not change.").arg(first),
+                         title);
+    changeTitle_->setText(title);
     change_->setRowCount(layers);
     change_->setColumnCount(heads);
     QStringList rows, columns;
