@@ -22,6 +22,7 @@
 #include "ui/model/head_session.h"
 #include "ui/model/model_figures.h"
 #include "ui/model/model_snapshot.h"
+#include "ui/model/predictions_panel.h"
 
 namespace attnlab::cli {
 
@@ -64,6 +65,27 @@ QJsonArray layersJson(const attn::model::ForwardResult& r)
     return layers;
 }
 
+// A predicted token as the window lists it: readable, or the bytes of a character it only
+// starts, with "…" ("<E5><AE>…").
+QString guessLabel(const attn::tok::Tokenizer& tokenizer, int id)
+{
+    const attn::tok::TokenDisplay d = tokenizer.display({id}).front();
+    return QString::fromStdString(d.label) + (d.cutOff ? QString(QChar(0x2026)) : QString());
+}
+
+// The tokens' readable labels (core/tokenize/token_display.h): one per token, a character that
+// byte-level BPE split named on its first piece.
+QStringList displayLabels(const attn::tok::Tokenizer& tokenizer,
+                          const std::vector<attn::tok::Token>& tokens)
+{
+    std::vector<int> ids;
+    for (const attn::tok::Token& t : tokens) ids.push_back(t.id);
+    QStringList out;
+    for (const attn::tok::TokenDisplay& d : tokenizer.display(ids))
+        out << QString::fromStdString(d.label);
+    return out;
+}
+
 QJsonArray predictionsJson(const attn::tok::Tokenizer& tokenizer,
                            const attn::model::ForwardResult& r)
 {
@@ -73,6 +95,7 @@ QJsonArray predictionsJson(const attn::tok::Tokenizer& tokenizer,
         for (const attn::model::TokenProbability& t : p.top)
             top.append(QJsonObject{
                 {QStringLiteral("token"), QString::fromStdString(tokenizer.token(t.id).text)},
+                {QStringLiteral("display"), guessLabel(tokenizer, t.id)},
                 {QStringLiteral("id"), t.id},
                 {QStringLiteral("p"), static_cast<double>(t.probability)}});
         predictions.append(
@@ -98,6 +121,7 @@ QJsonObject resultJson(const attn::model::Model& model, const attn::tok::Tokeniz
         ids.append(t.id);
     }
     root[QStringLiteral("tokens")] = texts;
+    root[QStringLiteral("display")] = QJsonArray::fromStringList(displayLabels(tokenizer, tokens));
     root[QStringLiteral("ids")] = ids;
     root[QStringLiteral("layers")] = layersJson(r);
     root[QStringLiteral("predictions")] = predictionsJson(tokenizer, r);
@@ -113,6 +137,7 @@ QString comparisonText(const attn::tok::Tokenizer& tokenizer,
                        const attn::model::ForwardResult& after)
 {
     QString out;
+    const QStringList labels = displayLabels(tokenizer, tokens);
     QStringList names;
     for (const attn::model::HeadEdit& e : edits) names << QString::fromStdString(describe(e));
     out += Tr::tr("Edits: %1").arg(names.join(QStringLiteral("; "))) + QLatin1Char('\n');
@@ -122,17 +147,18 @@ QString comparisonText(const attn::tok::Tokenizer& tokenizer,
         out += QLatin1Char('\n') +
                Tr::tr("Position %1 (\"%2\"): token, before, after, change")
                    .arg(at)
-                   .arg(QString::fromStdString(tokens[static_cast<std::size_t>(at)].label)) +
+                   .arg(labels.value(static_cast<qsizetype>(at))) +
                QLatin1Char('\n');
         for (const attn::model::TokenProbability& t : p.top) {
             const double was = attn::model::tokenProbability(
                 before.logits.row(static_cast<long>(k)).transpose(), t.id);
             const double now = t.probability;
+            // One arg() call: a token spelling "%2" must not be taken for a place marker.
             out += QStringLiteral("  %1 %2 % %3 % %4\n")
-                       .arg(QString::fromStdString(tokenizer.token(t.id).label), -16)
-                       .arg(was * 100.0, 7, 'f', 2)
-                       .arg(now * 100.0, 7, 'f', 2)
-                       .arg((now - was) * 100.0, 7, 'f', 2);
+                       .arg(QStringLiteral("%1").arg(guessLabel(tokenizer, t.id), -16),
+                            QStringLiteral("%1").arg(was * 100.0, 7, 'f', 2),
+                            QStringLiteral("%1").arg(now * 100.0, 7, 'f', 2),
+                            QStringLiteral("%1").arg(percentPointChange(was, now), 10));
         }
     }
     const std::vector<std::vector<float>> change = attn::model::attentionChange(before, after);
@@ -175,10 +201,12 @@ QString modelUsage()
         "                     [--session-out S.attnlab.json]\n"
         "  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the\n"
         "  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without\n"
-        "  -o): {\"model\": {\"type\", \"layers\", \"heads\"}, \"tokens\", \"ids\", \"layers\":\n"
-        "  [{\"heads\": [{\"weights\"}]}], \"predictions\": [{\"position\", \"top\": [{\"token\",\n"
-        "  \"id\", \"p\"}]}]}: GPT-2 predicts the next token, BERT each [MASK]. PNG, SVG or\n"
-        "  PDF: the map of one head (--layer and --head count from 1; default 1).\n"
+        "  -o): {\"model\": {\"type\", \"layers\", \"heads\"}, \"tokens\", \"display\", \"ids\",\n"
+        "  \"layers\": [{\"heads\": [{\"weights\"}]}], \"predictions\": [{\"position\", \"top\":\n"
+        "  [{\"token\", \"display\", \"id\", \"p\"}]}]}: GPT-2 predicts the next token, BERT each\n"
+        "  [MASK]. \"display\" labels each token readably: where GPT-2 splits one character\n"
+        "  over several tokens, the first shows the character and the others ⋯. PNG, SVG\n"
+        "  or PDF: the map of one head (--layer and --head count from 1; default 1).\n"
         "  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one\n"
         "  position's vector of a head; --ablate layer=L,head=H[,mean] sets a head's output to\n"
         "  zero (or its mean over positions). Both repeat; layers, heads and positions count\n"
@@ -254,7 +282,7 @@ int runModel(const QStringList& args)
         HeadSource source;
         source.model = &model;
         source.run = &result;
-        for (const attn::tok::Token& t : tokens) source.labels << QString::fromStdString(t.label);
+        source.labels = displayLabels(tokenizer, tokens);
         source.text = parser.value(kText);
         source.folder = parser.value(kModel);
         source.sha256 = fileSha256(QString::fromStdString(model.file().path()));
@@ -266,10 +294,8 @@ int runModel(const QStringList& args)
         if (!parser.isSet(kOutput)) return Success;
     }
     if (image) {
-        QStringList labels;
-        for (const attn::tok::Token& t : tokens) labels << QString::fromStdString(t.label);
         const Figure f = modelMapFigure(
-            labels,
+            displayLabels(tokenizer, tokens),
             shown.layers[static_cast<std::size_t>(layer)].attention[static_cast<std::size_t>(head)],
             modelMapName(layer, head, static_cast<int>(model.config().heads)));
         if (!writeFigure(f, out, defaultFigureSize(f), 1.0, error)) return fail(WriteFailed, error);

@@ -16,6 +16,22 @@ Token Tokenizer::token(int id) const
     return {id, b.piece(id), b.piece(id), b.piece(id)};
 }
 
+std::vector<TokenDisplay> Tokenizer::display(const std::vector<int>& ids) const
+{
+    if (const auto* g = gpt2()) {
+        std::vector<std::string> bytes;
+        bytes.reserve(ids.size());
+        for (const int id : ids) bytes.push_back(g->tokenBytes(id));
+        return displayTokens(bytes);
+    }
+    std::vector<TokenDisplay> out;
+    for (const int id : ids) {
+        const std::string& piece = std::get<BertTokenizer>(impl_).piece(id);
+        out.push_back({piece, piece, std::string(), false, false});
+    }
+    return out;
+}
+
 std::vector<Token> Tokenizer::encodeTokens(std::string_view utf8) const
 {
     std::vector<Token> tokens;

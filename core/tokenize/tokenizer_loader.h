@@ -14,6 +14,7 @@
 #include "core/tokenize/bert_tokenizer.h"
 #include "core/tokenize/gpt2_tokenizer.h"
 #include "core/tokenize/load_error.h"
+#include "core/tokenize/token_display.h"
 
 namespace attn::tok {
 
@@ -34,6 +35,9 @@ public:
     [[nodiscard]] std::vector<int> encode(std::string_view utf8) const;
     [[nodiscard]] std::vector<Token> encodeTokens(std::string_view utf8) const;
     [[nodiscard]] Token token(int id) const;
+    // Readable labels of consecutive tokens (token_display.h): GPT-2's pieces of one character
+    // named by that character; BERT's pieces as in the vocabulary (no bytes).
+    [[nodiscard]] std::vector<TokenDisplay> display(const std::vector<int>& ids) const;
     [[nodiscard]] std::string_view modelType() const;  // "gpt2" or "bert"
 
     [[nodiscard]] const Gpt2Tokenizer* gpt2() const { return std::get_if<Gpt2Tokenizer>(&impl_); }

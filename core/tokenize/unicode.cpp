@@ -92,6 +92,14 @@ std::size_t validSequenceLength(std::string_view bytes, std::size_t i)
     return (length > 0 && n == static_cast<std::size_t>(length)) ? n : 0;
 }
 
+bool isCutOffSequence(std::string_view bytes, std::size_t i)
+{
+    if (i >= bytes.size()) return false;
+    int length = 0;
+    const std::size_t n = validPrefix(bytes, i, &length);
+    return length > 1 && n < static_cast<std::size_t>(length) && i + n == bytes.size();
+}
+
 std::u32string decodeUtf8(std::string_view bytes, bool* invalid)
 {
     std::u32string out;

@@ -18,6 +18,9 @@ void appendUtf8(std::string& out, char32_t cp);
 std::string encodeUtf8(std::u32string_view cps);
 // Length of the well-formed UTF-8 sequence starting at bytes[i], or 0 if ill-formed there.
 std::size_t validSequenceLength(std::string_view bytes, std::size_t i);
+// True when bytes[i..] is the beginning of a well-formed sequence that the bytes end before
+// completing (e.g. E5 AE: two of a Chinese character's three bytes).
+bool isCutOffSequence(std::string_view bytes, std::size_t i);
 
 bool isLetter(char32_t cp);          // general category L*
 bool isNumber(char32_t cp);          // N*

@@ -68,10 +68,10 @@
 <context>
     <name>attnlab::ModelChangePanel</name>
     <message numerus="yes">
-        <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>
+        <source>Largest change of a weight, per layer and head (%n head edit(s); %1):</source>
         <translation>
-            <numerusform>Largest change of a weight, per layer and head (%n head edit; colour from 0 to 1, the value on hover):</numerusform>
-            <numerusform>Largest change of a weight, per layer and head (%n head edits; colour from 0 to 1, the value on hover):</numerusform>
+            <numerusform>Largest change of a weight, per layer and head (%n head edit; %1):</numerusform>
+            <numerusform>Largest change of a weight, per layer and head (%n head edits; %1):</numerusform>
         </translation>
     </message>
 </context>

@@ -1007,6 +1007,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>No run yet.</source>
         <translation>还没有运行。</translation>
     </message>
+    <message>
+        <source>Query %1 %2</source>
+        <translation>查询 %1 %2</translation>
+    </message>
+    <message>
+        <source>Key %1 %2</source>
+        <translation>键 %1 %2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeadLink</name>
@@ -1697,12 +1705,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>For each layer (row) and head (column): the largest change of one attention weight that the head edits caused</source>
         <translation>每一层（行）、每个头（列）：对头的编辑造成的单个注意力权重的最大变化</translation>
     </message>
-    <message numerus="yes">
-        <source>Largest change of a weight, per layer and head (%n head edit(s); colour from 0 to 1, the value on hover):</source>
-        <translation>
-            <numerusform>每一层、每个头中权重的最大变化（%n 处对头的编辑；颜色从 0 到 1，悬停可看数值）：</numerusform>
-        </translation>
-    </message>
     <message>
         <source>L%1</source>
         <translation>L%1</translation>
@@ -1716,8 +1718,35 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>第 %1 层，头 %2：%3</translation>
     </message>
     <message>
-        <source>Largest change of a weight, per layer and head, since the workbench took this head (colour from 0 to 1, the value on hover):</source>
-        <translation>自工作台取出这个头以来，每层每个头中单个权重的最大变化（颜色从 0 到 1，悬停显示数值）：</translation>
+        <source>colour from 0 to %1, the largest change; the value on hover</source>
+        <translation>颜色从 0 到最大变化 %1，悬停显示数值</translation>
+    </message>
+    <message>
+        <source>no weight changed</source>
+        <translation>没有权重发生变化</translation>
+    </message>
+    <message>
+        <source>Layer 1 comes before the edit and does not change.</source>
+        <translation>第 1 层在编辑之前，不会变化。</translation>
+    </message>
+    <message>
+        <source>Layers 1–%1 come before the edit and do not change.</source>
+        <translation>第 1–%1 层在编辑之前，不会变化。</translation>
+    </message>
+    <message>
+        <source>Largest change of a weight, per layer and head, since the workbench took this head (%1):</source>
+        <translation>自工作台取出这个头以来，每层每个头中单个权重的最大变化（%1）：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Largest change of a weight, per layer and head (%n head edit(s); %1):</source>
+        <translation>
+            <numerusform>每一层、每个头中权重的最大变化（%n 处对头的编辑；%1）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>the layers before the edit, then the grid&apos;s title</comment>
+        <translation>%1%2</translation>
     </message>
 </context>
 <context>
@@ -1863,10 +1892,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>%1“%2”</translation>
     </message>
     <message>
-        <source>query %1 “%2” → key %3 “%4”: %5</source>
-        <translation>查询 %1“%2”→ 键 %3“%4”：%5</translation>
-    </message>
-    <message>
         <source>Double Key %1 “%2”</source>
         <translation>键 %1“%2”放大两倍</translation>
     </message>
@@ -1889,6 +1914,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Open in &amp;Workbench</source>
         <translation>在工作台中打开(&amp;W)</translation>
+    </message>
+    <message>
+        <source>query %1 %2 → key %3 %4: %5</source>
+        <translation>查询 %1 %2 → 键 %3 %4：%5</translation>
     </message>
 </context>
 <context>
@@ -2079,6 +2108,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>The model could not run: %1</source>
         <translation>模型无法运行：%1</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>%1 (bytes %2)</source>
+        <translation>%1（字节 %2）</translation>
     </message>
 </context>
 <context>
@@ -2391,6 +2428,18 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>With the workbench&apos;s head (after) beside the unedited model (before); change in percentage points.</source>
         <translation>工作台的头（之后）与未改动的模型（之前）并列；变化以百分点表示。</translation>
+    </message>
+    <message>
+        <source>%1 pp</source>
+        <translation>%1 个百分点</translation>
+    </message>
+    <message>
+        <source>A token such as &lt;E5&gt;&lt;AE&gt;… holds only the first bytes of a character (in hex): the next token would complete it.</source>
+        <translation>像 &lt;E5&gt;&lt;AE&gt;… 这样的词元只含一个字符的前几个字节（十六进制）：要由下一个词元补全。</translation>
+    </message>
+    <message>
+        <source>Token id %1: the first bytes of a character, which a next token would complete</source>
+        <translation>词元编号 %1：一个字符的前几个字节，要由下一个词元补全</translation>
     </message>
 </context>
 <context>
@@ -4327,42 +4376,6 @@ measuring…</source>
         <translation>--edit %1：需要 scale=S（一个有限的数）</translation>
     </message>
     <message>
-        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-                     [--session-out S.attnlab.json]
-  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
-  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
-  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
-  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
-  &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token, BERT each [MASK]. PNG, SVG or
-  PDF: the map of one head (--layer and --head count from 1; default 1).
-  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
-  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
-  zero (or its mean over positions). Both repeat; layers, heads and positions count
-  from 1. With edits: the predictions before and after (to stdout), or with -o the
-  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
-  --session-out writes head --layer/--head as a workbench session (format version 2:
-  the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
-  from); without -o nothing else is written.
-</source>
-        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-                     [--session-out S.attnlab.json]
-  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
-  分词器：vocab.json + merges.txt，或 vocab.txt）。JSON（没有 -o 时写到标准输出）：
-  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;ids&quot;, &quot;layers&quot;:
-  [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;: [{&quot;token&quot;,
-  &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个 [MASK]。PNG、SVG 或
-  PDF：一个头的注意力图（--layer 和 --head 从 1 开始数；默认 1）。
-  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
-  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
-  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
-  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
-  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
-  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
-</translation>
-    </message>
-    <message>
         <source>%1: a session file ends in .attnlab.json</source>
         <translation>%1：会话文件以 .attnlab.json 结尾</translation>
     </message>
@@ -4553,6 +4566,46 @@ attnlab --help | --version
     <message>
         <source>%1: %2 Open it in the window (attnlab %1), which keeps only the weights, in float.</source>
         <translation>%1：%2 请在窗口中打开它（attnlab %1），窗口只保留权重（float）。</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json]
+  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
+  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
+  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;:
+  [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token, BERT each
+  [MASK]. &quot;display&quot; labels each token readably: where GPT-2 splits one character
+  over several tokens, the first shows the character and the others ⋯. PNG, SVG
+  or PDF: the map of one head (--layer and --head count from 1; default 1).
+  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
+  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
+  zero (or its mean over positions). Both repeat; layers, heads and positions count
+  from 1. With edits: the predictions before and after (to stdout), or with -o the
+  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
+  --session-out writes head --layer/--head as a workbench session (format version 2:
+  the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
+  from); without -o nothing else is written.
+</source>
+        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json]
+  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
+  分词器：vocab.json + merges.txt，或 vocab.txt）。JSON（没有 -o 时写到标准输出）：
+  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;:
+  [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
+  [MASK]。&quot;display&quot; 是每个词元易读的标签：GPT-2 把一个字符拆成几个词元时，第一个
+  显示这个字符，其余显示 ⋯。PNG、SVG 或 PDF：一个头的注意力图（--layer 和 --head
+  从 1 开始数；默认 1）。
+  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
+  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
+  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
+  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
+  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
+  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
+</translation>
     </message>
 </context>
 <context>

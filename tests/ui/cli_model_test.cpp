@@ -277,5 +277,32 @@ TEST(CliModel, SessionOutWritesOneHeadAsAWorkbenchSessionWhoseMapIsTheModels)
     EXPECT_EQ(r.code, 2);
 }
 
+TEST(CliModel, EachTokenHasAReadableDisplayStringBesideItsText)
+{
+    // The fixture's tokenizer has one token per byte: 它 (E5 AE 83) is three tokens.
+    QTemporaryDir dir;
+    const QString folder = test::modelFolder(dir, "gpt2_tiny", true);
+    int code = 0;
+    const QJsonObject root = runJson({QStringLiteral("model"), QStringLiteral("--model"), folder,
+                                      QStringLiteral("--text"), QStringLiteral("它 the")},
+                                     code);
+    ASSERT_EQ(code, 0);
+    const QJsonArray tokens = root[QStringLiteral("tokens")].toArray();
+    const QJsonArray display = root[QStringLiteral("display")].toArray();
+    ASSERT_EQ(display.size(), tokens.size());
+    QStringList shown;
+    for (const QJsonValue& v : display) shown << v.toString();
+    const QString mark = QStringLiteral("\u22EF");
+    EXPECT_EQ(shown, (QStringList{QStringLiteral("它"), mark, mark, QStringLiteral("␣"),
+                                  QStringLiteral("th"), QStringLiteral("e")}));
+    // Each prediction carries its display string too.
+    const QJsonArray top = root[QStringLiteral("predictions")]
+                               .toArray()[0]
+                               .toObject()[QStringLiteral("top")]
+                               .toArray();
+    ASSERT_FALSE(top.isEmpty());
+    for (const QJsonValue& t : top) EXPECT_TRUE(t.toObject().contains(QStringLiteral("display")));
+}
+
 }  // namespace
 }  // namespace attnlab

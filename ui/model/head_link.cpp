@@ -20,12 +20,22 @@ std::shared_ptr<const ModelSnapshot> uneditedOf(const ModelSnapshot& run)
     base->text = run.text;
     base->tokens = run.tokens;
     base->labels = run.labels;
+    base->display = run.display;
     base->result = run.edited() ? run.unedited : run.result;
     for (attn::model::LayerTrace& t : base->result.layers) {
         t.normed = {};
         t.projections = {};
     }
     return base;
+}
+
+// The tokens as sessions saved before labels grouped a split character's pieces named them:
+// each token's own bytes (<E5><AE>). Such a session still fits its model.
+QStringList byteLabels(const ModelSnapshot& run)
+{
+    QStringList out;
+    for (const attn::tok::Token& t : run.tokens) out << QString::fromStdString(t.label);
+    return out;
 }
 
 }  // namespace
@@ -191,7 +201,7 @@ QString HeadLink::checkSession() const
         return tr(
             "Cross-attention takes its keys from another sequence; the model's head reads "
             "its own text. Switch the mode back to carry the head into the model.");
-    if (s.targetTokens != base_->labels)
+    if (s.targetTokens != base_->labels && s.targetTokens != byteLabels(*base_))
         return tr(
             "The tokens are no longer the model's %n token(s); undo the change to carry "
             "the head into the model again.",
@@ -246,6 +256,7 @@ void HeadLink::startRun()
         snap->text = base->text;
         snap->tokens = base->tokens;
         snap->labels = base->labels;
+        snap->display = base->display;
         snap->fromWorkbench = true;
         const attn::model::ModelStatus s = attn::model::runWithHead(
             loaded->model, base->result, o, runOptions(*loaded), snap->result);

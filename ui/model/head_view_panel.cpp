@@ -2,9 +2,11 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include "ui/model/head_lines_paint.h"
@@ -19,7 +21,6 @@ HeadLinesCanvas::HeadLinesCanvas(QWidget* parent) : QWidget(parent)
     QPalette pal = palette();
     pal.setColor(QPalette::Window, Qt::white);
     setPalette(pal);
-    setToolTip(tr("Left: queries; right: keys. Point at a token to see only its lines."));
 }
 
 double HeadLinesCanvas::basePx() const
@@ -93,6 +94,27 @@ void HeadLinesCanvas::mouseMoveEvent(QMouseEvent* event)
     hoverQuery_ = query;
     hoverKey_ = key;
     update();
+}
+
+QString HeadLinesCanvas::toolTipAt(const QPoint& pos) const
+{
+    const QString help = tr("Left: queries; right: keys. Point at a token to see only its lines.");
+    if (!snapshot_) return help;
+    int side = -1, index = -1;
+    geometry().tokenAt(pos, side, index);
+    if (side < 0 || index < 0 || index >= snapshot_->tokenCount()) return help;
+    return (side == 0 ? tr("Query %1 %2") : tr("Key %1 %2"))
+        .arg(QString::number(index + 1), tokenDetail(*snapshot_, index));
+}
+
+bool HeadLinesCanvas::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        QToolTip::showText(help->globalPos(), toolTipAt(help->pos()), this);
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void HeadLinesCanvas::leaveEvent(QEvent*)

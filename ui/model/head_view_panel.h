@@ -26,6 +26,9 @@ public:
     [[nodiscard]] int drawnHeads() const;
     // The centre of token `index` on `side` (0 left, 1 right), for tests.
     [[nodiscard]] QPoint tokenCentre(int side, int index) const;
+    // The hover text at `pos`: the token there, readable and with its raw bytes where its label
+    // hides them; the canvas's help elsewhere.
+    [[nodiscard]] QString toolTipAt(const QPoint& pos) const;
     [[nodiscard]] QSize sizeHint() const override { return {360, 420}; }
     [[nodiscard]] QSize minimumSizeHint() const override { return {200, 160}; }
 
@@ -33,6 +36,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     [[nodiscard]] double basePx() const;

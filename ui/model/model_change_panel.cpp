@@ -38,24 +38,56 @@ ModelChangePanel::ModelChangePanel(RunSource* document, QWidget* parent)
     refresh();
 }
 
+int firstChangedLayer(const ModelSnapshot& snapshot)
+{
+    const int layers = static_cast<int>(snapshot.change.size());
+    if (!snapshot.edits.empty()) {
+        int first = layers;
+        for (const attn::model::HeadEdit& e : snapshot.edits) first = std::min(first, e.layer);
+        return std::clamp(first, 0, std::max(0, layers - 1));
+    }
+    // The workbench's head: the layers before its own see nothing of it.
+    for (int l = 0; l < layers; ++l)
+        for (const float v : snapshot.change[static_cast<std::size_t>(l)])
+            if (v != 0.0f) return l;
+    return 0;
+}
+
 void ModelChangePanel::refresh()
 {
     const auto snap = document_->snapshot();
     const bool shown = snap && snap->compared() && !snap->change.empty();
     setVisible(shown);
     if (!shown) return;
-    if (snap->fromWorkbench)
-        changeTitle_->setText(
-            tr("Largest change of a weight, per layer and head, since the "
-               "workbench took this head (colour from 0 to 1, the value on "
-               "hover):"));
-    else
-        changeTitle_->setText(
-            tr("Largest change of a weight, per layer and head (%n head edit(s); "
-               "colour from 0 to 1, the value on hover):",
-               nullptr, static_cast<int>(snap->edits.size())));
     const int layers = static_cast<int>(snap->change.size());
     const int heads = static_cast<int>(snap->change.front().size());
+    const int first = firstChangedLayer(*snap);
+    float largest = 0.0f;
+    for (const std::vector<float>& row : snap->change)
+        for (const float v : row) largest = std::max(largest, v);
+    // The colours span this run's own changes: on a fixed 0 to 1 a change of 0.1 is barely
+    // visible.
+    const QString scale = largest > 0.0f
+                              ? tr("colour from 0 to %1, the largest change; the value on hover")
+                                    .arg(QString::number(static_cast<double>(largest), 'g', 3))
+                              : tr("no weight changed");
+    QString title;
+    if (snap->fromWorkbench)
+        title = tr("Largest change of a weight, per layer and head, since the workbench took this "
+                   "head (%1):")
+                    .arg(scale);
+    else
+        title = tr("Largest change of a weight, per layer and head (%n head edit(s); %1):", nullptr,
+                   static_cast<int>(snap->edits.size()))
+                    .arg(scale);
+    // What cannot change first; the title ends with its colon right above the grid.
+    if (first > 0)
+        title = tr("%1 %2", "the layers before the edit, then the grid's title")
+                    .arg(first == 1
+                             ? tr("Layer 1 comes before the edit and does not change.")
+                             : tr("Layers 1–%1 come before the edit and do not change.").arg(first),
+                         title);
+    changeTitle_->setText(title);
     change_->setRowCount(layers);
     change_->setColumnCount(heads);
     QStringList rows, columns;
@@ -64,16 +96,20 @@ void ModelChangePanel::refresh()
     change_->setVerticalHeaderLabels(rows);
     change_->setHorizontalHeaderLabels(columns);
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
-    for (int l = 0; l < layers; ++l)
+    const QCPRange range(0.0, largest > 0.0f ? static_cast<double>(largest) : 1.0);
+    for (int l = 0; l < layers; ++l) {
+        // The grid starts at the edited layer: nothing before it changes.
+        change_->setRowHidden(l, l < first);
         for (int h = 0; h < heads; ++h) {
             const double v = snap->change[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
             // Colour only (a 12 x 12 grid has no room for numbers); the value on hover.
             auto* item = new QTableWidgetItem;
-            const QColor c(lut.color(v, QCPRange(0.0, 1.0)));
-            item->setBackground(c);
+            item->setBackground(QColor(lut.color(v, range)));
             item->setToolTip(tr("Layer %1, head %2: %3").arg(l + 1).arg(h + 1).arg(v, 0, 'f', 4));
             change_->setItem(l, h, item);
         }
+    }
+    change_->scrollToItem(change_->item(first, 0), QAbstractItemView::PositionAtTop);
 }
 
 }  // namespace attnlab

@@ -84,6 +84,7 @@ void ModelFocusPanel::refresh()
     map_->setContent(std::move(c));
     map_->setSelection(document_->selection().query, -1);
     showRow();
+    showHover(hoverRow_, hoverColumn_);
 }
 
 void ModelFocusPanel::editMenu(const QPoint& pos)
@@ -100,8 +101,8 @@ void ModelFocusPanel::editMenu(const QPoint& pos)
             document_->scaleVector(kind, s.layer, s.head, index, scale);
         });
     };
-    const QString key = snap->labels.value(column);
-    const QString query = snap->labels.value(row);
+    const QString key = tokenText(*snap, column);
+    const QString query = tokenText(*snap, row);
     add(tr("Double Key %1 “%2”").arg(column + 1).arg(key), Kind::Key, column, 2.0f);
     add(tr("Halve Key %1 “%2”").arg(column + 1).arg(key), Kind::Key, column, 0.5f);
     add(tr("Double Value %1 “%2”").arg(column + 1).arg(key), Kind::Value, column, 2.0f);
@@ -126,7 +127,8 @@ void ModelFocusPanel::showRow()
         rowTitle_->setText(tr("Click a row of the map to see which keys its query reads most."));
         return;
     }
-    rowTitle_->setText(tr("Query %1 “%2” reads most from:").arg(row + 1).arg(snap->labels[row]));
+    rowTitle_->setText(
+        tr("Query %1 “%2” reads most from:").arg(row + 1).arg(tokenText(*snap, row)));
     std::vector<int> order(static_cast<std::size_t>(w->cols()));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
@@ -140,25 +142,28 @@ void ModelFocusPanel::showRow()
     keys_->setRowCount(shown);
     for (int k = 0; k < shown; ++k) {
         const int j = order[static_cast<std::size_t>(k)];
-        keys_->setItem(k, 0, new QTableWidgetItem(tr("%1 “%2”").arg(j + 1).arg(snap->labels[j])));
+        auto* key = new QTableWidgetItem(tr("%1 “%2”").arg(j + 1).arg(tokenText(*snap, j)));
+        key->setToolTip(tokenDetail(*snap, j));
+        keys_->setItem(k, 0, key);
         keys_->setItem(k, 1, new QTableWidgetItem(QString::number((*w)(row, j), 'f', 4)));
     }
 }
 
 void ModelFocusPanel::showHover(int row, int column)
 {
+    hoverRow_ = row;
+    hoverColumn_ = column;
     const attn::model::FloatMatrix* w = document_->focusedMatrix();
     const auto snap = document_->snapshot();
     if (!w || !snap || row < 0 || column < 0 || row >= w->rows() || column >= w->cols()) {
         hover_->clear();
         return;
     }
-    hover_->setText(tr("query %1 “%2” → key %3 “%4”: %5")
-                        .arg(row + 1)
-                        .arg(snap->labels[row])
-                        .arg(column + 1)
-                        .arg(snap->labels[column])
-                        .arg((*w)(row, column), 0, 'f', 4));
+    // One arg() call: a token spelling "%3" must not be taken for a place marker.
+    hover_->setText(tr("query %1 %2 → key %3 %4: %5")
+                        .arg(QString::number(row + 1), tokenDetail(*snap, row),
+                             QString::number(column + 1), tokenDetail(*snap, column),
+                             QString::number((*w)(row, column), 'f', 4)));
 }
 
 }  // namespace attnlab

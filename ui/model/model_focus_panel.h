@@ -35,6 +35,10 @@ private:
     QLabel* hover_;
     QLabel* rowTitle_;
     QTableWidget* keys_;
+    // The cell under the mouse (-1: none): its readout is re-read from every new run, so that
+    // it never shows a weight from before an edit.
+    int hoverRow_ = -1;
+    int hoverColumn_ = -1;
 };
 
 }  // namespace attnlab

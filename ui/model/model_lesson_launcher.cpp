@@ -1,6 +1,7 @@
 #include "ui/model/model_lesson_launcher.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -12,6 +13,10 @@
 #include "ui/model/model_window.h"
 
 namespace attnlab {
+
+namespace {
+constexpr int kFolderNamePixels = 140;
+}
 
 ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
     : QWidget(parent),
@@ -64,11 +69,15 @@ void ModelLessonLauncher::refreshLast()
 {
     const QString last = ModelWindow::lastFolder();
     const bool known = !last.isEmpty() && QFileInfo(last).isDir();
-    label_->setText(
-        known ? tr("Sentence, then a model (last opened: %1):").arg(QFileInfo(last).fileName())
-              : tr("Sentence, then a model (none opened yet):"));
-    reopen_->setText(known ? tr("Open %1 again").arg(QFileInfo(last).fileName())
-                           : tr("Open again"));
+    // A long folder name ("uer-gpt2-chinese-cluecorpussmall") shortened in the middle: the
+    // button's width is the lesson dock's least width, and a wide dock pushes the window past
+    // the edge of a 1366-pixel screen.
+    const QString name =
+        fontMetrics().elidedText(QFileInfo(last).fileName(), Qt::ElideMiddle, kFolderNamePixels);
+    label_->setText(known ? tr("Sentence, then a model (last opened: %1):").arg(name)
+                          : tr("Sentence, then a model (none opened yet):"));
+    reopen_->setText(known ? tr("Open %1 again").arg(name) : tr("Open again"));
+    reopen_->setToolTip(known ? QDir::toNativeSeparators(last) : QString());
     reopen_->setEnabled(known);
     workbench_->setText(tr("Open the selected head in the workbench"));
     workbench_->setToolTip(

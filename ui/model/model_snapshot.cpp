@@ -54,6 +54,23 @@ QString fileSha256(const QString& path, const std::atomic<bool>* stop)
     return QString::fromLatin1(hash.result().toHex());
 }
 
+QString tokenText(const ModelSnapshot& snapshot, long index)
+{
+    if (index < 0 || index >= static_cast<long>(snapshot.display.size()))
+        return snapshot.labels.value(static_cast<qsizetype>(index));
+    return QString::fromStdString(snapshot.display[static_cast<std::size_t>(index)].text);
+}
+
+QString tokenDetail(const ModelSnapshot& snapshot, long index)
+{
+    const QString quoted = Tr::tr("“%1”").arg(tokenText(snapshot, index));
+    if (index < 0 || index >= static_cast<long>(snapshot.display.size())) return quoted;
+    const attn::tok::TokenDisplay& d = snapshot.display[static_cast<std::size_t>(index)];
+    const bool hidden = d.split || d.cutOff || d.label.find('<') != std::string::npos;
+    if (!hidden || d.bytes.empty()) return quoted;
+    return Tr::tr("%1 (bytes %2)").arg(quoted, QString::fromStdString(d.bytes));
+}
+
 QString modelMapName(int layer, int column, int heads)
 {
     if (column < heads) return Tr::tr("Layer %1, head %2").arg(layer + 1).arg(column + 1);
@@ -99,13 +116,17 @@ std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
         row.position = p.position;
         for (const attn::model::TokenProbability& t : p.top) {
             const attn::tok::Token token = tokenizer.token(t.id);
+            const attn::tok::TokenDisplay shown = tokenizer.display({t.id}).front();
             // The unedited run's logits of the same prediction (the same row k).
             const double was = before != nullptr && static_cast<long>(k) < before->logits.rows()
                                    ? attn::model::tokenProbability(
                                          before->logits.row(static_cast<long>(k)).transpose(), t.id)
                                    : t.probability;
-            row.top.push_back({QString::fromStdString(token.text),
-                               QString::fromStdString(token.label), t.id,
+            // A piece that only starts a character cannot show it: its bytes, and "…" for the
+            // rest the next token would bring.
+            QString label = QString::fromStdString(shown.label);
+            if (shown.cutOff) label += QChar(0x2026);
+            row.top.push_back({QString::fromStdString(token.text), label, shown.cutOff, t.id,
                                static_cast<double>(t.probability), was});
         }
         out.push_back(std::move(row));
@@ -137,10 +158,10 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         return outcome;
     }
     std::vector<int> ids;
-    for (const attn::tok::Token& t : snap->tokens) {
-        ids.push_back(t.id);
-        snap->labels << QString::fromStdString(t.label);
-    }
+    for (const attn::tok::Token& t : snap->tokens) ids.push_back(t.id);
+    snap->display = tokenizer.display(ids);
+    for (const attn::tok::TokenDisplay& d : snap->display)
+        snap->labels << QString::fromStdString(d.label);
     attn::model::ForwardOptions options = runOptions(loaded);
     options.progress = progress;
     options.keepTypingCache = true;  // the next keystroke reuses this run's rows

@@ -22,6 +22,9 @@ namespace attnlab {
 struct ModelGuess {
     QString token;  // as text (GPT-2 decoded, BERT as in the vocabulary)
     QString label;  // as the window shows tokens (a leading space as ␣, control bytes named)
+    // GPT-2: the token holds only the first bytes of a character (the next token would complete
+    // it); `label` then shows the bytes and an ellipsis ("<E5><AE>…").
+    bool cutOff = false;
     int id = 0;
     double probability = 0.0;
     double before = 0.0;  // with head edits: the token's probability in the unedited run
@@ -35,7 +38,11 @@ struct ModelPrediction {
 struct ModelSnapshot {
     QString text;
     std::vector<attn::tok::Token> tokens;
-    QStringList labels;                 // on-screen labels (a leading space shown as ␣)
+    // One per token: how the maps label it (a leading space as ␣; a character GPT-2 split over
+    // several tokens on its first piece, a continuation mark on the others) and the long form
+    // and raw bytes for hover text (core/tokenize/token_display.h).
+    QStringList labels;
+    std::vector<attn::tok::TokenDisplay> display;
     attn::model::ForwardResult result;  // with head edits, the edited run
     // Head edits (ablations, scaled vectors) applied to `result`; `unedited` is the run without
     // them and `change` the largest change of a weight per [layer][head]. Empty without edits.
@@ -98,6 +105,12 @@ QString fileSha256(const QString& path, const std::atomic<bool>* stop = nullptr)
 // Opens the checkpoint in `folder` (weights mapped, tokenizer read); nullptr with `error` (the
 // file and the tensor or field, in English from the core) when it cannot. Any thread.
 std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QString& error);
+
+// Token `index` of `snapshot` for hover text and lists: its long readable form ("它 (2/3)").
+QString tokenText(const ModelSnapshot& snapshot, long index);
+// The same in quotation marks, with the raw bytes where the label alone hides them (a piece of
+// a character, a byte that forms none): "“它 (2/3)” (bytes AE)".
+QString tokenDetail(const ModelSnapshot& snapshot, long index);
 
 // The name of a model-view map: column < heads is that head, `heads` the layer mean and
 // `heads + 1` the rollout through the layer ("Layer 3, head 5"; layer and column from 0).

@@ -207,7 +207,8 @@ void ModelWindow::buildInterface()
     QDockWidget* predictionDock =
         dock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
     splitDockWidget(headDock, predictionDock, Qt::Vertical);
-    resizeDocks({headDock}, {340}, Qt::Horizontal);
+    // Wide enough for the predictions' four columns (token, before, after, change) in Chinese.
+    resizeDocks({headDock}, {400}, Qt::Horizontal);
     resizeDocks({headDock, predictionDock}, {1, 1}, Qt::Vertical);
 
     connect(text_, &QLineEdit::textEdited, doc_, &ModelDocument::setText);

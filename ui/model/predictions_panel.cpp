@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
@@ -18,24 +19,72 @@ namespace {
 
 constexpr int kProbabilityRole = Qt::UserRole + 1;
 
-// A probability as a bar behind its percentage.
+constexpr int kTextMargin = 4;
+
+}  // namespace
+
+// A probability as a bar beside its percentage.
 class ProbabilityDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
+    // The pixels a probability column gives its bar beside the digits.
+    void setBarRoom(int pixels) { barRoom_ = pixels; }
     void paint(QPainter* p, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override
     {
         const QVariant v = index.data(kProbabilityRole);
-        if (v.isValid()) {
-            QRectF bar = QRectF(option.rect).adjusted(2, 3, -2, -3);
-            bar.setWidth(bar.width() * std::clamp(v.toDouble(), 0.0, 1.0));
-            p->fillRect(bar, QColor(0x4e, 0x79, 0xa7, 0x70));
-        }
-        QStyledItemDelegate::paint(p, option, index);
+        if (!v.isValid()) return QStyledItemDelegate::paint(p, option, index);
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        const QString text = opt.text;
+        opt.text.clear();
+        const QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, p, opt.widget);
+        const ProbabilityCellLayout cell =
+            probabilityCellLayout(opt.rect, opt.fontMetrics.horizontalAdvance(text), v.toDouble());
+        p->fillRect(cell.bar, QColor(0x4e, 0x79, 0xa7, 0x70));
+        p->setFont(opt.font);
+        p->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                                                       : QPalette::Text));
+        p->drawText(cell.text, Qt::AlignRight | Qt::AlignVCenter, text);
     }
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QSize size = QStyledItemDelegate::sizeHint(option, index);
+        if (index.data(kProbabilityRole).isValid()) size.rwidth() += barRoom_;
+        return size;
+    }
+
+private:
+    int barRoom_ = 56;
 };
 
-}  // namespace
+ProbabilityCellLayout probabilityCellLayout(const QRect& cell, int textWidth, double probability)
+{
+    ProbabilityCellLayout out;
+    const QRect inner = cell.adjusted(2, 0, -kTextMargin, 0);
+    const int textLeft = std::max(inner.left(), inner.right() + 1 - textWidth);
+    out.text = QRect(QPoint(textLeft, inner.top()), QPoint(inner.right(), inner.bottom()));
+    // The bar's part ends a margin before the digits.
+    const double barRight = textLeft - kTextMargin;
+    const double barRoom = std::max(0.0, barRight - inner.left());
+    out.bar = QRectF(inner.left(), inner.top() + 3, barRoom * std::clamp(probability, 0.0, 1.0),
+                     std::max(0, inner.height() - 6));
+    return out;
+}
+
+QString percentPointChange(double before, double after)
+{
+    const double change = (after - before) * 100.0;
+    if (change == 0.0) return PredictionsPanel::tr("%1 pp").arg(QStringLiteral("0.0"));
+    // One decimal, more while the difference would round to zero.
+    int decimals = 1;
+    while (decimals < 12 && std::round(std::abs(change) * std::pow(10.0, decimals)) == 0.0)
+        ++decimals;
+    const QString sign = change > 0 ? QStringLiteral("+") : QString(QChar(0x2212));
+    return PredictionsPanel::tr("%1 pp").arg(sign +
+                                             QString::number(std::abs(change), 'f', decimals));
+}
 
 PredictionsPanel::PredictionsPanel(RunSource* document, QWidget* parent)
     : QWidget(parent), document_(document), note_(new QLabel(this)), tree_(new QTreeWidget(this))
@@ -43,7 +92,8 @@ PredictionsPanel::PredictionsPanel(RunSource* document, QWidget* parent)
     setObjectName(QStringLiteral("predictions"));
     note_->setWordWrap(true);
     tree_->setRootIsDecorated(true);
-    tree_->setItemDelegate(new ProbabilityDelegate(tree_));
+    delegate_ = new ProbabilityDelegate(tree_);
+    tree_->setItemDelegate(delegate_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(note_);
@@ -58,6 +108,8 @@ void PredictionsPanel::refresh()
     tree_->clear();
     const auto snap = document_->snapshot();
     const bool edited = snap && snap->compared();
+    // Before and after share a dock's width with the tokens and the change: shorter bars.
+    delegate_->setBarRoom(edited ? 24 : 56);
     if (edited) {
         tree_->setColumnCount(4);
         tree_->setHeaderLabels({tr("Token"), tr("Before"), tr("After"), tr("Change")});
@@ -89,8 +141,17 @@ void PredictionsPanel::refresh()
         note_->setText(note_->text() + QLatin1Char(' ') +
                        tr("With the head edits (after) beside the unedited model (before); "
                           "change in percentage points."));
+    const bool cutOff = std::any_of(
+        snap->predictions.begin(), snap->predictions.end(), [](const ModelPrediction& p) {
+            return std::any_of(p.top.begin(), p.top.end(),
+                               [](const ModelGuess& g) { return g.cutOff; });
+        });
+    if (cutOff)
+        note_->setText(note_->text() + QLatin1Char(' ') +
+                       tr("A token such as <E5><AE>… holds only the first bytes of a character "
+                          "(in hex): the next token would complete it."));
     for (const ModelPrediction& p : snap->predictions) {
-        const QString at = p.position < snap->labels.size() ? snap->labels[p.position] : QString();
+        const QString at = tokenText(*snap, p.position);
         auto* top = new QTreeWidgetItem(tree_);
         top->setText(0, bert ? tr("[MASK] at position %1").arg(p.position)
                              : tr("After “%1” (position %2)").arg(at).arg(p.position));
@@ -104,18 +165,17 @@ void PredictionsPanel::refresh()
             if (edited) {
                 item->setText(1, QStringLiteral("%1 %").arg(g.before * 100.0, 0, 'f', 1));
                 item->setData(1, kProbabilityRole, g.before);
-                const double change = (g.probability - g.before) * 100.0;
-                // A change that rounds to 0.0 points is written 0.0 (not "-0.0" or "+0.0").
-                const bool none = std::abs(change) < 0.05;
-                item->setText(3, none ? QStringLiteral("0.0")
-                                      : QStringLiteral("%1%2")
-                                            .arg(change > 0 ? QStringLiteral("+") : QString())
-                                            .arg(change, 0, 'f', 1));
-                if (!none)
+                const double change = g.probability - g.before;
+                item->setText(3, percentPointChange(g.before, g.probability));
+                item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
+                if (change != 0.0)
                     item->setForeground(
                         3, change > 0 ? QColor(0x2c, 0x7b, 0x2c) : QColor(0xb0, 0x00, 0x20));
             }
-            item->setToolTip(0, tr("Token id %1").arg(g.id));
+            item->setToolTip(0, g.cutOff ? tr("Token id %1: the first bytes of a character, which "
+                                              "a next token would complete")
+                                               .arg(g.id)
+                                         : tr("Token id %1").arg(g.id));
         }
         top->setExpanded(true);
     }

@@ -3,6 +3,7 @@
 // top 10 with their probabilities as bars; with head edits, before and after side by side. It only
 // reads its RunSource (the model window's document or the workbench's head link).
 
+#include <QRect>
 #include <QWidget>
 
 class QLabel;
@@ -10,7 +11,20 @@ class QTreeWidget;
 
 namespace attnlab {
 
+class ProbabilityDelegate;
 class RunSource;
+
+// Where a probability cell draws its bar and its digits: the digits keep the right-hand part
+// they need (`textWidth` plus a margin), the bar grows in the rest, so it never covers a digit.
+struct ProbabilityCellLayout {
+    QRectF bar;  // as wide as the probability says, within the bar's part
+    QRect text;  // the digits, right-aligned
+};
+ProbabilityCellLayout probabilityCellLayout(const QRect& cell, int textWidth, double probability);
+
+// The change from `before` to `after` (probabilities) in percentage points, signed ("+0.4 pp",
+// "−0.08 pp"): as many decimals as it takes for a difference never to print as 0.
+QString percentPointChange(double before, double after);
 
 class PredictionsPanel : public QWidget {
     Q_OBJECT
@@ -24,6 +38,7 @@ private:
     RunSource* document_;
     QLabel* note_;
     QTreeWidget* tree_;
+    ProbabilityDelegate* delegate_;
 };
 
 }  // namespace attnlab

@@ -1,0 +1,268 @@
+// The real-model window as a class sees it (the tiny GPT-2 fixture with a byte-level
+// tokenizer): after an edit the change grid starts at the edited layer on its own colour range;
+// the hover readout follows every edit; "Change" never prints 0 for a change; the prediction
+// bars never cover digits; the window and its docks fit a 1366×768 screen; and a Chinese text,
+// whose characters the byte-level tokenizer splits into three tokens each, is labelled by its
+// characters, with the bytes on hover.
+#include <gtest/gtest.h>
+
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include "core/model/head_edit.h"
+#include "core/tokenize/token_display.h"
+#include "support/model_folder.h"
+#include "ui/model/head_view_panel.h"
+#include "ui/model/model_change_panel.h"
+#include "ui/model/model_document.h"
+#include "ui/model/model_focus_panel.h"
+#include "ui/model/model_window.h"
+#include "ui/model/predictions_panel.h"
+#include "ui/views/color_scales.h"
+#include "ui/views/heatmap_view.h"
+
+namespace attnlab {
+namespace {
+
+const QString kMark =
+    QString::fromUtf8(attn::tok::kContinuationMark.data(),
+                      static_cast<qsizetype>(attn::tok::kContinuationMark.size()));
+
+bool settled(ModelDocument* doc)
+{
+    return QTest::qWaitFor([doc] { return doc->idle(); }, 20000);
+}
+
+struct Opened {
+    QTemporaryDir dir;
+    std::unique_ptr<ModelWindow> window;
+};
+
+void open(Opened& o, const QString& text, QSize size = QSize(1280, 760))
+{
+    o.window = std::make_unique<ModelWindow>();
+    ModelWindowDialogs d;
+    d.warn = [](const QString&, const QString&) {};
+    o.window->setDialogs(d);
+    o.window->resize(size);
+    o.window->show();
+    ASSERT_TRUE(o.window->openFolder(test::modelFolder(o.dir, "gpt2_tiny", true)));
+    o.window->setText(text);
+    ASSERT_TRUE(settled(o.window->document()));
+}
+
+TEST(ModelChange, TheGridStartsAtTheEditedLayerOnItsOwnColourRange)
+{
+    Opened o;
+    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat.")));
+    ModelDocument* doc = o.window->document();
+    // Doubling a key of layer 2 changes that layer's own maps; layer 1 comes before it.
+    ASSERT_TRUE(doc->scaleVector(attn::model::HeadEditKind::Key, 1, 2, 3, 2.0f));
+    ASSERT_TRUE(settled(doc));
+    const auto snap = doc->snapshot();
+    ASSERT_TRUE(snap->edited());
+    ModelChangePanel* panel = o.window->changePanel();
+    QTableWidget* grid = panel->grid();
+    ASSERT_EQ(grid->rowCount(), 2);
+    EXPECT_TRUE(grid->isRowHidden(0));
+    EXPECT_FALSE(grid->isRowHidden(1));
+    EXPECT_EQ(grid->rowAt(0), 1);  // the first row shown is the edited layer
+    EXPECT_EQ(firstChangedLayer(*snap), 1);
+
+    // The colours run from 0 to the largest change, which the title prints.
+    float largest = 0.0f;
+    int at = 0;
+    for (int h = 0; h < 4; ++h)
+        if (snap->change[1][static_cast<std::size_t>(h)] > largest) {
+            largest = snap->change[1][static_cast<std::size_t>(h)];
+            at = h;
+        }
+    ASSERT_GT(largest, 0.0f);
+    ASSERT_LT(largest, 0.9f);  // on a fixed 0 to 1 it would not reach the top colour
+    const ColorLut& lut = colorLutFor(ColorScale::Weights);
+    const QColor top = grid->item(1, at)->background().color();
+    const double v = static_cast<double>(largest);
+    EXPECT_EQ(top, QColor(lut.color(v, QCPRange(0.0, v))));
+    EXPECT_NE(top, QColor(lut.color(v, QCPRange(0.0, 1.0))));
+    const QString title = panel->title()->text();
+    EXPECT_TRUE(title.contains(QString::number(static_cast<double>(largest), 'g', 3)))
+        << title.toStdString();
+    EXPECT_TRUE(title.startsWith(QStringLiteral("Layer 1 comes before the edit")))
+        << title.toStdString();
+}
+
+TEST(ModelFocus, TheHoverReadoutFollowsAnEdit)
+{
+    Opened o;
+    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat.")));
+    ModelDocument* doc = o.window->document();
+    doc->selectHead(1, 2);
+    ModelFocusPanel* focus = o.window->focusPanel();
+    const int row = 8, column = 3;
+    Q_EMIT focus->map()->cellHovered(row, column);
+    const auto weightShown = [&] {
+        return QString::number((*doc->focusedMatrix())(row, column), 'f', 4);
+    };
+    const QString before = weightShown();
+    EXPECT_TRUE(focus->hoverLabel()->text().endsWith(before))
+        << focus->hoverLabel()->text().toStdString();
+    // Double key 4 of this head: the weight under the mouse changes, and so does its readout.
+    ASSERT_TRUE(doc->scaleVector(attn::model::HeadEditKind::Key, 1, 2, column, 2.0f));
+    ASSERT_TRUE(settled(doc));
+    const QString after = weightShown();
+    ASSERT_NE(after, before);
+    EXPECT_TRUE(focus->hoverLabel()->text().endsWith(after))
+        << focus->hoverLabel()->text().toStdString() << " vs " << after.toStdString();
+}
+
+TEST(Predictions, ChangeIsInSignedPercentagePointsAndNeverPrintsZeroForAChange)
+{
+    const QString minus(QChar(0x2212));
+    EXPECT_EQ(percentPointChange(0.012, 0.011), minus + QStringLiteral("0.1 pp"));
+    EXPECT_EQ(percentPointChange(0.1, 0.1234), QStringLiteral("+2.3 pp"));
+    // Before 1.2 % and after 1.1 % as printed, but less than 0.05 points apart.
+    EXPECT_EQ(percentPointChange(0.01152, 0.01148), minus + QStringLiteral("0.004 pp"));
+    EXPECT_EQ(percentPointChange(0.5, 0.5000003), QStringLiteral("+0.00003 pp"));
+    EXPECT_EQ(percentPointChange(0.25, 0.25), QStringLiteral("0.0 pp"));
+
+    // In the window: every change of a probability reads as one.
+    Opened o;
+    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat.")));
+    ModelDocument* doc = o.window->document();
+    ASSERT_TRUE(doc->ablateHead(0, 1, false));
+    ASSERT_TRUE(settled(doc));
+    QTreeWidget* tree = o.window->predictions()->tree();
+    ASSERT_EQ(tree->columnCount(), 4);
+    const auto& guesses = doc->snapshot()->predictions.at(0).top;
+    const QTreeWidgetItem* top = tree->topLevelItem(0);
+    ASSERT_EQ(top->childCount(), static_cast<int>(guesses.size()));
+    for (int k = 0; k < top->childCount(); ++k) {
+        const QString change = top->child(k)->text(3);
+        EXPECT_TRUE(change.endsWith(QStringLiteral(" pp"))) << change.toStdString();
+        const double points = QString(change)
+                                  .remove(QStringLiteral(" pp"))
+                                  .replace(minus, QStringLiteral("-"))
+                                  .toDouble();
+        const ModelGuess& g = guesses[static_cast<std::size_t>(k)];
+        if (g.probability != g.before) {
+            EXPECT_NE(points, 0.0) << change.toStdString();
+            EXPECT_EQ(points > 0, g.probability > g.before) << change.toStdString();
+        }
+    }
+}
+
+TEST(Predictions, TheBarsNeverCoverTheDigits)
+{
+    // The layout: a full bar ends before the digits, however narrow the cell.
+    for (const int width : {40, 80, 160}) {
+        const QRect cell(10, 0, width, 20);
+        const ProbabilityCellLayout l = probabilityCellLayout(cell, 36, 1.0);
+        EXPECT_LE(l.bar.right(), l.text.left()) << width;
+        EXPECT_TRUE(cell.contains(l.text)) << width;
+    }
+    // In the window at 1366×768, before and after an edit: every probability cell leaves its
+    // digits their whole width.
+    Opened o;
+    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat."), QSize(1366, 740)));
+    ModelDocument* doc = o.window->document();
+    for (const bool edited : {false, true}) {
+        SCOPED_TRACE(edited ? "edited" : "plain");
+        if (edited) {
+            ASSERT_TRUE(doc->ablateHead(0, 1, false));
+            ASSERT_TRUE(settled(doc));
+        }
+        QTreeWidget* tree = o.window->predictions()->tree();
+        QCoreApplication::processEvents();
+        const QTreeWidgetItem* top = tree->topLevelItem(0);
+        const QFontMetrics fm(tree->font());
+        for (int k = 0; k < top->childCount(); ++k) {
+            const int columns = edited ? 2 : 1;
+            for (int c = 1; c <= columns; ++c) {
+                const QModelIndex index = tree->model()->index(k, c, tree->model()->index(0, 0));
+                const QRect cell = tree->visualRect(index);
+                const QString text = top->child(k)->text(c);
+                const int wide = fm.horizontalAdvance(text);
+                const ProbabilityCellLayout l = probabilityCellLayout(cell, wide, 1.0);
+                EXPECT_LE(l.bar.right(), l.text.left()) << text.toStdString();
+                EXPECT_GE(l.text.width(), wide) << text.toStdString() << " in " << cell.width();
+            }
+        }
+    }
+}
+
+TEST(ModelWindow, TheWindowAndEveryDockFitA1366x768Screen)
+{
+    Opened o;
+    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat."), QSize(1366, 768)));
+    ModelDocument* doc = o.window->document();
+    ASSERT_TRUE(doc->ablateHead(0, 1, false));  // the change grid and four prediction columns
+    ASSERT_TRUE(settled(doc));
+    o.window->resize(1366, 768);
+    QCoreApplication::processEvents();
+    const QRect screen(0, 0, 1366, 768);
+    EXPECT_LE(o.window->minimumSizeHint().width(), screen.width());
+    EXPECT_LE(o.window->minimumSizeHint().height(), screen.height());
+    EXPECT_LE(o.window->width(), screen.width());
+    EXPECT_LE(o.window->height(), screen.height());
+    const QRect inside = QRect(QPoint(0, 0), o.window->size());
+    const QList<QDockWidget*> docks = o.window->findChildren<QDockWidget*>();
+    ASSERT_FALSE(docks.isEmpty());
+    for (QDockWidget* dock : docks) {
+        if (!dock->isVisible()) continue;
+        const QRect r(dock->mapTo(o.window.get(), QPoint(0, 0)), dock->size());
+        EXPECT_TRUE(inside.contains(r)) << dock->objectName().toStdString() << " at " << r.x()
+                                        << "," << r.y() << " " << r.width() << "×" << r.height();
+        EXPECT_LE(dock->widget()->minimumSizeHint().width(), r.width())
+            << dock->objectName().toStdString();
+    }
+}
+
+TEST(ModelTokens, AChineseTextIsLabelledByItsCharactersWithTheBytesOnHover)
+{
+    // The fixture's tokenizer has one token per byte: 它 is three tokens.
+    Opened o;
+    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("因为它太累了")));
+    ModelDocument* doc = o.window->document();
+    const auto snap = doc->snapshot();
+    ASSERT_EQ(snap->tokenCount(), 18);  // six characters of three bytes: one row each
+    const QStringList want{QStringLiteral("因"), kMark, kMark, QStringLiteral("为"), kMark, kMark,
+                           QStringLiteral("它"), kMark, kMark, QStringLiteral("太"), kMark, kMark,
+                           QStringLiteral("累"), kMark, kMark, QStringLiteral("了"), kMark, kMark};
+    EXPECT_EQ(snap->labels, want);
+    for (const QString& l : snap->labels) EXPECT_FALSE(l.contains(QLatin1Char('<')));
+
+    // The enlarged map and the head view keep one row and column per token, with these labels.
+    const HeatmapContent& map = o.window->focusPanel()->map()->content();
+    EXPECT_EQ(map.rowLabels, want);
+    EXPECT_EQ(map.columnLabels, want);
+    EXPECT_EQ(map.values.rows(), 18);
+
+    // Hover: the readable piece and its raw bytes.
+    ModelFocusPanel* focus = o.window->focusPanel();
+    Q_EMIT focus->map()->cellHovered(7, 6);
+    const QString hover = focus->hoverLabel()->text();
+    EXPECT_TRUE(hover.contains(QStringLiteral("它 (2/3)"))) << hover.toStdString();
+    EXPECT_TRUE(hover.contains(QStringLiteral("AE"))) << hover.toStdString();
+    EXPECT_TRUE(hover.contains(QStringLiteral("它 (1/3)"))) << hover.toStdString();
+    EXPECT_TRUE(hover.contains(QStringLiteral("E5"))) << hover.toStdString();
+    HeadLinesCanvas* canvas = o.window->headView()->canvas();
+    const QString tip = canvas->toolTipAt(canvas->tokenCentre(1, 8));
+    EXPECT_TRUE(tip.contains(QStringLiteral("它 (3/3)"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("83"))) << tip.toStdString();
+
+    // The predictions name the position after its character, not its bytes.
+    const QString after = o.window->predictions()->tree()->topLevelItem(0)->text(0);
+    EXPECT_TRUE(after.contains(QStringLiteral("了 (3/3)"))) << after.toStdString();
+    EXPECT_FALSE(after.contains(QLatin1Char('<'))) << after.toStdString();
+
+    // And the same grouping finds the words the lessons look for.
+    EXPECT_EQ(doc->findToken(QStringLiteral("它"), true), 6);
+}
+
+}  // namespace
+}  // namespace attnlab
