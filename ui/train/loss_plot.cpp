@@ -27,7 +27,13 @@ LossPlot::LossPlot(QWidget* parent) : QCustomPlot(parent)
     xAxis->setRange(0, 10);
     yAxis->setRange(0, 1);
     legend->setFont(QFont(font().family(), 8));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend lives in a row of its own below the axes (see setCurveCount), never over the
+    // curves: the comparison's curves can run anywhere in the plot area.
+    axisRect()->insetLayout()->take(legend);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(4, 0, 4, 2));
     setCurveCount(1);
 }
 
@@ -80,6 +86,15 @@ void LossPlot::setCurveCount(int count)
     graphs_[1]->removeFromLegend();
     if (count > 1) graphs_[1]->addToLegend();
     legend->setVisible(count > 1);
+    // Only a shown legend takes a row: a single curve keeps the whole height.
+    const bool placed = legend->layout() == plotLayout();
+    if (count > 1 && !placed) {
+        plotLayout()->addElement(1, 0, legend);
+        plotLayout()->setRowStretchFactor(1, 0.001);
+    } else if (count <= 1 && placed) {
+        plotLayout()->take(legend);
+        plotLayout()->simplify();
+    }
     rescale();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The live loss curve: one graph per run (x = step, y = the loss before that step, then the
-// loss after the last one), a log-scale option and a legend when two runs are compared.
+// loss after the last one), a log-scale option and, when two runs are compared, a legend in a
+// row below the axes (never over a curve).
 
 #include <cmath>
 #include <vector>
