@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QGridLayout>
+#include <QLabel>
 
 #include "ui/document/session.h"
 #include "ui/train/loss_plot.h"
@@ -42,14 +43,21 @@ TrainerDisplay::TrainerDisplay(QWidget* parent) : QWidget(parent)
         v->setValueTextLimit(0);
     }
     rowPlot_ = new RowComparePlot(this);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("TrainerSequenceNote"));
+    note_->setWordWrap(true);
+    note_->setStyleSheet(QStringLiteral("font-weight: bold;"));
+    note_->hide();
 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(loss_, 0, 0);
-    grid->addWidget(log_, 1, 0);
-    grid->addWidget(target_, 0, 1, 2, 1);
-    grid->addWidget(live_, 0, 2, 2, 1);
-    grid->addWidget(rowPlot_, 0, 3, 2, 1);
+    grid->addWidget(loss_, 0, 0, 2, 1);
+    grid->addWidget(log_, 2, 0);
+    grid->addWidget(note_, 0, 1, 1, 3);
+    grid->addWidget(target_, 1, 1, 2, 1);
+    grid->addWidget(live_, 1, 2, 2, 1);
+    grid->addWidget(rowPlot_, 1, 3, 2, 1);
+    grid->setRowStretch(1, 1);
     grid->setColumnStretch(0, 4);
     for (int c = 1; c <= 3; ++c) grid->setColumnStretch(c, 3);
 
