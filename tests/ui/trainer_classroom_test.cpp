@@ -7,6 +7,7 @@
 #include <set>
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
@@ -272,6 +273,19 @@ TEST(LossPlot, TheLegendNeverCoversACurve)
         EXPECT_FALSE(legend.intersects(plot.axisRect()->rect())) << "log: " << log;
         EXPECT_FALSE(pointInside(plot, legend)) << "log: " << log;
         EXPECT_TRUE(plot.rect().contains(legend));
+    }
+    // In a narrow plot the names stack instead of being cut.
+    for (int width : {260, 700}) {
+        plot.resize(width, 260);
+        QCoreApplication::sendPostedEvents();
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        EXPECT_FALSE(plot.legend->outerRect().intersects(plot.axisRect()->rect()));
+        for (int i = 0; i < plot.legend->itemCount(); ++i) {
+            QCPAbstractLegendItem* item = plot.legend->item(i);
+            EXPECT_GE(item->outerRect().width(), item->minimumOuterSizeHint().width())
+                << "width " << width << ", item " << i;
+            EXPECT_TRUE(plot.rect().contains(item->outerRect())) << "width " << width;
+        }
     }
     // One curve: no legend, and the axes take the whole height again.
     plot.setCurveCount(1);

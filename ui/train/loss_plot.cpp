@@ -66,8 +66,10 @@ void LossPlot::setCurve(int index, const QString& name, const std::vector<double
         y.push_back(final);
         take(final);
     }
+    const bool renamed = g->name() != name;
     g->setName(name);
     g->addData(x, y, true);
+    if (renamed) fitLegend();
     rescale();
 }
 
@@ -95,7 +97,26 @@ void LossPlot::setCurveCount(int count)
         plotLayout()->take(legend);
         plotLayout()->simplify();
     }
+    fitLegend();
     rescale();
+}
+
+void LossPlot::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    fitLegend();
+}
+
+void LossPlot::fitLegend()
+{
+    int need = legend->margins().left() + legend->margins().right();
+    for (int i = 0; i < legend->itemCount(); ++i)
+        need += legend->item(i)->minimumOuterSizeHint().width() + legend->columnSpacing();
+    const int wrap = need > width() ? 1 : 0;
+    if (legend->wrap() != wrap) {
+        legend->setWrap(wrap);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
 }
 
 void LossPlot::setLogScale(bool log)

@@ -52,7 +52,10 @@ TrainerDisplay::TrainerDisplay(QWidget* parent) : QWidget(parent)
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->addWidget(loss_, 0, 0, 2, 1);
-    grid->addWidget(log_, 2, 0);
+    underLoss_ = new QHBoxLayout;
+    underLoss_->setContentsMargins(0, 0, 0, 0);
+    underLoss_->addWidget(log_);
+    grid->addLayout(underLoss_, 2, 0);
     grid->addWidget(note_, 0, 1, 1, 3);
     grid->addWidget(target_, 1, 1, 2, 1);
     grid->addWidget(live_, 1, 2, 2, 1);
@@ -68,6 +71,12 @@ TrainerDisplay::TrainerDisplay(QWidget* parent) : QWidget(parent)
             });
     connect(live_, &HeatmapView::cellClicked, this,
             [this](int row, int, Qt::KeyboardModifiers) { setRow(row); });
+}
+
+void TrainerDisplay::addUnderLossPlot(QWidget* w)
+{
+    underLoss_->addStretch(1);
+    underLoss_->addWidget(w);
 }
 
 void TrainerDisplay::setTokens(const QStringList& rows, const QStringList& columns)

@@ -242,6 +242,14 @@ void TrainerPanel::showSnapshot()
     display_->lossPlot()->setCurve(0, curveName(*run_), run_->losses(), s.idle ? s.loss : NAN);
     if (!s.error.isEmpty())
         say(tr("Step %1 failed: %2 (try a smaller learning rate)").arg(s.steps + 1).arg(s.error));
+    showStatus();
+    updateControls();
+    Q_EMIT snapshotShown();
+}
+
+void TrainerPanel::showStatus()
+{
+    const TrainSnapshot& s = run_->last();
     const double seconds = static_cast<double>(nowNs() - startedNs_) / 1e9;
     const double last = run_->losses().empty() ? NAN : run_->losses().back();
     QString text = tr("Step %1 of %2 · loss %3")
@@ -254,8 +262,6 @@ void TrainerPanel::showSnapshot()
         text += (otherRun_->shared() ? tr(" · shared: %1") : tr(" · separate: %1"))
                     .arg(otherRun_->losses().back(), 0, 'g', 4);
     status_->setText(text);
-    updateControls();
-    Q_EMIT snapshotShown();
 }
 
 void TrainerPanel::showOtherSnapshot()
@@ -263,6 +269,7 @@ void TrainerPanel::showOtherSnapshot()
     const TrainSnapshot& s = otherRun_->last();
     display_->lossPlot()->setCurve(1, curveName(*otherRun_), otherRun_->losses(),
                                    s.idle ? s.loss : NAN);
+    if (run_) showStatus();  // the other run's loss, also while the run itself waits
     updateControls();
 }
 

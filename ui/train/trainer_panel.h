@@ -107,6 +107,7 @@ private:
     void compare();
     void showSnapshot();
     void showOtherSnapshot();
+    void showStatus();  // the step, the loss, the speed and the other run's loss
     void updateControls();
     void updateSpeed();
     // The sentence about the training sequence, empty when it is the session's own.

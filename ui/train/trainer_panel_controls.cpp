@@ -166,10 +166,6 @@ void TrainerPanel::buildControls()
     form->addRow(tr("Learning &rate:"), rate_);
     form->addRow(tr("Ste&ps:"), steps_);
     form->addRow(tr("&Film strip at:"), filmSteps_);
-    auto* speedRow = new QHBoxLayout;
-    speedRow->addWidget(speed_, 1);
-    speedRow->addWidget(speedLabel_);
-    form->addRow(tr("Speed:"), speedRow);
     auto* grid = new QGridLayout(controls);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->addLayout(form, 0, 0, 1, 4);
@@ -192,6 +188,19 @@ void TrainerPanel::buildControls()
 
     display_ = new TrainerDisplay(this);
     sequenceNote_ = display_->noteLabel();
+    // The speed sits under the loss curve it drives, where the dock has room at 1366 x 768.
+    auto* speedBox = new QWidget(this);
+    auto* speedRow = new QHBoxLayout(speedBox);
+    speedRow->setContentsMargins(0, 0, 0, 0);
+    auto* speedName = new QLabel(tr("Speed:"), speedBox);
+    speedName->setToolTip(speed_->toolTip());
+    speed_->setParent(speedBox);
+    speedLabel_->setParent(speedBox);
+    speed_->setMinimumWidth(60);
+    speedRow->addWidget(speedName);
+    speedRow->addWidget(speed_, 1);
+    speedRow->addWidget(speedLabel_);
+    display_->addUnderLossPlot(speedBox);
     updateSpeed();
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls, 0);
