@@ -3299,10 +3299,6 @@ measuring…</source>
         <translation>尚无可丢弃的内容。</translation>
     </message>
     <message>
-        <source>Reset first: a comparison starts both runs from step 0.</source>
-        <translation>请先重置：对比要让两次训练都从第 0 步开始。</translation>
-    </message>
-    <message>
         <source>%1: the pattern is %2 x %3, the session&apos;s weights %4 x %5.</source>
         <translation>%1：模式为 %2 × %3，而会话的权重为 %4 × %5。</translation>
     </message>
@@ -3523,6 +3519,78 @@ measuring…</source>
     <message>
         <source>Sessions (*.json);;Patterns as CSV (*.csv *.txt)</source>
         <translation>会话 (*.json);;CSV 模式 (*.csv *.txt)</translation>
+    </message>
+    <message>
+        <source> · separate: %1</source>
+        <translation> · 各自投影：%1</translation>
+    </message>
+    <message>
+        <source>Already comparing: Reset to start again.</source>
+        <translation>正在对比：按“重置”可重新开始。</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with separate projections</source>
+        <translation>与各自的投影对比(&amp;C)</translation>
+    </message>
+    <message>
+        <source>How fast training runs. Slow it down so that a class can watch the map change: at the slowest, 50 steps/s, 1000 steps take about 20 s.</source>
+        <translation>训练运行的速度。放慢后，全班可以看着热图一步步变化：最慢为每秒 50 步，1000 步约需 20 秒。</translation>
+    </message>
+    <message>
+        <source>Speed:</source>
+        <translation>速度：</translation>
+    </message>
+    <message>
+        <source>Training uses its own sequence %1, not the session&apos;s tokens %2.</source>
+        <translation>训练使用任务自己的序列 %1，而不是会话的词元 %2。</translation>
+    </message>
+    <message>
+        <source>Keep the trained matrices</source>
+        <translation>保留训练得到的矩阵</translation>
+    </message>
+    <message>
+        <source>Keep with its &amp;sequence</source>
+        <translation>连同其序列一起保留(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Keep only the &amp;matrices</source>
+        <translation>只保留矩阵(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Training used its own sequence %1, not the session&apos;s tokens %2.</source>
+        <translation>训练使用的是任务自己的序列 %1，而不是会话的词元 %2。</translation>
+    </message>
+    <message>
+        <source>Keep with its sequence: the session&apos;s tokens and embeddings are replaced by the training sequence, so the main map shows what the trainer showed.</source>
+        <translation>连同序列一起保留：会话的词元和嵌入将被训练序列替换，主热图因此显示与训练器相同的内容。</translation>
+    </message>
+    <message>
+        <source>Keep only the matrices: the session&apos;s tokens stay, and the learned matrices are applied to them.</source>
+        <translation>只保留矩阵：会话的词元保持不变，学到的矩阵作用于这些词元。</translation>
+    </message>
+    <message>
+        <source>Either is one undo step (Edit ▸ Undo).</source>
+        <translation>两者都是一个撤销步骤（编辑 ▸ 撤销）。</translation>
+    </message>
+    <message>
+        <source>Not kept: the session is as it was.</source>
+        <translation>未保留：会话保持原样。</translation>
+    </message>
+    <message>
+        <source>The run changed meanwhile: nothing was kept.</source>
+        <translation>训练在此期间已改变：没有保留任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 steps/s</source>
+        <translation>每秒 %1 步</translation>
+    </message>
+    <message>
+        <source>Full speed</source>
+        <translation>全速</translation>
+    </message>
+    <message>
+        <source>Keep trained matrices (tokens unchanged)</source>
+        <translation>保留训练得到的矩阵（词元不变）</translation>
     </message>
 </context>
 <context>

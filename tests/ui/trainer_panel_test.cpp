@@ -139,6 +139,7 @@ TEST(TrainerPanel, KeepIsOneUndoStepAndUndoRestoresTheSessionBitForBit)
     Document doc;
     const QByteArray before = bytesOf(doc.session());
     TrainerPanel panel(&doc);
+    panel.setKeepQuestion([](const QString&) { return TrainerPanel::KeepAnswer::WithSequence; });
     ASSERT_TRUE(train(panel, 50));
     const std::shared_ptr<const attn::Trainer> trainer = panel.run()->settledTrainer();
     const QByteArray expected = bytesOf(ops::keepTraining(doc.session(), *trainer).session);
@@ -187,14 +188,14 @@ TEST(TrainerPanel, CompareDrawsBothCurvesAndTheSharedRunEndsHigher)
     ASSERT_TRUE(waitSettled(panel));
     panel.stepsBox()->setValue(300);
     panel.compareButton()->click();
-    ASSERT_NE(panel.sharedRun(), nullptr);
+    ASSERT_NE(panel.comparisonRun(), nullptr);
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
-            return settled(panel) && panel.sharedRun()->settledTrainer() &&
-                   panel.run()->last().steps == 300 && panel.sharedRun()->last().steps == 300;
+            return settled(panel) && panel.comparisonRun()->settledTrainer() &&
+                   panel.run()->last().steps == 300 && panel.comparisonRun()->last().steps == 300;
         },
         kWaitMs));
-    EXPECT_GT(panel.sharedRun()->last().loss, panel.run()->last().loss);
+    EXPECT_GT(panel.comparisonRun()->last().loss, panel.run()->last().loss);
     EXPECT_TRUE(panel.display()->lossPlot()->legend->visible());
     EXPECT_EQ(panel.display()->lossPlot()->curve(1)->dataCount(), 301);
 }

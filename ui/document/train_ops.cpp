@@ -35,7 +35,8 @@ QString taskRefusal(attn::TaskKind kind, const Session& s)
     return {};
 }
 
-Changed keepTraining(const Session& s, const attn::Trainer& trainer, std::size_t example)
+Changed keepTraining(const Session& s, const attn::Trainer& trainer, std::size_t example,
+                     bool withSequence)
 {
     Changed c{s, {}};
     attn::AttentionInput& in = c.session.input;
@@ -48,7 +49,8 @@ Changed keepTraining(const Session& s, const attn::Trainer& trainer, std::size_t
         c.notes << Tr::tr(
             "The session no longer holds the real model's head: its matrices were trained.");
     }
-    if (trainer.task() == attn::TaskKind::Pattern || trainer.examples().empty()) return c;
+    if (!withSequence || trainer.task() == attn::TaskKind::Pattern || trainer.examples().empty())
+        return c;
 
     const attn::TrainExample& ex =
         trainer.examples()[std::min(example, trainer.examples().size() - 1)];

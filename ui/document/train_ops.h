@@ -16,7 +16,9 @@ QString taskRefusal(attn::TaskKind kind, const Session& s);
 // task's run also brings the sequence it showed, example `example` (its tokens and X; in
 // cross mode also as the source), so that the kept map is the map the trainer showed: the
 // session's vector edits are then dropped and a custom mask that no longer fits is removed,
-// each with a note. A pattern task's run keeps the session's own sequence and edits.
-Changed keepTraining(const Session& s, const attn::Trainer& trainer, std::size_t example = 0);
+// each with a note. A pattern task's run keeps the session's own sequence and edits, and so
+// does any run when `withSequence` is false (the learned matrices only).
+Changed keepTraining(const Session& s, const attn::Trainer& trainer, std::size_t example = 0,
+                     bool withSequence = true);
 
 }  // namespace attnlab::ops

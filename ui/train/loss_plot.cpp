@@ -27,7 +27,13 @@ LossPlot::LossPlot(QWidget* parent) : QCustomPlot(parent)
     xAxis->setRange(0, 10);
     yAxis->setRange(0, 1);
     legend->setFont(QFont(font().family(), 8));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend lives in a row of its own below the axes (see setCurveCount), never over the
+    // curves: the comparison's curves can run anywhere in the plot area.
+    axisRect()->insetLayout()->take(legend);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(4, 0, 4, 2));
     setCurveCount(1);
 }
 
@@ -60,8 +66,10 @@ void LossPlot::setCurve(int index, const QString& name, const std::vector<double
         y.push_back(final);
         take(final);
     }
+    const bool renamed = g->name() != name;
     g->setName(name);
     g->addData(x, y, true);
+    if (renamed) fitLegend();
     rescale();
 }
 
@@ -80,7 +88,35 @@ void LossPlot::setCurveCount(int count)
     graphs_[1]->removeFromLegend();
     if (count > 1) graphs_[1]->addToLegend();
     legend->setVisible(count > 1);
+    // Only a shown legend takes a row: a single curve keeps the whole height.
+    const bool placed = legend->layout() == plotLayout();
+    if (count > 1 && !placed) {
+        plotLayout()->addElement(1, 0, legend);
+        plotLayout()->setRowStretchFactor(1, 0.001);
+    } else if (count <= 1 && placed) {
+        plotLayout()->take(legend);
+        plotLayout()->simplify();
+    }
+    fitLegend();
     rescale();
+}
+
+void LossPlot::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    fitLegend();
+}
+
+void LossPlot::fitLegend()
+{
+    int need = legend->margins().left() + legend->margins().right();
+    for (int i = 0; i < legend->itemCount(); ++i)
+        need += legend->item(i)->minimumOuterSizeHint().width() + legend->columnSpacing();
+    const int wrap = need > width() ? 1 : 0;
+    if (legend->wrap() != wrap) {
+        legend->setWrap(wrap);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
 }
 
 void LossPlot::setLogScale(bool log)

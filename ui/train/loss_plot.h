@@ -1,6 +1,7 @@
 #pragma once
 // The live loss curve: one graph per run (x = step, y = the loss before that step, then the
-// loss after the last one), a log-scale option and a legend when two runs are compared.
+// loss after the last one), a log-scale option and, when two runs are compared, a legend in a
+// row below the axes (never over a curve).
 
 #include <cmath>
 #include <vector>
@@ -24,8 +25,13 @@ public:
     [[nodiscard]] bool logScale() const { return log_; }
     [[nodiscard]] QCPGraph* curve(int index) const { return graphs_[index]; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rescale();
+    // The legend's items side by side when they fit the width, else one above the other.
+    void fitLegend();
 
     // Per curve, what is drawn: the losses taken in so far (only the new ones are added, so a
     // long run costs the GUI thread nothing per snapshot), whether a final point follows them,

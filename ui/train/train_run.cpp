@@ -32,6 +32,7 @@ TrainRun::TrainRun(attn::Trainer trainer, std::vector<int> frames, QObject* pare
     : QObject(parent), trainer_(std::move(trainer)), frameSteps_(std::move(frames))
 {
     head_ = trainer_.settings().head;
+    shared_ = trainer_.settings().shared;
     if (!trainer_.examples().empty()) example_ = trainer_.examples().front();
     std::sort(frameSteps_.begin(), frameSteps_.end());
     thread_ = std::jthread([this](std::stop_token stop) { work(std::move(stop)); });
@@ -61,6 +62,15 @@ void TrainRun::pause()
         std::lock_guard lock(mutex_);
         target_ = 0;
         commands_ = ++generation_;
+    }
+    wake_.notify_all();
+}
+
+void TrainRun::setStepDelayUs(int microseconds)
+{
+    {
+        std::lock_guard lock(mutex_);
+        delayUs_.store(std::max(0, microseconds));
     }
     wake_.notify_all();
 }
@@ -128,6 +138,23 @@ void TrainRun::work(std::stop_token stop)
         keepFrame();
         if (!inFlight_.load() && nowNs() - lastPost >= kSnapshotIntervalMs * 1000000LL)
             snapshot(false, {}, generation);
+        waitAfterStep(stop, generation);
+    }
+}
+
+void TrainRun::waitAfterStep(const std::stop_token& stop, int generation)
+{
+    const auto begin = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    // Re-read the delay on every wake: a faster setting ends the wait early, and a new command
+    // (pause, another target) is served at once.
+    while (!stop.stop_requested() && generation_ == generation && target_ > trainer_.steps()) {
+        const auto until = begin + std::chrono::microseconds(delayUs_.load());
+        if (std::chrono::steady_clock::now() >= until) break;
+        const int delay = delayUs_.load();
+        (void)wake_.wait_until(lock, stop, until, [&] {
+            return generation_ != generation || delayUs_.load() != delay;
+        });
     }
 }
 

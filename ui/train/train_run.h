@@ -1,9 +1,10 @@
 #pragma once
 // One training run on a worker thread (std::jthread). The worker steps the Trainer at full
-// speed and posts snapshots to the GUI thread through queued calls: at most one in flight and
-// at most one per kSnapshotIntervalMs, plus one whenever it stops (paused, finished, failed).
-// The GUI thread never computes attention and never waits for the worker, except for joining
-// it when the run is destroyed (which stops it after the step in progress).
+// speed, or waits a set delay after each step so that a class can watch, and posts snapshots to the
+// GUI thread through queued calls: at most one in flight and at most one per kSnapshotIntervalMs,
+// plus one whenever it stops (paused, finished, failed). The GUI thread never computes attention
+// and never waits for the worker, except for joining it when the run is destroyed (which stops it
+// after the step in progress).
 //
 //   GUI                      worker
 //   runTo(N) / pause()  ->   steps while steps() < target
@@ -51,13 +52,18 @@ public:
     void runTo(int steps);
     // Stops after the step in progress; an idle snapshot follows.
     void pause();
+    // How long the worker waits after each step (0: full speed). Takes effect at once, also
+    // during a wait; pause() and destruction cut a wait short.
+    void setStepDelayUs(int microseconds);
+    [[nodiscard]] int stepDelayUs() const { return delayUs_.load(); }
     [[nodiscard]] const std::vector<double>& losses() const { return losses_; }
     [[nodiscard]] const TrainSnapshot& last() const { return last_; }
     [[nodiscard]] const std::map<int, attn::Matrix>& frames() const { return frames_; }
     // Tokens and target of example 0 (fixed for the run).
     [[nodiscard]] const attn::TrainExample& example() const { return example_; }
     [[nodiscard]] bool running() const { return running_; }
-    [[nodiscard]] int head() const { return head_; }  // the trained head
+    [[nodiscard]] int head() const { return head_; }       // the trained head
+    [[nodiscard]] bool shared() const { return shared_; }  // one shared projection
     // The trainer as the worker left it, once it has stopped under the latest command (Keep
     // takes it); null while it runs.
     [[nodiscard]] std::shared_ptr<const attn::Trainer> settledTrainer() const
@@ -71,6 +77,8 @@ Q_SIGNALS:
 
 private:
     void work(std::stop_token stop);
+    // The throttle: waits the step delay unless a new command or the stop comes first.
+    void waitAfterStep(const std::stop_token& stop, int generation);
     void post(TrainSnapshot snap);
     void receive(TrainSnapshot snap);
 
@@ -83,6 +91,7 @@ private:
     int target_ = 0;
     int generation_ = 0;  // counts runTo() and pause() calls
     std::atomic<bool> inFlight_{false};
+    std::atomic<int> delayUs_{0};
     // GUI side only.
     attn::TrainExample example_;
     std::vector<double> losses_;
@@ -90,6 +99,7 @@ private:
     TrainSnapshot last_;
     bool running_ = false;
     int head_ = 0;
+    bool shared_ = false;
     int commands_ = 0;     // the GUI's count of generation_
     std::jthread thread_;  // last: joined before anything above goes
 };

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QGridLayout>
+#include <QLabel>
 
 #include "ui/document/session.h"
 #include "ui/train/loss_plot.h"
@@ -42,14 +43,24 @@ TrainerDisplay::TrainerDisplay(QWidget* parent) : QWidget(parent)
         v->setValueTextLimit(0);
     }
     rowPlot_ = new RowComparePlot(this);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("TrainerSequenceNote"));
+    note_->setWordWrap(true);
+    note_->setStyleSheet(QStringLiteral("font-weight: bold;"));
+    note_->hide();
 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(loss_, 0, 0);
-    grid->addWidget(log_, 1, 0);
-    grid->addWidget(target_, 0, 1, 2, 1);
-    grid->addWidget(live_, 0, 2, 2, 1);
-    grid->addWidget(rowPlot_, 0, 3, 2, 1);
+    grid->addWidget(loss_, 0, 0, 2, 1);
+    underLoss_ = new QHBoxLayout;
+    underLoss_->setContentsMargins(0, 0, 0, 0);
+    underLoss_->addWidget(log_);
+    grid->addLayout(underLoss_, 2, 0);
+    grid->addWidget(note_, 0, 1, 1, 3);
+    grid->addWidget(target_, 1, 1, 2, 1);
+    grid->addWidget(live_, 1, 2, 2, 1);
+    grid->addWidget(rowPlot_, 1, 3, 2, 1);
+    grid->setRowStretch(1, 1);
     grid->setColumnStretch(0, 4);
     for (int c = 1; c <= 3; ++c) grid->setColumnStretch(c, 3);
 
@@ -60,6 +71,12 @@ TrainerDisplay::TrainerDisplay(QWidget* parent) : QWidget(parent)
             });
     connect(live_, &HeatmapView::cellClicked, this,
             [this](int row, int, Qt::KeyboardModifiers) { setRow(row); });
+}
+
+void TrainerDisplay::addUnderLossPlot(QWidget* w)
+{
+    underLoss_->addStretch(1);
+    underLoss_->addWidget(w);
 }
 
 void TrainerDisplay::setTokens(const QStringList& rows, const QStringList& columns)

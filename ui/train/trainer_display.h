@@ -8,6 +8,7 @@
 #include "core/attention_input.h"
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 
 namespace attnlab {
@@ -29,10 +30,15 @@ public:
     void setRow(int row);
     [[nodiscard]] int row() const { return row_; }
 
+    // The loss plot and the live map are public for views that show them elsewhere too.
     [[nodiscard]] LossPlot* lossPlot() const { return loss_; }
     [[nodiscard]] HeatmapView* targetView() const { return target_; }
     [[nodiscard]] HeatmapView* liveView() const { return live_; }
     [[nodiscard]] QCheckBox* logScaleBox() const { return log_; }
+    // Puts `w` in the row under the loss plot, after the log-scale box (the panel's speed).
+    void addUnderLossPlot(QWidget* w);
+    // A line above the maps (which sequence they show); hidden while empty.
+    [[nodiscard]] QLabel* noteLabel() const { return note_; }
     [[nodiscard]] RowComparePlot* rowPlot() const { return rowPlot_; }
     [[nodiscard]] const attn::Matrix& targetMatrix() const { return targetMatrix_; }
     [[nodiscard]] const attn::Matrix& liveMatrix() const { return liveMatrix_; }
@@ -46,6 +52,8 @@ private:
 
     LossPlot* loss_ = nullptr;
     QCheckBox* log_ = nullptr;
+    QLabel* note_ = nullptr;
+    QHBoxLayout* underLoss_ = nullptr;
     HeatmapView* target_ = nullptr;
     HeatmapView* live_ = nullptr;
     RowComparePlot* rowPlot_ = nullptr;

@@ -111,7 +111,7 @@ std::vector<int> TrainerPanel::filmSteps() const
 
 bool TrainerPanel::locked() const
 {
-    return (run_ && (run_->last().steps > 0 || run_->running())) || sharedRun_;
+    return (run_ && (run_->last().steps > 0 || run_->running())) || otherRun_;
 }
 
 void TrainerPanel::say(const QString& text)
@@ -124,7 +124,7 @@ void TrainerPanel::rebuild()
     rebuildTimer_.stop();
     stale_ = false;
     run_.reset();
-    sharedRun_.reset();
+    otherRun_.reset();
     display_->lossPlot()->setCurveCount(1);
     display_->lossPlot()->clearCurves();
     const Session& s = doc_->session();
@@ -147,20 +147,26 @@ void TrainerPanel::rebuild()
         refusal_ = error;
         say(error);
         status_->clear();
+        sequenceNote_->hide();
         updateControls();
         return;
     }
     refusal_.clear();
     if (film.size() > 0) say({});
     const attn::TrainExample& ex = trainer.examples().front();
+    // The maps show the sequence training really uses, which a generated task makes itself.
     const QStringList rows = labels(ex.tokens);
     const bool ownColumns = c.task == attn::TaskKind::Pattern && s.input.mode == attn::Mode::Cross;
     display_->setTokens(rows, ownColumns ? s.sourceTokens : rows);
+    const QString note = sequenceText(ex);
+    sequenceNote_->setText(note);
+    sequenceNote_->setVisible(!note.isEmpty());
     display_->setTarget(ex.pattern, c.task == attn::TaskKind::Pattern
                                         ? tr("Target (click to paint)")
                                         : tr("Target of the task"));
     display_->clearLive();
     run_ = std::make_unique<TrainRun>(std::move(trainer), filmSteps());
+    run_->setStepDelayUs(stepDelayUs());
     connect(run_.get(), &TrainRun::snapshotArrived, this, &TrainerPanel::showSnapshot);
     status_->setText(tr("Step 0: press Start (or Step)."));
     updateControls();
@@ -172,14 +178,14 @@ void TrainerPanel::start()
     startedNs_ = nowNs();
     startedSteps_ = run_->last().steps;
     run_->runTo(steps_->value());
-    if (sharedRun_) sharedRun_->runTo(steps_->value());
+    if (otherRun_) otherRun_->runTo(steps_->value());
     updateControls();
 }
 
 void TrainerPanel::pauseRuns()
 {
     if (run_) run_->pause();
-    if (sharedRun_) sharedRun_->pause();
+    if (otherRun_) otherRun_->pause();
     updateControls();
 }
 
@@ -192,22 +198,6 @@ void TrainerPanel::stepOnce()
     updateControls();
 }
 
-void TrainerPanel::keep()
-{
-    const std::shared_ptr<const attn::Trainer> trainer = run_ ? run_->settledTrainer() : nullptr;
-    if (!trainer) return;
-    keeping_ = true;
-    const bool ok = doc_->keepTraining(*trainer, 0);
-    keeping_ = false;
-    if (!ok) {
-        say(doc_->lastError());
-        return;
-    }
-    rebuild();  // from the kept session: the learned matrices are now step 0
-    status_->setText(tr("Kept after %n step(s): one undo step (Edit ▸ Undo restores the session).",
-                        nullptr, trainer->steps()));
-}
-
 void TrainerPanel::discard()
 {
     rebuild();
@@ -216,36 +206,50 @@ void TrainerPanel::discard()
 
 void TrainerPanel::compare()
 {
-    if (!run_ || locked()) return;
-    TrainChoice separate = choice();
-    separate.shared = false;
-    TrainChoice shared = separate;
-    shared.shared = true;
-    attn::Trainer a, b;
+    // The run as it stands is one side; the other side trains from step 0 with the same seed
+    // and settings and the other kind of projection, to the same step count.
+    if (!run_ || otherRun_) return;
+    TrainChoice other = choice();
+    other.head = run_->head();
+    other.shared = !run_->shared();
+    attn::Trainer trainer;
     QString error;
-    if (!makeTrainer(doc_->session(), separate, a, error) ||
-        !makeTrainer(doc_->session(), shared, b, error)) {
+    if (!makeTrainer(doc_->session(), other, trainer, error)) {
         say(error);
         return;
     }
-    run_ = std::make_unique<TrainRun>(std::move(a), filmSteps());
-    connect(run_.get(), &TrainRun::snapshotArrived, this, &TrainerPanel::showSnapshot);
-    sharedRun_ = std::make_unique<TrainRun>(std::move(b), std::vector<int>{});
-    connect(sharedRun_.get(), &TrainRun::snapshotArrived, this, &TrainerPanel::showSharedSnapshot);
+    otherRun_ = std::make_unique<TrainRun>(std::move(trainer), std::vector<int>{});
+    otherRun_->setStepDelayUs(stepDelayUs());
+    connect(otherRun_.get(), &TrainRun::snapshotArrived, this, &TrainerPanel::showOtherSnapshot);
     display_->lossPlot()->setCurveCount(2);
-    start();
+    const int target = std::max(steps_->value(), run_->last().steps);
+    startedNs_ = nowNs();
+    startedSteps_ = run_->last().steps;
+    if (run_->last().steps < target) run_->runTo(target);
+    otherRun_->runTo(target);
+    updateControls();
+}
+
+QString TrainerPanel::curveName(const TrainRun& run) const
+{
+    return run.shared() ? tr("One shared projection") : tr("Separate W_Q, W_K");
 }
 
 void TrainerPanel::showSnapshot()
 {
     const TrainSnapshot& s = run_->last();
     if (s.weights.size() > 0) display_->setLive(s.weights, s.steps);
-    const bool shared = !sharedRun_ && shared_->isChecked();
-    display_->lossPlot()->setCurve(0,
-                                   shared ? tr("One shared projection") : tr("Separate W_Q, W_K"),
-                                   run_->losses(), s.idle ? s.loss : NAN);
+    display_->lossPlot()->setCurve(0, curveName(*run_), run_->losses(), s.idle ? s.loss : NAN);
     if (!s.error.isEmpty())
         say(tr("Step %1 failed: %2 (try a smaller learning rate)").arg(s.steps + 1).arg(s.error));
+    showStatus();
+    updateControls();
+    Q_EMIT snapshotShown();
+}
+
+void TrainerPanel::showStatus()
+{
+    const TrainSnapshot& s = run_->last();
     const double seconds = static_cast<double>(nowNs() - startedNs_) / 1e9;
     const double last = run_->losses().empty() ? NAN : run_->losses().back();
     QString text = tr("Step %1 of %2 · loss %3")
@@ -254,25 +258,25 @@ void TrainerPanel::showSnapshot()
                        .arg(s.idle ? s.loss : last, 0, 'g', 4);
     if (s.steps > startedSteps_ && seconds > 0.0 && startedNs_ > 0)
         text += tr(" · %1 steps/s").arg(std::lround((s.steps - startedSteps_) / seconds));
-    if (sharedRun_ && !sharedRun_->losses().empty())
-        text += tr(" · shared: %1").arg(sharedRun_->losses().back(), 0, 'g', 4);
+    if (otherRun_ && !otherRun_->losses().empty())
+        text += (otherRun_->shared() ? tr(" · shared: %1") : tr(" · separate: %1"))
+                    .arg(otherRun_->losses().back(), 0, 'g', 4);
     status_->setText(text);
-    updateControls();
-    Q_EMIT snapshotShown();
 }
 
-void TrainerPanel::showSharedSnapshot()
+void TrainerPanel::showOtherSnapshot()
 {
-    const TrainSnapshot& s = sharedRun_->last();
-    display_->lossPlot()->setCurve(1, tr("One shared projection"), sharedRun_->losses(),
+    const TrainSnapshot& s = otherRun_->last();
+    display_->lossPlot()->setCurve(1, curveName(*otherRun_), otherRun_->losses(),
                                    s.idle ? s.loss : NAN);
+    if (run_) showStatus();  // the other run's loss, also while the run itself waits
     updateControls();
 }
 
 void TrainerPanel::updateControls()
 {
     const bool hasRun = run_ != nullptr;
-    const bool running = (run_ && run_->running()) || (sharedRun_ && sharedRun_->running());
+    const bool running = (run_ && run_->running()) || (otherRun_ && otherRun_->running());
     const int steps = run_ ? run_->last().steps : 0;
     const bool settled = run_ && run_->settledTrainer() != nullptr;
     const bool fixed = locked();
@@ -290,18 +294,21 @@ void TrainerPanel::updateControls()
                       : tr("The run has taken every step: raise Steps to go on."));
     start_->setText(steps > 0 ? tr("Co&ntinue") : tr("&Start"));
     explain(pause_, running, tr("Not training."));
-    explain(step_, hasRun && settled && !sharedRun_,
-            !hasRun      ? noRun
-            : sharedRun_ ? tr("A comparison runs both trainings together: use Start.")
-                         : tr("Pause first."));
+    explain(step_, hasRun && settled && !otherRun_,
+            !hasRun     ? noRun
+            : otherRun_ ? tr("A comparison runs both trainings together: use Start.")
+                        : tr("Pause first."));
     explain(reset_, hasRun && fixed, tr("Already at step 0."));
     explain(keep_, settled && steps > 0,
             !hasRun   ? noRun
             : running ? tr("Pause first.")
                       : tr("Take at least one step first."));
     explain(discard_, hasRun && fixed, tr("Nothing to discard yet."));
-    explain(compare_, hasRun && !fixed,
-            !hasRun ? noRun : tr("Reset first: a comparison starts both runs from step 0."));
+    // Available before and after a run: the other side catches up with the run's steps.
+    explain(compare_, hasRun && !otherRun_,
+            !hasRun ? noRun : tr("Already comparing: Reset to start again."));
+    compare_->setText(shared_->isChecked() ? tr("&Compare with separate projections")
+                                           : tr("&Compare with one shared projection"));
     const bool pattern = choice().task == attn::TaskKind::Pattern;
     paint_->setVisible(pattern);
     takeP_->setVisible(pattern);

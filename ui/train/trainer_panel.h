@@ -4,8 +4,12 @@
 // untrained P); Start / Pause / Step drive it on its worker (TrainRun); Reset makes it again;
 // Keep puts the learned matrices into the session as one undo step (Document::keepTraining);
 // Discard drops the run and leaves the session as it is. The settings belong to a run: they
-// are locked once it has taken a step, until Reset or Discard.
+// are locked once it has taken a step, until Reset or Discard. A generated task trains on its
+// own sequence: the maps are labelled with it, a note says it differs from the session's, and
+// Keep asks before it puts that sequence into the session. The speed slows the worker down so
+// that a class can watch the map change.
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -20,6 +24,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSlider;
 class QSpinBox;
 class QToolButton;
 
@@ -36,6 +41,15 @@ public:
     explicit TrainerPanel(Document* document, QWidget* parent = nullptr);
     ~TrainerPanel() override;
 
+    // What Keep does when the run's sequence would replace the session's.
+    enum class KeepAnswer { WithSequence, MatricesOnly, Cancel };
+    // Asks that question (`text` says what would change); a message box unless a test sets one.
+    using KeepQuestion = std::function<KeepAnswer(const QString& text)>;
+    void setKeepQuestion(KeepQuestion ask) { askKeep_ = std::move(ask); }
+
+    // The speed slider's steps per second, slowest first; 0 is full speed (the last position).
+    static constexpr int kSpeeds[] = {50, 100, 200, 500, 0};
+
     // The controls, for tests and the bench.
     [[nodiscard]] QComboBox* taskBox() const { return task_; }
     [[nodiscard]] QComboBox* optimizerBox() const { return optimizer_; }
@@ -51,11 +65,17 @@ public:
     [[nodiscard]] QPushButton* discardButton() const { return discard_; }
     [[nodiscard]] QPushButton* compareButton() const { return compare_; }
     [[nodiscard]] QLineEdit* filmStepsEdit() const { return filmSteps_; }
+    [[nodiscard]] QSlider* speedSlider() const { return speed_; }
+    // The wait after each step that the speed slider asks of the runs (0: full speed).
+    [[nodiscard]] int stepDelayUs() const;
+    // The note that training uses its own sequence (hidden when it uses the session's).
+    [[nodiscard]] QLabel* sequenceNote() const { return sequenceNote_; }
     [[nodiscard]] TrainerDisplay* display() const { return display_; }
     [[nodiscard]] QString message() const;  // the refusal or error shown, if any
-    // The run (null when the task is refused) and, while comparing, the shared run.
+    // The run (null when the task is refused) and, while comparing, the other run (with one
+    // shared projection, or with separate ones when the run has the shared one).
     [[nodiscard]] TrainRun* run() const { return run_.get(); }
-    [[nodiscard]] TrainRun* sharedRun() const { return sharedRun_.get(); }
+    [[nodiscard]] TrainRun* comparisonRun() const { return otherRun_.get(); }
     [[nodiscard]] const attn::Matrix& pattern() const { return pattern_; }
 
     // Exports (the Export menu asks for the path); false with a translated `error`.
@@ -86,8 +106,14 @@ private:
     void discard();
     void compare();
     void showSnapshot();
-    void showSharedSnapshot();
+    void showOtherSnapshot();
+    void showStatus();  // the step, the loss, the speed and the other run's loss
     void updateControls();
+    void updateSpeed();
+    // The sentence about the training sequence, empty when it is the session's own.
+    [[nodiscard]] QString sequenceText(const attn::TrainExample& example) const;
+    [[nodiscard]] static KeepAnswer askKeepInBox(QWidget* parent, const QString& text);
+    [[nodiscard]] QString curveName(const TrainRun& run) const;
     void paintCell(int row, int column, Qt::KeyboardModifiers modifiers);
     void showExportMenu();
     void say(const QString& text);
@@ -110,6 +136,9 @@ private:
     QPushButton* paint_ = nullptr;
     QPushButton* takeP_ = nullptr;
     QLineEdit* filmSteps_ = nullptr;
+    QSlider* speed_ = nullptr;
+    QLabel* speedLabel_ = nullptr;
+    QLabel* sequenceNote_ = nullptr;
     QToolButton* export_ = nullptr;
     QLabel* status_ = nullptr;
     PanelMessage* message_ = nullptr;
@@ -119,9 +148,10 @@ private:
     attn::Matrix pattern_;  // your own pattern
     QString refusal_;       // why no run could be made
     std::unique_ptr<TrainRun> run_;
-    std::unique_ptr<TrainRun> sharedRun_;  // "Compare with one shared projection"
-    bool keeping_ = false;                 // our own Keep changed the document
-    bool stale_ = false;                   // the document changed while the dock was hidden
+    std::unique_ptr<TrainRun> otherRun_;  // the comparison's second run
+    KeepQuestion askKeep_;
+    bool keeping_ = false;  // our own Keep changed the document
+    bool stale_ = false;    // the document changed while the dock was hidden
     qint64 startedNs_ = 0;
     int startedSteps_ = 0;
 };

@@ -1,4 +1,6 @@
 // The Trainer dock's controls and its Export menu (the panel's logic is in trainer_panel.cpp).
+#include <iterator>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -10,6 +12,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSlider>
 #include <QSpinBox>
 #include <QToolButton>
 
@@ -75,6 +78,17 @@ void TrainerPanel::buildControls()
     filmSteps_->setToolTip(
         tr("The steps at which the map is kept for the film-strip figure "
            "(the last step taken is added)."));
+    speed_ = new QSlider(Qt::Horizontal, this);
+    speed_->setObjectName(QStringLiteral("TrainerSpeed"));
+    speed_->setRange(0, static_cast<int>(std::size(kSpeeds)) - 1);
+    speed_->setValue(speed_->maximum());
+    speed_->setPageStep(1);
+    speed_->setTickPosition(QSlider::TicksBelow);
+    speed_->setToolTip(
+        tr("How fast training runs. Slow it down so that a class can watch the map change: "
+           "at the slowest, 50 steps/s, 1000 steps take about 20 s."));
+    speedLabel_ = new QLabel(this);
+    speedLabel_->setObjectName(QStringLiteral("TrainerSpeedLabel"));
     values_ = new QCheckBox(tr("Train W_&V too"), this);
     values_->setObjectName(QStringLiteral("TrainerValues"));
     values_->setToolTip(
@@ -147,6 +161,7 @@ void TrainerPanel::buildControls()
     auto* controls = new QWidget(this);
     auto* form = new QFormLayout;
     form->setContentsMargins(0, 0, 0, 0);
+    form->setVerticalSpacing(3);  // the column sets the dock's height: compact at 1366 x 768
     form->addRow(tr("T&ask:"), task_);
     form->addRow(tr("Optimi&ser:"), optimizer_);
     form->addRow(tr("Learning &rate:"), rate_);
@@ -154,6 +169,7 @@ void TrainerPanel::buildControls()
     form->addRow(tr("&Film strip at:"), filmSteps_);
     auto* grid = new QGridLayout(controls);
     grid->setContentsMargins(0, 0, 0, 0);
+    grid->setVerticalSpacing(3);
     grid->addLayout(form, 0, 0, 1, 4);
     grid->addWidget(values_, 1, 0, 1, 2);
     grid->addWidget(shared_, 1, 2, 1, 2);
@@ -173,6 +189,21 @@ void TrainerPanel::buildControls()
     export_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 
     display_ = new TrainerDisplay(this);
+    sequenceNote_ = display_->noteLabel();
+    // The speed sits under the loss curve it drives, where the dock has room at 1366 x 768.
+    auto* speedBox = new QWidget(this);
+    auto* speedRow = new QHBoxLayout(speedBox);
+    speedRow->setContentsMargins(0, 0, 0, 0);
+    auto* speedName = new QLabel(tr("Speed:"), speedBox);
+    speedName->setToolTip(speed_->toolTip());
+    speed_->setParent(speedBox);
+    speedLabel_->setParent(speedBox);
+    speed_->setMinimumWidth(60);
+    speedRow->addWidget(speedName);
+    speedRow->addWidget(speed_, 1);
+    speedRow->addWidget(speedLabel_);
+    display_->addUnderLossPlot(speedBox);
+    updateSpeed();
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls, 0);
     layout->addWidget(display_, 1);
@@ -190,6 +221,7 @@ void TrainerPanel::buildControls()
     connect(shared_, &QCheckBox::toggled, this, [this] { rebuild(); });
     connect(filmSteps_, &QLineEdit::editingFinished, this, [this] { rebuild(); });
     connect(steps_, &QSpinBox::valueChanged, this, [this] { updateControls(); });
+    connect(speed_, &QSlider::valueChanged, this, &TrainerPanel::updateSpeed);
     connect(start_, &QPushButton::clicked, this, &TrainerPanel::start);
     connect(pause_, &QPushButton::clicked, this, &TrainerPanel::pauseRuns);
     connect(step_, &QPushButton::clicked, this, &TrainerPanel::stepOnce);
