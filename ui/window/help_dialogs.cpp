@@ -32,6 +32,9 @@ QString plainText(const QAction* a)
     text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
     text.remove(QLatin1Char('&'));
     text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
+    // Texts made from a tab's title keep the letter alone: "权重(W)".
+    static const QRegularExpression cjkLetter(QStringLiteral("(?<=[^\\x{0}-\\x{7F}])\\([A-Z]\\)"));
+    text.remove(cjkLetter);
     return text.trimmed();
 }
 
