@@ -106,10 +106,11 @@ void StartPage::fitToScreen()
 {
     // The whole list when the screen has room for it, else as much as 90 % of the screen.
     const int width = columns() == 2 ? 1220 : 760;
-    scroll_->widget()->setFixedWidth(width - 60);  // the labels' heights at their real width
-    const int listHeight = scroll_->widget()->sizeHint().height();
-    scroll_->widget()->setMinimumWidth(0);
-    scroll_->widget()->setMaximumWidth(QWIDGETSIZE_MAX);
+    // The wrapped labels' heights at the width the list will have.
+    const QLayout* list = scroll_->widget()->layout();
+    const int listWidth = width - 60;
+    const int listHeight = list->hasHeightForWidth() ? list->totalHeightForWidth(listWidth)
+                                                     : list->totalSizeHint().height();
     QSize want(width, sizeHint().height() - scroll_->sizeHint().height() + listHeight +
                           2 * scroll_->frameWidth() + 4);
     if (const QScreen* s = screen()) {
