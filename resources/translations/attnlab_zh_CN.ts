@@ -2,7 +2,55 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name></name>
+    <name>StageContent</name>
+    <message>
+        <source>(%1 × %2)</source>
+        <translation>(%1 × %2)</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>component</source>
+        <translation>分量</translation>
+    </message>
+    <message>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>causal self-attention</source>
+        <translation>掩码（因果）自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Combined output: heads concatenated %1</source>
+        <translation>合并输出：各头拼接 %1</translation>
+    </message>
+    <message>
+        <source>Combined output: [head 1 … head %1]·W_O %2</source>
+        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
+    </message>
+    <message>
+        <source>There is nothing to compare with for head %1: pin the weights first (Attention ▸ Pin weights), then edit.</source>
+        <translation>头 %1 没有可比较的对象：请先固定权重（注意力 ▸ 固定权重），再进行编辑。</translation>
+    </message>
+    <message>
+        <source>Difference (nothing pinned)</source>
+        <translation>差值（未固定权重）</translation>
+    </message>
+    <message>
+        <source>Difference after − before — head %1 %2</source>
+        <translation>差值（之后 − 之前） — 头 %1 %2</translation>
+    </message>
     <message>
         <source>X: token embeddings %1</source>
         <translation>X：词向量 %1</translation>
@@ -102,57 +150,6 @@
     <message>
         <source>Combined output %1</source>
         <translation>合并输出 %1</translation>
-    </message>
-</context>
-<context>
-    <name>StageContent</name>
-    <message>
-        <source>(%1 × %2)</source>
-        <translation>(%1 × %2)</translation>
-    </message>
-    <message>
-        <source>key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>query</source>
-        <translation>查询</translation>
-    </message>
-    <message>
-        <source>component</source>
-        <translation>分量</translation>
-    </message>
-    <message>
-        <source>self-attention</source>
-        <translation>自注意力</translation>
-    </message>
-    <message>
-        <source>causal self-attention</source>
-        <translation>掩码（因果）自注意力</translation>
-    </message>
-    <message>
-        <source>cross-attention</source>
-        <translation>交叉注意力</translation>
-    </message>
-    <message>
-        <source>Combined output: heads concatenated %1</source>
-        <translation>合并输出：各头拼接 %1</translation>
-    </message>
-    <message>
-        <source>Combined output: [head 1 … head %1]·W_O %2</source>
-        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
-    </message>
-    <message>
-        <source>There is nothing to compare with for head %1: pin the weights first (Attention ▸ Pin weights), then edit.</source>
-        <translation>头 %1 没有可比较的对象：请先固定权重（注意力 ▸ 固定权重），再进行编辑。</translation>
-    </message>
-    <message>
-        <source>Difference (nothing pinned)</source>
-        <translation>差值（未固定权重）</translation>
-    </message>
-    <message>
-        <source>Difference after − before — head %1 %2</source>
-        <translation>差值（之后 − 之前） — 头 %1 %2</translation>
     </message>
 </context>
 <context>
@@ -3849,7 +3846,7 @@ measuring…</source>
     </message>
     <message>
         <source>Row %1 (%2): q = %3.  %4.  m = %5 is the shift the softmax subtracts (the row&apos;s largest scaled score), so that exp never overflows.</source>
-        <translation>第 %1 行（%2）：q = %3。 %4。 m = %5 是 softmax 减去的平移量（这一行最大的缩放后分数），使 exp 永远不会溢出。</translation>
+        <translation>第 %1 行（%2）：q = %3。%4。m = %5 是 softmax 减去的平移量（这一行最大的缩放后分数），使 exp 永远不会溢出。</translation>
     </message>
     <message>
         <source>k = %1</source>
