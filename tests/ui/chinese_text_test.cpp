@@ -121,6 +121,15 @@ TEST(ChineseText, TheCatalogueHasNoSpaceBetweenChineseCharactersNorDoubledQuotes
     }
 }
 
+TEST(ChineseText, EveryCatalogueMessageHasTheContextTheProgramLooksItUpIn)
+{
+    // A tr() that lupdate cannot place (through an alias such as `using S = StageContent`)
+    // lands in an empty context, which the program never asks: its text stays English.
+    QFile file(sourcePath(QStringLiteral("resources/translations/attnlab_zh_CN.ts")));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_FALSE(QString::fromUtf8(file.readAll()).contains(QStringLiteral("<name></name>")));
+}
+
 TEST(ChineseText, TheLessonsAndTheGuideHaveNoSpaceBetweenChineseCharactersNorDoubledQuotes)
 {
     setLessonLanguage(QStringLiteral("zh"));

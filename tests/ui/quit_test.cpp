@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QPointer>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -65,6 +66,11 @@ QPointer<LongWindow> openLong(const QString& path = QString())
     return w;
 }
 
+// Quitting saves the workbench's layout; later tests in this process start from none.
+struct ForgetLayout {
+    ~ForgetLayout() { QSettings().remove(QStringLiteral("window")); }
+};
+
 template <class W>
 bool gone(const QPointer<W>& w)
 {
@@ -79,6 +85,7 @@ bool gone(const QPointer<W>& w)
 TEST(Quit, WithNothingUnsavedItAsksNothingAndClosesEveryWindow)
 {
     testing::isolateSettings();
+    const ForgetLayout forget;
     MainWindow window;
     testing::RecordingDialogs dialogs;
     window.fileActions()->setDialogs(dialogs.dialogs());
@@ -99,6 +106,7 @@ TEST(Quit, WithNothingUnsavedItAsksNothingAndClosesEveryWindow)
 TEST(Quit, OneQuestionListsTheUnsavedWorkOfEveryWindowAndCancelKeepsThemAll)
 {
     testing::isolateSettings();
+    const ForgetLayout forget;
     MainWindow window;
     testing::RecordingDialogs dialogs;
     window.fileActions()->setDialogs(dialogs.dialogs());
@@ -149,6 +157,7 @@ TEST(Quit, OneQuestionListsTheUnsavedWorkOfEveryWindowAndCancelKeepsThemAll)
 TEST(Quit, SaveAllWritesEveryUnsavedSessionThenCloses)
 {
     testing::isolateSettings();
+    const ForgetLayout forget;
     MainWindow window;
     testing::RecordingDialogs dialogs;
     QTemporaryDir dir;
