@@ -22,7 +22,7 @@ QStringList lessonIds()
 QString lessonTitle(const QString& id)
 {
     const Lesson* l = findLessonById(id);
-    return l ? l->title() : QString();
+    return l ? l->numberedTitle() : QString();
 }
 
 }  // namespace attnlab

@@ -120,6 +120,16 @@
     </message>
 </context>
 <context>
+    <name>attnlab::StartPage</name>
+    <message numerus="yes">
+        <source>▼ %n more lesson(s) below</source>
+        <translation>
+            <numerusform>▼ %n more lesson below</numerusform>
+            <numerusform>▼ %n more lessons below</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::TrainerDisplay</name>
     <message numerus="yes">
         <source>P after %n step(s)</source>

@@ -2,7 +2,55 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name></name>
+    <name>StageContent</name>
+    <message>
+        <source>(%1 × %2)</source>
+        <translation>(%1 × %2)</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>component</source>
+        <translation>分量</translation>
+    </message>
+    <message>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>causal self-attention</source>
+        <translation>掩码（因果）自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Combined output: heads concatenated %1</source>
+        <translation>合并输出：各头拼接 %1</translation>
+    </message>
+    <message>
+        <source>Combined output: [head 1 … head %1]·W_O %2</source>
+        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
+    </message>
+    <message>
+        <source>There is nothing to compare with for head %1: pin the weights first (Attention ▸ Pin weights), then edit.</source>
+        <translation>头 %1 没有可比较的对象：请先固定权重（注意力 ▸ 固定权重），再进行编辑。</translation>
+    </message>
+    <message>
+        <source>Difference (nothing pinned)</source>
+        <translation>差值（未固定权重）</translation>
+    </message>
+    <message>
+        <source>Difference after − before — head %1 %2</source>
+        <translation>差值（之后 − 之前） — 头 %1 %2</translation>
+    </message>
     <message>
         <source>X: token embeddings %1</source>
         <translation>X：词向量 %1</translation>
@@ -97,62 +145,11 @@
     </message>
     <message>
         <source>Difference after − before %1</source>
-        <translation>差值 之后 − 之前 %1</translation>
+        <translation>差值（之后 − 之前）%1</translation>
     </message>
     <message>
         <source>Combined output %1</source>
         <translation>合并输出 %1</translation>
-    </message>
-</context>
-<context>
-    <name>StageContent</name>
-    <message>
-        <source>(%1 × %2)</source>
-        <translation>(%1 × %2)</translation>
-    </message>
-    <message>
-        <source>key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>query</source>
-        <translation>查询</translation>
-    </message>
-    <message>
-        <source>component</source>
-        <translation>分量</translation>
-    </message>
-    <message>
-        <source>self-attention</source>
-        <translation>自注意力</translation>
-    </message>
-    <message>
-        <source>causal self-attention</source>
-        <translation>掩码（因果）自注意力</translation>
-    </message>
-    <message>
-        <source>cross-attention</source>
-        <translation>交叉注意力</translation>
-    </message>
-    <message>
-        <source>Combined output: heads concatenated %1</source>
-        <translation>合并输出：各头拼接 %1</translation>
-    </message>
-    <message>
-        <source>Combined output: [head 1 … head %1]·W_O %2</source>
-        <translation>合并输出：[头 1 … 头 %1]·W_O %2</translation>
-    </message>
-    <message>
-        <source>There is nothing to compare with for head %1: pin the weights first (Attention ▸ Pin weights), then edit.</source>
-        <translation>头 %1 没有可比较的对象：请先固定权重（注意力 ▸ 固定权重），再进行编辑。</translation>
-    </message>
-    <message>
-        <source>Difference (nothing pinned)</source>
-        <translation>差值（未固定权重）</translation>
-    </message>
-    <message>
-        <source>Difference after − before — head %1 %2</source>
-        <translation>差值 之后 − 之前 — 头 %1 %2</translation>
     </message>
 </context>
 <context>
@@ -387,7 +384,7 @@
     </message>
     <message>
         <source>n = %1 is refused, not attempted: it would need %2, more than the memory budget of %3. The largest n that fits is %4.</source>
-        <translation>n = %1 被拒绝，没有尝试计算：它需要 %2，超过了 %3 的内存预算。能放得下的最大 n 是 %4。</translation>
+        <translation>n = %1 被拒绝，没有尝试计算：它需要 %2，超过了内存预算（%3）。能放得下的最大 n 是 %4。</translation>
     </message>
     <message>
         <source>n = %1: %2 s; weights %3 (n²·h·4 bytes, float), and only the weights were kept: %4 in all.</source>
@@ -942,7 +939,7 @@
     </message>
     <message>
         <source>%1 has changes that are not saved. Save them?</source>
-        <translation>%1 有尚未保存的更改。要保存吗？</translation>
+        <translation>%1有尚未保存的更改。要保存吗？</translation>
     </message>
     <message>
         <source>an untitled session</source>
@@ -956,7 +953,7 @@
         <source>AttnLab did not close normally. Unsaved changes to %1 were saved automatically at %2.
 
 Restore them? Discard deletes them; Cancel keeps them for the next start.</source>
-        <translation>AttnLab 上次没有正常关闭。对 %1 的未保存更改已在 %2 自动保存。
+        <translation>AttnLab 上次没有正常关闭。%1的未保存更改已自动保存（%2）。
 
 要恢复吗？“放弃”会删除它们；“取消”会保留到下次启动。</translation>
     </message>
@@ -996,6 +993,21 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>It was kept as %1 and will not be offered again.</source>
         <translation>它已保存为 %1，以后不会再提示恢复。</translation>
     </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::GuideDialog</name>
+    <message>
+        <source>AttnLab user guide</source>
+        <translation>AttnLab 使用指南</translation>
+    </message>
+    <message>
+        <source>The guide is missing from this build.</source>
+        <translation>此版本中没有找到使用指南。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeadLinesCanvas</name>
@@ -1028,7 +1040,7 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
     <message>
         <source>%1 holds a %2 model of %3 layers × %4 heads, not the %5 this session&apos;s head came from.</source>
-        <translation>%1 中是 %3 层 × %4 个头的 %2 模型，不是这个会话的头所来自的%5。</translation>
+        <translation>%1 中是 %3 层 × %4 个头的%2模型，不是这个会话的头所来自的%5。</translation>
     </message>
     <message>
         <source>model.safetensors in %1 is not the file this session&apos;s head came from: its SHA-256 is %2, the session names %3.</source>
@@ -1185,16 +1197,16 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>显示计算过程(&amp;W)</translation>
     </message>
     <message>
-        <source>Open lesson “%1”</source>
-        <translation>打开课程“%1”</translation>
-    </message>
-    <message>
         <source>Cost of n²</source>
         <translation>n² 的代价</translation>
     </message>
     <message>
         <source>&amp;Cost of n² (time and memory against n)</source>
         <translation>n² 的代价（时间和内存随 n 的变化）(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开%1</translation>
     </message>
 </context>
 <context>
@@ -1220,7 +1232,7 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <name>attnlab::Lessons</name>
     <message>
         <source>no lesson named %1</source>
-        <translation>没有名为 %1 的课程</translation>
+        <translation>没有名为“%1”的课程</translation>
     </message>
 </context>
 <context>
@@ -1604,10 +1616,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>%1[*] — AttnLab</translation>
     </message>
     <message>
-        <source>Untitled</source>
-        <translation>未命名</translation>
-    </message>
-    <message>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -1850,7 +1858,7 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
     <message>
         <source>Left: queries; right: keys. A line&apos;s width is the weight (lines under %1 left out); one colour per head.</source>
-        <translation>左：查询；右：键。线的宽度就是权重（小于 %1 的线省略）；每个头一种颜色。</translation>
+        <translation>左：查询；右：键。线的宽度就是权重（权重 &lt; %1 的线省略）；每个头一种颜色。</translation>
     </message>
     <message>
         <source>H%1</source>
@@ -2565,6 +2573,29 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::QuitFlow</name>
+    <message>
+        <source>%1 (the workbench)</source>
+        <translation>%1（工作台）</translation>
+    </message>
+    <message>
+        <source>%1 (a long-sequence window)</source>
+        <translation>%1（长序列窗口）</translation>
+    </message>
+    <message>
+        <source>Quit AttnLab</source>
+        <translation>退出 AttnLab</translation>
+    </message>
+    <message>
+        <source>Not saved:%1
+
+Save before quitting? Discard quits without saving.</source>
+        <translation>尚未保存：%1
+
+退出前要保存吗？选择“放弃”则不保存直接退出。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::RowComparePlot</name>
     <message>
         <source>target</source>
@@ -2892,7 +2923,7 @@ measuring…</source>
     </message>
     <message>
         <source>is %1, but this AttnLab reads version %2 and older. The file was written by a newer AttnLab.</source>
-        <translation>是 %1，但此版本的 AttnLab 只能读取 %2 及更早的版本。该文件由更新版本的 AttnLab 写入。</translation>
+        <translation>是 %1，但此版本的 AttnLab 只能读取 %2 版及更早的版本。该文件由更新版本的 AttnLab 写入。</translation>
     </message>
     <message>
         <source>should have one matrix per head (%1) but has %2.</source>
@@ -2944,7 +2975,7 @@ measuring…</source>
     </message>
     <message>
         <source>is &quot;%1&quot;; it should be one of %2.</source>
-        <translation>是“%1”；应为 %2 之一。</translation>
+        <translation>是“%1”；应为以下之一：%2。</translation>
     </message>
     <message>
         <source>should have %1 rows but has %2.</source>
@@ -2968,7 +2999,7 @@ measuring…</source>
     </message>
     <message>
         <source>is &quot;%1&quot;; it should be &quot;fixed&quot;, &quot;data&quot;, &quot;row&quot; or &quot;log&quot;.</source>
-        <translation>是 “%1”；应为 &quot;fixed&quot;、&quot;data&quot;、&quot;row&quot; 或 &quot;log&quot;。</translation>
+        <translation>是“%1”；应为 fixed、data、row 或 log。</translation>
     </message>
     <message>
         <source>is empty.</source>
@@ -3064,6 +3095,25 @@ measuring…</source>
     </message>
 </context>
 <context>
+    <name>attnlab::ShortcutsDialog</name>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::StartPage</name>
     <message>
         <source>Welcome to AttnLab</source>
@@ -3084,6 +3134,12 @@ measuring…</source>
     <message>
         <source>No lessons were found in this build.</source>
         <translation>此版本中没有找到课程。</translation>
+    </message>
+    <message numerus="yes">
+        <source>▼ %n more lesson(s) below</source>
+        <translation>
+            <numerusform>▼ 下面还有 %n 课</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3649,7 +3705,7 @@ measuring…</source>
     </message>
     <message>
         <source>Drag %1 of %2</source>
-        <translation>拖动 %2 的 %1</translation>
+        <translation>拖动%2的%1</translation>
     </message>
     <message>
         <source>Token</source>
@@ -3665,7 +3721,7 @@ measuring…</source>
     </message>
     <message>
         <source>Double the whole vector of %1</source>
-        <translation>把 %1 的整个向量乘以 2</translation>
+        <translation>把%1的整个向量乘以 2</translation>
     </message>
     <message>
         <source>Reset</source>
@@ -3673,7 +3729,7 @@ measuring…</source>
     </message>
     <message>
         <source>Remove the edit: back to the projected vector of %1</source>
-        <translation>移除编辑：恢复 %1 的投影向量</translation>
+        <translation>移除编辑：恢复%1的投影向量</translation>
     </message>
     <message>
         <source>Token %1</source>
@@ -4067,6 +4123,14 @@ measuring…</source>
         <source>%1. Click (or Ctrl+P) to unpin.</source>
         <translation>%1。点击（或按 Ctrl+P）取消固定。</translation>
     </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>使用指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::WorkbenchOpener</name>
@@ -4119,7 +4183,7 @@ measuring…</source>
     </message>
     <message>
         <source>Row %1 (%2): q = %3.  %4.  m = %5 is the shift the softmax subtracts (the row&apos;s largest scaled score), so that exp never overflows.</source>
-        <translation>第 %1 行（%2）：q = %3。 %4。 m = %5 是 softmax 减去的平移量（这一行最大的缩放后分数），使 exp 永远不会溢出。</translation>
+        <translation>第 %1 行（%2）：q = %3。%4。m = %5 是 softmax 减去的平移量（这一行最大的缩放后分数），使 exp 永远不会溢出。</translation>
     </message>
     <message>
         <source>k = %1</source>
@@ -4198,7 +4262,7 @@ measuring…</source>
     </message>
     <message>
         <source>no lesson named %1</source>
-        <translation>没有名为 %1 的课程</translation>
+        <translation>没有名为“%1”的课程</translation>
     </message>
     <message>
         <source>unknown stage &quot;%1&quot;</source>
@@ -4345,7 +4409,7 @@ measuring…</source>
     </message>
     <message>
         <source>&quot;%1&quot; is not NAME=VALUE</source>
-        <translation>“%1”不是 名称=值 的形式</translation>
+        <translation>“%1”不是“名称=值”的形式</translation>
     </message>
     <message>
         <source>%1 is given twice</source>
@@ -4397,7 +4461,7 @@ measuring…</source>
     </message>
     <message>
         <source>--model DIR and --text TEXT are needed</source>
-        <translation>需要 --model 目录 和 --text 文本</translation>
+        <translation>需要 --model 目录与 --text 文本</translation>
     </message>
     <message>
         <source>%1: the output must end in .json, .png, .svg or .pdf</source>
@@ -4421,7 +4485,7 @@ measuring…</source>
     </message>
     <message>
         <source>--%1 %2: &quot;%3&quot; is not NAME=VALUE</source>
-        <translation>--%1 %2：“%3”不是 名称=值 的形式</translation>
+        <translation>--%1 %2：“%3”不是“名称=值”的形式</translation>
     </message>
     <message>
         <source>--%1 %2: %3 is given twice</source>
@@ -4483,7 +4547,7 @@ measuring…</source>
     </message>
     <message>
         <source>%1: %2 That is more than the limit of %3; give --max-output to allow it, or draw a figure with attnlab render.</source>
-        <translation>%1：%2 这超过了 %3 的上限；用 --max-output 允许它，或者用 attnlab render 画一张图。</translation>
+        <translation>%1：%2 这超过了上限（%3）；用 --max-output 允许它，或者用 attnlab render 画一张图。</translation>
     </message>
     <message>
         <source>%1: cannot be read: %2</source>
@@ -4561,7 +4625,7 @@ attnlab --help | --version
                      [--seed N] [--head H] -o TRAINED.attnlab.json [--curve C.csv]
   用梯度下降学习会话的 W_Q 和 W_K，使头 H（从 1 计，默认 1）按任务的要求分配
   注意力，沿用会话的模式、缩放和打分方式。previous-token：每个词元关注它前面的
-  那个；match：关注特征相同的词元；coref：教材中的 它 关注 动物（累）或 街（宽）
+  那个；match：关注特征相同的词元；coref：教材中的“它”关注“动物”（累）或“街”（宽）
   （要求 d_model &gt;= 6）；pattern:FILE：用会话自己的词元，目标为 FILE 中的模式
   （CSV，每个查询一行）或另一个会话（.json）的权重。
   生成任务的序列来自 --seed（默认 1）：在每台机器上的结果都相同。--shared：

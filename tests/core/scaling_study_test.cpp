@@ -1,4 +1,4 @@
-// The measured case for dividing by sqrt(d_k) (lesson 3's plot): the variance of q.k over
+// The measured case for dividing by sqrt(d_k) (lesson 6's plot): the variance of q.k over
 // random unit-variance vectors grows like d_k, the scaled one stays near 1, and unscaled
 // softmax rows lose their entropy as d_k grows.
 #include "core/scaling_study.h"

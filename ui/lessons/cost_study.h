@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 8, the cost of n²: measures the core on random inputs of growing length n, with
+// Lesson 13, the cost of n²: measures the core on random inputs of growing length n, with
 // the open session's sizes and options (mode, score function, scaling), and reports the time
 // and the memory the weights take. Plain functions (no
 // widgets) so that a worker thread can run them; all attention is computed by attnlab_core.

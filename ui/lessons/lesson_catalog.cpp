@@ -57,7 +57,9 @@ QList<Lesson> parseLessonCatalog(const QByteArray& json, const QString& dir,
         l.textZh = QString::fromUtf8(read(dir + str("text_zh")));
         l.sessionPath = dir + str("session");
         l.layout = o.value(QLatin1String("layout")).toObject();
-        if (!l.id.isEmpty()) out << l;
+        if (l.id.isEmpty()) continue;
+        l.number = static_cast<int>(out.size()) + 1;
+        out << l;
     }
     return out;
 }
@@ -75,6 +77,14 @@ QString Lesson::summary() const
 QString Lesson::text() const
 {
     return chinese() ? textZh : textEn;
+}
+
+QString Lesson::numberedTitle() const
+{
+    // The lesson language may differ from the interface's, so this is not a tr() string.
+    return (chinese() ? QStringLiteral("第 %1 课 — %2") : QStringLiteral("Lesson %1 — %2"))
+        .arg(number)
+        .arg(title());
 }
 
 const QList<Lesson>& lessons()
@@ -112,6 +122,43 @@ bool loadLesson(const QString& id, Session& session, ViewState& view, FileError&
     session = file.session;
     view = file.view;
     return true;
+}
+
+namespace {
+
+bool isHan(QChar c)
+{
+    const char16_t u = c.unicode();
+    return (u >= 0x3400 && u <= 0x4DBF) || (u >= 0x4E00 && u <= 0x9FFF) ||
+           (u >= 0xF900 && u <= 0xFAFF);
+}
+
+// Chinese text or punctuation that a line may end with (before an opening quote).
+bool endsChinese(QChar c)
+{
+    return isHan(c) || QStringView(u"，。、；：！？）」』”").contains(c);
+}
+
+// Chinese text or an opening mark that a line may start with (after a closing quote).
+bool startsChinese(QChar c)
+{
+    return isHan(c) || QStringView(u"（「『“").contains(c);
+}
+
+}  // namespace
+
+QString withBreaksAroundQuotes(const QString& text)
+{
+    static constexpr QChar kOpen(0x201C), kClose(0x201D), kBreak(0x200B);
+    QString out;
+    out.reserve(text.size() + text.size() / 16);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == kOpen && i > 0 && endsChinese(text[i - 1]) && !out.endsWith(kBreak)) out += kBreak;
+        out += c;
+        if (c == kClose && i + 1 < text.size() && startsChinese(text[i + 1])) out += kBreak;
+    }
+    return out;
 }
 
 QString lessonLanguage()

@@ -21,6 +21,9 @@ struct Lesson {
     QString summaryEn, summaryZh;
     QString textEn, textZh;  // Markdown
     QString sessionPath;     // a resource path, ":/lessons/ID.attnlab.json"
+    // Its place in the teaching order, from 1 (the start page, the menu and the README
+    // number the lessons so that a teacher can say "lesson 6").
+    int number = 0;
     // Its layout as lessons.json gives it (read by ui/window/dock_layout.h): the central tab and
     // the docks shown in each area.
     QJsonObject layout;
@@ -29,6 +32,8 @@ struct Lesson {
     [[nodiscard]] QString title() const;
     [[nodiscard]] QString summary() const;
     [[nodiscard]] QString text() const;
+    // "Lesson 1 — The hand exercise: …" / "第 1 课 — 动手练习：…", in the lesson language.
+    [[nodiscard]] QString numberedTitle() const;
 };
 
 // Every lesson, in teaching order. Empty when the resource is missing (a build problem).
@@ -42,6 +47,12 @@ QList<Lesson> parseLessonCatalog(const QByteArray& json, const QString& dir,
 const Lesson* findLessonById(const QString& id);
 // Loads and validates the lesson's session. False and `error` set for an unknown id.
 bool loadLesson(const QString& id, Session& session, ViewState& view, FileError& error);
+
+// Chinese text with a line-break opportunity (U+200B) before each opening “ and after each
+// closing ” that touch Chinese text. Qt's line breaker gives the curly quotes the class QU,
+// which forbids a break on either side, so a run such as 地点、“累”、“宽”、代 could only wrap
+// as a whole and lines ended early ("有生命、地" / "点、…"). Other text is returned as it is.
+QString withBreaksAroundQuotes(const QString& text);
 
 // The lesson language: "zh" or "en". Without an explicit choice it is "zh" when
 // QLocale().language() is Chinese, else "en".

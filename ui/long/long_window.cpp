@@ -201,8 +201,7 @@ void LongWindow::changeEvent(QEvent* event)
 
 void LongWindow::retranslate()
 {
-    const QString name = path_.isEmpty() ? tr("Long session") : QFileInfo(path_).fileName();
-    setWindowTitle(tr("%1 — long sequence — AttnLab").arg(name + QStringLiteral("[*]")));
+    setWindowTitle(tr("%1 — long sequence — AttnLab").arg(sessionName() + QStringLiteral("[*]")));
     fileMenu_->setTitle(tr("&File"));
     save_->setText(tr("&Save"));
     saveAs_->setText(tr("Save &As…"));
@@ -348,6 +347,16 @@ bool LongWindow::saveTo(const QString& path, QString& error)
     doc_->undoStack()->setClean();
     retranslate();
     return true;
+}
+
+bool LongWindow::hasUnsavedChanges() const
+{
+    return !doc_->undoStack()->isClean();
+}
+
+QString LongWindow::sessionName() const
+{
+    return path_.isEmpty() ? tr("Long session") : QFileInfo(path_).fileName();
 }
 
 bool LongWindow::save()

@@ -51,6 +51,11 @@ public:
     // Writes the session with its edits (atomically); on success it is the window's file and
     // unmodified. False with `error`, the file untouched.
     bool saveTo(const QString& path, QString& error);
+    // Saves to the window's file, else asks for one (Save As); false when cancelled or failed.
+    bool save();
+    // Edits that no file holds, and the name that File ▸ Quit's question gives them.
+    [[nodiscard]] bool hasUnsavedChanges() const;
+    [[nodiscard]] QString sessionName() const;
     // Asked on closing with unsaved edits (Save, Discard or Cancel); tests answer it.
     void setCloseQuestion(std::function<QMessageBox::StandardButton()> ask)
     {
@@ -69,7 +74,6 @@ private:
     void showHover(int row, int column);
     void exportWithDialog();
     void updateUndo();
-    bool save();
     bool saveAs();
     [[nodiscard]] HeatmapContent content() const;
 

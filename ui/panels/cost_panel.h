@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 8, the cost of n²: an n control and a Measure button. Measuring runs the core on
+// Lesson 13, the cost of n²: an n control and a Measure button. Measuring runs the core on
 // random inputs of length 128, 256, ... up to n on a worker thread (cancellable; each point
 // appears as it is measured) and plots time and memory against n on log–log axes.
 // Up to the largest n whose every stage fits the memory budget (attn::Limits) in double, every

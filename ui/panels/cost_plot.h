@@ -1,5 +1,5 @@
 #pragma once
-// The log–log plot of lesson 8: measured time (left axis) and memory (right axis) against n,
+// The log–log plot of lesson 13: measured time (left axis) and memory (right axis) against n,
 // an n² line through the last measured time, the estimate of every kept stage, the memory
 // budget, and the text's numbers (n = 1,000 → 10⁶ scores; n = 100,000 → 10¹⁰). Points beyond
 // the budget of every stage, computed keeping only the weights in float, have series of their

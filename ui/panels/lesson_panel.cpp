@@ -42,7 +42,7 @@ void LessonPanel::setLesson(const QString& id)
 
 QString LessonPanel::shownTitle() const
 {
-    return title_->text();
+    return title_->text().remove(QChar(0x200B));
 }
 
 void LessonPanel::refresh()
@@ -57,12 +57,16 @@ void LessonPanel::refresh()
             tr("Open a lesson from the **Lessons** menu or the start page "
                "(**Help ▸ Start page**).");
     } else {
-        title_->setText(lesson->title());
+        title_->setText(withBreaksAroundQuotes(lesson->numberedTitle()));
         markdown_ = lesson->text();
+        // The numbered title above replaces the text's own heading (two lessons may share
+        // one text, and only the catalogue knows a lesson's number).
+        if (markdown_.startsWith(QLatin1Char('#'))) {
+            const qsizetype end = markdown_.indexOf(QLatin1Char('\n'));
+            markdown_ = end < 0 ? QString() : markdown_.mid(end + 1).trimmed();
+        }
     }
-    // The lesson text starts with its own heading.
-    title_->setVisible(!lesson || !markdown_.startsWith(QLatin1Char('#')));
-    text_->setMarkdown(markdown_);
+    text_->setMarkdown(withBreaksAroundQuotes(markdown_));
     bool attached = false;
     for (const auto& [lessonId, widget] : std::as_const(attachments_)) {
         widget->setVisible(lesson && lessonId == id_);

@@ -26,7 +26,7 @@ public:
     [[nodiscard]] QString shownText() const { return markdown_; }
     // Re-reads the title and text in the current lesson language.
     void refresh();
-    // Shows `widget` below the text while the lesson `id` is open (e.g. lesson 3's plot).
+    // Shows `widget` below the text while the lesson `id` is open (e.g. lesson 6's plot).
     // The panel takes ownership.
     void addAttachment(const QString& id, QWidget* widget);
 

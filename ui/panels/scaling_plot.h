@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 3's small plot: the variance of q·k over random unit-variance vectors against d_k
+// Lesson 6's small plot: the variance of q·k over random unit-variance vectors against d_k
 // (1 to 512, log axes), without scaling (grows like d_k) and with 1/√d_k (stays near 1),
 // the mean softmax row entropy both ways, and the session's d_k marked. The numbers come
 // from attn::scalingStudy, measured on a worker thread when the plot is first shown

@@ -19,35 +19,43 @@ QString number(double v)
 // The title with a %1 for the shape.
 QString titleOf(const Session& session, Stage stage, bool full)
 {
-    using S = StageContent;
     const attn::AttentionInput& in = session.input;
     const bool cross = in.mode == attn::Mode::Cross;
     switch (stage) {
-    case Stage::X: return full ? S::tr("X: token embeddings %1") : S::tr("X %1");
-    case Stage::Q: return S::tr("Q = X·W_Q %1");
-    case Stage::K: return cross ? S::tr("K = Y·W_K %1") : S::tr("K = X·W_K %1");
-    case Stage::V: return cross ? S::tr("V = Y·W_V %1") : S::tr("V = X·W_V %1");
+    case Stage::X:
+        return full ? StageContent::tr("X: token embeddings %1") : StageContent::tr("X %1");
+    case Stage::Q: return StageContent::tr("Q = X·W_Q %1");
+    case Stage::K:
+        return cross ? StageContent::tr("K = Y·W_K %1") : StageContent::tr("K = X·W_K %1");
+    case Stage::V:
+        return cross ? StageContent::tr("V = Y·W_V %1") : StageContent::tr("V = X·W_V %1");
     case Stage::Scores:
         if (in.score == attn::ScoreFunction::Additive)
-            return full ? S::tr("S = vᵀ tanh(W_a q + U_a k) %1") : S::tr("S additive %1");
-        return full ? S::tr("S = Q·Kᵀ %1") : S::tr("S = QKᵀ %1");
+            return full ? StageContent::tr("S = vᵀ tanh(W_a q + U_a k) %1")
+                        : StageContent::tr("S additive %1");
+        return full ? StageContent::tr("S = Q·Kᵀ %1") : StageContent::tr("S = QKᵀ %1");
     case Stage::Scaled:
         switch (in.scaling) {
         case attn::Scaling::SqrtDk:
-            return (full ? S::tr("S / √d_k, d_k = %1 %2") : S::tr("S / √%1 %2"))
+            return (full ? StageContent::tr("S / √d_k, d_k = %1 %2")
+                         : StageContent::tr("S / √%1 %2"))
                 .arg(in.keyDim())
                 .arg(QStringLiteral("%1"));
         case attn::Scaling::Temperature:
-            return (full ? S::tr("S / τ, τ = %1 %2") : S::tr("S / %1 %2"))
+            return (full ? StageContent::tr("S / τ, τ = %1 %2") : StageContent::tr("S / %1 %2"))
                 .arg(number(in.temperature), QStringLiteral("%1"));
-        case attn::Scaling::None: return full ? S::tr("S (unscaled) %1") : S::tr("S unscaled %1");
+        case attn::Scaling::None:
+            return full ? StageContent::tr("S (unscaled) %1") : StageContent::tr("S unscaled %1");
         }
         break;
-    case Stage::Mask: return full ? S::tr("Mask: 1 = may attend %1") : S::tr("Mask %1");
-    case Stage::Weights: return full ? S::tr("P = softmax of each row %1") : S::tr("P %1");
-    case Stage::Output: return full ? S::tr("Output = P·V %1") : S::tr("O = PV %1");
-    case Stage::Difference: return S::tr("Difference after − before %1");
-    case Stage::Combined: return S::tr("Combined output %1");
+    case Stage::Mask:
+        return full ? StageContent::tr("Mask: 1 = may attend %1") : StageContent::tr("Mask %1");
+    case Stage::Weights:
+        return full ? StageContent::tr("P = softmax of each row %1") : StageContent::tr("P %1");
+    case Stage::Output:
+        return full ? StageContent::tr("Output = P·V %1") : StageContent::tr("O = PV %1");
+    case Stage::Difference: return StageContent::tr("Difference after − before %1");
+    case Stage::Combined: return StageContent::tr("Combined output %1");
     }
     return QStringLiteral("%1");
 }

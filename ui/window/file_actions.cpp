@@ -15,6 +15,7 @@
 
 #include "ui/document/document.h"
 #include "ui/export/last_folder.h"
+#include "ui/lessons/lesson_catalog.h"
 #include "ui/long/long_window.h"
 #include "ui/model/model_window.h"
 
@@ -186,11 +187,24 @@ bool FileActions::saveTo(const QString& path)
     return true;
 }
 
+bool FileActions::hasUnsavedChanges() const
+{
+    return !doc_->undoStack()->isClean();
+}
+
+QString FileActions::sessionName() const
+{
+    if (!current_.isEmpty()) return QFileInfo(current_).fileName();
+    if (const Lesson* lesson = findLessonById(doc_->view().lesson)) return lesson->numberedTitle();
+    return tr("Untitled");
+}
+
 bool FileActions::confirmDiscard()
 {
     if (doc_->undoStack()->isClean()) return true;
-    const QString name =
-        current_.isEmpty() ? tr("The untitled session") : QFileInfo(current_).fileName();
+    const QString name = current_.isEmpty() && doc_->view().lesson.isEmpty()
+                             ? tr("The untitled session")
+                             : sessionName();
     const QMessageBox::StandardButton answer = dialogs_.ask(
         tr("Unsaved changes"), tr("%1 has changes that are not saved. Save them?").arg(name),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
@@ -317,7 +331,7 @@ bool FileActions::eventFilter(QObject* watched, QEvent* event)
         return true;
     }
     case QEvent::Close:
-        if (!confirmDiscard()) {
+        if (askOnClose_ && !confirmDiscard()) {
             event->ignore();
             return true;
         }

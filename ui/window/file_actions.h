@@ -51,6 +51,14 @@ public:
     bool saveTo(const QString& path);
     // Save / Discard / Cancel when there are unsaved changes; true = go ahead.
     bool confirmDiscard();
+    // The session has changes that no file holds (a lesson opened as it is has none).
+    [[nodiscard]] bool hasUnsavedChanges() const;
+    // What the session is called in the title bar and in questions: the file's name, else
+    // the open lesson's numbered title, else "Untitled".
+    [[nodiscard]] QString sessionName() const;
+    // The next close of the window asks nothing (File ▸ Quit asked once for every window).
+    void closeWithoutAsking() { askOnClose_ = false; }
+    [[nodiscard]] const FileDialogs& dialogs() const { return dialogs_; }
     // Offers to restore the newest recovery file of a crashed run; `withoutAsking` restores
     // it directly (attnlab --recover). Returns true when a session was restored.
     bool offerRecovery(bool withoutAsking = false);
@@ -86,6 +94,7 @@ private:
     QString current_;
     FileError lastError_;
     FileDialogs dialogs_;
+    bool askOnClose_ = true;
 };
 
 }  // namespace attnlab

@@ -8,6 +8,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUndoStack>
 
 #include "ui/document/document.h"
 #include "ui/lessons/lesson_catalog.h"
@@ -98,7 +99,9 @@ void LessonActions::fillMenu()
     menu_->clear();
     for (const Lesson& lesson : lessons()) {
         const QString id = lesson.id;
-        QAction* a = menu_->addAction(lesson.title(), this, [this, id] { openLesson(id); });
+        QAction* a = menu_->addAction(
+            QString(lesson.numberedTitle()).replace(QLatin1Char('&'), QStringLiteral("&&")), this,
+            [this, id] { openLesson(id); });
         a->setToolTip(lesson.summary());
         a->setData(id);
     }
@@ -126,11 +129,20 @@ bool LessonActions::openLesson(const QString& id)
         return false;
     }
     // Lessons are found by id, so the label can name the lesson in the language of the day.
+    // The numbered title is not quoted: Chinese titles start with quotes of their own.
     const Label label = [id] {
         const Lesson* l = findLessonById(id);
-        return tr("Open lesson “%1”").arg(l ? l->title() : id);
+        return tr("Open %1").arg(l ? l->numberedTitle() : id);
     };
+    // A lesson opened over nothing unsaved is itself unsaved work of nobody: quitting or
+    // opening a file then asks nothing. Over unsaved changes it stays modified, so that the
+    // question still protects them (Undo brings them back).
+    const bool wasClean = doc_->undoStack()->isClean();
     if (!doc_->replaceSession(session, label)) return false;
+    if (wasClean) {
+        doc_->flush();  // the step is on the stack once a computation running before it ends
+        doc_->undoStack()->setClean();
+    }
     // A lesson is not the file that was open: Save must not write the lesson over it.
     if (FileActions* files = window_->fileActions()) files->detachFromFile();
     doc_->clearPin();

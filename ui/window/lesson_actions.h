@@ -1,6 +1,6 @@
 #pragma once
 // The Lessons menu, the start page and the lesson docks (the lesson's text, "Show working"
-// and the cost of n² panel; lesson 3's plot sits below its text). MainWindow creates it; it adds
+// and the cost of n² panel; lesson 6's plot sits below its text). MainWindow creates it; it adds
 // its menu before Help and a "Start page" item to the Help menu.
 
 #include <QObject>

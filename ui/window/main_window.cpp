@@ -65,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(files_, &FileActions::currentFileChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &Document::viewChanged, this, &MainWindow::updateTitle);  // a lesson opened
     updateTitle();
     resize(1500, 950);
     restoreLayout();
@@ -203,10 +204,8 @@ QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QS
 
 void MainWindow::updateTitle()
 {
-    const QString file = files_->currentFile();
-    setWindowFilePath(file);
-    setWindowTitle(
-        tr("%1[*] — AttnLab").arg(file.isEmpty() ? tr("Untitled") : QFileInfo(file).fileName()));
+    setWindowFilePath(files_->currentFile());
+    setWindowTitle(tr("%1[*] — AttnLab").arg(files_->sessionName()));
     setWindowModified(!doc_->undoStack()->isClean());
 }
 

@@ -14,8 +14,10 @@
 #include "ui/panels/weights_panel.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/file_actions.h"
+#include "ui/window/help_dialogs.h"
 #include "ui/window/language.h"
 #include "ui/window/main_window.h"
+#include "ui/window/quit_flow.h"
 
 namespace attnlab {
 
@@ -58,7 +60,9 @@ void WindowActions::buildFileMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&File"));
     window_->fileActions()->addToMenu(menu);
-    QAction* quit = menu->addAction(tr("&Quit"), window_, &QWidget::close);
+    // Every window: the model and long-sequence windows would otherwise keep running.
+    QAction* quit = menu->addAction(tr("&Quit"), window_, [w = window_] { QuitFlow::quit(w); });
+    quit->setObjectName(QStringLiteral("QuitAction"));
     quit->setShortcut(QKeySequence::Quit);
 }
 
@@ -160,6 +164,21 @@ void WindowActions::buildHelpMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&Help"));
     menu->setObjectName(QStringLiteral("HelpMenu"));
+    QAction* guide = menu->addAction(tr("&User guide"), window_, [this] {
+        auto* dialog = new GuideDialog(window_);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    guide->setObjectName(QStringLiteral("HelpGuideAction"));
+    guide->setShortcut(QKeySequence::HelpContents);
+    // Read from the actions when it opens, so that it lists what the menus hold now.
+    QAction* keys = menu->addAction(tr("&Keyboard shortcuts"), window_, [this] {
+        auto* dialog = new ShortcutsDialog(window_, window_);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    keys->setObjectName(QStringLiteral("HelpShortcutsAction"));
+    menu->addSeparator();
     menu->addAction(tr("&About AttnLab"), window_, [this] {
         QMessageBox::about(
             window_, tr("About AttnLab"),

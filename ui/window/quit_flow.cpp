@@ -1,0 +1,71 @@
+#include "ui/window/quit_flow.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QPointer>
+
+#include "ui/long/long_window.h"
+#include "ui/model/model_window.h"
+#include "ui/window/file_actions.h"
+#include "ui/window/main_window.h"
+
+namespace attnlab {
+
+namespace {
+
+QList<QPointer<LongWindow>> longWindows()
+{
+    QList<QPointer<LongWindow>> out;
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (auto* l = qobject_cast<LongWindow*>(w)) out << l;
+    return out;
+}
+
+}  // namespace
+
+QStringList QuitFlow::unsavedWork(MainWindow* workbench)
+{
+    QStringList names;
+    if (workbench->fileActions()->hasUnsavedChanges())
+        names << tr("%1 (the workbench)").arg(workbench->fileActions()->sessionName());
+    for (const QPointer<LongWindow>& l : longWindows())
+        if (l && l->hasUnsavedChanges())
+            names << tr("%1 (a long-sequence window)").arg(l->sessionName());
+    return names;
+}
+
+bool QuitFlow::quit(MainWindow* workbench)
+{
+    FileActions* files = workbench->fileActions();
+    const QStringList names = unsavedWork(workbench);
+    if (!names.isEmpty()) {
+        QString list;
+        for (const QString& name : names) list += QStringLiteral("\n • ") + name;
+        const QMessageBox::StandardButton answer = files->dialogs().ask(
+            tr("Quit AttnLab"),
+            tr("Not saved:%1\n\nSave before quitting? Discard quits without saving.").arg(list),
+            QMessageBox::SaveAll | QMessageBox::Discard | QMessageBox::Cancel);
+        if (answer != QMessageBox::SaveAll && answer != QMessageBox::Discard) return false;
+        if (answer == QMessageBox::SaveAll) {
+            // Each save may ask for a file name; cancelling one keeps every window open.
+            if (files->hasUnsavedChanges() && !files->save()) return false;
+            for (const QPointer<LongWindow>& l : longWindows())
+                if (l && l->hasUnsavedChanges() && !l->save()) return false;
+        }
+    }
+    // Answered once for all: no window asks again as it closes.
+    files->closeWithoutAsking();
+    for (const QPointer<LongWindow>& l : longWindows()) {
+        if (!l) continue;
+        l->setCloseQuestion([] { return QMessageBox::Discard; });
+        l->close();
+    }
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (auto* m = qobject_cast<ModelWindow*>(w)) m->close();
+    workbench->close();
+    QApplication::closeAllWindows();  // anything else still open (presenter view, dialogs)
+    QCoreApplication::quit();         // also when a hidden window would keep the loop alive
+    return true;
+}
+
+}  // namespace attnlab

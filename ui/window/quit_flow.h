@@ -1,0 +1,25 @@
+#pragma once
+// File ▸ Quit: one question that lists the unsaved work of every window (the workbench's
+// session, each long-sequence window's edits), then every window closes (the model window
+// too) and the application ends. Nothing is asked when nothing is unsaved.
+
+#include <QCoreApplication>
+#include <QStringList>
+
+namespace attnlab {
+
+class MainWindow;
+
+class QuitFlow {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::QuitFlow)
+public:
+    // The names of the unsaved work in every open window ("Lesson 2 — …", "long.attnlab.json
+    // (long-sequence window)"), the workbench first; empty when there is none.
+    static QStringList unsavedWork(MainWindow* workbench);
+    // Asks once (Save all / Discard / Cancel) when something is unsaved, saves if told to,
+    // then closes every window and quits. False when cancelled or a save failed: then every
+    // window stays open.
+    static bool quit(MainWindow* workbench);
+};
+
+}  // namespace attnlab
