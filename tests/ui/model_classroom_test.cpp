@@ -6,9 +6,12 @@
 // characters, with the bytes on hover.
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
+#include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,10 +20,12 @@
 #include "core/model/head_edit.h"
 #include "core/tokenize/token_display.h"
 #include "support/model_folder.h"
+#include "support/session_test_support.h"
 #include "ui/model/head_view_panel.h"
 #include "ui/model/model_change_panel.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_focus_panel.h"
+#include "ui/model/model_lesson_launcher.h"
 #include "ui/model/model_window.h"
 #include "ui/model/predictions_panel.h"
 #include "ui/views/color_scales.h"
@@ -220,6 +225,25 @@ TEST(ModelWindow, TheWindowAndEveryDockFitA1366x768Screen)
         EXPECT_LE(dock->widget()->minimumSizeHint().width(), r.width())
             << dock->objectName().toStdString();
     }
+}
+
+TEST(ModelLessonLauncher, ALongModelFolderNameDoesNotWidenTheLessonDock)
+{
+    // The reopen button names the last folder: at full length it made the lesson dock, and with
+    // it the workbench, wider than a 1366-pixel screen.
+    testing::isolateSettings();
+    QTemporaryDir dir;
+    const QString folder =
+        dir.filePath(QStringLiteral("uer-gpt2-chinese-cluecorpussmall-distilled-v2"));
+    ASSERT_TRUE(QDir().mkpath(folder));
+    QSettings().setValue(QStringLiteral("model/lastFolder"), folder);
+    ModelLessonLauncher launcher;
+    launcher.show();
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(launcher.reopenButton()->isEnabled());
+    EXPECT_LE(launcher.minimumSizeHint().width(), 360)
+        << launcher.reopenButton()->text().toStdString();
+    EXPECT_EQ(launcher.reopenButton()->toolTip(), QDir::toNativeSeparators(folder));
 }
 
 TEST(ModelTokens, AChineseTextIsLabelledByItsCharactersWithTheBytesOnHover)

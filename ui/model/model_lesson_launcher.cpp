@@ -15,7 +15,7 @@
 namespace attnlab {
 
 namespace {
-constexpr int kFolderNamePixels = 140;
+constexpr int kFolderNamePixels = 100;
 }
 
 ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
