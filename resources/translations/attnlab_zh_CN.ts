@@ -3925,6 +3925,11 @@ measuring…</source>
         <source>Steps 2 to 5 follow: the scores S, their scaling, the softmax with the mask into P, and the output O.</source>
         <translation>接下来是第 2 到 5 步：打分 S、缩放、带掩码的 softmax 得到 P，以及输出 O。</translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1%2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::WeightsPanel</name>

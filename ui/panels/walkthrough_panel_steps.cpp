@@ -107,12 +107,15 @@ QString WalkthroughPanel::caption(int step) const
                           "weights that sum to one, P %1 — query i's attention budget.")
                            .arg(shape(n, m));
         const bool anyMasked = hr->mask.size() > 0 && !hr->mask.all();
+        // Two sentences: English puts a space between them, Chinese none after "。".
+        const auto then = [](const QString& first, const QString& second) {
+            return tr("%1 %2", "two sentences, one after the other").arg(first, second);
+        };
         if (in.mode == attn::Mode::Causal)
-            text += QLatin1Char(' ') +
-                    tr("The causal mask sets future positions to −∞ first, so their weight is 0.");
+            text = then(text, tr("The causal mask sets future positions to −∞ first, so their "
+                                 "weight is 0."));
         else if (anyMasked)
-            text +=
-                QLatin1Char(' ') + tr("Masked cells are set to −∞ first, so their weight is 0.");
+            text = then(text, tr("Masked cells are set to −∞ first, so their weight is 0."));
         return text;
     }
     case 5:
