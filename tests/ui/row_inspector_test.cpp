@@ -1,7 +1,6 @@
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <numbers>
 #include <utility>
 #include <vector>
@@ -128,8 +127,8 @@ std::vector<std::pair<double, double>> labelSpans(QCPAxis* axis)
         // Across a vertical axis a label takes a line; along a horizontal one its width, or
         // when rotated, a line across the slant.
         const double extent = axis->orientation() == Qt::Vertical ? fm.height()
-                              : rotation > 0             ? fm.height() / std::sin(rotation)
-                                                         : fm.horizontalAdvance(labels[i]);
+                              : rotation > 0                      ? fm.height() / std::sin(rotation)
+                                                                  : fm.horizontalAdvance(labels[i]);
         spans.emplace_back(at - extent / 2, at + extent / 2);
     }
     std::sort(spans.begin(), spans.end());
@@ -161,7 +160,9 @@ TEST(RowInspector, NoTickLabelsOverlapInASmallDock)
             for (QCPAxis* axis : {rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atBottom)}) {
                 if (!axis->tickLabels()) continue;
                 const auto spans = labelSpans(axis);
-                if (axis->orientation() == Qt::Vertical) EXPECT_GE(spans.size(), 2u);
+                if (axis->orientation() == Qt::Vertical) {
+                    EXPECT_GE(spans.size(), 2u);
+                }
                 for (std::size_t i = 1; i < spans.size(); ++i)
                     EXPECT_LE(spans[i - 1].second, spans[i].first + 0.5)
                         << axis->label().toStdString() << ": labels " << i - 1 << " and " << i;
