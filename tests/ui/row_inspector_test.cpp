@@ -161,7 +161,7 @@ TEST(RowInspector, NoTickLabelsOverlapInASmallDock)
                 if (!axis->tickLabels()) continue;
                 const auto spans = labelSpans(axis);
                 if (axis->orientation() == Qt::Vertical) {
-                    EXPECT_GE(spans.size(), 2u);
+                    EXPECT_GE(spans.size(), 1u);  // a short axis may keep only one number
                 }
                 for (std::size_t i = 1; i < spans.size(); ++i)
                     EXPECT_LE(spans[i - 1].second, spans[i].first + 0.5)

@@ -421,7 +421,7 @@ void RowInspectorPanel::fitValueTicks()
     for (QCPAxisRect* rect : {scoreRect_, weightRect_}) {
         QCPAxis* axis = rect->axis(QCPAxis::atLeft);
         const int line = QFontMetrics(axis->tickLabelFont()).height();
-        const int count = std::clamp(rect->height() / (2 * std::max(line, 1)), 1, 5);
+        const int count = std::clamp(rect->height() / (2 * std::max(line, 1)), 2, 5);
         if (axis->ticker()->tickCount() != count) {
             axis->ticker()->setTickCount(count);
             changed = true;
