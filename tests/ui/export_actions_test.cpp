@@ -103,7 +103,6 @@ TEST(FigureDialog, KeepsTheInitialSettingsAndFollowsTheFigureSize)
 }
 
 // Every export dialog started in the home folder, however often the user had gone elsewhere.
-// Disabled: it blocks on the offscreen platform (a modal message box, not yet found).
 TEST(ExportActions, EveryDialogStartsInTheFolderLastUsedAlsoAfterARestart)
 {
     testing::isolateSettings();
