@@ -27,7 +27,7 @@ shoot() {  # shoot LANG FILE ARGS...
     LANGUAGE="$lang" xvfb-run -a -s "-screen 0 ${size}x24" bash -c '
       file=$1; shift
       "$@" & pid=$!
-      xdotool search --sync --onlyvisible --name "presenter" >/dev/null
+      xdotool search --sync --onlyvisible --name "presenter view|演示视图" >/dev/null
       sleep 3   # the maps are drawn from queued replots
       import -window root "$file"
       kill "$pid"' _ "$file" "$bin" "$@"
