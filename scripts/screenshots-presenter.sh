@@ -6,7 +6,7 @@
 # (a folder with its tokenizer, e.g. bench/make_gpt2_checkpoint.py's output with
 # tests/reference/tokenizers/gpt2/{vocab.json,merges.txt} copied in); without MODEL_DIR those
 # three are skipped.
-#   [MODEL_DIR=DIR] scripts/screenshots-presenter.sh [OUT_DIR] [SIZE]
+#   [MODEL_DIR=DIR] [LANGS="en_US zh_CN"] scripts/screenshots-presenter.sh [OUT_DIR] [SIZE]
 # Each shot starts from empty settings (its own HOME). Look at the pictures afterwards.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,14 +27,18 @@ shoot() {  # shoot LANG FILE ARGS...
     LANGUAGE="$lang" xvfb-run -a -s "-screen 0 ${size}x24" bash -c '
       file=$1; shift
       "$@" & pid=$!
-      xdotool search --sync --onlyvisible --name "presenter view|演示视图" >/dev/null
+      # Two top-level windows, titled by language: wait for the second (the presenter) to map.
+      for _ in $(seq 40); do
+        (($(xdotool search --onlyvisible --name "AttnLab" 2>/dev/null | wc -l) >= 2)) && break
+        sleep 0.5
+      done
       sleep 3   # the maps are drawn from queued replots
       import -window root "$file"
       kill "$pid"' _ "$file" "$bin" "$@"
   rm -rf "$home"
 }
 
-for lang in en_US zh_CN; do
+for lang in ${LANGS:-en_US zh_CN}; do
   l=${lang%%_*}
   for view in weights difference pipeline heads walkthrough:1 walkthrough:2 walkthrough:3 \
     walkthrough:4 walkthrough:5; do
