@@ -187,11 +187,20 @@ TEST(Presenter, F5PresentsTheCurrentTabAndTheTrainerIsLentAndGivenBack)
     ASSERT_NE(shown, nullptr);
     EXPECT_EQ(shown->content(), display);
     EXPECT_GT(display->font().pointSizeF(), 1.5 * before);
+    QCoreApplication::processEvents();
+    shown->showNormal();
+    shown->setGeometry(0, 0, 1366, 768);
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
+    // Its six tokens labelled and every value of its maps printed, as in every presented view.
+    const QStringList defects = unreadableMaps(shown, QStringLiteral("trainer"));
+    EXPECT_TRUE(defects.isEmpty()) << defects.join(QLatin1Char('\n')).toStdString();
     QTest::keyClick(shown, Qt::Key_Escape);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     EXPECT_EQ(actions->presenterWindow(), nullptr);
     EXPECT_EQ(display->parentWidget(), home);
     EXPECT_NEAR(display->font().pointSizeF(), before, 0.01);
+    EXPECT_EQ(display->liveView()->valueTextLimit(), 0);  // the dock's small maps print none
 }
 
 // Marks: a pen stroke by dragging, a ring by clicking a cell, C clears; marks stay with the

@@ -90,7 +90,12 @@ public:
     // The axis titles ("query", "key"); a note on thinned labels is shown regardless.
     void setAxisTitlesShown(bool shown);
     // Largest rows x cols for which the values are printed in the cells.
-    void setValueTextLimit(int cells) { valueTextLimit_ = cells; }
+    void setValueTextLimit(int cells)
+    {
+        valueTextLimit_ = cells;
+        updateValueTexts();
+    }
+    [[nodiscard]] int valueTextLimit() const { return valueTextLimit_; }
     [[nodiscard]] HeatmapPlottable* heatmap() const { return map_; }
     // What the cells show: one pixel per cell, pixel (x = column, y = row).
     [[nodiscard]] QImage drawnImage() const { return map_->cellImage(); }

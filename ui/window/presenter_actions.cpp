@@ -5,6 +5,7 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPointer>
 #include <QScreen>
 #include <QScrollArea>
 #include <QTabWidget>
@@ -184,10 +185,20 @@ bool PresenterActions::presentTrainer()
     TrainerDisplay* display = panel ? panel->display() : nullptr;
     auto giveBack = PresenterWindow::placeOf(display, PresenterWindow::MapFontScale);
     if (!giveBack) return false;
-    // Lent, not copied: the run keeps feeding the same live map and curve.
+    // Lent, not copied: the run keeps feeding the same live map and curve. In the dock its maps
+    // print no values (they animate in a small space); presented, small maps do.
     PresenterWindow::scaleFonts(display, PresenterWindow::MapFontScale);
+    QList<QPair<QPointer<HeatmapView>, int>> limits;
+    for (HeatmapView* map : display->findChildren<HeatmapView*>()) {
+        limits.append({map, map->valueTextLimit()});
+        map->setValueTextLimit(kPresenterValueCells);
+    }
     auto* window = new PresenterWindow(display, marks_, QStringLiteral("trainer"), main_);
-    window->setGiveBack(std::move(giveBack));
+    window->setGiveBack([giveBack = std::move(giveBack), limits](QWidget* w) {
+        for (const auto& [map, limit] : limits)
+            if (map) map->setValueTextLimit(limit);
+        giveBack(w);
+    });
     open(window);
     return true;
 }
