@@ -2,12 +2,12 @@
 // English and in Chinese: nothing the lesson needs is collapsed, clipped or scrolled away.
 // (The hand exercise's Keys sliders were collapsed to a header; labels were elided.)
 #include <gtest/gtest.h>
-#include <ostream>
 
 #include <QDockWidget>
 #include <QSlider>
 #include <QTest>
 
+#include "support/classroom_screens.h"
 #include "support/layout_check.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
@@ -19,15 +19,7 @@
 namespace attnlab {
 namespace {
 
-struct Screen {
-    int width, height;
-    const char* language;
-};
-
-void PrintTo(const Screen& s, std::ostream* os)
-{
-    *os << s.width << "x" << s.height << "_" << s.language;
-}
+using testing::Screen;
 
 class LessonLayout : public ::testing::TestWithParam<Screen> {};
 
@@ -72,14 +64,7 @@ TEST_P(LessonLayout, EveryLessonFitsWithoutClippedText)
     setLanguage(QStringLiteral("en"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Screens, LessonLayout,
-                         ::testing::Values(Screen{1366, 768, "en"}, Screen{1366, 768, "zh_CN"},
-                                           Screen{1920, 1080, "en"}, Screen{1920, 1080, "zh_CN"}),
-                         [](const ::testing::TestParamInfo<Screen>& p) {
-                             return std::to_string(p.param.width) + "x" +
-                                    std::to_string(p.param.height) + "_" +
-                                    (p.param.language[0] == 'z' ? "zh" : "en");
-                         });
+INSTANTIATE_TEST_SUITE_P(Screens, LessonLayout, testing::classroomScreens(), testing::screenName);
 
 }  // namespace
 }  // namespace attnlab

@@ -3,7 +3,6 @@
 // in Chinese. Up to 16 tokens every token is labelled on both axes, up to 12 every cell prints
 // its value, and no title is cut. And the marks drawn while talking.
 #include <gtest/gtest.h>
-#include <ostream>
 
 #include <QAction>
 #include <QDir>
@@ -14,6 +13,7 @@
 #include <QTest>
 #include <QToolBar>
 
+#include "support/classroom_screens.h"
 #include "support/layout_check.h"
 #include "support/model_folder.h"
 #include "support/session_test_support.h"
@@ -37,15 +37,7 @@
 namespace attnlab {
 namespace {
 
-struct Screen {
-    int width, height;
-    const char* language;
-};
-
-void PrintTo(const Screen& s, std::ostream* os)
-{
-    *os << s.width << "x" << s.height << "_" << s.language;
-}
+using testing::Screen;
 
 int tickCount(const QCPAxis* axis)
 {
@@ -149,14 +141,7 @@ TEST_P(PresenterViews, EveryLessonAndViewLabelsEveryTokenPrintsEveryValueAndCuts
     setLanguage(QStringLiteral("en"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Screens, PresenterViews,
-                         ::testing::Values(Screen{1366, 768, "en"}, Screen{1366, 768, "zh_CN"},
-                                           Screen{1920, 1080, "en"}, Screen{1920, 1080, "zh_CN"}),
-                         [](const ::testing::TestParamInfo<Screen>& p) {
-                             return std::to_string(p.param.width) + "x" +
-                                    std::to_string(p.param.height) + "_" +
-                                    std::string(p.param.language).substr(0, 2);
-                         });
+INSTANTIATE_TEST_SUITE_P(Screens, PresenterViews, testing::classroomScreens(), testing::screenName);
 
 // F5 presents the tab on show; the trainer's display is lent and comes back when Esc closes.
 TEST(Presenter, F5PresentsTheCurrentTabAndTheTrainerIsLentAndGivenBack)
