@@ -2,6 +2,7 @@
 // 11). Not a test; bench/model_compare.sh runs it beside the PyTorch peer (torch_peer.py).
 //
 //   attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] [--warmup 1] [--all-logits]
+//                              [--parts]
 //   attnlab_model_bench --gemm [--reps 9]
 //
 // Prints one JSON object per measurement, prefixed with "RESULT " (lines starting with "#" are
@@ -13,6 +14,8 @@
 //              every layer kept; logits for the last position only unless --all-logits), after
 //              `warmup` ones (timed apart: the process's first pass also maps the weights'
 //              pages, which the open left untouched); ids are (i * 7919) mod V, as in torch_peer.py
+//   parts      with --parts, per token count: the median time of each stage of the pass
+//              (bench/model_parts.cpp), and which GEMM kernel ran
 //   memory     resident memory after the forward passes, with the last pass's result alive
 //              (result_bytes: its matrices' floats)
 // --gemm needs no checkpoint: y = x W + b on the model's shapes with random weights, through
@@ -32,6 +35,8 @@
 #include <variant>
 #include <vector>
 
+#include "bench/model_parts.h"
+#include "core/kernels/gemm.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
 #include "core/tokenize/tokenizer_loader.h"
@@ -88,7 +93,7 @@ int usage()
 {
     std::fprintf(stderr,
                  "usage: attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] "
-                 "[--warmup 1] [--all-logits]\n"
+                 "[--warmup 1] [--all-logits] [--parts]\n"
                  "       attnlab_model_bench --gemm [--reps 9]\n");
     return 2;
 }
@@ -173,6 +178,7 @@ int main(int argc, char** argv)
     int reps = 5;
     int warmup = 1;
     bool allLogits = false;
+    bool parts = false;
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool hasValue = i + 1 < argc;
@@ -184,11 +190,13 @@ int main(int argc, char** argv)
             warmup = std::atoi(argv[++i]);
         else if (arg == "--all-logits")
             allLogits = true;
+        else if (arg == "--parts")
+            parts = true;
         else
             return usage();
     }
-    std::printf("# attnlab_model_bench: %s, OpenMP threads %d\n", folder.c_str(),
-                omp_get_max_threads());
+    std::printf("# attnlab_model_bench: %s, OpenMP threads %d, GEMM kernel %s\n", folder.c_str(),
+                omp_get_max_threads(), attn::kernels::gemmPathName(attn::kernels::gemmPath()));
 
     const Resident before = resident();
     const auto start = Clock::now();
@@ -247,6 +255,7 @@ int main(int argc, char** argv)
             n, allLogits ? "true" : "false", sorted[sorted.size() / 2], sorted.front(),
             list.str().c_str(), warmList.str().c_str());
         std::fflush(stdout);
+        if (parts) attn::bench::printParts(model, n, reps);
     }
     std::size_t floats = static_cast<std::size_t>(kept.finalHidden.size() + kept.logits.size());
     for (const attn::model::LayerTrace& t : kept.layers) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <string>
+#include <type_traits>
 
+#include "core/kernels/gemm.h"
 #include "core/memory_advice.h"
 #include "core/scores.h"
 #include "core/softmax.h"
@@ -20,6 +22,28 @@ void resizeLarge(M& matrix, long rows, long cols)
 }
 
 namespace {
+
+// rows x cols of `out` (row stride ldo) = a (rows x inner, stride lda) times b, which is
+// inner x cols (stride ldb), or cols x inner when `bTransposed`. Floats go through
+// kernels::sgemm, whose kernel is chosen for the CPU at run time (a packaged build's Eigen
+// products would be baseline SSE2 code); doubles stay with Eigen.
+template <typename T>
+void product(long rows, long inner, long cols, const T* a, long lda, const T* b, long ldb,
+             bool bTransposed, T* out, long ldo)
+{
+    if constexpr (std::is_same_v<T, float>) {
+        kernels::sgemm(rows, inner, cols, a, lda, b, ldb, bTransposed, nullptr, out, ldo);
+    } else {
+        using Stride = Eigen::OuterStride<>;
+        using ConstMap = Eigen::Map<const MatrixT<T>, 0, Stride>;
+        Eigen::Map<MatrixT<T>, 0, Stride> target(out, rows, cols, Stride(ldo));
+        const ConstMap left(a, rows, inner, Stride(lda));
+        if (bTransposed)
+            target.noalias() = left * ConstMap(b, cols, inner, Stride(ldb)).transpose();
+        else
+            target.noalias() = left * ConstMap(b, inner, cols, Stride(ldb));
+    }
+}
 
 template <typename T>
 using RowArray = Eigen::Array<T, Eigen::Dynamic, 1>;
@@ -71,8 +95,8 @@ void writeOutput(MaskKind kind, long i0, long rows, HeadResultT<T>& hr)
     for (long s0 = i0; s0 < i0 + rows; s0 += slice) {
         const long r = std::min(slice, i0 + rows - s0);
         const long cols = kind == MaskKind::Causal ? std::min(m, s0 + r) : m;
-        hr.output.middleRows(s0, r).noalias() =
-            hr.weights.block(s0, 0, r, cols) * hr.V.topRows(cols);
+        product<T>(r, cols, hr.V.cols(), hr.weights.data() + s0 * m, m, hr.V.data(), hr.V.cols(),
+                   false, hr.output.data() + s0 * hr.output.cols(), hr.output.cols());
     }
 }
 
@@ -108,7 +132,7 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
     const ScoreScaler<T> scale(static_cast<T>(in.scoreDivisor()));
     const long blocks = (n + kHeadBlockRows - 1) / kHeadBlockRows;
     std::atomic<int> fault{static_cast<int>(RowFault::None)};
-    // Inside the parallel region Eigen runs each block's products on the calling thread.
+    // Inside the parallel region each block's products run on the calling thread.
     // Last block first: under a causal mask later rows weigh more keys, and handing out the
     // largest blocks first evens the threads out (with 4 blocks on 2 threads, 3+0 and 2+1
     // instead of 0+2 and 1+3, which left one thread waiting a tenth of the time).
@@ -118,7 +142,8 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
         const long i0 = (blocks - 1 - k) * kHeadBlockRows;
         const long rows = std::min(kHeadBlockRows, n - i0);
         if (dot)
-            hr.scores.middleRows(i0, rows).noalias() = hr.Q.middleRows(i0, rows) * hr.K.transpose();
+            product<T>(rows, hr.Q.cols(), m, hr.Q.data() + i0 * hr.Q.cols(), hr.Q.cols(),
+                       hr.K.data(), hr.K.cols(), true, hr.scores.data() + i0 * m, m);
         for (long i = i0; i < i0 + rows; ++i) {
             const RowFault f = weighRow<T>(kind, general, scale, hr, i);
             if (f != RowFault::None) {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/head_pass.h"
-#include "core/model/gemm.h"
+#include "core/kernels/gemm.h"
 #include "core/projection.h"
 #include "core/scores.h"
 #include "core/softmax.h"
@@ -72,7 +72,7 @@ void writeOutput(MaskKind kind, long i0, long rows, LongHead& hd)
         // The packed SGEMM keeps its packing buffers per thread: Eigen's product allocated them
         // afresh for every block (8 MB at m = 32,768), and clearing those pages was 57 % of the
         // time at n = 32,768.
-        model::gemm::sgemm(r, cols, hd.V.cols(), &hd.weights(s0, 0), m, hd.V.data(), hd.V.cols(),
+        kernels::sgemm(r, cols, hd.V.cols(), &hd.weights(s0, 0), m, hd.V.data(), hd.V.cols(),
                            false, nullptr, &hd.output(s0, 0), hd.output.cols());
     }
 }
@@ -117,7 +117,7 @@ void weighHead(const HeadJob& job, LongHead& hd, Run& run)
             const long rows = std::min(kBlockRows, n - i0);
             const long cols = job.kind == MaskKind::Causal ? std::min(m, i0 + rows) : m;
             if (job.in.score == ScoreFunction::Dot) {
-                model::gemm::sgemm(rows, hd.Q.cols(), cols, &hd.Q(i0, 0), hd.Q.cols(), hd.K.data(),
+                kernels::sgemm(rows, hd.Q.cols(), cols, &hd.Q(i0, 0), hd.Q.cols(), hd.K.data(),
                                    hd.K.cols(), true, nullptr, raw.data(), m);
             } else {
                 const MatrixT<float> q = hd.Q.middleRows(i0, rows);

@@ -9,16 +9,11 @@
 #include <string>
 
 #include "core/attend_projected.h"
-#include "core/model/gemm.h"
+#include "core/kernels/gemm.h"
 
 namespace attn::model {
 
 namespace {
-
-// Products below this many multiply-adds stay on one thread.
-constexpr double kParallelDenseWork = 1 << 20;
-// Column blocks are multiples of this many floats (one cache line is 16).
-constexpr long kColumnGranule = 64;
 
 std::string layerField(long layer, long head, const char* what)
 {
@@ -35,46 +30,24 @@ void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
     // memory's speed, where packing W first reads it twice (1 x 768 x 3072: 0.26 ms against
     // 0.71). From two rows on the packed product is faster: 1.1-1.7x on GPT-2's layers, 4.5x
     // on the 50257 x 768 decoder, where Eigen's small-n GEMM is slow (2 rows: 71 ms vs 16).
-    if (!gemm::packedKernel() || x.rows() == 1) {
+    if (x.rows() == 1) {
         applyDenseEigen(x, dense, y);
         return;
     }
     const long n = x.rows();
     y.resize(n, dense.out);
-    gemm::sgemm(n, dense.in, dense.out, x.data(), x.cols(), dense.weight,
-                dense.outByIn ? dense.in : dense.out, dense.outByIn, dense.bias, y.data(),
-                dense.out);
+    kernels::sgemm(n, dense.in, dense.out, x.data(), x.cols(), dense.weight,
+                   dense.outByIn ? dense.in : dense.out, dense.outByIn, dense.bias, y.data(),
+                   dense.out);
 }
 
 void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
 {
     const long n = x.rows();
-    const long out = dense.out;
-    y.resize(n, out);
-    const ConstRowMap w = dense.stored();
-    const int threads = omp_get_max_threads();
-    const double work = static_cast<double>(n) * static_cast<double>(dense.in) * out;
-    // Column blocks of whole granules, the larger ones first: handed out in order, they leave
-    // the threads even (GPT-2's c_attn, 2304 = 36 granules wide, used to end on a 64-column
-    // block that left one thread waiting a tenth of the product).
-    const long granules = (out + kColumnGranule - 1) / kColumnGranule;
-    long blocks = 1;
-    if (threads > 1 && work >= kParallelDenseWork)
-        blocks = std::max(1L, std::min<long>(4L * threads, granules));
-    const long base = granules / blocks;
-    const long extra = granules % blocks;
-#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
-    for (long k = 0; k < blocks; ++k) {
-        const long g0 = k * base + std::min(k, extra);
-        const long c0 = g0 * kColumnGranule;
-        const long c = std::min((base + (k < extra ? 1 : 0)) * kColumnGranule, out - c0);
-        auto target = y.middleCols(c0, c);
-        if (dense.outByIn)
-            target.noalias() = x * w.middleRows(c0, c).transpose();
-        else
-            target.noalias() = x * w.middleCols(c0, c);
-        if (dense.bias != nullptr) target.rowwise() += dense.b().segment(c0, c).transpose();
-    }
+    y.resize(n, dense.out);
+    kernels::sgemm(kernels::GemmPath::Portable, n, dense.in, dense.out, x.data(), x.cols(),
+                   dense.weight, dense.outByIn ? dense.in : dense.out, dense.outByIn, dense.bias,
+                   y.data(), dense.out);
 }
 
 void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y)
@@ -102,9 +75,15 @@ void activate(Activation activation, FloatMatrix& x)
     switch (activation) {
     case Activation::GeluTanh: {
         // gelu_new: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-        auto a = x.array();
+        // In row blocks over the threads: Eigen's tanh is vectorised but single-threaded.
         const float c = static_cast<float>(std::sqrt(2.0 / M_PI));
-        a = 0.5f * a * (1.0f + (c * (a + 0.044715f * a.cube())).tanh());
+        const long rows = x.rows();
+        const long block = std::max(1L, 16384L / std::max(1L, x.cols()));
+#pragma omp parallel for schedule(static) if (count >= 65536)
+        for (long r0 = 0; r0 < rows; r0 += block) {
+            auto a = x.middleRows(r0, std::min(block, rows - r0)).array();
+            a = 0.5f * a * (1.0f + (c * (a + 0.044715f * a.cube())).tanh());
+        }
         break;
     }
     case Activation::GeluErf:

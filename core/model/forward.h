@@ -115,9 +115,9 @@ FloatMatrix attentionInput(const Model& model, const ForwardResult& result, int 
 // (hidden, and the typing cache when kept), the residual and final hidden states, the logits.
 std::size_t cachedBytes(const ForwardResult& result);
 
-// Building blocks, exposed for tests: row-wise LayerNorm, activations, and y = x W + b (the
-// packed SGEMM of gemm.h where it is compiled in; applyDenseEigen is Eigen's product with the
-// weight split over OpenMP threads by output columns, the fallback, kept to compare with).
+// Building blocks, exposed for tests: row-wise LayerNorm, activations, and y = x W + b
+// (kernels::sgemm on the path chosen at run time, and Eigen's GEMV for one row; applyDenseEigen
+// is always the portable path, Eigen's product, to compare with).
 void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y);
 void activate(Activation activation, FloatMatrix& x);
 void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y);

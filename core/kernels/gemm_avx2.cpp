@@ -1,8 +1,7 @@
-#include "core/model/gemm.h"
-
-// C = A B (+ bias), shapes in gemm.h. The AVX2+FMA path is Goto's algorithm as BLIS writes it:
-// A and B are copied ("packed") into the order the register kernel reads them, in blocks that
-// stay in one cache level while they are reused (Zen 3: L1d 32 KiB, L2 512 KiB per core).
+// The Avx2Fma path of kernels::sgemm (shapes in gemm.h), compiled with -mavx2 -mfma. It is
+// Goto's algorithm as BLIS writes it: A and B are copied ("packed") into the order the register
+// kernel reads them, in blocks that stay in one cache level while they are reused (Zen 3: L1d 32
+// KiB, L2 512 KiB per core).
 //
 //   tile     MR x NR = 6 x 16 of C in 12 ymm accumulators; per step p of k: 2 loads of B,
 //            6 broadcasts of A, 12 FMAs (2 FMAs a cycle: 6 cycles a step)
@@ -25,18 +24,20 @@
 // Single-thread speed on the model's shapes: 85-92 GFLOP/s of the 103 this core's FMA units reach
 // (bench: attnlab_model_bench --gemm).
 
-#include <algorithm>
+// Nothing from the standard library's templates is used here (see gemm_paths.h): min, the
+// scratch buffer and its growth are written out.
+
 #include <cstdint>
+#include <cstdlib>
 #include <omp.h>
-#include <vector>
+
+#include "core/kernels/gemm_paths.h"
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
-#else
-#include <Eigen/Core>
 #endif
 
-namespace attn::model::gemm {
+namespace attn::kernels::detail {
 
 #if defined(__AVX2__) && defined(__FMA__)
 
@@ -57,6 +58,39 @@ long ceilDiv(long a, long b)
 {
     return (a + b - 1) / b;
 }
+
+long smaller(long a, long b)
+{
+    return a < b ? a : b;
+}
+
+long larger(long a, long b)
+{
+    return a > b ? a : b;
+}
+
+// The calling thread's scratch, grown, never shrunk (up to 7 MiB for the model's shapes), on
+// 64-byte boundaries.
+struct Scratch {
+    float* data = nullptr;
+    std::size_t floats = 0;
+    Scratch() = default;
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    ~Scratch() { std::free(data); }
+    float* reserve(std::size_t want)
+    {
+        if (floats < want) {
+            const std::size_t bytes = (want * sizeof(float) + 63) / 64 * 64;
+            void* fresh = std::aligned_alloc(64, bytes);
+            if (fresh == nullptr) throwOutOfMemory();
+            std::free(data);
+            data = static_cast<float*>(fresh);
+            floats = want;
+        }
+        return data;
+    }
+};
 
 // One tile: C[0..M) x [0..cols) = (first ? bias or 0 : C) + sum_p a[p MR + i] b[p NR + j].
 template <int M>
@@ -203,21 +237,21 @@ struct Problem {
 void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
 {
     for (long pc = 0; pc < P.k; pc += P.kcBlock) {
-        const long kc = std::min(P.kcBlock, P.k - pc);
+        const long kc = smaller(P.kcBlock, P.k - pc);
         if (P.bTransposed)
             for (long jr = 0; jr < w; jr += NR)
-                packBTransposed(P.b + (j0 + jr) * P.ldb + pc, P.ldb, kc, std::min<long>(NR, w - jr),
+                packBTransposed(P.b + (j0 + jr) * P.ldb + pc, P.ldb, kc, smaller(NR, w - jr),
                                 bp + jr * kc);
         else
             packB(P.b + pc * P.ldb + j0, P.ldb, kc, w, bp);
         const float* aSlice = ap + pc * P.rowsPadded;
         for (long ic = 0; ic < P.n; ic += MC) {
-            const long mc = std::min(MC, P.n - ic);
+            const long mc = smaller(MC, P.n - ic);
             for (long jr = 0; jr < w; jr += NR) {
-                const long cols = std::min<long>(NR, w - jr);
+                const long cols = smaller(NR, w - jr);
                 const float* bias = P.bias != nullptr ? P.bias + j0 + jr : nullptr;
                 for (long ir = 0; ir < mc; ir += MR) {
-                    const long rows = std::min<long>(MR, mc - ir);
+                    const long rows = smaller(MR, mc - ir);
                     float* c = P.c + (ic + ir) * P.ldc + j0 + jr;
                     kKernels[rows](kc, aSlice + (ic + ir) * kc, bp + jr * kc, c, P.ldc, cols, bias,
                                    pc == 0);
@@ -229,49 +263,42 @@ void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
 
 }  // namespace
 
-bool packedKernel()
+bool avx2FmaCompiledIn()
 {
     return true;
 }
 
-void sgemm(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
-           bool bTransposed, const float* bias, float* c, long ldc)
+void sgemmAvx2Fma(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
+                  bool bTransposed, const float* bias, float* c, long ldc)
 {
-    if (n <= 0 || m <= 0) return;
-    if (k <= 0) {
-        for (long i = 0; i < n; ++i)
-            for (long j = 0; j < m; ++j) c[i * ldc + j] = bias != nullptr ? bias[j] : 0.0f;
-        return;
-    }
     const long panels = ceilDiv(n, MR);
     const long kcBlock = ceilDiv(k, ceilDiv(k, KC));  // even slices: 768 = 3 x 256, 300 = 2 x 150
     const Problem P{n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc, kcBlock, panels * MR};
 
     const double work = static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(m);
-    const int threads = work >= kParallelWork ? std::max(1, omp_get_max_threads()) : 1;
+    // Inside a parallel region (the long path's row blocks) the calling thread does it all.
+    const int threads = work >= kParallelWork && !omp_in_parallel()
+                            ? static_cast<int>(larger(1, omp_get_max_threads()))
+                            : 1;
     const long nrPanels = ceilDiv(m, NR);
     // At least kChunksPerThread per thread and a multiple of the threads, at most NC wide.
-    const long wanted = ceilDiv(std::max(ceilDiv(m, NC), kChunksPerThread * threads), threads);
+    const long wanted = ceilDiv(larger(ceilDiv(m, NC), kChunksPerThread * threads), threads);
     const long chunkWidth = ceilDiv(nrPanels, wanted * threads) * NR;
     const long chunks = ceilDiv(m, chunkWidth);
     // Whole cache lines each, so that every thread's B starts aligned.
     const std::size_t aFloats = static_cast<std::size_t>(ceilDiv(P.rowsPadded * k, 16) * 16);
     const std::size_t bFloats = static_cast<std::size_t>(kcBlock * chunkWidth);
 
-    // The calling thread's scratch, grown, never shrunk (up to 7 MiB for the model's shapes):
-    // packed A, then each thread's B, from a 64-byte boundary. Allocated before the threads
+    // Packed A, then each thread's B, from a 64-byte boundary; allocated before the threads
     // start, so that std::bad_alloc reaches the caller.
-    thread_local std::vector<float> scratch;
-    const std::size_t want = aFloats + static_cast<std::size_t>(threads) * bFloats + 16;
-    if (scratch.size() < want) scratch.resize(want);
-    float* const ap =
-        scratch.data() + (16 - reinterpret_cast<std::uintptr_t>(scratch.data()) / 4 % 16) % 16;
+    thread_local Scratch scratch;
+    float* const ap = scratch.reserve(aFloats + static_cast<std::size_t>(threads) * bFloats);
     const long slices = ceilDiv(k, kcBlock);
     const auto packPanel = [&](long t) {  // loop 0, one panel of one slice
         const long pc = (t / panels) * kcBlock;
         const long r = t % panels;
-        const long kc = std::min(kcBlock, k - pc);
-        packA(a + r * MR * lda + pc, lda, std::min<long>(MR, n - r * MR), kc,
+        const long kc = smaller(kcBlock, k - pc);
+        packA(a + r * MR * lda + pc, lda, smaller(MR, n - r * MR), kc,
               ap + pc * P.rowsPadded + r * MR * kc);
     };
     // A small A is packed here, before the threads start: its threads would meet at a barrier
@@ -290,34 +317,24 @@ void sgemm(long n, long k, long m, const float* a, long lda, const float* b, lon
 #pragma omp for schedule(dynamic, 1) nowait
         for (long chunk = 0; chunk < chunks; ++chunk) {  // loop 1
             const long j0 = chunk * chunkWidth;
-            runChunk(P, ap, bp, j0, std::min(chunkWidth, m - j0));
+            runChunk(P, ap, bp, j0, smaller(chunkWidth, m - j0));
         }
     }
 }
 
-#else  // no AVX2 + FMA: Eigen's product
+#else  // not an x86 compiler that can target AVX2 and FMA
 
-bool packedKernel()
+bool avx2FmaCompiledIn()
 {
     return false;
 }
 
-void sgemm(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
-           bool bTransposed, const float* bias, float* c, long ldc)
+void sgemmAvx2Fma(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
+                  bool bTransposed, const float* bias, float* c, long ldc)
 {
-    using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    using Stride = Eigen::OuterStride<>;
-    using ConstMap = Eigen::Map<const Matrix, 0, Stride>;
-    if (n <= 0 || m <= 0) return;
-    Eigen::Map<Matrix, 0, Stride> C(c, n, m, Stride(ldc));
-    const ConstMap A(a, n, k, Stride(lda));
-    if (bTransposed)
-        C.noalias() = A * ConstMap(b, m, k, Stride(ldb)).transpose();
-    else
-        C.noalias() = A * ConstMap(b, k, m, Stride(ldb));
-    if (bias != nullptr) C.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, m);
+    sgemmPortable(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
 }
 
 #endif
 
-}  // namespace attn::model::gemm
+}  // namespace attn::kernels::detail

@@ -1,13 +1,13 @@
-// The packed SGEMM (core/model/gemm.h) against a naive double-precision product on shapes that
-// end inside every tile and block (MR = 6 rows, NR = 16 columns, KC = 256, MC = 144, column
-// chunks of up to NC = 256), both layouts of B, with and without bias, padded strides, on one
-// and two threads.
+// kernels::sgemm (core/kernels/gemm.h), on every path this binary has and this CPU runs, against
+// a naive double-precision product on shapes that end inside every tile and block of the packed
+// kernel (MR = 6 rows, NR = 16 columns, KC = 256, MC = 144, column chunks of up to NC = 256),
+// both layouts of B, with and without bias, padded strides, on one and two threads.
 //
 // Tolerance: |C - reference| <= 1e-5 * (sum_p |a_ip| |b_pj| + |bias_j|) for every element. Float
 // sums of k terms are off by at most about k 2^-24 of that sum (k <= 2700 here: 1.6e-4 in the
 // worst case) and by about sqrt(k) 2^-24 (under 4e-6) for these random signs; one wrong or
 // missing term of typical size exceeds it many times over.
-#include "core/model/gemm.h"
+#include "core/kernels/gemm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,8 +44,9 @@ std::vector<float> randomValues(std::size_t count, unsigned seed)
     return v;
 }
 
-// The worst |C - reference| / (sum |a||b| + |bias|) over C, with sgemm run on `threads`.
-double worstError(const Case& t, int threads)
+// The worst |C - reference| / (sum |a||b| + |bias|) over C, with sgemm run on `path` and
+// `threads`.
+double worstError(kernels::GemmPath path, const Case& t, int threads)
 {
     const auto [n, k, m] = t.shape;
     const long lda = k + t.pad;
@@ -61,8 +62,8 @@ double worstError(const Case& t, int threads)
 
     const int before = omp_get_max_threads();
     omp_set_num_threads(threads);
-    gemm::sgemm(n, k, m, a.data(), lda, b.data(), ldb, t.transposed,
-                t.withBias ? bias.data() : nullptr, c.data(), ldc);
+    kernels::sgemm(path, n, k, m, a.data(), lda, b.data(), ldb, t.transposed,
+                   t.withBias ? bias.data() : nullptr, c.data(), ldc);
     omp_set_num_threads(before);
 
     double worst = 0.0;
@@ -84,12 +85,12 @@ double worstError(const Case& t, int threads)
     return worst;
 }
 
-std::string describe(const Case& t, int threads)
+std::string describe(kernels::GemmPath path, const Case& t, int threads)
 {
-    return std::to_string(t.shape.n) + "x" + std::to_string(t.shape.k) + "x" +
-           std::to_string(t.shape.m) + (t.transposed ? " B^T" : " B") +
-           (t.withBias ? " +bias" : "") + " pad " + std::to_string(t.pad) + ", " +
-           std::to_string(threads) + " thread(s)";
+    return std::string(kernels::gemmPathName(path)) + " " + std::to_string(t.shape.n) + "x" +
+           std::to_string(t.shape.k) + "x" + std::to_string(t.shape.m) +
+           (t.transposed ? " B^T" : " B") + (t.withBias ? " +bias" : "") + " pad " +
+           std::to_string(t.pad) + ", " + std::to_string(threads) + " thread(s)";
 }
 
 void expectAllLayouts(const std::vector<Shape>& shapes, long pad = 0)
@@ -97,10 +98,28 @@ void expectAllLayouts(const std::vector<Shape>& shapes, long pad = 0)
     for (const Shape& s : shapes)
         for (const bool transposed : {false, true})
             for (const bool withBias : {false, true})
-                for (const int threads : {1, 2}) {
-                    const Case t{s, transposed, withBias, pad};
-                    EXPECT_LE(worstError(t, threads), kTolerance) << describe(t, threads);
-                }
+                for (const int threads : {1, 2})
+                    for (const kernels::GemmPath path : kernels::supportedGemmPaths()) {
+                        const Case t{s, transposed, withBias, pad};
+                        EXPECT_LE(worstError(path, t, threads), kTolerance)
+                            << describe(path, t, threads);
+                    }
+}
+
+TEST(Gemm, EveryPathTheCpuRunsIsSupportedAndOneIsChosen)
+{
+    const auto paths = kernels::supportedGemmPaths();
+    ASSERT_FALSE(paths.empty());
+    EXPECT_EQ(paths.front(), kernels::GemmPath::Portable);
+    EXPECT_NE(std::find(paths.begin(), paths.end(), kernels::gemmPath()), paths.end());
+#if defined(__x86_64__)
+    // Every x86-64 machine this project runs its CI on has AVX2 and FMA: a binary that does not
+    // offer the packed kernel there has lost it (the portable build's dispatch).
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        EXPECT_EQ(paths.back(), kernels::GemmPath::Avx2Fma);
+    }
+#endif
 }
 
 TEST(Gemm, MatchesNaiveProductOnOddShapes)

@@ -1,0 +1,21 @@
+#pragma once
+// The kernels behind kernels::sgemm (gemm.h), one translation unit each, so that each can be
+// compiled for its own instruction set. Nothing here is inline or a template shared with other
+// translation units: an inline function instantiated in the AVX2 unit could otherwise be the
+// copy the linker keeps for every caller, and fault on a CPU without AVX2.
+
+namespace attn::kernels::detail {
+
+// Whether gemm_avx2.cpp was compiled with AVX2 and FMA (false on other architectures).
+bool avx2FmaCompiledIn();
+
+void sgemmAvx2Fma(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
+                  bool bTransposed, const float* bias, float* c, long ldc);
+
+void sgemmPortable(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
+                   bool bTransposed, const float* bias, float* c, long ldc);
+
+// Throws std::bad_alloc; out of line so that the AVX2 unit instantiates nothing of <new>.
+[[noreturn]] void throwOutOfMemory();
+
+}  // namespace attn::kernels::detail
