@@ -12,7 +12,8 @@ import os
 import statistics
 import sys
 
-GOAL, AIM = 1.0, 0.7
+# The goal: at most 0.8 of PyTorch's time, in every round.
+GOAL = 0.8
 
 
 def results(path):
@@ -45,11 +46,11 @@ def main():
     print(f"Forward pass, {len(rounds)} rounds; ms: median (min) over every timed pass")
     print()
     print("| tokens | ours | PyTorch | PyTorch, OMP_WAIT_POLICY=PASSIVE "
-          "| ours / PyTorch (median of rounds) | rounds | goal ≤ 1.0, aim ≤ 0.7 |")
+          "| ours / PyTorch (median of rounds) | rounds | goal ≤ 0.8 in every round |")
     print("|---|---|---|---|---|---|---|")
     for n in sorted(ours):
         r = statistics.median(ratios[n])
-        verdict = "aim met" if r <= AIM else "goal met" if r <= GOAL else "missed"
+        verdict = "met" if max(ratios[n]) <= GOAL else "missed"
         passive = torch.get((n, False))
         print(f"| {n} | {fmt(ours[n])} | {fmt(torch[(n, True)])} | {fmt(passive) if passive else '-'} "
               f"| **{r:.2f}** | {', '.join(f'{x:.2f}' for x in ratios[n])} | {verdict} |")

@@ -57,6 +57,7 @@ void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y
     y.resize(n, d);
     const ConstVecMap gamma(norm.gamma, d);
     const ConstVecMap beta(norm.beta, d);
+#pragma omp parallel for schedule(static) if (n * d >= 65536)
     for (long i = 0; i < n; ++i) {
         const auto row = x.row(i).cast<double>();
         const double mean = row.mean();
