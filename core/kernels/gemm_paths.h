@@ -1,5 +1,6 @@
 #pragma once
-// The kernels behind kernels::sgemm (gemm.h), one translation unit each, so that each can be
+// The kernels behind kernels::sgemm (gemm.h) and geluTanh (activation.h), one translation
+// unit per instruction set, so that each can be
 // compiled for its own instruction set. Nothing here is inline or a template shared with other
 // translation units: an inline function instantiated in the AVX2 unit could otherwise be the
 // copy the linker keeps for every caller, and fault on a CPU without AVX2.
@@ -14,6 +15,9 @@ void sgemmAvx2Fma(long n, long k, long m, const float* a, long lda, const float*
 
 void sgemmPortable(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
                    bool bTransposed, const float* bias, float* c, long ldc);
+
+void geluTanhAvx2Fma(float* x, long count);
+void geluTanhPortable(float* x, long count);
 
 // Throws std::bad_alloc; out of line so that the AVX2 unit instantiates nothing of <new>.
 [[noreturn]] void throwOutOfMemory();

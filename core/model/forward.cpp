@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/attend_projected.h"
+#include "core/kernels/activation.h"
 #include "core/kernels/gemm.h"
 
 namespace attn::model {
@@ -76,15 +77,12 @@ void activate(Activation activation, FloatMatrix& x)
     switch (activation) {
     case Activation::GeluTanh: {
         // gelu_new: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-        // In row blocks over the threads: Eigen's tanh is vectorised but single-threaded.
-        const float c = static_cast<float>(std::sqrt(2.0 / M_PI));
-        const long rows = x.rows();
-        const long block = std::max(1L, 16384L / std::max(1L, x.cols()));
+        // In blocks over the threads, each on the kernel path chosen for the CPU.
+        constexpr long kBlock = 16384;
+        const long blocks = (count + kBlock - 1) / kBlock;
 #pragma omp parallel for schedule(static) if (count >= 65536)
-        for (long r0 = 0; r0 < rows; r0 += block) {
-            auto a = x.middleRows(r0, std::min(block, rows - r0)).array();
-            a = 0.5f * a * (1.0f + (c * (a + 0.044715f * a.cube())).tanh());
-        }
+        for (long b = 0; b < blocks; ++b)
+            kernels::geluTanh(v + b * kBlock, std::min(kBlock, count - b * kBlock));
         break;
     }
     case Activation::GeluErf:

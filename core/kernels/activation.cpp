@@ -1,0 +1,36 @@
+#include "core/kernels/activation.h"
+
+#include <cmath>
+
+#include <Eigen/Core>
+
+#include "core/kernels/gemm_paths.h"
+
+namespace attn::kernels {
+
+namespace detail {
+
+void geluTanhPortable(float* x, long count)
+{
+    Eigen::Map<Eigen::ArrayXf> a(x, count);
+    const float c = static_cast<float>(std::sqrt(2.0 / M_PI));
+    a = 0.5f * a * (1.0f + (c * (a + 0.044715f * a.cube())).tanh());
+}
+
+}  // namespace detail
+
+void geluTanh(float* x, long count)
+{
+    geluTanh(gemmPath(), x, count);
+}
+
+void geluTanh(GemmPath path, float* x, long count)
+{
+    if (count <= 0) return;
+    if (path == GemmPath::Avx2Fma)
+        detail::geluTanhAvx2Fma(x, count);
+    else
+        detail::geluTanhPortable(x, count);
+}
+
+}  // namespace attn::kernels

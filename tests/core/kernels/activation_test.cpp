@@ -1,0 +1,58 @@
+// kernels::geluTanh (core/kernels/activation.h) on every path this binary has and this CPU runs,
+// against gelu_new evaluated in double with std::tanh.
+//
+// Tolerance: |ours - reference| <= 4e-7 max(1, |x|). The float evaluation of
+// 0.5 x (1 + tanh(u)) rounds each of its few steps at 2^-24 relative (6e-8), and the rational
+// tanh is within a few ulp of the true one; a wrong coefficient or a lost element of a tail is
+// off by 1e-4 or more.
+#include "core/kernels/activation.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace attn::kernels {
+namespace {
+
+double reference(double x)
+{
+    return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+
+TEST(GeluTanh, EveryPathMatchesTheDoubleFormulaOverTheWholeRangeAndEveryTail)
+{
+    std::mt19937 gen(3);
+    std::uniform_real_distribution<float> wide(-12.0f, 12.0f);
+    std::uniform_real_distribution<float> small(-1e-3f, 1e-3f);
+    for (const GemmPath path : supportedGemmPaths())
+        for (const long count : {1L, 7L, 8L, 9L, 31L, 1000L}) {
+            std::vector<float> x(static_cast<std::size_t>(count));
+            for (std::size_t i = 0; i < x.size(); ++i) x[i] = i % 3 == 0 ? small(gen) : wide(gen);
+            x[0] = count > 1 ? -0.0f : 0.25f;
+            const std::vector<float> in = x;
+            geluTanh(path, x.data(), count);
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                const double want = reference(in[i]);
+                EXPECT_LE(std::abs(x[i] - want), 4e-7 * std::max(1.0, std::abs(double(in[i]))))
+                    << gemmPathName(path) << " x = " << in[i] << " count " << count;
+            }
+        }
+}
+
+TEST(GeluTanh, LargeInputsSaturateAndNaNStaysNaN)
+{
+    for (const GemmPath path : supportedGemmPaths()) {
+        std::vector<float> x{30.0f, -30.0f, NAN, 8.0f, -8.0f};
+        geluTanh(path, x.data(), static_cast<long>(x.size()));
+        EXPECT_FLOAT_EQ(x[0], 30.0f) << gemmPathName(path);
+        EXPECT_EQ(x[1], 0.0f) << gemmPathName(path);
+        EXPECT_TRUE(std::isnan(x[2])) << gemmPathName(path);
+        EXPECT_NEAR(x[3], 8.0f, 1e-6f) << gemmPathName(path);
+        EXPECT_NEAR(x[4], 0.0f, 1e-6f) << gemmPathName(path);
+    }
+}
+
+}  // namespace
+}  // namespace attn::kernels
