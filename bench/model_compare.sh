@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/model_compare.sh: attn::model on a GPT-2-small-shaped checkpoint against PyTorch on the
-# same weights (issue 11), in one run.
+# same weights, in one run.
 #
 #   bench/model_compare.sh     generate the checkpoint if absent, build attnlab_model_bench,
 #                              run rounds of (ours, PyTorch), print the markdown table

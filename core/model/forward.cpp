@@ -55,8 +55,8 @@ void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
     const int threads = omp_get_max_threads();
     const double work = static_cast<double>(n) * static_cast<double>(dense.in) * out;
     // Column blocks of whole granules, the larger ones first: handed out in order, they leave
-    // the threads even (GPT-2's c_attn, 2304 = 36 granules wide, used to end on a 64-column
-    // block that left one thread waiting a tenth of the product).
+    // the threads even (GPT-2's c_attn, 2304 = 36 granules wide, cut into equal runs of columns
+    // would end on a 64-column block that leaves one thread waiting a tenth of the product).
     const long granules = (out + kColumnGranule - 1) / kColumnGranule;
     long blocks = 1;
     if (threads > 1 && work >= kParallelDenseWork)
