@@ -1,5 +1,5 @@
-// attnlab_model_bench: opening a real checkpoint and running attn::model::forward on it (issue
-// 11). Not a test; bench/model_compare.sh runs it beside the PyTorch peer (torch_peer.py).
+// attnlab_model_bench: opening a real checkpoint and running attn::model::forward on it. Not a
+// test; bench/model_compare.sh runs it beside the PyTorch peer (torch_peer.py).
 //
 //   attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] [--warmup 1] [--all-logits]
 //                              [--parts]

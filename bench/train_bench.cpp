@@ -1,4 +1,4 @@
-// attnlab_train_bench: the speed of learning the projections (issue 14).
+// attnlab_train_bench: the speed of learning the projections.
 //
 //   steps   Adam steps per second on one thread, previous-token task, one head:
 //           n = 8, d_model = 8, d_k = 4 and n = 64, d_model = 32, d_k = 16; one sequence per

@@ -48,13 +48,25 @@ add_custom_command(
 add_custom_target(attnlab_man ALL DEPENDS ${ATTNLAB_MAN_GZ})
 install(FILES ${ATTNLAB_MAN_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
+# The licence and changes, where Debian looks for them: the copyright file in the machine-
+# readable format (DEP-5) names AttnLab's licence and every third-party piece compiled in;
+# a package without its own upstream changelog carries the Debian one as changelog.gz.
+set(ATTNLAB_PACKAGE_MAINTAINER "AttnLab maintainers <maintainers@attnlab.invalid>"
+    CACHE STRING "Maintainer field of the .deb")
+set(ATTNLAB_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/attnlab)
+set(ATTNLAB_CHANGELOG ${CMAKE_CURRENT_BINARY_DIR}/debian/changelog)
+# Made when CMake configures (configure_file re-runs it when the template changes), so that a
+# `cpack` after building only the program finds it.
+configure_file(${ATTNLAB_RESOURCES}/debian/changelog.in ${ATTNLAB_CHANGELOG} @ONLY)
+execute_process(COMMAND ${ATTNLAB_GZIP} -9nkf ${ATTNLAB_CHANGELOG} COMMAND_ERROR_IS_FATAL ANY)
+install(FILES ${ATTNLAB_RESOURCES}/debian/copyright ${ATTNLAB_CHANGELOG}.gz
+        DESTINATION ${ATTNLAB_DOC_DIR})
+
 # The Debian package -------------------------------------------------------------------------
 # Depends comes from dpkg-shlibdeps on the installed binary (the libraries it links), not
 # from a list written here. Qt's xcb platform plugin (libqt6gui6) and SVG plugins
 # (libqt6svg6) come with libraries the binary links. Recommends names what is loaded without
 # linking: a CJK font for Chinese tokens, Qt's own Chinese catalogue for its dialogs.
-set(ATTNLAB_PACKAGE_MAINTAINER "AttnLab maintainers <maintainers@attnlab.invalid>"
-    CACHE STRING "Maintainer field of the .deb")
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME attnlab)
 set(CPACK_PACKAGE_VENDOR AttnLab)

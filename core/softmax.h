@@ -9,7 +9,7 @@
 namespace attn {
 
 // Whole-matrix checks that walk the storage linearly (Eigen's allFinite() and all()
-// visit a row-major matrix column by column: at n = 4096 that was 90% of the time).
+// visit a row-major matrix column by column: at n = 4096 that is 90% of the time).
 template <typename T>
 bool allFiniteLinear(const MatrixT<T>& m);
 // The same for `count` contiguous values (a row of a row-major matrix).

@@ -14,8 +14,10 @@ ATTNLAB_PACKAGES=(
   libgl-dev
   libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
   fonts-noto-cjk fonts-dejavu-core
-  # tests/install and scripts/package.sh: validators, MIME and menu caches, gio, man, dpkg-shlibdeps
+  # tests/install and scripts/package.sh: validators, MIME and menu caches, gio, man,
+  # dpkg-shlibdeps, lintian
   desktop-file-utils appstream libxml2-utils shared-mime-info libglib2.0-bin groff-base dpkg-dev
+  lintian
 )
 # scripts/fuzz.sh only: clang 14 with libFuzzer, and clang's OpenMP runtime (the core uses
 # OpenMP; clang does not depend on libomp).

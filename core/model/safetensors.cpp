@@ -435,7 +435,8 @@ ModelStatus SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
         if (!parsed) return modelError(ModelError::HeaderSyntax, path, "header", "not valid JSON");
         if (!reader.sawObject())
             return modelError(ModelError::HeaderSyntax, path, "header", "not a JSON object");
-        // Listed by name, as before the header was streamed (a JSON tree sorts its keys).
+        // Listed by name, whatever the header's order, so that tensors() is the same for every
+        // writer of the same tensors.
         std::sort(file.tensors_.begin(), file.tensors_.end(),
                   [](const TensorInfo& a, const TensorInfo& b) { return a.name < b.name; });
         file.index_.clear();

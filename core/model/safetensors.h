@@ -81,7 +81,7 @@ float bfloat16ToFloat(std::uint16_t bits);
 // Largest header this reader accepts. The safetensors library allows 100 MB; GPT-2 XL's header
 // is about 60 kB and those of the largest common checkpoints well under 1 MB. What a hostile
 // header costs to read is its tensors, at most one per ~56 header bytes: 8 MiB of them
-// (150,000 empty tensors) took 41 MB of resident memory, 16 MiB (283,000) more than the 100 MB
+// (150,000 empty tensors) take 41 MB of resident memory, 16 MiB (283,000) more than the 100 MB
 // that MemoryLimit.SafetensorsHeaderOfTinyTensorsUpToTheLimitIsReadWithin100MB allows.
 inline constexpr std::uint64_t kMaxSafetensorsHeader = std::uint64_t{8} << 20;
 

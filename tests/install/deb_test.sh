@@ -4,13 +4,14 @@
 # Without PACKAGE.deb: cpack the built tree (no new build) into a temporary folder. Then
 # checks `dpkg-deb --info` (Depends made by dpkg-shlibdeps from the libraries the program
 # links, not a hand-written list) and `dpkg-deb --contents` (the program, menu entry, icons,
-# metainfo, MIME type, man page; nothing outside /usr), and runs the packaged program.
+# metainfo, MIME type, man page, copyright; nothing outside /usr), runs the packaged program
+# and runs lintian on the package.
 # scripts/package.sh runs it on the package it made.
 set -euo pipefail
 build="$(cd "$1" && pwd)"
 deb="${2:-}"
 id=io.github.attnlab.AttnLab
-for tool in dpkg-deb dpkg-shlibdeps cpack readelf; do
+for tool in dpkg-deb dpkg-shlibdeps cpack readelf lintian; do
   command -v "$tool" >/dev/null || {
     echo "FAIL: $tool is missing (./scripts/test.sh installs it, see scripts/setup.sh)"
     exit 1
@@ -75,7 +76,9 @@ else
   pass "Depends lists the ${#entries[@]} packages of the linked libraries, each with its shlibs version"
 fi
 [[ $(field Recommends) == *fonts-noto-cjk* ]] || fail "Recommends: $(field Recommends)"
-dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qx './md5sums' || fail "no md5sums"
+# Listed into a file first: under pipefail, `grep -q` leaving early would give tar a SIGPIPE.
+dpkg-deb --ctrl-tarfile "$deb" | tar -t >"$tmp/control-files.txt"
+grep -qx './md5sums' "$tmp/control-files.txt" || fail "no md5sums"
 
 # 2. dpkg-deb --contents
 dpkg-deb --contents "$deb" >"$tmp/contents.txt" || fail "dpkg-deb --contents"
@@ -83,7 +86,8 @@ awk '{print $6}' "$tmp/contents.txt" | sed 's|/$||' | sort >"$tmp/paths.txt"
 missing=()
 for path in ./usr/bin/attnlab ./usr/share/applications/$id.desktop \
   ./usr/share/metainfo/$id.metainfo.xml ./usr/share/mime/packages/$id.xml \
-  ./usr/share/icons/hicolor/scalable/apps/$id.svg ./usr/share/man/man1/attnlab.1.gz; do
+  ./usr/share/icons/hicolor/scalable/apps/$id.svg ./usr/share/man/man1/attnlab.1.gz \
+  ./usr/share/doc/attnlab/copyright ./usr/share/doc/attnlab/changelog.gz; do
   grep -qx "$path" "$tmp/paths.txt" || missing+=("$path")
 done
 for size in 16 24 32 48 64 128 256 512; do
@@ -93,7 +97,8 @@ done
 if ((${#missing[@]})); then
   fail "the package lacks ${missing[*]}"
 else
-  pass "the package holds the program, desktop file, 9 icons, metainfo, MIME type, man page"
+  pass "the package holds the program, desktop file, 9 icons, metainfo, MIME type, man page," \
+    "copyright"
 fi
 outside="$(grep -vE '^\.(/usr(/.*)?)?$' "$tmp/paths.txt" || true)"
 [[ -z $outside ]] || fail "files outside /usr: $outside"
@@ -107,7 +112,26 @@ if out="$(QT_QPA_PLATFORM=offscreen "$tmp/x/usr/bin/attnlab" --version 2>&1)"; t
 else
   fail "the packaged attnlab --version: $out"
 fi
-readelf -S "$tmp/x/usr/bin/attnlab" | grep -q '\.symtab' && fail "the packaged program is not stripped"
+readelf -S "$tmp/x/usr/bin/attnlab" >"$tmp/sections.txt"
+grep -q '\.symtab' "$tmp/sections.txt" && fail "the packaged program is not stripped"
+
+# 4. The licence: a machine-readable (DEP-5) copyright file that gives AttnLab's licence, and
+#    lintian, which reads the package as Debian's archive would, finds no error.
+copyright="$tmp/x/usr/share/doc/attnlab/copyright"
+dep5='Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/'
+if [[ -f $copyright && $(head -1 "$copyright") == "$dep5" ]] &&
+  grep -qx 'License: GPL-3+' "$copyright"; then
+  pass "usr/share/doc/attnlab/copyright is DEP-5 and gives GPL-3+"
+else
+  fail "usr/share/doc/attnlab/copyright is missing, not DEP-5, or does not give GPL-3+"
+fi
+lintian --tag-display-limit 0 "$deb" >"$tmp/lintian.txt" 2>&1 || true
+if grep -q '^E: ' "$tmp/lintian.txt"; then
+  fail "lintian reports errors: $(grep '^E: ' "$tmp/lintian.txt")"
+else
+  pass "lintian: no error ($(grep -c '^W: ' "$tmp/lintian.txt" || true) warnings)"
+  grep '^W: ' "$tmp/lintian.txt" || true
+fi
 
 if ((failures)); then
   echo "$failures check(s) failed"

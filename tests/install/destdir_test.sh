@@ -53,6 +53,8 @@ expected="$tmp/expected.txt"
     echo "usr/share/icons/hicolor/${size}x${size}/apps/$id.png"
   done
   echo "usr/share/man/man1/attnlab.1.gz"
+  echo "usr/share/doc/attnlab/copyright"
+  echo "usr/share/doc/attnlab/changelog.gz"
 } | sort >"$expected"
 (cd "$dest" && find . -type f -o -type l | sed 's|^\./||' | sort) >"$tmp/installed.txt"
 if diff -u "$expected" "$tmp/installed.txt"; then
@@ -65,7 +67,8 @@ fi
 bin="$dest/usr/bin/attnlab"
 cd "$tmp"
 # Its libraries are the system's: no RUNPATH (not into the build tree, not $ORIGIN/../lib).
-if readelf -d "$bin" | grep -qE 'R(UN)?PATH'; then
+readelf -d "$bin" >"$tmp/dynamic.txt"  # a file, so that no SIGPIPE hides a match (pipefail)
+if grep -qE 'R(UN)?PATH' "$tmp/dynamic.txt"; then
   fail "the installed binary has a search path: $(readelf -d "$bin" | grep -E 'R(UN)?PATH')"
 fi
 version="$("$bin" --version)" || fail "attnlab --version"
@@ -115,7 +118,7 @@ for k in 'Name\[zh_CN\]' 'Comment\[zh_CN\]'; do
 done
 
 # 4. AppStream metainfo: valid, its id and launchable match the desktop file, the release is
-#    this version, and every screenshot is one of docs/.
+#    this version, the project licence is LICENSE's, and every screenshot is one of docs/.
 metainfo="$dest/usr/share/metainfo/$id.metainfo.xml"
 if appstreamcli validate --no-net "$metainfo" >"$tmp/as.txt" 2>&1; then
   pass "appstreamcli validate --no-net: $(tail -1 "$tmp/as.txt" | sed 's/^[^A-Za-z]*//')"
@@ -128,6 +131,10 @@ xp() { xmllint --xpath "$1" "$metainfo" 2>/dev/null || true; }
   fail "metainfo launchable is not $id.desktop"
 [[ $(xp 'string(/component/releases/release[1]/@version)') == "$version" ]] ||
   fail "metainfo's newest release is not $version"
+[[ $(xp 'string(/component/project_license)') == GPL-3.0-or-later ]] ||
+  fail "metainfo's project_license is not GPL-3.0-or-later"
+{ grep -q 'GNU GENERAL PUBLIC LICENSE' "$src/LICENSE" &&
+  grep -q 'Version 3, 29 June 2007' "$src/LICENSE"; } || fail "LICENSE is not the GPL version 3"
 shots="$(xp '/component/screenshots/screenshot/image/text()')"
 [[ -n $shots ]] || fail "metainfo has no screenshots"
 for url in $shots; do

@@ -1,6 +1,6 @@
 // Sessions whose numbers ask for more than the file holds are refused before anything of that
-// size is allocated (found while fuzzing the reader, issue 13): a matrix or mask is sized from
-// its first row and its row count, so every row is checked before it is allocated.
+// size is allocated (a file of a few bytes can declare gigabytes): a matrix or mask is sized
+// from its first row and its row count, so every row is checked before it is allocated.
 #include "io/support/session_limits.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference for editing one attention head of a real model (issue #12): the attention and
+"""Reference for editing one attention head of a real model: the attention and
 logits of gpt2_tiny and bert_tiny (fixtures/models/) when a head's query, key or value vector
 at one position is scaled, or a head's output is ablated, carried through the rest of the
 network. The C++ side (core/model/head_edit.h) is compared against these.

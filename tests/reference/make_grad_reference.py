@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference losses and gradients from PyTorch autograd for core/train (issue 14).
+"""Reference losses and gradients from PyTorch autograd for core/train.
 
 Run with Debian's interpreter, which has python3-torch (1.13):
 

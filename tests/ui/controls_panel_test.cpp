@@ -15,8 +15,8 @@
 namespace attnlab {
 namespace {
 
-// Each keystroke was applied and the box reformatted under the cursor: "0.2" became "0.20",
-// so typing 0.25 ended as 0.20.
+// Applying each keystroke would reformat the box under the cursor: "0.2" becomes "0.20", so
+// typing 0.25 would end as 0.20.
 TEST(ControlsPanel, TypingATemperatureAppliesWhatWasTyped)
 {
     Document doc;

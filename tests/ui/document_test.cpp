@@ -148,8 +148,8 @@ void expectConsistent(const Document& doc)
     EXPECT_LE((doc.result().heads[0].weights - full.heads[0].weights).cwiseAbs().maxCoeff(), 1e-12);
 }
 
-// Ctrl+D pressed on one key until its scores overflow: the edit that overflows was pushed
-// and written into the session before the core refused it, so session and map disagreed.
+// Ctrl+D pressed on one key until its scores overflow: the edit that overflows must be neither
+// pushed nor written into the session, or session and map would disagree.
 TEST(DocumentTransaction, AnEditTheCoreRefusesLeavesSessionResultAndUndoStackAsTheyWere)
 {
     Document doc;

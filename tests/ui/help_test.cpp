@@ -146,7 +146,7 @@ TEST(LessonNumbers, AreShownInTheMenuOnTheStartPageAndInTheLessonsTitles)
             << a->text().toStdString();
     }
     EXPECT_EQ(n, lessons().size());
-    EXPECT_EQ(lessons().first().id, QStringLiteral("hand-exercise"));  // the README's lesson 1
+    EXPECT_EQ(lessons().first().id, QStringLiteral("hand-exercise"));  // the guide's lesson 1
 
     actions->showStartPage();
     auto* row = actions->startPage()->findChild<QLabel*>(QStringLiteral("lesson-hand-exercise"));

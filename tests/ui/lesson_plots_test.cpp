@@ -138,7 +138,7 @@ TEST(CostPanel, SizeBeyondTheBudgetIsRefusedWithTheLimitAndNothingRuns)
     EXPECT_LE(costEstimateBytes(full, shape), panel.limits().maxBytes);
     EXPECT_GT(costEstimateBytes(full + 1, shape), panel.limits().maxBytes);
     EXPECT_GT(full, 10000);  // tens of thousands where memory allows
-    // Keeping only the weights in float reaches past 32,768 (issue 15) within the 6 GiB.
+    // Keeping only the weights in float reaches past 32,768 within the 6 GiB.
     const long largest = largestMeasurableN(shape, panel.limits());
     EXPECT_GE(largest, 32768);
     EXPECT_LE(costLongEstimateBytes(largest, shape), panel.limits().maxBytes);

@@ -75,7 +75,7 @@ TEST(ShowWorking, AdditiveScoresShowTheirFormulaNumbersAndTheDivision)
         << panel.headerText().toStdString();
 }
 
-// The number columns were drawn at the top of each row while the text columns were centred.
+// A number drawn at the top of its row beside centred text reads as belonging to the row above.
 TEST(ShowWorking, NumberAndTextColumnsShareTheRowsMiddleLine)
 {
     Document doc;

@@ -1,7 +1,7 @@
 #pragma once
 // Every file AttnLab writes goes through here: the bytes go to a temporary file beside the
 // target, unbuffered so that each write is checked (a buffered QSaveFile reports a failed flush
-// only at commit, if at all: a full disk then left an empty file and "success"), then synced and
+// only at commit, if at all: a full disk then leaves an empty file and "success"), then synced and
 // renamed over the target. So the target is either replaced whole or left as it was.
 
 #include <QByteArray>

@@ -21,7 +21,7 @@ struct Lesson {
     QString summaryEn, summaryZh;
     QString textEn, textZh;  // Markdown
     QString sessionPath;     // a resource path, ":/lessons/ID.attnlab.json"
-    // Its place in the teaching order, from 1 (the start page, the menu and the README
+    // Its place in the teaching order, from 1 (the start page, the menu and the user's guide
     // number the lessons so that a teacher can say "lesson 6").
     int number = 0;
     // Its layout as lessons.json gives it (read by ui/window/dock_layout.h): the central tab and

@@ -39,8 +39,8 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
     temperature_->setRange(0.01, 1000.0);
     temperature_->setDecimals(2);
     temperature_->setSingleStep(0.1);
-    // Typed values apply on Enter or when focus leaves: applying each keystroke reformatted
-    // the text under the cursor ("0.2" became "0.20", so typing 0.25 gave 0.20).
+    // Typed values apply on Enter or when focus leaves: applying each keystroke would reformat
+    // the text under the cursor ("0.2" becomes "0.20", so typing 0.25 gives 0.20).
     temperature_->setKeyboardTracking(false);
     temperature_->setToolTip(tr("Scores are divided by τ before the softmax."));
     form->addRow(tr("&Temperature τ:"), temperature_);

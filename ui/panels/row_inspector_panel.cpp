@@ -415,8 +415,8 @@ void RowInspectorPanel::updateTicks()
 void RowInspectorPanel::fitValueTicks()
 {
     // The score and weight axes get as many numbers as their height holds with a line of room
-    // between two: in the dock at 1366 × 768 six weights were printed over each other in
-    // 50 px. The heights are known once laid out; the new ticks are drawn by the next replot.
+    // between two: in the dock at 1366 × 768 a fixed count prints six weights over each other
+    // in 50 px. The heights are known once laid out; the new ticks are drawn by the next replot.
     bool changed = false;
     for (QCPAxisRect* rect : {scoreRect_, weightRect_}) {
         QCPAxis* axis = rect->axis(QCPAxis::atLeft);

@@ -44,8 +44,8 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     bar->addWidget(back_);
     bar->addWidget(indicator_);
     bar->addWidget(next_);
-    // The step buttons have a row of their own: on one row with the rest the walkthrough was
-    // 843 px wide at least, which squeezed every dock of a 1366-px window.
+    // The step buttons have a row of their own: on one row with the rest the walkthrough would
+    // be 843 px wide at least, which squeezes every dock of a 1366-px window.
     auto* steps = new QHBoxLayout;
     for (int s = 1; s <= StepCount; ++s) {
         auto* b = new QToolButton(this);
@@ -118,7 +118,7 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     layout->addLayout(rows_, 1);
 
     // Nine maps and captions: redraw only while shown (retranslate() ends in updateStep(),
-    // which replots; on every slider step it took 13% of the window's time while hidden).
+    // which replots; on every slider step that is 13% of the window's time while hidden).
     auto* lazy = new LazyRefresh(this, [this] {
         retranslate();
         rebuild();
@@ -269,7 +269,7 @@ void WalkthroughPanel::updateStep()
         const auto i = static_cast<std::size_t>(s);
         if (rowOfStage(s) == 1)
             bottom_->setStretchFactor(cards_[i], isCurrent(s) ? kCurrentStretch : 1);
-        // The other row keeps legible thumbnails (by stretch alone they were 30 px high at
+        // The other row keeps legible thumbnails (by stretch alone they are 30 px high at
         // 1366 x 768, their maps lines and their titles cut), or is folded away with a note.
         const bool other = rowOfStage(s) != currentRow;
         cards_[i]->setVisible(!(collapse && other));

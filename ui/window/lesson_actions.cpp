@@ -189,7 +189,7 @@ void LessonActions::showStartPage()
 void LessonActions::focusWindow()
 {
     // Nothing hands the keyboard back when the page closes (X without a window manager, some
-    // desktops): Ctrl+P and Ctrl+Q did nothing until the window was clicked.
+    // desktops): Ctrl+P and Ctrl+Q would do nothing until the window is clicked.
     window_->raise();
     window_->activateWindow();
     QWidget* target = window_->centralWidget();

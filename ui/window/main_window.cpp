@@ -75,7 +75,8 @@ MainWindow::~MainWindow()
 {
     // The children go after this class's part of the window is gone; a non-clean undo stack
     // still signals cleanChanged as it is destroyed, and nothing may call into this window
-    // (or into panels half torn down) then. Found by UBSan (SANITIZE=1 ./scripts/test.sh).
+    // (or into panels half torn down) then: UBSan (SANITIZE=1 ./scripts/test.sh) reports such
+    // a call.
     doc_->undoStack()->blockSignals(true);
     doc_->blockSignals(true);
     files_->blockSignals(true);
@@ -126,7 +127,7 @@ void MainWindow::buildInterface()
              Qt::RightDockWidgetArea)
         ->hide();  // shown with a head from a real model
 
-    // Training W_Q and W_K (issue 14): under the map, shown from View ▸ Panels or a lesson.
+    // Training W_Q and W_K: under the map, shown from View ▸ Panels or a lesson.
     addPanel(new TrainerPanel(doc_, this), tr("Trainer"), QStringLiteral("TrainerDock"),
              Qt::BottomDockWidgetArea)
         ->hide();

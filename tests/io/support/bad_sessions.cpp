@@ -198,7 +198,7 @@ const std::vector<BadSessionFile> kBadFiles = {
      "edits[1]", "value 1 of head 1"},
     {"fractional_head", [] { return withValue("view", "head", 0.5); }, "view.head", "whole number"},
     // A width declared without the numbers that would back it: switching to additive scoring
-    // would draw 2^24 x d_k numbers per head (issue 13 saw 2 GB and 8 s of frozen window).
+    // would draw 2^24 x d_k numbers per head (2 GB, and seconds of frozen window).
     {"declared_width_without_data",
      [] {
          return edited([](QJsonObject& r) {
