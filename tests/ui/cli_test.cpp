@@ -51,6 +51,16 @@ TEST(CliUsage, HelpAndVersionSucceed)
     EXPECT_TRUE(version.out.startsWith("attnlab "));
 }
 
+TEST(CliUsage, HelpNamesNoBenchmark)
+{
+    // The benchmarks are attnlab-bench, a developer's tool: the installed program offers none.
+    const test::CliRun help = test::runAttnlab({QStringLiteral("--help")});
+    EXPECT_EQ(help.code, 0);
+    EXPECT_TRUE(help.out.contains(QStringLiteral("attnlab model")));
+    EXPECT_FALSE(help.out.contains(QStringLiteral("bench"), Qt::CaseInsensitive))
+        << help.out.toStdString();
+}
+
 TEST(CliUsage, OutputThatCannotBeWrittenExitsFourEvenForHelpAndLessons)
 {
     // /dev/full takes nothing: every command that prints must say so and exit 4.

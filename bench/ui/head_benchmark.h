@@ -1,5 +1,5 @@
 #pragma once
-// `attnlab bench-ui --model DIR`: a real head in the workbench (issue 12). For each layer it
+// `attnlab-bench ui --model DIR`: a real head in the workbench. For each layer it
 // opens the model window on the text, hands head `head` of that layer to the workbench (Open in
 // Workbench) and moves a key slider there through `steps` values. One step is timed from the
 // slider's change until the workbench's map is repainted and the head, carried into the model,
@@ -13,7 +13,7 @@ namespace attnlab {
 
 struct HeadBenchmarkOptions {
     QString folder;
-    // 32 GPT-2 tokens (the issue's size).
+    // 32 GPT-2 tokens: a sentence or two, a typical classroom text.
     QString text = QStringLiteral(
         "The animal didn't cross the street because it was too tired, so it lay down and slept "
         "there for a long while in the warm sun of the afternoon.");
