@@ -100,7 +100,7 @@ QString usageText(const QString& command)
             "\"weights\",\n"
             "  \"output\"}, ...], \"concat\", \"output\" (through W_O), \"diagnostics\": "
             "[per head:\n"
-            "  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, "
+            "  entropy, maxWeight, argmax (from 1, 0 = none), jacobianNorm, "
             "fullyMasked]};\n"
             "  matrices as lists of rows, the mask as booleans, numbers exact (the\n"
             "  shortest text that reads back as the same double, at most 17 digits).\n"
