@@ -100,7 +100,7 @@ QString usageText(const QString& command)
             "\"weights\",\n"
             "  \"output\"}, ...], \"concat\", \"output\" (through W_O), \"diagnostics\": "
             "[per head:\n"
-            "  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, "
+            "  entropy, maxWeight, argmax (from 1, 0 = none), jacobianNorm, "
             "fullyMasked]};\n"
             "  matrices as lists of rows, the mask as booleans, numbers exact (the\n"
             "  shortest text that reads back as the same double, at most 17 digits).\n"
@@ -119,14 +119,6 @@ QString usageText(const QString& command)
             "the title.\n\n");
     if (all) {
         text += Tr::tr(
-            "Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]\n"
-            "  Times slider updates in the real window (offscreen).\n"
-            "       attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]\n"
-            "  Times a key slider on a real head in the workbench, carried through the\n"
-            "  model (the map, the later layers and the predictions).\n"
-            "       attnlab bench-ui --train [--seconds S]\n"
-            "  Trains previous-token in the Trainer dock at full speed and times the\n"
-            "  window's frames and the training steps per second.\n\n"
             "attnlab --help | --version\n\n"
             "Exit status: 0 success, 2 wrong usage, 3 bad input file,\n"
             "4 an output that could not be written.\n");

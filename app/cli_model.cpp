@@ -98,8 +98,9 @@ QJsonArray predictionsJson(const attn::tok::Tokenizer& tokenizer,
                 {QStringLiteral("display"), guessLabel(tokenizer, t.id)},
                 {QStringLiteral("id"), t.id},
                 {QStringLiteral("p"), static_cast<double>(t.probability)}});
+        // Positions from 1, as the window and every message count them.
         predictions.append(
-            QJsonObject{{QStringLiteral("position"), static_cast<qint64>(p.position)},
+            QJsonObject{{QStringLiteral("position"), static_cast<qint64>(p.position) + 1},
                         {QStringLiteral("top"), top}});
     }
     return predictions;
@@ -146,7 +147,7 @@ QString comparisonText(const attn::tok::Tokenizer& tokenizer,
         const long at = p.position;
         out += QLatin1Char('\n') +
                Tr::tr("Position %1 (\"%2\"): token, before, after, change")
-                   .arg(at)
+                   .arg(at + 1)
                    .arg(labels.value(static_cast<qsizetype>(at))) +
                QLatin1Char('\n');
         for (const attn::model::TokenProbability& t : p.top) {
@@ -171,6 +172,33 @@ QString comparisonText(const attn::tok::Tokenizer& tokenizer,
             Tr::tr("  layer %1: %2").arg(l + 1).arg(row.join(QLatin1Char(' '))) + QLatin1Char('\n');
     }
     return out;
+}
+
+// The option that gave edit `index` (the --edit values first, then the --ablate values, as
+// parseModelEdits() lists them): "--edit key,layer=1,head=1,index=2,scale=2".
+QString editOption(int index, const QStringList& edits, const QStringList& ablations)
+{
+    if (index >= 0 && index < edits.size()) return QStringLiteral("--edit %1").arg(edits[index]);
+    const qsizetype a = index - edits.size();
+    if (a >= 0 && a < ablations.size()) return QStringLiteral("--ablate %1").arg(ablations[a]);
+    return QStringLiteral("--edit");
+}
+
+// An edit the core refused or that made the run overflow, in the words of the command line:
+// the option as it was typed, and what is wrong with it.
+QString editRefusal(const attn::model::ModelStatus& s, const QStringList& edits,
+                    const QStringList& ablations)
+{
+    const QString option = editOption(s.edit, edits, ablations);
+    if (s.code == attn::model::ModelError::DuplicateEdit)
+        return Tr::tr("%1: the same as %2; give each once")
+            .arg(option, editOption(static_cast<int>(s.row), edits, ablations));
+    if (s.code == attn::model::ModelError::NonFinite && s.cause == attn::model::Cause::Edit)
+        return Tr::tr(
+                   "%1 overflows (%2: a value beyond the range of a float); give a smaller "
+                   "scale")
+            .arg(option, QString::fromStdString(attn::model::whereInModel(s)));
+    return QStringLiteral("%1: %2").arg(option, QString::fromStdString(s.detail));
 }
 
 bool readIndex(const QCommandLineParser& parser, const QCommandLineOption& option, long count,
@@ -202,11 +230,11 @@ QString modelUsage()
         "  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the\n"
         "  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without\n"
         "  -o): {\"model\": {\"type\", \"layers\", \"heads\"}, \"tokens\", \"display\", \"ids\",\n"
-        "  \"layers\": [{\"heads\": [{\"weights\"}]}], \"predictions\": [{\"position\", \"top\":\n"
-        "  [{\"token\", \"display\", \"id\", \"p\"}]}]}: GPT-2 predicts the next token, BERT each\n"
-        "  [MASK]. \"display\" labels each token readably: where GPT-2 splits one character\n"
-        "  over several tokens, the first shows the character and the others ⋯. PNG, SVG\n"
-        "  or PDF: the map of one head (--layer and --head count from 1; default 1).\n"
+        "  \"layers\": [{\"heads\": [{\"weights\"}]}], \"predictions\": [{\"position\" (from 1),\n"
+        "  \"top\": [{\"token\", \"display\", \"id\", \"p\"}]}]}: GPT-2 predicts the next token,\n"
+        "  BERT each [MASK]. \"display\" labels each token readably: where GPT-2 splits one\n"
+        "  character over several tokens, the first shows the character and the others ⋯.\n"
+        "  PNG, SVG or PDF: the map of one head (--layer and --head count from 1; default 1).\n"
         "  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one\n"
         "  position's vector of a head; --ablate layer=L,head=H[,mean] sets a head's output to\n"
         "  zero (or its mean over positions). Both repeat; layers, heads and positions count\n"
@@ -263,14 +291,20 @@ int runModel(const QStringList& args)
 
     attn::model::ForwardResult edited;
     if (!edits.empty()) {
+        const QStringList editTexts = parser.values(kEdit);
+        const QStringList ablationTexts = parser.values(kAblate);
         if (const attn::model::ModelStatus s =
                 attn::model::checkEdits(model, static_cast<long>(ids.size()), edits);
             !s.ok())
-            return usageError(cmd, QString::fromStdString(s.message));
+            return usageError(cmd, editRefusal(s, editTexts, ablationTexts));
         if (const attn::model::ModelStatus s =
                 attn::model::runEdited(model, result, edits, options, edited);
-            !s.ok())
+            !s.ok()) {
+            // The unedited run was finite: an overflow is the edit's, a usage error.
+            if (s.cause == attn::model::Cause::Edit)
+                return usageError(cmd, editRefusal(s, editTexts, ablationTexts));
             return fail(BadInput, QString::fromStdString(s.message));
+        }
     }
     const attn::model::ForwardResult& shown = edits.empty() ? result : edited;
     int layer = 0, head = 0, code = Success;

@@ -1,6 +1,7 @@
 #include "app/cli_model_edits.h"
 
 #include <cmath>
+#include <limits>
 
 #include <QCoreApplication>
 #include <QSet>
@@ -97,6 +98,13 @@ bool parseEdit(const QString& text, attn::model::HeadEdit& e, QString& error)
     const double scale = f.value(QStringLiteral("scale")).toDouble(&ok);
     if (!ok || !std::isfinite(scale)) {
         error = Tr::tr("--edit %1: scale=S (a finite number) is needed").arg(text);
+        return false;
+    }
+    // The model runs in float: a larger scale would become infinite before the run starts.
+    if (std::abs(scale) > static_cast<double>(std::numeric_limits<float>::max())) {
+        error = Tr::tr("--edit %1: scale=%2 is beyond the range of a float (at most %3 in size)")
+                    .arg(text, f.value(QStringLiteral("scale")))
+                    .arg(static_cast<double>(std::numeric_limits<float>::max()), 0, 'g', 3);
         return false;
     }
     e.scale = static_cast<float>(scale);

@@ -46,7 +46,13 @@ std::string describe(const Status& s)
             << " x " << s.col;
         break;
     case StatusCode::NonFinite:
-        out << "value at row " << s.row << ", column " << s.col << " is not a finite number";
+        // Rows and columns from 1, as the maps number them; a check of a whole matrix at once
+        // found no single cell and names none.
+        if (s.row >= 0 && s.col >= 0)
+            out << "the value at row " << s.row + 1 << ", column " << s.col + 1
+                << " is not a finite number";
+        else
+            out << "holds a value that is not a finite number";
         break;
     case StatusCode::MaskShape:
         out << "the mask must be " << s.expectedRows << " x " << s.expectedCols << ", got " << s.row
@@ -72,7 +78,7 @@ std::string describe(const Status& s)
         out << "a scale beyond 1e100 in size: the scores of that vector would overflow";
         break;
     case StatusCode::BadTarget:
-        out << "(" << s.row << ", " << s.col
+        out << "(row " << s.row + 1 << ", column " << s.col + 1
             << ") is negative: a target pattern holds weights >= 0";
         break;
     }

@@ -18,9 +18,56 @@ namespace {
 
 std::string layerField(long layer, long head, const char* what)
 {
-    std::string s = "layer " + std::to_string(layer);
-    if (head >= 0) s += " head " + std::to_string(head);
+    std::string s = "layer " + std::to_string(layer + 1);
+    if (head >= 0) s += " head " + std::to_string(head + 1);
     return s + " " + what;
+}
+
+// A value that is not finite at `stage` of head `head` of layer `layer` (from 0; -1 = none).
+// Its cause is named by blame() or by runEdited().
+ModelStatus nonFinite(long layer, long head, std::string stage)
+{
+    ModelStatus s;
+    s.code = ModelError::NonFinite;
+    s.layer = static_cast<int>(layer);
+    s.head = static_cast<int>(head);
+    s.stage = std::move(stage);
+    s.message = describeNonFinite(s);
+    return s;
+}
+
+// The first stage of a head that holds a value that is not finite: its projections, else the
+// stage the head pass stopped at ("heads[0].scores").
+std::string stageOf(const HeadResultT<float>& hr, const Status& status)
+{
+    if (!hr.Q.allFinite()) return "the query vectors Q";
+    if (!hr.K.allFinite()) return "the key vectors K";
+    if (!hr.V.allFinite()) return "the value vectors V";
+    const std::string stage = status.field.substr(status.field.rfind('.') + 1);
+    return stage == "scaled" ? "the scaled scores" : "the " + stage;
+}
+
+// Names what made a run's values non-finite: a weight tensor that holds NaN or Inf, else the
+// text (finite weights, but this input drives a value beyond float range). A run with hooks
+// changed its heads, so with finite weights it names no cause (runEdited() names the edit).
+ModelStatus blame(const Model& model, const ForwardOptions& options, ModelStatus s)
+{
+    if (s.code != ModelError::NonFinite || s.cause != Cause::Unknown ||
+        (s.layer < 0 && s.stage.empty()))
+        return s;
+    if (!options.hook && !options.outputHook) s.cause = Cause::Text;
+    for (const TensorInfo& t : model.file().tensors()) {
+        if (t.data == nullptr) continue;
+        if (!Eigen::Map<const Eigen::VectorXf>(t.data, static_cast<long>(t.elementCount()))
+                 .allFinite()) {
+            s.cause = Cause::Weights;
+            s.field = t.name;
+            s.file = model.file().path();
+            break;
+        }
+    }
+    s.message = describeNonFinite(s);
+    return s;
 }
 
 }  // namespace
@@ -145,12 +192,14 @@ ModelStatus checkIds(const Model& model, std::span<const int> ids)
                           std::to_string(ids.size()) + " tokens exceed the model's " +
                               std::to_string(c.positions) + " positions (text is not truncated)");
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (ids[i] < 0 || ids[i] >= c.vocab)
-            return modelError(ModelError::TokenOutOfRange, "", "ids[" + std::to_string(i) + "]",
-                              "token id " + std::to_string(ids[i]) +
-                                  " is outside the vocabulary "
-                                  "of " +
-                                  std::to_string(c.vocab));
+        if (ids[i] < 0 || ids[i] >= c.vocab) {
+            ModelStatus s = modelError(ModelError::TokenOutOfRange, "", "ids",
+                                       "token " + std::to_string(i + 1) + " has the id " +
+                                           std::to_string(ids[i]) + ", outside the vocabulary of " +
+                                           std::to_string(c.vocab));
+            s.position = static_cast<long>(i);
+            return s;
+        }
     }
     return {};
 }
@@ -169,7 +218,7 @@ ModelStatus predictionPositions(const Model& model, const std::vector<int>& ids,
         for (long p : options.predictAt) {
             if (p < 0 || p >= n)
                 return modelError(ModelError::BadPosition, "", "predictAt",
-                                  "position " + std::to_string(p) + " is outside the " +
+                                  "position " + std::to_string(p + 1) + " is outside the " +
                                       std::to_string(n) + " tokens");
             out.push_back(p);
         }
@@ -288,8 +337,14 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
     FloatMatrix concat(fresh, d);
     for (long j = 0; j < h; ++j) {
         const auto sj = static_cast<std::size_t>(j);
+        if (statuses[sj].code == StatusCode::NonFinite) {
+            // An input that is not finite came from below: the layer before (its feed-forward
+            // block overflowed) or the embeddings.
+            if (!x.allFinite()) return nonFinite(li - 1, -1, li ? "its output" : "the embeddings");
+            return nonFinite(li, j, stageOf(heads[sj], statuses[sj]));
+        }
         if (!statuses[sj].ok())
-            return modelError(ModelError::NonFinite, "", layerField(li, j, "attention"),
+            return modelError(ModelError::TensorShape, "", layerField(li, j, "attention"),
                               describe(statuses[sj]));
         if (options.outputHook) {
             options.outputHook(static_cast<int>(li), static_cast<int>(j), heads[sj].output);
@@ -332,8 +387,15 @@ ModelStatus finish(const Model& model, const ForwardOptions& options, const Floa
         layerNorm(x, model.embeddingOrFinalNorm(), c.layerNormEps, r.finalHidden);
     else
         r.finalHidden = x;
-    if (!r.finalHidden.allFinite())
-        return modelError(ModelError::NonFinite, "", "final hidden state", "NaN or Inf");
+    if (!r.finalHidden.allFinite()) {
+        // The first layer whose output (the next layer's input) is not finite: its
+        // feed-forward block or LayerNorm overflowed, since its heads were checked.
+        for (std::size_t l = 1; l < r.layers.size(); ++l)
+            if (r.layers[l].hidden.size() != 0 && !r.layers[l].hidden.allFinite())
+                return nonFinite(static_cast<long>(l) - 1, -1, "its output");
+        if (!x.allFinite()) return nonFinite(c.layers - 1, -1, "its output");
+        return nonFinite(-1, -1, "the final LayerNorm");
+    }
 
     r.logitRows.clear();
     if (model.hasLanguageHead()) {
@@ -440,13 +502,13 @@ ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardO
 {
     if (!model.loaded()) return modelError(ModelError::FileOpen, "", "model", "no model loaded");
     if (ModelStatus s = checkIds(model, ids); !s.ok()) return s;
-    return guarded([&] {
-        result.ids.assign(ids.begin(), ids.end());
-        result.layers.resize(static_cast<std::size_t>(model.config().layers));
-        FloatMatrix x;
-        embed(model, result.ids, x);
-        return runLayers(model, 0, options, std::move(x), result);
-    });
+    return blame(model, options, guarded([&] {
+                     result.ids.assign(ids.begin(), ids.end());
+                     result.layers.resize(static_cast<std::size_t>(model.config().layers));
+                     FloatMatrix x;
+                     embed(model, result.ids, x);
+                     return runLayers(model, 0, options, std::move(x), result);
+                 }));
 }
 
 ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
@@ -473,17 +535,17 @@ ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
     }
     if (!usable) return forward(model, ids, options, result);
     if (ModelStatus s = checkIds(model, ids); !s.ok()) return s;
-    return guarded([&] {
-        result.ids.assign(ids.begin(), ids.end());
-        result.layers.resize(static_cast<std::size_t>(c.layers));
-        FloatMatrix x;
-        embed(model, result.ids, x);
-        Reuse reuse;
-        reuse.rows = same;
-        reuse.layers = &previous.layers;
-        reuse.previousResidual = &previous.residual;
-        return runLayers(model, 0, options, std::move(x), result, reuse);
-    });
+    return blame(model, options, guarded([&] {
+                     result.ids.assign(ids.begin(), ids.end());
+                     result.layers.resize(static_cast<std::size_t>(c.layers));
+                     FloatMatrix x;
+                     embed(model, result.ids, x);
+                     Reuse reuse;
+                     reuse.rows = same;
+                     reuse.layers = &previous.layers;
+                     reuse.previousResidual = &previous.residual;
+                     return runLayers(model, 0, options, std::move(x), result, reuse);
+                 }));
 }
 
 ModelStatus forwardFrom(const Model& model, int startLayer, const ForwardOptions& options,
@@ -494,15 +556,13 @@ ModelStatus forwardFrom(const Model& model, int startLayer, const ForwardOptions
     if (startLayer < 0 || startLayer >= c.layers ||
         result.layers.size() != static_cast<std::size_t>(c.layers))
         return modelError(ModelError::BadLayer, "", "startLayer",
-                          "layer " + std::to_string(startLayer) +
-                              " is not a cached layer of this "
-                              "model's " +
-                              std::to_string(c.layers));
+                          "layer " + std::to_string(startLayer + 1) +
+                              " is not a cached layer of this model's " + std::to_string(c.layers));
     const FloatMatrix& cached = result.layers[static_cast<std::size_t>(startLayer)].hidden;
     if (cached.rows() != static_cast<long>(result.ids.size()) || cached.cols() != c.width ||
         result.ids.empty())
         return modelError(ModelError::BadLayer, "", "startLayer",
-                          "no cached input for layer " + std::to_string(startLayer));
+                          "no cached input for layer " + std::to_string(startLayer + 1));
     if (ModelStatus s = checkIds(model, result.ids); !s.ok()) return s;
     return guarded([&] { return runLayers(model, startLayer, options, cached, result); });
 }

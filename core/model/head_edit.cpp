@@ -50,28 +50,40 @@ std::string describe(const HeadEdit& e)
 ModelStatus checkEdits(const Model& model, long tokens, std::span<const HeadEdit> edits)
 {
     const ModelConfig& c = model.config();
+    // "edit 2 (key layer 13 head 1 index 1 x2): the model has 12 layers"; the status keeps the
+    // edit's index and the sentence after the names, so a caller can name its own option.
+    const auto refuse = [&](ModelError code, std::size_t i, const std::string& detail) {
+        const HeadEdit& e = edits[i];
+        ModelStatus s = modelError(
+            code, "", "", "edit " + std::to_string(i + 1) + " (" + describe(e) + "): " + detail);
+        s.detail = detail;
+        s.edit = static_cast<int>(i);
+        s.subject = describe(e);
+        s.layer = e.layer;
+        s.head = e.head;
+        if (!isAblation(e.kind)) s.position = e.index;
+        return s;
+    };
     for (std::size_t i = 0; i < edits.size(); ++i) {
         const HeadEdit& e = edits[i];
-        const std::string field = "edits[" + std::to_string(i) + "]";
         if (e.layer < 0 || e.layer >= c.layers)
-            return modelError(
-                ModelError::BadLayer, "", field,
-                describe(e) + ": the model has " + std::to_string(c.layers) + " layers");
+            return refuse(ModelError::BadLayer, i,
+                          "the model has " + std::to_string(c.layers) + " layers");
         if (e.head < 0 || e.head >= c.heads)
-            return modelError(
-                ModelError::BadLayer, "", field,
-                describe(e) + ": the model has " + std::to_string(c.heads) + " heads");
+            return refuse(ModelError::BadLayer, i,
+                          "the model has " + std::to_string(c.heads) + " heads");
         if (!isAblation(e.kind) && (e.index < 0 || e.index >= tokens))
-            return modelError(ModelError::BadPosition, "", field,
-                              describe(e) + ": the text has " + std::to_string(tokens) + " tokens");
-        if (!std::isfinite(e.scale))
-            return modelError(ModelError::NonFinite, "", field,
-                              describe(e) + ": scale is not finite");
-        for (std::size_t k = 0; k < i; ++k)
-            if (sameTarget(edits[k], e))
-                return modelError(ModelError::BadPosition, "", field,
-                                  describe(e) + ": the same as edits[" + std::to_string(k) + "] (" +
-                                      describe(edits[k]) + "); give each once");
+            return refuse(ModelError::BadPosition, i,
+                          "the text has " + std::to_string(tokens) + " tokens");
+        if (!std::isfinite(e.scale)) return refuse(ModelError::NonFinite, i, "scale is not finite");
+        for (std::size_t k = 0; k < i; ++k) {
+            if (!sameTarget(edits[k], e)) continue;
+            ModelStatus s = refuse(ModelError::DuplicateEdit, i,
+                                   "the same as edit " + std::to_string(k + 1) + " (" +
+                                       describe(edits[k]) + "); give each once");
+            s.row = static_cast<long>(k);
+            return s;
+        }
     }
     return {};
 }
@@ -118,7 +130,24 @@ ModelStatus runEdited(const Model& model, const ForwardResult& before,
     int first = model.config().layers - 1;
     for (const HeadEdit& e : edits) first = std::min(first, e.layer);
     const ForwardOptions edited = withEdits(options, {edits.begin(), edits.end()});
-    return forwardFrom(model, first, edited, after);
+    ModelStatus s = forwardFrom(model, first, edited, after);
+    if (s.code != ModelError::NonFinite || (s.layer < 0 && s.stage.empty())) return s;
+    // `before` ran the same ids to the end with finite values, so the edits made these. Name
+    // the one on the failing head, else the edit of the earliest layer.
+    std::size_t blamed = 0;
+    for (std::size_t i = 0; i < edits.size(); ++i) {
+        const HeadEdit& e = edits[i];
+        if (e.layer == s.layer && e.head == s.head) {
+            blamed = i;
+            break;
+        }
+        if (e.layer < edits[blamed].layer) blamed = i;
+    }
+    s.cause = Cause::Edit;
+    s.edit = static_cast<int>(blamed);
+    s.subject = describe(edits[blamed]);
+    s.message = describeNonFinite(s);
+    return s;
 }
 
 std::vector<std::vector<float>> attentionChange(const ForwardResult& before,

@@ -11,6 +11,7 @@ ModelStatus modelError(ModelError code, std::string file, std::string field,
     s.code = code;
     s.file = std::move(file);
     s.field = std::move(field);
+    s.detail = detail;
     if (!s.file.empty()) s.message += s.file + ": ";
     if (!s.field.empty()) s.message += s.field + ": ";
     s.message += detail;
@@ -41,8 +42,44 @@ const char* modelErrorName(ModelError code)
     case ModelError::BadLayer: return "bad_layer";
     case ModelError::NonFinite: return "non_finite";
     case ModelError::Cancelled: return "cancelled";
+    case ModelError::DuplicateEdit: return "duplicate_edit";
     }
     return "unknown";
+}
+
+std::string whereInModel(const ModelStatus& s)
+{
+    std::string where;
+    if (s.layer >= 0) where = "layer " + std::to_string(s.layer + 1);
+    if (s.head >= 0) where += (where.empty() ? "head " : " head ") + std::to_string(s.head + 1);
+    if (!s.stage.empty()) where += (where.empty() ? "" : ", ") + s.stage;
+    return where;
+}
+
+std::string describeNonFinite(const ModelStatus& s)
+{
+    const std::string where = whereInModel(s);
+    std::string out =
+        (where.empty() ? std::string("a value") : where + ": a value") + " is not a finite number";
+    switch (s.cause) {
+    case Cause::Unknown: break;
+    case Cause::Weights:
+        out += "; the weights caused it: " + (s.field.empty() ? std::string("a tensor") : s.field) +
+               " holds NaN or Inf";
+        break;
+    case Cause::Text:
+        out +=
+            "; the text caused it: the weights are finite, but on this text a value grows "
+            "beyond the range of a float";
+        break;
+    case Cause::Edit:
+        out += "; the edit caused it (the run without edits is finite)";
+        if (s.edit >= 0) out += ": edit " + std::to_string(s.edit + 1);
+        if (!s.subject.empty())
+            out += (s.edit >= 0 ? " (" : ": ") + s.subject + (s.edit >= 0 ? ")" : "");
+        break;
+    }
+    return out;
 }
 
 }  // namespace attn::model

@@ -4517,36 +4517,6 @@ measuring…</source>
         <translation>%1：会话文件以 .attnlab.json 结尾</translation>
     </message>
     <message>
-        <source>Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
-                       [--edit EDIT]... [--max-output SIZE]
-  Every stage of every head. JSON (to stdout without -o): {&quot;tokens&quot;,
-  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
-  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot; (through W_O), &quot;diagnostics&quot;: [per head:
-  entropy, maxWeight, argmax (0-based, -1 = none), jacobianNorm, fullyMasked]};
-  matrices as lists of rows, the mask as booleans, numbers exact (the
-  shortest text that reads back as the same double, at most 17 digits).
-  OUT.csv: one long table with the columns head,stage,row,col,row_token,
-  col_token,value (rows, columns and heads from 1; head 0 holds concat and
-  output; diagnostics have an empty col, argmax from 1, 0 = none).
-  A run that would write more than 512 MiB is refused before it starts (exit
-  4, with the size and the memory it needs); --max-output 4G allows more.
-</source>
-        <translation>用法：attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
-                       [--edit EDIT]... [--max-output SIZE]
-  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{&quot;tokens&quot;,
-  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
-  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot;（经过 W_O）, &quot;diagnostics&quot;: [每个头：
-  entropy, maxWeight, argmax（从 0 计数，-1 = 无）, jacobianNorm, fullyMasked]}；
-  矩阵写成行的列表，掩码写成布尔值，数值精确（能读回同一个 double 的
-  最短文本，最多 17 位）。
-  OUT.csv：一张长表，列为 head,stage,row,col,row_token,
-  col_token,value（行、列和头从 1 计数；头 0 存放 concat 和
-  output；diagnostics 的 col 为空，argmax 从 1 计数，0 = 无）。
-  会写出超过 512 MiB 的运行在开始前就被拒绝（退出码 4，并说明大小和所需内存）；
-  --max-output 4G 可以允许更多。
-</translation>
-    </message>
-    <message>
         <source>--max-output takes a size such as 800M or 4G, not %1</source>
         <translation>--max-output 需要一个大小，例如 800M 或 4G，而不是 %1</translation>
     </message>
@@ -4577,34 +4547,6 @@ measuring…</source>
     <message>
         <source>%1: has no head %2</source>
         <translation>%1：没有第 %2 个头</translation>
-    </message>
-    <message>
-        <source>Usage: attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
-  Times slider updates in the real window (offscreen).
-       attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]
-  Times a key slider on a real head in the workbench, carried through the
-  model (the map, the later layers and the predictions).
-       attnlab bench-ui --train [--seconds S]
-  Trains previous-token in the Trainer dock at full speed and times the
-  window&apos;s frames and the training steps per second.
-
-attnlab --help | --version
-
-Exit status: 0 success, 2 wrong usage, 3 bad input file,
-4 an output that could not be written.
-</source>
-        <translation>用法：attnlab bench-ui [--sizes LIST] [--steps N] [--dk D]
-  在真实窗口（离屏）中为滑块更新计时。
-      attnlab bench-ui --model DIR [--text T] [--layers LIST] [--head H]
-  为工作台中真实头的一个键滑块计时，改动带过模型（注意力图、其后的层和预测）。
-      attnlab bench-ui --train [--seconds S]
-  在训练器面板中全速训练“前一个词元”任务，为窗口的帧间隔和每秒训练步数计时。
-
-attnlab --help | --version
-
-退出状态：0 成功，2 用法错误，3 输入文件有误，
-4 输出无法写入。
-</translation>
     </message>
     <message>
         <source>Usage: attnlab train (--session FILE | --lesson ID)
@@ -4705,17 +4647,71 @@ attnlab --help | --version
         <translation>%1：%2 请在窗口中打开它（attnlab %1），窗口只保留权重（float）。</translation>
     </message>
     <message>
+        <source>Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
+                       [--edit EDIT]... [--max-output SIZE]
+  Every stage of every head. JSON (to stdout without -o): {&quot;tokens&quot;,
+  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
+  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot; (through W_O), &quot;diagnostics&quot;: [per head:
+  entropy, maxWeight, argmax (from 1, 0 = none), jacobianNorm, fullyMasked]};
+  matrices as lists of rows, the mask as booleans, numbers exact (the
+  shortest text that reads back as the same double, at most 17 digits).
+  OUT.csv: one long table with the columns head,stage,row,col,row_token,
+  col_token,value (rows, columns and heads from 1; head 0 holds concat and
+  output; diagnostics have an empty col, argmax from 1, 0 = none).
+  A run that would write more than 512 MiB is refused before it starts (exit
+  4, with the size and the memory it needs); --max-output 4G allows more.
+</source>
+        <translation>用法：attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]
+                       [--edit EDIT]... [--max-output SIZE]
+  输出每个头的每一步。JSON（不带 -o 时写到标准输出）：{&quot;tokens&quot;,
+  &quot;heads&quot;: [{&quot;Q&quot;, &quot;K&quot;, &quot;V&quot;, &quot;scores&quot;, &quot;scaled&quot;, &quot;mask&quot;, &quot;weights&quot;,
+  &quot;output&quot;}, ...], &quot;concat&quot;, &quot;output&quot;（经过 W_O）, &quot;diagnostics&quot;: [每个头：
+  entropy, maxWeight, argmax（从 1 计数，0 = 无）, jacobianNorm, fullyMasked]}；
+  矩阵写成行的列表，掩码写成布尔值，数值精确（能读回同一个 double 的
+  最短文本，最多 17 位）。
+  OUT.csv：一张长表，列为 head,stage,row,col,row_token,
+  col_token,value（行、列和头从 1 计数；头 0 存放 concat 和
+  output；diagnostics 的 col 为空，argmax 从 1 计数，0 = 无）。
+  会写出超过 512 MiB 的运行在开始前就被拒绝（退出码 4，并说明大小和所需内存）；
+  --max-output 4G 可以允许更多。
+</translation>
+    </message>
+    <message>
+        <source>attnlab --help | --version
+
+Exit status: 0 success, 2 wrong usage, 3 bad input file,
+4 an output that could not be written.
+</source>
+        <translation>attnlab --help | --version
+
+退出状态：0 成功，2 用法错误，3 输入文件有误，
+4 输出无法写入。
+</translation>
+    </message>
+    <message>
+        <source>%1: the same as %2; give each once</source>
+        <translation>%1：与%2相同；每个只能给一次</translation>
+    </message>
+    <message>
+        <source>--edit %1: scale=%2 is beyond the range of a float (at most %3 in size)</source>
+        <translation>--edit %1：scale=%2 超出 float 的范围（绝对值最大为%3）</translation>
+    </message>
+    <message>
+        <source>%1 overflows (%2: a value beyond the range of a float); give a smaller scale</source>
+        <translation>%1 溢出（%2：有值超出 float 的范围）；请给一个更小的 scale</translation>
+    </message>
+    <message>
         <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
                      [--layer L] [--head H] [--edit ...] [--ablate ...]
                      [--session-out S.attnlab.json]
   Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
   tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
   -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
-  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;:
-  [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token, BERT each
-  [MASK]. &quot;display&quot; labels each token readably: where GPT-2 splits one character
-  over several tokens, the first shows the character and the others ⋯. PNG, SVG
-  or PDF: the map of one head (--layer and --head count from 1; default 1).
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot; (from 1),
+  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token,
+  BERT each [MASK]. &quot;display&quot; labels each token readably: where GPT-2 splits one
+  character over several tokens, the first shows the character and the others ⋯.
+  PNG, SVG or PDF: the map of one head (--layer and --head count from 1; default 1).
   --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
   position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
   zero (or its mean over positions). Both repeat; layers, heads and positions count
@@ -4731,8 +4727,8 @@ attnlab --help | --version
   在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
   分词器：vocab.json + merges.txt，或 vocab.txt）。JSON（没有 -o 时写到标准输出）：
   {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
-  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;, &quot;top&quot;:
-  [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;（从 1 计数）,
+  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
   [MASK]。&quot;display&quot; 是每个词元易读的标签：GPT-2 把一个字符拆成几个词元时，第一个
   显示这个字符，其余显示 ⋯。PNG、SVG 或 PDF：一个头的注意力图（--layer 和 --head
   从 1 开始数；默认 1）。
@@ -4748,22 +4744,6 @@ attnlab --help | --version
 <context>
     <name>main</name>
     <message>
-        <source>Moves a key slider in the real window and times each repaint.</source>
-        <translation>在真实窗口中移动一个键的滑块，并为每次重绘计时。</translation>
-    </message>
-    <message>
-        <source>Comma-separated n values.</source>
-        <translation>以逗号分隔的 n 值。</translation>
-    </message>
-    <message>
-        <source>Slider steps per n.</source>
-        <translation>每个 n 的滑块步数。</translation>
-    </message>
-    <message>
-        <source>d_k.</source>
-        <translation>d_k。</translation>
-    </message>
-    <message>
         <source>Restore unsaved work of a crashed run without asking.</source>
         <translation>不经询问，直接恢复上次崩溃时未保存的工作。</translation>
     </message>
@@ -4772,48 +4752,8 @@ attnlab --help | --version
         <translation>打开内置课程（见 attnlab lessons）。</translation>
     </message>
     <message>
-        <source>Types into the real model window and times each re-run and repaint.</source>
-        <translation>在真实模型窗口中输入文字，为每次重新运行和重绘计时。</translation>
-    </message>
-    <message>
-        <source>A model folder.</source>
-        <translation>一个模型文件夹。</translation>
-    </message>
-    <message>
-        <source>Tokens of the text.</source>
-        <translation>文本的词元数。</translation>
-    </message>
-    <message>
-        <source>Keystrokes to time.</source>
-        <translation>要计时的按键次数。</translation>
-    </message>
-    <message>
         <source>A session file, or a model folder, to open.</source>
         <translation>要打开的会话文件或模型文件夹。</translation>
-    </message>
-    <message>
-        <source>A model folder: time a real head in the workbench.</source>
-        <translation>一个模型文件夹：为工作台中的真实头计时。</translation>
-    </message>
-    <message>
-        <source>The model&apos;s text.</source>
-        <translation>模型的文本。</translation>
-    </message>
-    <message>
-        <source>Layers (from 1) whose head is opened; default first and last.</source>
-        <translation>打开其头的层（从 1 开始数）；默认第一层和最后一层。</translation>
-    </message>
-    <message>
-        <source>The head (from 1).</source>
-        <translation>头（从 1 开始数）。</translation>
-    </message>
-    <message>
-        <source>Train previous-token in the Trainer dock and time the window.</source>
-        <translation>在训练器面板中训练“前一个词元”任务，并为窗口计时。</translation>
-    </message>
-    <message>
-        <source>How long to train.</source>
-        <translation>训练多长时间。</translation>
     </message>
     <message>
         <source>Start in the presenter view of a view: weights, difference, pipeline, heads, walkthrough (walkthrough:4 for step 4) or trainer; with a model folder: focus, grid or head-view.</source>

@@ -173,7 +173,7 @@ grep -q "Default application.*$id.desktop" "$tmp/gio-mime.txt" &&
 unset XDG_DATA_DIRS
 
 # 6. The man page: renders without a warning, and names every command, option and exit
-#    status that `attnlab --help` (and bench-ui / bench-model --help) names.
+#    status that `attnlab --help` names.
 man="$dest/usr/share/man/man1/attnlab.1.gz"
 zcat "$man" | groff -man -Tutf8 -ww >/dev/null 2>"$tmp/groff.txt" || fail "groff failed"
 [[ -s $tmp/groff.txt ]] && fail "groff -man -Tutf8 -ww warns: $(cat "$tmp/groff.txt")" ||
@@ -181,8 +181,6 @@ zcat "$man" | groff -man -Tutf8 -ww >/dev/null 2>"$tmp/groff.txt" || fail "groff
 # One line per paragraph (a wide page, no hyphenation), plain text.
 zcat "$man" | groff -man -Tascii -P-cbou -rLL=3000n -rHY=0 2>/dev/null >"$tmp/man.txt"
 "$bin" --help >"$tmp/help.txt"
-"$bin" bench-ui --help >>"$tmp/help.txt" 2>&1 || true
-"$bin" bench-model --help >>"$tmp/help.txt" 2>&1 || true
 missing=()
 for cmd in $(sed -n 's/^ *Usage: attnlab \([a-z][a-z-]*\).*/\1/p' "$tmp/help.txt" | sort -u); do
   grep -q "attnlab $cmd" "$tmp/man.txt" || missing+=("command $cmd")

@@ -75,7 +75,8 @@ TEST(CliModel, Gpt2WritesEveryLayersAndHeadsAttentionAndTheNextTokenAsTheCoreCom
     }
     const QJsonArray predictions = root[QStringLiteral("predictions")].toArray();
     ASSERT_EQ(predictions.size(), 1);
-    EXPECT_EQ(predictions[0].toObject()[QStringLiteral("position")].toInt(), 10);
+    // Positions from 1: the eleventh token's prediction.
+    EXPECT_EQ(predictions[0].toObject()[QStringLiteral("position")].toInt(), 11);
     const QJsonArray top = predictions[0].toObject()[QStringLiteral("top")].toArray();
     ASSERT_EQ(top.size(), 10);
     EXPECT_EQ(top[0].toObject()[QStringLiteral("id")].toInt(), expected.predictions[0].top[0].id);
@@ -102,7 +103,7 @@ TEST(CliModel, BertPredictsEachMaskAndKeepsItsSpecialTokens)
                            QStringLiteral("."), QStringLiteral("[SEP]")}));
     const QJsonArray predictions = root[QStringLiteral("predictions")].toArray();
     ASSERT_EQ(predictions.size(), 1);
-    EXPECT_EQ(predictions[0].toObject()[QStringLiteral("position")].toInt(), 3);
+    EXPECT_EQ(predictions[0].toObject()[QStringLiteral("position")].toInt(), 4);
     EXPECT_EQ(predictions[0].toObject()[QStringLiteral("top")].toArray().size(), 10);
     EXPECT_EQ(root[QStringLiteral("layers")]
                   .toArray()[1]

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
@@ -49,6 +50,19 @@ TEST(CliUsage, HelpAndVersionSucceed)
     const test::CliRun version = test::runAttnlab({QStringLiteral("--version")});
     EXPECT_EQ(version.code, 0);
     EXPECT_TRUE(version.out.startsWith("attnlab "));
+}
+
+TEST(CliUsage, HelpNamesNoBenchmark)
+{
+    // The benchmarks are attnlab-bench, a developer's tool: the installed program offers none.
+    const test::CliRun help = test::runAttnlab({QStringLiteral("--help")});
+    EXPECT_EQ(help.code, 0);
+    const QString text = QString::fromUtf8(help.out);
+    EXPECT_TRUE(text.contains(QStringLiteral("attnlab model")));
+    // "bench" as a word of its own ("bench-ui", "attnlab-bench"), not inside "workbench".
+    const QRegularExpression bench(QStringLiteral("(^|[^a-z])bench"),
+                                   QRegularExpression::CaseInsensitiveOption);
+    EXPECT_FALSE(text.contains(bench)) << text.toStdString();
 }
 
 TEST(CliUsage, OutputThatCannotBeWrittenExitsFourEvenForHelpAndLessons)

@@ -237,6 +237,11 @@ TEST(NumbersExport, JsonReadsBackBitIdenticalToTheCore)
     const QJsonArray diag = doc.object().value(QStringLiteral("diagnostics")).toArray();
     ASSERT_EQ(diag.size(), 2);
     EXPECT_EQ(diag[0].toObject().value(QStringLiteral("entropy")).toArray().size(), 6);
+    // The argmax counts columns from 1, as the CSV and every message do.
+    const QJsonArray argmax = diag[1].toObject().value(QStringLiteral("argmax")).toArray();
+    const Eigen::VectorXi& core = c.result.heads[1].diagnostics.argmax;
+    ASSERT_EQ(argmax.size(), core.size());
+    for (long i = 0; i < core.size(); ++i) EXPECT_EQ(argmax[i].toInt(), core(i) + 1) << i;
 }
 
 TEST(NumbersExport, ExactNumberRoundTrips)

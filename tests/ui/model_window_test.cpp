@@ -232,7 +232,10 @@ TEST(ModelWindow, BertFillsInEachMaskAndTheHeadViewShowsItsBidirectionalLines)
     EXPECT_EQ(snap->labels.last(), QStringLiteral("[SEP]"));
     ASSERT_EQ(snap->predictions.size(), 1u);
     EXPECT_EQ(snap->predictions[0].position, 3);
-    EXPECT_EQ(w->predictions()->tree()->topLevelItemCount(), 1);
+    ASSERT_EQ(w->predictions()->tree()->topLevelItemCount(), 1);
+    // [CLS] the animal [MASK]: the fourth token, counted from 1 as everywhere.
+    EXPECT_EQ(w->predictions()->tree()->topLevelItem(0)->text(0),
+              PredictionsPanel::tr("[MASK] at position %1").arg(4));
 
     // The head view: all heads of the layer, then one; hovering a query isolates its lines.
     HeadViewPanel* hv = w->headView();

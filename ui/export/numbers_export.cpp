@@ -185,7 +185,8 @@ QByteArray resultToJson(const Session& session, const attn::AttentionResult& res
         const attn::RowDiagnostics& d = result.heads[h].diagnostics;
         out += QByteArray(h ? "," : "") + "\n    {\"entropy\": " + jsonVector(d.entropy) +
                ",\n     \"maxWeight\": " + jsonVector(d.maxWeight) +
-               ",\n     \"argmax\": " + jsonVector(d.argmax) +
+               // Columns from 1 as everywhere else, 0 for a fully masked row.
+               ",\n     \"argmax\": " + jsonVector(Eigen::VectorXi(d.argmax.array() + 1)) +
                ",\n     \"jacobianNorm\": " + jsonVector(d.jacobianNorm) +
                ",\n     \"fullyMasked\": " + jsonVector(d.fullyMasked) + '}';
     }

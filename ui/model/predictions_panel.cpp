@@ -153,8 +153,8 @@ void PredictionsPanel::refresh()
     for (const ModelPrediction& p : snap->predictions) {
         const QString at = tokenText(*snap, p.position);
         auto* top = new QTreeWidgetItem(tree_);
-        top->setText(0, bert ? tr("[MASK] at position %1").arg(p.position)
-                             : tr("After “%1” (position %2)").arg(at).arg(p.position));
+        top->setText(0, bert ? tr("[MASK] at position %1").arg(p.position + 1)
+                             : tr("After “%1” (position %2)").arg(at).arg(p.position + 1));
         top->setFirstColumnSpanned(true);
         for (const ModelGuess& g : p.top) {
             auto* item = new QTreeWidgetItem(top);

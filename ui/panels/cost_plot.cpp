@@ -5,7 +5,7 @@
 
 #include <QLocale>
 
-#include "ui/panels/log_ticker.h"
+#include "ui/views/log_ticker.h"
 
 namespace attnlab {
 

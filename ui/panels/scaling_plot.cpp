@@ -8,7 +8,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/document/document.h"
-#include "ui/panels/log_ticker.h"
+#include "ui/views/log_ticker.h"
 
 namespace attnlab {
 

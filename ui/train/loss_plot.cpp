@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/panels/log_ticker.h"
+#include "ui/views/log_ticker.h"
 
 namespace attnlab {
 

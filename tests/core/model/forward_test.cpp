@@ -183,7 +183,9 @@ TEST(ModelForward, RefusesEmptyInputBadIdsAndBadPositions)
     EXPECT_EQ(forward(model, std::vector<int>{}, {}, r).code, ModelError::EmptyInput);
     const ModelStatus s = forward(model, std::vector<int>{1, 80}, {}, r);
     EXPECT_EQ(s.code, ModelError::TokenOutOfRange);
-    EXPECT_EQ(s.field, "ids[1]");
+    EXPECT_EQ(s.field, "ids");
+    EXPECT_EQ(s.position, 1);
+    EXPECT_NE(s.message.find("token 2 has the id 80"), std::string::npos) << s.message;
     ForwardOptions options;
     options.predictAt = {5};
     EXPECT_EQ(forward(model, std::vector<int>{1, 2}, options, r).code, ModelError::BadPosition);

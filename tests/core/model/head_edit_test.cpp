@@ -99,13 +99,31 @@ TEST(HeadEdits, EditsOutsideTheModelOrTheTextAreRefusedNamingThem)
         EXPECT_FALSE(s.ok());
         EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
     };
-    refused({{HeadEditKind::Key, 2, 0, 0, 2.0f}}, "2 layers");
+    refused({{HeadEditKind::Key, 2, 0, 0, 2.0f}},
+            "edit 1 (key layer 3 head 1 index 1 x2): the "
+            "model has 2 layers");
     refused({{HeadEditKind::Key, 0, 4, 0, 2.0f}}, "4 heads");
     refused({{HeadEditKind::Query, 0, 0, 6, 2.0f}}, "6 tokens");
     refused({{HeadEditKind::Value, 0, 0, 1, NAN}}, "not finite");
-    refused({{HeadEditKind::Key, 0, 0, 1, 2.0f}, {HeadEditKind::Key, 0, 0, 1, 3.0f}}, "edits[0]");
+    refused({{HeadEditKind::Key, 0, 0, 1, 2.0f}, {HeadEditKind::Key, 0, 0, 1, 3.0f}},
+            "edit 2 (key layer 1 head 1 index 2 x3): the same as edit 1");
     refused({{HeadEditKind::AblateZero, 1, 1, 0, 1.0f}, {HeadEditKind::AblateMean, 1, 1, 0, 1.0f}},
-            "edits[0]");
+            "the same as edit 1 (ablate layer 2 head 2)");
+    // The status names the edit by its index, and the earlier one of a pair in `row`, so that
+    // a caller can name its own options; the sentence after the names is `detail`.
+    const ModelStatus s =
+        checkEdits(model, 6,
+                   std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},
+                                         {HeadEditKind::AblateZero, 0, 5, 0, 1.0f}});
+    EXPECT_EQ(s.code, ModelError::BadLayer);
+    EXPECT_EQ(s.edit, 1);
+    EXPECT_EQ(s.detail, "the model has 4 heads");
+    const ModelStatus twice = checkEdits(model, 6,
+                                         std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},
+                                                               {HeadEditKind::Key, 0, 0, 1, 3.0f}});
+    EXPECT_EQ(twice.code, ModelError::DuplicateEdit);
+    EXPECT_EQ(twice.edit, 1);
+    EXPECT_EQ(twice.row, 0);
     EXPECT_TRUE(checkEdits(model, 6,
                            std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},
                                                  {HeadEditKind::Query, 0, 0, 1, 2.0f}})

@@ -1,5 +1,5 @@
 #pragma once
-// `attnlab bench-ui`: drives the real window offscreen. For each n it moves a key
+// `attnlab-bench ui`: drives the real window offscreen. For each n it moves a key
 // slider through `steps` values and measures, for each step, the time from the
 // value change until the weights heatmap has been replotted and painted.
 

@@ -1,5 +1,5 @@
 #pragma once
-// `attnlab bench-model DIR`: opens a checkpoint in the real model window (offscreen), sets a
+// `attnlab-bench model DIR`: opens a checkpoint in the real model window (offscreen), sets a
 // text of about `tokens` tokens and types `keys` keystrokes into the text box (a letter, then
 // Backspace, and so on). For each keystroke it measures the time from the key press until the
 // new run's model view has been painted: the typing pause (ModelDocument::kDebounceMs), the

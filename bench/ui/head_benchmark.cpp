@@ -1,4 +1,4 @@
-#include "ui/tools/head_benchmark.h"
+#include "bench/ui/head_benchmark.h"
 
 #include <algorithm>
 
@@ -8,6 +8,7 @@
 #include <QSlider>
 #include <QTimer>
 
+#include "bench/ui/bench_stats.h"
 #include "ui/document/document.h"
 #include "ui/model/head_link.h"
 #include "ui/model/model_document.h"
@@ -15,7 +16,6 @@
 #include "ui/model/predictions_panel.h"
 #include "ui/panels/vector_editor_panel.h"
 #include "ui/panels/weights_panel.h"
-#include "ui/tools/bench_stats.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/main_window.h"
 

@@ -1,4 +1,4 @@
-#include "ui/tools/slider_benchmark.h"
+#include "bench/ui/slider_benchmark.h"
 
 #include <algorithm>
 
@@ -7,10 +7,10 @@
 #include <QPointer>
 #include <QSlider>
 
+#include "bench/ui/bench_stats.h"
 #include "ui/document/document.h"
 #include "ui/panels/vector_editor_panel.h"
 #include "ui/panels/weights_panel.h"
-#include "ui/tools/bench_stats.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/main_window.h"
 

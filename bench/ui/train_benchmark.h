@@ -1,5 +1,5 @@
 #pragma once
-// `attnlab bench-ui --train`: opens the real window offscreen with the Trainer dock, trains the
+// `attnlab-bench ui --train`: opens the real window offscreen with the Trainer dock, trains the
 // previous-token task at full speed for a while and measures what the person at the window
 // would feel: the GUI thread's tick-to-tick intervals of a 16 ms timer (p50, p95, max), the
 // time from a snapshot being posted by the worker until the live map has been replotted, and

@@ -1,6 +1,7 @@
 #pragma once
-// Order statistics of the benchmarks' timings (bench-ui, bench-model): the value at fraction `p`
-// of the sorted times, the lower one of two neighbours (p = 0.5 the median, 1 the maximum).
+// Order statistics of the benchmarks' timings (attnlab-bench ui, attnlab-bench model): the value at
+// fraction `p` of the sorted times, the lower one of two neighbours (p = 0.5 the median, 1 the
+// maximum).
 
 #include <algorithm>
 #include <vector>

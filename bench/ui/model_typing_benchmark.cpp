@@ -1,4 +1,4 @@
-#include "ui/tools/model_typing_benchmark.h"
+#include "bench/ui/model_typing_benchmark.h"
 
 #include <algorithm>
 
@@ -7,10 +7,10 @@
 #include <QKeyEvent>
 #include <QLineEdit>
 
+#include "bench/ui/bench_stats.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_grid_view.h"
 #include "ui/model/model_window.h"
-#include "ui/tools/bench_stats.h"
 
 namespace attnlab {
 
@@ -73,7 +73,7 @@ ModelTypingResult runModelTypingBenchmark(const ModelTypingOptions& o, QTextStre
         count += have < o.tokens ? 1 : -1;
     }
     r.tokens = doc->snapshot() ? doc->snapshot()->tokenCount() : 0;
-    log << "bench-model: " << doc->describeModel() << ", " << r.tokens << " tokens, open "
+    log << "attnlab-bench model: " << doc->describeModel() << ", " << r.tokens << " tokens, open "
         << QString::number(r.openMs, 'f', 1) << " ms\n";
 
     QLineEdit* box = window.textBox();

@@ -1,4 +1,4 @@
-#include "ui/panels/log_ticker.h"
+#include "ui/views/log_ticker.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "ui/tools/train_benchmark.h"
+#include "bench/ui/train_benchmark.h"
 
 #include <chrono>
 #include <vector>
@@ -11,8 +11,8 @@
 #include <QSpinBox>
 #include <QTimer>
 
+#include "bench/ui/bench_stats.h"
 #include "ui/document/document.h"
-#include "ui/tools/bench_stats.h"
 #include "ui/train/train_run.h"
 #include "ui/train/trainer_display.h"
 #include "ui/train/trainer_panel.h"

@@ -1,5 +1,5 @@
 #pragma once
-// `attnlab bench-ui --model DIR`: a real head in the workbench. For each layer it
+// `attnlab-bench ui --model DIR`: a real head in the workbench. For each layer it
 // opens the model window on the text, hands head `head` of that layer to the workbench (Open in
 // Workbench) and moves a key slider there through `steps` values. One step is timed from the
 // slider's change until the workbench's map is repainted and the head, carried into the model,
