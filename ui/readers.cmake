@@ -9,6 +9,7 @@ set(ATTNLAB_READER_SOURCES
     ${PROJECT_SOURCE_DIR}/ui/io/session_file_read_params.cpp
     ${PROJECT_SOURCE_DIR}/ui/io/session_file_write.cpp
     ${PROJECT_SOURCE_DIR}/ui/io/atomic_file.cpp
+    ${PROJECT_SOURCE_DIR}/ui/io/bounded_read.cpp
     ${PROJECT_SOURCE_DIR}/ui/document/session.cpp
     ${PROJECT_SOURCE_DIR}/ui/document/status_text.cpp
     ${PROJECT_SOURCE_DIR}/ui/document/view_state.cpp

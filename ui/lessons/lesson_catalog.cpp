@@ -1,11 +1,12 @@
 #include "ui/lessons/lesson_catalog.h"
 
 #include <QCoreApplication>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+
+#include "ui/io/bounded_read.h"
 
 namespace attnlab {
 
@@ -19,9 +20,10 @@ QString& languageOverride()
 
 QByteArray readResource(const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return f.readAll();
+    QByteArray bytes;
+    QString ignored;  // a missing lesson file shows as an empty one, which the parser names
+    (void)readUserFile(path, kMaxSessionFileBytes, bytes, ignored);
+    return bytes;
 }
 
 QList<Lesson> readCatalog()
@@ -110,15 +112,14 @@ bool loadLesson(const QString& id, Session& session, ViewState& view, FileError&
             QCoreApplication::translate("attnlab::Lessons", "no lesson named %1").arg(id);
         return false;
     }
-    QFile f(lesson->sessionPath);
-    if (!f.open(QIODevice::ReadOnly)) {
+    QByteArray bytes;
+    if (!readUserFile(lesson->sessionPath, kMaxSessionFileBytes, bytes, error.problem)) {
         error.file = lesson->sessionPath;
         error.field.clear();
-        error.problem = f.errorString();
         return false;
     }
     SessionFile file;
-    if (!parseSessionJson(f.readAll(), lesson->sessionPath, file, error)) return false;
+    if (!parseSessionJson(bytes, lesson->sessionPath, file, error)) return false;
     session = file.session;
     view = file.view;
     return true;
