@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/bounded_file.h"
-#include "core/json_depth.h"
+#include "core/io/json_read.h"
 
 namespace attn::model {
 
@@ -189,12 +189,13 @@ const char* supportedModelTypes()
 ModelStatus parseConfig(const std::string& text, const std::string& file, ModelConfig& out)
 {
     try {
-        if (const std::size_t at = jsonTooDeepAt(text); at != std::string::npos)
-            return modelError(ModelError::ConfigField, file, "",
-                              "nested more than " + std::to_string(kMaxJsonNesting) +
-                                  " levels deep (byte " + std::to_string(at) + ")");
-        const json j = json::parse(text, nullptr, false);
-        if (j.is_discarded() || !j.is_object())
+        json j;
+        if (const io::JsonProblem p = io::parseJson(text, j); !p.ok())
+            return modelError(ModelError::ConfigField, file, p.path,
+                              p.kind == io::JsonProblem::Kind::Syntax
+                                  ? "not valid JSON: " + p.message
+                                  : p.message);
+        if (!j.is_object())
             return modelError(ModelError::ConfigField, file, "", "not a JSON object");
         const Reader r(j, file);
         ModelConfig c;
