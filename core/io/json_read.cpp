@@ -1,5 +1,7 @@
 #include "core/io/json_read.h"
 
+#include <algorithm>
+#include <iterator>
 #include <vector>
 
 namespace attn::io {
@@ -8,11 +10,41 @@ namespace {
 
 using nlohmann::json;
 
+// A pointer into the text that tells how far the parser has read, so that a problem met in a
+// SAX event has a position (nlohmann reports one for syntax errors only).
+struct CountingIterator {
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    const char* at = nullptr;
+    const char** furthest = nullptr;
+
+    reference operator*() const { return *at; }
+    CountingIterator& operator++()
+    {
+        ++at;
+        if (furthest) *furthest = at;
+        return *this;
+    }
+    CountingIterator operator++(int)
+    {
+        CountingIterator before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const CountingIterator& other) const { return at == other.at; }
+    bool operator!=(const CountingIterator& other) const { return at != other.at; }
+};
+
 // Builds the tree as nlohmann's own DOM parser does, checking each event first.
 class StrictBuilder : public nlohmann::json_sax<json> {
 public:
-    StrictBuilder(json& root, const JsonLimits& limits, JsonProblem& problem)
-        : root_(root), limits_(limits), problem_(problem)
+    StrictBuilder(json& root, const JsonLimits& limits, JsonProblem& problem, const char* begin,
+                  const char* const* read)
+        : root_(root), limits_(limits), problem_(problem), begin_(begin), read_(read)
     {
     }
 
@@ -46,7 +78,6 @@ public:
                      const nlohmann::detail::exception& e) override
     {
         if (problem_.ok()) {
-            problem_.kind = JsonProblem::Kind::Syntax;
             problem_.path = path();
             problem_.byte = position;
             // nlohmann's text starts "[json.exception.parse_error.101] parse error at line 1,
@@ -55,6 +86,9 @@ public:
             if (const std::size_t close = what.find("] "); close != std::string::npos)
                 what = what.substr(close + 2);
             problem_.message = what;
+            problem_.kind = what.find("ill-formed UTF-8") != std::string::npos
+                                ? JsonProblem::Kind::InvalidUtf8
+                                : JsonProblem::Kind::Syntax;
         }
         return false;
     }
@@ -142,6 +176,7 @@ private:
 
     bool fail(JsonProblem::Kind kind, std::string message)
     {
+        problem_.byte = read_ ? static_cast<std::size_t>(*read_ - begin_) : 0;
         problem_.kind = kind;
         problem_.path = path();
         problem_.message = std::move(message);
@@ -151,8 +186,86 @@ private:
     json& root_;
     const JsonLimits& limits_;
     JsonProblem& problem_;
+    const char* begin_;
+    const char* const* read_;
     std::vector<Level> levels_;
     std::size_t values_ = 0;
+};
+
+// Counts the elements of the lists reached through keys alone; builds nothing.
+class ListCounter : public nlohmann::json_sax<json> {
+public:
+    ListCounter(int levels, std::map<std::string, std::size_t>& out) : levels_(levels), out_(out) {}
+
+    bool null() override { return element(); }
+    bool boolean(bool) override { return element(); }
+    bool number_integer(number_integer_t) override { return element(); }
+    bool number_unsigned(number_unsigned_t) override { return element(); }
+    bool number_float(number_float_t, const string_t&) override { return element(); }
+    bool string(string_t&) override { return element(); }
+    bool binary(binary_t&) override { return element(); }
+    bool start_object(std::size_t) override { return open(false); }
+    bool start_array(std::size_t) override { return open(true); }
+    bool key(string_t& k) override
+    {
+        stack_.back().key = k;
+        return true;
+    }
+    bool end_object() override
+    {
+        stack_.pop_back();
+        return true;
+    }
+    bool end_array() override
+    {
+        if (stack_.back().keyed) out_[stack_.back().path] = stack_.back().count;
+        stack_.pop_back();
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override
+    {
+        return false;
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        bool keyed = false;  // reached through object keys alone, within the levels
+        int keys = 0;
+        std::string path;
+        std::string key;  // an object's current key
+        std::size_t count = 0;
+    };
+
+    bool element()
+    {
+        if (!stack_.empty() && stack_.back().array) ++stack_.back().count;
+        return true;
+    }
+
+    bool open(bool array)
+    {
+        element();
+        // Deeper than any list it counts could be: the strict parse names the nesting.
+        if (stack_.size() >= 64) return false;
+        Frame f;
+        f.array = array;
+        if (stack_.empty()) {
+            f.keyed = !array;
+        } else if (const Frame& parent = stack_.back(); !parent.array && parent.keyed) {
+            f.keys = parent.keys + 1;
+            f.keyed = f.keys <= levels_;
+            f.path = parent.path;
+            if (!f.path.empty()) f.path += '.';
+            f.path += parent.key;
+        }
+        stack_.push_back(std::move(f));
+        return true;
+    }
+
+    int levels_;
+    std::map<std::string, std::size_t>& out_;
+    std::vector<Frame> stack_;
 };
 
 }  // namespace
@@ -174,8 +287,13 @@ JsonProblem parseJson(std::string_view text, nlohmann::json& out, const JsonLimi
         return problem;
     }
     nlohmann::json root;
-    StrictBuilder builder(root, limits, problem);
-    const bool parsed = nlohmann::json::sax_parse(text.begin(), text.end(), &builder);
+    const char* read = text.data();
+    StrictBuilder builder(root, limits, problem, text.data(), &read);
+    const bool parsed =
+        nlohmann::json::sax_parse(CountingIterator{text.data(), &read},
+                                  CountingIterator{text.data() + text.size(), nullptr}, &builder);
+    for (std::size_t i = 0; i < std::min(problem.byte, text.size()); ++i)
+        problem.line += text[i] == '\n' ? 1 : 0;
     if (!parsed || !problem.ok()) {
         if (problem.ok()) {
             problem.kind = JsonProblem::Kind::Syntax;
@@ -185,6 +303,13 @@ JsonProblem parseJson(std::string_view text, nlohmann::json& out, const JsonLimi
     }
     out = std::move(root);
     return problem;
+}
+
+bool jsonListLengths(std::string_view text, int levels, std::map<std::string, std::size_t>& out)
+{
+    out.clear();
+    ListCounter counter(levels, out);
+    return nlohmann::json::sax_parse(text.begin(), text.end(), &counter);
 }
 
 std::string describe(const JsonProblem& problem)

@@ -1,11 +1,9 @@
 #include "ui/lessons/lesson_catalog.h"
 
 #include <QCoreApplication>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLocale>
 
+#include "core/io/json_read.h"
 #include "ui/io/bounded_read.h"
 
 namespace attnlab {
@@ -43,12 +41,21 @@ bool chinese()
 QList<Lesson> parseLessonCatalog(const QByteArray& json, const QString& dir,
                                  const std::function<QByteArray(const QString&)>& read)
 {
-    const QJsonDocument index = QJsonDocument::fromJson(json);
     QList<Lesson> out;
-    const QJsonArray items = index.object().value(QLatin1String("lessons")).toArray();
-    for (const QJsonValue& v : items) {
-        const QJsonObject o = v.toObject();
-        auto str = [&o](const char* key) { return o.value(QLatin1String(key)).toString(); };
+    nlohmann::json index;
+    if (!attn::io::parseJson(
+             std::string_view(json.constData(), static_cast<std::size_t>(json.size())), index)
+             .ok() ||
+        !index.is_object() || !index.contains("lessons") || !index["lessons"].is_array())
+        return out;
+    for (const nlohmann::json& o : index["lessons"]) {
+        if (!o.is_object()) continue;
+        auto str = [&o](const char* key) {
+            const auto it = o.find(key);
+            return it != o.end() && it->is_string()
+                       ? QString::fromStdString(it->get_ref<const std::string&>())
+                       : QString();
+        };
         Lesson l;
         l.id = str("id");
         l.titleEn = str("title_en");
@@ -58,7 +65,7 @@ QList<Lesson> parseLessonCatalog(const QByteArray& json, const QString& dir,
         l.textEn = QString::fromUtf8(read(dir + str("text_en")));
         l.textZh = QString::fromUtf8(read(dir + str("text_zh")));
         l.sessionPath = dir + str("session");
-        l.layout = o.value(QLatin1String("layout")).toObject();
+        if (const auto it = o.find("layout"); it != o.end()) l.layout = dockLayoutFrom(*it);
         if (l.id.isEmpty()) continue;
         l.number = static_cast<int>(out.size()) + 1;
         out << l;
