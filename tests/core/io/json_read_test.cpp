@@ -4,8 +4,9 @@
 // UTF-8, bad syntax) is refused with its line and column.
 #include "core/io/json_read.h"
 
-#include <gtest/gtest.h>
 #include <cmath>
+#include <gtest/gtest.h>
+#include <map>
 #include <string>
 
 namespace attn::io {
@@ -65,9 +66,22 @@ TEST(JsonRead, Utf16AndUtf32AndIllFormedUtf8AreRefused)
     EXPECT_EQ(problemOf("\xFF\xFE{\0}\0"sv).kind, Kind::Utf16);
     EXPECT_EQ(problemOf("\xFF\xFE\0\0{\0\0\0"sv).kind, Kind::Utf32);
     const JsonProblem p = problemOf("{\"a\": \"\xC3\x28\"}");
-    EXPECT_EQ(p.kind, Kind::Syntax);
+    EXPECT_EQ(p.kind, Kind::InvalidUtf8);
     EXPECT_NE(p.message.find("line 1"), std::string::npos) << p.message;
     EXPECT_NE(p.message.find("UTF-8"), std::string::npos) << p.message;
+}
+
+TEST(JsonRead, ListLengthsAreCountedThroughKeysAloneWithoutATree)
+{
+    std::map<std::string, std::size_t> lengths;
+    ASSERT_TRUE(jsonListLengths(
+        R"({"target": {"tokens": ["a", "b", "c"], "embeddings": [[1], [2]]}, "x": [{"y": [1]}],)"
+        R"( "a": {"b": {"c": [1, 2]}}})",
+        2, lengths));
+    const std::map<std::string, std::size_t> expected = {
+        {"target.tokens", 3}, {"target.embeddings", 2}, {"x", 1}};
+    EXPECT_EQ(lengths, expected);  // not x[0].y, not a.b.c (three keys deep)
+    EXPECT_FALSE(jsonListLengths(std::string(100, '['), 2, lengths));
 }
 
 }  // namespace
