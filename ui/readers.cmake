@@ -1,5 +1,6 @@
 # attnlab_readers: the Qt side of reading and writing the files people send each other (session
-# files with their JSON pre-scan, the lesson catalogue and its layouts), apart from the widgets.
+# files, the lesson catalogue and its layouts; the bounded reader and atomic writer of core/io
+# with their translated messages), apart from the widgets.
 # QtCore only, but for dock_layout.cpp (Qt::DockWidgetArea). attnlab_ui links it; without the UI
 # it is what the sanitizer build's io_tests (ATTNLAB_BUILD_READERS) and the fuzz targets run.
 set(ATTNLAB_READER_SOURCES
