@@ -1,6 +1,6 @@
-// libFuzzer target: the session reader (parseSessionJson: the JSON pre-scan, QJsonDocument, the
-// strict walk over every field, attn::validate). A session that reads must also write and read
-// back to the same text (what is written opens again).
+// libFuzzer target: the session reader (parseSessionJson: the list-length pass and the strict
+// JSON reader of core/io/json_read.h, the walk over every field, attn::validate). A session that
+// reads must also write and read back to the same text (what is written opens again).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -8,7 +8,6 @@
 #include <QByteArray>
 #include <QString>
 
-#include "ui/io/json_prescan.h"
 #include "ui/io/session_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)

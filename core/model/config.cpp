@@ -1,11 +1,11 @@
 #include "core/model/config.h"
 
+#include <cstdint>
 #include <exception>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "core/json_depth.h"
+#include "core/io/bounded_file.h"
+#include "core/io/json_read.h"
 
 namespace attn::model {
 
@@ -16,7 +16,7 @@ using nlohmann::json;
 constexpr long kMaxDimension = 1L << 24;
 // A config.json is a few kB (a classifier's id2label map adds some tens); 1 MiB bounds what its
 // JSON tree can cost (a flat list of 0s: about 16 bytes per 2 bytes of text).
-constexpr std::streamoff kMaxConfigBytes = 1L << 20;
+constexpr std::uint64_t kMaxConfigBytes = std::uint64_t{1} << 20;
 
 // A value as written, shortened for a message (a 1 MiB string does not belong in one).
 std::string shown(const json& v)
@@ -189,12 +189,13 @@ const char* supportedModelTypes()
 ModelStatus parseConfig(const std::string& text, const std::string& file, ModelConfig& out)
 {
     try {
-        if (const std::size_t at = jsonTooDeepAt(text); at != std::string::npos)
-            return modelError(ModelError::ConfigField, file, "",
-                              "nested more than " + std::to_string(kMaxJsonNesting) +
-                                  " levels deep (byte " + std::to_string(at) + ")");
-        const json j = json::parse(text, nullptr, false);
-        if (j.is_discarded() || !j.is_object())
+        json j;
+        if (const io::JsonProblem p = io::parseJson(text, j); !p.ok())
+            return modelError(ModelError::ConfigField, file, p.path,
+                              p.kind == io::JsonProblem::Kind::Syntax
+                                  ? "not valid JSON: " + p.message
+                                  : p.message);
+        if (!j.is_object())
             return modelError(ModelError::ConfigField, file, "", "not a JSON object");
         const Reader r(j, file);
         ModelConfig c;
@@ -226,19 +227,18 @@ ModelStatus parseConfig(const std::string& text, const std::string& file, ModelC
 
 ModelStatus readConfig(const std::string& path, ModelConfig& out)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return modelError(ModelError::FileOpen, path, "", "cannot open");
-    // A config is a few kB; refuse anything that is clearly not one before reading it all.
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    if (size < 0 || size > kMaxConfigBytes)
+    // A config is a few kB; anything much larger is refused before it is read, and a FIFO or a
+    // device (a link to /dev/zero) is refused without reading it at all.
+    std::string text;
+    const io::ReadStatus s = io::readBoundedFile(path, kMaxConfigBytes, text);
+    switch (s.error) {
+    case io::ReadError::Ok: return parseConfig(text, path, out);
+    case io::ReadError::NotRegular:
+    case io::ReadError::TooLarge:
         return modelError(ModelError::ConfigField, path, "",
-                          "not a config file (" + std::to_string(size) + " bytes)");
-    in.seekg(0, std::ios::beg);
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) return modelError(ModelError::FileOpen, path, "", "cannot read");
-    return parseConfig(buffer.str(), path, out);
+                          "not a config file: it " + io::describe(s));
+    default: return modelError(ModelError::FileOpen, path, "", "cannot open: " + io::describe(s));
+    }
 }
 
 }  // namespace attn::model

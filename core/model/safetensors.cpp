@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <utility>
 
+#include "core/io/bounded_file.h"
+
 namespace attn::model {
 
 struct SafetensorsFile::Mapping {
@@ -106,6 +108,9 @@ struct Entry {
 
 // Most dimensions a tensor may have (PyTorch allows 64; real checkpoints use 1 to 4).
 constexpr std::size_t kMaxRank = 64;
+// Mapped, not read, so only the address space bounds it: 1 TiB is far above any checkpoint
+// this program can run.
+constexpr std::uint64_t kMaxCheckpointBytes = std::uint64_t{1} << 40;
 
 // Checks one entry (everything but overlaps) in the order the fields matter.
 ModelStatus checkEntry(const std::string& file, const std::string& name, const Entry& e,
@@ -352,33 +357,27 @@ private:
     Entry entry_;
 };
 
-struct FdCloser {
-    int fd;
-    ~FdCloser()
-    {
-        if (fd >= 0) close(fd);
-    }
-};
-
 }  // namespace
 
 ModelStatus SafetensorsFile::open(const std::string& path, SafetensorsFile& out)
 {
     out = SafetensorsFile();
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    // Checked on the opened descriptor before it is mapped: a FIFO or a device is refused
+    // without blocking or reading.
+    io::RegularFile regular;
+    if (const io::ReadStatus r = io::openRegularFile(path, kMaxCheckpointBytes, regular); !r.ok())
         return modelError(ModelError::FileOpen, path, "",
-                          std::string("cannot open: ") + std::strerror(errno));
-    const FdCloser closer{fd};
-    struct stat st {};
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return modelError(ModelError::FileOpen, path, "", "not a regular file");
-    const auto fileSize = static_cast<std::uint64_t>(st.st_size);
+                          r.error == io::ReadError::NotRegular || r.error == io::ReadError::TooLarge
+                              ? "cannot open: it " + io::describe(r)
+                              : "cannot open: " + io::describe(r));
+    const int fd = regular.fd();
+    const std::uint64_t fileSize = regular.size();
     if (fileSize < 8)
         return modelError(
             ModelError::FileTruncated, path, "header length",
             "file has " + std::to_string(fileSize) + " bytes, fewer than the 8-byte header length");
-    void* address = mmap(nullptr, fileSize, PROT_READ, MAP_PRIVATE, fd, 0);
+    void* address =
+        mmap(nullptr, static_cast<std::size_t>(fileSize), PROT_READ, MAP_PRIVATE, fd, 0);
     if (address == MAP_FAILED)
         return modelError(ModelError::FileOpen, path, "",
                           std::string("cannot map: ") + std::strerror(errno));

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_depth.h"
+#include "core/io/json_read.h"
 #include "core/tokenize/unicode.h"
 
 namespace attn::tok {
@@ -73,16 +73,9 @@ std::vector<std::u32string> splitWhitespace(const std::u32string& text)
 Loaded<BertOptions> BertTokenizer::optionsFromConfigJson(std::string_view text,
                                                          const std::string& name)
 {
-    if (const std::size_t at = jsonTooDeepAt(text); at != std::string_view::npos)
-        return LoadError{name, "not valid JSON: nested more than " +
-                                   std::to_string(kMaxJsonNesting) + " levels deep (byte " +
-                                   std::to_string(at) + ")"};
     json root;
-    try {
-        root = json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        return LoadError{name, std::string("not valid JSON: ") + e.what()};
-    }
+    if (const io::JsonProblem p = io::parseJson(text, root); !p.ok())
+        return LoadError{name, "not valid JSON: " + io::describe(p)};
     if (!root.is_object()) return LoadError{name, "must be a JSON object"};
     BertOptions options;
     auto readBool = [&](const char* key, bool& out) -> std::optional<LoadError> {

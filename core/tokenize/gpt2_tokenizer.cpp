@@ -5,7 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "core/json_depth.h"
+#include "core/io/json_read.h"
 #include "core/tokenize/unicode.h"
 
 namespace attn::tok {
@@ -93,15 +93,8 @@ std::size_t matchAt(const std::u32string& t, const std::vector<CharClass>& cls, 
 
 std::optional<LoadError> parseJson(std::string_view text, const std::string& name, json& out)
 {
-    if (const std::size_t at = jsonTooDeepAt(text); at != std::string_view::npos)
-        return LoadError{name, "not valid JSON: nested more than " +
-                                   std::to_string(kMaxJsonNesting) + " levels deep (byte " +
-                                   std::to_string(at) + ")"};
-    try {
-        out = json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        return LoadError{name, std::string("not valid JSON: ") + e.what()};
-    }
+    if (const io::JsonProblem p = io::parseJson(text, out); !p.ok())
+        return LoadError{name, "not valid JSON: " + io::describe(p)};
     return std::nullopt;
 }
 

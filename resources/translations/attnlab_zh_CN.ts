@@ -158,6 +158,69 @@
         <source>the disk is full: %1 needed, %2 free</source>
         <translation>磁盘已满：需要 %1，剩余 %2</translation>
     </message>
+    <message>
+        <source>a file</source>
+        <translation>一个文件</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>一个文件夹</translation>
+    </message>
+    <message>
+        <source>a FIFO (named pipe)</source>
+        <translation>一个 FIFO（命名管道）</translation>
+    </message>
+    <message>
+        <source>a character device</source>
+        <translation>一个字符设备</translation>
+    </message>
+    <message>
+        <source>a block device</source>
+        <translation>一个块设备</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>一个套接字</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>an unknown amount</source>
+        <translation>未知大小</translation>
+    </message>
+    <message>
+        <source>it is %1, which AttnLab does not write to</source>
+        <translation>它是%1，AttnLab 不会写入它</translation>
+    </message>
+    <message>
+        <source>it is a FIFO (named pipe) that nobody is reading</source>
+        <translation>它是一个没有读取方的 FIFO（命名管道）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::BoundedRead</name>
+    <message>
+        <source>cannot be read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>the file is too large: such a file may be at most %1 MiB.</source>
+        <translation>文件太大：此类文件最多 %1 MiB。</translation>
+    </message>
+    <message>
+        <source>the file does not exist.</source>
+        <translation>文件不存在。</translation>
+    </message>
+    <message>
+        <source>this is a folder, not a file.</source>
+        <translation>这是一个文件夹，不是文件。</translation>
+    </message>
+    <message>
+        <source>it is %1, not a file; it was not read.</source>
+        <translation>它是%1，不是文件；未读取。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CellInfo</name>
@@ -2838,26 +2901,6 @@ measuring…</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <source>the file does not exist.</source>
-        <translation>文件不存在。</translation>
-    </message>
-    <message>
-        <source>this is a folder, not a session file.</source>
-        <translation>这是一个文件夹，不是会话文件。</translation>
-    </message>
-    <message>
-        <source>the file is %1 MiB; session files may be at most %2 MiB.</source>
-        <translation>文件大小为 %1 MiB；会话文件最大为 %2 MiB。</translation>
-    </message>
-    <message>
-        <source>cannot be read: %1</source>
-        <translation>无法读取：%1</translation>
-    </message>
-    <message>
-        <source>the file is larger than %1 MiB.</source>
-        <translation>文件大于 %1 MiB。</translation>
-    </message>
-    <message>
         <source>cannot be saved: %1</source>
         <translation>无法保存：%1</translation>
     </message>
@@ -4525,14 +4568,6 @@ measuring…</source>
         <translation>%1：%2 这超过了上限（%3）；用 --max-output 允许它，或者用 attnlab render 画一张图。</translation>
     </message>
     <message>
-        <source>%1: cannot be read: %2</source>
-        <translation>%1：无法读取：%2</translation>
-    </message>
-    <message>
-        <source>%1: a pattern file may be at most 64 MiB</source>
-        <translation>%1：模式文件最大为 64 MiB</translation>
-    </message>
-    <message>
         <source>%1: line %2: &quot;%3&quot; is not a number</source>
         <translation>%1：第 %2 行：“%3”不是数字</translation>
     </message>
@@ -4739,6 +4774,10 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
   --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
   这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
 </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

@@ -27,10 +27,10 @@ TEST(SessionLimits, LongFirstRowWithEmptyRowsIsRefusedBeforeTheMatrixIsAllocated
         << error.message().toStdString();
 }
 
-TEST(SessionLimits, MillionTokensAreRefusedByThePrescanBeforeTheJsonTreeIsBuilt)
+TEST(SessionLimits, MillionTokensAreRefusedByTheListLengthPassBeforeTheJsonTreeIsBuilt)
 {
-    // 10^6 tokens, d_model 10^6: 10^12 numbers asked for in a 9 MB file. The pre-scan counts
-    // the tokens, so the refusal names them rather than a row found after parsing.
+    // 10^6 tokens, d_model 10^6: 10^12 numbers asked for in a 9 MB file. The list-length pass
+    // counts the tokens, so the refusal names them rather than a row found after parsing.
     const QByteArray bytes = testing::sessionWithEmbeddingRows(1'000'000, 1'000'000);
     SessionFile file;
     FileError error;
@@ -42,8 +42,8 @@ TEST(SessionLimits, MillionTokensAreRefusedByThePrescanBeforeTheJsonTreeIsBuilt)
 
 TEST(SessionLimits, TokenCountJustUnderTheBudgetIsLeftToTheReader)
 {
-    // 40,000 tokens: 6.0 GB of float weights, just inside the 6 GiB budget, so the pre-scan lets
-    // it through and the reader names the empty second row.
+    // 40,000 tokens: 6.0 GB of float weights, just inside the 6 GiB budget, so the list-length pass
+    // lets it through and the reader names the empty second row.
     const QByteArray bytes = testing::sessionWithEmbeddingRows(40'000, 3);
     SessionFile file;
     FileError error;
@@ -79,7 +79,7 @@ TEST(SessionLimits, TooLongForEveryStageButNotForTheWeightsIsReadAndMarked)
 TEST(SessionLimits, MaskOfEmptyRowsIsRefusedBeforeTheMaskIsAllocated)
 {
     // 4 x 10^4 tokens and as many empty mask rows: a 1.6 GB boolean matrix if allocated before
-    // its rows are checked (more tokens are refused by the pre-scan's token count).
+    // its rows are checked (more tokens are refused by the list-length pass's token count).
     const QByteArray bytes = testing::sessionWithMaskRows(40'000);
     SessionFile file;
     FileError error;

@@ -1,8 +1,10 @@
 // The session reader on its own (attnlab_readers, no window): every bad file of
 // io/support/bad_sessions.h is refused with its field and problem named and `out` untouched,
 // every lesson's session reads and writes back byte for byte, and files that are missing,
-// folders or too large are named. The sanitizer step of .ci/run runs these under ASan + UBSan.
+// folders, FIFOs, devices or too large are named. The sanitizer step of .ci/run runs these under
+// ASan + UBSan.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <QDir>
 #include <QFile>
@@ -96,6 +98,23 @@ TEST(SessionRead, MissingFileAndFolderAndOversizedFileGiveMessages)
     EXPECT_FALSE(readSessionFile(big, out, error));
     EXPECT_TRUE(error.message().contains(QStringLiteral("at most 512 MiB")))
         << error.message().toStdString();
+}
+
+TEST(SessionRead, AFifoAndDevZeroAreRefusedByNameWithoutBeingRead)
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("pipe.attnlab.json"));
+    ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const QString zero = dir.filePath(QStringLiteral("zero.attnlab.json"));
+    ASSERT_TRUE(QFile::link(QStringLiteral("/dev/zero"), zero));
+    SessionFile out;
+    FileError error;
+    EXPECT_FALSE(readSessionFile(fifo, out, error));
+    EXPECT_EQ(error.message(), fifo + QStringLiteral(": it is a FIFO (named pipe), not a file; it "
+                                                     "was not read."));
+    EXPECT_FALSE(readSessionFile(zero, out, error));
+    EXPECT_EQ(error.message(), zero + QStringLiteral(": it is a character device, not a file; it "
+                                                     "was not read."));
 }
 
 }  // namespace

@@ -207,14 +207,9 @@ QHash<QString, QString> dockTitles(const QString& language)
 QStringList layoutDocks(const Lesson& lesson)
 {
     QStringList docks;
-    for (const char* area : {"left", "right", "bottom"}) {
-        for (const QJsonValue& entry : lesson.layout.value(QLatin1String(area)).toArray()) {
-            if (entry.isArray()) {
-                for (const QJsonValue& v : entry.toArray()) docks << v.toString();
-            } else {
-                docks << entry.toString();
-            }
-        }
+    for (const QList<QStringList>* area :
+         {&lesson.layout.left, &lesson.layout.right, &lesson.layout.bottom}) {
+        for (const QStringList& group : *area) docks << group;
     }
     return docks;
 }

@@ -68,13 +68,15 @@ TEST(CliMemory, ComputeRefusesSessionsAskingForAbsurdSizesWithin100MB)
         const char* field;
     };
     const Case cases[] = {
-        // 10^6 tokens x d_model 10^6 = 10^12 numbers in 9 MB of file, refused by the pre-scan's
-        // token count before Qt builds a JSON tree of its 3 x 10^6 values (which alone peaked
+        // 10^6 tokens x d_model 10^6 = 10^12 numbers in 9 MB of file, refused by the list-length
+        // pass's
+        // token count before the parser builds a JSON tree of its 3 x 10^6 values (which alone
+        // peaked
         // at about 120 MB above the baseline).
         {"trillion.attnlab.json", testing::sessionWithEmbeddingRows(1'000'000, 1'000'000),
          "target.tokens"},
         // 3 x 10^4 tokens x d_model 10^6 = 3 x 10^10 numbers (240 GB) in 2.2 MB of file: under
-        // the pre-scan's bound, refused by the reader at the first short row.
+        // the list-length pass's bound, refused by the reader at the first short row.
         {"thirty-billion.attnlab.json", testing::sessionWithEmbeddingRows(30'000, 1'000'000),
          "target.embeddings[1]"},
         // 4 x 10^4 tokens and as many empty mask rows: a 1.6 GB boolean matrix.

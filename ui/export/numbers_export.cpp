@@ -1,10 +1,9 @@
 #include "ui/export/numbers_export.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include <QCoreApplication>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QLocale>
 
 #include "ui/io/atomic_file.h"
@@ -19,8 +18,9 @@ class Tr {
 
 QByteArray jsonString(const QString& s)
 {
-    const QByteArray a = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
-    return a.mid(1, a.size() - 2);
+    return QByteArray::fromStdString(
+        nlohmann::json(s.toStdString())
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 QByteArray jsonStrings(const QStringList& list)

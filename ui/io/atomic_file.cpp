@@ -1,13 +1,12 @@
 #include "ui/io/atomic_file.h"
 
-#include <cerrno>
 #include <cstring>
 
 #include <QCoreApplication>
-#include <QFileInfo>
+#include <QFile>
 #include <QLocale>
-#include <QSaveFile>
-#include <QStorageInfo>
+
+#include "core/io/atomic_file.h"
 
 namespace attnlab {
 
@@ -17,48 +16,52 @@ class Tr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::AtomicFile)
 };
 
-// Why a write failed, in words: a full disk is named as such, with the sizes; otherwise the
-// system's reason (errno), since QSaveFile often has only "Unknown error".
-QString reason(const QString& path, qint64 needed, const QString& qtError, int error)
+QString kindText(attn::io::FileKind kind)
 {
-    const QStorageInfo disk(QFileInfo(path).absolutePath());
-    if (error == ENOSPC || error == EDQUOT ||
-        (disk.isValid() && disk.bytesAvailable() < needed + 4096))
-        return Tr::tr("the disk is full: %1 needed, %2 free")
-            .arg(QLocale().formattedDataSize(needed),
-                 QLocale().formattedDataSize(std::max<qint64>(0, disk.bytesAvailable())));
-    if (error != 0) return QString::fromLocal8Bit(std::strerror(error));
-    return qtError;
+    using attn::io::FileKind;
+    switch (kind) {
+    case FileKind::Regular: return Tr::tr("a file");
+    case FileKind::Directory: return Tr::tr("a folder");
+    case FileKind::Fifo: return Tr::tr("a FIFO (named pipe)");
+    case FileKind::CharDevice: return Tr::tr("a character device");
+    case FileKind::BlockDevice: return Tr::tr("a block device");
+    case FileKind::Socket: return Tr::tr("a socket");
+    case FileKind::Other: return Tr::tr("not a regular file");
+    }
+    return Tr::tr("not a regular file");
 }
 
 }  // namespace
 
+QString fileKindText(attn::io::FileKind kind)
+{
+    return kindText(kind);
+}
+
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString& problem)
 {
-    QSaveFile file(path);
-    errno = 0;
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
-        problem = reason(path, bytes.size(), file.errorString(), errno);
+    const attn::io::WriteStatus s =
+        attn::io::writeFileAtomically(QFile::encodeName(path).toStdString(), bytes.constData(),
+                                      static_cast<std::size_t>(bytes.size()));
+    using attn::io::WriteError;
+    switch (s.error) {
+    case WriteError::Ok: return true;
+    case WriteError::DiskFull:
+        problem =
+            Tr::tr("the disk is full: %1 needed, %2 free")
+                .arg(QLocale().formattedDataSize(static_cast<qint64>(s.needed)),
+                     s.freeKnown ? QLocale().formattedDataSize(static_cast<qint64>(s.freeBefore))
+                                 : Tr::tr("an unknown amount"));
         return false;
-    }
-    // In pieces, so that a short write names the failure it met.
-    constexpr qint64 kPiece = qint64{1} << 20;
-    for (qint64 at = 0; at < bytes.size(); at += kPiece) {
-        const qint64 n = std::min(kPiece, bytes.size() - at);
-        errno = 0;
-        if (file.write(bytes.constData() + at, n) != n) {
-            const int error = errno;
-            problem = reason(path, bytes.size(), file.errorString(), error);
-            file.cancelWriting();
-            return false;
-        }
-    }
-    errno = 0;
-    if (!file.commit()) {
-        problem = reason(path, bytes.size(), file.errorString(), errno);
+    case WriteError::NotWritable:
+        problem = Tr::tr("it is %1, which AttnLab does not write to").arg(kindText(s.kind));
         return false;
+    case WriteError::NoReader:
+        problem = Tr::tr("it is a FIFO (named pipe) that nobody is reading");
+        return false;
+    case WriteError::SystemError: problem = QString::fromLocal8Bit(std::strerror(s.errnoValue));
     }
-    return true;
+    return false;
 }
 
 }  // namespace attnlab

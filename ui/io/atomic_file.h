@@ -1,11 +1,13 @@
 #pragma once
-// Every file AttnLab writes goes through here: the bytes go to a temporary file beside the
-// target, unbuffered so that each write is checked (a buffered QSaveFile reports a failed flush
-// only at commit, if at all: a full disk then leaves an empty file and "success"), then synced and
-// renamed over the target. So the target is either replaced whole or left as it was.
+// Every file AttnLab writes goes through here, onto core/io/atomic_file.h: a regular file is
+// replaced whole or left as it was; a link's target is written and the link stays; a character
+// device or a read FIFO is written in place; anything else is refused. This side says why in
+// the reader's language.
 
 #include <QByteArray>
 #include <QString>
+
+#include "core/io/bounded_file.h"
 
 namespace attnlab {
 
@@ -13,5 +15,8 @@ namespace attnlab {
 // sentence saying why ("the disk is full: 150 kB needed, 64 kB free", "permission denied"),
 // and `path` is untouched.
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString& problem);
+
+// "a FIFO (named pipe)", "a character device", ... translated.
+QString fileKindText(attn::io::FileKind kind);
 
 }  // namespace attnlab

@@ -9,6 +9,7 @@
 
 #include "ui/document/document.h"
 #include "ui/io/atomic_file.h"
+#include "ui/io/bounded_read.h"
 
 namespace attnlab {
 
@@ -143,8 +144,11 @@ QList<Autosave::Orphan> Autosave::findOrphans(const QString& dir)
         Orphan o;
         o.sessionPath = info.filePath();
         o.written = info.lastModified();
-        QFile source(baseName(dir, id) + QStringLiteral(".source"));
-        if (source.open(QIODevice::ReadOnly)) o.sourceFile = QString::fromUtf8(source.readAll());
+        // A path, so a few kB; whatever else is there is not read.
+        QByteArray source;
+        if (QString ignored;
+            readUserFile(baseName(dir, id) + QStringLiteral(".source"), 64 << 10, source, ignored))
+            o.sourceFile = QString::fromUtf8(source);
         out << o;
     }
     return out;

@@ -1,11 +1,10 @@
 #include "ui/io/session_file.h"
 
 #include <QCoreApplication>
-#include <QFile>
-#include <QFileInfo>
 #include <QRegularExpression>
 
 #include "ui/io/atomic_file.h"
+#include "ui/io/bounded_read.h"
 #include "ui/io/session_format.h"
 
 namespace attnlab {
@@ -114,31 +113,8 @@ QString FileError::message() const
 bool readSessionFile(const QString& path, SessionFile& out, FileError& error)
 {
     error = FileError{path, QString(), QString()};
-    const QFileInfo info(path);
-    if (!info.exists()) {
-        error.problem = Tr::tr("the file does not exist.");
-        return false;
-    }
-    if (info.isDir()) {
-        error.problem = Tr::tr("this is a folder, not a session file.");
-        return false;
-    }
-    if (info.size() > kMaxSessionFileBytes) {
-        error.problem = Tr::tr("the file is %1 MiB; session files may be at most %2 MiB.")
-                            .arg(info.size() >> 20)
-                            .arg(kMaxSessionFileBytes >> 20);
-        return false;
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error.problem = Tr::tr("cannot be read: %1").arg(file.errorString());
-        return false;
-    }
-    const QByteArray bytes = file.read(kMaxSessionFileBytes + 1);
-    if (bytes.size() > kMaxSessionFileBytes) {
-        error.problem = Tr::tr("the file is larger than %1 MiB.").arg(kMaxSessionFileBytes >> 20);
-        return false;
-    }
+    QByteArray bytes;
+    if (!readUserFile(path, kMaxSessionFileBytes, bytes, error.problem)) return false;
     return parseSessionJson(bytes, path, out, error);
 }
 

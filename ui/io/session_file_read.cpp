@@ -1,14 +1,14 @@
-// Reading session files: the pre-scan (encoding, depth, duplicate keys), the JSON parser,
+// Reading session files: the strict JSON reader (encoding, depth, duplicate keys, syntax),
 // then a strict walk over every field that names the first problem by its JSON path, and
 // finally attn::validate for what the core itself requires.
 
 #include <algorithm>
+#include <map>
+#include <string>
 
-#include <QJsonDocument>
-
+#include "core/io/json_read.h"
 #include "core/long_attention.h"
 #include "ui/document/status_text.h"
-#include "ui/io/json_prescan.h"
 #include "ui/io/session_format.h"
 #include "ui/io/session_reader.h"
 
@@ -16,11 +16,11 @@ namespace attnlab {
 
 namespace sessionio {
 
-bool readSequence(Reader& r, const QJsonValue& v, const QString& path, long dModel,
-                  QStringList& tokens, attn::Matrix& embeddings)
+bool readSequence(Reader& r, const Json& v, const QString& path, long dModel, QStringList& tokens,
+                  attn::Matrix& embeddings)
 {
-    QJsonObject o;
-    QJsonArray list;
+    JObject o;
+    JArray list;
     if (!r.object(v, path, {"tokens", "embeddings"}, {}, o)) return false;
     const QString tokensPath = member(path, "tokens");
     if (!r.array(o[QLatin1String("tokens")], tokensPath, list)) return false;
@@ -34,24 +34,25 @@ bool readSequence(Reader& r, const QJsonValue& v, const QString& path, long dMod
         tokens << t;
     }
     const QString embPath = member(path, "embeddings");
-    QJsonArray rows;
+    JArray rows;
     if (!r.array(o[QLatin1String("embeddings")], embPath, rows)) return false;
     if (rows.size() != list.size())
         return r.fail(embPath, Tr::tr("has %1 rows but there are %2 tokens; there must be one row "
                                       "per token.")
                                    .arg(rows.size())
                                    .arg(list.size()));
-    return r.matrix(rows, embPath, list.size(), dModel, false, embeddings);
+    return r.matrix(o[QLatin1String("embeddings")], embPath, list.size(), dModel, false,
+                    embeddings);
 }
 
-bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
+bool readOptions(Reader& r, const Json& v, attn::AttentionInput& in)
 {
     const QString path = QStringLiteral("options");
-    QJsonObject o;
+    JObject o;
     if (!r.object(v, path, {"mode", "scaling", "temperature", "score", "shared_projections"},
                   {"mask"}, o))
         return false;
-    const auto at = [&o](const char* k) { return o[QLatin1String(k)]; };
+    const auto at = [&o](const char* k) -> const Json& { return o[QLatin1String(k)]; };
     if (!r.choice(at("mode"), member(path, "mode"), &modeFromName,
                   "\"self\", \"causal\", \"cross\"", in.mode) ||
         !r.choice(at("scaling"), member(path, "scaling"), &scalingFromName,
@@ -65,7 +66,7 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
     in.mask.reset();
     if (!o.contains(QLatin1String("mask"))) return true;
     const QString maskPath = member(path, "mask");
-    QJsonArray rows;
+    JArray rows;
     if (!r.array(at("mask"), maskPath, rows)) return false;
     const long n = in.queryCount();
     const long m = in.keyCount();
@@ -76,7 +77,7 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
     // Every row is checked before the n x m mask is allocated (n empty rows must not reserve
     // n x m booleans).
     for (qsizetype i = 0; i < rows.size(); ++i) {
-        QJsonArray row;
+        JArray row;
         const QString rowPath = element(maskPath, i);
         if (!r.array(rows[i], rowPath, row)) return false;
         if (row.size() != m)
@@ -86,7 +87,7 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
     }
     attn::BoolMatrix mask(n, m);
     for (qsizetype i = 0; i < rows.size(); ++i) {
-        const QJsonArray row = rows[i].toArray();
+        const JArray row(rows[i]);
         const QString rowPath = element(maskPath, i);
         for (qsizetype j = 0; j < row.size(); ++j) {
             if (!r.boolean(row[j], element(rowPath, j),
@@ -100,13 +101,18 @@ bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in)
 
 namespace {
 
-bool tokenCountsFit(Reader& r, const JsonPrescan& scan)
+bool tokenCountsFit(Reader& r, const std::map<std::string, std::size_t>& lengths)
 {
     // The weights alone, in float (the smallest scalar the core computes in), are a lower bound
-    // of what computing the file would take. A file over it is refused before Qt builds a tree
-    // of its values: 10^6 tokens in a 9 MB file would otherwise take 120 MB of JSON tree first.
-    const qsizetype n = scan.arrayLengths.value(QStringLiteral("target.tokens"), 0);
-    const qsizetype m = scan.arrayLengths.value(QStringLiteral("source.tokens"), n);
+    // of what computing the file would take. A file over it is refused before the parser builds a
+    // tree of its values: 10^6 tokens in a 9 MB file would otherwise take 120 MB of JSON tree
+    // first.
+    const auto lengthOf = [&lengths](const char* path, qsizetype otherwise) {
+        const auto it = lengths.find(path);
+        return it == lengths.end() ? otherwise : static_cast<qsizetype>(it->second);
+    };
+    const qsizetype n = lengthOf("target.tokens", 0);
+    const qsizetype m = lengthOf("source.tokens", n);
     const double keys = static_cast<double>(std::min(n, m > 0 ? m : n));
     const double bytes = static_cast<double>(n) * keys * sizeof(float);
     const std::size_t budget = attn::Limits{}.maxBytes;
@@ -119,10 +125,10 @@ bool tokenCountsFit(Reader& r, const JsonPrescan& scan)
                       .arg(budget >> 20));
 }
 
-bool readRoot(Reader& r, const QJsonObject& root, long version, SessionFile& f)
+bool readRoot(Reader& r, const Json& root, long version, SessionFile& f)
 {
     Session& s = f.session;
-    QJsonObject o;
+    JObject o;
     long dModel = 0;
     if (!r.object(
             root, QString(),
@@ -167,6 +173,7 @@ bool readRoot(Reader& r, const QJsonObject& root, long version, SessionFile& f)
 }  // namespace
 }  // namespace sessionio
 
+using sessionio::Json;
 using sessionio::kMaxCount;
 using sessionio::Reader;
 
@@ -174,61 +181,67 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
                       FileError& error)
 {
     Reader r(origin, error);
-    const JsonPrescan scan = prescanJson(bytes);
-    switch (scan.problem) {
-    case JsonPrescan::Problem::None: break;
-    case JsonPrescan::Problem::Utf16Bom:
+    const std::string_view text(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+    // The list lengths first, in a pass that builds nothing: a file whose token counts alone
+    // ask for too much is refused before a tree of its values is built.
+    if (std::map<std::string, std::size_t> lengths;
+        attn::io::jsonListLengths(text, 2, lengths) && !sessionio::tokenCountsFit(r, lengths))
+        return false;
+    Json root;
+    const attn::io::JsonProblem p = attn::io::parseJson(text, root);
+    const QString field = QString::fromStdString(p.path);
+    using Kind = attn::io::JsonProblem::Kind;
+    switch (p.kind) {
+    case Kind::None: break;
+    case Kind::Utf16:
         return r.fail(
             QString(),
             sessionio::Tr::tr("the file is encoded as UTF-16; session files must be UTF-8."));
-    case JsonPrescan::Problem::Utf32Bom:
+    case Kind::Utf32:
         return r.fail(
             QString(),
             sessionio::Tr::tr("the file is encoded as UTF-32; session files must be UTF-8."));
-    case JsonPrescan::Problem::InvalidUtf8:
+    case Kind::InvalidUtf8:
         return r.fail(QString(),
                       sessionio::Tr::tr("the file is not valid UTF-8 text (line %1, byte %2).")
-                          .arg(scan.line)
-                          .arg(scan.offset));
-    case JsonPrescan::Problem::TooDeep:
-        return r.fail(scan.field, sessionio::Tr::tr("is nested more than %1 levels deep (line %2).")
-                                      .arg(kMaxJsonDepth)
-                                      .arg(scan.line));
-    case JsonPrescan::Problem::DuplicateKey:
-        return r.fail(scan.field, sessionio::Tr::tr(
-                                      "appears twice in the same object (line %1); each field may "
-                                      "appear only once.")
-                                      .arg(scan.line));
+                          .arg(p.line)
+                          .arg(p.byte));
+    case Kind::TooDeep:
+        return r.fail(field, sessionio::Tr::tr("is nested more than %1 levels deep (line %2).")
+                                 .arg(attn::io::JsonLimits{}.maxDepth)
+                                 .arg(p.line));
+    case Kind::DuplicateKey:
+        return r.fail(
+            field, sessionio::Tr::tr("appears twice in the same object (line %1); each field may "
+                                     "appear only once.")
+                       .arg(p.line));
+    case Kind::Syntax:
+    case Kind::TooManyValues: {
+        // nlohmann says "parse error at line L, column C: what"; the line is given apart.
+        QString what = QString::fromStdString(p.message);
+        const qsizetype colon = what.indexOf(QLatin1String(": "));
+        if (what.startsWith(QLatin1String("parse error")) && colon >= 0) what = what.mid(colon + 2);
+        return r.fail(
+            field,
+            sessionio::Tr::tr("the file is not valid JSON: %1 (line %2).").arg(what).arg(p.line));
     }
-    if (!sessionio::tokenCountsFit(r, scan)) return false;
-    const QByteArray json = bytes.mid(scan.bomLength);
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return r.fail(jsonPathAt(json, parseError.offset),
-                      sessionio::Tr::tr("the file is not valid JSON: %1 (line %2).")
-                          .arg(parseError.errorString())
-                          .arg(lineOfOffset(json, parseError.offset)));
-    r.setNegativeZeros(&scan.negativeZeros);
-    if (!doc.isObject())
+    }
+    if (!root.is_object())
         return r.fail(QString(), sessionio::Tr::tr("the file should hold one JSON object { … }."));
-    const QJsonObject root = doc.object();
     QString tag;
-    if (!root.contains(QLatin1String("format")))
+    if (!root.contains("format"))
         return r.fail(QStringLiteral("format"),
                       sessionio::Tr::tr("is missing; this is not an AttnLab session file."));
-    if (!r.string(root[QLatin1String("format")], QStringLiteral("format"), tag)) return false;
+    if (!r.string(root["format"], QStringLiteral("format"), tag)) return false;
     if (tag != QLatin1String(kSessionFormatTag))
         return r.fail(QStringLiteral("format"),
                       sessionio::Tr::tr("is \"%1\", not \"%2\"; this is not an AttnLab "
                                         "session file.")
                           .arg(tag, QLatin1String(kSessionFormatTag)));
     long version = 0;
-    if (!root.contains(QLatin1String("version")))
+    if (!root.contains("version"))
         return r.fail(QStringLiteral("version"), sessionio::Tr::tr("is missing."));
-    if (!r.integer(root[QLatin1String("version")], QStringLiteral("version"), 1, kMaxCount,
-                   version))
-        return false;
+    if (!r.integer(root["version"], QStringLiteral("version"), 1, kMaxCount, version)) return false;
     if (version > kSessionFormatVersion)
         return r.fail(
             QStringLiteral("version"),

@@ -12,13 +12,13 @@ namespace attnlab::sessionio {
 
 namespace {
 
-bool readPerHead(Reader& r, const QJsonObject& o, const QString& path, const char* key, long heads,
+bool readPerHead(Reader& r, const JObject& o, const QString& path, const char* key, long heads,
                  long rows, long cols, bool allowEmpty,
                  const std::function<attn::Matrix&(attn::HeadParams&)>& slot,
                  std::vector<attn::HeadParams>& params)
 {
     const QString p = member(path, key);
-    QJsonArray list;
+    JArray list;
     if (!r.array(o[QLatin1String(key)], p, list)) return false;
     if (list.size() != heads)
         return r.fail(
@@ -32,14 +32,13 @@ bool readPerHead(Reader& r, const QJsonObject& o, const QString& path, const cha
 }
 
 // An optional list of one bias vector per head (each `size` numbers, or [] for none).
-bool readPerHeadBias(Reader& r, const QJsonObject& o, const QString& path, const char* key,
-                     long heads, long size,
-                     const std::function<attn::Vector&(attn::HeadParams&)>& slot,
+bool readPerHeadBias(Reader& r, const JObject& o, const QString& path, const char* key, long heads,
+                     long size, const std::function<attn::Vector&(attn::HeadParams&)>& slot,
                      std::vector<attn::HeadParams>& params)
 {
     if (!o.contains(QLatin1String(key))) return true;
     const QString p = member(path, key);
-    QJsonArray list;
+    JArray list;
     if (!r.array(o[QLatin1String(key)], p, list)) return false;
     if (list.size() != heads)
         return r.fail(
@@ -54,10 +53,10 @@ bool readPerHeadBias(Reader& r, const QJsonObject& o, const QString& path, const
 
 }  // namespace
 
-bool readProjections(Reader& r, const QJsonValue& v, long version, Session& s)
+bool readProjections(Reader& r, const Json& v, long version, Session& s)
 {
     const QString path = QStringLiteral("projections");
-    QJsonObject o;
+    JObject o;
     const Keys required = {"heads", "d_k", "d_v", "W_Q", "W_K", "W_V", "W_O", "additive"};
     if (!r.object(v, path, required, version >= 2 ? Keys{"b_Q", "b_K", "b_V"} : Keys{}, o))
         return false;
@@ -88,7 +87,7 @@ bool readProjections(Reader& r, const QJsonValue& v, long version, Session& s)
             r, o, path, "b_V", heads, dv, [](HP& p) -> attn::Vector& { return p.b_V; }, params))
         return false;
     const QString addPath = member(path, "additive");
-    QJsonObject add;
+    JObject add;
     if (!r.object(o[QLatin1String("additive")], addPath, {"d_a", "W_a", "U_a", "v"}, {}, add) ||
         !r.integer(add[QLatin1String("d_a")], member(addPath, "d_a"), 0, kMaxCount, da) ||
         !readPerHead(
@@ -99,7 +98,7 @@ bool readProjections(Reader& r, const QJsonValue& v, long version, Session& s)
             [](HP& p) -> attn::Matrix& { return p.additive.U_a; }, params))
         return false;
     const QString vPath = member(addPath, "v");
-    QJsonArray vs;
+    JArray vs;
     if (!r.array(add[QLatin1String("v")], vPath, vs)) return false;
     if (vs.size() != heads)
         return r.fail(
@@ -125,15 +124,15 @@ bool readProjections(Reader& r, const QJsonValue& v, long version, Session& s)
     return true;
 }
 
-bool readEdits(Reader& r, const QJsonValue& v, std::vector<attn::VectorEdit>& out)
+bool readEdits(Reader& r, const Json& v, std::vector<attn::VectorEdit>& out)
 {
     const QString path = QStringLiteral("edits");
-    QJsonArray list;
+    JArray list;
     if (!r.array(v, path, list)) return false;
     out.clear();
     for (qsizetype i = 0; i < list.size(); ++i) {
         const QString p = element(path, i);
-        QJsonObject o;
+        JObject o;
         attn::VectorEdit e;
         long head = 0, index = 0;
         if (!r.object(list[i], p, {"role", "head", "index"}, {"scale", "overrides"}, o) ||
@@ -147,14 +146,14 @@ bool readEdits(Reader& r, const QJsonValue& v, std::vector<attn::VectorEdit>& ou
         if (o.contains(QLatin1String("scale")) &&
             !r.number(o[QLatin1String("scale")], member(p, "scale"), e.scale))
             return false;
-        QJsonArray ovs;
+        JArray ovs;
         const QString ovPath = member(p, "overrides");
         if (o.contains(QLatin1String("overrides")) &&
             !r.array(o[QLatin1String("overrides")], ovPath, ovs))
             return false;
         for (qsizetype k = 0; k < ovs.size(); ++k) {
             const QString op = element(ovPath, k);
-            QJsonObject ov;
+            JObject ov;
             long component = 0;
             attn::ComponentOverride c;
             if (!r.object(ovs[k], op, {"component", "value"}, {}, ov) ||
@@ -170,10 +169,10 @@ bool readEdits(Reader& r, const QJsonValue& v, std::vector<attn::VectorEdit>& ou
     return true;
 }
 
-bool readView(Reader& r, const QJsonValue& v, ViewState& view)
+bool readView(Reader& r, const Json& v, ViewState& view)
 {
     const QString path = QStringLiteral("view");
-    QJsonObject o;
+    JObject o;
     if (!r.object(v, path, {}, {"head", "row", "column", "color_range"}, o)) return false;
     long head = 0, row = 0, column = 0;
     const auto opt = [&](const char* k, long& out) {
@@ -197,10 +196,10 @@ bool readView(Reader& r, const QJsonValue& v, ViewState& view)
     return true;
 }
 
-bool readProvenance(Reader& r, const QJsonValue& v, ModelProvenance& out)
+bool readProvenance(Reader& r, const Json& v, ModelProvenance& out)
 {
     const QString path = QStringLiteral("provenance");
-    QJsonObject o;
+    JObject o;
     ModelProvenance p;
     long layer = 0, head = 0;
     if (!r.object(v, path,
@@ -228,12 +227,12 @@ bool readProvenance(Reader& r, const QJsonValue& v, ModelProvenance& out)
     return true;
 }
 
-bool readSeed(Reader& r, const QJsonValue& v, quint64& seed)
+bool readSeed(Reader& r, const Json& v, quint64& seed)
 {
     const QString path = QStringLiteral("seed");
-    if (v.isString()) {
+    if (v.is_string()) {
         bool ok = false;
-        seed = v.toString().toULongLong(&ok);
+        seed = QString::fromStdString(v.get_ref<const std::string&>()).toULongLong(&ok);
         return ok || r.fail(path, Tr::tr("should be a whole number from 0 to 2^64 − 1."));
     }
     double d = 0.0;

@@ -4,12 +4,11 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 
 #include <QCoreApplication>
-#include <QJsonArray>
-#include <QJsonObject>
-#include <QSet>
 
 #include "ui/io/session_file.h"
 
@@ -20,6 +19,48 @@ class Tr {
 };
 
 using Keys = std::initializer_list<const char*>;
+using Json = nlohmann::json;
+
+inline const Json& nullJson()
+{
+    static const Json null;
+    return null;
+}
+
+// An object of the parsed file, read by key; a missing key reads as null (which every typed
+// read refuses with "should be ...").
+class JObject {
+public:
+    JObject() = default;
+    explicit JObject(const Json& j) : j_(&j) {}
+    bool contains(QLatin1String key) const
+    {
+        return j_ && j_->is_object() && j_->contains(std::string(key.data(), key.size()));
+    }
+    const Json& operator[](QLatin1String key) const
+    {
+        if (!j_ || !j_->is_object()) return nullJson();
+        const auto it = j_->find(std::string(key.data(), key.size()));
+        return it == j_->end() ? nullJson() : *it;
+    }
+    const Json* json() const { return j_; }
+
+private:
+    const Json* j_ = nullptr;
+};
+
+// A list of the parsed file.
+class JArray {
+public:
+    JArray() = default;
+    explicit JArray(const Json& j) : j_(j.is_array() ? &j : nullptr) {}
+    qsizetype size() const { return j_ ? static_cast<qsizetype>(j_->size()) : 0; }
+    bool isEmpty() const { return size() == 0; }
+    const Json& operator[](qsizetype i) const { return (*j_)[static_cast<std::size_t>(i)]; }
+
+private:
+    const Json* j_ = nullptr;
+};
 inline constexpr long kMaxCount = 1L << 24;  // upper bound for any count or dimension in a file
 // A width a file declares without the numbers to back it (d_a with empty additive matrices).
 inline constexpr long kMaxDeclaredWidth = 1024;
@@ -38,9 +79,6 @@ class Reader {
 public:
     Reader(const QString& origin, FileError& error) : origin_(origin), error_(error) {}
 
-    // Paths of the numbers written as negative zero (see JsonPrescan).
-    void setNegativeZeros(const QSet<QString>* paths) { negativeZeros_ = paths; }
-
     bool fail(const QString& field, const QString& problem)
     {
         error_.file = origin_;
@@ -49,46 +87,46 @@ public:
         return false;
     }
 
-    bool object(const QJsonValue& v, const QString& path, Keys required, Keys optional,
-                QJsonObject& out)
+    bool object(const Json& v, const QString& path, Keys required, Keys optional, JObject& out)
     {
-        if (!v.isObject()) return fail(path, Tr::tr("should be an object { … }."));
-        out = v.toObject();
+        if (!v.is_object()) return fail(path, Tr::tr("should be an object { … }."));
+        out = JObject(v);
         for (const char* k : required) {
             if (!out.contains(QLatin1String(k)))
                 return fail(member(path, k), Tr::tr("is missing."));
         }
-        for (auto it = out.begin(); it != out.end(); ++it) {
+        // In the order of the file (sorted by key), as the first unknown one is named.
+        for (auto it = v.begin(); it != v.end(); ++it) {
             bool known = false;
             for (const Keys& list : {required, optional}) {
-                for (const char* k : list) known = known || it.key() == QLatin1String(k);
+                for (const char* k : list) known = known || it.key() == k;
             }
             if (!known) {
-                const QString field =
-                    path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key();
+                const QString key = QString::fromStdString(it.key());
+                const QString field = path.isEmpty() ? key : path + QLatin1Char('.') + key;
                 return fail(field, Tr::tr("is not a field of this format version."));
             }
         }
         return true;
     }
 
-    bool array(const QJsonValue& v, const QString& path, QJsonArray& out)
+    bool array(const Json& v, const QString& path, JArray& out)
     {
-        if (!v.isArray()) return fail(path, Tr::tr("should be a list [ … ]."));
-        out = v.toArray();
+        if (!v.is_array()) return fail(path, Tr::tr("should be a list [ … ]."));
+        out = JArray(v);
         return true;
     }
 
-    bool number(const QJsonValue& v, const QString& path, double& out)
+    // Negative zero keeps its sign: nlohmann reads "-0.0" as -0.0.
+    bool number(const Json& v, const QString& path, double& out)
     {
-        if (!v.isDouble()) return fail(path, Tr::tr("should be a number."));
-        out = v.toDouble();
+        if (!v.is_number()) return fail(path, Tr::tr("should be a number."));
+        out = v.get<double>();
         if (!std::isfinite(out)) return fail(path, Tr::tr("is not a finite number."));
-        if (out == 0.0 && negativeZeros_ && negativeZeros_->contains(path)) out = -0.0;
         return true;
     }
 
-    bool integer(const QJsonValue& v, const QString& path, long lo, long hi, long& out)
+    bool integer(const Json& v, const QString& path, long lo, long hi, long& out)
     {
         double d = 0.0;
         if (!number(v, path, d)) return false;
@@ -98,22 +136,22 @@ public:
         return true;
     }
 
-    bool boolean(const QJsonValue& v, const QString& path, bool& out)
+    bool boolean(const Json& v, const QString& path, bool& out)
     {
-        if (!v.isBool()) return fail(path, Tr::tr("should be true or false."));
-        out = v.toBool();
+        if (!v.is_boolean()) return fail(path, Tr::tr("should be true or false."));
+        out = v.get<bool>();
         return true;
     }
 
-    bool string(const QJsonValue& v, const QString& path, QString& out)
+    bool string(const Json& v, const QString& path, QString& out)
     {
-        if (!v.isString()) return fail(path, Tr::tr("should be text in quotes."));
-        out = v.toString();
+        if (!v.is_string()) return fail(path, Tr::tr("should be text in quotes."));
+        out = QString::fromStdString(v.get_ref<const std::string&>());
         return true;
     }
 
     template <typename T>
-    bool choice(const QJsonValue& v, const QString& path, std::optional<T> (*parse)(const QString&),
+    bool choice(const Json& v, const QString& path, std::optional<T> (*parse)(const QString&),
                 const char* allowed, T& out)
     {
         QString s;
@@ -130,10 +168,10 @@ public:
     // `allowEmpty`. Every row's length is checked before the matrix is allocated: a file cannot
     // reserve numbers it does not hold (a long first row and 10^6 empty ones would otherwise ask
     // for 10^12 doubles).
-    bool matrix(const QJsonValue& v, const QString& path, long rows, long cols, bool allowEmpty,
+    bool matrix(const Json& v, const QString& path, long rows, long cols, bool allowEmpty,
                 attn::Matrix& out)
     {
-        QJsonArray a;
+        JArray a;
         if (!array(v, path, a)) return false;
         if (a.isEmpty() && allowEmpty) {
             out.resize(0, 0);
@@ -145,7 +183,7 @@ public:
         qsizetype width = 0;
         for (qsizetype i = 0; i < a.size(); ++i) {
             const QString rowPath = element(path, i);
-            QJsonArray r;
+            JArray r;
             if (!array(a[i], rowPath, r)) return false;
             if (i == 0) {
                 if (cols >= 0 && r.size() != cols)
@@ -164,7 +202,7 @@ public:
         attn::Matrix m(static_cast<long>(a.size()), static_cast<long>(width));
         for (qsizetype i = 0; i < a.size(); ++i) {
             const QString rowPath = element(path, i);
-            const QJsonArray r = a[i].toArray();
+            const JArray r(a[i]);
             for (qsizetype j = 0; j < r.size(); ++j) {
                 if (!number(r[j], element(rowPath, j),
                             m(static_cast<long>(i), static_cast<long>(j))))
@@ -175,9 +213,9 @@ public:
         return true;
     }
 
-    bool vector(const QJsonValue& v, const QString& path, long size, attn::Vector& out)
+    bool vector(const Json& v, const QString& path, long size, attn::Vector& out)
     {
-        QJsonArray a;
+        JArray a;
         if (!array(v, path, a)) return false;
         if (a.isEmpty()) {
             out.resize(0);
@@ -195,17 +233,16 @@ public:
 private:
     QString origin_;
     FileError& error_;
-    const QSet<QString>* negativeZeros_ = nullptr;
 };
 
-bool readSequence(Reader& r, const QJsonValue& v, const QString& path, long dModel,
-                  QStringList& tokens, attn::Matrix& embeddings);
-bool readOptions(Reader& r, const QJsonValue& v, attn::AttentionInput& in);
+bool readSequence(Reader& r, const Json& v, const QString& path, long dModel, QStringList& tokens,
+                  attn::Matrix& embeddings);
+bool readOptions(Reader& r, const Json& v, attn::AttentionInput& in);
 // Biases (b_Q, b_K, b_V) are fields from format version 2 on.
-bool readProjections(Reader& r, const QJsonValue& v, long version, Session& s);
-bool readProvenance(Reader& r, const QJsonValue& v, ModelProvenance& out);
-bool readEdits(Reader& r, const QJsonValue& v, std::vector<attn::VectorEdit>& out);
-bool readView(Reader& r, const QJsonValue& v, ViewState& view);
-bool readSeed(Reader& r, const QJsonValue& v, quint64& seed);
+bool readProjections(Reader& r, const Json& v, long version, Session& s);
+bool readProvenance(Reader& r, const Json& v, ModelProvenance& out);
+bool readEdits(Reader& r, const Json& v, std::vector<attn::VectorEdit>& out);
+bool readView(Reader& r, const Json& v, ViewState& view);
+bool readSeed(Reader& r, const Json& v, quint64& seed);
 
 }  // namespace attnlab::sessionio

@@ -1,11 +1,10 @@
 #include "ui/lessons/lesson_catalog.h"
 
 #include <QCoreApplication>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLocale>
+
+#include "core/io/json_read.h"
+#include "ui/io/bounded_read.h"
 
 namespace attnlab {
 
@@ -19,9 +18,10 @@ QString& languageOverride()
 
 QByteArray readResource(const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return f.readAll();
+    QByteArray bytes;
+    QString ignored;  // a missing lesson file shows as an empty one, which the parser names
+    (void)readUserFile(path, kMaxSessionFileBytes, bytes, ignored);
+    return bytes;
 }
 
 QList<Lesson> readCatalog()
@@ -41,12 +41,21 @@ bool chinese()
 QList<Lesson> parseLessonCatalog(const QByteArray& json, const QString& dir,
                                  const std::function<QByteArray(const QString&)>& read)
 {
-    const QJsonDocument index = QJsonDocument::fromJson(json);
     QList<Lesson> out;
-    const QJsonArray items = index.object().value(QLatin1String("lessons")).toArray();
-    for (const QJsonValue& v : items) {
-        const QJsonObject o = v.toObject();
-        auto str = [&o](const char* key) { return o.value(QLatin1String(key)).toString(); };
+    nlohmann::json index;
+    if (!attn::io::parseJson(
+             std::string_view(json.constData(), static_cast<std::size_t>(json.size())), index)
+             .ok() ||
+        !index.is_object() || !index.contains("lessons") || !index["lessons"].is_array())
+        return out;
+    for (const nlohmann::json& o : index["lessons"]) {
+        if (!o.is_object()) continue;
+        auto str = [&o](const char* key) {
+            const auto it = o.find(key);
+            return it != o.end() && it->is_string()
+                       ? QString::fromStdString(it->get_ref<const std::string&>())
+                       : QString();
+        };
         Lesson l;
         l.id = str("id");
         l.titleEn = str("title_en");
@@ -56,7 +65,7 @@ QList<Lesson> parseLessonCatalog(const QByteArray& json, const QString& dir,
         l.textEn = QString::fromUtf8(read(dir + str("text_en")));
         l.textZh = QString::fromUtf8(read(dir + str("text_zh")));
         l.sessionPath = dir + str("session");
-        l.layout = o.value(QLatin1String("layout")).toObject();
+        if (const auto it = o.find("layout"); it != o.end()) l.layout = dockLayoutFrom(*it);
         if (l.id.isEmpty()) continue;
         l.number = static_cast<int>(out.size()) + 1;
         out << l;
@@ -110,15 +119,14 @@ bool loadLesson(const QString& id, Session& session, ViewState& view, FileError&
             QCoreApplication::translate("attnlab::Lessons", "no lesson named %1").arg(id);
         return false;
     }
-    QFile f(lesson->sessionPath);
-    if (!f.open(QIODevice::ReadOnly)) {
+    QByteArray bytes;
+    if (!readUserFile(lesson->sessionPath, kMaxSessionFileBytes, bytes, error.problem)) {
         error.file = lesson->sessionPath;
         error.field.clear();
-        error.problem = f.errorString();
         return false;
     }
     SessionFile file;
-    if (!parseSessionJson(f.readAll(), lesson->sessionPath, file, error)) return false;
+    if (!parseSessionJson(bytes, lesson->sessionPath, file, error)) return false;
     session = file.session;
     view = file.view;
     return true;

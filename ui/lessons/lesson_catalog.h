@@ -7,11 +7,11 @@
 #include <functional>
 
 #include <QByteArray>
-#include <QJsonObject>
 #include <QList>
 #include <QString>
 
 #include "ui/io/session_file.h"
+#include "ui/window/dock_layout.h"
 
 namespace attnlab {
 
@@ -24,9 +24,8 @@ struct Lesson {
     // Its place in the teaching order, from 1 (the start page, the menu and the user's guide
     // number the lessons so that a teacher can say "lesson 6").
     int number = 0;
-    // Its layout as lessons.json gives it (read by ui/window/dock_layout.h): the central tab and
-    // the docks shown in each area.
-    QJsonObject layout;
+    // Its layout as lessons.json gives it: the central tab and the docks shown in each area.
+    DockLayout layout;
 
     // The title, summary and text in the current lesson language.
     [[nodiscard]] QString title() const;

@@ -8,6 +8,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/model/aggregate.h"
+#include "ui/model/model_loader.h"
 #include "ui/model/workbench_opener.h"
 
 namespace attnlab {
@@ -38,7 +39,7 @@ bool ModelDocument::open(const QString& folder, QString& error)
                     .arg(QDir::toNativeSeparators(path));
         return false;
     }
-    std::shared_ptr<const LoadedModel> loaded = loadModelFolder(path, error);
+    std::shared_ptr<const LoadedModel> loaded = loadModelFolderAway(path, error);
     if (!loaded) return false;
     // The new model replaces the old one only now that it has opened; its hash is not needed.
     hasher_ = {};

@@ -1,11 +1,11 @@
 #include "ui/train/pattern_file.h"
 
 #include <QCoreApplication>
-#include <QFile>
 #include <QRegularExpression>
 
 #include "core/attention.h"
 #include "ui/document/status_text.h"
+#include "ui/io/bounded_read.h"
 #include "ui/io/session_file.h"
 
 namespace attnlab {
@@ -19,17 +19,13 @@ class Tr {
 // A pattern as CSV: one line per query row, the cells separated by commas (or spaces).
 bool readPatternCsv(const QString& path, attn::Matrix& out, QString& error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        error = Tr::tr("%1: cannot be read: %2").arg(path, f.errorString());
-        return false;
-    }
-    if (f.size() > (qint64{64} << 20)) {
-        error = Tr::tr("%1: a pattern file may be at most 64 MiB").arg(path);
+    QByteArray bytes;
+    if (QString problem; !readUserFile(path, qint64{64} << 20, bytes, problem)) {
+        error = Tr::tr("%1: %2").arg(path, problem);
         return false;
     }
     std::vector<std::vector<double>> rows;
-    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    const QStringList lines = QString::fromUtf8(bytes).split(QLatin1Char('\n'));
     static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
     for (qsizetype l = 0; l < lines.size(); ++l) {
         const QString line = lines[l].trimmed();

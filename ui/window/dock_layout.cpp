@@ -1,10 +1,9 @@
 #include "ui/window/dock_layout.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include <QDockWidget>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QMainWindow>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -15,15 +14,22 @@ namespace attnlab {
 
 namespace {
 
-QList<QStringList> groupsFrom(const QJsonValue& v)
+QString textOf(const nlohmann::json& v)
+{
+    return v.is_string() ? QString::fromStdString(v.get_ref<const std::string&>()) : QString();
+}
+
+QList<QStringList> groupsFrom(const nlohmann::json& o, const char* key)
 {
     QList<QStringList> groups;
-    for (const QJsonValue& entry : v.toArray()) {
+    const auto list = o.find(key);
+    if (list == o.end() || !list->is_array()) return groups;
+    for (const nlohmann::json& entry : *list) {
         QStringList group;
-        if (entry.isArray()) {
-            for (const QJsonValue& name : entry.toArray()) group << name.toString();
+        if (entry.is_array()) {
+            for (const nlohmann::json& name : entry) group << textOf(name);
         } else {
-            group << entry.toString();
+            group << textOf(entry);
         }
         group.removeAll(QString());
         if (!group.isEmpty()) groups << group;
@@ -73,14 +79,16 @@ DockLayout defaultDockLayout()
     return l;
 }
 
-DockLayout dockLayoutFrom(const QJsonObject& o)
+DockLayout dockLayoutFrom(const nlohmann::json& o)
 {
     DockLayout l;
-    l.tab = o.value(QLatin1String("tab")).toString();
-    l.rightFullHeight = o.value(QLatin1String("right_full_height")).toBool();
-    l.left = groupsFrom(o.value(QLatin1String("left")));
-    l.right = groupsFrom(o.value(QLatin1String("right")));
-    l.bottom = groupsFrom(o.value(QLatin1String("bottom")));
+    if (!o.is_object()) return l;
+    if (const auto tab = o.find("tab"); tab != o.end()) l.tab = textOf(*tab);
+    const auto full = o.find("right_full_height");
+    l.rightFullHeight = full != o.end() && full->is_boolean() && full->get<bool>();
+    l.left = groupsFrom(o, "left");
+    l.right = groupsFrom(o, "right");
+    l.bottom = groupsFrom(o, "bottom");
     return l;
 }
 

@@ -8,11 +8,12 @@
 // panels ask for (their size hints), within a share of the window, so that nothing they show
 // is cut off when the window is large enough.
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <QList>
 #include <QString>
 #include <QStringList>
 
-class QJsonObject;
 class QMainWindow;
 
 namespace attnlab {
@@ -27,8 +28,8 @@ struct DockLayout {
 // The layout of a window with no lesson open.
 DockLayout defaultDockLayout();
 // Reads {"tab": …, "left": [...], "right": [...], "bottom": [...]}; an entry is a dock name or
-// a list of names (tabs).
-DockLayout dockLayoutFrom(const QJsonObject& o);
+// a list of names (tabs); anything else is skipped.
+DockLayout dockLayoutFrom(const nlohmann::json& o);
 // Shows, places and sizes the window's docks (found by object name) as `layout` says.
 void applyDockLayout(QMainWindow* window, const DockLayout& layout);
 

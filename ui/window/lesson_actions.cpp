@@ -165,7 +165,7 @@ bool LessonActions::openLesson(const QString& id)
 
 void LessonActions::applyLayout(const Lesson& lesson)
 {
-    applyDockLayout(window_, dockLayoutFrom(lesson.layout));
+    applyDockLayout(window_, lesson.layout);
 }
 
 StartPage* LessonActions::startPage() const

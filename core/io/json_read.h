@@ -1,0 +1,53 @@
+#pragma once
+// The one strict JSON reader for files from outside (config.json, tokenizer files, sessions,
+// lessons): nlohmann's parser driven through its SAX interface, so that what a tree-building
+// parser would silently accept or pay for is refused as it is met, before the tree grows:
+// nesting deeper than a limit, a key twice in one object (a parser keeps one of them, so a file
+// would mean something else to another reader), more values than a limit, and a UTF-16 or
+// UTF-32 text. nlohmann itself refuses ill-formed UTF-8 and skips a UTF-8 byte-order mark.
+
+#include <cstddef>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace attn::io {
+
+struct JsonLimits {
+    int maxDepth = 64;                 // files from outside nest a handful of levels
+    std::size_t maxValues = 1u << 26;  // values of any kind, containers included
+};
+
+struct JsonProblem {
+    enum class Kind {
+        None,
+        Syntax,
+        InvalidUtf8,
+        TooDeep,
+        DuplicateKey,
+        TooManyValues,
+        Utf16,
+        Utf32
+    };
+    Kind kind = Kind::None;
+    std::string path;      // the JSON path where it was met ("options.mask[3]"), "" at the top
+    std::string message;   // plain English, without the path
+    std::size_t byte = 0;  // about where it was met (the parser reads a little ahead)
+    int line = 1;          // the line of `byte`, from 1
+
+    bool ok() const { return kind == Kind::None; }
+};
+
+// Parses `text` into `out` under `limits`; `out` is left null on failure.
+JsonProblem parseJson(std::string_view text, nlohmann::json& out, const JsonLimits& limits = {});
+
+// The lengths of the lists reached through object keys alone, up to `levels` keys deep, by
+// path ("target.tokens" -> 30000): what a reader checks against its limits before a tree of
+// every value is built. One pass that builds nothing; false if the text is not JSON.
+bool jsonListLengths(std::string_view text, int levels, std::map<std::string, std::size_t>& out);
+
+// "options.mask[3]: nested more than 64 levels deep" / the message alone at the top.
+std::string describe(const JsonProblem& problem);
+
+}  // namespace attn::io

@@ -1,0 +1,88 @@
+// The strict JSON reader: what a tree-building parser accepts silently or pays for is refused
+// as it is met, with the JSON path of the value: a key twice in one object, nesting past the
+// limit, more values than the limit, UTF-16 and UTF-32 text; what nlohmann refuses (ill-formed
+// UTF-8, bad syntax) is refused with its line and column.
+#include "core/io/json_read.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <map>
+#include <string>
+
+namespace attn::io {
+namespace {
+
+using Kind = JsonProblem::Kind;
+
+JsonProblem problemOf(std::string_view text, const JsonLimits& limits = {})
+{
+    nlohmann::json out;
+    const JsonProblem p = parseJson(text, out, limits);
+    if (!p.ok()) {
+        EXPECT_TRUE(out.is_null());
+    }
+    return p;
+}
+
+TEST(JsonRead, ReadsAnObjectAsNlohmannDoesAndKeepsNegativeZero)
+{
+    nlohmann::json out;
+    ASSERT_TRUE(parseJson("\xEF\xBB\xBF{\"a\": [1, -0.0, \"x\"], \"b\": {\"c\": null}}", out).ok());
+    EXPECT_EQ(out["a"][0], 1);
+    EXPECT_TRUE(std::signbit(out["a"][1].get<double>()));
+    EXPECT_EQ(out["b"]["c"], nullptr);
+}
+
+TEST(JsonRead, AKeyTwiceInOneObjectIsRefusedWithItsPath)
+{
+    const JsonProblem p = problemOf(R"({"options": {"mode": "self", "mode": "causal"}})");
+    EXPECT_EQ(p.kind, Kind::DuplicateKey);
+    EXPECT_EQ(describe(p),
+              "options.mode: appears twice in the same object; each key may appear only once");
+    // The same key in two objects is fine.
+    EXPECT_TRUE(problemOf(R"([{"a": 1}, {"a": 2}])").ok());
+}
+
+TEST(JsonRead, NestingPastTheLimitIsRefusedBeforeTheTreeGrows)
+{
+    const std::string deep = R"({"x": [[0], )" + std::string(1'000'000, '[');
+    const JsonProblem p = problemOf(deep);
+    EXPECT_EQ(p.kind, Kind::TooDeep);
+    EXPECT_EQ(p.message, "nested more than 64 levels deep");
+    EXPECT_EQ(p.path.substr(0, 8), "x[1][0][");
+    EXPECT_TRUE(problemOf(std::string(64, '[') + std::string(64, ']')).ok());
+}
+
+TEST(JsonRead, MoreValuesThanTheLimitAreRefused)
+{
+    const JsonProblem p = problemOf("[1, 2, 3, 4]", JsonLimits{64, 4});
+    EXPECT_EQ(p.kind, Kind::TooManyValues);
+    EXPECT_EQ(describe(p), "[3]: holds more than 4 values");
+}
+
+TEST(JsonRead, Utf16AndUtf32AndIllFormedUtf8AreRefused)
+{
+    using namespace std::string_view_literals;
+    EXPECT_EQ(problemOf("\xFF\xFE{\0}\0"sv).kind, Kind::Utf16);
+    EXPECT_EQ(problemOf("\xFF\xFE\0\0{\0\0\0"sv).kind, Kind::Utf32);
+    const JsonProblem p = problemOf("{\"a\": \"\xC3\x28\"}");
+    EXPECT_EQ(p.kind, Kind::InvalidUtf8);
+    EXPECT_NE(p.message.find("line 1"), std::string::npos) << p.message;
+    EXPECT_NE(p.message.find("UTF-8"), std::string::npos) << p.message;
+}
+
+TEST(JsonRead, ListLengthsAreCountedThroughKeysAloneWithoutATree)
+{
+    std::map<std::string, std::size_t> lengths;
+    ASSERT_TRUE(jsonListLengths(
+        R"({"target": {"tokens": ["a", "b", "c"], "embeddings": [[1], [2]]}, "x": [{"y": [1]}],)"
+        R"( "a": {"b": {"c": [1, 2]}}})",
+        2, lengths));
+    const std::map<std::string, std::size_t> expected = {
+        {"target.tokens", 3}, {"target.embeddings", 2}, {"x", 1}};
+    EXPECT_EQ(lengths, expected);  // not x[0].y, not a.b.c (three keys deep)
+    EXPECT_FALSE(jsonListLengths(std::string(100, '['), 2, lengths));
+}
+
+}  // namespace
+}  // namespace attn::io

@@ -1,0 +1,19 @@
+#pragma once
+// Opening a model folder reads config.json and the tokenizer's files and maps the checkpoint:
+// up to hundreds of MB from a slow disk, or a network share that stalls. None of that may stop
+// the window painting, so the reading runs on a worker thread.
+
+#include <memory>
+
+#include <QString>
+
+#include "ui/model/model_snapshot.h"
+
+namespace attnlab {
+
+// loadModelFolder() on a worker thread. Called on the GUI thread, it waits in an event loop
+// that keeps painting and timers going but holds back the user's input until the folder is
+// read; on any other thread it reads directly.
+std::shared_ptr<const LoadedModel> loadModelFolderAway(const QString& folder, QString& error);
+
+}  // namespace attnlab
