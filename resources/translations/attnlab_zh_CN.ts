@@ -981,10 +981,6 @@
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <source>Open %1</source>
-        <translation>打开 %1</translation>
-    </message>
-    <message>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
@@ -1311,10 +1307,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Scale key %1 by %2</source>
         <translation>将键 %1 缩放 %2 倍</translation>
-    </message>
-    <message>
-        <source>A computation is still running: wait for it or cancel it first.</source>
-        <translation>仍有计算在进行：请等待它完成，或先取消。</translation>
     </message>
     <message>
         <source>Cancelled: the map shows the session before the change.</source>
@@ -3154,6 +3146,13 @@ measuring…</source>
     <message>
         <source>Shortcut</source>
         <translation>快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::SnapshotDocument</name>
+    <message>
+        <source>A computation is still running: wait for it or cancel it first.</source>
+        <translation>仍有计算在进行：请等待它完成，或先取消。</translation>
     </message>
 </context>
 <context>

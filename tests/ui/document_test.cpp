@@ -5,6 +5,8 @@
 #include <QSignalSpy>
 #include <QThreadPool>
 
+#include "ui/window/language.h"
+
 namespace attnlab {
 namespace {
 
@@ -249,6 +251,43 @@ TEST(DocumentTransaction, NewTokensDropThePinWithANoticeAndEditsOnChangedTokens)
     doc.pinWeights();
     ASSERT_TRUE(doc.setMode(attn::Mode::Causal));
     EXPECT_TRUE(doc.pinnedWeights().has_value());
+}
+
+// The same, when the session is large enough to compute on the worker: the refusal arrives
+// after replaceSession returned, and still nothing changed.
+TEST(DocumentTransaction, AChangeThatFailsOnTheWorkerLeavesSessionResultAndUndoStackAsTheyWere)
+{
+    Document doc;
+    const Session before = doc.session();
+    const int steps = doc.undoStack()->count();
+    Session bad = longSession(1100);
+    bad.input.X.setConstant(1e200);
+    QSignalSpy errors(&doc, &Document::errorOccurred);
+    QSignalSpy changed(&doc, &Document::changed);
+    ASSERT_TRUE(doc.replaceSession(bad, QStringLiteral("open")));
+    ASSERT_TRUE(doc.computing());
+    doc.flush();
+    EXPECT_EQ(errors.count(), 1);
+    EXPECT_EQ(changed.count(), 0);
+    EXPECT_EQ(doc.undoStack()->count(), steps);
+    EXPECT_EQ(doc.session().input.X, before.input.X);
+    EXPECT_EQ(doc.result().heads[0].weights.rows(), 4);
+    expectConsistent(doc);
+}
+
+TEST(DocumentTransaction, UndoLabelsFollowALanguageSwitch)
+{
+    Document doc;
+    ASSERT_TRUE(doc.setMode(attn::Mode::Causal));
+    ASSERT_TRUE(doc.editVector(doubleKey(2)));
+    const int last = doc.undoStack()->count() - 1;
+    EXPECT_EQ(doc.undoStack()->text(last - 1), QStringLiteral("Change mode"));
+    EXPECT_EQ(doc.undoStack()->text(last), QStringLiteral("Edit key 3"));
+    setLanguage(QStringLiteral("zh_CN"));
+    EXPECT_EQ(doc.undoStack()->text(last - 1), QStringLiteral("切换模式"));
+    EXPECT_NE(doc.undoStack()->text(last), QStringLiteral("Edit key 3"));
+    setLanguage(QStringLiteral("en"));
+    EXPECT_EQ(doc.undoStack()->text(last), QStringLiteral("Edit key 3"));
 }
 
 }  // namespace

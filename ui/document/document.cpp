@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <QtConcurrent/QtConcurrentRun>
+#include <QCoreApplication>
 
 #include "ui/document/status_text.h"
 #include "ui/document/train_ops.h"
@@ -10,12 +10,18 @@
 namespace attnlab {
 
 namespace {
-enum MergeIds { TemperatureMerge = SessionMergeBase + 1 };
+// Undo steps of the same id fold into one (StateStep): a drag of one vector, a burst of
+// temperature changes, a tool's own ids.
+enum MergeIds { VectorEditMerge = 1000, SessionMergeBase = 2000, TemperatureMerge };
+
+class Tr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::Commands)
+};
 }  // namespace
 
-Document::Document(QObject* parent) : QObject(parent)
+Document::Document(QObject* parent) : QObject(parent), worker_(this)
 {
-    connect(&watcher_, &QFutureWatcher<Computed>::finished, this, &Document::finishBackground);
+    UndoStep::followLanguage(undo_);
     restore(defaultSession());
     flush();
 }
@@ -165,11 +171,7 @@ bool Document::setHeadCount(int heads)
 
 bool Document::setTokens(bool source, const QStringList& tokens)
 {
-    if (tokens.isEmpty()) {
-        lastError_ = tr("A sequence needs at least one token.");
-        Q_EMIT errorOccurred(lastError_);
-        return false;
-    }
+    if (tokens.isEmpty()) return refuse(tr("A sequence needs at least one token."));
     return commit(
         source ? Label([] { return tr("Edit source"); }) : Label([] { return tr("Edit target"); }),
         ops::setTokens(session_, source, tokens));
@@ -196,6 +198,12 @@ bool Document::toggleMaskCell(int row, int column)
 bool Document::replaceSession(const Session& session, Label label)
 {
     return commit(std::move(label), ops::Changed{session, {}});
+}
+
+bool Document::openSession(const Session& session)
+{
+    if (deferWhileComputing([this, session] { openSession(session); })) return true;
+    return compute(Job{session, {}, -1, {}, true});
 }
 
 bool Document::replaceSession(const Session& session, const QString& label)
@@ -267,17 +275,31 @@ bool Document::editVector(const attn::VectorEdit& edit, bool dragging, Label lab
     lastError_.clear();
     change_ = mapChangeOf(edit, engine_.result(), change_.serial + 1);
     Q_EMIT changed();
-    pushCommand(new VectorEditCommand(this, before, edit, dragging ? drag_ : -1, std::move(label)));
+    if (!label) label = [edit] { return vectorEditLabel(edit); };
+    // While dragging, consecutive edits of the same vector in the same drag are one step.
+    pushCommand(new StateStep<attn::VectorEdit>(
+        std::move(label), before, edit, [this](const attn::VectorEdit& e) { restoreEdit(e); },
+        dragging ? VectorEditMerge : -1, drag_,
+        [](const attn::VectorEdit& ours, const attn::VectorEdit& theirs) {
+            return ours.sameTarget(theirs);
+        }));
     return true;
+}
+
+QString Document::vectorEditLabel(const attn::VectorEdit& edit)
+{
+    const int token = edit.index + 1;
+    switch (edit.role) {
+    case attn::Role::Key: return Tr::tr("Edit key %1").arg(token);
+    case attn::Role::Query: return Tr::tr("Edit query %1").arg(token);
+    case attn::Role::Value: return Tr::tr("Edit value %1").arg(token);
+    }
+    return {};
 }
 
 void Document::retranslate()
 {
-    for (int i = 0; i < undo_.count(); ++i) {
-        // QUndoStack hands out const commands; the label is ours to refresh.
-        if (auto* c = dynamic_cast<LabelledCommand*>(const_cast<QUndoCommand*>(undo_.command(i))))
-            c->retranslate();
-    }
+    UndoStep::retranslate(undo_);
 }
 
 // The transaction ---------------------------------------------------------------------------
@@ -287,13 +309,13 @@ bool Document::commit(Label label, ops::Changed change, int mergeId)
     if (deferWhileComputing([this, label, change, mergeId] { commit(label, change, mergeId); }))
         return true;
     return compute(
-        Job{std::move(change.session), std::move(label), mergeId, std::move(change.notes)});
+        Job{std::move(change.session), std::move(label), mergeId, std::move(change.notes), false});
 }
 
 bool Document::restore(const Session& session)
 {
     if (deferWhileComputing([this, session] { restore(session); })) return true;
-    return compute(Job{session, {}, -1, {}});
+    return compute(Job{session, {}, -1, {}, false});
 }
 
 bool Document::restoreEdit(const attn::VectorEdit& edit)
@@ -301,7 +323,7 @@ bool Document::restoreEdit(const attn::VectorEdit& edit)
     if (deferWhileComputing([this, edit] { restoreEdit(edit); })) return true;
     Session next = session_;
     attn::upsertEdit(next.input.edits, edit);
-    return compute(Job{std::move(next), {}, -1, {}});
+    return compute(Job{std::move(next), {}, -1, {}, false});
 }
 
 bool Document::compute(Job job)
@@ -312,13 +334,17 @@ bool Document::compute(Job job)
     if (cells >= kBackgroundCells) {
         // The worker computes into its own result from a copy of the input; the engine (and
         // so everything the views read) is only touched on this thread, when it is adopted.
-        job_ = std::move(job);
-        watcher_.setFuture(QtConcurrent::run([input = job_->session.input] {
-            Computed c;
-            c.status = attn::computeAttention<double>(input, c.result);
-            c.input = input;
-            return c;
-        }));
+        attn::AttentionInput input = in;
+        worker_.start(
+            [input = std::move(input)](JobControl&) {
+                Computed c;
+                c.status = attn::computeAttention<double>(input, c.result);
+                c.input = input;
+                return c;
+            },
+            [this, job = std::move(job)](Computed c) mutable {
+                finishBackground(std::move(job), std::move(c));
+            });
         return true;
     }
     if (const attn::Status s = engine_.setInput(in); !s.ok()) return refuse(s);
@@ -328,18 +354,8 @@ bool Document::compute(Job job)
     return true;
 }
 
-void Document::finishBackground()
+void Document::finishBackground(Job job, Computed c)
 {
-    if (!job_ || !watcher_.future().isFinished()) return;
-    if (watcher_.future().resultCount() == 0) {  // nothing to adopt; let what waited run
-        job_.reset();
-        runDeferred();
-        return;
-    }
-    Computed c = watcher_.future().takeResult();
-    watcher_.setFuture(QFuture<Computed>());
-    Job job = std::move(*job_);
-    job_.reset();
     if (!c.status.ok()) {
         refuse(c.status);
     } else {
@@ -377,11 +393,17 @@ void Document::publish(Session session, const QStringList& notes)
 
 void Document::push(const Session& before, const Job& job)
 {
+    if (job.fresh) {  // a file: its history starts here, saved as it is on disk
+        undo_.clear();
+        if (pinned_) pinIndex_ = -1;
+        return;
+    }
     if (!job.label) return;  // a restore: the command that asked for it is already on the stack
     // Not folded into the change made before the pin (see pinWeights).
     const bool atPin = pinned_ && undo_.index() == pinIndex_;
-    pushCommand(new SessionCommand(this, before, session_, job.label,
-                                   job.mergeId < 0 || atPin ? -1 : job.mergeId));
+    pushCommand(new StateStep<Session>(
+        job.label, before, session_, [this](const Session& s) { restore(s); },
+        job.mergeId < 0 || atPin ? -1 : job.mergeId));
 }
 
 void Document::pushCommand(QUndoCommand* command)
@@ -394,14 +416,20 @@ void Document::pushCommand(QUndoCommand* command)
 
 bool Document::refuse(const attn::Status& status)
 {
-    lastError_ = statusMessage(status);
+    return refuse(statusMessage(status));
+}
+
+bool Document::refuse(const QString& message)
+{
+    lastError_ = message;
     Q_EMIT errorOccurred(lastError_);
     return false;
 }
 
 bool Document::deferWhileComputing(std::function<void()> action)
 {
-    if (!job_) return false;
+    static_assert(kPolicy == ChangePolicy::Queue);
+    if (!computing()) return false;
     deferred_.push_back(std::move(action));
     return true;
 }
@@ -416,10 +444,7 @@ void Document::runDeferred()
 
 void Document::flush()
 {
-    while (job_) {
-        watcher_.waitForFinished();
-        finishBackground();
-    }
+    while (computing()) worker_.wait();
 }
 
 }  // namespace attnlab

@@ -5,23 +5,25 @@
 // result published together, followed by one changed() signal. A refused change leaves the
 // session, the result and the undo stack as they were, and says why (errorOccurred).
 //
-// Large sessions (kBackgroundCells and more) compute on a worker thread: the window keeps
-// showing the previous snapshot until the new one is published, and changes made meanwhile
-// wait their turn (they are applied, in order, once the worker's result is in).
+// Large sessions (kBackgroundCells and more) compute on a worker thread (AsyncJob): the window
+// keeps showing the previous snapshot until the new one is published, and its policy for
+// changes made meanwhile is ChangePolicy::Queue: they wait their turn (they are applied, in
+// order, once the worker's result is in).
 // Views only read from it.
 
 #include <functional>
 #include <optional>
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QUndoStack>
 
 #include "core/incremental.h"
 #include "core/train/trainer.h"
-#include "ui/document/commands.h"
+#include "ui/document/async_job.h"
 #include "ui/document/session.h"
 #include "ui/document/session_ops.h"
+#include "ui/document/snapshot_document.h"
+#include "ui/document/undo_step.h"
 #include "ui/document/view_state.h"
 
 namespace attnlab {
@@ -96,8 +98,11 @@ public:
     // "Edit key 3").
     bool editVector(const attn::VectorEdit& edit, bool dragging = false, Label label = {});
     void endDrag() { ++drag_; }
-    // Replaces the whole session (open file, lesson): one undo step.
+    // Replaces the whole session (lesson, restored work): one undo step.
     bool replaceSession(const Session& session, Label label);
+    // Replaces the whole session by a file's: once published, it starts a fresh history,
+    // clean, with no step back to the session before (also when it computes on the worker).
+    bool openSession(const Session& session);
     bool replaceSession(const Session& session, const QString& label);
     // Keeps a training run: the session with the learned matrices (ops::keepTraining, with
     // its notes), one undo step. Declared here so that the trainer never edits a session itself.
@@ -105,8 +110,11 @@ public:
     // Any other change (tests, tools): `mutate` edits a copy; the rest is as above.
     bool changeSession(const QString& label, const std::function<void(Session&)>& mutate,
                        int mergeId = -1);
-    // Re-reads every undo step's label in the current language.
+    // Re-reads every undo step's label in the current language (also done by itself when the
+    // application's translators change).
     void retranslate();
+    // "Edit key 3" (positions count from 1, as the window shows them).
+    static QString vectorEditLabel(const attn::VectorEdit& edit);
 
     // Used by undo commands only: computes `session` (or the session with `edit` set) from
     // scratch and publishes it, without pushing. False if refused.
@@ -116,7 +124,8 @@ public:
     // Waits for a computation on the worker thread and applies what waited for it.
     void flush();
     // True from the start of a background job until its result is published.
-    [[nodiscard]] bool computing() const { return job_.has_value(); }
+    [[nodiscard]] bool computing() const { return worker_.running(); }
+    static constexpr ChangePolicy kPolicy = ChangePolicy::Queue;
     // Full recomputations with at least this many score cells (n * m * heads) run on a
     // worker thread so that the window keeps responding.
     static constexpr long kBackgroundCells = 1024L * 1024L;
@@ -144,13 +153,15 @@ private:
         Label label;  // empty: a restore (undo/redo), nothing is pushed
         int mergeId = -1;
         QStringList notes;
+        bool fresh = false;  // openSession: a fresh history instead of a step
     };
     bool commit(Label label, ops::Changed change, int mergeId = -1);
     bool compute(Job job);
-    void finishBackground();
+    void finishBackground(Job job, Computed computed);
     void publish(Session session, const QStringList& notes);
     void push(const Session& before, const Job& job);
     bool refuse(const attn::Status& status);
+    bool refuse(const QString& message);
     // Pushes onto the undo stack, keeping the pin's place in the history (see pinIndex_).
     void pushCommand(QUndoCommand* command);
     bool deferWhileComputing(std::function<void()> action);
@@ -167,8 +178,7 @@ private:
     // The undo index at which the weights were pinned: the command at this index is the first
     // change after the pin. -1 when the history the pin was taken in was undone and replaced.
     int pinIndex_ = 0;
-    QFutureWatcher<Computed> watcher_;
-    std::optional<Job> job_;
+    AsyncJob<Computed> worker_;
     std::vector<std::function<void()>> deferred_;
     QString lastError_;
     int drag_ = 0;

@@ -4,10 +4,12 @@
 // (core/long_attention.h: float, only the weights P kept) on a worker thread with progress
 // and Cancel.
 //
-// As the main Document, it is transactional: each named operation applies one rule of
+// It is a SnapshotDocument over (session, result) whose policy is Refuse: a change while one
+// computes is refused with a message (Cancel first). Each named operation applies one rule of
 // session_ops to a copy of the session and computes it; the session and the result are
 // published together only when the computation succeeded, with one changed() signal, and the
-// change is one undo step. A refused or cancelled change leaves the session as it was.
+// change is one undo step. A refused or cancelled change leaves the session and the undo stack
+// as they were.
 //
 // Memory: when the old result and a new one fit the budget together, the old map stays on
 // screen while the new one computes. When they do not (n = 32,768: 4 GiB each), the old
@@ -15,19 +17,16 @@
 // the map is gone until the new result is in, and a cancelled change leaves no map
 // (recompute() brings back the published session's).
 
-#include <atomic>
 #include <memory>
-#include <optional>
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 #include <QUndoStack>
 
 #include "core/long_attention.h"
-#include "ui/document/commands.h"
 #include "ui/document/session.h"
 #include "ui/document/session_ops.h"
+#include "ui/document/snapshot_document.h"
 
 namespace attnlab {
 
@@ -39,8 +38,11 @@ public:
 
     // The published session and the result computed from it (null while there is none: before
     // the first computation finished, or after a cancelled one released the old map).
-    [[nodiscard]] const Session& session() const { return session_; }
-    [[nodiscard]] std::shared_ptr<const attn::LongResult> result() const { return result_; }
+    [[nodiscard]] const Session& session() const { return doc_.state(); }
+    [[nodiscard]] std::shared_ptr<const attn::LongResult> result() const
+    {
+        return doc_.result().value_or(nullptr);
+    }
     [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
     [[nodiscard]] const attn::Limits& limits() const { return limits_; }
     // What the long path holds for the published session (estimateLongBytes), and of it the
@@ -73,7 +75,7 @@ public:
     void cancel();
     // Waits for the computation in flight and publishes it (tests).
     void flush();
-    [[nodiscard]] bool computing() const { return job_ != nullptr; }
+    [[nodiscard]] bool computing() const { return doc_.computing(); }
     [[nodiscard]] double progress() const;
     [[nodiscard]] QString lastError() const { return lastError_; }
 
@@ -91,30 +93,20 @@ Q_SIGNALS:
     void noticed(const QString& message);
 
 private:
-    struct Job {
-        Session session;
-        std::optional<Label> label;  // set: push an undo step on success
-        Session before;
-        QStringList notes;
-        std::shared_ptr<attn::LongResult> recycled;  // the old result, recomputed in place
-        attn::LongResult result;
-        attn::LongOutcome outcome;
-        std::atomic<double> fraction{0.0};
-        std::atomic<bool> cancel{false};
-    };
-    bool start(Session session, std::optional<Label> label, QStringList notes = {});
+    using Result = std::shared_ptr<attn::LongResult>;
+    using Snapshots = SnapshotDocument<Session, Result>;
+    bool start(Snapshots::Change change);
     bool commit(const Label& label, ops::Changed change);
-    void finish();
-    bool refuse(const attn::Status& status);
+    Snapshots::Work prepare(const Session& next);
+    void published(const QStringList& notes);
+    void failed(const QString& message);
     // Whether a result holding `next` bytes fits the budget beside the one shown.
     [[nodiscard]] bool fitsBesideShown(std::size_t next) const;
 
     attn::Limits limits_;
-    Session session_;
-    std::shared_ptr<attn::LongResult> result_;
     QUndoStack undo_;
-    std::shared_ptr<Job> job_;
-    QFutureWatcher<void> watcher_;
+    Snapshots doc_;
+    bool released_ = false;  // prepare() let go of the map shown
     QTimer progressTimer_;
     QString lastError_;
     int head_ = 0;

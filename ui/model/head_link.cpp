@@ -1,7 +1,5 @@
 #include "ui/model/head_link.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include "core/model/head_edit.h"
 #include "core/model/head_slice.h"
 #include "ui/document/document.h"
@@ -40,18 +38,13 @@ QStringList byteLabels(const ModelSnapshot& run)
 
 }  // namespace
 
-HeadLink::HeadLink(Document* workbench, QObject* parent) : RunSource(parent), workbench_(workbench)
+HeadLink::HeadLink(Document* workbench, QObject* parent)
+    : RunSource(parent), workbench_(workbench), run_(this), attach_(this)
 {
     connect(workbench_, &Document::changed, this, &HeadLink::sessionChanged);
-    connect(&runWatcher_, &QFutureWatcher<Outcome>::finished, this, &HeadLink::finishRun);
-    connect(&attachWatcher_, &QFutureWatcher<Outcome>::finished, this, &HeadLink::finishAttach);
 }
 
-HeadLink::~HeadLink()
-{
-    runWatcher_.waitForFinished();
-    attachWatcher_.waitForFinished();
-}
+HeadLink::~HeadLink() = default;  // the jobs wait for their workers
 
 std::shared_ptr<const ModelSnapshot> HeadLink::snapshot() const
 {
@@ -119,7 +112,8 @@ void HeadLink::adopt(std::shared_ptr<const LoadedModel> loaded,
 
 void HeadLink::detach()
 {
-    runWatcher_.waitForFinished();
+    run_.drop();
+    pending_ = false;
     loaded_.reset();
     base_.reset();
     attachedTo_.reset();
@@ -133,49 +127,47 @@ void HeadLink::detach()
 void HeadLink::attachFromProvenance()
 {
     const std::optional<ModelProvenance>& p = workbench_->session().provenance;
-    if (!p || attaching_) return;
-    attaching_ = true;
+    if (!p || attaching()) return;
+    attach_.start(
+        [p = *p](JobControl&) {
+            Outcome out;
+            out.loaded = loadModelFolder(p.folder, out.error);
+            if (!out.loaded) return out;
+            const attn::model::ModelConfig& c = out.loaded->model.config();
+            if (QString::fromStdString(c.modelType) != p.modelType || p.layer >= c.layers ||
+                p.head >= c.heads) {
+                out.error = tr("%1 holds a %2 model of %3 layers × %4 heads, not the %5 this "
+                               "session's head came from.")
+                                .arg(p.folder, QString::fromStdString(c.modelType))
+                                .arg(c.layers)
+                                .arg(c.heads)
+                                .arg(headTitle(p));
+                out.loaded.reset();
+                return out;
+            }
+            if (const QString sha = out.loaded->sha256(); sha != p.sha256) {
+                out.error = tr("model.safetensors in %1 is not the file this session's head came "
+                               "from: its SHA-256 is %2, the session names %3.")
+                                .arg(p.folder, sha.isEmpty() ? tr("unreadable") : sha, p.sha256);
+                out.loaded.reset();
+                return out;
+            }
+            const ModelRunOutcome run = runModelText(*out.loaded, p.text, {});
+            if (!run.snapshot) {
+                out.error =
+                    run.error.isEmpty() ? tr("The session's text has no tokens.") : run.error;
+                out.loaded.reset();
+                return out;
+            }
+            out.base = uneditedOf(*run.snapshot);
+            return out;
+        },
+        [this](Outcome out) { finishAttach(std::move(out)); });
     Q_EMIT attachmentChanged();
-    attachWatcher_.setFuture(QtConcurrent::run([p = *p] {
-        Outcome out;
-        out.loaded = loadModelFolder(p.folder, out.error);
-        if (!out.loaded) return out;
-        const attn::model::ModelConfig& c = out.loaded->model.config();
-        if (QString::fromStdString(c.modelType) != p.modelType || p.layer >= c.layers ||
-            p.head >= c.heads) {
-            out.error = tr("%1 holds a %2 model of %3 layers × %4 heads, not the %5 this "
-                           "session's head came from.")
-                            .arg(p.folder, QString::fromStdString(c.modelType))
-                            .arg(c.layers)
-                            .arg(c.heads)
-                            .arg(headTitle(p));
-            out.loaded.reset();
-            return out;
-        }
-        if (const QString sha = out.loaded->sha256(); sha != p.sha256) {
-            out.error = tr("model.safetensors in %1 is not the file this session's head came "
-                           "from: its SHA-256 is %2, the session names %3.")
-                            .arg(p.folder, sha.isEmpty() ? tr("unreadable") : sha, p.sha256);
-            out.loaded.reset();
-            return out;
-        }
-        const ModelRunOutcome run = runModelText(*out.loaded, p.text, {});
-        if (!run.snapshot) {
-            out.error = run.error.isEmpty() ? tr("The session's text has no tokens.") : run.error;
-            out.loaded.reset();
-            return out;
-        }
-        out.base = uneditedOf(*run.snapshot);
-        return out;
-    }));
 }
 
-void HeadLink::finishAttach()
+void HeadLink::finishAttach(Outcome out)
 {
-    if (!attaching_ || !attachWatcher_.isFinished()) return;  // a late signal of one handled
-    const Outcome out = attachWatcher_.result();
-    attachWatcher_.setFuture(QFuture<Outcome>());
-    attaching_ = false;
     attachError_ = out.error;
     const std::optional<ModelProvenance>& p = workbench_->session().provenance;
     if (!out.loaded) {
@@ -238,7 +230,8 @@ void HeadLink::sessionChanged()
 
 void HeadLink::startRun()
 {
-    if (running_) {
+    static_assert(kPolicy == ChangePolicy::Supersede);
+    if (run_.running()) {
         pending_ = true;
         return;
     }
@@ -249,38 +242,35 @@ void HeadLink::startRun()
     o.head = attachedTo_->head;
     o.weights = hr.weights.cast<float>();
     o.output = hr.output.cast<float>();
-    running_ = true;
-    runWatcher_.setFuture(QtConcurrent::run([loaded = loaded_, base = base_, o = std::move(o)] {
-        Outcome out;
-        auto snap = std::make_shared<ModelSnapshot>();
-        snap->text = base->text;
-        snap->tokens = base->tokens;
-        snap->labels = base->labels;
-        snap->display = base->display;
-        snap->fromWorkbench = true;
-        const attn::model::ModelStatus s = attn::model::runWithHead(
-            loaded->model, base->result, o, runOptions(*loaded), snap->result);
-        if (!s.ok()) {
-            out.error = tr("The model could not run with the workbench's head: %1")
-                            .arg(QString::fromStdString(s.message));
+    run_.start(
+        [loaded = loaded_, base = base_, o = std::move(o)](JobControl&) {
+            Outcome out;
+            auto snap = std::make_shared<ModelSnapshot>();
+            snap->text = base->text;
+            snap->tokens = base->tokens;
+            snap->labels = base->labels;
+            snap->display = base->display;
+            snap->fromWorkbench = true;
+            const attn::model::ModelStatus s = attn::model::runWithHead(
+                loaded->model, base->result, o, runOptions(*loaded), snap->result);
+            if (!s.ok()) {
+                out.error = tr("The model could not run with the workbench's head: %1")
+                                .arg(QString::fromStdString(s.message));
+                return out;
+            }
+            // The edited run is shown, never re-run from: its layer inputs go (the link caches
+            // only the unedited run's, n x d per layer).
+            for (attn::model::LayerTrace& t : snap->result.layers) t.hidden = {};
+            snap->change = attn::model::attentionChange(base->result, snap->result);
+            snap->predictions = guessesOf(*loaded->tokenizer, snap->result, &base->result);
+            out.snapshot = std::move(snap);
             return out;
-        }
-        // The edited run is shown, never re-run from: its layer inputs go (the link caches
-        // only the unedited run's, n x d per layer).
-        for (attn::model::LayerTrace& t : snap->result.layers) t.hidden = {};
-        snap->change = attn::model::attentionChange(base->result, snap->result);
-        snap->predictions = guessesOf(*loaded->tokenizer, snap->result, &base->result);
-        out.snapshot = std::move(snap);
-        return out;
-    }));
+        },
+        [this](Outcome out) { finishRun(std::move(out)); });
 }
 
-void HeadLink::finishRun()
+void HeadLink::finishRun(Outcome out)
 {
-    if (!running_ || !runWatcher_.isFinished()) return;
-    const Outcome out = runWatcher_.result();
-    runWatcher_.setFuture(QFuture<Outcome>());
-    running_ = false;
     ++completed_;
     if (!out.error.isEmpty()) {
         Q_EMIT errorOccurred(out.error);
@@ -297,15 +287,9 @@ void HeadLink::finishRun()
 void HeadLink::flush()
 {
     while (!idle()) {
-        if (attaching_) {
-            attachWatcher_.waitForFinished();
-            finishAttach();
-        }
-        if (running_) {
-            runWatcher_.waitForFinished();
-            finishRun();
-        }
-        if (!running_ && pending_) {
+        attach_.wait();
+        run_.wait();
+        if (!run_.running() && pending_) {
             pending_ = false;
             sessionChanged();
         }

@@ -7,15 +7,17 @@
 //
 // Data flows one way: the Document publishes {session, result}; this link reads the workbench
 // head's weights P and output P V from that result (it never computes attention itself) and
-// publishes its own snapshot. Runs go to a worker; a change while one runs waits, and only the
-// latest session is run when it ends. A session whose tokens, mode or head width no longer fit
-// the model is shown as not matching, with the reason, until it fits again (undo).
+// publishes its own snapshot. Runs go to a worker (AsyncJob); its policy for a change while one
+// runs is ChangePolicy::Supersede without cancelling: the change waits, and only the latest
+// session is run when the run in flight ends. A session whose tokens, mode or head width no longer
+// fit the model is shown as not matching, with the reason, until it fits again (undo).
 
 #include <memory>
 
-#include <QFutureWatcher>
 #include <QObject>
 
+#include "ui/document/async_job.h"
+#include "ui/document/snapshot_document.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/run_source.h"
 
@@ -44,7 +46,7 @@ public:
     // A model is attached and the open session came from it.
     [[nodiscard]] bool active() const;
     // Attaching is in progress.
-    [[nodiscard]] bool attaching() const { return attaching_; }
+    [[nodiscard]] bool attaching() const { return attach_.running(); }
     // Why the last attempt to attach failed (translated); empty after a success.
     [[nodiscard]] QString attachError() const { return attachError_; }
     // Why the workbench's session cannot be carried into the model now (translated); empty
@@ -59,7 +61,7 @@ public:
     [[nodiscard]] QString modelType() const override;
 
     // No run going or waiting: the snapshot belongs to the workbench's current session.
-    [[nodiscard]] bool idle() const { return !running_ && !pending_ && !attaching_; }
+    [[nodiscard]] bool idle() const { return !run_.running() && !pending_ && !attaching(); }
     // Waits until idle (tests and benchmarks).
     void flush();
     // Runs completed since the link was made (benchmarks).
@@ -78,8 +80,8 @@ private:
     };
     void sessionChanged();
     void startRun();
-    void finishRun();
-    void finishAttach();
+    void finishRun(Outcome out);
+    void finishAttach(Outcome out);
     void adopt(std::shared_ptr<const LoadedModel> loaded, std::shared_ptr<const ModelSnapshot> base,
                const ModelProvenance& provenance);
     [[nodiscard]] QString checkSession() const;
@@ -91,11 +93,10 @@ private:
     std::shared_ptr<const ModelSnapshot> snapshot_;
     QString mismatch_;
     QString attachError_;
-    QFutureWatcher<Outcome> runWatcher_;
-    QFutureWatcher<Outcome> attachWatcher_;
-    bool running_ = false;
-    bool pending_ = false;
-    bool attaching_ = false;
+    AsyncJob<Outcome> run_;
+    AsyncJob<Outcome> attach_;
+    static constexpr ChangePolicy kPolicy = ChangePolicy::Supersede;
+    bool pending_ = false;  // the session changed during the run: run the latest when it ends
     int completed_ = 0;
 };
 

@@ -3,22 +3,25 @@
 // the published run (ModelSnapshot) and what is selected. Views only read from it and call its
 // named operations.
 //
-// Runs go to a worker thread: typing re-runs the model after kDebounceMs without a keystroke;
-// a change while a run is going cancels it (through the forward pass's progress callback) and
-// starts the new text once it has stopped. The last published snapshot stays on screen until
-// the next one is complete; a refused text (too long) leaves it there and says why. Opening a
-// folder that is not a usable checkpoint leaves the open model, its text and its run as they
-// were.
+// It is a SnapshotDocument over ((text, head edits), run) whose policy is Supersede: typing
+// re-runs the model after kDebounceMs without a keystroke; a change while a run is going
+// cancels it (through the forward pass's progress callback) and runs only the latest text and
+// edits. The last published snapshot stays on screen until the next one is complete. The head
+// edits, the run and the edit's undo step are published together, only when the run
+// succeeded: a refused text (too long), a failed or a cancelled run leaves the edits, the
+// snapshot and the undo stack as they were, and says why. Opening a folder that is not a
+// usable checkpoint leaves the open model, its text and its run as they were.
 
-#include <atomic>
 #include <memory>
 #include <thread>
+#include <vector>
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 #include <QUndoStack>
 
+#include "core/model/head_edit.h"
+#include "ui/document/snapshot_document.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/run_source.h"
 
@@ -67,28 +70,32 @@ public:
     // "gpt2 · 12 layers × 12 heads · width 768" (translated).
     [[nodiscard]] QString describeModel() const;
 
-    // The text; a change re-runs the model after kDebounceMs (runNow: at once).
+    // The text as typed; a change re-runs the model after kDebounceMs (runNow: at once).
     void setText(const QString& text);
     [[nodiscard]] QString text() const { return text_; }
     void runNow();
     // Stops the run in progress; the previous snapshot stays.
     void cancel();
-    [[nodiscard]] bool running() const { return running_; }
+    [[nodiscard]] bool running() const { return doc_.computing(); }
     // No run going and none waiting for the typing pause: the snapshot is the text's (or the
     // text was refused).
-    [[nodiscard]] bool idle() const { return !running_ && !debounce_.isActive(); }
+    [[nodiscard]] bool idle() const { return !running() && !debounce_.isActive(); }
     // Layers finished by the run in progress, of layers() (+1 for the output).
     [[nodiscard]] int progressDone() const;
 
     [[nodiscard]] std::shared_ptr<const ModelSnapshot> snapshot() const override
     {
-        return snapshot_;
+        return doc_.result().value_or(nullptr);
     }
 
-    // Head edits carried through the model (core/model/head_edit.h): each named operation is
-    // one undo step and re-runs the model; the snapshot then holds the edited run beside the
-    // unedited one. They are refused (false, errorOccurred) outside the model or the text.
-    [[nodiscard]] const std::vector<attn::model::HeadEdit>& edits() const { return edits_; }
+    // Head edits carried through the model (core/model/head_edit.h): each named operation
+    // re-runs the model and, once the run succeeded, is published with it as one undo step;
+    // the snapshot then holds the edited run beside the unedited one. They are refused (false,
+    // errorOccurred) outside the model or the text. edits() are the published run's.
+    [[nodiscard]] const std::vector<attn::model::HeadEdit>& edits() const
+    {
+        return doc_.state().edits;
+    }
     bool ablateHead(int layer, int head, bool mean);
     bool restoreHead(int layer, int head);  // drops every edit of that head
     bool scaleVector(attn::model::HeadEditKind kind, int layer, int head, long index, float scale);
@@ -96,7 +103,7 @@ public:
     [[nodiscard]] bool headEdited(int layer, int head) const;
     [[nodiscard]] bool headAblated(int layer, int head) const;
     [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
-    // Sets the edits as they are (the undo stack's commands call this).
+    // Runs with the edits as they are, without an undo step (the undo stack's steps call this).
     void applyEdits(std::vector<attn::model::HeadEdit> edits);
 
     // Hands head (layer, head) of the published run to the workbench (workbench_opener.h):
@@ -127,27 +134,28 @@ Q_SIGNALS:
     void noticed(const QString& message);
 
 private:
-    bool changeEdits(std::vector<attn::model::HeadEdit> edits, const QString& label);
+    using Edits = std::vector<attn::model::HeadEdit>;
+    struct RunState {
+        QString text;
+        Edits edits;
+    };
+    using Snapshot = std::shared_ptr<const ModelSnapshot>;
+    using Runs = SnapshotDocument<RunState, Snapshot>;
+    bool changeEdits(Edits edits, Label label);
     void startRun();
-    void finishRun();
+    [[nodiscard]] Runs::Work prepare(const RunState& next) const;
+    void finished();
     void setSelection(ModelSelection s);
     [[nodiscard]] ModelSelection clamped(ModelSelection s) const;
 
     std::shared_ptr<const LoadedModel> loaded_;
     QString folder_;
-    QString text_;
-    std::shared_ptr<const ModelSnapshot> snapshot_;
-    std::vector<attn::model::HeadEdit> edits_;
+    QString text_;  // as typed; the published run's is doc_.state().text
     QUndoStack undo_;
+    Runs doc_;
     ModelSelection selection_;
     QTimer debounce_;
-    QFutureWatcher<ModelRunOutcome> watcher_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    std::shared_ptr<std::atomic<int>> progress_;
-    std::jthread hasher_;   // the open model's SHA-256, ahead of need (stopped and joined first)
-    bool pending_ = false;  // the text changed during the run: run again when it ends
-    bool running_ = false;  // from startRun() until its result is handled
-    int generation_ = 0;    // of the run in progress; a late signal of an older one is dropped
+    std::jthread hasher_;  // the open model's SHA-256, ahead of need (stopped and joined first)
 };
 
 }  // namespace attnlab

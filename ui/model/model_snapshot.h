@@ -74,7 +74,6 @@ struct ModelSnapshot {
 
 // What a run came to: a snapshot, or a reason (English from the core, or translated here).
 struct ModelRunOutcome {
-    int generation = 0;  // which run of the document it answers
     std::shared_ptr<const ModelSnapshot> snapshot;
     bool cancelled = false;
     bool empty = false;  // the text has no tokens

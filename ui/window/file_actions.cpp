@@ -136,13 +136,11 @@ bool FileActions::openFile(const QString& path)
         return true;
     }
     if (!confirmDiscard()) return false;
-    const QString name = QFileInfo(path).fileName();
-    if (!doc_->replaceSession(file.session, Label([name] { return tr("Open %1").arg(name); }))) {
+    // A newly opened file starts a fresh history, saved as it is on disk.
+    if (!doc_->openSession(file.session)) {
         fail(FileError{path, QString(), doc_->lastError()}, tr("Cannot open the session"));
         return false;
     }
-    // A newly opened file starts a fresh history, saved as it is on disk.
-    doc_->undoStack()->clear();
     apply(file);
     setCurrentFile(path);
     addRecent(path);

@@ -1,0 +1,66 @@
+#include <gtest/gtest.h>
+
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include "support/session_test_support.h"
+#include "ui/document/document.h"
+#include "ui/io/session_file.h"
+#include "ui/window/file_actions.h"
+#include "ui/window/main_window.h"
+
+namespace attnlab {
+namespace {
+
+// A session of n tokens and one head: n * n score cells.
+Session sessionOf(int n)
+{
+    Session s;
+    s.dModel = 16;
+    for (int i = 1; i <= n; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
+    s.input.X = embeddingsFor(s.targetTokens, {}, attn::Matrix(), s.dModel, 3);
+    randomiseProjections(s, 1, 16, 16, 3);
+    return s;
+}
+
+// Opening a file starts a fresh history, whether the session is computed at once or, above
+// kBackgroundCells, on a worker whose result comes in after openFile has returned.
+void expectOpensUnmodifiedWithoutUndoStep(int n)
+{
+    testing::isolateSettings();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("opened.attnlab.json"));
+    SessionFile file;
+    file.session = sessionOf(n);
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(path, file, error)) << error.message().toStdString();
+
+    MainWindow window;
+    testing::RecordingDialogs dialogs;
+    dialogs.answer = QMessageBox::Discard;  // the change below is not kept
+    window.fileActions()->setDialogs(dialogs.dialogs());
+    Document* doc = window.document();
+    ASSERT_TRUE(doc->setMode(attn::Mode::Causal));  // a change of the session before
+    ASSERT_TRUE(window.openFile(path)) << dialogs.warnings.join(QLatin1Char('\n')).toStdString();
+    doc->flush();
+    EXPECT_EQ(doc->session().targetTokens.size(), n);
+    EXPECT_EQ(doc->undoStack()->count(), 0);
+    EXPECT_TRUE(doc->undoStack()->isClean());
+    EXPECT_FALSE(window.fileActions()->hasUnsavedChanges());
+    EXPECT_FALSE(window.isWindowModified());
+}
+
+TEST(OpenFile, ASmallSessionOpensUnmodifiedWithoutAnUndoStep)
+{
+    expectOpensUnmodifiedWithoutUndoStep(8);
+}
+
+TEST(OpenFile, ASessionComputedOnAWorkerOpensUnmodifiedWithoutAnUndoStep)
+{
+    const int n = 1100;
+    static_assert(1100L * 1100L >= Document::kBackgroundCells);
+    expectOpensUnmodifiedWithoutUndoStep(n);
+}
+
+}  // namespace
+}  // namespace attnlab
