@@ -2206,11 +2206,11 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
     <message>
         <source>The model folder %1 cannot be opened any more: %2</source>
-        <translation>模型文件夹 %1 已无法打开：%2</translation>
+        <translation>模型文件夹%1已无法打开：%2</translation>
     </message>
     <message>
         <source>%1 is layer %2 head %3, but the model in %4 has %5 layers of %6 heads.</source>
-        <translation>%1是第 %2 层的头 %3，但 %4 中的模型只有 %5 层，每层 %6 个头。</translation>
+        <translation>%1是第 %2 层的头 %3，但%4中的模型只有 %5 层，每层 %6 个头。</translation>
     </message>
     <message>
         <source>An edited head</source>
@@ -2232,7 +2232,7 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>AttnLab did not close normally. The model window on %1 (its text, head edits and open head) was saved automatically at %2.
 
 Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
-        <translation>AttnLab 上次没有正常关闭。%1 上的模型窗口（它的文本、对头的编辑和打开的头）已在 %2 自动保存。
+        <translation>AttnLab 上次没有正常关闭。%1 上的模型窗口（它的文本、对头的编辑和打开的头）已于%2自动保存。
 
 要恢复吗？“丢弃”会删除它；“取消”会把它留到下次启动。</translation>
     </message>
