@@ -6,11 +6,11 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QFile>
 #include <QLocale>
 
 #include "ui/io/atomic_file.h"
 #include "ui/io/autosave.h"
+#include "ui/io/bounded_read.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/model_window.h"
 
@@ -168,14 +168,13 @@ bool parseModelRecovery(const QByteArray& bytes, ModelRecoveryState& state, QStr
 
 bool readModelRecovery(const QString& path, ModelRecoveryState& state, QString& error)
 {
-    QFile file(path);
     const QString name = QDir::toNativeSeparators(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error = Text::tr("%1 cannot be read: %2").arg(name, file.errorString());
+    QByteArray bytes;
+    if (QString problem; !readUserFile(path, kMaxModelRecoveryBytes, bytes, problem)) {
+        error = Text::tr("%1 cannot be read: %2").arg(name, problem);
         return false;
     }
-    // One byte past the cap tells an oversized file without reading all of it.
-    if (!parseModelRecovery(file.read(kMaxModelRecoveryBytes + 1), state, error)) {
+    if (!parseModelRecovery(bytes, state, error)) {
         error = Text::tr("%1 was refused: %2.").arg(name, error);
         return false;
     }
