@@ -12,7 +12,9 @@
 #include <QIcon>
 
 #include "app/cli.h"
+#include "ui/io/autosave.h"
 #include "ui/model/model_presenter.h"
+#include "ui/model/model_recovery.h"
 #include "ui/model/model_window.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/window/file_actions.h"
@@ -107,7 +109,14 @@ int main(int argc, char** argv)
     // Without a window manager (a bare X server, some kiosk setups) nothing activates a new
     // window, and its shortcuts do nothing until it is clicked.
     window.activateWindow();
-    const bool recovered = window.fileActions()->offerRecovery(gui.isSet(recover));
+    bool recovered = window.fileActions()->offerRecovery(gui.isSet(recover));
+    // A crashed run's model window too (made only when there is one to offer).
+    if (!attnlab::Autosave::findOrphans(attnlab::Autosave::defaultDirectory(),
+                                        attnlab::AutosaveKind::model())
+             .isEmpty())
+        recovered |=
+            attnlab::offerModelRecovery(attnlab::ModelWindow::instance(), gui.isSet(recover),
+                                        attnlab::defaultModelRecoveryDialogs());
     // First launch: the start page with the lessons (not over a file or a restored session).
     auto* lessons = window.findChild<attnlab::LessonActions*>();
     if (lessons && gui.isSet(lesson)) {

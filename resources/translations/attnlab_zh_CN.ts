@@ -2151,6 +2151,97 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::ModelRecovery</name>
+    <message>
+        <source>the field &quot;%1&quot; is missing</source>
+        <translation>缺少字段“%1”</translation>
+    </message>
+    <message>
+        <source>the field &quot;%1&quot; is not a string</source>
+        <translation>字段“%1”不是字符串</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a whole number from %2 to %3</source>
+        <translation>“%1”必须是 %2 到 %3 之间的整数</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has an unknown value</source>
+        <translation>“%1”的值无法识别</translation>
+    </message>
+    <message>
+        <source>it is larger than %1 MiB</source>
+        <translation>它超过了 %1 MiB</translation>
+    </message>
+    <message>
+        <source>it is not a JSON object</source>
+        <translation>它不是一个 JSON 对象</translation>
+    </message>
+    <message>
+        <source>it is not a model window&apos;s recovery file</source>
+        <translation>它不是模型窗口的恢复文件</translation>
+    </message>
+    <message>
+        <source>&quot;edits&quot; is not a list</source>
+        <translation>“edits”不是列表</translation>
+    </message>
+    <message>
+        <source>&quot;scale&quot; must be a finite number</source>
+        <translation>“scale”必须是有限的数</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 was refused: %2.</source>
+        <translation>%1 被拒绝：%2。</translation>
+    </message>
+    <message>
+        <source>The model folder %1 cannot be opened any more: %2</source>
+        <translation>模型文件夹%1已无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1 is layer %2 head %3, but the model in %4 has %5 layers of %6 heads.</source>
+        <translation>%1是第 %2 层的头 %3，但%4中的模型只有 %5 层，每层 %6 个头。</translation>
+    </message>
+    <message>
+        <source>An edited head</source>
+        <translation>被编辑的头</translation>
+    </message>
+    <message>
+        <source>The open head</source>
+        <translation>打开的头</translation>
+    </message>
+    <message>
+        <source>a model</source>
+        <translation>一个模型</translation>
+    </message>
+    <message>
+        <source>Restore the model window?</source>
+        <translation>恢复模型窗口？</translation>
+    </message>
+    <message>
+        <source>AttnLab did not close normally. The model window on %1 (its text, head edits and open head) was saved automatically at %2.
+
+Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
+        <translation>AttnLab 上次没有正常关闭。%1 上的模型窗口（它的文本、对头的编辑和打开的头）已于%2自动保存。
+
+要恢复吗？“丢弃”会删除它；“取消”会把它留到下次启动。</translation>
+    </message>
+    <message>
+        <source>It could not be set aside either.</source>
+        <translation>也无法把它移到一边。</translation>
+    </message>
+    <message>
+        <source>It was kept as %1 and will not be offered again.</source>
+        <translation>它已保存为 %1，以后不会再提示恢复。</translation>
+    </message>
+    <message>
+        <source>Cannot restore the model window</source>
+        <translation>无法恢复模型窗口</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelSnapshot</name>
     <message>
         <source>Layer %1, head %2</source>

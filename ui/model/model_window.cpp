@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include "ui/export/figure_renderer.h"
+#include "ui/io/autosave.h"
 #include "ui/model/head_view_panel.h"
 #include "ui/model/model_change_panel.h"
 #include "ui/model/model_document.h"
@@ -30,6 +31,7 @@
 #include "ui/model/model_focus_panel.h"
 #include "ui/model/model_grid_view.h"
 #include "ui/model/model_presenter.h"
+#include "ui/model/model_recovery.h"
 #include "ui/model/predictions_panel.h"
 #include "ui/views/panel_message.h"
 
@@ -96,6 +98,20 @@ ModelWindow::ModelWindow(QWidget* parent)
                 tr("%n token(s), %1 ms", nullptr, static_cast<int>(s->tokenCount()))
                     .arg(s->milliseconds, 0, 'f', 0));
     });
+    autosave_ = new Autosave(
+        AutosaveKind::model(), [this] { return doc_->hasModel(); },
+        [this](const QString& path, QString& error) {
+            return writeModelRecovery(path, modelRecoveryState(*doc_), error);
+        },
+        this);
+    // A typed text starts a run; an edit is an undo step and starts one too.
+    connect(doc_, &ModelDocument::modelChanged, autosave_, &Autosave::changed);
+    connect(doc_, &ModelDocument::runningChanged, autosave_, &Autosave::changed);
+    connect(doc_, &ModelDocument::snapshotChanged, autosave_, &Autosave::changed);
+    connect(doc_, &ModelDocument::selectionChanged, autosave_, &Autosave::changed);
+    connect(doc_->undoStack(), &QUndoStack::indexChanged, autosave_, &Autosave::changed);
+    // The application's window outlives exec() when it quits with this window open.
+    connect(qApp, &QCoreApplication::aboutToQuit, autosave_, &Autosave::discard);
     presenter_ = new ModelPresenter(this);
     buildInterface();
     updateTitle();
@@ -399,6 +415,7 @@ void ModelWindow::dropEvent(QDropEvent* event)
 void ModelWindow::closeEvent(QCloseEvent* event)
 {
     doc_->cancel();
+    autosave_->discard();  // closed normally: nothing to recover
     QMainWindow::closeEvent(event);
 }
 

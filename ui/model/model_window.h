@@ -17,6 +17,7 @@ class QPushButton;
 
 namespace attnlab {
 
+class Autosave;
 class HeadViewPanel;
 class ModelChangePanel;
 class ModelDocument;
@@ -65,6 +66,10 @@ public:
     // View ▸ Presenter view (F5) of the enlarged head, the model view or the head view.
     [[nodiscard]] ModelPresenter* presenter() const { return presenter_; }
 
+    // Keeps the folder, text, edits and open head for recovery after a crash
+    // (model_recovery.h) while a model is open.
+    [[nodiscard]] Autosave* autosave() const { return autosave_; }
+
     // The model window of the application, made on first use.
     static ModelWindow* instance();
     // Shows the window in front (after a folder was opened from elsewhere).
@@ -88,6 +93,7 @@ private:
 
     ModelDocument* doc_;
     ModelPresenter* presenter_ = nullptr;
+    Autosave* autosave_ = nullptr;
     ModelWindowDialogs dialogs_;
     QLineEdit* text_ = nullptr;
     QComboBox* examples_ = nullptr;
