@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The headless commands of attnlab (render, compute, lessons, --help, --version).
 // main() asks isCliCommand() before creating the application (to choose the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab render / compute / lessons: parse, load the session, ask the core, write.
 #include <cmath>
 #include <functional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // --edit ROLE,head=H,index=I,scale=S[,component=C,value=X] for `attnlab render` and
 // `attnlab compute`: the vector edits of the Keys / Queries / Values panels without the

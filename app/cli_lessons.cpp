@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The command line's access to the built-in lessons (ui/lessons/lesson_catalog.h).
 #include "app/cli.h"
 #include "ui/document/session.h"

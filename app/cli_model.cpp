@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf] [--layer L]
 //               [--head H] [--session-out S.attnlab.json]
 // Opens a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the tokenizer's

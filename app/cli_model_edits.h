@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `attnlab model`'s edits of a real model's heads: --edit ROLE,layer=L,head=H,index=I,scale=S
 // (ROLE key, query or value; the projected vector of that position scaled) and

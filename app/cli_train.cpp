@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab train: learns a session's W_Q and W_K (optionally W_V) on a task, headless.
 #include <QCommandLineParser>
 #include <QCoreApplication>

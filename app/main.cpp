@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab: the workbench window, or a headless command.
 //   attnlab [--recover] [--lesson ID] [FILE|MODEL_DIR]  open the window (and FILE, a session, a
 //                                       lesson, or a GPT-2/BERT checkpoint folder)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/compare.sh: the core against numpy, side by side, in one run.
 #
 #   bench/compare.sh                 build attnlab_bench (Release, build-bench/), run it, run the

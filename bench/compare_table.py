@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Side-by-side table for bench/compare.sh.
 
 Usage: compare_table.py OUT_DIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmarks of the attention core (Google Benchmark 1.7). bench/compare.sh runs them beside
 // the numpy peer (bench/numpy_peer.py) and prints the side-by-side table.
 //

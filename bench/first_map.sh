@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Time from starting `attnlab FILE` to the screen showing what it shows once settled: frames of
 # the root window are grabbed continuously (ImageMagick's import, ~150 ms each at 1920x1080);
 # the first frame whose pixels equal the settled frame (taken SETTLE seconds in) is when the map

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab_long_bench: the long-sequence path (core/long_attention.h, float, only P kept) at
 // n = 4,096 … 32,768 with d_model = d_k = d_v = 64, self and causal, beside the full path
 // (every stage in double) where that fits the budget. Prints one line per case: the best wall

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A random checkpoint of GPT-2 small's shape (12 layers, 12 heads, width 768, 1024 positions,
 vocabulary 50257; about 500 MB of float32) in the Hugging Face layout, for timing
 attn::model's forward pass against plain PyTorch on the same weights.

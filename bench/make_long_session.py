@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes a session of N random tokens (one head; d_model 32 and d_k 16 unless given) for the
 # long-map measures:
 #   /usr/bin/python3 bench/make_long_session.py N OUT.attnlab.json [self|causal] [D_K [D_MODEL]]

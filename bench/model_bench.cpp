@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab_model_bench: opening a real checkpoint and running attn::model::forward on it. Not a
 // test; bench/model_compare.sh runs it beside the PyTorch peer (torch_peer.py).
 //

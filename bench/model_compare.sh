@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/model_compare.sh: attn::model on a GPT-2-small-shaped checkpoint against PyTorch on the
 # same weights, in one run.
 #

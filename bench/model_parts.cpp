@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The stages of attn::model::forward's GPT-2 layer, run one by one through the same building
 // blocks (forward.h, attend_projected.h), each timed on its own. The sum is a little above a
 // whole forward pass's time: the pass overlaps nothing, but every stage here also pays for its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where a GPT-2 forward pass spends its time: attnlab_model_bench FOLDER --parts.
 #include "core/model/model.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The markdown table of a bench/model_compare.sh run: model_table.py OUT_DIR.
 
 OUT_DIR/round-*/ours.txt, torch.txt and (optionally) torch-passive.txt hold "RESULT {json}"

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """numpy peer of attnlab_bench: the same single-head attention problems in numpy.
 
 Run with /usr/bin/python3 (Debian's numpy); see bench/compare.sh.

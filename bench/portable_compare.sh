@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/portable_compare.sh: the GPT-2-small forward pass of a package-style build
 # (ATTNLAB_NATIVE=OFF, the x86-64 baseline, kernels chosen at run time) against a -march=native
 # build, on this machine, interleaved in one run.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The markdown table of a bench/portable_compare.sh run: portable_table.py OUT_DIR.
 
 OUT_DIR/round-*/native.txt and portable.txt hold "RESULT {json}" lines from attnlab_model_bench.

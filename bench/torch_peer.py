@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """PyTorch peer of attnlab_model_bench: the same GPT-2 forward on the same weights.
 
     /usr/bin/python3 bench/torch_peer.py FOLDER [--tokens 128,512] [--reps 5] [--warmup 1]

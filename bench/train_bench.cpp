@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab_train_bench: the speed of learning the projections.
 //
 //   steps   Adam steps per second on one thread, previous-token task, one head:

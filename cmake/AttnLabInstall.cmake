@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Install rules and the Debian package (CPack). Included from the top-level CMakeLists.txt
 # when the program is built (ATTNLAB_BUILD_UI).
 #

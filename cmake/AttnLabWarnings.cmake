@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # attnlab_target_defaults(<target>): warnings (as errors) and CPU tuning for our
 # own targets only. System and vendored headers are included as SYSTEM through
 # their imported targets, so their warnings do not stop the build.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Steps 2-5 of the kernel (scores, scaling, mask, softmax with exact zeros, output) for a
 // head whose Q, K and V were projected elsewhere — e.g. by a transformer layer, whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Scaled dot-product (or additive) attention with every intermediate stage kept.
 //

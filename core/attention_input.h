@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Everything the attention kernel reads: sequences, per-head projections,
 // options and vector edits. Plain data; validate() checks it without throwing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Steps 2-5 of one head in one pass over blocks of query rows. For each block the scores
 // (dot product), the scaled scores, the mask rows, the softmax, the diagnostics and the

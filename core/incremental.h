@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // AttentionEngine keeps an input and its result, and updates the result for a
 // single-vector edit without recomputing everything:

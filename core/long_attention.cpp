@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/long_attention.h"
 
 #include <algorithm>
@@ -72,8 +73,8 @@ void writeOutput(MaskKind kind, long i0, long rows, LongHead& hd)
         // The packed SGEMM keeps its packing buffers per thread: Eigen's product allocated them
         // afresh for every block (8 MB at m = 32,768), and clearing those pages was 57 % of the
         // time at n = 32,768.
-        kernels::sgemm(r, cols, hd.V.cols(), &hd.weights(s0, 0), m, hd.V.data(), hd.V.cols(),
-                           false, nullptr, &hd.output(s0, 0), hd.output.cols());
+        kernels::sgemm(r, cols, hd.V.cols(), &hd.weights(s0, 0), m, hd.V.data(), hd.V.cols(), false,
+                       nullptr, &hd.output(s0, 0), hd.output.cols());
     }
 }
 
@@ -118,7 +119,7 @@ void weighHead(const HeadJob& job, LongHead& hd, Run& run)
             const long cols = job.kind == MaskKind::Causal ? std::min(m, i0 + rows) : m;
             if (job.in.score == ScoreFunction::Dot) {
                 kernels::sgemm(rows, hd.Q.cols(), cols, &hd.Q(i0, 0), hd.Q.cols(), hd.K.data(),
-                                   hd.K.cols(), true, nullptr, raw.data(), m);
+                               hd.K.cols(), true, nullptr, raw.data(), m);
             } else {
                 const MatrixT<float> q = hd.Q.middleRows(i0, rows);
                 computeScores<float>(job.in, job.head, q, hd.K, additive);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Attention over long sequences (n = 16,384 to 32,768 and beyond) within the memory budget.
 // Float throughout, and of the n x m stages only the weights P are kept: the raw and scaled

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Step 1 of the kernel: projections (x W + b) and vector edits, shared by the full
 // computation and the incremental engine so both produce identical vectors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Seeded, reproducible random numbers (splitmix64 + Box-Muller), identical on
 // every platform and standard library.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Why divide by sqrt(d_k), measured: for each d_k, random queries and keys with
 // unit-variance components; the sample variance of q.k without and with the 1/sqrt(d_k)

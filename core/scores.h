@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Step 2 of the kernel: raw scores for one head, by dot product or by the
 // additive (Bahdanau) function s_ij = v^T tanh(W_a q_i + U_a k_j).

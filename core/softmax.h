@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Masked row softmax and per-row diagnostics, on raw rows so that the full
 // computation and the incremental updates share one implementation.

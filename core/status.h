@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Status of a core operation: a code plus the facts that name the problem.
 // The core never produces user-facing prose beyond describe()'s plain English

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: BERT WordPiece encoding of arbitrary bytes with the real bert-base-uncased
 // vocabulary (tests/reference/tokenizers/bert-base-uncased, or $ATTNLAB_BERT_DIR), through the
 // basic tokenizer (clean-up, CJK, lower case, accents, punctuation) and WordPiece.

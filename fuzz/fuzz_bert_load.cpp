@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: loading a BERT WordPiece tokenizer: vocab.txt (BertTokenizer::fromVocabText)
 // and, after the first NUL byte, tokenizer_config.json (optionsFromConfigJson) for its options.
 // A tokenizer that loads then encodes a fixed text and a slice of the input.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: config.json (attn::model::parseConfig). An accepted config must hold the
 // sizes the forward pass relies on.
 #include <cstdint>

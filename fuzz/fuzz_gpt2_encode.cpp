@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: GPT-2 encoding of arbitrary bytes with the real vocabulary
 // (tests/reference/tokenizers/gpt2, or $ATTNLAB_GPT2_DIR). Byte-level BPE loses nothing:
 // decode(encode(x)) must be x with each ill-formed UTF-8 sequence replaced by U+FFFD.

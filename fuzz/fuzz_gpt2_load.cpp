@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: loading a GPT-2 BPE tokenizer from its files. The input is split at the
 // first NUL byte into vocab.json and merges.txt (Gpt2Tokenizer::fromStrings); an input that
 // starts with '#' 't' is read as a tokenizer.json instead (fromTokenizerJsonString). A

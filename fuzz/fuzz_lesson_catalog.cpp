@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the lesson catalogue (lessons.json as parseLessonCatalog reads it) and each
 // lesson's layout (dockLayoutFrom, read with the catalogue). The texts a catalogue names are
 // read from a fake resource that answers every name, so that the fields are all followed.

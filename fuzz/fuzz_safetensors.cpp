@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the safetensors reader (SafetensorsFile::fromMemory, which open() uses on
 // the mapped file). Every float tensor it accepts is read to its last element.
 #include <cstdint>

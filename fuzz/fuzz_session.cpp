@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the session reader (parseSessionJson: the list-length pass and the strict
 // JSON reader of core/io/json_read.h, the walk over every field, attn::validate). A session that
 // reads must also write and read back to the same text (what is written opens again).

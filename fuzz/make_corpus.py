@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the seed corpora under fuzz/corpus/<target>/ from the lessons and the test fixtures.
 
 Run from anywhere: /usr/bin/python3 fuzz/make_corpus.py. The corpora are committed; this script

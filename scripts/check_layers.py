@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Checks the #include "..." lines of the tree against the arrows of docs/ARCHITECTURE.md.
 
 Each folder is a floor of the design (docs/ARCHITECTURE.md draws them). A file may include a file

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer targets of fuzz/ (Debian's clang 14, -fsanitize=fuzzer,address,undefined)
 # in build-fuzz and runs each of them.
 #

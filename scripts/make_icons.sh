@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Makes the hicolor PNG icons from the hand-drawn SVG:
 #   resources/icons/io.github.attnlab.AttnLab.svg -> resources/icons/hicolor/NxN/apps/*.png
 # The PNGs are committed (the build does not need librsvg); run this after changing the SVG.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the built-in lessons' session files into resources/lessons/.
 
     /usr/bin/python3 scripts/make_lessons.py

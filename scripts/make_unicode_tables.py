@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Generate core/tokenize/unicode_tables.cpp from Python's unicodedata.
 
 Run with /usr/bin/python3 (the system interpreter) from the repository root:

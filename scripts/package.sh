@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the Debian package: ./scripts/package.sh  ->  build-package/attnlab_VERSION_ARCH.deb
 # Installs what is missing (scripts/setup.sh), builds the program in Release for the x86-64
 # baseline (ATTNLAB_NATIVE=OFF: the package must run on other CPUs than this one), makes the

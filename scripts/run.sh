@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Install what is missing, build in Release, start AttnLab. Arguments go to attnlab.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"

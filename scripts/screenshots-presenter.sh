@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Retakes the presenter-view screenshots in docs/presenter/: every view that F5 presents, at
 # 1366×768 (a classroom projector) in English and in Simplified Chinese, in the real program
 # under Xvfb (attnlab --present VIEW). The workbench views show the coreference lesson, the

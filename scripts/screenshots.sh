@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Regenerates the lesson screenshots in docs/lessons/: every lesson opened in the real window
 # under Xvfb, at 1366×768 and at 1920×1080, in English and in Simplified Chinese.
 #   scripts/screenshots.sh [OUT_DIR] [LESSON_ID ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by run.sh and test.sh: install what is missing (Debian 12 packages only),
 # then configure and build incrementally. Sourced, not run.
 #   BUILD_DIR   where to build (default: build, or build-sanitize with SANITIZE=1)

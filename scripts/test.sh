@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Install what is missing, build, run every test through ctest (offscreen).
 #   SANITIZE=1 ./scripts/test.sh   the same under ASan + UBSan
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Re-extracts the tr() strings of ui/ and app/ into resources/translations/*.ts (the same as
 # `cmake --build BUILD --target update_translations`), then lists what still needs a
 # translation. Translate those entries (Qt Linguist, or by hand) and rebuild: lrelease runs

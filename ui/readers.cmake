@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # attnlab_readers: the Qt side of reading and writing the files people send each other (session
 # files, the lesson catalogue and its layouts; the bounded reader and atomic writer of core/io
 # with their translated messages), apart from the widgets.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Order statistics of the benchmarks' timings (attnlab-bench ui, attnlab-bench model): the value at
 // fraction `p` of the sorted times, the lower one of two neighbours (p = 0.5 the median, 1 the

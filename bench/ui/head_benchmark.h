@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `attnlab-bench ui --model DIR`: a real head in the workbench. For each layer it
 // opens the model window on the text, hands head `head` of that layer to the workbench (Open in

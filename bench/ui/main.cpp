@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab-bench: the window's own benchmarks, kept out of the installed program. It drives the
 // real window offscreen, so it measures what a user waits for: the repaint, not just the core.
 //   attnlab-bench ui [--sizes LIST] [--steps N] [--dk D]       time slider updates

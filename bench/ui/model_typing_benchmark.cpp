@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/ui/model_typing_benchmark.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `attnlab-bench model DIR`: opens a checkpoint in the real model window (offscreen), sets a
 // text of about `tokens` tokens and types `keys` keystrokes into the text box (a letter, then

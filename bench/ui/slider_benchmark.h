@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `attnlab-bench ui`: drives the real window offscreen. For each n it moves a key
 // slider through `steps` values and measures, for each step, the time from the

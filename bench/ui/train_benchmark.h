@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `attnlab-bench ui --train`: opens the real window offscreen with the Trainer dock, trains the
 // previous-token task at full speed for a while and measures what the person at the window

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/io/atomic_file.h"
 
 #include <algorithm>
@@ -76,9 +77,9 @@ WriteStatus failed(WriteStatus s, int error)
 {
     s.errnoValue = error;
     // A device that is full (/dev/full) says so in the system's words; "the disk" is a file's.
-    const bool noRoom = s.kind == FileKind::Regular &&
-                        (error == ENOSPC || error == EDQUOT ||
-                         (s.freeKnown && s.freeBefore < s.needed + 4096));
+    const bool noRoom =
+        s.kind == FileKind::Regular &&
+        (error == ENOSPC || error == EDQUOT || (s.freeKnown && s.freeBefore < s.needed + 4096));
     s.error = noRoom ? WriteError::DiskFull : WriteError::SystemError;
     if (error == 0 && s.error == WriteError::SystemError) s.errnoValue = EIO;
     return s;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one way AttnLab writes a file. A regular file is replaced whole or not at all: the bytes
 // go to a temporary file beside it, each write checked, then synced and renamed over it. The

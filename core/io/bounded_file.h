@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one way AttnLab reads a file that a person chose (sessions, lesson and model folders,
 // config.json, tokenizer files, checkpoints, pattern CSVs). A path can name anything: a FIFO

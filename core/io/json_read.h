@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one strict JSON reader for files from outside (config.json, tokenizer files, sessions,
 // lessons): nlohmann's parser driven through its SAX interface, so that what a tree-building

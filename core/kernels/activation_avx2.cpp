@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Avx2Fma path of kernels::geluTanh (activation.h), compiled with -mavx2 -mfma; nothing
 // from the standard library's templates is used here (see gemm_paths.h).
 //

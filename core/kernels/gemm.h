@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Single-precision matrix product for the dense layers (y = x W + b) and the long path's
 // blocks, with the kernel chosen when the program runs, not when it is built: a packaged binary

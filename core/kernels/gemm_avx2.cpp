@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Avx2Fma path of kernels::sgemm (shapes in gemm.h), compiled with -mavx2 -mfma. It is
 // Goto's algorithm as BLIS writes it: A and B are copied ("packed") into the order the register
 // kernel reads them, in blocks that stay in one cache level while they are reused (Zen 3: L1d 32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The kernels behind kernels::sgemm (gemm.h) and geluTanh (activation.h), one translation
 // unit per instruction set, so that each can be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The portable path of kernels::sgemm (gemm.h): Eigen's product for whatever instruction set the
 // build targets, split over the OpenMP threads by blocks of output columns.
 #include <algorithm>

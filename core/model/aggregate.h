@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Views of a run's attention that summarise several heads or layers. Each says what it is:
 //   headAverage(layer)   the mean of the layer's heads' weights, entry by entry (rows still

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The parts of a Hugging Face config.json that the GPT-2 and BERT forward passes need.
 

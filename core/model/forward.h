@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GPT-2 and BERT forward passes in float32 that keep, for every layer, every head's attention
 // weights and the layer's input, so that a run can restart at any layer from the cached

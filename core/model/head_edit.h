@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Edits of one attention head inside a real model, carried through the rest of the network:
 // scale one position's query, key or value vector of a head (the projected vector with its

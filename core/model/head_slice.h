@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One head of a real model taken out as the attention core's input, and the model run again
 // with that head's result replaced: the workbench's side of a real head.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A GPT-2 or BERT checkpoint in the Hugging Face layout, opened from a folder holding
 // config.json and model.safetensors. The weights are views into the safetensors mapping (or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Outcome of reading a checkpoint or running a model: a code plus the facts that name the
 // problem (the file, the tensor or field) and a plain-English message for logs, tests and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reader for the safetensors format (huggingface/safetensors):
 //   bytes 0..7   N, the header length, unsigned little-endian

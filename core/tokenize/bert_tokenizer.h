@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // BERT's WordPiece tokenizer as Hugging Face's BertTokenizer runs it (tokenization_bert.py):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GPT-2's byte-level BPE tokenizer (OpenAI's encoder.py / Hugging Face GPT2Tokenizer).
 //

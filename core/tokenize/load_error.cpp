@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tokenize/load_error.h"
 
 #include "core/io/bounded_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Opens the tokenizer of a model folder (a Hugging Face checkpoint directory).
 //

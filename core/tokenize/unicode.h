@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Unicode facts the tokenizers need, from tables generated out of Python's unicodedata
 // (scripts/make_unicode_tables.py), so that C++ and the Python reference agree exactly.

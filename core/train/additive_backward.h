@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Step 5 of the backward pass for additive scoring (core/train/gradients.h), kept apart from
 // the driver: s_ij = v^T tanh(W_a q_i + U_a k_j).

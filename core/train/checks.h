@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Shape and finiteness checks of the training code's inputs (cotangents, targets), with the
 // same Status conventions as validate() in core/attention_input.h.

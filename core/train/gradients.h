@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The backward pass: gradients of a loss through the whole attention computation of
 // core/attention.h, for double and float results.

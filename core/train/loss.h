@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Losses for training the projections: a target attention pattern (cross-entropy per row)
 // and a target output (mean squared error). Each returns the loss and its cotangents for

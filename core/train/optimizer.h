@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Optimisers over one flat parameter vector: SGD with momentum and Adam. Deterministic: the
 // same parameters, gradients and settings give the same steps on every run.

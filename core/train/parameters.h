@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which matrices of a session are learned, gathered into one flat vector for an optimiser
 // and scattered back. The order is fixed: per head W_Q, W_K, W_V, b_Q, b_K, b_V, W_a, U_a, v

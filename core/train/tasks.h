@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Training tasks: generators of sequences (embeddings and token labels) and the attention
 // pattern each should produce. Seeded: the same spec gives the same examples everywhere.

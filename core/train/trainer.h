@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Training W_Q and W_K (and optionally W_V, biases, additive parameters, W_O) by gradient
 // descent on a task's examples. One step = forward, loss and backward on every example, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attendProjected() runs the kernel's steps 2-5 on Q, K, V made elsewhere: it must give
 // exactly what computeAttention() gives for the same projections.
 #include "core/attend_projected.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The blocked, parallel head pass (several row blocks, OpenMP threads) and the reuse of a
 // result's buffers, against the naive reference and against a fresh computation.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The textbook exercise: four tokens, hand-filled 3x3 projections; compute the
 // weights, then double one key vector and watch every row redistribute.
 // Expected values were computed independently (numpy, float64) and written here.

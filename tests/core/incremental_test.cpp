@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A single-vector edit updates the result incrementally; the result must equal a
 // full recomputation of the edited input.
 #include "core/incremental.h"

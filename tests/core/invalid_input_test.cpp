@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Invalid input returns a status naming the problem; nothing asserts, aborts or
 // produces NaN, and the previous result is left untouched.
 #include <gtest/gtest.h>

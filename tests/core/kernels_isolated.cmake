@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fails if an AVX2 kernel's object file (OBJECTS: a target's objects; those named
 # *_avx2.cpp.o are checked) defines any symbol other code could bind to besides its entry
 # points: a weak copy of an inline function or template compiled with -mavx2 could be the copy

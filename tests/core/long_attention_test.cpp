@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The long-sequence path (float, only the weights kept) against PyTorch's fixtures and the naive
 // double reference, its progress and cancelling, its memory estimate and its refusals.
 #include "core/long_attention.h"

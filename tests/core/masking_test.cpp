@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Masked cells are exactly 0.0 and a fully masked row is all zeros and flagged:
 // never NaN, never a uniform 1/n; in float and in double.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Eigen path against the naive loop reference on random cases of every mode.
 #include <gtest/gtest.h>
 

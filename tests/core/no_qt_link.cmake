@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fails if BINARY depends on any Qt shared library (checked with ldd).
 execute_process(COMMAND ldd ${BINARY} OUTPUT_VARIABLE deps RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

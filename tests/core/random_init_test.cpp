@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Seeded initialisation is reproducible and has the intended spread.
 #include "core/random_init.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The core against a real peer: PyTorch 1.13 in float64, through the fixtures written by
 // tests/reference/make_reference.py (format in tests/reference/README.md).
 //

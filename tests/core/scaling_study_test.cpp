@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The measured case for dividing by sqrt(d_k) (lesson 6's plot): the variance of q.k over
 // random unit-variance vectors grows like d_k, the scaled one stays near 1, and unscaled
 // softmax rows lose their entropy as d_k grows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Why divide by sqrt(d_k): the variance of q.k grows with d_k, scaled scores do not,
 // and unscaled rows collapse towards one-hot as d_k grows.
 #include <gtest/gtest.h>

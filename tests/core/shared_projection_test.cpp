@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One projection for Q, K and V: every token's largest weight is on itself.
 #include <gtest/gtest.h>
 

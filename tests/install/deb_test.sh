@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # install.deb_depends_come_from_shlibdeps_and_files_are_listed
 #   tests/install/deb_test.sh BUILD_DIR [PACKAGE.deb]
 # Without PACKAGE.deb: cpack the built tree (no new build) into a temporary folder. Then

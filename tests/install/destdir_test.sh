@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # install.destdir_installed_program_runs_and_metadata_validates
 #   tests/install/destdir_test.sh BUILD_DIR SOURCE_DIR
 # Installs the built tree with `cmake --install BUILD --prefix /usr` into a DESTDIR, runs the

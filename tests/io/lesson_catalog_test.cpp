@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lesson catalogue reader on its own (attnlab_readers, no window): the committed
 // resources/lessons/lessons.json read from disk names every text, session and dock it needs, and
 // malformed catalogues give no lessons rather than a crash. The sanitizer step of .ci/run runs

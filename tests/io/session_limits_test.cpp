@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sessions whose numbers ask for more than the file holds are refused before anything of that
 // size is allocated (a file of a few bytes can declare gigabytes): a matrix or mask is sized
 // from its first row and its row count, so every row is checked before it is allocated.

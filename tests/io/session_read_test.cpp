@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The session reader on its own (attnlab_readers, no window): every bad file of
 // io/support/bad_sessions.h is refused with its field and problem named and `out` untouched,
 // every lesson's session reads and writes back byte for byte, and files that are missing,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reference BERT tokenizer: a plain-Python port of Hugging Face transformers' slow
 BertTokenizer (tokenization_bert.py: BasicTokenizer + WordpieceTokenizer) together with the
 parts of PreTrainedTokenizer.tokenize that BertTokenizer runs (lower-casing pass that spares

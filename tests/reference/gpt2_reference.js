@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs the npm package gpt-3-encoder (OpenAI's GPT-2 encoder.py ported to JavaScript, with
 // GPT-2's own vocabulary) over the cases: node gpt2_reference.js <package dir> <cases.json>
 // prints [{"text": ..., "ids": [...]}, ...] as JSON.

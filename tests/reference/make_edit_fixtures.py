@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reference for editing one attention head of a real model: the attention and
 logits of gpt2_tiny and bert_tiny (fixtures/models/) when a head's query, key or value vector
 at one position is scaled, or a head's output is ablated, carried through the rest of the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reference losses and gradients from PyTorch autograd for core/train.
 
 Run with Debian's interpreter, which has python3-torch (1.13):

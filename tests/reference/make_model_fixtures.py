@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tiny random GPT-2 and BERT checkpoints in the Hugging Face layout, with the attention of
 every layer and head and the logits of a fixed token sequence, computed by the plain-PyTorch
 forward passes below (written after transformers' modeling_gpt2.py / modeling_bert.py, which

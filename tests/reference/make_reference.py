@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reference values from PyTorch for the AttnLab core, written as text fixtures.
 
 Run with Debian's interpreter, which has python3-torch (1.13) and python3-numpy:

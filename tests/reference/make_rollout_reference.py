@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Attention rollout (Abnar & Zuidema 2020) and the layer averages computed with PyTorch from
 the attention that make_model_fixtures.py stored in each model fixture's expected.json, written
 beside it as aggregates.json: {"averages": [L][n*n], "rollout": [L][n*n]} (float64, row-major).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Build the tokenizer fixtures in tests/reference/tokenizers/ from independent
 implementations. The C++ tests read only the files written here.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Chinese text as a Chinese reader expects it: no ASCII space between two Chinese characters
 // (also once a placeholder between Chinese text is filled with a Chinese name), no doubled
 // quotation marks, in the catalogue, the lessons and the guide; the lesson panel wraps Chinese

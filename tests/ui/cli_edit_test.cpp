@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab render / compute --edit (vector edits without the window) and --stage diff,
 // run as the real program (ATTNLAB_BINARY).
 #include <gtest/gtest.h>

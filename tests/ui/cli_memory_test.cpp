@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real attnlab program, run under `ulimit -v`, refuses files whose headers ask for absurd
 // sizes with at most 100 MB beyond what it needs to start: sessions asking for 10^12 numbers, a
 // 40 GB mask or nested 10^6 deep (attnlab compute); checkpoints with a lying header, a

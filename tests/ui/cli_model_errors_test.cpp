@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab model's errors, as the person at the terminal reads them: the option that caused one
 // named as it was typed, layers, heads and positions counted from 1, the tensor and the stage
 // of a value that is not finite, and the exit status of a usage error for an edit's overflow.

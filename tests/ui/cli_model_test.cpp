@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab model: a real checkpoint folder (the tiny GPT-2 and BERT fixtures of
 // tests/reference, with a small tokenizer written here) run from the command line. The maps
 // must be the core's own forward pass, which tests/core/model checks against PyTorch.

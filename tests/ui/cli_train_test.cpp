@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab train: the real binary learns a session's projections, deterministically, and
 // refuses what it cannot train with the documented exit codes.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Controls panel as a teacher uses it: typed numbers arrive as typed, and a refused change
 // is explained beside the control that caused it.
 #include "ui/panels/controls_panel.h"

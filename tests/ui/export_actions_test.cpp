@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Export menu of the main window.
 #include "ui/window/export_actions.h"
 

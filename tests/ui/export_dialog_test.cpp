@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Export ▸ Figure's dialog as a user reads it, in both languages.
 #include <gtest/gtest.h>
 

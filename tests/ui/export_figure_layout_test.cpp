@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How figures are laid out and printed: text grows with the figure, cells stay square,
 // numbers keep two significant digits and never read "-0.000".
 #include <gtest/gtest.h>

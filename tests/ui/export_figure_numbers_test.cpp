@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // figure_numbers.h: the one formatting rule of every number a figure prints.
 #include <gtest/gtest.h>
 #include <limits>

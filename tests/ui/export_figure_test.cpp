@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The figure renderer and the numbers export, on sessions built in code.
 #include <bit>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exports of long maps: the cells as one pooled picture, the axes and labels as vectors.
 #include <gtest/gtest.h>
 

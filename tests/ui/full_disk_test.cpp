@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writing on a full disk: every output of the command line (JSON, CSV, PNG, SVG, PDF, a session)
 // either replaces the old file completely or leaves it untouched, and says why in words with exit
 // 4. Each case runs the real attnlab in its own mount namespace (unshare -m) on a small tmpfs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A real head in the workbench: the model window hands a head to the workbench (its X, W and
 // biases become the session, with where it came from), the workbench's map is the model's map,
 // and every change there (a doubled key, a mask, the scaling) is carried through the rest of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One vector edit redraws only what it changed: the document says which rows of weights
 // changed (MapChange), the weights panel copies and recolours only those, and the heatmap's
 // pyramid rebuilds only their blocks, to the same pixels as a full rebuild.

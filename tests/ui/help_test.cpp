@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Help: the keyboard shortcuts are read from the window's actions when the list opens, the
 // user guide opens in the program in the interface language, lessons are numbered wherever
 // they are named, and the start page opens at the top with a cue for the lessons below.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A language switch rebuilds the window's menus, tabs and docks around the same document; the
 // layout must come back as it was: each dock keeps its size and the central map its room.
 // (In the walkthrough at 1366×768 the right-hand docks grew to about 60 % of the window and the

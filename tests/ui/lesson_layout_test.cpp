@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every lesson, opened as a teacher would in a window of 1366×768 and of 1920×1080, in
 // English and in Chinese: nothing the lesson needs is collapsed, clipped or scrolled away.
 // (The hand exercise's Keys sliders were collapsed to a header; labels were elided.)

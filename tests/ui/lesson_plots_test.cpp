@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The plots of lessons 3 and 8: the variance of q·k against d_k with the session's d_k
 // marked, and the cost panel that measures the core's time and memory against n.
 #include <gtest/gtest.h>

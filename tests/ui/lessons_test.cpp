@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The built-in lessons: each loads from the compiled-in resources, computes, and shows
 // the effect its text promises, asserted on the numbers; the menu, the start page, the
 // lesson and working panels; and `attnlab lessons` / `attnlab render --lesson`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The long-session document's policy (Refuse) and transactions: a change while one computes is
 // refused with a message and changes nothing; a cancelled one leaves the session and the undo
 // stack as they were; its undo labels follow a language switch.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The long-session document and window: what the worker computes is the full path's map
 // (within float's tolerance), edits are undo steps that recompute in the background, Cancel
 // leaves the session as it was, when two maps do not fit the memory the old weights' memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real-model window as a class sees it (the tiny GPT-2 fixture with a byte-level
 // tokenizer): after an edit the change grid starts at the edited layer on its own colour range;
 // the hover readout follows every edit; "Change" never prints 0 for a change; the prediction

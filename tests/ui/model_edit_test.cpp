@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Head edits in the real-model window: switching a head off, replacing it by its mean and
 // doubling a key re-run the model from that layer; the predictions show before and after and
 // the change grid says which later heads moved; each edit is one undo step; an edit outside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real program, killed with SIGKILL while its model window holds a model: what it autosaved
 // stays behind as an orphan, and the next start restores it in the model window.
 #include <functional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model window's crash recovery: the recovery file's format (round trip, refusals), the
 // model kind of Autosave, the window autosaving what is open, and the start offering it back.
 #include "ui/model/model_recovery.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model window's document is transactional: a head edit, its run and its undo step are
 // published together, only when the run succeeded. A cancelled or failed run leaves the edits,
 // the maps and the undo stack as they were; the undo labels follow a language switch.

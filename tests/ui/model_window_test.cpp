@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real-model window on the tiny GPT-2 and BERT fixtures (and a medium random GPT-2 written
 // at test time for a run long enough to cancel): what it shows is the core's forward pass,
 // typing re-runs it, a bad folder or a too-long text leaves what was shown, and the three

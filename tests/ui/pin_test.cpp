@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pinning shows: the checked action, the badge above the maps, the status bar, the Difference
 // map's message when nothing is pinned, and the keyboard reaching the window after the start
 // page (Ctrl+P did nothing until the window was clicked).

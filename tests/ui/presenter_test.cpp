@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The presenter view (F5) of every view, as a teacher projects it: every lesson, every view the
 // workbench can present and every walkthrough step, at 1366×768 and 1920×1080, in English and
 // in Chinese. Up to 16 tokens every token is labelled on both axes, up to 12 every cell prints

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // File ▸ Quit closes every window (the workbench, the model window, each long-sequence
 // window) after at most one question that lists all unsaved work; a lesson opened and left as
 // it is counts as saved, and the window is titled by the lesson's name.

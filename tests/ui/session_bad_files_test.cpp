@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every kind of bad session file (io/support/bad_sessions.h), opened through the window as a user
 // would: each gives a message naming the file, the field and the problem; the open session stays as
 // it was and the bad file is never written.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The generic pieces every document is built on: the asynchronous job (cancel, progress, the
 // generation guard), the undo step that starts applied, and the snapshot document's three
 // policies for a change that arrives during a computation, each transactional.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Paths that name something other than a regular file, given to the real attnlab and to the
 // model window: a FIFO or /dev/zero as a session or as a model's config.json is refused by name
 // within 100 MB of address space beyond the program's own baseline (and without blocking: the

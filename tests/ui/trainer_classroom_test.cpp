@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Trainer dock in a classroom: which sequence its maps show, Keep asking before it replaces
 // the session's tokens, a speed a class can watch, Compare after a run, and a legend that
 // leaves the curves visible.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The translations: every entry of the .ts files is finished, the compiled catalogue is
 // embedded at :/i18n, and switching the language rebuilds the window around the same
 // document (session, undo stack, pinned weights).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Show working: every number it prints is the row's own, after any edit and for either
 // score function.
 #include "ui/panels/working_panel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One computation at a time on a worker thread, with cancel, progress and a generation guard.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the hover on a weights cell tells: query and key tokens, q.k, the scaled
 // score, whether the cell is masked, and the weight. Read from the document's result.

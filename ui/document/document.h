@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The document: the published session, the core's result for exactly that session, and the
 // undo stack. It is transactional: every change is applied to a copy of the session (by a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The whole session as plain data: token labels, the core's input (embeddings,
 // projections, options, vector edits) and the seed that made the random parts.

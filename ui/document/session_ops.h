@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every rule for what a change does to a session, as pure functions Session -> Session.
 // Panels never write these rules themselves: they call the Document's named operation,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The transaction every document follows: a change is applied to a copy of the state,
 // computed on a worker (AsyncJob), and only when the computation succeeded are the state and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What keeping a training run does to a session (the window's Keep and `attnlab train -o`).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One undo step of a document. A document pushes its step after it has computed and published
 // the change, so the step starts "applied": its first redo() (QUndoStack::push calls it) does

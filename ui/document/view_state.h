@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the window shows, as opposed to what is computed: the selection, how weights are
 // coloured, the walkthrough step and the open lesson. Not on the undo stack; saved in session

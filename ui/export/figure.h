@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A figure for export: one or more heatmaps (panels) with a title and a caption,
 // built from a session and its core result. Used by the Export menu and by

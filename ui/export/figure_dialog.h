@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The dialog of Export ▸ Figure: what to draw (stage, head or all heads), the size,
 // the scale for print (1×, 2×, 3×), square or free cells and the colour range (weights on [0, 1],

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How figures print numbers: in cells, on colour-bar ticks and in captions. One place, so
 // that every figure path (Export ▸ Figure, attnlab render, the clipboard) follows the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Painting one heatmap panel of a figure (figure_renderer.cpp assembles the figure).
 // Internal to ui/export.

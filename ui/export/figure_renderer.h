@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Draws a Figure with QPainter only: cells as rectangles, labels, titles and the
 // caption as text, the colour bar as a stack of rectangles. The same painting makes

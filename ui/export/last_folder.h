@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The folder the last file dialog used, kept in QSettings ("files/lastFolder"), so that every
 // export and save dialog of the workbench starts where the user last saved, also after a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The numbers of a result, for `attnlab compute` and the Export menu:
 //  - JSON: {"tokens": {"queries", "keys"}, "heads": [{"Q", "K", "V", "scores", "scaled",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every file AttnLab writes goes through here, onto core/io/atomic_file.h: a regular file is
 // replaced whole or left as it was; a link's target is written and the link stays; a character

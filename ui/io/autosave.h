@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Crash recovery. While the document has unsaved changes (undo stack not clean) the
 // session is written every few seconds to a recovery file of this process,

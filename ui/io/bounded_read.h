@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The UI's side of core/io/bounded_file.h: every file a person names (a session, a pattern
 // CSV, a lesson's files) is read through here, so that a FIFO, a device, a socket or a folder is

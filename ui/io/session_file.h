@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Session files (NAME.attnlab.json): the whole session plus the view state, as UTF-8
 // JSON documented in docs/session-format.md. Reading validates everything and reports

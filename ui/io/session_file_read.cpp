@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading session files: the strict JSON reader (encoding, depth, duplicate keys, syntax),
 // then a strict walk over every field that names the first problem by its JSON path, and
 // finally attn::validate for what the core itself requires.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading the projections, edits, view state and seed of a session file.
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writing session files: hand-made JSON so that each matrix row sits on one line (the file
 // stays readable and diffable) and every double is written shortest-round-trip
 // (std::to_chars), always with a '.' or an exponent so that readers take it as a double.

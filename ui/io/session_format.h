@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Names and helpers shared by the session-file reader and writer (docs/session-format.md).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The strict walk over a parsed session file, shared by session_file_read*.cpp: each
 // read names the first problem by its JSON path ("projections.W_Q[0][2]") in a FileError.

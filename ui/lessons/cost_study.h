@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Lesson 13, the cost of n²: measures the core on random inputs of growing length n, with
 // the open session's sizes and options (mode, score function, scaling), and reports the time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The built-in lessons: session files and texts compiled in from resources/lessons/
 // (see scripts/make_lessons.py). Each lesson is a session plus a short text in

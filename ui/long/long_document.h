@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The document of a long session (n = 16,384 to 32,768 and beyond): a session whose every
 // stage in double does not fit the memory budget, computed by the long path

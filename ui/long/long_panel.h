@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The side of the long-session window: what is kept in memory, the mode and scaling, a key to
 // scale (the textbook's doubled key, at n = 32,768), and the selected row's inspector (its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A window for one long session (a file whose every stage in double exceeds the memory
 // budget, but whose weights fit in float): the map of the current head's weights drawn in

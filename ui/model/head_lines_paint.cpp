@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/head_lines_paint.h"
 
 #include <algorithm>

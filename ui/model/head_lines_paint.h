@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The head view (bertviz's "head view"): the tokens twice, queries on the left and keys on the
 // right, joined by a line for every weight worth seeing, as wide and as opaque as the weight,

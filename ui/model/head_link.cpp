@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/head_link.h"
 
 #include "core/model/head_edit.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The workbench joined to a real model: when the workbench's session is a head of a model
 // (Session::provenance) and that model is attached here, every published change of the session

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One head of a real model as a workbench session (session format version 2): the tokens as
 // the window labels them, the layer's attention input as X, the head's W_Q, W_K, W_V and their

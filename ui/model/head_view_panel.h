@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The head view panel: a layer chooser, a head chooser ("All heads" or one) and the canvas of
 // head_lines_paint.h. Hovering a token isolates its lines. The layer and head follow the

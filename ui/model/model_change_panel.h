@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Beside the model view while heads are edited: for every layer (rows) and head (columns), the
 // largest change of one attention weight that the edits caused, in colour (the value on

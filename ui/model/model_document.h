@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The model window's document: the open checkpoint (weights mapped, tokenizer read), the text,
 // the published run (ModelSnapshot) and what is selected. Views only read from it and call its

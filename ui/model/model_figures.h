@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A real model's pictures as export figures (ui/export/figure.h), drawn by the same renderer
 // as every other figure (PNG, SVG, PDF): the model view's grid, one map enlarged (a head, a

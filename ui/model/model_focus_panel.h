@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One map of the model view enlarged (a head, a layer mean or a rollout) with the tokens on
 // both axes, hover values and the selected query's strongest keys below it, like the

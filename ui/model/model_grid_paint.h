@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The model view's picture (bertviz's "model view"): a thumbnail of every head's attention,
 // layer by layer (rows) and head by head (columns), followed by two labelled columns of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The model view in the window: every layer's and head's map as a thumbnail, with the layer
 // means and rollouts (model_grid_paint.h). Click one (or move with the arrow keys) to show it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Under the text of the lesson "A real model": a sentence from the textbook, a button to pick
 // a model folder and one to reopen the last one. Both open the real-model window on that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The workbench's Model panel: where the open head came from (a real model's layer and head,
 // Session::provenance), whether the model is attached, and what the workbench's changes do to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Opening a model folder reads config.json and the tokenizer's files and maps the checkpoint:
 // up to hundreds of MB from a slow disk, or a network share that stalls. None of that may stop

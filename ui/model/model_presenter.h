@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The model window's presenter view (View ▸ Presenter view, F5): the enlarged head, the model
 // view (every layer and head) or the head view full screen with large text and the marking

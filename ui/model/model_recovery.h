@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The model window's recovery file (Autosave of AutosaveKind::model()): the checkpoint folder,
 // the text, the head edits and what is selected, as JSON:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One run of a real model on one text, as the model window shows it: the tokens with their
 // on-screen labels, every layer's and head's attention (core/model), the layer averages and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The real-model window: a text box that re-runs the model as you type (on a worker, with a
 // progress bar and Cancel), the model view's grid, the chosen map enlarged with its query's

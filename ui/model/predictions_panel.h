@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the model predicts for the current text: GPT-2 the next token, BERT each [MASK]; the
 // top 10 with their probabilities as bars; with head edits, before and after side by side. It only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the predictions and change panels read: a published model run (ModelSnapshot) and the
 // model it came from. The model window's ModelDocument is one; the workbench's HeadLink, which

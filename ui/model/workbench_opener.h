@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How the model window hands one of its heads to the workbench (Open in Workbench): the
 // workbench window registers what to do, the model window's menus offer the action while one

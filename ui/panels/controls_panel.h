@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The toggles: mode (self / causal / cross), scaling and temperature, d_k, score
 // function, shared projections, number of heads and the head shown. Each change is

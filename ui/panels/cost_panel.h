@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Lesson 13, the cost of n²: an n control and a Measure button. Measuring runs the core on
 // random inputs of length 128, 256, ... up to n on a worker thread (cancellable; each point

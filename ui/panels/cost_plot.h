@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The log–log plot of lesson 13: measured time (left axis) and memory (right axis) against n,
 // an n² line through the last measured time, the estimate of every kept stage, the memory

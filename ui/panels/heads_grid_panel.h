@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The weights of every head side by side (click one to make it the current head),
 // and the combined output of all heads (concatenation through W_O) as one map.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The open lesson's text (what to look at, what to try, why) in the lesson language,
 // shown in a dock beside the workbench. It re-reads the text on a language change.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Editable tables of the session's matrices: the embeddings X (and Y in cross mode), the
 // current head's W_Q, W_K, W_V, W_O when there are several heads, and the additive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every stage of the current head, in the order the text computes them, each as a
 // small heatmap with its shape in the title:

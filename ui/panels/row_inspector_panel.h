@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One query's "attention budget": for the selected row of the current head, its
 // scaled scores (top) and the weights the softmax shapes them into (bottom), over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Lesson 6's small plot: the variance of q·k over random unit-variance vectors against d_k
 // (1 to 512, log axes), without scaling (grows like d_k) and with 1/√d_k (stays near 1),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The sequences: the target (queries, and keys/values in self mode) and the source
 // (keys/values in cross mode), typed as tokens. New tokens get seeded embeddings;

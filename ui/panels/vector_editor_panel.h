@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Edits the projected vectors of one role (queries, keys or values) of the current head:
 // one row per token with a slider and a spin box per shown component, a "×2" button that

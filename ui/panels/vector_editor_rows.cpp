@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The rows of VectorEditorPanel: building the widgets and showing the document's values.
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The five steps of the text, revealed one at a time:
 //   1 projections Q = X·W_Q, K = X·W_K, V = X·W_V;  2 scores S = Q·Kᵀ;

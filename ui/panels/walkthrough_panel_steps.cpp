@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The walkthrough's content: the captions of the five steps and the stage maps, both
 // read from the document's result.
 #include <QStringList>

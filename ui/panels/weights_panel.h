@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The main heatmap: the current head's weights P (rows = queries, columns = keys).
 // Hover shows the cell's numbers; click selects the query row and key column;

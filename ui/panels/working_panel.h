@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Show working" for the selected query row of the current head, the hand exercise
 // written out: each dot product q·k_j (with its terms when d_k is small), the division by

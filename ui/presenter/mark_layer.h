@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A transparent sheet over a presented view on which the teacher marks while talking: a pen
 // and a highlighter drawn by dragging, a ring around the cell clicked in any heatmap, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a teacher drew over a presented view while talking: pen and highlighter strokes and
 // rings around cells, kept per page (a view, or a step of the walkthrough) so that they come

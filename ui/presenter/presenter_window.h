@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The presenter view for the lecture hall: one view (a workbench tab, a walkthrough step, a
 // model window figure, the trainer's live map) full screen with large text, and a sheet over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The live loss curve: one graph per run (x = step, y = the loss before that step, then the
 // loss after the last one), a log-scale option and, when two runs are compared, a legend in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A target pattern from a file, for "your own pattern" (the Trainer dock's "Take P from another
 // session…" and `attnlab train --task pattern:FILE`): a CSV with one line per query row, or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One query row of the live P beside the same row of the target, as bars over the keys: the
 // row's attention budget and where training moves it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the Trainer dock exports: the loss curve as CSV (the format of `attnlab train --curve`)
 // and as a figure (PNG/SVG/PDF, drawn by the loss plot itself as vectors), and the film strip

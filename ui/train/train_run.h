@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One training run on a worker thread (std::jthread). The worker steps the Trainer at full
 // speed, or waits a set delay after each step so that a class can watch, and posts snapshots to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the Trainer dock asks for, and the Trainer it makes from the document's session: the
 // same steps as `attnlab train` (ops::taskRefusal, makeTask on the session's sizes, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Trainer dock's live display: the loss curve (with its log-scale box), the target pattern
 // and the live P as heatmaps, and the selected row as bars (P against the target). It only

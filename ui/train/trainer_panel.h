@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Trainer dock: learns the document's W_Q and W_K (optionally W_V) on a task while the
 // maps animate. The settings make a run at step 0 right away (its first snapshot shows the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Trainer dock's controls and its Export menu (the panel's logic is in trainer_panel.cpp).
 #include <iterator>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Trainer dock's Keep (with its question when the training sequence would replace the
 // session's), the note about that sequence, and the speed (the panel's run logic is in
 // trainer_panel.cpp).

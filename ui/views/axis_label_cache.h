@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // QCustomPlot keeps the tick labels of each axis as ready-made pixmaps, but only 16 of them
 // (QCPAxisPainterPrivate's label cache). A heatmap of a long sequence shows dozens of token

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Colour maps for heatmaps. QCustomPlot 2.1 has no viridis, so the maps are defined
 // by colour stops: viridis (perceptually uniform, colour-blind safe) for weights, and

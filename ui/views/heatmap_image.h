@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one place where an Eigen matrix becomes the picture a heatmap draws. The matrix is
 // first turned into colour ranks, one per cell (fillCellRanks); those become either a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How a heatmap's token labels and cell values fit the pixels they have. On a projector the
 // words a lesson is about must all be there: up to kEveryLabelLimit cells on an axis, every

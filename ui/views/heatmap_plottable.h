@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The cells of a heatmap, cell (i, j) covering x in [j - 0.5, j + 0.5] and y in
 // [i - 0.5, i + 0.5]. The matrix is read in place, through a pyramid of pooled levels

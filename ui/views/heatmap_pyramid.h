@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A heatmap's cells at the screen's resolution: a pyramid of pooled levels.
 //

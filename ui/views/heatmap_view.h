@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A matrix drawn as a heatmap: rows top to bottom, token labels on both axes
 // (rotated and thinned when crowded), a colour bar, masked cells in grey, fully

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HeatmapView: what is drawn over the cells — values in small maps, "fully masked" row
 // marks, the selection frames and the hover crosshair.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Defers a panel's redraw while it is hidden inside a shown window (a background tab,
 // a closed dock): the redraw runs once when the panel is shown again. Panels outside a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Log-scale axis ticks with readable labels for the lesson plots: powers of ten as 10³,
 // plain numbers (1,000) or data sizes (1 GiB). QCustomPlot's own "eb" format prints 1E+03

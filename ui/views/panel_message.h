@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A panel's own message line, under the controls that caused it: why a change of this panel
 // was refused. Hidden when there is nothing to say. Each panel shows only the refusals of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every stage AttnLab draws, built in one place for every panel and figure that shows it: the
 // Pipeline tab, the walkthrough, the heads grid, the difference map and exported figures. Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which docks a view of the window shows, where, and at what size. Lessons declare one in
 // resources/lessons/lessons.json; the first start uses defaultDockLayout(). Docks that are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Export menu of the main window: a figure (PNG at 1×/2×/3×, SVG, PDF) of the map in
 // the current tab or of any stage, the figure copied to the clipboard, and the numbers

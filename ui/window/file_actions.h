@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The File side of the main window: Open, Save, Save As, recent files, dropping a file on
 // the window, the question before closing or opening over unsaved changes, and the

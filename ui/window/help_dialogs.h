@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Help menu's two windows: Keyboard shortcuts, read from the window's actions when it
 // opens (so the list cannot drift from the menus), and the User guide, compiled in from

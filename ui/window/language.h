@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The interface language: English (the source strings) or Simplified Chinese. A language is
 // a pair of QTranslators — AttnLab's own catalogue, embedded at :/i18n/attnlab_<code>.qm,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Lessons menu, the start page and the lesson docks (the lesson's text, "Show working"
 // and the cost of n² panel; lesson 6's plot sits below its text). MainWindow creates it; it adds

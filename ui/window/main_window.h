@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The workbench window: one Document, the central maps (weights, difference,
 // pipeline, all heads) and docked panels around them. Menus and shortcuts live in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // View ▸ Presenter view (F5): the workbench's current view full screen with large text — the
 // Weights, Difference, Pipeline or All heads tab (a second view of the same document), the

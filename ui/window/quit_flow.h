@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // File ▸ Quit: one question that lists the unsaved work of every window (the workbench's
 // session, each long-sequence window's edits), then every window closes (the model window

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The start page: a short welcome and the built-in lessons, numbered, each with its one-line
 // summary and an Open button. Shown on first launch and from Help ▸ Start page / Lessons ▸

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // View ▸ Five-step walkthrough (Ctrl+F5) shows the Walkthrough tab. (Its presenter view is
 // View ▸ Presenter view, PresenterActions.) Made by MainWindow.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Menus, toolbar and shortcuts of the main window: undo/redo, pin/compare,
 // ×2 on the selected key, view toggles, full screen, zoom of the maps.

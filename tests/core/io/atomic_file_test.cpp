@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one writer: a regular file is replaced whole, and nothing else is ever replaced by one. A
 // character device (or a link to one) is written in place and stays a device; a link to a file
 // stays a link while the file it names is replaced; a FIFO nobody reads, a folder are refused

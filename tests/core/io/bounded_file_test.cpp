@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one reader of files a person names: whatever the path is (a FIFO with no writer, a link to
 // /dev/zero, a folder, a file above its cap), it ends at once with the reason, having read
 // nothing it was not meant to. Each case runs in a child process limited to 100 MB of address

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The strict JSON reader: what a tree-building parser accepts silently or pays for is refused
 // as it is met, with the JSON path of the value: a key twice in one object, nesting past the
 // limit, more values than the limit, UTF-16 and UTF-32 text; what nlohmann refuses (ill-formed

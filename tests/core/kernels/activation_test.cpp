@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // kernels::geluTanh (core/kernels/activation.h) on every path this binary has and this CPU runs,
 // against gelu_new evaluated in double with std::tanh.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // kernels::sgemm (core/kernels/gemm.h), on every path this binary has and this CPU runs, against
 // a naive double-precision product on shapes that end inside every tile and block of the packed
 // kernel (MR = 6 rows, NR = 16 columns, KC = 256, MC = 144, column chunks of up to NC = 256),

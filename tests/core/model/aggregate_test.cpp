@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Layer averages and attention rollout against PyTorch (tests/reference/
 // make_rollout_reference.py, from the fixtures' own attention) and against a naive loop; and the
 // forward pass stopping when its progress callback says so.

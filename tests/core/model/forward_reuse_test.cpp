@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // forwardReusing: a GPT-2 run that reuses an earlier run's rows up to the first changed token
 // gives what a full forward() gives (every layer's maps, the residual stream, logits and
 // predictions), for the edits typing makes; BERT and head hooks fall back to a full pass.

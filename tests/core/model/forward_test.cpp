@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GPT-2 and BERT forward passes against the plain-PyTorch reference
 // (tests/reference/make_model_fixtures.py): every head's attention of every layer, the logits
 // and the top-10 predictions; restarting at a layer; refusals; and a GPT-2-small-shaped

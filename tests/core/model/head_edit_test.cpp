@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Edits of a real model's heads (scale a query, key or value vector; ablate a head to zero or
 // to its mean) carried through the rest of the network, against a plain-PyTorch forward with
 // the same edit applied by a hook (tests/reference/make_edit_fixtures.py, edits.json beside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A real head taken out as the attention core's input (X, W and b of that head) gives the model's
 // own map; an edit made there (the workbench's VectorEdit) and carried back into the model with
 // runWithHead() agrees with a plain-PyTorch forward that applied the same edit by a hook

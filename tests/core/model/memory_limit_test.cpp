@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Checkpoints and tokenizer files whose headers ask for absurd sizes (10^12 elements, nesting
 // 10^6 deep, a 100 MB header, 2^24 layers) are refused before anything of that size is
 // allocated: each is opened in a child process whose address space may grow by at most

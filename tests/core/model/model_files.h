@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Test helpers for checkpoints on disk: a temporary folder removed at the end of the test,
 // copies of the committed model fixtures, and safetensors files written or rewritten byte by

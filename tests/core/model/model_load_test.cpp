@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Loading a checkpoint folder: config.json fields, tensor names with and without prefixes,
 // and a refusal naming the file and tensor or field for every broken folder.
 #include <gtest/gtest.h>

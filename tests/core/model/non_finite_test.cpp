@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A value that is not finite in a model's run is named where it arose (layer, head and stage,
 // counted from 1) and by its cause: the weights (naming the tensor), the text (finite weights
 // whose values grow beyond float range on this input), or an edit (naming the edit).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The safetensors reader: views without copies for F32, one conversion for F16 / BF16, and a
 // clear refusal (naming file and tensor) for every malformed file — never a crash.
 #include "core/model/safetensors.h"

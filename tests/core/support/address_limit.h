@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs a piece of a test in a child process whose address space may grow by at most a budget
 // beyond what it already holds (setrlimit RLIMIT_AS = VmSize at the start + budget): whatever

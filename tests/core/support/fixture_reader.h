@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reads the PyTorch reference fixtures written by tests/reference/make_reference.py
 // (format described there and in tests/reference/README.md) into an attn::AttentionInput

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Helpers for the gradient tests: an objective (the losses of core/train/loss.h plus linear
 // terms on P and on the scaled scores, so that every cotangent path of backward() is used),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Helpers for comparing core results: the largest absolute difference between
 // two matrices, and a whole-result comparison that names the worst stage.

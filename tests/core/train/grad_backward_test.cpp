@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Behaviour of backward() beyond its numbers: cotangent checks, what is left empty, and the
 // structural zeros (shared projections, overridden components, fully masked rows).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Random sessions for the gradient tests, built from core/random_init.h's randomInput plus
 // the settings a case asks for (biases, edits, a custom mask with a fully masked row, ...).

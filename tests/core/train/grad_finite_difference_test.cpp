@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every analytic gradient of core/train/gradients.h against finite differences of the
 // objective (the losses of core/train/loss.h plus linear terms on P and Z), in double.
 // Method and measure: tests/core/support/grad_check.h.

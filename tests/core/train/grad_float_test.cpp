@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // backward<float> against backward<double> on the same sessions and objectives.
 // Measure per parameter matrix: ||g_float - g_double||_F / ||g_double||_F <= 1e-5: float
 // rounding (6e-8 per operation) of the forward and backward passes, amplified by the softmax

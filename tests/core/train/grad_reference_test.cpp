@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Losses and gradients against PyTorch autograd (float64): the fixture
 // tests/reference/fixtures/grad_reference.json, written by
 // tests/reference/make_grad_reference.py (cases and layout described there).

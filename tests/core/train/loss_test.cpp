@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // core/train/loss.h: the values against direct formulas, what fully masked rows and zero
 // targets contribute, underflowed weights, and the refusals of bad targets.
 

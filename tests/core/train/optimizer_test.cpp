@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Optimisers: SGD with momentum and Adam, against the update rules written out by hand.
 #include "core/train/optimizer.h"
 

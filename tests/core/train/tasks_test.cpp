@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Training tasks: what each generator makes, seeded and checked.
 #include "core/train/tasks.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The trainer: learning W_Q and W_K on the tasks, deterministic, and the shared-projection
 // limit that the textbook asks about.
 #include "core/train/trainer.h"

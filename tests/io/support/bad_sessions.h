@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every kind of bad session file, as bytes, with the field and the problem its refusal must
 // name. io_tests give each to the reader alone (under the sanitizers too); ui_tests open each

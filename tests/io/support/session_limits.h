@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Session files that ask for far more than they hold, written straight as text (a QJsonDocument
 // of them would cost what the tests are about): for the limit tests of the reader and of the

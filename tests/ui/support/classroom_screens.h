@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The screens a lesson is projected on, for parameterised window tests: a classroom projector
 // (1366×768) and a full-HD screen, each in English and in Chinese.

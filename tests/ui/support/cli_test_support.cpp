@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/cli_test_support.h"
 
 #include <QProcess>

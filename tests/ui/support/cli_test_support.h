@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs the real attnlab binary (ATTNLAB_BINARY) headless for command-line tests.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Finds text a person could not read: labels, buttons, check boxes and combo boxes whose text
 // is cut off (narrower than their text, or a wrapped label shorter than its lines) or that sit

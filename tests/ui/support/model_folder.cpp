@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // See model_folder.h.
 #include "support/model_folder.h"
 

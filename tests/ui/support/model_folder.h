@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Checkpoint folders for UI and command-line tests: the committed tiny GPT-2 and BERT fixtures
 // (tests/reference/fixtures/models) with a small tokenizer written beside them, so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GoogleTest main for widget tests: one QApplication on the offscreen platform.
 // gtest_discover_tests runs this binary at build time without the test's
 // environment, so the platform is set here when no display is present.
