@@ -10,8 +10,6 @@
 #include <string>
 
 #include "core/attend_projected.h"
-#include "core/kernels/activation.h"
-#include "core/kernels/gemm.h"
 
 namespace attn::model {
 
@@ -73,75 +71,6 @@ ModelStatus blame(const Model& model, const ForwardOptions& options, ModelStatus
 
 }  // namespace
 
-void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
-{
-    // One row is a matrix-vector product, bound by reading W: Eigen's GEMV streams it at the
-    // memory's speed, where packing W first reads it twice (1 x 768 x 3072: 0.26 ms against
-    // 0.71). From two rows on the packed product is faster: 1.1-1.7x on GPT-2's layers, 4.5x
-    // on the 50257 x 768 decoder, where Eigen's small-n GEMM is slow (2 rows: 71 ms vs 16).
-    if (x.rows() == 1) {
-        applyDenseEigen(x, dense, y);
-        return;
-    }
-    const long n = x.rows();
-    y.resize(n, dense.out);
-    kernels::sgemm(n, dense.in, dense.out, x.data(), x.cols(), dense.weight,
-                   dense.outByIn ? dense.in : dense.out, dense.outByIn, dense.bias, y.data(),
-                   dense.out);
-}
-
-void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
-{
-    const long n = x.rows();
-    y.resize(n, dense.out);
-    kernels::sgemm(kernels::GemmPath::Portable, n, dense.in, dense.out, x.data(), x.cols(),
-                   dense.weight, dense.outByIn ? dense.in : dense.out, dense.outByIn, dense.bias,
-                   y.data(), dense.out);
-}
-
-void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y)
-{
-    const long n = x.rows();
-    const long d = x.cols();
-    y.resize(n, d);
-    const ConstVecMap gamma(norm.gamma, d);
-    const ConstVecMap beta(norm.beta, d);
-#pragma omp parallel for schedule(static) if (n * d >= 65536)
-    for (long i = 0; i < n; ++i) {
-        const auto row = x.row(i).cast<double>();
-        const double mean = row.mean();
-        const double var = (row.array() - mean).square().mean();
-        const double inv = 1.0 / std::sqrt(var + static_cast<double>(eps));
-        y.row(i) = (((row.array() - mean) * inv).cast<float>() * gamma.transpose().array() +
-                    beta.transpose().array())
-                       .matrix();
-    }
-}
-
-void activate(Activation activation, FloatMatrix& x)
-{
-    float* v = x.data();
-    const long count = x.size();
-    switch (activation) {
-    case Activation::GeluTanh: {
-        // gelu_new: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-        // In blocks over the threads, each on the kernel path chosen for the CPU.
-        constexpr long kBlock = 16384;
-        const long blocks = (count + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) if (count >= 65536)
-        for (long b = 0; b < blocks; ++b)
-            kernels::geluTanh(v + b * kBlock, std::min(kBlock, count - b * kBlock));
-        break;
-    }
-    case Activation::GeluErf:
-#pragma omp parallel for schedule(static) if (count >= 65536)
-        for (long k = 0; k < count; ++k)
-            v[k] = 0.5f * v[k] * (1.0f + std::erf(v[k] * static_cast<float>(M_SQRT1_2)));
-        break;
-    case Activation::Relu: x = x.cwiseMax(0.0f); break;
-    }
-}
-
 // The MLP of a layer, the same in both families: out = act(x W_in + b) W_out + b (`inner` is
 // scratch, n x I).
 void feedForward(const FloatMatrix& x, const LayerWeights& L, Activation activation,
@@ -150,36 +79,6 @@ void feedForward(const FloatMatrix& x, const LayerWeights& L, Activation activat
     applyDense(x, L.mlpIn, inner);
     activate(activation, inner);
     applyDense(inner, L.mlpOut, out);
-}
-
-std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k)
-{
-    const long v = logits.size();
-    if (v == 0 || k <= 0) return {};
-    const double max = logits.maxCoeff();
-    double sum = 0.0;
-    for (long i = 0; i < v; ++i) sum += std::exp(static_cast<double>(logits[i]) - max);
-    std::vector<int> order(static_cast<std::size_t>(v));
-    std::iota(order.begin(), order.end(), 0);
-    const long take = std::min<long>(k, v);
-    std::partial_sort(order.begin(), order.begin() + take, order.end(), [&](int a, int b) {
-        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-    });
-    std::vector<TokenProbability> top;
-    for (long i = 0; i < take; ++i) {
-        const int id = order[static_cast<std::size_t>(i)];
-        top.push_back({id, static_cast<float>(std::exp(logits[id] - max) / sum)});
-    }
-    return top;
-}
-
-float tokenProbability(const Eigen::Ref<const Eigen::VectorXf>& logits, int id)
-{
-    if (id < 0 || id >= logits.size()) return 0.0f;
-    const double max = logits.maxCoeff();
-    double sum = 0.0;
-    for (long i = 0; i < logits.size(); ++i) sum += std::exp(static_cast<double>(logits[i]) - max);
-    return static_cast<float>(std::exp(static_cast<double>(logits[id]) - max) / sum);
 }
 
 namespace {
