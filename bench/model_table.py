@@ -3,9 +3,11 @@
 """The markdown table of a bench/model_compare.sh run: model_table.py OUT_DIR.
 
 OUT_DIR/round-*/ours.txt, torch.txt and (optionally) torch-passive.txt hold "RESULT {json}"
-lines from attnlab_model_bench and torch_peer.py. Each round's ratio is ours / PyTorch (the
-faster of PyTorch's runs in that round, by median); the table gives the median over rounds
-(and every round's ratio), and the medians and minima of all the timed passes.
+lines from attnlab_model_bench and torch_peer.py. Each round's ratio is our fastest pass over
+PyTorch's fastest pass in that round (the faster of its two configurations): on a shared
+machine a neighbour only ever adds time, so the fastest pass is the one least disturbed, and
+both sides are judged the same way. The ratio of the medians is printed beside it; the table
+gives the median over rounds, every round's ratio, and the medians and minima of all passes.
 """
 import glob
 import json
@@ -30,7 +32,7 @@ def by_tokens(rows):
 
 def main():
     rounds = sorted(glob.glob(os.path.join(sys.argv[1], "round-*")))
-    ours, torch, ratios, opens = {}, {}, {}, []
+    ours, torch, ratios, by_median, opens = {}, {}, {}, {}, []
     for d in rounds:
         mine = results(os.path.join(d, "ours.txt"))
         opens.append(mine)
@@ -41,20 +43,24 @@ def main():
             for p in peers:
                 if n in p:
                     torch.setdefault((n, p is peers[0]), []).extend(p[n]["times_ms"])
-            ratios.setdefault(n, []).append(r["median_ms"] / best["median_ms"])
+            fastest = min(min(p[n]["times_ms"]) for p in peers if n in p)
+            ratios.setdefault(n, []).append(min(r["times_ms"]) / fastest)
+            by_median.setdefault(n, []).append(r["median_ms"] / best["median_ms"])
 
     fmt = lambda t, digits=0: f"{statistics.median(t):.{digits}f} ({min(t):.{digits}f})"
     print(f"Forward pass, {len(rounds)} rounds; ms: median (min) over every timed pass")
     print()
     print("| tokens | ours | PyTorch | PyTorch, OMP_WAIT_POLICY=PASSIVE "
-          "| ours / PyTorch (median of rounds) | rounds | goal ≤ 0.8 in every round |")
-    print("|---|---|---|---|---|---|---|")
+          "| ours / PyTorch (median of rounds) | rounds, fastest passes | rounds, medians "
+          "| goal ≤ 0.8 in every round |")
+    print("|---|---|---|---|---|---|---|---|")
     for n in sorted(ours):
         r = statistics.median(ratios[n])
         verdict = "met" if max(ratios[n]) <= GOAL else "missed"
         passive = torch.get((n, False))
         print(f"| {n} | {fmt(ours[n])} | {fmt(torch[(n, True)])} | {fmt(passive) if passive else '-'} "
-              f"| **{r:.2f}** | {', '.join(f'{x:.2f}' for x in ratios[n])} | {verdict} |")
+              f"| **{r:.2f}** | {', '.join(f'{x:.2f}' for x in ratios[n])} "
+              f"| {', '.join(f'{x:.2f}' for x in by_median[n])} | {verdict} |")
 
     print()
     first = {r["what"]: r for r in opens[0]}
