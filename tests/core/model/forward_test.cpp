@@ -171,7 +171,8 @@ TEST(ModelForward, RefusesTextLongerThanThePositions)
     const std::vector<int> ids(33, 1);  // n_positions = 32
     const attn::Status s = forward(model, ids, {}, r);
     EXPECT_EQ(s.code, attn::StatusCode::TooLong);
-    EXPECT_NE(attn::describe(s).find("33 tokens exceed the model's 32 positions"), std::string::npos)
+    EXPECT_NE(attn::describe(s).find("33 tokens exceed the model's 32 positions"),
+              std::string::npos)
         << attn::describe(s);
     EXPECT_TRUE(forward(model, std::vector<int>(32, 1), {}, r).ok());
 }
@@ -186,10 +187,12 @@ TEST(ModelForward, RefusesEmptyInputBadIdsAndBadPositions)
     EXPECT_EQ(s.code, attn::StatusCode::TokenOutOfRange);
     EXPECT_EQ(s.field, "ids");
     EXPECT_EQ(s.position, 1);
-    EXPECT_NE(attn::describe(s).find("token 2 has the id 80"), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("token 2 has the id 80"), std::string::npos)
+        << attn::describe(s);
     ForwardOptions options;
     options.predictAt = {5};
-    EXPECT_EQ(forward(model, std::vector<int>{1, 2}, options, r).code, attn::StatusCode::BadPosition);
+    EXPECT_EQ(forward(model, std::vector<int>{1, 2}, options, r).code,
+              attn::StatusCode::BadPosition);
     Model none;
     EXPECT_FALSE(forward(none, std::vector<int>{1}, {}, r).ok());
 }

@@ -119,9 +119,10 @@ TEST(HeadEdits, EditsOutsideTheModelOrTheTextAreRefusedNamingThem)
     EXPECT_EQ(s.code, attn::StatusCode::BadLayer);
     EXPECT_EQ(s.edit, 1);
     EXPECT_EQ(s.detail, "the model has 4 heads");
-    const attn::Status twice = checkEdits(model, 6,
-                                         std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},
-                                                               {HeadEditKind::Key, 0, 0, 1, 3.0f}});
+    const attn::Status twice =
+        checkEdits(model, 6,
+                   std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},
+                                         {HeadEditKind::Key, 0, 0, 1, 3.0f}});
     EXPECT_EQ(twice.code, attn::StatusCode::DuplicateEdit);
     EXPECT_EQ(twice.edit, 1);
     EXPECT_EQ(twice.row, 0);

@@ -159,7 +159,8 @@ TEST(HeadSlice, HeadsOutsideTheModelAndMisshapenResultsAreRefusedNamingThem)
     EXPECT_NE(attn::describe(s).find("output"), std::string::npos) << attn::describe(s);
     o = workbench(r, 0, 0, {});
     o.weights(1, 1) = NAN;
-    EXPECT_EQ(runWithHead(r.model, r.before, o, r.options, after).code, attn::StatusCode::NonFinite);
+    EXPECT_EQ(runWithHead(r.model, r.before, o, r.options, after).code,
+              attn::StatusCode::NonFinite);
 }
 
 }  // namespace

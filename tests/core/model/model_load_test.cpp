@@ -71,7 +71,7 @@ TEST(ModelConfig, RefusesMissingOrBadFields)
     ModelConfig c;
     attn::Status s = parseConfig(R"({"model_type": "gpt2", "n_layer": 2, "n_head": 2,
         "n_embd": 8, "vocab_size": 10})",
-                                "cfg.json", c);
+                                 "cfg.json", c);
     EXPECT_EQ(s.code, attn::StatusCode::ConfigField);
     EXPECT_EQ(s.field, "n_ctx");
     s = parseConfig(R"({"model_type": "bert", "num_hidden_layers": 2, "num_attention_heads": 5,
@@ -102,7 +102,8 @@ TEST(ModelConfig, RefusesAValueNestedDeeperThan64Levels)
     const attn::Status s =
         parseConfig(R"({"model_type": "gpt2", "n_layer": )" + deep + "}", "cfg.json", c);
     EXPECT_EQ(s.code, attn::StatusCode::ConfigField);
-    EXPECT_NE(attn::describe(s).find("nested more than 64 levels"), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("nested more than 64 levels"), std::string::npos)
+        << attn::describe(s);
     // A wrong value is quoted, shortened.
     const attn::Status t = parseConfig(
         R"({"model_type": "gpt2", "n_layer": ")" + std::string(1000, 'x') + "\"}", "cfg.json", c);
@@ -123,7 +124,8 @@ TEST(ModelLoad, BindsEveryFixtureWithAndWithoutPrefix)
     }
 }
 
-void expectLoadRefused(const test::fs::path& folder, attn::StatusCode code, const std::string& inMessage)
+void expectLoadRefused(const test::fs::path& folder, attn::StatusCode code,
+                       const std::string& inMessage)
 {
     Model m;
     const attn::Status s = Model::load(folder.string(), m);

@@ -57,7 +57,8 @@ TEST(NonFinite, WeightsHoldingNaNAreNamedWithTheTensorLayerHeadAndStageFromOne)
     EXPECT_EQ(s.head, 0);
     EXPECT_NE(attn::describe(s).find("layer 2 head 1, the query vectors Q"), std::string::npos)
         << attn::describe(s);
-    EXPECT_NE(attn::describe(s).find("the weights caused it: h.1.attn.c_attn.weight"), std::string::npos)
+    EXPECT_NE(attn::describe(s).find("the weights caused it: h.1.attn.c_attn.weight"),
+              std::string::npos)
         << attn::describe(s);
     EXPECT_EQ(attn::describe(s).find("-1"), std::string::npos) << attn::describe(s);
 }
@@ -100,7 +101,8 @@ TEST(NonFinite, AnEditThatOverflowsIsNamedAsTheCause)
     EXPECT_EQ(s.head, 1);
     EXPECT_NE(attn::describe(s).find("layer 1 head 2"), std::string::npos) << attn::describe(s);
     EXPECT_NE(attn::describe(s).find("the edit caused it"), std::string::npos) << attn::describe(s);
-    EXPECT_NE(attn::describe(s).find("edit 2 (query layer 1 head 2 index 3 x3e+38)"), std::string::npos)
+    EXPECT_NE(attn::describe(s).find("edit 2 (query layer 1 head 2 index 3 x3e+38)"),
+              std::string::npos)
         << attn::describe(s);
 }
 

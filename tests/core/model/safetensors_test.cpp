@@ -203,8 +203,10 @@ TEST(Safetensors, ListsTensorsByNameAndSkipsFieldsItDoesNotUse)
 
 TEST(Safetensors, RefusesHeadersThatAreNotJsonObjects)
 {
-    expectRefused(test::safetensorsBytes("{\"a\": [1, 2", ""), attn::StatusCode::HeaderSyntax, "JSON");
-    expectRefused(test::safetensorsBytes("[1, 2, 3]", ""), attn::StatusCode::HeaderSyntax, "object");
+    expectRefused(test::safetensorsBytes("{\"a\": [1, 2", ""), attn::StatusCode::HeaderSyntax,
+                  "JSON");
+    expectRefused(test::safetensorsBytes("[1, 2, 3]", ""), attn::StatusCode::HeaderSyntax,
+                  "object");
     expectRefused(test::safetensorsBytes(R"({"a": 3})", ""), attn::StatusCode::HeaderField, "'a'");
     expectRefused(test::safetensorsBytes(R"({"a":{"dtype":"F32","shape":[1]}})", "abcd"),
                   attn::StatusCode::HeaderField, "data_offsets");
@@ -261,7 +263,8 @@ TEST(Safetensors, RefusesTruncatedCheckpoint)
     SafetensorsFile file;
     const attn::Status s = openBytes(dir, good.substr(0, good.size() / 2), file);
     EXPECT_EQ(s.code, attn::StatusCode::BadOffsets) << attn::describe(s);
-    EXPECT_NE(attn::describe(s).find("past the data section"), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("past the data section"), std::string::npos)
+        << attn::describe(s);
 }
 
 }  // namespace
