@@ -63,23 +63,26 @@ QString nonFiniteInModel(const attn::Status& s)
     const QString where = whereText(s);
     QString out = where.isEmpty() ? Tr::tr("A value is not a finite number.")
                                   : Tr::tr("%1: a value is not a finite number.").arg(where);
+    // Two sentences: a space between them in English, none in Chinese.
+    const auto then = [&out](const QString& next) {
+        out = Tr::tr("%1 %2", "two sentences").arg(out, next);
+    };
     switch (s.cause) {
     case attn::Cause::Unknown: break;
     case attn::Cause::Weights:
-        out += QLatin1Char(' ') + Tr::tr("The weights caused it: %1 holds NaN or Inf.")
-                                      .arg(s.field.empty() ? Tr::tr("a tensor") : str(s.field));
+        then(Tr::tr("The weights caused it: %1 holds NaN or Inf.")
+                 .arg(s.field.empty() ? Tr::tr("a tensor") : str(s.field)));
         break;
     case attn::Cause::Text:
-        out += QLatin1Char(' ') + Tr::tr(
-                                      "The text caused it: the weights are finite, but on this "
-                                      "text a value grows beyond the range of a float.");
+        then(
+            Tr::tr("The text caused it: the weights are finite, but on this text a value grows "
+                   "beyond the range of a float."));
         break;
     case attn::Cause::Edit:
-        out += QLatin1Char(' ') +
-               (s.edit >= 0 ? Tr::tr("Edit %1 (%2) caused it; the run without edits is finite.")
-                                  .arg(s.edit + 1)
-                                  .arg(str(s.subject))
-                            : Tr::tr("The edit caused it; the run without edits is finite."));
+        then(s.edit >= 0 ? Tr::tr("Edit %1 (%2) caused it; the run without edits is finite.")
+                               .arg(s.edit + 1)
+                               .arg(str(s.subject))
+                         : Tr::tr("The edit caused it; the run without edits is finite."));
         break;
     }
     return out;

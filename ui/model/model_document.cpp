@@ -271,7 +271,7 @@ bool ModelDocument::changeEdits(Edits edits, Label label)
     if (!loaded_) return false;
     const long n = snapshot() ? snapshot()->tokenCount() : 0;
     if (const attn::Status s = attn::model::checkEdits(loaded_->model, n, edits); !s.ok()) {
-        Q_EMIT errorOccurred(tr("The edit was refused: %1").arg(statusMessage(s));
+        Q_EMIT errorOccurred(tr("The edit was refused: %1").arg(statusMessage(s)));
         return false;
     }
     debounce_.stop();

@@ -171,6 +171,9 @@ TEST(ModelForward, RefusesTextLongerThanThePositions)
     const std::vector<int> ids(33, 1);  // n_positions = 32
     const attn::Status s = forward(model, ids, {}, r);
     EXPECT_EQ(s.code, attn::StatusCode::TooLong);
+    EXPECT_EQ(s.field, "ids");
+    EXPECT_EQ(s.value, 33);
+    EXPECT_EQ(s.limit, 32);
     EXPECT_NE(attn::describe(s).find("33 tokens exceed the model's 32 positions"),
               std::string::npos)
         << attn::describe(s);
@@ -186,7 +189,9 @@ TEST(ModelForward, RefusesEmptyInputBadIdsAndBadPositions)
     const attn::Status s = forward(model, std::vector<int>{1, 80}, {}, r);
     EXPECT_EQ(s.code, attn::StatusCode::TokenOutOfRange);
     EXPECT_EQ(s.field, "ids");
-    EXPECT_EQ(s.position, 1);
+    EXPECT_EQ(s.position, 1);  // kept from 0, printed from 1
+    EXPECT_EQ(s.value, 80);
+    EXPECT_GT(s.limit, 0);
     EXPECT_NE(attn::describe(s).find("token 2 has the id 80"), std::string::npos)
         << attn::describe(s);
     ForwardOptions options;

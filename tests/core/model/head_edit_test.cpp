@@ -119,6 +119,12 @@ TEST(HeadEdits, EditsOutsideTheModelOrTheTextAreRefusedNamingThem)
     EXPECT_EQ(s.code, attn::StatusCode::BadLayer);
     EXPECT_EQ(s.edit, 1);
     EXPECT_EQ(s.detail, "the model has 4 heads");
+    // The part at fault, its number and what the model has: enough to say it in any language.
+    EXPECT_EQ(s.field, "head");
+    EXPECT_EQ(s.value, 5);
+    EXPECT_EQ(s.limit, 4);
+    EXPECT_EQ(s.layer, 0);
+    EXPECT_EQ(s.subject, "ablate layer 1 head 6");
     const attn::Status twice =
         checkEdits(model, 6,
                    std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},

@@ -55,6 +55,7 @@ TEST(NonFinite, WeightsHoldingNaNAreNamedWithTheTensorLayerHeadAndStageFromOne)
     EXPECT_EQ(s.field, "h.1.attn.c_attn.weight");
     EXPECT_EQ(s.layer, 1);
     EXPECT_EQ(s.head, 0);
+    EXPECT_EQ(s.stage, "the query vectors Q");
     EXPECT_NE(attn::describe(s).find("layer 2 head 1, the query vectors Q"), std::string::npos)
         << attn::describe(s);
     EXPECT_NE(attn::describe(s).find("the weights caused it: h.1.attn.c_attn.weight"),
