@@ -187,18 +187,17 @@ QString editOption(int index, const QStringList& edits, const QStringList& ablat
 
 // An edit the core refused or that made the run overflow, in the words of the command line:
 // the option as it was typed, and what is wrong with it.
-QString editRefusal(const attn::model::ModelStatus& s, const QStringList& edits,
-                    const QStringList& ablations)
+QString editRefusal(const attn::Status& s, const QStringList& edits, const QStringList& ablations)
 {
     const QString option = editOption(s.edit, edits, ablations);
-    if (s.code == attn::model::ModelError::DuplicateEdit)
+    if (s.code == attn::StatusCode::DuplicateEdit)
         return Tr::tr("%1: the same as %2; give each once")
             .arg(option, editOption(static_cast<int>(s.row), edits, ablations));
-    if (s.code == attn::model::ModelError::NonFinite && s.cause == attn::model::Cause::Edit)
+    if (s.code == attn::StatusCode::NonFinite && s.cause == attn::Cause::Edit)
         return Tr::tr(
                    "%1 overflows (%2: a value beyond the range of a float); give a smaller "
                    "scale")
-            .arg(option, QString::fromStdString(attn::model::whereInModel(s)));
+            .arg(option, QString::fromStdString(attn::whereInModel(s)));
     return QStringLiteral("%1: %2").arg(option, QString::fromStdString(s.detail));
 }
 
@@ -271,11 +270,11 @@ int runModel(const QStringList& args)
         return usageError(cmd, error);
     const std::string folder = QFile::encodeName(parser.value(kModel)).toStdString();
     attn::model::Model model;
-    if (const attn::model::ModelStatus s = attn::model::Model::load(folder, model); !s.ok())
-        return fail(BadInput, QString::fromStdString(s.message));
+    if (const attn::Status s = attn::model::Model::load(folder, model); !s.ok())
+        return fail(BadInput, QString::fromStdString(attn::describe(s)));
     auto loaded = attn::tok::loadTokenizer(folder, model.config().modelType);
-    if (const auto* e = std::get_if<attn::tok::LoadError>(&loaded))
-        return fail(BadInput, QString::fromStdString(attn::tok::describe(*e)));
+    if (const auto* e = std::get_if<attn::Status>(&loaded))
+        return fail(BadInput, QString::fromStdString(attn::describe(*e)));
     const attn::tok::Tokenizer& tokenizer = std::get<attn::tok::Tokenizer>(loaded);
 
     const std::vector<attn::tok::Token> tokens =
@@ -286,25 +285,23 @@ int runModel(const QStringList& args)
     if (const attn::tok::BertTokenizer* bert = tokenizer.bert())
         options.maskTokenId = bert->maskId().value_or(-1);
     attn::model::ForwardResult result;
-    if (const attn::model::ModelStatus s = attn::model::forward(model, ids, options, result);
-        !s.ok())
-        return fail(BadInput, QString::fromStdString(s.message));
+    if (const attn::Status s = attn::model::forward(model, ids, options, result); !s.ok())
+        return fail(BadInput, QString::fromStdString(attn::describe(s)));
 
     attn::model::ForwardResult edited;
     if (!edits.empty()) {
         const QStringList editTexts = parser.values(kEdit);
         const QStringList ablationTexts = parser.values(kAblate);
-        if (const attn::model::ModelStatus s =
+        if (const attn::Status s =
                 attn::model::checkEdits(model, static_cast<long>(ids.size()), edits);
             !s.ok())
             return usageError(cmd, editRefusal(s, editTexts, ablationTexts));
-        if (const attn::model::ModelStatus s =
-                attn::model::runEdited(model, result, edits, options, edited);
+        if (const attn::Status s = attn::model::runEdited(model, result, edits, options, edited);
             !s.ok()) {
             // The unedited run was finite: an overflow is the edit's, a usage error.
-            if (s.cause == attn::model::Cause::Edit)
+            if (s.cause == attn::Cause::Edit)
                 return usageError(cmd, editRefusal(s, editTexts, ablationTexts));
-            return fail(BadInput, QString::fromStdString(s.message));
+            return fail(BadInput, QString::fromStdString(attn::describe(s)));
         }
     }
     const attn::model::ForwardResult& shown = edits.empty() ? result : edited;

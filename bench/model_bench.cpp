@@ -202,7 +202,7 @@ int main(int argc, char** argv)
     const Resident before = resident();
     const auto start = Clock::now();
     attn::model::Model model;
-    const attn::model::ModelStatus status = attn::model::Model::load(folder, model);
+    const attn::Status status = attn::model::Model::load(folder, model);
     const double loadMs = msSince(start);
     const Resident opened = resident();
     if (!status.ok()) {
@@ -236,7 +236,7 @@ int main(int argc, char** argv)
         for (int r = 0; r < warmup + reps; ++r) {
             attn::model::ForwardResult result;
             const auto t0 = Clock::now();
-            const attn::model::ModelStatus s = attn::model::forward(model, ids, options, result);
+            const attn::Status s = attn::model::forward(model, ids, options, result);
             const double ms = msSince(t0);
             if (!s.ok()) {
                 std::fprintf(stderr, "forward failed at %ld tokens\n", n);

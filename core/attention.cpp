@@ -60,10 +60,9 @@ template <typename T>
 Status project(const AttentionInput& in, int h, Projected<T>& p)
 {
     projectInto<T>(in, h, {Role::Query, Role::Key, Role::Value}, {&p.Q, &p.K, &p.V});
-    const std::string head = "heads[" + std::to_string(h) + "].";
-    if (!allFiniteLinear(p.Q)) return Status{StatusCode::NonFinite, head + "Q"};
-    if (!allFiniteLinear(p.K)) return Status{StatusCode::NonFinite, head + "K"};
-    if (!allFiniteLinear(p.V)) return Status{StatusCode::NonFinite, head + "V"};
+    if (!allFiniteLinear(p.Q)) return headFailure(StatusCode::NonFinite, h, "Q");
+    if (!allFiniteLinear(p.K)) return headFailure(StatusCode::NonFinite, h, "K");
+    if (!allFiniteLinear(p.V)) return headFailure(StatusCode::NonFinite, h, "V");
     return {};
 }
 

@@ -60,16 +60,15 @@ Status checkMatrix(const std::string& field, const Matrix& m, long wantRows, lon
     return checkFinite(field, m);
 }
 
-Status checkHead(const AttentionInput& in, std::size_t h)
+Status checkHeadFields(const AttentionInput& in, std::size_t h)
 {
     const HeadParams& p = in.heads[h];
-    const std::string prefix = "heads[" + std::to_string(h) + "].";
     const long d = in.modelDim();
     const long dk = in.keyDim();
-    if (Status s = checkMatrix(prefix + "W_Q", p.W_Q, d, dk); !s.ok()) return s;
+    if (Status s = checkMatrix("W_Q", p.W_Q, d, dk); !s.ok()) return s;
     if (!in.sharedProjections) {
-        if (Status s = checkMatrix(prefix + "W_K", p.W_K, d, dk); !s.ok()) return s;
-        if (Status s = checkMatrix(prefix + "W_V", p.W_V, d, in.valueDim()); !s.ok()) return s;
+        if (Status s = checkMatrix("W_K", p.W_K, d, dk); !s.ok()) return s;
+        if (Status s = checkMatrix("W_V", p.W_V, d, in.valueDim()); !s.ok()) return s;
     }
     // Biases: empty (none) or one number per column of their projection.
     const struct {
@@ -78,20 +77,24 @@ Status checkHead(const AttentionInput& in, std::size_t h)
         long width;
     } biases[] = {{"b_Q", p.b_Q, dk}, {"b_K", p.b_K, dk}, {"b_V", p.b_V, in.valueDim()}};
     for (const auto& [name, b, width] : biases) {
-        if (b.size() != 0 && b.size() != width)
-            return shapeError(prefix + name, b.size(), 1, width, 1);
-        if (Status s = checkFinite(prefix + name, b); !s.ok()) return s;
+        if (b.size() != 0 && b.size() != width) return shapeError(name, b.size(), 1, width, 1);
+        if (Status s = checkFinite(name, b); !s.ok()) return s;
     }
     if (in.score == ScoreFunction::Additive) {
         const long da = p.additive.v.size();
-        if (da == 0) return Status{StatusCode::MissingAdditive, prefix + "additive.v"};
-        if (Status s = checkMatrix(prefix + "additive.W_a", p.additive.W_a, da, dk); !s.ok())
-            return s;
-        if (Status s = checkMatrix(prefix + "additive.U_a", p.additive.U_a, da, dk); !s.ok())
-            return s;
-        if (Status s = checkFinite(prefix + "additive.v", p.additive.v); !s.ok()) return s;
+        if (da == 0) return Status{StatusCode::MissingAdditive, "additive.v"};
+        if (Status s = checkMatrix("additive.W_a", p.additive.W_a, da, dk); !s.ok()) return s;
+        if (Status s = checkMatrix("additive.U_a", p.additive.U_a, da, dk); !s.ok()) return s;
+        if (Status s = checkFinite("additive.v", p.additive.v); !s.ok()) return s;
     }
     return {};
+}
+
+Status checkHead(const AttentionInput& in, std::size_t h)
+{
+    Status s = checkHeadFields(in, h);
+    if (!s.ok()) s.head = static_cast<int>(h);
+    return s;
 }
 
 const char* roleName(Role role)
@@ -113,13 +116,15 @@ Status checkEdits(const AttentionInput& in)
         Status s = validateEdit(in, edit);
         if (!s.ok()) {
             const bool scale = s.code == StatusCode::EditScaleTooLarge;
-            s.field = "edits[" + std::to_string(e) + "]" + (scale ? ".scale" : "");
+            s.field = scale ? "scale" : "";
+            s.edit = static_cast<int>(e);
             return s;
         }
         for (std::size_t k = 0; k < e; ++k) {
             if (!in.edits[k].sameTarget(edit)) continue;
             s.code = StatusCode::DuplicateEdit;
-            s.field = "edits[" + std::to_string(e) + "]";
+            s.field.clear();
+            s.edit = static_cast<int>(e);
             s.row = static_cast<long>(k);
             s.subject = std::string(roleName(edit.role)) + " " + std::to_string(edit.index + 1) +
                         " of head " + std::to_string(edit.head + 1);
@@ -150,11 +155,11 @@ Status validate(const AttentionInput& in, const Limits& limits, std::size_t scal
     if (in.X.cols() == 0) return Status{StatusCode::ZeroModelDim, "X"};
     if (in.mode == Mode::Cross && in.Y.rows() == 0) return Status{StatusCode::EmptySource, "Y"};
     if (in.heads.empty()) return Status{StatusCode::NoHeads, "heads"};
-    if (in.keyDim() == 0) return Status{StatusCode::ZeroKeyDim, "heads[0].W_Q"};
-    if (in.valueDim() == 0) return Status{StatusCode::ZeroValueDim, "heads[0].W_V"};
+    if (in.keyDim() == 0) return headFailure(StatusCode::ZeroKeyDim, 0, "W_Q");
+    if (in.valueDim() == 0) return headFailure(StatusCode::ZeroValueDim, 0, "W_V");
     if (in.sharedProjections && in.heads.front().W_V.size() != 0 &&
         in.heads.front().W_V.cols() != in.keyDim())
-        return Status{StatusCode::SharedNeedsEqualDims, "heads[0].W_V"};
+        return headFailure(StatusCode::SharedNeedsEqualDims, 0, "W_V");
     if (in.scaling == Scaling::Temperature &&
         (!std::isfinite(in.temperature) || in.temperature <= 0.0))
         return Status{StatusCode::BadTemperature, "temperature"};

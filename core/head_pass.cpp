@@ -156,7 +156,7 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
     }
     if (fault.load() != 0) {
         const char* stage = fault.load() == static_cast<int>(RowFault::Score) ? "scores" : "scaled";
-        return Status{StatusCode::NonFinite, "heads[" + std::to_string(head) + "]." + stage};
+        return headFailure(StatusCode::NonFinite, static_cast<int>(head), stage);
     }
     finishDiagnostics(hr.diagnostics);
     return {};

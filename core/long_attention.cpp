@@ -211,15 +211,15 @@ LongOutcome computeLongAttention(const AttentionInput& in, LongResult& result, c
         job.head = static_cast<int>(h);
         projectInto<float>(in, static_cast<int>(h), {Role::Query, Role::Key, Role::Value},
                            {&hd.Q, &hd.K, &hd.V});
-        const std::string head = "heads[" + std::to_string(h) + "].";
-        if (!allFiniteLinear(hd.Q)) return {Status{StatusCode::NonFinite, head + "Q"}};
-        if (!allFiniteLinear(hd.K)) return {Status{StatusCode::NonFinite, head + "K"}};
-        if (!allFiniteLinear(hd.V)) return {Status{StatusCode::NonFinite, head + "V"}};
+        const int head = static_cast<int>(h);
+        if (!allFiniteLinear(hd.Q)) return {headFailure(StatusCode::NonFinite, head, "Q")};
+        if (!allFiniteLinear(hd.K)) return {headFailure(StatusCode::NonFinite, head, "K")};
+        if (!allFiniteLinear(hd.V)) return {headFailure(StatusCode::NonFinite, head, "V")};
         weighHead(job, hd, run);
         if (run.cancelled.load()) return {Status{}, true};
         if (const int f = run.fault.load(); f != 0)
-            return {Status{StatusCode::NonFinite,
-                           head + (f == static_cast<int>(RowFault::Score) ? "scores" : "scaled")}};
+            return {headFailure(StatusCode::NonFinite, head,
+                                f == static_cast<int>(RowFault::Score) ? "scores" : "scaled")};
     }
     const long n = in.queryCount();
     const long dv = in.valueDim();

@@ -2,6 +2,7 @@
 #include "core/status.h"
 
 #include <sstream>
+#include <utility>
 
 namespace attn {
 
@@ -26,14 +27,125 @@ const char* codeName(StatusCode code)
     case StatusCode::EditOutOfRange: return "edit_out_of_range";
     case StatusCode::TooLarge: return "too_large";
     case StatusCode::DuplicateEdit: return "duplicate_edit";
+    case StatusCode::FileOpen: return "file_open";
+    case StatusCode::FileTruncated: return "file_truncated";
+    case StatusCode::HeaderTooLarge: return "header_too_large";
+    case StatusCode::HeaderSyntax: return "header_syntax";
+    case StatusCode::HeaderField: return "header_field";
+    case StatusCode::UnknownDtype: return "unknown_dtype";
+    case StatusCode::UnsupportedDtype: return "unsupported_dtype";
+    case StatusCode::BadOffsets: return "bad_offsets";
+    case StatusCode::Overlap: return "overlap";
+    case StatusCode::ConfigField: return "config_field";
+    case StatusCode::UnsupportedModel: return "unsupported_model";
+    case StatusCode::MissingTensor: return "missing_tensor";
+    case StatusCode::TensorShape: return "tensor_shape";
+    case StatusCode::EmptyInput: return "empty_input";
+    case StatusCode::TooLong: return "too_long";
+    case StatusCode::TokenOutOfRange: return "token_out_of_range";
+    case StatusCode::BadPosition: return "bad_position";
+    case StatusCode::BadLayer: return "bad_layer";
+    case StatusCode::Cancelled: return "cancelled";
+    case StatusCode::TokenizerFile: return "tokenizer_file";
+    case StatusCode::TokenizerSyntax: return "tokenizer_syntax";
     }
     return "unknown";
 }
 
+Status failure(StatusCode code, std::string file, std::string field, std::string detail)
+{
+    Status s;
+    s.code = code;
+    s.file = std::move(file);
+    s.field = std::move(field);
+    s.detail = std::move(detail);
+    return s;
+}
+
+Status headFailure(StatusCode code, int head, std::string field)
+{
+    Status s;
+    s.code = code;
+    s.field = std::move(field);
+    s.head = head;
+    return s;
+}
+
+std::string whereInModel(const Status& s)
+{
+    std::string where;
+    if (s.layer >= 0) where = "layer " + std::to_string(s.layer + 1);
+    if (s.head >= 0) where += (where.empty() ? "head " : " head ") + std::to_string(s.head + 1);
+    if (!s.stage.empty()) where += (where.empty() ? "" : ", ") + s.stage;
+    return where;
+}
+
+namespace {
+
+// A model run's value that is not finite: where it arose, then its cause.
+std::string describeNonFinite(const Status& s)
+{
+    const std::string where = whereInModel(s);
+    std::string out =
+        (where.empty() ? std::string("a value") : where + ": a value") + " is not a finite number";
+    switch (s.cause) {
+    case Cause::Unknown: break;
+    case Cause::Weights:
+        out += "; the weights caused it: " + (s.field.empty() ? std::string("a tensor") : s.field) +
+               " holds NaN or Inf";
+        break;
+    case Cause::Text:
+        out +=
+            "; the text caused it: the weights are finite, but on this text a value grows "
+            "beyond the range of a float";
+        break;
+    case Cause::Edit:
+        out += "; the edit caused it (the run without edits is finite)";
+        if (s.edit >= 0) out += ": edit " + std::to_string(s.edit + 1);
+        if (!s.subject.empty())
+            out += (s.edit >= 0 ? " (" : ": ") + s.subject + (s.edit >= 0 ? ")" : "");
+        break;
+    }
+    return out;
+}
+
+// "head 2, W_K: ", "edit 1, scale: ", "X: " or "".
+std::string placeOf(const Status& s)
+{
+    std::string out;
+    const auto add = [&out](const std::string& part) {
+        if (!part.empty()) out += (out.empty() ? "" : ", ") + part;
+    };
+    if (s.layer >= 0) add("layer " + std::to_string(s.layer + 1));
+    if (s.head >= 0) add("head " + std::to_string(s.head + 1));
+    if (s.edit >= 0) add("edit " + std::to_string(s.edit + 1));
+    add(s.field);
+    return out.empty() ? out : out + ": ";
+}
+
+}  // namespace
+
 std::string describe(const Status& s)
 {
+    if (s.code == StatusCode::NonFinite && s.detail.empty() &&
+        (s.layer >= 0 || s.cause != Cause::Unknown || !s.stage.empty()))
+        return describeNonFinite(s);
     std::ostringstream out;
-    if (!s.field.empty()) out << s.field << ": ";
+    if (!s.file.empty()) out << s.file << ": ";
+    if (!s.detail.empty()) {
+        // Checkpoints, model runs and tokenizers: the names, then the sentence after them.
+        // An edit's field names its part at fault, which its subject already shows.
+        if (s.edit >= 0) {
+            out << "edit " << s.edit + 1;
+            if (!s.subject.empty()) out << " (" << s.subject << ")";
+            out << ": ";
+        } else if (!s.field.empty()) {
+            out << s.field << ": ";
+        }
+        out << s.detail;
+        return out.str();
+    }
+    out << placeOf(s);
     switch (s.code) {
     case StatusCode::Ok: out << "ok"; break;
     case StatusCode::EmptyTarget: out << "the target sequence is empty (n = 0)"; break;
@@ -69,8 +181,8 @@ std::string describe(const Status& s)
             << (s.bytesBudget >> 20) << " MiB";
         break;
     case StatusCode::DuplicateEdit:
-        out << "edits the same vector (" << s.subject << ") as edits[" << s.row
-            << "]; give each vector one edit";
+        out << "edits the same vector (" << s.subject << ") as edit " << s.row + 1
+            << "; give each vector one edit";
         break;
     case StatusCode::MissingAdditive:
         out << "is empty: additive scoring needs every head's W_a, U_a and v (d_a >= 1)";
@@ -78,6 +190,27 @@ std::string describe(const Status& s)
     case StatusCode::EditScaleTooLarge:
         out << "a scale beyond 1e100 in size: the scores of that vector would overflow";
         break;
+    case StatusCode::FileOpen: out << "cannot be opened"; break;
+    case StatusCode::FileTruncated: out << "is shorter than its header says"; break;
+    case StatusCode::HeaderTooLarge: out << "the header is too large"; break;
+    case StatusCode::HeaderSyntax: out << "not valid JSON"; break;
+    case StatusCode::HeaderField: out << "a tensor entry is malformed"; break;
+    case StatusCode::UnknownDtype: out << "unknown dtype"; break;
+    case StatusCode::UnsupportedDtype: out << "a dtype the model cannot use"; break;
+    case StatusCode::BadOffsets: out << "data offsets out of range"; break;
+    case StatusCode::Overlap: out << "two tensors share bytes"; break;
+    case StatusCode::ConfigField: out << "missing or wrong"; break;
+    case StatusCode::UnsupportedModel: out << "a model this program does not run"; break;
+    case StatusCode::MissingTensor: out << "missing"; break;
+    case StatusCode::TensorShape: out << "the wrong shape"; break;
+    case StatusCode::EmptyInput: out << "no tokens to run"; break;
+    case StatusCode::TooLong: out << "more tokens than the model has positions"; break;
+    case StatusCode::TokenOutOfRange: out << "a token outside the vocabulary"; break;
+    case StatusCode::BadPosition: out << "a position outside the text"; break;
+    case StatusCode::BadLayer: out << "a layer or head outside the model"; break;
+    case StatusCode::Cancelled: out << "cancelled"; break;
+    case StatusCode::TokenizerFile: out << "cannot be read"; break;
+    case StatusCode::TokenizerSyntax: out << "is not a valid tokenizer file"; break;
     case StatusCode::BadTarget:
         out << "(row " << s.row + 1 << ", column " << s.col + 1
             << ") is negative: a target pattern holds weights >= 0";

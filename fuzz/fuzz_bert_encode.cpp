@@ -20,8 +20,8 @@ const attn::tok::BertTokenizer& tokenizer()
         const std::string dir =
             env ? env : ATTNLAB_SOURCE_DIR "/tests/reference/tokenizers/bert-base-uncased";
         auto loaded = attn::tok::BertTokenizer::fromFiles(dir + "/vocab.txt");
-        if (auto* e = std::get_if<attn::tok::LoadError>(&loaded)) {
-            std::fprintf(stderr, "%s\n", attn::tok::describe(*e).c_str());
+        if (auto* e = std::get_if<attn::Status>(&loaded)) {
+            std::fprintf(stderr, "%s\n", attn::describe(*e).c_str());
             std::abort();
         }
         return std::get<attn::tok::BertTokenizer>(std::move(loaded));

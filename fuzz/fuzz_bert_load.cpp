@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto loaded = attn::tok::BertTokenizer::fromVocabText(vocab, options);
     const auto* t = std::get_if<attn::tok::BertTokenizer>(&loaded);
     if (t == nullptr) {
-        (void)attn::tok::describe(std::get<attn::tok::LoadError>(loaded));
+        (void)attn::describe(std::get<attn::Status>(loaded));
         return 0;
     }
     for (const std::string_view text : {std::string_view("The animal didn't cross, 它太累了!"),

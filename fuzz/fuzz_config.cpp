@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
     attn::model::ModelConfig c;
-    const attn::model::ModelStatus s = attn::model::parseConfig(text, "config.json", c);
+    const attn::Status s = attn::model::parseConfig(text, "config.json", c);
     if (!s.ok()) return 0;
     if (c.layers <= 0 || c.heads <= 0 || c.width <= 0 || c.inner <= 0 || c.positions <= 0 ||
         c.vocab <= 0 || c.width % c.heads != 0 || c.headDim() <= 0)

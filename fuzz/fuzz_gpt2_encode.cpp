@@ -19,8 +19,8 @@ const attn::tok::Gpt2Tokenizer& tokenizer()
         const char* env = std::getenv("ATTNLAB_GPT2_DIR");
         const std::string dir = env ? env : ATTNLAB_SOURCE_DIR "/tests/reference/tokenizers/gpt2";
         auto loaded = attn::tok::Gpt2Tokenizer::fromFiles(dir + "/vocab.json", dir + "/merges.txt");
-        if (auto* e = std::get_if<attn::tok::LoadError>(&loaded)) {
-            std::fprintf(stderr, "%s\n", attn::tok::describe(*e).c_str());
+        if (auto* e = std::get_if<attn::Status>(&loaded)) {
+            std::fprintf(stderr, "%s\n", attn::describe(*e).c_str());
             std::abort();
         }
         return std::get<attn::tok::Gpt2Tokenizer>(std::move(loaded));

@@ -14,7 +14,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view in(reinterpret_cast<const char*>(data), size);
-    attn::tok::Loaded<attn::tok::Gpt2Tokenizer> loaded = attn::tok::LoadError{};
+    attn::tok::Loaded<attn::tok::Gpt2Tokenizer> loaded = attn::Status{};
     if (in.size() >= 2 && in[0] == '#' && in[1] == 't') {
         loaded = attn::tok::Gpt2Tokenizer::fromTokenizerJsonString(in.substr(2));
     } else {
@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const auto* t = std::get_if<attn::tok::Gpt2Tokenizer>(&loaded);
     if (t == nullptr) {
-        (void)attn::tok::describe(std::get<attn::tok::LoadError>(loaded));
+        (void)attn::describe(std::get<attn::Status>(loaded));
         return 0;
     }
     for (const std::string_view text : {std::string_view("The animal didn't cross, 它太累了!"),

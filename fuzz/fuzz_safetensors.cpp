@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::unique_ptr<std::uint64_t[]> copy(new std::uint64_t[size / 8 + 1]);
     std::memcpy(copy.get(), data, size);
     attn::model::SafetensorsFile file;
-    const attn::model::ModelStatus s =
+    const attn::Status s =
         attn::model::SafetensorsFile::fromMemory(copy.get(), size, "fuzz.safetensors", file);
     if (!s.ok()) {
         if (!file.tensors().empty()) std::abort();

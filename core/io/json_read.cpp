@@ -165,7 +165,8 @@ private:
             const bool innermost = i + 1 == levels_.size();
             if (l.node->is_array()) {
                 out += '[';
-                out += std::to_string(innermost ? l.index : l.index - 1);
+                // Counted from 1, as every message counts.
+                out += std::to_string(innermost ? l.index + 1 : l.index);
                 out += ']';
             } else if (!l.key.empty()) {
                 if (!out.empty()) out += '.';

@@ -32,7 +32,7 @@ struct JsonProblem {
         Utf32
     };
     Kind kind = Kind::None;
-    std::string path;      // the JSON path where it was met ("options.mask[3]"), "" at the top
+    std::string path;      // the JSON path where it was met, lists from 1 ("options.mask[3]")
     std::string message;   // plain English, without the path
     std::size_t byte = 0;  // about where it was met (the parser reads a little ahead)
     int line = 1;          // the line of `byte`, from 1

@@ -36,7 +36,7 @@ public:
     Reader(const json& j, const std::string& file) : j_(j), file_(file) {}
 
     // A required (or defaulted, when `fallback` >= 0) positive integer.
-    ModelStatus size(const char* key, long& out, long fallback = -1) const
+    attn::Status size(const char* key, long& out, long fallback = -1) const
     {
         const auto it = j_.find(key);
         if (it == j_.end() || it->is_null()) {
@@ -44,17 +44,17 @@ public:
                 out = fallback;
                 return {};
             }
-            return modelError(ModelError::ConfigField, file_, key, "missing");
+            return attn::failure(attn::StatusCode::ConfigField, file_, key, "missing");
         }
         if (!it->is_number_integer() || it->get<std::int64_t>() <= 0 ||
             it->get<std::int64_t>() > kMaxDimension)
-            return modelError(ModelError::ConfigField, file_, key,
-                              "must be a positive integer up to 2^24, got " + shown(*it));
+            return attn::failure(attn::StatusCode::ConfigField, file_, key,
+                                 "must be a positive integer up to 2^24, got " + shown(*it));
         out = static_cast<long>(it->get<std::int64_t>());
         return {};
     }
 
-    ModelStatus number(const char* key, float& out, float fallback) const
+    attn::Status number(const char* key, float& out, float fallback) const
     {
         const auto it = j_.find(key);
         if (it == j_.end() || it->is_null()) {
@@ -62,13 +62,13 @@ public:
             return {};
         }
         if (!it->is_number() || !(it->get<double>() > 0.0) || !(it->get<double>() < 1.0))
-            return modelError(ModelError::ConfigField, file_, key,
-                              "must be a number in (0, 1), got " + shown(*it));
+            return attn::failure(attn::StatusCode::ConfigField, file_, key,
+                                 "must be a number in (0, 1), got " + shown(*it));
         out = static_cast<float>(it->get<double>());
         return {};
     }
 
-    ModelStatus flag(const char* key, bool& out, bool fallback) const
+    attn::Status flag(const char* key, bool& out, bool fallback) const
     {
         const auto it = j_.find(key);
         if (it == j_.end() || it->is_null()) {
@@ -76,13 +76,13 @@ public:
             return {};
         }
         if (!it->is_boolean())
-            return modelError(ModelError::ConfigField, file_, key,
-                              "must be true or false, got " + shown(*it));
+            return attn::failure(attn::StatusCode::ConfigField, file_, key,
+                                 "must be true or false, got " + shown(*it));
         out = it->get<bool>();
         return {};
     }
 
-    ModelStatus text(const char* key, std::string& out, const char* fallback) const
+    attn::Status text(const char* key, std::string& out, const char* fallback) const
     {
         const auto it = j_.find(key);
         if (it == j_.end() || it->is_null()) {
@@ -90,16 +90,16 @@ public:
             return {};
         }
         if (!it->is_string())
-            return modelError(ModelError::ConfigField, file_, key,
-                              "must be a string, got " + shown(*it));
+            return attn::failure(attn::StatusCode::ConfigField, file_, key,
+                                 "must be a string, got " + shown(*it));
         out = it->get<std::string>();
         return {};
     }
 
-    ModelStatus activation(const char* key, const char* fallback, Activation& out) const
+    attn::Status activation(const char* key, const char* fallback, Activation& out) const
     {
         std::string name;
-        if (ModelStatus s = text(key, name, fallback); !s.ok()) return s;
+        if (attn::Status s = text(key, name, fallback); !s.ok()) return s;
         if (name == "gelu_new" || name == "gelu_pytorch_tanh")
             out = Activation::GeluTanh;
         else if (name == "gelu")
@@ -107,10 +107,10 @@ public:
         else if (name == "relu")
             out = Activation::Relu;
         else
-            return modelError(ModelError::UnsupportedModel, file_, key,
-                              "activation \"" + name +
-                                  "\" is not supported (supported: gelu_new, "
-                                  "gelu_pytorch_tanh, gelu, relu)");
+            return attn::failure(attn::StatusCode::UnsupportedModel, file_, key,
+                                 "activation \"" + name +
+                                     "\" is not supported (supported: gelu_new, "
+                                     "gelu_pytorch_tanh, gelu, relu)");
         return {};
     }
 
@@ -125,12 +125,12 @@ private:
     const std::string& file_;
 };
 
-#define ATTN_TRY(expr)                                    \
-    do {                                                  \
-        if (ModelStatus s_ = (expr); !s_.ok()) return s_; \
+#define ATTN_TRY(expr)                                     \
+    do {                                                   \
+        if (attn::Status s_ = (expr); !s_.ok()) return s_; \
     } while (false)
 
-ModelStatus parseGpt2(const Reader& r, const std::string& file, ModelConfig& c)
+attn::Status parseGpt2(const Reader& r, const std::string& file, ModelConfig& c)
 {
     c.family = Family::Gpt2;
     ATTN_TRY(r.size("n_layer", c.layers));
@@ -149,12 +149,12 @@ ModelStatus parseGpt2(const Reader& r, const std::string& file, ModelConfig& c)
     bool byLayer = false;
     ATTN_TRY(r.flag("scale_attn_by_inverse_layer_idx", byLayer, false));
     if (byLayer)
-        return modelError(ModelError::UnsupportedModel, file, "scale_attn_by_inverse_layer_idx",
-                          "true is not supported");
+        return attn::failure(attn::StatusCode::UnsupportedModel, file,
+                             "scale_attn_by_inverse_layer_idx", "true is not supported");
     return {};
 }
 
-ModelStatus parseBert(const Reader& r, const std::string& file, ModelConfig& c)
+attn::Status parseBert(const Reader& r, const std::string& file, ModelConfig& c)
 {
     c.family = Family::Bert;
     ATTN_TRY(r.size("num_hidden_layers", c.layers));
@@ -170,13 +170,13 @@ ModelStatus parseBert(const Reader& r, const std::string& file, ModelConfig& c)
     std::string positionType;
     ATTN_TRY(r.text("position_embedding_type", positionType, "absolute"));
     if (positionType != "absolute")
-        return modelError(ModelError::UnsupportedModel, file, "position_embedding_type",
-                          "\"" + positionType + "\" is not supported (supported: absolute)");
+        return attn::failure(attn::StatusCode::UnsupportedModel, file, "position_embedding_type",
+                             "\"" + positionType + "\" is not supported (supported: absolute)");
     bool decoder = false;
     ATTN_TRY(r.flag("is_decoder", decoder, false));
     if (decoder)
-        return modelError(ModelError::UnsupportedModel, file, "is_decoder",
-                          "BERT as a decoder is not supported");
+        return attn::failure(attn::StatusCode::UnsupportedModel, file, "is_decoder",
+                             "BERT as a decoder is not supported");
     return {};
 }
 
@@ -187,46 +187,46 @@ const char* supportedModelTypes()
     return "gpt2, bert";
 }
 
-ModelStatus parseConfig(const std::string& text, const std::string& file, ModelConfig& out)
+attn::Status parseConfig(const std::string& text, const std::string& file, ModelConfig& out)
 {
     try {
         json j;
         if (const io::JsonProblem p = io::parseJson(text, j); !p.ok())
-            return modelError(ModelError::ConfigField, file, p.path,
-                              p.kind == io::JsonProblem::Kind::Syntax
-                                  ? "not valid JSON: " + p.message
-                                  : p.message);
+            return attn::failure(attn::StatusCode::ConfigField, file, p.path,
+                                 p.kind == io::JsonProblem::Kind::Syntax
+                                     ? "not valid JSON: " + p.message
+                                     : p.message);
         if (!j.is_object())
-            return modelError(ModelError::ConfigField, file, "", "not a JSON object");
+            return attn::failure(attn::StatusCode::ConfigField, file, "", "not a JSON object");
         const Reader r(j, file);
         ModelConfig c;
         const auto type = j.find("model_type");
         if (type == j.end() || !type->is_string())
-            return modelError(ModelError::ConfigField, file, "model_type",
-                              std::string("missing (supported: ") + supportedModelTypes() + ")");
+            return attn::failure(attn::StatusCode::ConfigField, file, "model_type",
+                                 std::string("missing (supported: ") + supportedModelTypes() + ")");
         c.modelType = type->get<std::string>();
         if (c.modelType == "gpt2") {
             ATTN_TRY(parseGpt2(r, file, c));
         } else if (c.modelType == "bert") {
             ATTN_TRY(parseBert(r, file, c));
         } else {
-            return modelError(ModelError::UnsupportedModel, file, "model_type",
-                              "\"" + c.modelType +
-                                  "\" is not supported (supported: " + supportedModelTypes() + ")");
+            return attn::failure(attn::StatusCode::UnsupportedModel, file, "model_type",
+                                 "\"" + c.modelType + "\" is not supported (supported: " +
+                                     supportedModelTypes() + ")");
         }
         if (c.width % c.heads != 0)
-            return modelError(ModelError::ConfigField, file,
-                              c.family == Family::Gpt2 ? "n_embd" : "hidden_size",
-                              std::to_string(c.width) + " is not divisible by the " +
-                                  std::to_string(c.heads) + " heads");
+            return attn::failure(attn::StatusCode::ConfigField, file,
+                                 c.family == Family::Gpt2 ? "n_embd" : "hidden_size",
+                                 std::to_string(c.width) + " is not divisible by the " +
+                                     std::to_string(c.heads) + " heads");
         out = c;
         return {};
     } catch (const std::exception& e) {
-        return modelError(ModelError::ConfigField, file, "", e.what());
+        return attn::failure(attn::StatusCode::ConfigField, file, "", e.what());
     }
 }
 
-ModelStatus readConfig(const std::string& path, ModelConfig& out)
+attn::Status readConfig(const std::string& path, ModelConfig& out)
 {
     // A config is a few kB; anything much larger is refused before it is read, and a FIFO or a
     // device (a link to /dev/zero) is refused without reading it at all.
@@ -236,9 +236,11 @@ ModelStatus readConfig(const std::string& path, ModelConfig& out)
     case io::ReadError::Ok: return parseConfig(text, path, out);
     case io::ReadError::NotRegular:
     case io::ReadError::TooLarge:
-        return modelError(ModelError::ConfigField, path, "",
-                          "not a config file: it " + io::describe(s));
-    default: return modelError(ModelError::FileOpen, path, "", "cannot open: " + io::describe(s));
+        return attn::failure(attn::StatusCode::ConfigField, path, "",
+                             "not a config file: it " + io::describe(s));
+    default:
+        return attn::failure(attn::StatusCode::FileOpen, path, "",
+                             "cannot open: " + io::describe(s));
     }
 }
 

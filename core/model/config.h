@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/model/model_status.h"
+#include "core/status.h"
 
 namespace attn::model {
 
@@ -36,8 +36,8 @@ const char* supportedModelTypes();
 // Parses config.json text; `file` names it in messages. Refuses an unknown model_type
 // (naming it and the supported ones), missing or non-positive sizes, a width that the heads
 // do not divide, an activation or option the forward pass does not implement.
-ModelStatus parseConfig(const std::string& text, const std::string& file, ModelConfig& out);
+attn::Status parseConfig(const std::string& text, const std::string& file, ModelConfig& out);
 // Reads and parses the file at `path`.
-ModelStatus readConfig(const std::string& path, ModelConfig& out);
+attn::Status readConfig(const std::string& path, ModelConfig& out);
 
 }  // namespace attn::model

@@ -24,14 +24,13 @@ std::string layerField(long layer, long head, const char* what)
 
 // A value that is not finite at `stage` of head `head` of layer `layer` (from 0; -1 = none).
 // Its cause is named by blame() or by runEdited().
-ModelStatus nonFinite(long layer, long head, std::string stage)
+attn::Status nonFinite(long layer, long head, std::string stage)
 {
-    ModelStatus s;
-    s.code = ModelError::NonFinite;
+    attn::Status s;
+    s.code = attn::StatusCode::NonFinite;
     s.layer = static_cast<int>(layer);
     s.head = static_cast<int>(head);
     s.stage = std::move(stage);
-    s.message = describeNonFinite(s);
     return s;
 }
 
@@ -49,23 +48,22 @@ std::string stageOf(const HeadResultT<float>& hr, const Status& status)
 // Names what made a run's values non-finite: a weight tensor that holds NaN or Inf, else the
 // text (finite weights, but this input drives a value beyond float range). A run with hooks
 // changed its heads, so with finite weights it names no cause (runEdited() names the edit).
-ModelStatus blame(const Model& model, const ForwardOptions& options, ModelStatus s)
+attn::Status blame(const Model& model, const ForwardOptions& options, attn::Status s)
 {
-    if (s.code != ModelError::NonFinite || s.cause != Cause::Unknown ||
+    if (s.code != attn::StatusCode::NonFinite || s.cause != attn::Cause::Unknown ||
         (s.layer < 0 && s.stage.empty()))
         return s;
-    if (!options.hook && !options.outputHook) s.cause = Cause::Text;
+    if (!options.hook && !options.outputHook) s.cause = attn::Cause::Text;
     for (const TensorInfo& t : model.file().tensors()) {
         if (t.data == nullptr) continue;
         if (!Eigen::Map<const Eigen::VectorXf>(t.data, static_cast<long>(t.elementCount()))
                  .allFinite()) {
-            s.cause = Cause::Weights;
+            s.cause = attn::Cause::Weights;
             s.field = t.name;
             s.file = model.file().path();
             break;
         }
     }
-    s.message = describeNonFinite(s);
     return s;
 }
 
@@ -83,21 +81,29 @@ void feedForward(const FloatMatrix& x, const LayerWeights& L, Activation activat
 
 namespace {
 
-ModelStatus checkIds(const Model& model, std::span<const int> ids)
+attn::Status checkIds(const Model& model, std::span<const int> ids)
 {
     const ModelConfig& c = model.config();
-    if (ids.empty()) return modelError(ModelError::EmptyInput, "", "ids", "no tokens to run");
-    if (static_cast<long>(ids.size()) > c.positions)
-        return modelError(ModelError::TooLong, "", "ids",
+    if (ids.empty())
+        return attn::failure(attn::StatusCode::EmptyInput, "", "ids", "no tokens to run");
+    if (static_cast<long>(ids.size()) > c.positions) {
+        attn::Status s =
+            attn::failure(attn::StatusCode::TooLong, "", "ids",
                           std::to_string(ids.size()) + " tokens exceed the model's " +
                               std::to_string(c.positions) + " positions (text is not truncated)");
+        s.value = static_cast<long>(ids.size());
+        s.limit = c.positions;
+        return s;
+    }
     for (std::size_t i = 0; i < ids.size(); ++i) {
         if (ids[i] < 0 || ids[i] >= c.vocab) {
-            ModelStatus s = modelError(ModelError::TokenOutOfRange, "", "ids",
-                                       "token " + std::to_string(i + 1) + " has the id " +
-                                           std::to_string(ids[i]) + ", outside the vocabulary of " +
-                                           std::to_string(c.vocab));
+            attn::Status s = attn::failure(
+                attn::StatusCode::TokenOutOfRange, "", "ids",
+                "token " + std::to_string(i + 1) + " has the id " + std::to_string(ids[i]) +
+                    ", outside the vocabulary of " + std::to_string(c.vocab));
             s.position = static_cast<long>(i);
+            s.value = ids[i];
+            s.limit = c.vocab;
             return s;
         }
     }
@@ -105,21 +111,26 @@ ModelStatus checkIds(const Model& model, std::span<const int> ids)
 }
 
 // Positions to predict at (ascending, unique).
-ModelStatus predictionPositions(const Model& model, const std::vector<int>& ids,
-                                const ForwardOptions& options, std::vector<long>& out)
+attn::Status predictionPositions(const Model& model, const std::vector<int>& ids,
+                                 const ForwardOptions& options, std::vector<long>& out)
 {
     const long n = static_cast<long>(ids.size());
     out.clear();
     if (!options.predictAt.empty()) {
         if (!model.hasLanguageHead())
-            return modelError(ModelError::MissingTensor, model.file().path(),
-                              "cls.predictions.transform.dense.weight",
-                              "predictions need the MLM head, which this checkpoint lacks");
+            return attn::failure(attn::StatusCode::MissingTensor, model.file().path(),
+                                 "cls.predictions.transform.dense.weight",
+                                 "predictions need the MLM head, which this checkpoint lacks");
         for (long p : options.predictAt) {
-            if (p < 0 || p >= n)
-                return modelError(ModelError::BadPosition, "", "predictAt",
+            if (p < 0 || p >= n) {
+                attn::Status s =
+                    attn::failure(attn::StatusCode::BadPosition, "", "predictAt",
                                   "position " + std::to_string(p + 1) + " is outside the " +
                                       std::to_string(n) + " tokens");
+                s.position = p;
+                s.limit = n;
+                return s;
+            }
             out.push_back(p);
         }
     } else if (model.config().family == Family::Gpt2) {
@@ -161,8 +172,8 @@ struct Reuse {
 // input and every head's weights in `trace`, and leaves the layer's output in x. With `reuse`,
 // x's first reuse.rows rows must be the earlier run's (they are then left stale in the output)
 // and their projections are taken from it.
-ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options, FloatMatrix& x,
-                     LayerTrace& trace, std::vector<HeadResultT<float>>& heads, const Reuse& reuse)
+attn::Status runLayer(const Model& model, long li, const ForwardOptions& options, FloatMatrix& x,
+                      LayerTrace& trace, std::vector<HeadResultT<float>>& heads, const Reuse& reuse)
 {
     const ModelConfig& c = model.config();
     const LayerWeights& L = model.layers()[static_cast<std::size_t>(li)];
@@ -219,8 +230,8 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
             options.hook(static_cast<int>(li), static_cast<int>(j), hr);
             if (hr.Q.rows() != n || hr.Q.cols() != dh || hr.K.rows() != n || hr.K.cols() != dh ||
                 hr.V.rows() != n || hr.V.cols() != dh)
-                return modelError(ModelError::TensorShape, "", layerField(li, j, "Q/K/V"),
-                                  "the head hook changed their shapes");
+                return attn::failure(attn::StatusCode::TensorShape, "", layerField(li, j, "Q/K/V"),
+                                     "the head hook changed their shapes");
         }
     }
 
@@ -244,13 +255,13 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
             return nonFinite(li, j, stageOf(heads[sj], statuses[sj]));
         }
         if (!statuses[sj].ok())
-            return modelError(ModelError::TensorShape, "", layerField(li, j, "attention"),
-                              describe(statuses[sj]));
+            return attn::failure(attn::StatusCode::TensorShape, "", layerField(li, j, "attention"),
+                                 describe(statuses[sj]));
         if (options.outputHook) {
             options.outputHook(static_cast<int>(li), static_cast<int>(j), heads[sj].output);
             if (heads[sj].output.rows() != n || heads[sj].output.cols() != dh)
-                return modelError(ModelError::TensorShape, "", layerField(li, j, "output"),
-                                  "the output hook changed its shape");
+                return attn::failure(attn::StatusCode::TensorShape, "", layerField(li, j, "output"),
+                                     "the output hook changed its shape");
         }
         concat.middleCols(j * dh, dh) = heads[sj].output.bottomRows(fresh);
         trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
@@ -277,12 +288,12 @@ ModelStatus runLayer(const Model& model, long li, const ForwardOptions& options,
     return {};
 }
 
-ModelStatus finish(const Model& model, const ForwardOptions& options, const FloatMatrix& x,
-                   ForwardResult& r)
+attn::Status finish(const Model& model, const ForwardOptions& options, const FloatMatrix& x,
+                    ForwardResult& r)
 {
     const ModelConfig& c = model.config();
     std::vector<long> predict;
-    if (ModelStatus s = predictionPositions(model, r.ids, options, predict); !s.ok()) return s;
+    if (attn::Status s = predictionPositions(model, r.ids, options, predict); !s.ok()) return s;
     if (c.family == Family::Gpt2)
         layerNorm(x, model.embeddingOrFinalNorm(), c.layerNormEps, r.finalHidden);
     else
@@ -335,8 +346,8 @@ ModelStatus finish(const Model& model, const ForwardOptions& options, const Floa
     return {};
 }
 
-ModelStatus runLayers(const Model& model, long start, const ForwardOptions& options, FloatMatrix x,
-                      ForwardResult& r, const Reuse& reuse = {})
+attn::Status runLayers(const Model& model, long start, const ForwardOptions& options, FloatMatrix x,
+                       ForwardResult& r, const Reuse& reuse = {})
 {
     std::vector<HeadResultT<float>> heads;
     const long layers = model.config().layers;
@@ -346,31 +357,33 @@ ModelStatus runLayers(const Model& model, long start, const ForwardOptions& opti
     };
     for (long li = start; li < layers; ++li) {
         if (!keepGoing(li))
-            return modelError(ModelError::Cancelled, "", "forward",
-                              "cancelled before layer " + std::to_string(li + 1));
+            return attn::failure(attn::StatusCode::Cancelled, "", "forward",
+                                 "cancelled before layer " + std::to_string(li + 1));
         if (reuse.layers)
             x.topRows(reuse.rows) =
                 (*reuse.layers)[static_cast<std::size_t>(li)].hidden.topRows(reuse.rows);
-        if (ModelStatus s = runLayer(model, li, options, x, r.layers[static_cast<std::size_t>(li)],
-                                     heads, reuse);
+        if (attn::Status s = runLayer(model, li, options, x, r.layers[static_cast<std::size_t>(li)],
+                                      heads, reuse);
             !s.ok())
             return s;
     }
     if (!keepGoing(layers))
-        return modelError(ModelError::Cancelled, "", "forward", "cancelled before the output");
+        return attn::failure(attn::StatusCode::Cancelled, "", "forward",
+                             "cancelled before the output");
     if (reuse.layers) x.topRows(reuse.rows) = reuse.previousResidual->topRows(reuse.rows);
     r.residual = x;
     return finish(model, options, x, r);
 }
 
-ModelStatus guarded(const std::function<ModelStatus()>& body)
+attn::Status guarded(const std::function<attn::Status()>& body)
 {
     try {
         return body();
     } catch (const std::bad_alloc&) {
-        return modelError(ModelError::TooLong, "", "ids", "out of memory for this many tokens");
+        return attn::failure(attn::StatusCode::TooLong, "", "ids",
+                             "out of memory for this many tokens");
     } catch (const std::exception& e) {
-        return modelError(ModelError::NonFinite, "", "forward", e.what());
+        return attn::failure(attn::StatusCode::NonFinite, "", "forward", e.what());
     }
 }
 
@@ -397,11 +410,12 @@ std::size_t cachedBytes(const ForwardResult& r)
     return floats * sizeof(float);
 }
 
-ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
-                    ForwardResult& result)
+attn::Status forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
+                     ForwardResult& result)
 {
-    if (!model.loaded()) return modelError(ModelError::FileOpen, "", "model", "no model loaded");
-    if (ModelStatus s = checkIds(model, ids); !s.ok()) return s;
+    if (!model.loaded())
+        return attn::failure(attn::StatusCode::FileOpen, "", "model", "no model loaded");
+    if (attn::Status s = checkIds(model, ids); !s.ok()) return s;
     return blame(model, options, guarded([&] {
                      result.ids.assign(ids.begin(), ids.end());
                      result.layers.resize(static_cast<std::size_t>(model.config().layers));
@@ -411,11 +425,12 @@ ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardO
                  }));
 }
 
-ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
-                           const ForwardOptions& options, const ForwardResult& previous,
-                           ForwardResult& result)
+attn::Status forwardReusing(const Model& model, std::span<const int> ids,
+                            const ForwardOptions& options, const ForwardResult& previous,
+                            ForwardResult& result)
 {
-    if (!model.loaded()) return modelError(ModelError::FileOpen, "", "model", "no model loaded");
+    if (!model.loaded())
+        return attn::failure(attn::StatusCode::FileOpen, "", "model", "no model loaded");
     const ModelConfig& c = model.config();
     const long n = static_cast<long>(ids.size());
     long same = 0;
@@ -434,7 +449,7 @@ ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
                  t.projections.rows() == before && t.projections.cols() == 3 * c.width;
     }
     if (!usable) return forward(model, ids, options, result);
-    if (ModelStatus s = checkIds(model, ids); !s.ok()) return s;
+    if (attn::Status s = checkIds(model, ids); !s.ok()) return s;
     return blame(model, options, guarded([&] {
                      result.ids.assign(ids.begin(), ids.end());
                      result.layers.resize(static_cast<std::size_t>(c.layers));
@@ -448,22 +463,24 @@ ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
                  }));
 }
 
-ModelStatus forwardFrom(const Model& model, int startLayer, const ForwardOptions& options,
-                        ForwardResult& result)
+attn::Status forwardFrom(const Model& model, int startLayer, const ForwardOptions& options,
+                         ForwardResult& result)
 {
-    if (!model.loaded()) return modelError(ModelError::FileOpen, "", "model", "no model loaded");
+    if (!model.loaded())
+        return attn::failure(attn::StatusCode::FileOpen, "", "model", "no model loaded");
     const ModelConfig& c = model.config();
     if (startLayer < 0 || startLayer >= c.layers ||
         result.layers.size() != static_cast<std::size_t>(c.layers))
-        return modelError(ModelError::BadLayer, "", "startLayer",
-                          "layer " + std::to_string(startLayer + 1) +
-                              " is not a cached layer of this model's " + std::to_string(c.layers));
+        return attn::failure(attn::StatusCode::BadLayer, "", "startLayer",
+                             "layer " + std::to_string(startLayer + 1) +
+                                 " is not a cached layer of this model's " +
+                                 std::to_string(c.layers));
     const FloatMatrix& cached = result.layers[static_cast<std::size_t>(startLayer)].hidden;
     if (cached.rows() != static_cast<long>(result.ids.size()) || cached.cols() != c.width ||
         result.ids.empty())
-        return modelError(ModelError::BadLayer, "", "startLayer",
-                          "no cached input for layer " + std::to_string(startLayer + 1));
-    if (ModelStatus s = checkIds(model, result.ids); !s.ok()) return s;
+        return attn::failure(attn::StatusCode::BadLayer, "", "startLayer",
+                             "no cached input for layer " + std::to_string(startLayer + 1));
+    if (attn::Status s = checkIds(model, result.ids); !s.ok()) return s;
     return guarded([&] { return runLayers(model, startLayer, options, cached, result); });
 }
 

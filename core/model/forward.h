@@ -67,7 +67,7 @@ using HeadHook = std::function<void(int layer, int head, HeadResultT<float>& qkv
 using HeadOutputHook = std::function<void(int layer, int head, FloatMatrix& output)>;
 
 // Called on the calling thread before each layer (layersDone of layersTotal finished) and once
-// more before the output; returning false stops the run with ModelError::Cancelled. A window
+// more before the output; returning false stops the run with attn::StatusCode::Cancelled. A window
 // runs the model on a worker and cancels it through this when the text changes.
 using ProgressCallback = std::function<bool(int layersDone, int layersTotal)>;
 
@@ -90,8 +90,8 @@ struct ForwardOptions {
 // Runs the model on `ids`. On failure `result` may be partly overwritten. Refuses an empty
 // sequence, more tokens than the model's positions (no truncation), ids outside the vocabulary and
 // positions outside the sequence.
-ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
-                    ForwardResult& result);
+attn::Status forward(const Model& model, std::span<const int> ids, const ForwardOptions& options,
+                     ForwardResult& result);
 
 // The same result as forward(model, ids, …), computing only what differs from `previous`, an
 // earlier complete forward() of the same model with keepTypingCache: GPT-2 is causal, so up to the
@@ -99,14 +99,14 @@ ModelStatus forward(const Model& model, std::span<const int> ids, const ForwardO
 // (at least the last) are computed; the attention maps are whole (the core's head pass on every
 // row). Typing at the end of a text thus costs about one token's pass. BERT (bidirectional), a head
 // hook, or nothing in common run forward() in full. `previous` and `result` must differ.
-ModelStatus forwardReusing(const Model& model, std::span<const int> ids,
-                           const ForwardOptions& options, const ForwardResult& previous,
-                           ForwardResult& result);
+attn::Status forwardReusing(const Model& model, std::span<const int> ids,
+                            const ForwardOptions& options, const ForwardResult& previous,
+                            ForwardResult& result);
 
 // Re-runs layers `startLayer`.. and the output from result.layers[startLayer].hidden (cached by
 // an earlier forward() on the same model and ids); earlier layers are kept as they are.
-ModelStatus forwardFrom(const Model& model, int startLayer, const ForwardOptions& options,
-                        ForwardResult& result);
+attn::Status forwardFrom(const Model& model, int startLayer, const ForwardOptions& options,
+                         ForwardResult& result);
 
 // What layer `layer`'s attention block reads in `result` (a run of `model`): ln_1(hidden) for
 // GPT-2 (the kept copy, or computed again), hidden for BERT. n x d.

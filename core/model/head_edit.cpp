@@ -48,40 +48,44 @@ std::string describe(const HeadEdit& e)
     return s;
 }
 
-ModelStatus checkEdits(const Model& model, long tokens, std::span<const HeadEdit> edits)
+attn::Status checkEdits(const Model& model, long tokens, std::span<const HeadEdit> edits)
 {
     const ModelConfig& c = model.config();
     // "edit 2 (key layer 13 head 1 index 1 x2): the model has 12 layers"; the status keeps the
     // edit's index and the sentence after the names, so a caller can name its own option.
-    const auto refuse = [&](ModelError code, std::size_t i, const std::string& detail) {
+    // `field` names the part of the edit at fault ("layer", "head", "index", "scale"), `value`
+    // its number and `limit` what the model or text has, so that a window can say it again.
+    const auto refuse = [&](attn::StatusCode code, std::size_t i, const char* part, long value,
+                            long limit, const std::string& detail) {
         const HeadEdit& e = edits[i];
-        ModelStatus s = modelError(
-            code, "", "", "edit " + std::to_string(i + 1) + " (" + describe(e) + "): " + detail);
-        s.detail = detail;
+        attn::Status s = attn::failure(code, "", part, detail);
         s.edit = static_cast<int>(i);
         s.subject = describe(e);
         s.layer = e.layer;
         s.head = e.head;
+        s.value = value;
+        s.limit = limit;
         if (!isAblation(e.kind)) s.position = e.index;
         return s;
     };
     for (std::size_t i = 0; i < edits.size(); ++i) {
         const HeadEdit& e = edits[i];
         if (e.layer < 0 || e.layer >= c.layers)
-            return refuse(ModelError::BadLayer, i,
+            return refuse(attn::StatusCode::BadLayer, i, "layer", e.layer, c.layers,
                           "the model has " + std::to_string(c.layers) + " layers");
         if (e.head < 0 || e.head >= c.heads)
-            return refuse(ModelError::BadLayer, i,
+            return refuse(attn::StatusCode::BadLayer, i, "head", e.head, c.heads,
                           "the model has " + std::to_string(c.heads) + " heads");
         if (!isAblation(e.kind) && (e.index < 0 || e.index >= tokens))
-            return refuse(ModelError::BadPosition, i,
+            return refuse(attn::StatusCode::BadPosition, i, "index", e.index, tokens,
                           "the text has " + std::to_string(tokens) + " tokens");
-        if (!std::isfinite(e.scale)) return refuse(ModelError::NonFinite, i, "scale is not finite");
+        if (!std::isfinite(e.scale))
+            return refuse(attn::StatusCode::NonFinite, i, "scale", -1, -1, "scale is not finite");
         for (std::size_t k = 0; k < i; ++k) {
             if (!sameTarget(edits[k], e)) continue;
-            ModelStatus s = refuse(ModelError::DuplicateEdit, i,
-                                   "the same as edit " + std::to_string(k + 1) + " (" +
-                                       describe(edits[k]) + "); give each once");
+            attn::Status s = refuse(attn::StatusCode::DuplicateEdit, i, "", -1, -1,
+                                    "the same as edit " + std::to_string(k + 1) + " (" +
+                                        describe(edits[k]) + "); give each once");
             s.row = static_cast<long>(k);
             return s;
         }
@@ -120,19 +124,19 @@ ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits
     return o;
 }
 
-ModelStatus runEdited(const Model& model, const ForwardResult& before,
-                      std::span<const HeadEdit> edits, const ForwardOptions& options,
-                      ForwardResult& after)
+attn::Status runEdited(const Model& model, const ForwardResult& before,
+                       std::span<const HeadEdit> edits, const ForwardOptions& options,
+                       ForwardResult& after)
 {
     const long n = static_cast<long>(before.ids.size());
-    if (ModelStatus s = checkEdits(model, n, edits); !s.ok()) return s;
+    if (attn::Status s = checkEdits(model, n, edits); !s.ok()) return s;
     after = before;
     if (edits.empty()) return {};
     int first = model.config().layers - 1;
     for (const HeadEdit& e : edits) first = std::min(first, e.layer);
     const ForwardOptions edited = withEdits(options, {edits.begin(), edits.end()});
-    ModelStatus s = forwardFrom(model, first, edited, after);
-    if (s.code != ModelError::NonFinite || (s.layer < 0 && s.stage.empty())) return s;
+    attn::Status s = forwardFrom(model, first, edited, after);
+    if (s.code != attn::StatusCode::NonFinite || (s.layer < 0 && s.stage.empty())) return s;
     // `before` ran the same ids to the end with finite values, so the edits made these. Name
     // the one on the failing head, else the edit of the earliest layer.
     std::size_t blamed = 0;
@@ -144,10 +148,9 @@ ModelStatus runEdited(const Model& model, const ForwardResult& before,
         }
         if (e.layer < edits[blamed].layer) blamed = i;
     }
-    s.cause = Cause::Edit;
+    s.cause = attn::Cause::Edit;
     s.edit = static_cast<int>(blamed);
     s.subject = describe(edits[blamed]);
-    s.message = describeNonFinite(s);
     return s;
 }
 

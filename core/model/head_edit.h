@@ -34,18 +34,18 @@ std::string describe(const HeadEdit& edit);
 // DuplicateEdit with `row` the earlier edit). The status names the edit: `edit` is its index,
 // the message counts from 1 ("edit 2 (key layer 13 head 1 index 1 x2): the model has 12
 // layers") and `detail` holds the sentence after the names.
-ModelStatus checkEdits(const Model& model, long tokens, std::span<const HeadEdit> edits);
+attn::Status checkEdits(const Model& model, long tokens, std::span<const HeadEdit> edits);
 
 // The options with hooks that apply `edits` (added to any hooks `base` has).
 ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits);
 
 // The edited run: `before` (a complete forward() of the same ids) with its layers from the first
 // edited one re-run under the edits. `after` is overwritten; `before` is left as it is. A value
-// that is not finite is the edits' doing (`before` was finite): the status says Cause::Edit and
-// names the edit on the failing head, else the edit of the earliest layer.
-ModelStatus runEdited(const Model& model, const ForwardResult& before,
-                      std::span<const HeadEdit> edits, const ForwardOptions& options,
-                      ForwardResult& after);
+// that is not finite is the edits' doing (`before` was finite): the status says attn::Cause::Edit
+// and names the edit on the failing head, else the edit of the earliest layer.
+attn::Status runEdited(const Model& model, const ForwardResult& before,
+                       std::span<const HeadEdit> edits, const ForwardOptions& options,
+                       ForwardResult& after);
 
 // For every layer and head, the largest absolute change of a weight between two runs of the
 // same ids: [layer][head]. Empty when the runs do not match in shape.

@@ -13,19 +13,19 @@ std::string headName(int layer, int head)
     return "layer " + std::to_string(layer + 1) + " head " + std::to_string(head + 1);
 }
 
-ModelStatus checkHead(const Model& model, const ForwardResult& result, int layer, int head)
+attn::Status checkHead(const Model& model, const ForwardResult& result, int layer, int head)
 {
     const ModelConfig& c = model.config();
     if (layer < 0 || layer >= c.layers || head < 0 || head >= c.heads)
-        return modelError(ModelError::BadLayer, "", headName(layer, head),
-                          "the model has " + std::to_string(c.layers) + " layers of " +
-                              std::to_string(c.heads) + " heads");
+        return attn::failure(attn::StatusCode::BadLayer, "", headName(layer, head),
+                             "the model has " + std::to_string(c.layers) + " layers of " +
+                                 std::to_string(c.heads) + " heads");
     const auto l = static_cast<std::size_t>(layer);
     if (result.layers.size() != static_cast<std::size_t>(c.layers) ||
         result.layers[l].hidden.rows() != static_cast<long>(result.ids.size()) ||
         result.ids.empty())
-        return modelError(ModelError::BadLayer, "", headName(layer, head),
-                          "the run has no cached input for this layer");
+        return attn::failure(attn::StatusCode::BadLayer, "", headName(layer, head),
+                             "the run has no cached input for this layer");
     return {};
 }
 
@@ -45,10 +45,10 @@ void columns(const Dense& dense, long c0, long width, FloatMatrix& w, Eigen::Vec
 
 }  // namespace
 
-ModelStatus sliceHead(const Model& model, const ForwardResult& result, int layer, int head,
-                      HeadSlice& out)
+attn::Status sliceHead(const Model& model, const ForwardResult& result, int layer, int head,
+                       HeadSlice& out)
 {
-    if (ModelStatus s = checkHead(model, result, layer, head); !s.ok()) return s;
+    if (attn::Status s = checkHead(model, result, layer, head); !s.ok()) return s;
     const ModelConfig& c = model.config();
     const LayerWeights& L = model.layers()[static_cast<std::size_t>(layer)];
     const long d = c.width;
@@ -91,25 +91,26 @@ AttentionInput headInput(const Model& model, const HeadSlice& slice)
     return in;
 }
 
-ModelStatus runWithHead(const Model& model, const ForwardResult& before, const HeadOverride& o,
-                        const ForwardOptions& options, ForwardResult& after)
+attn::Status runWithHead(const Model& model, const ForwardResult& before, const HeadOverride& o,
+                         const ForwardOptions& options, ForwardResult& after)
 {
-    if (ModelStatus s = checkHead(model, before, o.layer, o.head); !s.ok()) return s;
+    if (attn::Status s = checkHead(model, before, o.layer, o.head); !s.ok()) return s;
     const long n = static_cast<long>(before.ids.size());
     const long dh = model.config().headDim();
     const std::string name = headName(o.layer, o.head);
     if (o.weights.rows() != n || o.weights.cols() != n)
-        return modelError(ModelError::TensorShape, "", name + " weights",
-                          "should be " + std::to_string(n) + " x " + std::to_string(n) + ", not " +
-                              std::to_string(o.weights.rows()) + " x " +
-                              std::to_string(o.weights.cols()));
+        return attn::failure(attn::StatusCode::TensorShape, "", name + " weights",
+                             "should be " + std::to_string(n) + " x " + std::to_string(n) +
+                                 ", not " + std::to_string(o.weights.rows()) + " x " +
+                                 std::to_string(o.weights.cols()));
     if (o.output.rows() != n || o.output.cols() != dh)
-        return modelError(ModelError::TensorShape, "", name + " output",
-                          "should be " + std::to_string(n) + " x " + std::to_string(dh) + ", not " +
-                              std::to_string(o.output.rows()) + " x " +
-                              std::to_string(o.output.cols()));
+        return attn::failure(attn::StatusCode::TensorShape, "", name + " output",
+                             "should be " + std::to_string(n) + " x " + std::to_string(dh) +
+                                 ", not " + std::to_string(o.output.rows()) + " x " +
+                                 std::to_string(o.output.cols()));
     if (!o.weights.allFinite() || !o.output.allFinite())
-        return modelError(ModelError::NonFinite, "", name, "the head's result is not finite");
+        return attn::failure(attn::StatusCode::NonFinite, "", name,
+                             "the head's result is not finite");
     ForwardOptions replaced = options;
     const auto output = std::make_shared<const FloatMatrix>(o.output);
     replaced.outputHook = [output, layer = o.layer, head = o.head, earlier = options.outputHook](
@@ -118,7 +119,7 @@ ModelStatus runWithHead(const Model& model, const ForwardResult& before, const H
         if (l == layer && h == head) out = *output;
     };
     ForwardResult run = before;
-    if (ModelStatus s = forwardFrom(model, o.layer, replaced, run); !s.ok()) return s;
+    if (attn::Status s = forwardFrom(model, o.layer, replaced, run); !s.ok()) return s;
     run.layers[static_cast<std::size_t>(o.layer)].attention[static_cast<std::size_t>(o.head)] =
         o.weights;
     after = std::move(run);

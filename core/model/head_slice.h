@@ -32,8 +32,8 @@ struct HeadSlice {
 };
 
 // Takes head `head` of layer `layer` (from 0) out of `result`, an unedited forward() of `model`.
-ModelStatus sliceHead(const Model& model, const ForwardResult& result, int layer, int head,
-                      HeadSlice& out);
+attn::Status sliceHead(const Model& model, const ForwardResult& result, int layer, int head,
+                       HeadSlice& out);
 
 // The attention core's input for one slice: X, one head's W and b (in double), causal or self
 // mode, scaling by sqrt(d_h) (or none where the checkpoint says so), no W_O, no edits.
@@ -49,7 +49,7 @@ struct HeadOverride {
 // `after` := `before` (a complete forward() of the same ids) with layers from o.layer on run
 // again under the override. Refuses a layer or head outside the model and matrices whose shapes
 // do not fit the run, naming them; non-finite values are refused too.
-ModelStatus runWithHead(const Model& model, const ForwardResult& before, const HeadOverride& o,
-                        const ForwardOptions& options, ForwardResult& after);
+attn::Status runWithHead(const Model& model, const ForwardResult& before, const HeadOverride& o,
+                         const ForwardOptions& options, ForwardResult& after);
 
 }  // namespace attn::model

@@ -29,43 +29,44 @@ public:
 
     // The tensor `name` (tried with the family prefix first, then bare) of shape `shape`.
     // `alternative` (if not empty) is tried when `name` is absent.
-    ModelStatus bind(const std::string& name, const std::vector<std::int64_t>& want,
-                     const float*& out, const std::string& alternative = {}) const
+    attn::Status bind(const std::string& name, const std::vector<std::int64_t>& want,
+                      const float*& out, const std::string& alternative = {}) const
     {
         const TensorInfo* t = lookup(name);
         if (t == nullptr && !alternative.empty()) t = lookup(alternative);
         if (t == nullptr)
-            return modelError(ModelError::MissingTensor, file_.path(), prefix_ + name,
-                              "missing from the checkpoint");
+            return attn::failure(attn::StatusCode::MissingTensor, file_.path(), prefix_ + name,
+                                 "missing from the checkpoint");
         if (t->shape != want)
-            return modelError(ModelError::TensorShape, file_.path(), t->name,
-                              "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
+            return attn::failure(attn::StatusCode::TensorShape, file_.path(), t->name,
+                                 "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
         if (t->data == nullptr)
-            return modelError(ModelError::UnsupportedDtype, file_.path(), t->name,
-                              "dtype " + t->dtype + " cannot be used as weights (F32, F16, BF16)");
+            return attn::failure(
+                attn::StatusCode::UnsupportedDtype, file_.path(), t->name,
+                "dtype " + t->dtype + " cannot be used as weights (F32, F16, BF16)");
         out = t->data;
         return {};
     }
 
     [[nodiscard]] bool has(const std::string& name) const { return lookup(name) != nullptr; }
 
-    ModelStatus norm(const std::string& base, long width, Norm& n) const
+    attn::Status norm(const std::string& base, long width, Norm& n) const
     {
         n.width = width;
-        if (ModelStatus s = bind(base + ".weight", {width}, n.gamma, base + ".gamma"); !s.ok())
+        if (attn::Status s = bind(base + ".weight", {width}, n.gamma, base + ".gamma"); !s.ok())
             return s;
         return bind(base + ".bias", {width}, n.beta, base + ".beta");
     }
 
     // Conv1D (weight [in, out]) or nn.Linear (weight [out, in]) with a bias.
-    ModelStatus dense(const std::string& base, long in, long out, bool outByIn, Dense& d) const
+    attn::Status dense(const std::string& base, long in, long out, bool outByIn, Dense& d) const
     {
         d.in = in;
         d.out = out;
         d.outByIn = outByIn;
         const std::vector<std::int64_t> shape =
             outByIn ? std::vector<std::int64_t>{out, in} : std::vector<std::int64_t>{in, out};
-        if (ModelStatus s = bind(base + ".weight", shape, d.weight); !s.ok()) return s;
+        if (attn::Status s = bind(base + ".weight", shape, d.weight); !s.ok()) return s;
         return bind(base + ".bias", {out}, d.bias);
     }
 
@@ -80,16 +81,16 @@ private:
     std::string prefix_;
 };
 
-#define ATTN_TRY(expr)                                    \
-    do {                                                  \
-        if (ModelStatus s_ = (expr); !s_.ok()) return s_; \
+#define ATTN_TRY(expr)                                     \
+    do {                                                   \
+        if (attn::Status s_ = (expr); !s_.ok()) return s_; \
     } while (false)
 
 namespace {
 
-ModelStatus bindGpt2(const Binder& b, const ModelConfig& c, const float*& word,
-                     const float*& position, const float*& output, Norm& finalNorm,
-                     std::vector<LayerWeights>& layers)
+attn::Status bindGpt2(const Binder& b, const ModelConfig& c, const float*& word,
+                      const float*& position, const float*& output, Norm& finalNorm,
+                      std::vector<LayerWeights>& layers)
 {
     const long d = c.width;
     ATTN_TRY(b.bind("wte.weight", {c.vocab, d}, word));
@@ -114,9 +115,9 @@ ModelStatus bindGpt2(const Binder& b, const ModelConfig& c, const float*& word,
     return {};
 }
 
-ModelStatus bindBert(const Binder& b, const ModelConfig& c, const float*& word,
-                     const float*& position, const float*& tokenType, Norm& embeddingNorm,
-                     std::vector<LayerWeights>& layers)
+attn::Status bindBert(const Binder& b, const ModelConfig& c, const float*& word,
+                      const float*& position, const float*& tokenType, Norm& embeddingNorm,
+                      std::vector<LayerWeights>& layers)
 {
     const long d = c.width;
     ATTN_TRY(b.bind("embeddings.word_embeddings.weight", {c.vocab, d}, word));
@@ -141,8 +142,8 @@ ModelStatus bindBert(const Binder& b, const ModelConfig& c, const float*& word,
     return {};
 }
 
-ModelStatus bindMlm(const SafetensorsFile& file, const ModelConfig& c, const float* word,
-                    MlmHead& head)
+attn::Status bindMlm(const SafetensorsFile& file, const ModelConfig& c, const float* word,
+                     MlmHead& head)
 {
     // The head's names carry no "bert." prefix.
     const Binder b(file, "");
@@ -160,7 +161,7 @@ ModelStatus bindMlm(const SafetensorsFile& file, const ModelConfig& c, const flo
 
 }  // namespace
 
-ModelStatus Model::load(const std::string& folder, Model& out)
+attn::Status Model::load(const std::string& folder, Model& out)
 {
     out = Model();
     try {
@@ -172,10 +173,10 @@ ModelStatus Model::load(const std::string& folder, Model& out)
         std::error_code ec;
         if (!std::filesystem::exists(weights, ec)) {
             const bool bin = std::filesystem::exists(dir / "pytorch_model.bin", ec);
-            return modelError(ModelError::FileOpen, weights, "",
-                              bin ? "missing (pytorch_model.bin is not read: convert the "
-                                    "checkpoint to safetensors)"
-                                  : "missing");
+            return attn::failure(attn::StatusCode::FileOpen, weights, "",
+                                 bin ? "missing (pytorch_model.bin is not read: convert the "
+                                       "checkpoint to safetensors)"
+                                     : "missing");
         }
         ATTN_TRY(SafetensorsFile::open(weights, m.file_));
         const ModelConfig& c = m.config_;
@@ -192,9 +193,9 @@ ModelStatus Model::load(const std::string& folder, Model& out)
         out = std::move(m);
         return {};
     } catch (const std::bad_alloc&) {
-        return modelError(ModelError::FileOpen, folder, "", "out of memory while loading");
+        return attn::failure(attn::StatusCode::FileOpen, folder, "", "out of memory while loading");
     } catch (const std::exception& e) {
-        return modelError(ModelError::FileOpen, folder, "", e.what());
+        return attn::failure(attn::StatusCode::FileOpen, folder, "", e.what());
     }
 }
 

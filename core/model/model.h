@@ -26,8 +26,8 @@
 #include <Eigen/Core>
 
 #include "core/model/config.h"
-#include "core/model/model_status.h"
 #include "core/model/safetensors.h"
+#include "core/status.h"
 
 namespace attn::model {
 
@@ -79,7 +79,7 @@ class Model {
 public:
     // Reads `folder`/config.json and `folder`/model.safetensors; every tensor the architecture
     // needs must be there with its shape. On failure `out` is left empty.
-    static ModelStatus load(const std::string& folder, Model& out);
+    static attn::Status load(const std::string& folder, Model& out);
 
     [[nodiscard]] const ModelConfig& config() const { return config_; }
     [[nodiscard]] const std::string& folder() const { return folder_; }

@@ -114,49 +114,50 @@ constexpr std::size_t kMaxRank = 64;
 constexpr std::uint64_t kMaxCheckpointBytes = std::uint64_t{1} << 40;
 
 // Checks one entry (everything but overlaps) in the order the fields matter.
-ModelStatus checkEntry(const std::string& file, const std::string& name, const Entry& e,
-                       std::uint64_t dataSize, TensorInfo& t)
+attn::Status checkEntry(const std::string& file, const std::string& name, const Entry& e,
+                        std::uint64_t dataSize, TensorInfo& t)
 {
-    auto fail = [&](ModelError code, const std::string& detail) {
-        return modelError(code, file, "tensor '" + name + "'", detail);
+    auto fail = [&](attn::StatusCode code, const std::string& detail) {
+        return attn::failure(code, file, "tensor '" + name + "'", detail);
     };
     if (!e.haveDtype || !e.dtypeIsString)
-        return fail(ModelError::HeaderField, "missing or non-string \"dtype\"");
+        return fail(attn::StatusCode::HeaderField, "missing or non-string \"dtype\"");
     t.name = name;
     t.dtype = e.dtype;
     const std::size_t elementSize = dtypeSize(t.dtype);
     if (elementSize == 0)
-        return fail(ModelError::UnknownDtype, "unknown dtype \"" + t.dtype +
-                                                  "\" (known: F64, F32, F16, BF16, I64, I32, "
-                                                  "I16, I8, U64, U32, U16, U8, BOOL, F8_E4M3, "
-                                                  "F8_E5M2; read as float: F32, F16, BF16)");
+        return fail(attn::StatusCode::UnknownDtype,
+                    "unknown dtype \"" + t.dtype +
+                        "\" (known: F64, F32, F16, BF16, I64, I32, "
+                        "I16, I8, U64, U32, U16, U8, BOOL, F8_E4M3, "
+                        "F8_E5M2; read as float: F32, F16, BF16)");
     if (!e.haveShape || !e.shapeIsArray)
-        return fail(ModelError::HeaderField, "missing or non-array \"shape\"");
+        return fail(attn::StatusCode::HeaderField, "missing or non-array \"shape\"");
     if (!e.shapeValid)
-        return fail(ModelError::HeaderField,
+        return fail(attn::StatusCode::HeaderField,
                     "\"shape\" holds a value that is not a size (or more than " +
                         std::to_string(kMaxRank) + " of them)");
     std::uint64_t bytes = elementSize;
     for (const std::int64_t dim : e.shape) {
         if (__builtin_mul_overflow(bytes, static_cast<std::uint64_t>(dim), &bytes))
-            return fail(ModelError::BadOffsets, "shape's byte size overflows 64 bits");
+            return fail(attn::StatusCode::BadOffsets, "shape's byte size overflows 64 bits");
     }
     t.shape = e.shape;
     if (!e.haveOffsets || !e.offsetsValid || e.offsetCount != 2)
-        return fail(ModelError::HeaderField, "\"data_offsets\" is not two byte offsets");
+        return fail(attn::StatusCode::HeaderField, "\"data_offsets\" is not two byte offsets");
     t.begin = e.offsets[0];
     t.end = e.offsets[1];
     if (t.begin > t.end)
-        return fail(ModelError::BadOffsets, "data_offsets begin " + std::to_string(t.begin) +
-                                                " > end " + std::to_string(t.end));
+        return fail(attn::StatusCode::BadOffsets, "data_offsets begin " + std::to_string(t.begin) +
+                                                      " > end " + std::to_string(t.end));
     if (t.end > dataSize)
-        return fail(ModelError::BadOffsets, "data_offsets end " + std::to_string(t.end) +
-                                                " is past the data section (" +
-                                                std::to_string(dataSize) + " bytes)");
+        return fail(attn::StatusCode::BadOffsets, "data_offsets end " + std::to_string(t.end) +
+                                                      " is past the data section (" +
+                                                      std::to_string(dataSize) + " bytes)");
     if (t.end - t.begin != bytes)
-        return fail(ModelError::BadOffsets, "data_offsets span " + std::to_string(t.end - t.begin) +
-                                                " bytes but shape x dtype needs " +
-                                                std::to_string(bytes));
+        return fail(attn::StatusCode::BadOffsets,
+                    "data_offsets span " + std::to_string(t.end - t.begin) +
+                        " bytes but shape x dtype needs " + std::to_string(bytes));
     return {};
 }
 
@@ -173,7 +174,7 @@ public:
     {
     }
 
-    [[nodiscard]] const ModelStatus& status() const { return status_; }
+    [[nodiscard]] const attn::Status& status() const { return status_; }
     [[nodiscard]] bool sawObject() const { return sawObject_; }
 
     bool null() { return scalar(Kind::Other); }
@@ -205,7 +206,7 @@ public:
         if (level_ == 1) {
             name_ = std::move(k);
             if (name_ != "__metadata__" && index_.count(name_) != 0)
-                return refuse(ModelError::HeaderField, "tensor '" + name_ + "'",
+                return refuse(attn::StatusCode::HeaderField, "tensor '" + name_ + "'",
                               "appears twice in the header");
             return true;
         }
@@ -220,7 +221,7 @@ public:
                                                 : nullptr;
         if (seen != nullptr) {
             if (*seen)
-                return refuse(ModelError::HeaderField, "tensor '" + name_ + "'",
+                return refuse(attn::StatusCode::HeaderField, "tensor '" + name_ + "'",
                               "field \"" + k + "\" appears twice");
             *seen = true;
         }
@@ -230,7 +231,8 @@ public:
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&)
     {
         if (status_.ok())
-            status_ = modelError(ModelError::HeaderSyntax, file_, "header", "not valid JSON");
+            status_ =
+                attn::failure(attn::StatusCode::HeaderSyntax, file_, "header", "not valid JSON");
         return false;
     }
 
@@ -238,9 +240,9 @@ private:
     enum class Kind { Count, Other };
     enum class Field { Dtype, Shape, Offsets, Other };
 
-    bool refuse(ModelError code, const std::string& field, const std::string& detail)
+    bool refuse(attn::StatusCode code, const std::string& field, const std::string& detail)
     {
-        status_ = modelError(code, file_, field, detail);
+        status_ = attn::failure(code, file_, field, detail);
         return false;
     }
 
@@ -249,10 +251,10 @@ private:
     {
         if (skip_ > 0) return true;
         switch (level_) {
-        case 0: return refuse(ModelError::HeaderSyntax, "header", "not a JSON object");
+        case 0: return refuse(attn::StatusCode::HeaderSyntax, "header", "not a JSON object");
         case 1:
             if (name_ == "__metadata__") return true;
-            return refuse(ModelError::HeaderField, "tensor '" + name_ + "'",
+            return refuse(attn::StatusCode::HeaderField, "tensor '" + name_ + "'",
                           "entry is not a JSON object");
         case 2:
             if (field_ == Field::Shape) entry_.shapeIsArray = false;
@@ -284,7 +286,8 @@ private:
         }
         switch (level_) {
         case 0:
-            if (!object) return refuse(ModelError::HeaderSyntax, "header", "not a JSON object");
+            if (!object)
+                return refuse(attn::StatusCode::HeaderSyntax, "header", "not a JSON object");
             sawObject_ = true;
             level_ = 1;
             return true;
@@ -294,7 +297,7 @@ private:
                 return true;
             }
             if (!object)
-                return refuse(ModelError::HeaderField, "tensor '" + name_ + "'",
+                return refuse(attn::StatusCode::HeaderField, "tensor '" + name_ + "'",
                               "entry is not a JSON object");
             entry_ = Entry();
             level_ = 2;
@@ -333,7 +336,7 @@ private:
         case 2: {
             level_ = 1;
             TensorInfo t;
-            if (ModelStatus s = checkEntry(file_, name_, entry_, dataSize_, t); !s.ok()) {
+            if (attn::Status s = checkEntry(file_, name_, entry_, dataSize_, t); !s.ok()) {
                 status_ = std::move(s);
                 return false;
             }
@@ -349,7 +352,7 @@ private:
     std::uint64_t dataSize_;
     std::vector<TensorInfo>& tensors_;
     std::unordered_map<std::string, std::size_t>& index_;
-    ModelStatus status_;
+    attn::Status status_;
     bool sawObject_ = false;
     int level_ = 0;         // 0 outside, 1 in the header object, 2 in an entry, 3 in its list
     std::size_t skip_ = 0;  // depth inside a value being skipped
@@ -360,81 +363,84 @@ private:
 
 }  // namespace
 
-ModelStatus SafetensorsFile::open(const std::string& path, SafetensorsFile& out)
+attn::Status SafetensorsFile::open(const std::string& path, SafetensorsFile& out)
 {
     out = SafetensorsFile();
     // Checked on the opened descriptor before it is mapped: a FIFO or a device is refused
     // without blocking or reading.
     io::RegularFile regular;
     if (const io::ReadStatus r = io::openRegularFile(path, kMaxCheckpointBytes, regular); !r.ok())
-        return modelError(ModelError::FileOpen, path, "",
-                          r.error == io::ReadError::NotRegular || r.error == io::ReadError::TooLarge
-                              ? "cannot open: it " + io::describe(r)
-                              : "cannot open: " + io::describe(r));
+        return attn::failure(
+            attn::StatusCode::FileOpen, path, "",
+            r.error == io::ReadError::NotRegular || r.error == io::ReadError::TooLarge
+                ? "cannot open: it " + io::describe(r)
+                : "cannot open: " + io::describe(r));
     const int fd = regular.fd();
     const std::uint64_t fileSize = regular.size();
     if (fileSize < 8)
-        return modelError(
-            ModelError::FileTruncated, path, "header length",
+        return attn::failure(
+            attn::StatusCode::FileTruncated, path, "header length",
             "file has " + std::to_string(fileSize) + " bytes, fewer than the 8-byte header length");
     void* address =
         mmap(nullptr, static_cast<std::size_t>(fileSize), PROT_READ, MAP_PRIVATE, fd, 0);
     if (address == MAP_FAILED)
-        return modelError(ModelError::FileOpen, path, "",
-                          std::string("cannot map: ") + std::strerror(errno));
+        return attn::failure(attn::StatusCode::FileOpen, path, "",
+                             std::string("cannot map: ") + std::strerror(errno));
     auto mapping = std::make_unique<Mapping>(address, fileSize);
     SafetensorsFile file;
-    if (ModelStatus s = parse(address, fileSize, path, file); !s.ok()) return s;
+    if (attn::Status s = parse(address, fileSize, path, file); !s.ok()) return s;
     file.mapping_ = std::move(mapping);
     out = std::move(file);
     return {};
 }
 
-ModelStatus SafetensorsFile::fromMemory(const void* bytes, std::size_t size,
-                                        const std::string& name, SafetensorsFile& out)
+attn::Status SafetensorsFile::fromMemory(const void* bytes, std::size_t size,
+                                         const std::string& name, SafetensorsFile& out)
 {
     out = SafetensorsFile();
     SafetensorsFile file;
-    if (ModelStatus s = parse(bytes, size, name, file); !s.ok()) return s;
+    if (attn::Status s = parse(bytes, size, name, file); !s.ok()) return s;
     out = std::move(file);
     return {};
 }
 
-ModelStatus SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
-                                   const std::string& path, SafetensorsFile& file)
+attn::Status SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
+                                    const std::string& path, SafetensorsFile& file)
 {
     try {
         file.path_ = path;
         if (fileSize < 8)
-            return modelError(ModelError::FileTruncated, path, "header length",
-                              "file has " + std::to_string(fileSize) +
-                                  " bytes, fewer than the 8-byte header length");
+            return attn::failure(attn::StatusCode::FileTruncated, path, "header length",
+                                 "file has " + std::to_string(fileSize) +
+                                     " bytes, fewer than the 8-byte header length");
         const auto* bytes = static_cast<const unsigned char*>(address);
 
         std::uint64_t headerLength = 0;
         for (int i = 7; i >= 0; --i) headerLength = (headerLength << 8) | bytes[i];
         if (headerLength > kMaxSafetensorsHeader)
-            return modelError(ModelError::HeaderTooLarge, path, "header length",
-                              std::to_string(headerLength) + " bytes exceeds the " +
-                                  std::to_string(kMaxSafetensorsHeader >> 20) + " MiB limit");
+            return attn::failure(attn::StatusCode::HeaderTooLarge, path, "header length",
+                                 std::to_string(headerLength) + " bytes exceeds the " +
+                                     std::to_string(kMaxSafetensorsHeader >> 20) + " MiB limit");
         if (headerLength > fileSize - 8)
-            return modelError(ModelError::FileTruncated, path, "header length",
-                              "header of " + std::to_string(headerLength) +
-                                  " bytes does not fit in the " + std::to_string(fileSize) +
-                                  "-byte file");
+            return attn::failure(attn::StatusCode::FileTruncated, path, "header length",
+                                 "header of " + std::to_string(headerLength) +
+                                     " bytes does not fit in the " + std::to_string(fileSize) +
+                                     "-byte file");
         const auto* headerBegin = reinterpret_cast<const char*>(bytes + 8);
         const std::uint64_t dataSize = fileSize - 8 - headerLength;
         const unsigned char* data = bytes + 8 + headerLength;
         // Syntax first (no tree is built), so that a broken file is called broken rather than
         // refused for whatever its first entry happens to be cut into.
         if (!json::accept(headerBegin, headerBegin + headerLength))
-            return modelError(ModelError::HeaderSyntax, path, "header", "not valid JSON");
+            return attn::failure(attn::StatusCode::HeaderSyntax, path, "header", "not valid JSON");
         HeaderReader reader(path, dataSize, file.tensors_, file.index_);
         const bool parsed = json::sax_parse(headerBegin, headerBegin + headerLength, &reader);
         if (!reader.status().ok()) return reader.status();
-        if (!parsed) return modelError(ModelError::HeaderSyntax, path, "header", "not valid JSON");
+        if (!parsed)
+            return attn::failure(attn::StatusCode::HeaderSyntax, path, "header", "not valid JSON");
         if (!reader.sawObject())
-            return modelError(ModelError::HeaderSyntax, path, "header", "not a JSON object");
+            return attn::failure(attn::StatusCode::HeaderSyntax, path, "header",
+                                 "not a JSON object");
         // Listed by name, whatever the header's order, so that tensors() is the same for every
         // writer of the same tensors.
         std::sort(file.tensors_.begin(), file.tensors_.end(),
@@ -450,12 +456,12 @@ ModelStatus SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
                   [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin; });
         for (std::size_t i = 1; i < byStart.size(); ++i) {
             if (byStart[i]->begin < byStart[i - 1]->end)
-                return modelError(ModelError::Overlap, path, "tensor '" + byStart[i]->name + "'",
-                                  "bytes " + std::to_string(byStart[i]->begin) + ".." +
-                                      std::to_string(byStart[i]->end) + " overlap tensor '" +
-                                      byStart[i - 1]->name + "' (" +
-                                      std::to_string(byStart[i - 1]->begin) + ".." +
-                                      std::to_string(byStart[i - 1]->end) + ")");
+                return attn::failure(
+                    attn::StatusCode::Overlap, path, "tensor '" + byStart[i]->name + "'",
+                    "bytes " + std::to_string(byStart[i]->begin) + ".." +
+                        std::to_string(byStart[i]->end) + " overlap tensor '" +
+                        byStart[i - 1]->name + "' (" + std::to_string(byStart[i - 1]->begin) +
+                        ".." + std::to_string(byStart[i - 1]->end) + ")");
         }
 
         for (std::size_t i = 0; i < file.tensors_.size(); ++i) {
@@ -490,9 +496,9 @@ ModelStatus SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
         }
         return {};
     } catch (const std::bad_alloc&) {
-        return modelError(ModelError::FileOpen, path, "", "out of memory while reading");
+        return attn::failure(attn::StatusCode::FileOpen, path, "", "out of memory while reading");
     } catch (const std::exception& e) {
-        return modelError(ModelError::HeaderSyntax, path, "header", e.what());
+        return attn::failure(attn::StatusCode::HeaderSyntax, path, "header", e.what());
     }
 }
 

@@ -10,7 +10,7 @@
 // pads the header to 8 bytes — is copied once instead of being read through a misaligned
 // float pointer). F16 and BF16 tensors are converted to float once, at open. Other dtypes the
 // format defines are listed with their facts but have no float data.
-// Everything is validated at open; errors come back as a ModelStatus naming the file and the
+// Everything is validated at open; errors come back as a attn::Status naming the file and the
 // tensor or field, never as an exception or a crash. The header is read as a stream (no JSON
 // tree), so what a header costs is its tensors, however it is nested or padded; a header over
 // kMaxSafetensorsHeader is refused before anything is read.
@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/model/model_status.h"
+#include "core/status.h"
 
 namespace attn::model {
 
@@ -48,11 +48,11 @@ public:
     SafetensorsFile& operator=(const SafetensorsFile&) = delete;
 
     // Opens and validates `path`. On failure `out` is left empty.
-    static ModelStatus open(const std::string& path, SafetensorsFile& out);
+    static attn::Status open(const std::string& path, SafetensorsFile& out);
     // Validates a safetensors file already in memory (`name` stands for it in messages), with
     // the same rules as open(). Tensors point into `bytes`, which must outlive `out`.
-    static ModelStatus fromMemory(const void* bytes, std::size_t size, const std::string& name,
-                                  SafetensorsFile& out);
+    static attn::Status fromMemory(const void* bytes, std::size_t size, const std::string& name,
+                                   SafetensorsFile& out);
 
     [[nodiscard]] const std::string& path() const { return path_; }
     [[nodiscard]] const std::vector<TensorInfo>& tensors() const { return tensors_; }
@@ -63,8 +63,8 @@ public:
 
 private:
     struct Mapping;
-    static ModelStatus parse(const void* bytes, std::uint64_t size, const std::string& name,
-                             SafetensorsFile& file);
+    static attn::Status parse(const void* bytes, std::uint64_t size, const std::string& name,
+                              SafetensorsFile& file);
     std::string path_;
     std::unique_ptr<Mapping> mapping_;
     std::vector<std::unique_ptr<float[]>> owned_;

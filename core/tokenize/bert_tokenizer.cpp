@@ -76,13 +76,13 @@ Loaded<BertOptions> BertTokenizer::optionsFromConfigJson(std::string_view text,
 {
     json root;
     if (const io::JsonProblem p = io::parseJson(text, root); !p.ok())
-        return LoadError{name, "not valid JSON: " + io::describe(p)};
-    if (!root.is_object()) return LoadError{name, "must be a JSON object"};
+        return tokenizerError(name, "not valid JSON: " + io::describe(p));
+    if (!root.is_object()) return tokenizerError(name, "must be a JSON object");
     BertOptions options;
-    auto readBool = [&](const char* key, bool& out) -> std::optional<LoadError> {
+    auto readBool = [&](const char* key, bool& out) -> std::optional<attn::Status> {
         if (!root.contains(key) || root[key].is_null()) return std::nullopt;
         if (!root[key].is_boolean()) {
-            return LoadError{name, std::string("\"") + key + "\" must be true or false"};
+            return tokenizerError(name, std::string("\"") + key + "\" must be true or false");
         }
         out = root[key].get<bool>();
         return std::nullopt;
@@ -105,7 +105,7 @@ Loaded<BertTokenizer> BertTokenizer::fromFiles(const std::filesystem::path& voca
         std::string configText;
         if (auto err = readWholeFile(tokenizerConfigJson, configText)) return *err;
         auto parsed = optionsFromConfigJson(configText, tokenizerConfigJson.string());
-        if (auto* err = std::get_if<LoadError>(&parsed)) return *err;
+        if (auto* err = std::get_if<attn::Status>(&parsed)) return *err;
         options = std::get<BertOptions>(parsed);
     }
     std::string text;
@@ -116,7 +116,7 @@ Loaded<BertTokenizer> BertTokenizer::fromFiles(const std::filesystem::path& voca
 Loaded<BertTokenizer> BertTokenizer::fromVocabText(std::string_view text, BertOptions options,
                                                    const std::string& name)
 {
-    if (text.empty()) return LoadError{name, "the file is empty"};
+    if (text.empty()) return tokenizerError(name, "the file is empty");
     BertTokenizer t;
     t.options_ = options;
     std::size_t pos = 0;
@@ -131,16 +131,16 @@ Loaded<BertTokenizer> BertTokenizer::fromVocabText(std::string_view text, BertOp
         bool invalid = false;
         (void)unicode::decodeUtf8(line, &invalid);
         if (invalid) {
-            return LoadError{name, "line " + std::to_string(lineNo) + " is not valid UTF-8"};
+            return tokenizerError(name, "line " + std::to_string(lineNo) + " is not valid UTF-8");
         }
         const int id = static_cast<int>(t.pieces_.size());
         t.pieces_.emplace_back(line);
         t.vocab_[std::string(line)] = id;  // a repeated token keeps its last line, as in HF
     }
-    auto require = [&](const char* token, int& out) -> std::optional<LoadError> {
+    auto require = [&](const char* token, int& out) -> std::optional<attn::Status> {
         const auto it = t.vocab_.find(token);
         if (it == t.vocab_.end()) {
-            return LoadError{name, std::string("the vocabulary has no ") + token + " token"};
+            return tokenizerError(name, std::string("the vocabulary has no ") + token + " token");
         }
         out = it->second;
         return std::nullopt;

@@ -21,7 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/tokenize/load_error.h"
+#include "core/tokenize/loaded.h"
 
 namespace attn::tok {
 

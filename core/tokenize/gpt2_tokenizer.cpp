@@ -92,10 +92,10 @@ std::size_t matchAt(const std::u32string& t, const std::vector<CharClass>& cls, 
     return 1;
 }
 
-std::optional<LoadError> parseJson(std::string_view text, const std::string& name, json& out)
+std::optional<attn::Status> parseJson(std::string_view text, const std::string& name, json& out)
 {
     if (const io::JsonProblem p = io::parseJson(text, out); !p.ok())
-        return LoadError{name, "not valid JSON: " + io::describe(p)};
+        return tokenizerError(name, "not valid JSON: " + io::describe(p));
     return std::nullopt;
 }
 
@@ -128,32 +128,32 @@ struct Builder {
     std::vector<std::pair<std::string, std::string>> merges;
 };
 
-std::optional<LoadError> readVocabObject(const json& obj, const std::string& name,
-                                         const std::string& where, Builder& b)
+std::optional<attn::Status> readVocabObject(const json& obj, const std::string& name,
+                                            const std::string& where, Builder& b)
 {
     if (!obj.is_object()) {
-        return LoadError{name, where + " must be a JSON object mapping tokens to ids"};
+        return tokenizerError(name, where + " must be a JSON object mapping tokens to ids");
     }
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         const json& v = it.value();
         if (!v.is_number_integer()) {
-            return LoadError{name,
-                             where + ": the id of token \"" + it.key() + "\" is not an integer"};
+            return tokenizerError(
+                name, where + ": the id of token \"" + it.key() + "\" is not an integer");
         }
         b.vocab.emplace_back(it.key(), v.get<long long>());
     }
     return std::nullopt;
 }
 
-std::optional<LoadError> splitMergeLine(std::string_view line, const std::string& name,
-                                        const std::string& where, Builder& b)
+std::optional<attn::Status> splitMergeLine(std::string_view line, const std::string& name,
+                                           const std::string& where, Builder& b)
 {
     const std::size_t space = line.find(' ');
     const std::size_t count =
         space == std::string_view::npos ? 1 : (line.find(' ', space + 1) == line.npos ? 2 : 3);
     if (count != 2 || space == 0 || space + 1 == line.size()) {
-        return LoadError{name, where + ": expected two tokens separated by one space, got \"" +
-                                   std::string(line.substr(0, 80)) + "\""};
+        return tokenizerError(name, where + ": expected two tokens separated by one space, got \"" +
+                                        std::string(line.substr(0, 80)) + "\"");
     }
     b.merges.emplace_back(std::string(line.substr(0, space)), std::string(line.substr(space + 1)));
     return std::nullopt;
@@ -194,19 +194,19 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromTokenizerJsonString(std::string_view te
     json root;
     if (auto err = parseJson(text, name, root)) return *err;
     if (!root.is_object() || !root.contains("model") || !root["model"].is_object()) {
-        return LoadError{name, "no \"model\" object (not a Hugging Face tokenizer.json?)"};
+        return tokenizerError(name, "no \"model\" object (not a Hugging Face tokenizer.json?)");
     }
     const json& model = root["model"];
     if (model.contains("type") && model["type"].is_string() && model["type"] != "BPE") {
-        return LoadError{name, "model.type is \"" + model["type"].get<std::string>() +
-                                   "\", expected \"BPE\" for GPT-2"};
+        return tokenizerError(name, "model.type is \"" + model["type"].get<std::string>() +
+                                        "\", expected \"BPE\" for GPT-2");
     }
-    if (!model.contains("vocab")) return LoadError{name, "model.vocab is missing"};
-    if (!model.contains("merges")) return LoadError{name, "model.merges is missing"};
+    if (!model.contains("vocab")) return tokenizerError(name, "model.vocab is missing");
+    if (!model.contains("merges")) return tokenizerError(name, "model.merges is missing");
     Builder b;
     if (auto err = readVocabObject(model["vocab"], name, "model.vocab", b)) return *err;
     const json& merges = model["merges"];
-    if (!merges.is_array()) return LoadError{name, "model.merges must be an array"};
+    if (!merges.is_array()) return tokenizerError(name, "model.merges must be an array");
     for (std::size_t k = 0; k < merges.size(); ++k) {
         const json& m = merges[k];
         const std::string where = "model.merges[" + std::to_string(k) + "]";
@@ -215,7 +215,7 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromTokenizerJsonString(std::string_view te
         } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
             b.merges.emplace_back(m[0].get<std::string>(), m[1].get<std::string>());
         } else {
-            return LoadError{name, where + ": expected \"a b\" or [\"a\", \"b\"]"};
+            return tokenizerError(name, where + ": expected \"a b\" or [\"a\", \"b\"]");
         }
     }
     return build(b.vocab, b.merges, name);
@@ -252,17 +252,17 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::build(
     const std::vector<std::pair<std::string, long long>>& vocab,
     const std::vector<std::pair<std::string, std::string>>& merges, const std::string& vocabName)
 {
-    if (vocab.empty()) return LoadError{vocabName, "the vocabulary is empty"};
+    if (vocab.empty()) return tokenizerError(vocabName, "the vocabulary is empty");
     // Ids may have gaps, but not absurd ones: a corrupt id must not allocate gigabytes.
     const long long maxAllowed = 4LL * static_cast<long long>(vocab.size()) + 1024;
     Gpt2Tokenizer t;
     long long maxId = -1;
     for (const auto& [token, id] : vocab) {
         if (id < 0 || id > maxAllowed) {
-            return LoadError{vocabName, "token \"" + token + "\" has id " + std::to_string(id) +
-                                            ", outside 0.." + std::to_string(maxAllowed) +
-                                            " for a vocabulary of " + std::to_string(vocab.size()) +
-                                            " entries"};
+            return tokenizerError(
+                vocabName, "token \"" + token + "\" has id " + std::to_string(id) +
+                               ", outside 0.." + std::to_string(maxAllowed) +
+                               " for a vocabulary of " + std::to_string(vocab.size()) + " entries");
         }
         maxId = std::max(maxId, id);
     }
@@ -271,8 +271,8 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::build(
     for (const auto& [token, id] : vocab) {
         const auto slot = static_cast<std::size_t>(id);
         if (used[slot]) {
-            return LoadError{vocabName, "id " + std::to_string(id) + " is given to both \"" +
-                                            t.pieces_[slot] + "\" and \"" + token + "\""};
+            return tokenizerError(vocabName, "id " + std::to_string(id) + " is given to both \"" +
+                                                 t.pieces_[slot] + "\" and \"" + token + "\"");
         }
         used[slot] = true;
         t.pieces_[slot] = token;
@@ -284,9 +284,9 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::build(
         if (!t.vocab_.count(symbol)) {
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%02X", byte);
-            return LoadError{vocabName, "the vocabulary lacks \"" + symbol +
-                                            "\", the symbol of byte " + hex +
-                                            " (not a byte-level BPE vocabulary?)"};
+            return tokenizerError(vocabName, "the vocabulary lacks \"" + symbol +
+                                                 "\", the symbol of byte " + hex +
+                                                 " (not a byte-level BPE vocabulary?)");
         }
         t.byteSymbols_[byte] = t.intern(symbol);
     }

@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/tokenize/load_error.h"
+#include "core/tokenize/loaded.h"
 
 namespace attn::tok {
 

@@ -50,7 +50,7 @@ namespace {
 template <class T>
 Loaded<Tokenizer> wrap(Loaded<T> loaded)
 {
-    if (auto* err = std::get_if<LoadError>(&loaded)) return *err;
+    if (auto* err = std::get_if<attn::Status>(&loaded)) return *err;
     return Tokenizer(std::move(std::get<T>(loaded)));
 }
 
@@ -66,7 +66,8 @@ Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string
 {
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec)) {
-        return LoadError{folder.string(), "the model folder does not exist"};
+        return failure(StatusCode::TokenizerFile, folder.string(), "",
+                       "the model folder does not exist");
     }
     if (modelType == "gpt2") {
         const auto vocab = folder / "vocab.json";
@@ -75,21 +76,22 @@ Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string
         const auto fast = folder / "tokenizer.json";
         if (isFile(fast)) return wrap(Gpt2Tokenizer::fromTokenizerJson(fast));
         const auto missing = isFile(vocab) ? merges : vocab;
-        return LoadError{missing.string(),
-                         "file not found: a GPT-2 tokenizer needs vocab.json and merges.txt, "
-                         "or tokenizer.json"};
+        return failure(StatusCode::TokenizerFile, missing.string(), "",
+                       "file not found: a GPT-2 tokenizer needs vocab.json and merges.txt, "
+                       "or tokenizer.json");
     }
     if (modelType == "bert") {
         const auto vocab = folder / "vocab.txt";
         if (!isFile(vocab)) {
-            return LoadError{vocab.string(), "file not found: a BERT tokenizer needs vocab.txt"};
+            return failure(StatusCode::TokenizerFile, vocab.string(), "",
+                           "file not found: a BERT tokenizer needs vocab.txt");
         }
         const auto config = folder / "tokenizer_config.json";
         return wrap(
             BertTokenizer::fromFiles(vocab, isFile(config) ? config : std::filesystem::path()));
     }
-    return LoadError{folder.string(), "unknown model type \"" + std::string(modelType) +
-                                          "\" (expected \"gpt2\" or \"bert\")"};
+    return tokenizerError(folder.string(), "unknown model type \"" + std::string(modelType) +
+                                               "\" (expected \"gpt2\" or \"bert\")");
 }
 
 }  // namespace attn::tok

@@ -14,7 +14,7 @@
 
 #include "core/tokenize/bert_tokenizer.h"
 #include "core/tokenize/gpt2_tokenizer.h"
-#include "core/tokenize/load_error.h"
+#include "core/tokenize/loaded.h"
 #include "core/tokenize/token_display.h"
 
 namespace attn::tok {

@@ -36,10 +36,11 @@ Status checkSeed(const AttentionInput& in, const AttentionResultT<T>& r, const C
         const long count = static_cast<long>(perHead.size());
         if (count != 0 && count != h) return shapeError(name, count, 1, h, 1);
         for (long i = 0; i < count; ++i) {
-            const std::string field = std::string(name) + "[" + std::to_string(i) + "]";
-            if (Status s = checkOptional(field, perHead[static_cast<std::size_t>(i)], n, m);
-                !s.ok())
+            if (Status s = checkOptional(name, perHead[static_cast<std::size_t>(i)], n, m);
+                !s.ok()) {
+                s.head = static_cast<int>(i);
                 return s;
+            }
         }
     }
     return checkOptional("cotangent.output", seed.output, n, finalOutputCols(in));

@@ -22,9 +22,9 @@ Status checkSpec(const AttentionInput& in, const AttentionResultT<T>& r, const L
     const long m = in.keyCount();
     for (std::size_t i = 0; i < spec.patterns.size(); ++i) {
         const PatternTarget& t = spec.patterns[i];
-        const std::string field = "target.patterns[" + std::to_string(i) + "]";
+        const std::string field = "target pattern " + std::to_string(i + 1);
         if (t.head < 0 || t.head >= static_cast<int>(in.heads.size()))
-            return Status{StatusCode::EditOutOfRange, field + ".head"};
+            return Status{StatusCode::EditOutOfRange, field + ", head"};
         if (t.pattern.rows() != n || t.pattern.cols() != m)
             return shapeError(field, t.pattern.rows(), t.pattern.cols(), n, m);
         if (Status s = checkFinite(field, t.pattern); !s.ok()) return s;

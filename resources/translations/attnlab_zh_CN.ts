@@ -3151,6 +3151,10 @@ measuring…</source>
         <source>holds %1 tokens: their attention weights alone would need %2 MiB of memory, more than the limit of %3 MiB. Use fewer tokens.</source>
         <translation>有 %1 个词：仅注意力权重就需要 %2 MiB 内存，超过了 %3 MiB 的上限。请减少词数。</translation>
     </message>
+    <message>
+        <source>%1: %2 (counted from 1): %3</source>
+        <translation>%1：%2（从 1 开始计数）：%3</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SessionMatrixModel</name>
@@ -3330,10 +3334,6 @@ measuring…</source>
         <translation>这需要 %1 MiB 内存，超过了 %2 MiB 的上限。请减少词数或头数。</translation>
     </message>
     <message>
-        <source>%1 edits the same vector (%2) as edits[%3]; each vector may have one edit.</source>
-        <translation>%1 与 edits[%3] 编辑的是同一个向量（%2）；每个向量只能有一处编辑。</translation>
-    </message>
-    <message>
         <source>%1 is empty: additive scoring needs every head&apos;s W_a, U_a and v (d_a at least 1).</source>
         <translation>%1 为空：加性打分需要每个头的 W_a、U_a 和 v（d_a 至少为 1）。</translation>
     </message>
@@ -3348,6 +3348,235 @@ measuring…</source>
     <message>
         <source>%1 is negative at row %2, column %3: a target pattern holds weights of 0 or more.</source>
         <translation>%1 在第 %2 行第 %3 列为负数：目标模式中的权重须不小于 0。</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>the query vectors Q</source>
+        <translation>查询向量 Q</translation>
+    </message>
+    <message>
+        <source>the key vectors K</source>
+        <translation>键向量 K</translation>
+    </message>
+    <message>
+        <source>the value vectors V</source>
+        <translation>值向量 V</translation>
+    </message>
+    <message>
+        <source>the scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>the scaled scores</source>
+        <translation>缩放后的分数</translation>
+    </message>
+    <message>
+        <source>the weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>its output</source>
+        <translation>它的输出</translation>
+    </message>
+    <message>
+        <source>the embeddings</source>
+        <translation>词向量</translation>
+    </message>
+    <message>
+        <source>the final LayerNorm</source>
+        <translation>最后的 LayerNorm</translation>
+    </message>
+    <message>
+        <source>layer %1 head %2</source>
+        <translation>第 %1 层第 %2 个头</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>A value is not a finite number.</source>
+        <translation>有一个值不是有限数。</translation>
+    </message>
+    <message>
+        <source>%1: a value is not a finite number.</source>
+        <translation>%1：有一个值不是有限数。</translation>
+    </message>
+    <message>
+        <source>The weights caused it: %1 holds NaN or Inf.</source>
+        <translation>原因在权重：%1 含有 NaN 或 Inf。</translation>
+    </message>
+    <message>
+        <source>a tensor</source>
+        <translation>某个张量</translation>
+    </message>
+    <message>
+        <source>The text caused it: the weights are finite, but on this text a value grows beyond the range of a float.</source>
+        <translation>原因在文本：权重都是有限数，但在这段文本上有一个值超出了 float 的范围。</translation>
+    </message>
+    <message>
+        <source>Edit %1 (%2) caused it; the run without edits is finite.</source>
+        <translation>原因在编辑 %1（%2）；不加编辑时的运行结果都是有限数。</translation>
+    </message>
+    <message>
+        <source>The edit caused it; the run without edits is finite.</source>
+        <translation>原因在编辑；不加编辑时的运行结果都是有限数。</translation>
+    </message>
+    <message>
+        <source>%1: </source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <source>Edit %1 (%2)</source>
+        <translation>编辑 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: the model has %2 layers.</source>
+        <translation>%1：模型只有 %2 层。</translation>
+    </message>
+    <message>
+        <source>%1: the model has %2 heads.</source>
+        <translation>%1：模型只有 %2 个头。</translation>
+    </message>
+    <message>
+        <source>%1: the text has %2 tokens.</source>
+        <translation>%1：文本只有 %2 个词。</translation>
+    </message>
+    <message>
+        <source>%1: the scale is not a finite number.</source>
+        <translation>%1：缩放倍数不是有限数。</translation>
+    </message>
+    <message>
+        <source>%1 changes the same as edit %2; give each once.</source>
+        <translation>%1 与编辑 %2 改动的是同一处；每处只能编辑一次。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>cannot be opened (%1).</source>
+        <translation>无法打开（%1）。</translation>
+    </message>
+    <message>
+        <source>the file is shorter than its header says (%1).</source>
+        <translation>文件比文件头所说的短（%1）。</translation>
+    </message>
+    <message>
+        <source>the header is too large (%1).</source>
+        <translation>文件头太大（%1）。</translation>
+    </message>
+    <message>
+        <source>the header is not a valid JSON object (%1).</source>
+        <translation>文件头不是有效的 JSON 对象（%1）。</translation>
+    </message>
+    <message>
+        <source>%1: its dtype, shape or data_offsets is missing or malformed (%2).</source>
+        <translation>%1：它的 dtype、shape 或 data_offsets 缺失或格式错误（%2）。</translation>
+    </message>
+    <message>
+        <source>%1: a data type this program does not know (%2).</source>
+        <translation>%1：本程序不认识的数据类型（%2）。</translation>
+    </message>
+    <message>
+        <source>%1: a data type the model cannot use (%2).</source>
+        <translation>%1：模型无法使用的数据类型（%2）。</translation>
+    </message>
+    <message>
+        <source>%1: its data offsets are out of range or disagree with its shape (%2).</source>
+        <translation>%1：它的数据偏移越界或与形状不符（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 shares bytes with another tensor.</source>
+        <translation>%1 与另一个张量共用了字节。</translation>
+    </message>
+    <message>
+        <source>the configuration cannot be read (%1).</source>
+        <translation>无法读取配置（%1）。</translation>
+    </message>
+    <message>
+        <source>the field %1 is missing or wrong (%2).</source>
+        <translation>字段 %1 缺失或有误（%2）。</translation>
+    </message>
+    <message>
+        <source>%1: this model or option is not supported (%2).</source>
+        <translation>%1：不支持这种模型或选项（%2）。</translation>
+    </message>
+    <message>
+        <source>the tensor %1 is missing (%2).</source>
+        <translation>缺少张量 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 has the wrong shape (%2).</source>
+        <translation>%1 的形状不对（%2）。</translation>
+    </message>
+    <message>
+        <source>There are no tokens to run.</source>
+        <translation>没有可运行的词。</translation>
+    </message>
+    <message>
+        <source>The text has %1 tokens, more than the model&apos;s %2 positions; it is not cut short.</source>
+        <translation>文本有 %1 个词，超过模型的 %2 个位置；文本不会被截断。</translation>
+    </message>
+    <message>
+        <source>There is not enough memory for this many tokens.</source>
+        <translation>内存不足以处理这么多词。</translation>
+    </message>
+    <message>
+        <source>Token %1 has the id %2, outside the vocabulary of %3.</source>
+        <translation>第 %1 个词的 id 是 %2，超出了 %3 个词的词表。</translation>
+    </message>
+    <message>
+        <source>Position %1 is outside the %2 tokens.</source>
+        <translation>位置 %1 超出了 %2 个词的范围。</translation>
+    </message>
+    <message>
+        <source>%1: this layer or head is not in the model or not in the run (%2).</source>
+        <translation>%1：模型或本次运行中没有这一层或这个头（%2）。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>the tokenizer file cannot be read (%1).</source>
+        <translation>无法读取分词器文件（%1）。</translation>
+    </message>
+    <message>
+        <source>the tokenizer file is not valid (%1).</source>
+        <translation>分词器文件无效（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 holds a value that is not a finite number.</source>
+        <translation>%1 含有一个不是有限数的值。</translation>
+    </message>
+    <message>
+        <source>%1: the edit names a head, token or component that does not exist.</source>
+        <translation>%1：该编辑指向一个不存在的头、词或分量。</translation>
+    </message>
+    <message>
+        <source>%1 edits the same vector (%2) as edit %3; each vector may have one edit.</source>
+        <translation>%1 与编辑 %3 编辑的是同一个向量（%2）；每个向量只能有一处编辑。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences</comment>
+        <translation>%1%2</translation>
     </message>
 </context>
 <context>

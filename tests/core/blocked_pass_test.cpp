@@ -111,7 +111,9 @@ TEST(BlockedPass, TinyTemperatureOverflowingOnlyTheScaledScoresIsNamed)
     AttentionResult r;
     const Status s = computeAttention<double>(in, r);
     EXPECT_EQ(s.code, StatusCode::NonFinite) << describe(s);
-    EXPECT_EQ(s.field, "heads[0].scaled") << describe(s);
+    EXPECT_EQ(s.field, "scaled") << describe(s);
+    EXPECT_EQ(s.head, 0) << describe(s);
+    EXPECT_EQ(describe(s).rfind("head 1, scaled: ", 0), 0u) << describe(s);
 }
 
 // Q, K and V of a cross-attention head large enough for the projections' parallel row

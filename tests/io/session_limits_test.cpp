@@ -23,7 +23,7 @@ TEST(SessionLimits, LongFirstRowWithEmptyRowsIsRefusedBeforeTheMatrixIsAllocated
     SessionFile file;
     FileError error;
     ASSERT_FALSE(parseSessionJson(bytes, QStringLiteral("big.attnlab.json"), file, error));
-    EXPECT_EQ(error.field, QStringLiteral("target.embeddings[1]"));
+    EXPECT_EQ(error.field, QStringLiteral("target.embeddings[2]"));
     EXPECT_TRUE(error.problem.contains(QStringLiteral("the first row has 1000000")))
         << error.message().toStdString();
 }
@@ -49,7 +49,7 @@ TEST(SessionLimits, TokenCountJustUnderTheBudgetIsLeftToTheReader)
     SessionFile file;
     FileError error;
     ASSERT_FALSE(parseSessionJson(bytes, QStringLiteral("long.attnlab.json"), file, error));
-    EXPECT_EQ(error.field, QStringLiteral("target.embeddings[1]")) << error.message().toStdString();
+    EXPECT_EQ(error.field, QStringLiteral("target.embeddings[2]")) << error.message().toStdString();
 }
 
 TEST(SessionLimits, TooLongForEveryStageButNotForTheWeightsIsReadAndMarked)
@@ -85,7 +85,7 @@ TEST(SessionLimits, MaskOfEmptyRowsIsRefusedBeforeTheMaskIsAllocated)
     SessionFile file;
     FileError error;
     ASSERT_FALSE(parseSessionJson(bytes, QStringLiteral("mask.attnlab.json"), file, error));
-    EXPECT_EQ(error.field, QStringLiteral("options.mask[0]"));
+    EXPECT_EQ(error.field, QStringLiteral("options.mask[1]"));
     EXPECT_TRUE(error.problem.contains(QStringLiteral("40000"))) << error.message().toStdString();
 }
 

@@ -4,6 +4,7 @@
 // every lesson's session reads and writes back byte for byte, and files that are missing,
 // folders, FIFOs, devices or too large are named. The sanitizer step of .ci/run runs these under
 // ASan + UBSan.
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -13,6 +14,7 @@
 
 #include "io/support/bad_sessions.h"
 #include "ui/io/session_file.h"
+#include "ui/io/session_format.h"
 
 namespace attnlab {
 namespace {
@@ -40,6 +42,10 @@ TEST_P(BadSessionBytes, ReaderNamesTheFieldAndTheProblemAndLeavesTheOutputUntouc
         EXPECT_TRUE(error.field.startsWith(QLatin1String(bad.field))) << message.toStdString();
     }
     EXPECT_TRUE(message.contains(QLatin1String(bad.problem))) << message.toStdString();
+    // A path into a list says how it counts.
+    EXPECT_EQ(error.field.contains(QLatin1Char('[')),
+              message.contains(QStringLiteral(" (counted from 1): ")))
+        << message.toStdString();
     EXPECT_EQ(out.session.targetTokens, QStringList{QStringLiteral("kept")});
 }
 
@@ -48,6 +54,27 @@ INSTANTIATE_TEST_SUITE_P(BadSession, BadSessionBytes,
                          [](const ::testing::TestParamInfo<BadSessionFile>& param) {
                              return std::string(param.param.name);
                          });
+
+TEST(SessionRead, PathsCountListElementsFromOne)
+{
+    const std::vector<BadSessionFile> bad = testing::badSessionFiles();
+    const auto numericMask = std::find_if(bad.begin(), bad.end(), [](const BadSessionFile& b) {
+        return std::string(b.name) == "numeric_mask";
+    });
+    ASSERT_NE(numericMask, bad.end());
+    SessionFile out;
+    FileError error;
+    ASSERT_FALSE(parseSessionJson(numericMask->bytes(), QStringLiteral("m.json"), out, error));
+    EXPECT_EQ(error.message(),
+              QStringLiteral("m.json: options.mask[1][1] (counted from 1): should be true or "
+                             "false."));
+    // The core's statuses keep heads and edits from 0; the file's paths name them from 1.
+    EXPECT_EQ(fileFieldOf(attn::headFailure(attn::StatusCode::ShapeMismatch, 1, "W_K")),
+              QStringLiteral("projections.W_K[2]"));
+    attn::Status edit{attn::StatusCode::EditScaleTooLarge, "scale"};
+    edit.edit = 2;
+    EXPECT_EQ(fileFieldOf(edit), QStringLiteral("edits[3].scale"));
+}
 
 TEST(SessionRead, EveryLessonSessionReadsAndWritesBackByteForByte)
 {

@@ -79,9 +79,9 @@ TEST(CliMemory, ComputeRefusesSessionsAskingForAbsurdSizesWithin100MB)
         // 3 x 10^4 tokens x d_model 10^6 = 3 x 10^10 numbers (240 GB) in 2.2 MB of file: under
         // the list-length pass's bound, refused by the reader at the first short row.
         {"thirty-billion.attnlab.json", testing::sessionWithEmbeddingRows(30'000, 1'000'000),
-         "target.embeddings[1]"},
+         "target.embeddings[2] (counted from 1)"},
         // 4 x 10^4 tokens and as many empty mask rows: a 1.6 GB boolean matrix.
-        {"mask.attnlab.json", testing::sessionWithMaskRows(40'000), "options.mask[0]"},
+        {"mask.attnlab.json", testing::sessionWithMaskRows(40'000), "options.mask[1]"},
         {"deep.attnlab.json", testing::sessionNested(1'000'000), "nested more than"},
     };
     for (const Case& c : cases) {

@@ -2,7 +2,6 @@
 #include "ui/io/session_file.h"
 
 #include <QCoreApplication>
-#include <QRegularExpression>
 
 #include "ui/io/atomic_file.h"
 #include "ui/io/bounded_read.h"
@@ -85,9 +84,15 @@ std::optional<attn::Role> roleFromName(const QString& name)
     return valueOf(kRoles, name);
 }
 
-QString fileFieldOf(const std::string& coreField)
+QString fileFieldOf(const attn::Status& status)
 {
-    const QString f = QString::fromStdString(coreField);
+    const QString f = QString::fromStdString(status.field);
+    if (status.head >= 0)
+        return QStringLiteral("projections.") + f + QLatin1Char('[') +
+               QString::number(status.head + 1) + QLatin1Char(']');
+    if (status.edit >= 0)
+        return QStringLiteral("edits[") + QString::number(status.edit + 1) + QLatin1Char(']') +
+               (f.isEmpty() ? QString() : QLatin1Char('.') + f);
     if (f == QLatin1String("X")) return QStringLiteral("target.embeddings");
     if (f == QLatin1String("Y")) return QStringLiteral("source.embeddings");
     if (f == QLatin1String("heads")) return QStringLiteral("projections.heads");
@@ -95,19 +100,15 @@ QString fileFieldOf(const std::string& coreField)
     if (f == QLatin1String("mask")) return QStringLiteral("options.mask");
     if (f == QLatin1String("temperature")) return QStringLiteral("options.temperature");
     if (f == QLatin1String("size")) return QString();
-    static const QRegularExpression head(
-        QStringLiteral("^heads\\[(\\d+)\\]\\.(additive\\.)?(\\w+)$"));
-    const QRegularExpressionMatch m = head.match(f);
-    if (m.hasMatch()) {
-        return QStringLiteral("projections.") + m.captured(2) + m.captured(3) + QLatin1Char('[') +
-               m.captured(1) + QLatin1Char(']');
-    }
-    return f;  // edits[i] and anything else keep their name
+    return f;
 }
 
 QString FileError::message() const
 {
     if (field.isEmpty()) return Tr::tr("%1: %2").arg(file, problem);
+    // A path into a list names its element from 1, as the window counts heads and tokens.
+    if (field.contains(QLatin1Char('[')))
+        return Tr::tr("%1: %2 (counted from 1): %3").arg(file, field, problem);
     return Tr::tr("%1: %2: %3").arg(file, field, problem);
 }
 

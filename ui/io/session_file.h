@@ -23,9 +23,10 @@ struct SessionFile {
 
 struct FileError {
     QString file;     // path as given
-    QString field;    // JSON path of the problem, e.g. "projections.W_Q[0][2][1]"; may be empty
+    QString field;    // JSON path, lists from 1: "projections.W_Q[1][3][2]"; may be empty
     QString problem;  // translated description
-    // "FILE: FIELD: PROBLEM" (without the field part when there is none).
+    // "FILE: FIELD: PROBLEM" (without the field part when there is none; "FIELD (counted
+    // from 1)" when it names an element of a list).
     [[nodiscard]] QString message() const;
 };
 

@@ -167,7 +167,7 @@ bool readRoot(Reader& r, const Json& root, long version, SessionFile& f)
         status = attn::validateLong(s.input, attn::Limits{});
         f.onlyWeightsFit = status.ok();
     }
-    if (!status.ok()) return r.fail(fileFieldOf(status.field), statusMessage(status));
+    if (!status.ok()) return r.fail(fileFieldOf(status), statusMessage(status));
     return true;
 }
 

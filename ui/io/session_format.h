@@ -29,7 +29,8 @@ QByteArray jsonNumber(double value);
 // A JSON string literal (UTF-8, escaped).
 QByteArray jsonString(const QString& text);
 
-// The file path of a field named by attn::validate ("heads[1].W_K" -> "projections.W_K[1]").
-QString fileFieldOf(const std::string& coreField);
+// The file path of the field a status of attn::validate names, its lists counted from 1
+// (W_K of the first head -> "projections.W_K[1]").
+QString fileFieldOf(const attn::Status& status);
 
 }  // namespace attnlab

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The strict walk over a parsed session file, shared by session_file_read*.cpp: each
-// read names the first problem by its JSON path ("projections.W_Q[0][2]") in a FileError.
+// read names the first problem by its JSON path, lists counted from 1 ("projections.W_Q[1][3]"
+// is row 3 of the first head's W_Q), in a FileError.
 
 #include <cmath>
 #include <initializer_list>
@@ -71,9 +72,10 @@ inline QString member(const QString& path, const char* key)
     return path.isEmpty() ? QLatin1String(key) : path + QLatin1Char('.') + QLatin1String(key);
 }
 
+// The path of element i (from 0) of a list, named from 1 as messages count: "W_Q[1]".
 inline QString element(const QString& path, qsizetype i)
 {
-    return path + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
+    return path + QLatin1Char('[') + QString::number(i + 1) + QLatin1Char(']');
 }
 
 class Reader {

@@ -4,6 +4,7 @@
 #include "core/model/head_edit.h"
 #include "core/model/head_slice.h"
 #include "ui/document/document.h"
+#include "ui/document/status_text.h"
 #include "ui/model/head_session.h"
 
 namespace attnlab {
@@ -252,11 +253,11 @@ void HeadLink::startRun()
             snap->labels = base->labels;
             snap->display = base->display;
             snap->fromWorkbench = true;
-            const attn::model::ModelStatus s = attn::model::runWithHead(
-                loaded->model, base->result, o, runOptions(*loaded), snap->result);
+            const attn::Status s = attn::model::runWithHead(loaded->model, base->result, o,
+                                                            runOptions(*loaded), snap->result);
             if (!s.ok()) {
                 out.error = tr("The model could not run with the workbench's head: %1")
-                                .arg(QString::fromStdString(s.message));
+                                .arg(statusMessage(s));
                 return out;
             }
             // The edited run is shown, never re-run from: its layer inputs go (the link caches

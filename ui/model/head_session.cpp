@@ -6,6 +6,7 @@
 
 #include "core/model/head_slice.h"
 #include "core/random_init.h"
+#include "ui/document/status_text.h"
 
 namespace attnlab {
 
@@ -24,10 +25,9 @@ bool headSession(const HeadSource& source, int layer, int head, Session& out, QS
 {
     const attn::model::Model& model = *source.model;
     attn::model::HeadSlice slice;
-    if (const attn::model::ModelStatus s =
-            attn::model::sliceHead(model, *source.run, layer, head, slice);
+    if (const attn::Status s = attn::model::sliceHead(model, *source.run, layer, head, slice);
         !s.ok()) {
-        error = Tr::tr("Cannot open that head: %1").arg(QString::fromStdString(s.message));
+        error = Tr::tr("Cannot open that head: %1").arg(statusMessage(s));
         return false;
     }
     Session session;

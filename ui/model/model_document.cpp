@@ -8,6 +8,7 @@
 #include <QFile>
 
 #include "core/model/aggregate.h"
+#include "ui/document/status_text.h"
 #include "ui/model/model_loader.h"
 #include "ui/model/workbench_opener.h"
 
@@ -269,9 +270,8 @@ bool ModelDocument::changeEdits(Edits edits, Label label)
 {
     if (!loaded_) return false;
     const long n = snapshot() ? snapshot()->tokenCount() : 0;
-    if (const attn::model::ModelStatus s = attn::model::checkEdits(loaded_->model, n, edits);
-        !s.ok()) {
-        Q_EMIT errorOccurred(tr("The edit was refused: %1").arg(QString::fromStdString(s.message)));
+    if (const attn::Status s = attn::model::checkEdits(loaded_->model, n, edits); !s.ok()) {
+        Q_EMIT errorOccurred(tr("The edit was refused: %1").arg(statusMessage(s)));
         return false;
     }
     debounce_.stop();

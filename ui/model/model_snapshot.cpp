@@ -7,6 +7,7 @@
 #include <QFile>
 
 #include "core/model/aggregate.h"
+#include "ui/document/status_text.h"
 #include "ui/model/model_grid_paint.h"
 
 namespace attnlab {
@@ -83,14 +84,13 @@ std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QStrin
 {
     auto loaded = std::make_shared<LoadedModel>();
     const std::string native = QFile::encodeName(folder).toStdString();
-    if (const attn::model::ModelStatus s = attn::model::Model::load(native, loaded->model);
-        !s.ok()) {
-        error = QString::fromStdString(s.message);
+    if (const attn::Status s = attn::model::Model::load(native, loaded->model); !s.ok()) {
+        error = statusMessage(s);
         return nullptr;
     }
     auto tokenizer = attn::tok::loadTokenizer(native, loaded->model.config().modelType);
-    if (const auto* e = std::get_if<attn::tok::LoadError>(&tokenizer)) {
-        error = QString::fromStdString(attn::tok::describe(*e));
+    if (const auto* e = std::get_if<attn::Status>(&tokenizer)) {
+        error = statusMessage(*e);
         return nullptr;
     }
     loaded->tokenizer = std::make_unique<attn::tok::Tokenizer>(
@@ -169,7 +169,7 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     // Reuse the previous run's unedited rows (its edited ones belong to other edits).
     const attn::model::ForwardResult* reusable =
         previous ? (previous->edited() ? &previous->unedited : &previous->result) : nullptr;
-    attn::model::ModelStatus s =
+    attn::Status s =
         reusable ? attn::model::forwardReusing(loaded.model, ids, options, *reusable, snap->result)
                  : attn::model::forward(loaded.model, ids, options, snap->result);
     for (const attn::model::HeadEdit& e : edits)
@@ -180,13 +180,12 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
                                    snap->result);
         snap->change = attn::model::attentionChange(snap->unedited, snap->result);
     }
-    if (s.code == attn::model::ModelError::Cancelled) {
+    if (s.code == attn::StatusCode::Cancelled) {
         outcome.cancelled = true;
         return outcome;
     }
     if (!s.ok()) {
-        outcome.error =
-            Tr::tr("The model could not run: %1").arg(QString::fromStdString(s.message));
+        outcome.error = Tr::tr("The model could not run: %1").arg(statusMessage(s));
         return outcome;
     }
     for (const attn::model::LayerTrace& layer : snap->result.layers)

@@ -15,7 +15,7 @@
 #include "core/model/config.h"
 #include "core/model/model.h"
 #include "core/model/safetensors.h"
-#include "core/tokenize/load_error.h"
+#include "core/tokenize/loaded.h"
 #include "model/model_files.h"
 #include "support/address_limit.h"
 
@@ -133,11 +133,11 @@ TEST(BoundedFile, ModelFolderFilesThatAreFifosOrDevZeroAreRefusedByName)
                 std::string bytes;
                 if (file.filename() == "vocab.json") {
                     const auto e = tok::readWholeFile(file, bytes);
-                    return e ? tok::describe(*e) : std::string("read");
+                    return e ? attn::describe(*e) : std::string("read");
                 }
                 model::Model m;
-                const model::ModelStatus s = model::Model::load(folder.string(), m);
-                return s.ok() ? std::string("opened") : s.message;
+                const attn::Status s = model::Model::load(folder.string(), m);
+                return s.ok() ? std::string("opened") : attn::describe(s);
             });
             const std::string kind = fifo ? "a FIFO (named pipe)" : "a character device";
             EXPECT_NE(report.find(file.string()), std::string::npos) << report;

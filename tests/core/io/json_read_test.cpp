@@ -44,13 +44,20 @@ TEST(JsonRead, AKeyTwiceInOneObjectIsRefusedWithItsPath)
     EXPECT_TRUE(problemOf(R"([{"a": 1}, {"a": 2}])").ok());
 }
 
+TEST(JsonRead, PathsCountListElementsFromOne)
+{
+    const JsonProblem p = problemOf(R"({"heads": [{}, {"W_K": 1, "W_K": 2}]})");
+    EXPECT_EQ(p.kind, Kind::DuplicateKey);
+    EXPECT_EQ(p.path, "heads[2].W_K");
+}
+
 TEST(JsonRead, NestingPastTheLimitIsRefusedBeforeTheTreeGrows)
 {
     const std::string deep = R"({"x": [[0], )" + std::string(1'000'000, '[');
     const JsonProblem p = problemOf(deep);
     EXPECT_EQ(p.kind, Kind::TooDeep);
     EXPECT_EQ(p.message, "nested more than 64 levels deep");
-    EXPECT_EQ(p.path.substr(0, 8), "x[1][0][");
+    EXPECT_EQ(p.path.substr(0, 8), "x[2][1][");  // lists counted from 1
     EXPECT_TRUE(problemOf(std::string(64, '[') + std::string(64, ']')).ok());
 }
 
@@ -58,7 +65,7 @@ TEST(JsonRead, MoreValuesThanTheLimitAreRefused)
 {
     const JsonProblem p = problemOf("[1, 2, 3, 4]", JsonLimits{64, 4});
     EXPECT_EQ(p.kind, Kind::TooManyValues);
-    EXPECT_EQ(describe(p), "[3]: holds more than 4 values");
+    EXPECT_EQ(describe(p), "[4]: holds more than 4 values");
 }
 
 TEST(JsonRead, Utf16AndUtf32AndIllFormedUtf8AreRefused)

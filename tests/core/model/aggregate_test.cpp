@@ -28,8 +28,8 @@ void runFixture(const std::string& name, FixtureRun& run)
     const std::vector<int> ids = want["ids"].get<std::vector<int>>();
     ForwardOptions options;
     options.maskTokenId = want["mask_token_id"].get<int>();
-    const ModelStatus s = forward(run.model, ids, options, run.result);
-    ASSERT_TRUE(s.ok()) << s.message;
+    const attn::Status s = forward(run.model, ids, options, run.result);
+    ASSERT_TRUE(s.ok()) << attn::describe(s);
 }
 
 double worstAgainst(const std::vector<FloatMatrix>& got, const json& want)
@@ -134,9 +134,9 @@ TEST(ForwardProgress, ReportsEveryLayerAndStopsWhenTheCallbackSaysSo)
 
     options.progress = [](int done, int) { return done < 1; };  // stop before layer 2
     ForwardResult stopped;
-    const ModelStatus s = forward(run.model, ids, options, stopped);
-    EXPECT_EQ(s.code, ModelError::Cancelled);
-    EXPECT_NE(s.message.find("layer 2"), std::string::npos) << s.message;
+    const attn::Status s = forward(run.model, ids, options, stopped);
+    EXPECT_EQ(s.code, attn::StatusCode::Cancelled);
+    EXPECT_NE(attn::describe(s).find("layer 2"), std::string::npos) << attn::describe(s);
 }
 
 TEST(Aggregates, TheStrongestHeadIsTheLargestWeightOfItsCellOverEveryHead)

@@ -69,8 +69,8 @@ TEST(ForwardReusing, TypingEditsGiveWhatAFullPassGives)
     for (const std::vector<int>& ids : edits) {
         ForwardResult full, reused;
         ASSERT_TRUE(forward(model, ids, typing(), full).ok());
-        const ModelStatus s = forwardReusing(model, ids, typing(), previous, reused);
-        ASSERT_TRUE(s.ok()) << s.message;
+        const attn::Status s = forwardReusing(model, ids, typing(), previous, reused);
+        ASSERT_TRUE(s.ok()) << attn::describe(s);
         SCOPED_TRACE(ids.size());
         expectSameRun(reused, full);
     }

@@ -30,8 +30,8 @@ Agreement compareWithTorch(const std::string& name)
 {
     Agreement worst;
     Model model;
-    const ModelStatus loaded = Model::load(test::modelFixture(name).string(), model);
-    EXPECT_TRUE(loaded.ok()) << loaded.message;
+    const attn::Status loaded = Model::load(test::modelFixture(name).string(), model);
+    EXPECT_TRUE(loaded.ok()) << attn::describe(loaded);
     if (!loaded.ok()) return {INFINITY, INFINITY};
     const json want = json::parse(test::readBytes(test::modelFixture(name) / "expected.json"));
     const std::vector<int> ids = want["ids"].get<std::vector<int>>();
@@ -39,8 +39,8 @@ Agreement compareWithTorch(const std::string& name)
     options.allLogits = true;
     options.maskTokenId = want["mask_token_id"].get<int>();
     ForwardResult r;
-    const ModelStatus ran = forward(model, ids, options, r);
-    EXPECT_TRUE(ran.ok()) << ran.message;
+    const attn::Status ran = forward(model, ids, options, r);
+    EXPECT_TRUE(ran.ok()) << attn::describe(ran);
     if (!ran.ok()) return {INFINITY, INFINITY};
 
     const long n = static_cast<long>(ids.size());
@@ -139,7 +139,7 @@ TEST(ModelForward, RunFromALayerReproducesTheFullRun)
         EXPECT_EQ(again.layers[1].attention[0], full.layers[1].attention[0]);
         EXPECT_EQ(again.logits, full.logits);
         EXPECT_EQ(again.predictions.size(), full.predictions.size());
-        EXPECT_EQ(forwardFrom(model, 2, options, again).code, ModelError::BadLayer);
+        EXPECT_EQ(forwardFrom(model, 2, options, again).code, attn::StatusCode::BadLayer);
     }
 }
 
@@ -169,10 +169,14 @@ TEST(ModelForward, RefusesTextLongerThanThePositions)
     ASSERT_TRUE(Model::load(test::modelFixture("gpt2_tiny").string(), model).ok());
     ForwardResult r;
     const std::vector<int> ids(33, 1);  // n_positions = 32
-    const ModelStatus s = forward(model, ids, {}, r);
-    EXPECT_EQ(s.code, ModelError::TooLong);
-    EXPECT_NE(s.message.find("33 tokens exceed the model's 32 positions"), std::string::npos)
-        << s.message;
+    const attn::Status s = forward(model, ids, {}, r);
+    EXPECT_EQ(s.code, attn::StatusCode::TooLong);
+    EXPECT_EQ(s.field, "ids");
+    EXPECT_EQ(s.value, 33);
+    EXPECT_EQ(s.limit, 32);
+    EXPECT_NE(attn::describe(s).find("33 tokens exceed the model's 32 positions"),
+              std::string::npos)
+        << attn::describe(s);
     EXPECT_TRUE(forward(model, std::vector<int>(32, 1), {}, r).ok());
 }
 
@@ -181,15 +185,19 @@ TEST(ModelForward, RefusesEmptyInputBadIdsAndBadPositions)
     Model model;
     ASSERT_TRUE(Model::load(test::modelFixture("bert_tiny").string(), model).ok());
     ForwardResult r;
-    EXPECT_EQ(forward(model, std::vector<int>{}, {}, r).code, ModelError::EmptyInput);
-    const ModelStatus s = forward(model, std::vector<int>{1, 80}, {}, r);
-    EXPECT_EQ(s.code, ModelError::TokenOutOfRange);
+    EXPECT_EQ(forward(model, std::vector<int>{}, {}, r).code, attn::StatusCode::EmptyInput);
+    const attn::Status s = forward(model, std::vector<int>{1, 80}, {}, r);
+    EXPECT_EQ(s.code, attn::StatusCode::TokenOutOfRange);
     EXPECT_EQ(s.field, "ids");
-    EXPECT_EQ(s.position, 1);
-    EXPECT_NE(s.message.find("token 2 has the id 80"), std::string::npos) << s.message;
+    EXPECT_EQ(s.position, 1);  // kept from 0, printed from 1
+    EXPECT_EQ(s.value, 80);
+    EXPECT_GT(s.limit, 0);
+    EXPECT_NE(attn::describe(s).find("token 2 has the id 80"), std::string::npos)
+        << attn::describe(s);
     ForwardOptions options;
     options.predictAt = {5};
-    EXPECT_EQ(forward(model, std::vector<int>{1, 2}, options, r).code, ModelError::BadPosition);
+    EXPECT_EQ(forward(model, std::vector<int>{1, 2}, options, r).code,
+              attn::StatusCode::BadPosition);
     Model none;
     EXPECT_FALSE(forward(none, std::vector<int>{1}, {}, r).ok());
 }
@@ -204,8 +212,8 @@ TEST(Gpt2Forward, DefaultSizeCheckpointGivesNormalisedCausalRows)
     const auto start = std::chrono::steady_clock::now();
     ASSERT_NO_FATAL_FAILURE(test::writeRandomGpt2(dir.path(), {12, 12, 768, 1024, 1000}));
     Model model;
-    const ModelStatus loaded = Model::load(dir.path().string(), model);
-    ASSERT_TRUE(loaded.ok()) << loaded.message;
+    const attn::Status loaded = Model::load(dir.path().string(), model);
+    ASSERT_TRUE(loaded.ok()) << attn::describe(loaded);
     EXPECT_EQ(model.file().copiedBytes(), 0u);
     const std::vector<int> ids{10, 200, 31, 999, 0, 512, 77, 640};
     ForwardResult r;

@@ -57,8 +57,8 @@ TEST_P(HeadEdits, AgreeWithPyTorchOnEveryLaterWeightAndTheLogits)
         for (const json& e : c["edits"]) edits.push_back(editOf(e));
         SCOPED_TRACE(describe(edits.front()));
         ForwardResult after;
-        const ModelStatus s = runEdited(model, before, edits, options, after);
-        ASSERT_TRUE(s.ok()) << s.message;
+        const attn::Status s = runEdited(model, before, edits, options, after);
+        ASSERT_TRUE(s.ok()) << attn::describe(s);
         const test::TorchGap gap = test::gapToTorch(after, c, n);
         EXPECT_LT(gap.weight, kWeightTolerance);
         EXPECT_LT(gap.logit, kLogitTolerance);
@@ -96,9 +96,9 @@ TEST(HeadEdits, EditsOutsideTheModelOrTheTextAreRefusedNamingThem)
     Model model;
     ASSERT_TRUE(Model::load(test::modelFixture("gpt2_tiny").string(), model).ok());
     const auto refused = [&](std::vector<HeadEdit> edits, const std::string& words) {
-        const ModelStatus s = checkEdits(model, 6, edits);
+        const attn::Status s = checkEdits(model, 6, edits);
         EXPECT_FALSE(s.ok());
-        EXPECT_NE(s.message.find(words), std::string::npos) << s.message;
+        EXPECT_NE(attn::describe(s).find(words), std::string::npos) << attn::describe(s);
     };
     refused({{HeadEditKind::Key, 2, 0, 0, 2.0f}},
             "edit 1 (key layer 3 head 1 index 1 x2): the "
@@ -112,17 +112,24 @@ TEST(HeadEdits, EditsOutsideTheModelOrTheTextAreRefusedNamingThem)
             "the same as edit 1 (ablate layer 2 head 2)");
     // The status names the edit by its index, and the earlier one of a pair in `row`, so that
     // a caller can name its own options; the sentence after the names is `detail`.
-    const ModelStatus s =
+    const attn::Status s =
         checkEdits(model, 6,
                    std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},
                                          {HeadEditKind::AblateZero, 0, 5, 0, 1.0f}});
-    EXPECT_EQ(s.code, ModelError::BadLayer);
+    EXPECT_EQ(s.code, attn::StatusCode::BadLayer);
     EXPECT_EQ(s.edit, 1);
     EXPECT_EQ(s.detail, "the model has 4 heads");
-    const ModelStatus twice = checkEdits(model, 6,
-                                         std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},
-                                                               {HeadEditKind::Key, 0, 0, 1, 3.0f}});
-    EXPECT_EQ(twice.code, ModelError::DuplicateEdit);
+    // The part at fault, its number and what the model has: enough to say it in any language.
+    EXPECT_EQ(s.field, "head");
+    EXPECT_EQ(s.value, 5);
+    EXPECT_EQ(s.limit, 4);
+    EXPECT_EQ(s.layer, 0);
+    EXPECT_EQ(s.subject, "ablate layer 1 head 6");
+    const attn::Status twice =
+        checkEdits(model, 6,
+                   std::vector<HeadEdit>{{HeadEditKind::Key, 0, 0, 1, 2.0f},
+                                         {HeadEditKind::Key, 0, 0, 1, 3.0f}});
+    EXPECT_EQ(twice.code, attn::StatusCode::DuplicateEdit);
     EXPECT_EQ(twice.edit, 1);
     EXPECT_EQ(twice.row, 0);
     EXPECT_TRUE(checkEdits(model, 6,

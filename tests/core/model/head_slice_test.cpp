@@ -78,8 +78,8 @@ TEST_P(HeadSlices, AnUneditedHeadCarriedBackLeavesTheRunAsItWas)
     Opened r;
     open(GetParam(), r);
     ForwardResult after;
-    const ModelStatus s = runWithHead(r.model, r.before, workbench(r, 0, 1, {}), r.options, after);
-    ASSERT_TRUE(s.ok()) << s.message;
+    const attn::Status s = runWithHead(r.model, r.before, workbench(r, 0, 1, {}), r.options, after);
+    ASSERT_TRUE(s.ok()) << attn::describe(s);
     EXPECT_LE((after.logits - r.before.logits).cwiseAbs().maxCoeff(), 1e-4);
     EXPECT_EQ(after.predictions.front().top.front().id,
               r.before.predictions.front().top.front().id);
@@ -104,9 +104,9 @@ TEST_P(HeadSlices, WorkbenchEditsCarriedThroughAgreeWithPyTorch)
         const int head = e["head"].get<int>();
         SCOPED_TRACE(kind + " layer " + std::to_string(layer) + " head " + std::to_string(head));
         ForwardResult after;
-        const ModelStatus s =
+        const attn::Status s =
             runWithHead(r.model, r.before, workbench(r, layer, head, {edit}), r.options, after);
-        ASSERT_TRUE(s.ok()) << s.message;
+        ASSERT_TRUE(s.ok()) << attn::describe(s);
         const test::TorchGap gap = test::gapToTorch(after, c, n);
         EXPECT_LT(gap.weight, kWeightTolerance);
         EXPECT_LT(gap.logit, kLogitTolerance);
@@ -147,19 +147,20 @@ TEST(HeadSlice, HeadsOutsideTheModelAndMisshapenResultsAreRefusedNamingThem)
     Opened r;
     open("gpt2_tiny", r);
     HeadSlice slice;
-    ModelStatus s = sliceHead(r.model, r.before, 2, 0, slice);
-    EXPECT_EQ(s.code, ModelError::BadLayer);
-    EXPECT_NE(s.message.find("layer 3 head 1"), std::string::npos) << s.message;
-    EXPECT_EQ(sliceHead(r.model, r.before, 0, 4, slice).code, ModelError::BadLayer);
+    attn::Status s = sliceHead(r.model, r.before, 2, 0, slice);
+    EXPECT_EQ(s.code, attn::StatusCode::BadLayer);
+    EXPECT_NE(attn::describe(s).find("layer 3 head 1"), std::string::npos) << attn::describe(s);
+    EXPECT_EQ(sliceHead(r.model, r.before, 0, 4, slice).code, attn::StatusCode::BadLayer);
     HeadOverride o = workbench(r, 0, 0, {});
     o.output.conservativeResize(o.output.rows(), o.output.cols() - 1);
     ForwardResult after;
     s = runWithHead(r.model, r.before, o, r.options, after);
-    EXPECT_EQ(s.code, ModelError::TensorShape);
-    EXPECT_NE(s.message.find("output"), std::string::npos) << s.message;
+    EXPECT_EQ(s.code, attn::StatusCode::TensorShape);
+    EXPECT_NE(attn::describe(s).find("output"), std::string::npos) << attn::describe(s);
     o = workbench(r, 0, 0, {});
     o.weights(1, 1) = NAN;
-    EXPECT_EQ(runWithHead(r.model, r.before, o, r.options, after).code, ModelError::NonFinite);
+    EXPECT_EQ(runWithHead(r.model, r.before, o, r.options, after).code,
+              attn::StatusCode::NonFinite);
 }
 
 }  // namespace

@@ -35,8 +35,8 @@ std::string openWithinBudget(const TempDir& dir, const std::string& bytes)
     test::writeBytes(path, bytes);
     const attn::test::LimitedRun run = attn::test::runWithAddressBudget(kBudget, [&] {
         SafetensorsFile file;
-        const ModelStatus s = SafetensorsFile::open(path.string(), file);
-        return s.ok() ? "ok " + std::to_string(file.tensors().size()) : s.message;
+        const attn::Status s = SafetensorsFile::open(path.string(), file);
+        return s.ok() ? "ok " + std::to_string(file.tensors().size()) : attn::describe(s);
     });
     EXPECT_TRUE(run.exited) << "the child ended by signal " << run.signal;
     return run.report;
@@ -119,7 +119,7 @@ TEST(MemoryLimit, ConfigNestedAMillionDeepIsRefusedWithin100MB)
         R"({"model_type":"gpt2","n_head":2,"n_embd":8,"n_layer":)" + nested(1'000'000) + "}";
     const attn::test::LimitedRun run = attn::test::runWithAddressBudget(kBudget, [&] {
         ModelConfig c;
-        return parseConfig(text, "config.json", c).message;
+        return attn::describe(parseConfig(text, "config.json", c));
     });
     ASSERT_TRUE(run.exited) << "the child ended by signal " << run.signal;
     EXPECT_NE(run.report.find("nested more than 64 levels"), std::string::npos) << run.report;
@@ -135,7 +135,7 @@ TEST(MemoryLimit, ConfigOfFifteenMebibytesIsRefusedWithin100MB)
     test::writeBytes(dir.path() / "config.json", text);
     const attn::test::LimitedRun run = attn::test::runWithAddressBudget(kBudget, [&] {
         ModelConfig c;
-        return readConfig((dir.path() / "config.json").string(), c).message;
+        return attn::describe(readConfig((dir.path() / "config.json").string(), c));
     });
     ASSERT_TRUE(run.exited) << "the child ended by signal " << run.signal;
     EXPECT_NE(run.report.find("not a config file"), std::string::npos) << run.report;
@@ -151,7 +151,7 @@ TEST(MemoryLimit, ModelDeclaringTwoToThe24LayersIsRefusedWithin100MB)
     test::writeBytes(folder / "config.json", config.dump());
     const attn::test::LimitedRun run = attn::test::runWithAddressBudget(kBudget, [&] {
         Model m;
-        return Model::load(folder.string(), m).message;
+        return attn::describe(Model::load(folder.string(), m));
     });
     ASSERT_TRUE(run.exited) << "the child ended by signal " << run.signal;
     EXPECT_NE(run.report.find("h.2.ln_1.weight"), std::string::npos) << run.report;
@@ -164,15 +164,15 @@ TEST(MemoryLimit, TokenizerFilesNestedFourMillionDeepAreRefusedWithin100MB)
     const std::string deep = nested(4'000'000);
     attn::test::LimitedRun run = attn::test::runWithAddressBudget(kBudget, [&] {
         const auto loaded = attn::tok::Gpt2Tokenizer::fromStrings(deep, "a b\n");
-        const auto* e = std::get_if<attn::tok::LoadError>(&loaded);
-        return e ? e->what : std::string("loaded");
+        const auto* e = std::get_if<attn::Status>(&loaded);
+        return e ? e->detail : std::string("loaded");
     });
     ASSERT_TRUE(run.exited) << "the child ended by signal " << run.signal;
     EXPECT_NE(run.report.find("nested more than 64 levels"), std::string::npos) << run.report;
     run = attn::test::runWithAddressBudget(kBudget, [&] {
         const auto loaded = attn::tok::BertTokenizer::optionsFromConfigJson(deep, "cfg.json");
-        const auto* e = std::get_if<attn::tok::LoadError>(&loaded);
-        return e ? e->what : std::string("loaded");
+        const auto* e = std::get_if<attn::Status>(&loaded);
+        return e ? e->detail : std::string("loaded");
     });
     ASSERT_TRUE(run.exited) << "the child ended by signal " << run.signal;
     EXPECT_NE(run.report.find("nested more than 64 levels"), std::string::npos) << run.report;

@@ -59,38 +59,38 @@ TEST(ModelConfig, ReadsDistilgpt2StyleConfigWithNCtx)
 TEST(ModelConfig, RefusesUnknownModelTypeNamingIt)
 {
     ModelConfig c;
-    const ModelStatus s = parseConfig(R"({"model_type": "t5", "d_model": 512})", "cfg.json", c);
-    EXPECT_EQ(s.code, ModelError::UnsupportedModel);
-    EXPECT_NE(s.message.find("cfg.json"), std::string::npos) << s.message;
-    EXPECT_NE(s.message.find("\"t5\""), std::string::npos) << s.message;
-    EXPECT_NE(s.message.find("gpt2, bert"), std::string::npos) << s.message;
+    const attn::Status s = parseConfig(R"({"model_type": "t5", "d_model": 512})", "cfg.json", c);
+    EXPECT_EQ(s.code, attn::StatusCode::UnsupportedModel);
+    EXPECT_NE(attn::describe(s).find("cfg.json"), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("\"t5\""), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("gpt2, bert"), std::string::npos) << attn::describe(s);
 }
 
 TEST(ModelConfig, RefusesMissingOrBadFields)
 {
     ModelConfig c;
-    ModelStatus s = parseConfig(R"({"model_type": "gpt2", "n_layer": 2, "n_head": 2,
+    attn::Status s = parseConfig(R"({"model_type": "gpt2", "n_layer": 2, "n_head": 2,
         "n_embd": 8, "vocab_size": 10})",
-                                "cfg.json", c);
-    EXPECT_EQ(s.code, ModelError::ConfigField);
+                                 "cfg.json", c);
+    EXPECT_EQ(s.code, attn::StatusCode::ConfigField);
     EXPECT_EQ(s.field, "n_ctx");
     s = parseConfig(R"({"model_type": "bert", "num_hidden_layers": 2, "num_attention_heads": 5,
         "hidden_size": 8, "intermediate_size": 16, "max_position_embeddings": 8,
         "vocab_size": 10})",
                     "cfg.json", c);
-    EXPECT_EQ(s.code, ModelError::ConfigField);
-    EXPECT_NE(s.message.find("not divisible"), std::string::npos) << s.message;
+    EXPECT_EQ(s.code, attn::StatusCode::ConfigField);
+    EXPECT_NE(attn::describe(s).find("not divisible"), std::string::npos) << attn::describe(s);
     s = parseConfig(R"({"model_type": "gpt2", "n_layer": -1})", "cfg.json", c);
     EXPECT_EQ(s.field, "n_layer");
     s = parseConfig("not json", "cfg.json", c);
-    EXPECT_EQ(s.code, ModelError::ConfigField);
+    EXPECT_EQ(s.code, attn::StatusCode::ConfigField);
     s = parseConfig(R"({"n_layer": 2})", "cfg.json", c);
     EXPECT_EQ(s.field, "model_type");
     s = parseConfig(R"({"model_type": "gpt2", "n_layer": 2, "n_head": 2, "n_embd": 8,
         "n_positions": 8, "vocab_size": 10, "activation_function": "swish"})",
                     "cfg.json", c);
-    EXPECT_EQ(s.code, ModelError::UnsupportedModel);
-    EXPECT_NE(s.message.find("swish"), std::string::npos) << s.message;
+    EXPECT_EQ(s.code, attn::StatusCode::UnsupportedModel);
+    EXPECT_NE(attn::describe(s).find("swish"), std::string::npos) << attn::describe(s);
 }
 
 TEST(ModelConfig, RefusesAValueNestedDeeperThan64Levels)
@@ -99,15 +99,16 @@ TEST(ModelConfig, RefusesAValueNestedDeeperThan64Levels)
     // stack.
     const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
     ModelConfig c;
-    const ModelStatus s =
+    const attn::Status s =
         parseConfig(R"({"model_type": "gpt2", "n_layer": )" + deep + "}", "cfg.json", c);
-    EXPECT_EQ(s.code, ModelError::ConfigField);
-    EXPECT_NE(s.message.find("nested more than 64 levels"), std::string::npos) << s.message;
+    EXPECT_EQ(s.code, attn::StatusCode::ConfigField);
+    EXPECT_NE(attn::describe(s).find("nested more than 64 levels"), std::string::npos)
+        << attn::describe(s);
     // A wrong value is quoted, shortened.
-    const ModelStatus t = parseConfig(
+    const attn::Status t = parseConfig(
         R"({"model_type": "gpt2", "n_layer": ")" + std::string(1000, 'x') + "\"}", "cfg.json", c);
-    EXPECT_NE(t.message.find("got \"xxx"), std::string::npos) << t.message;
-    EXPECT_LT(t.message.size(), 200u) << t.message;
+    EXPECT_NE(attn::describe(t).find("got \"xxx"), std::string::npos) << attn::describe(t);
+    EXPECT_LT(attn::describe(t).size(), 200u) << attn::describe(t);
 }
 
 TEST(ModelLoad, BindsEveryFixtureWithAndWithoutPrefix)
@@ -115,20 +116,21 @@ TEST(ModelLoad, BindsEveryFixtureWithAndWithoutPrefix)
     for (const char* name :
          {"gpt2_tiny", "gpt2_tiny_f16_prefixed", "bert_tiny", "bert_tiny_bf16_prefixed"}) {
         Model m;
-        const ModelStatus s = Model::load(test::modelFixture(name).string(), m);
-        ASSERT_TRUE(s.ok()) << name << ": " << s.message;
+        const attn::Status s = Model::load(test::modelFixture(name).string(), m);
+        ASSERT_TRUE(s.ok()) << name << ": " << attn::describe(s);
         EXPECT_TRUE(m.loaded());
         EXPECT_TRUE(m.hasLanguageHead());
         EXPECT_EQ(m.layers().size(), 2u);
     }
 }
 
-void expectLoadRefused(const test::fs::path& folder, ModelError code, const std::string& inMessage)
+void expectLoadRefused(const test::fs::path& folder, attn::StatusCode code,
+                       const std::string& inMessage)
 {
     Model m;
-    const ModelStatus s = Model::load(folder.string(), m);
-    EXPECT_EQ(s.code, code) << s.message;
-    EXPECT_NE(s.message.find(inMessage), std::string::npos) << s.message;
+    const attn::Status s = Model::load(folder.string(), m);
+    EXPECT_EQ(s.code, code) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find(inMessage), std::string::npos) << attn::describe(s);
     EXPECT_FALSE(m.loaded());
 }
 
@@ -137,11 +139,11 @@ TEST(ModelLoad, RefusesFolderWithoutCheckpointOrConfig)
     TempDir dir;
     const auto a = dir.copyOf("gpt2_tiny");
     test::fs::remove(a / "model.safetensors");
-    expectLoadRefused(a, ModelError::FileOpen, "model.safetensors: missing");
+    expectLoadRefused(a, attn::StatusCode::FileOpen, "model.safetensors: missing");
     const auto b = dir.copyOf("bert_tiny");
     test::fs::remove(b / "config.json");
-    expectLoadRefused(b, ModelError::FileOpen, "config.json");
-    expectLoadRefused(dir.path() / "no_such_folder", ModelError::FileOpen, "config.json");
+    expectLoadRefused(b, attn::StatusCode::FileOpen, "config.json");
+    expectLoadRefused(dir.path() / "no_such_folder", attn::StatusCode::FileOpen, "config.json");
 }
 
 TEST(ModelLoad, RefusesTruncatedCheckpoint)
@@ -150,7 +152,7 @@ TEST(ModelLoad, RefusesTruncatedCheckpoint)
     const auto folder = dir.copyOf("bert_tiny");
     const std::string bytes = test::readBytes(folder / "model.safetensors");
     test::writeBytes(folder / "model.safetensors", bytes.substr(0, bytes.size() - 100));
-    expectLoadRefused(folder, ModelError::BadOffsets, "past the data section");
+    expectLoadRefused(folder, attn::StatusCode::BadOffsets, "past the data section");
 }
 
 TEST(ModelLoad, RefusesHeaderWhoseOffsetsLie)
@@ -161,7 +163,7 @@ TEST(ModelLoad, RefusesHeaderWhoseOffsetsLie)
         h["ln_f.bias"]["data_offsets"][1] =
             h["ln_f.bias"]["data_offsets"][1].get<long>() + 1'000'000;
     });
-    expectLoadRefused(folder, ModelError::BadOffsets, "'ln_f.bias'");
+    expectLoadRefused(folder, attn::StatusCode::BadOffsets, "'ln_f.bias'");
 }
 
 TEST(ModelLoad, RefusesOverlappingTensors)
@@ -171,7 +173,7 @@ TEST(ModelLoad, RefusesOverlappingTensors)
     test::rewriteHeader(folder / "model.safetensors", [](json& h) {
         h["h.0.ln_1.bias"]["data_offsets"] = h["h.0.ln_1.weight"]["data_offsets"];
     });
-    expectLoadRefused(folder, ModelError::Overlap, "overlap");
+    expectLoadRefused(folder, attn::StatusCode::Overlap, "overlap");
 }
 
 TEST(ModelLoad, RefusesWrongShapeNamingTheTensor)
@@ -182,7 +184,7 @@ TEST(ModelLoad, RefusesWrongShapeNamingTheTensor)
     test::rewriteHeader(folder / "model.safetensors", [](json& h) {
         h["h.1.attn.c_proj.weight"]["shape"] = {8, 32};
     });
-    expectLoadRefused(folder, ModelError::TensorShape,
+    expectLoadRefused(folder, attn::StatusCode::TensorShape,
                       "h.1.attn.c_proj.weight: shape [8, 32], expected [16, 16]");
 }
 
@@ -195,7 +197,7 @@ TEST(ModelLoad, RefusesMissingTensorNamingIt)
             h["bert.encoder.layer.1.attention.self.key.bias"];
         h.erase("bert.encoder.layer.1.attention.self.key.bias");
     });
-    expectLoadRefused(folder, ModelError::MissingTensor,
+    expectLoadRefused(folder, attn::StatusCode::MissingTensor,
                       "bert.encoder.layer.1.attention.self.key.bias");
 }
 
@@ -204,7 +206,7 @@ TEST(ModelLoad, RefusesUnknownModelType)
     TempDir dir;
     const auto folder = dir.copyOf("gpt2_tiny");
     test::writeBytes(folder / "config.json", R"({"model_type": "llama", "hidden_size": 16})");
-    expectLoadRefused(folder, ModelError::UnsupportedModel,
+    expectLoadRefused(folder, attn::StatusCode::UnsupportedModel,
                       "\"llama\" is not supported (supported: gpt2, bert)");
 }
 
@@ -215,7 +217,7 @@ TEST(ModelLoad, RefusesIntegerTensorAsWeights)
     test::rewriteHeader(folder / "model.safetensors", [](json& h) {
         h["ln_f.weight"]["dtype"] = "I32";  // same size as F32
     });
-    expectLoadRefused(folder, ModelError::UnsupportedDtype, "ln_f.weight");
+    expectLoadRefused(folder, attn::StatusCode::UnsupportedDtype, "ln_f.weight");
 }
 
 }  // namespace

@@ -49,17 +49,19 @@ TEST(NonFinite, WeightsHoldingNaNAreNamedWithTheTensorLayerHeadAndStageFromOne)
     Model model;
     ASSERT_TRUE(Model::load(folder.string(), model).ok());
     ForwardResult r;
-    const ModelStatus s = forward(model, kIds, {}, r);
-    ASSERT_EQ(s.code, ModelError::NonFinite) << s.message;
-    EXPECT_EQ(s.cause, Cause::Weights);
+    const attn::Status s = forward(model, kIds, {}, r);
+    ASSERT_EQ(s.code, attn::StatusCode::NonFinite) << attn::describe(s);
+    EXPECT_EQ(s.cause, attn::Cause::Weights);
     EXPECT_EQ(s.field, "h.1.attn.c_attn.weight");
     EXPECT_EQ(s.layer, 1);
     EXPECT_EQ(s.head, 0);
-    EXPECT_NE(s.message.find("layer 2 head 1, the query vectors Q"), std::string::npos)
-        << s.message;
-    EXPECT_NE(s.message.find("the weights caused it: h.1.attn.c_attn.weight"), std::string::npos)
-        << s.message;
-    EXPECT_EQ(s.message.find("-1"), std::string::npos) << s.message;
+    EXPECT_EQ(s.stage, "the query vectors Q");
+    EXPECT_NE(attn::describe(s).find("layer 2 head 1, the query vectors Q"), std::string::npos)
+        << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("the weights caused it: h.1.attn.c_attn.weight"),
+              std::string::npos)
+        << attn::describe(s);
+    EXPECT_EQ(attn::describe(s).find("-1"), std::string::npos) << attn::describe(s);
 }
 
 TEST(NonFinite, FiniteWeightsThatOverflowOnTheTextBlameTheText)
@@ -71,14 +73,14 @@ TEST(NonFinite, FiniteWeightsThatOverflowOnTheTextBlameTheText)
     Model model;
     ASSERT_TRUE(Model::load(folder.string(), model).ok());
     ForwardResult r;
-    const ModelStatus s = forward(model, kIds, {}, r);
-    ASSERT_EQ(s.code, ModelError::NonFinite) << s.message;
-    EXPECT_EQ(s.cause, Cause::Text);
+    const attn::Status s = forward(model, kIds, {}, r);
+    ASSERT_EQ(s.code, attn::StatusCode::NonFinite) << attn::describe(s);
+    EXPECT_EQ(s.cause, attn::Cause::Text);
     EXPECT_EQ(s.layer, 0);
     EXPECT_GE(s.head, 0);
-    EXPECT_NE(s.message.find("layer 1 head "), std::string::npos) << s.message;
-    EXPECT_NE(s.message.find("the scores"), std::string::npos) << s.message;
-    EXPECT_NE(s.message.find("the text caused it"), std::string::npos) << s.message;
+    EXPECT_NE(attn::describe(s).find("layer 1 head "), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("the scores"), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("the text caused it"), std::string::npos) << attn::describe(s);
 }
 
 TEST(NonFinite, AnEditThatOverflowsIsNamedAsTheCause)
@@ -92,16 +94,17 @@ TEST(NonFinite, AnEditThatOverflowsIsNamedAsTheCause)
     const std::vector<HeadEdit> edits{{HeadEditKind::Value, 1, 3, 2, 2.0f},
                                       {HeadEditKind::Query, 0, 1, 2, 3e38f},
                                       {HeadEditKind::Key, 0, 1, 2, 3e38f}};
-    const ModelStatus s = runEdited(model, before, edits, {}, after);
-    ASSERT_EQ(s.code, ModelError::NonFinite) << s.message;
-    EXPECT_EQ(s.cause, Cause::Edit);
+    const attn::Status s = runEdited(model, before, edits, {}, after);
+    ASSERT_EQ(s.code, attn::StatusCode::NonFinite) << attn::describe(s);
+    EXPECT_EQ(s.cause, attn::Cause::Edit);
     EXPECT_EQ(s.edit, 1);
     EXPECT_EQ(s.layer, 0);
     EXPECT_EQ(s.head, 1);
-    EXPECT_NE(s.message.find("layer 1 head 2"), std::string::npos) << s.message;
-    EXPECT_NE(s.message.find("the edit caused it"), std::string::npos) << s.message;
-    EXPECT_NE(s.message.find("edit 2 (query layer 1 head 2 index 3 x3e+38)"), std::string::npos)
-        << s.message;
+    EXPECT_NE(attn::describe(s).find("layer 1 head 2"), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("the edit caused it"), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("edit 2 (query layer 1 head 2 index 3 x3e+38)"),
+              std::string::npos)
+        << attn::describe(s);
 }
 
 TEST(NonFinite, AStatusWithoutACellNamesNoRowOrColumn)

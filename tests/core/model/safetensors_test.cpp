@@ -27,7 +27,7 @@ std::string floatBytes(std::initializer_list<float> values)
     return out;
 }
 
-ModelStatus openBytes(const TempDir& dir, const std::string& bytes, SafetensorsFile& file)
+attn::Status openBytes(const TempDir& dir, const std::string& bytes, SafetensorsFile& file)
 {
     const auto path = dir.path() / "t.safetensors";
     test::writeBytes(path, bytes);
@@ -100,32 +100,32 @@ TEST(Safetensors, KeepsNonFloatTensorsWithoutData)
     EXPECT_EQ(ids->data, nullptr);
 }
 
-void expectRefused(const std::string& bytes, ModelError code, const std::string& inMessage)
+void expectRefused(const std::string& bytes, attn::StatusCode code, const std::string& inMessage)
 {
     TempDir dir;
     SafetensorsFile file;
-    const ModelStatus s = openBytes(dir, bytes, file);
-    EXPECT_EQ(s.code, code) << s.message;
-    EXPECT_NE(s.message.find("t.safetensors"), std::string::npos) << s.message;
-    EXPECT_NE(s.message.find(inMessage), std::string::npos) << s.message;
+    const attn::Status s = openBytes(dir, bytes, file);
+    EXPECT_EQ(s.code, code) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("t.safetensors"), std::string::npos) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find(inMessage), std::string::npos) << attn::describe(s);
     EXPECT_TRUE(file.tensors().empty());
 }
 
 TEST(Safetensors, RefusesMissingFile)
 {
     SafetensorsFile file;
-    const ModelStatus s = SafetensorsFile::open("/nonexistent/dir/model.safetensors", file);
-    EXPECT_EQ(s.code, ModelError::FileOpen);
-    EXPECT_NE(s.message.find("/nonexistent/dir/model.safetensors"), std::string::npos);
+    const attn::Status s = SafetensorsFile::open("/nonexistent/dir/model.safetensors", file);
+    EXPECT_EQ(s.code, attn::StatusCode::FileOpen);
+    EXPECT_NE(attn::describe(s).find("/nonexistent/dir/model.safetensors"), std::string::npos);
 }
 
 TEST(Safetensors, RefusesFilesShorterThanTheirHeader)
 {
-    expectRefused("", ModelError::FileTruncated, "header length");
-    expectRefused("abc", ModelError::FileTruncated, "header length");
+    expectRefused("", attn::StatusCode::FileTruncated, "header length");
+    expectRefused("abc", attn::StatusCode::FileTruncated, "header length");
     std::string bytes =
         test::safetensorsBytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", "");
-    expectRefused(bytes.substr(0, 20), ModelError::FileTruncated, "does not fit");
+    expectRefused(bytes.substr(0, 20), attn::StatusCode::FileTruncated, "does not fit");
 }
 
 TEST(Safetensors, RefusesHeaderAboveEightMebibytesBeforeReadingIt)
@@ -139,7 +139,7 @@ TEST(Safetensors, RefusesHeaderAboveEightMebibytesBeforeReadingIt)
          {kMaxSafetensorsHeader + 1, std::uint64_t{100'000'000}, std::uint64_t{200'000'000},
           std::numeric_limits<std::uint64_t>::max()}) {
         setLength(n);
-        expectRefused(bytes, ModelError::HeaderTooLarge, "8 MiB limit");
+        expectRefused(bytes, attn::StatusCode::HeaderTooLarge, "8 MiB limit");
     }
 }
 
@@ -149,11 +149,11 @@ TEST(Safetensors, RefusesATensorNamedTwice)
     expectRefused(test::safetensorsBytes(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
                                          R"("w":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
                                          floatBytes({1, 2})),
-                  ModelError::HeaderField, "appears twice");
+                  attn::StatusCode::HeaderField, "appears twice");
     expectRefused(test::safetensorsBytes(
                       R"({"w":{"dtype":"F32","shape":[1],"dtype":"F16","data_offsets":[0,4]}})",
                       floatBytes({1})),
-                  ModelError::HeaderField, "\"dtype\" appears twice");
+                  attn::StatusCode::HeaderField, "\"dtype\" appears twice");
 }
 
 TEST(Safetensors, ReadsFromMemoryAsFromAFile)
@@ -177,8 +177,8 @@ TEST(Safetensors, ReadsFromMemoryAsFromAFile)
         }
     }
     EXPECT_EQ(fromMemory.path(), "in memory");
-    const ModelStatus s = SafetensorsFile::fromMemory(bytes.data(), 20, "cut", fromMemory);
-    EXPECT_EQ(s.code, ModelError::FileTruncated) << s.message;
+    const attn::Status s = SafetensorsFile::fromMemory(bytes.data(), 20, "cut", fromMemory);
+    EXPECT_EQ(s.code, attn::StatusCode::FileTruncated) << attn::describe(s);
     EXPECT_TRUE(fromMemory.tensors().empty());
 }
 
@@ -203,21 +203,23 @@ TEST(Safetensors, ListsTensorsByNameAndSkipsFieldsItDoesNotUse)
 
 TEST(Safetensors, RefusesHeadersThatAreNotJsonObjects)
 {
-    expectRefused(test::safetensorsBytes("{\"a\": [1, 2", ""), ModelError::HeaderSyntax, "JSON");
-    expectRefused(test::safetensorsBytes("[1, 2, 3]", ""), ModelError::HeaderSyntax, "object");
-    expectRefused(test::safetensorsBytes(R"({"a": 3})", ""), ModelError::HeaderField, "'a'");
+    expectRefused(test::safetensorsBytes("{\"a\": [1, 2", ""), attn::StatusCode::HeaderSyntax,
+                  "JSON");
+    expectRefused(test::safetensorsBytes("[1, 2, 3]", ""), attn::StatusCode::HeaderSyntax,
+                  "object");
+    expectRefused(test::safetensorsBytes(R"({"a": 3})", ""), attn::StatusCode::HeaderField, "'a'");
     expectRefused(test::safetensorsBytes(R"({"a":{"dtype":"F32","shape":[1]}})", "abcd"),
-                  ModelError::HeaderField, "data_offsets");
+                  attn::StatusCode::HeaderField, "data_offsets");
     expectRefused(test::safetensorsBytes(
                       R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", "abcd"),
-                  ModelError::HeaderField, "shape");
+                  attn::StatusCode::HeaderField, "shape");
 }
 
 TEST(Safetensors, RefusesUnknownDtypeByName)
 {
     expectRefused(
         test::safetensorsBytes(R"({"w":{"dtype":"F12","shape":[1],"data_offsets":[0,4]}})", "abcd"),
-        ModelError::UnknownDtype, "\"F12\"");
+        attn::StatusCode::UnknownDtype, "\"F12\"");
 }
 
 TEST(Safetensors, RefusesOffsetsThatLie)
@@ -226,23 +228,23 @@ TEST(Safetensors, RefusesOffsetsThatLie)
     expectRefused(
         test::safetensorsBytes(R"({"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})",
                                floatBytes({1, 2})),
-        ModelError::BadOffsets, "'w'");
+        attn::StatusCode::BadOffsets, "'w'");
     // Begin after end.
     expectRefused(
         test::safetensorsBytes(R"({"w":{"dtype":"F32","shape":[0],"data_offsets":[8,4]}})",
                                floatBytes({1, 2})),
-        ModelError::BadOffsets, "begin 8 > end 4");
+        attn::StatusCode::BadOffsets, "begin 8 > end 4");
     // Span disagreeing with shape x dtype.
     expectRefused(
         test::safetensorsBytes(R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})",
                                floatBytes({1, 2})),
-        ModelError::BadOffsets, "needs 12");
+        attn::StatusCode::BadOffsets, "needs 12");
     // Shape whose byte size overflows 64 bits.
     expectRefused(
         test::safetensorsBytes(
             R"({"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})",
             floatBytes({1, 2})),
-        ModelError::BadOffsets, "overflows");
+        attn::StatusCode::BadOffsets, "overflows");
 }
 
 TEST(Safetensors, RefusesOverlappingTensors)
@@ -251,7 +253,7 @@ TEST(Safetensors, RefusesOverlappingTensors)
         test::safetensorsBytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
                                R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
                                floatBytes({1, 2, 3})),
-        ModelError::Overlap, "overlap");
+        attn::StatusCode::Overlap, "overlap");
 }
 
 TEST(Safetensors, RefusesTruncatedCheckpoint)
@@ -259,9 +261,10 @@ TEST(Safetensors, RefusesTruncatedCheckpoint)
     TempDir dir;
     const std::string good = test::readBytes(test::modelFixture("gpt2_tiny") / "model.safetensors");
     SafetensorsFile file;
-    const ModelStatus s = openBytes(dir, good.substr(0, good.size() / 2), file);
-    EXPECT_EQ(s.code, ModelError::BadOffsets) << s.message;
-    EXPECT_NE(s.message.find("past the data section"), std::string::npos) << s.message;
+    const attn::Status s = openBytes(dir, good.substr(0, good.size() / 2), file);
+    EXPECT_EQ(s.code, attn::StatusCode::BadOffsets) << attn::describe(s);
+    EXPECT_NE(attn::describe(s).find("past the data section"), std::string::npos)
+        << attn::describe(s);
 }
 
 }  // namespace

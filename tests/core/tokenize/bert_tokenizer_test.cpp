@@ -24,7 +24,7 @@ BertTokenizer loadBert(const BertOptions& options)
     std::string text;
     EXPECT_FALSE(readWholeFile(bertVocabPath(), text).has_value());
     auto loaded = BertTokenizer::fromVocabText(text, options);
-    if (auto* err = std::get_if<LoadError>(&loaded)) {
+    if (auto* err = std::get_if<attn::Status>(&loaded)) {
         ADD_FAILURE() << describe(*err);
         std::abort();
     }
@@ -119,7 +119,7 @@ TEST(BertTokenizer, DropsInvalidUtf8AndControlCharacters)
 
 std::string errorOf(const Loaded<BertTokenizer>& loaded)
 {
-    const auto* err = std::get_if<LoadError>(&loaded);
+    const auto* err = std::get_if<attn::Status>(&loaded);
     return err ? describe(*err) : std::string("(loaded)");
 }
 
@@ -133,12 +133,12 @@ TEST(BertTokenizer, RefusesMalformedFilesWithAMessage)
     EXPECT_NE(errorOf(BertTokenizer::fromFiles("/nonexistent/vocab.txt")).find("file not found"),
               std::string::npos);
     auto bad = BertTokenizer::optionsFromConfigJson(R"({"do_lower_case": "yes")", "cfg.json");
-    ASSERT_TRUE(std::holds_alternative<LoadError>(bad));
-    EXPECT_NE(describe(std::get<LoadError>(bad)).find("cfg.json: not valid JSON"),
+    ASSERT_TRUE(std::holds_alternative<attn::Status>(bad));
+    EXPECT_NE(describe(std::get<attn::Status>(bad)).find("cfg.json: not valid JSON"),
               std::string::npos);
     bad = BertTokenizer::optionsFromConfigJson(R"({"do_lower_case": "yes"})", "cfg.json");
-    ASSERT_TRUE(std::holds_alternative<LoadError>(bad));
-    EXPECT_EQ(describe(std::get<LoadError>(bad)),
+    ASSERT_TRUE(std::holds_alternative<attn::Status>(bad));
+    EXPECT_EQ(describe(std::get<attn::Status>(bad)),
               "cfg.json: \"do_lower_case\" must be true or false");
     auto good = BertTokenizer::optionsFromConfigJson(
         R"({"do_lower_case": false, "strip_accents": null, "model_max_length": 512})", "cfg.json");

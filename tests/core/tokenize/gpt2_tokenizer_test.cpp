@@ -18,7 +18,7 @@ const Gpt2Tokenizer& realGpt2()
     static const Gpt2Tokenizer tokenizer = [] {
         auto loaded = Gpt2Tokenizer::fromFiles(tokenizerFixtureDir() / "gpt2" / "vocab.json",
                                                tokenizerFixtureDir() / "gpt2" / "merges.txt");
-        if (auto* err = std::get_if<LoadError>(&loaded)) {
+        if (auto* err = std::get_if<attn::Status>(&loaded)) {
             ADD_FAILURE() << describe(*err);
             std::abort();
         }
@@ -170,14 +170,14 @@ TEST(Gpt2Tokenizer, ReadsTokenizerJsonWithStringOrPairMerges)
         nlohmann::json root = {{"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", merges}}}};
         auto loaded = Gpt2Tokenizer::fromTokenizerJsonString(root.dump());
         ASSERT_TRUE(std::holds_alternative<Gpt2Tokenizer>(loaded))
-            << describe(std::get<LoadError>(loaded));
+            << describe(std::get<attn::Status>(loaded));
         EXPECT_EQ(std::get<Gpt2Tokenizer>(loaded).encode(" the hello"), tiny.encode(" the hello"));
     }
 }
 
 std::string errorOf(const Loaded<Gpt2Tokenizer>& loaded)
 {
-    const auto* err = std::get_if<LoadError>(&loaded);
+    const auto* err = std::get_if<attn::Status>(&loaded);
     return err ? describe(*err) : std::string("(loaded)");
 }
 

@@ -14,7 +14,7 @@ using testing::writeFile;
 
 std::string errorOf(const Loaded<Tokenizer>& loaded)
 {
-    const auto* err = std::get_if<LoadError>(&loaded);
+    const auto* err = std::get_if<attn::Status>(&loaded);
     return err ? describe(*err) : std::string("(loaded)");
 }
 

@@ -153,13 +153,13 @@ TEST(LossTarget, BadTargetsGiveTheirStatusesAndLeaveOutputsUntouched)
     spec.patterns.push_back({1, Matrix::Zero(5, 4)});
     Status s = run(spec);
     EXPECT_EQ(s.code, StatusCode::ShapeMismatch);
-    EXPECT_EQ(s.field, "target.patterns[1]");
+    EXPECT_EQ(s.field, "target pattern 2");
     EXPECT_EQ(s.expectedCols, 5);
 
     spec.patterns[1] = {2, Matrix::Zero(5, 5)};
     s = run(spec);
     EXPECT_EQ(s.code, StatusCode::EditOutOfRange);
-    EXPECT_EQ(s.field, "target.patterns[1].head");
+    EXPECT_EQ(s.field, "target pattern 2, head");
     spec.patterns[1].head = -1;
     EXPECT_EQ(run(spec).code, StatusCode::EditOutOfRange);
 
@@ -167,7 +167,7 @@ TEST(LossTarget, BadTargetsGiveTheirStatusesAndLeaveOutputsUntouched)
     spec.patterns[1].pattern(3, 2) = -0.25;
     s = run(spec);
     EXPECT_EQ(s.code, StatusCode::BadTarget);
-    EXPECT_EQ(s.field, "target.patterns[1]");
+    EXPECT_EQ(s.field, "target pattern 2");
     EXPECT_EQ(s.row, 3);
     EXPECT_EQ(s.col, 2);
 

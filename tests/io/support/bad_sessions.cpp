@@ -74,7 +74,7 @@ const std::vector<BadSessionFile> kBadFiles = {
              r[QLatin1String("projections")] = p;
          });
      },
-     "projections.b_K[0]", "3 numbers but has 2"},
+     "projections.b_K[1]", "3 numbers but has 2"},
     {"provenance_with_a_bad_hash",
      [] {
          return edited([](QJsonObject& r) {
@@ -121,14 +121,14 @@ const std::vector<BadSessionFile> kBadFiles = {
          return withValue("projections", "W_Q",
                           QJsonArray{rows({QJsonArray{1.0, 2.0, 3.0}, QJsonArray{1.0, 2.0, 3.0}})});
      },
-     "projections.W_Q[0]", "3 rows"},
+     "projections.W_Q[1]", "3 rows"},
     {"ragged",
      [] {
          return withValue("target", "embeddings",
                           rows({QJsonArray{1.0, 0.0, 1.0}, QJsonArray{0.0, 2.0},
                                 QJsonArray{1.0, 1.0, 0.0}, QJsonArray{0.0, 1.0, 1.0}}));
      },
-     "target.embeddings[1]", "same length"},
+     "target.embeddings[2]", "same length"},
     {"text_number",
      [] {
          return withValue(
@@ -136,7 +136,7 @@ const std::vector<BadSessionFile> kBadFiles = {
              rows({QJsonArray{QStringLiteral("1"), 0.0, 1.0}, QJsonArray{0.0, 2.0, 0.0},
                    QJsonArray{1.0, 1.0, 0.0}, QJsonArray{0.0, 1.0, 1.0}}));
      },
-     "target.embeddings[0][0]", "number"},
+     "target.embeddings[1][1]", "number"},
     {"null_number",
      [] { return withValue("options", "temperature", QJsonValue(QJsonValue::Null)); },
      "options.temperature", "number"},
@@ -161,7 +161,7 @@ const std::vector<BadSessionFile> kBadFiles = {
                           rows({QJsonArray{1, 0, 0, 0}, QJsonArray{1, 1, 0, 0},
                                 QJsonArray{1, 1, 1, 0}, QJsonArray{1, 1, 1, 1}}));
      },
-     "options.mask[0][0]", "true or false"},
+     "options.mask[1][1]", "true or false"},
     {"mask_shape", [] { return withValue("options", "mask", rows({QJsonArray{true}})); },
      "options.mask", "4 rows"},
     {"bad_mode", [] { return withValue("options", "mode", QStringLiteral("sideways")); },
@@ -183,7 +183,7 @@ const std::vector<BadSessionFile> kBadFiles = {
                        {QStringLiteral("index"), 0}};
          return withValue("edits", "", QJsonArray{e});
      },
-     "edits[0]", "does not exist"},
+     "edits[1]", "does not exist"},
     // Two edits of one vector: applying the first twice (value scaled by 0.25) was the bug.
     {"two_edits_of_one_vector",
      [] {
@@ -196,7 +196,7 @@ const std::vector<BadSessionFile> kBadFiles = {
              QJsonObject{{QStringLiteral("component"), 0}, {QStringLiteral("value"), -0.95}}};
          return withValue("edits", "", QJsonArray{first, second});
      },
-     "edits[1]", "value 1 of head 1"},
+     "edits[2]", "value 1 of head 1"},
     {"fractional_head", [] { return withValue("view", "head", 0.5); }, "view.head", "whole number"},
     // A width declared without the numbers that would back it: switching to additive scoring
     // would draw 2^24 x d_k numbers per head (2 GB, and seconds of frozen window).
@@ -242,7 +242,7 @@ const std::vector<BadSessionFile> kBadFiles = {
          return QByteArray("{\"format\": \"attnlab-session\", \"version\": 1, \"x\": ") +
                 QByteArray(70, '[') + QByteArray(70, ']') + "}";
      },
-     "x[0][0]", "64 levels"},
+     "x[1][1]", "64 levels"},
     {"invalid_utf8", [] { return goodJson().replace("\"cat\"", "\"c\xC3\x28t\""); }, "",
      "not valid UTF-8"},
     {"utf16_bom",
