@@ -19,11 +19,11 @@
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/numbers_export.h"
-#include "ui/io/session_file.h"
 #include "ui/model/head_session.h"
 #include "ui/model/model_figures.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/predictions_panel.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab::cli {
 

@@ -7,7 +7,7 @@
 #include <QByteArray>
 #include <QString>
 
-#include "ui/lessons/lesson_catalog.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/window/dock_layout.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)

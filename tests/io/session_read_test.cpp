@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 
 #include "io/support/bad_sessions.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 namespace {

@@ -11,7 +11,7 @@
 #include <QList>
 #include <QString>
 
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 #include "ui/window/dock_layout.h"
 
 namespace attnlab {

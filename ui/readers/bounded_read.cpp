@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/io/bounded_read.h"
+#include "ui/readers/bounded_read.h"
 
 #include <cstring>
 
@@ -7,7 +7,7 @@
 #include <QFile>
 
 #include "core/io/bounded_file.h"
-#include "ui/io/atomic_file.h"
+#include "ui/readers/atomic_file.h"
 
 namespace attnlab {
 
