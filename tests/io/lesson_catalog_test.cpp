@@ -12,7 +12,7 @@
 #include <QFile>
 #include <QJsonObject>
 
-#include "ui/window/dock_layout.h"
+#include "ui/readers/dock_layout.h"
 
 namespace attnlab {
 namespace {
