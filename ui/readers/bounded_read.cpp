@@ -22,6 +22,32 @@ QString mib(std::uint64_t bytes)
     return QString::number((bytes + (std::uint64_t{1} << 20) - 1) >> 20);
 }
 
+// Why a read failed, in the sentences bounded_read.h promises.
+QString problemOf(const attn::io::ReadStatus& s)
+{
+    using attn::io::ReadError;
+    switch (s.error) {
+    case ReadError::Ok: return {};
+    case ReadError::Missing: return Tr::tr("the file does not exist.");
+    case ReadError::NotRegular:
+        return s.kind == attn::io::FileKind::Directory
+                   ? Tr::tr("this is a folder, not a file.")
+                   : Tr::tr("it is %1, not a file; it was not read.").arg(fileKindText(s.kind));
+    case ReadError::TooLarge:
+        return Tr::tr("the file is too large: such a file may be at most %1 MiB.")
+            .arg(mib(s.limit));
+    case ReadError::OpenFailed:
+    case ReadError::ReadFailed:
+        return Tr::tr("cannot be read: %1")
+            .arg(QString::fromLocal8Bit(std::strerror(s.errnoValue)));
+    }
+    return {};
+}
+
+// readUserFileInPieces' piece: large enough that the system call costs nothing beside the work
+// on each piece, small enough that a stop is seen within milliseconds.
+constexpr std::size_t kPieceBytes = std::size_t{4} << 20;
+
 }  // namespace
 
 bool readUserFile(const QString& path, qint64 limit, QByteArray& out, QString& problem)
@@ -45,27 +71,24 @@ bool readUserFile(const QString& path, qint64 limit, QByteArray& out, QString& p
     std::string bytes;
     const attn::io::ReadStatus s = attn::io::readBoundedFile(
         QFile::encodeName(path).toStdString(), static_cast<std::uint64_t>(limit), bytes);
-    using attn::io::ReadError;
-    switch (s.error) {
-    case ReadError::Ok:
-        out = QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
-        return true;
-    case ReadError::Missing: problem = Tr::tr("the file does not exist."); return false;
-    case ReadError::NotRegular:
-        problem = s.kind == attn::io::FileKind::Directory
-                      ? Tr::tr("this is a folder, not a file.")
-                      : Tr::tr("it is %1, not a file; it was not read.").arg(fileKindText(s.kind));
-        return false;
-    case ReadError::TooLarge:
-        problem =
-            Tr::tr("the file is too large: such a file may be at most %1 MiB.").arg(mib(s.limit));
-        return false;
-    case ReadError::OpenFailed:
-    case ReadError::ReadFailed:
-        problem =
-            Tr::tr("cannot be read: %1").arg(QString::fromLocal8Bit(std::strerror(s.errnoValue)));
+    if (!s.ok()) {
+        problem = problemOf(s);
         return false;
     }
+    out = QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
+    return true;
+}
+
+bool readUserFileInPieces(const QString& path, qint64 limit,
+                          const std::function<bool(QByteArrayView)>& take, QString& problem)
+{
+    const attn::io::ReadStatus s = attn::io::readBoundedFileInPieces(
+        QFile::encodeName(path).toStdString(), static_cast<std::uint64_t>(limit), kPieceBytes,
+        [&take](const char* data, std::size_t size) {
+            return take(QByteArrayView(data, static_cast<qsizetype>(size)));
+        });
+    if (s.ok()) return true;
+    problem = problemOf(s);
     return false;
 }
 
