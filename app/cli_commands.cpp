@@ -12,11 +12,11 @@
 #include "app/cli.h"
 #include "app/cli_edits.h"
 #include "core/attention.h"
-#include "ui/document/status_text.h"
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/numbers_export.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab::cli {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command line's access to the built-in lessons (ui/lessons/lesson_catalog.h).
 #include "app/cli.h"
-#include "ui/document/session.h"
-#include "ui/lessons/lesson_catalog.h"
+#include "ui/readers/lesson_catalog.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 

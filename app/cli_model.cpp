@@ -19,11 +19,11 @@
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/numbers_export.h"
-#include "ui/io/session_file.h"
 #include "ui/model/head_session.h"
 #include "ui/model/model_figures.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/predictions_panel.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab::cli {
 
@@ -317,7 +317,12 @@ int runModel(const QStringList& args)
         source.labels = displayLabels(tokenizer, tokens);
         source.text = parser.value(kText);
         source.folder = parser.value(kModel);
-        source.sha256 = fileSha256(QString::fromStdString(model.file().path()));
+        const QString weights = QString::fromStdString(model.file().path());
+        QString problem;
+        source.sha256 = fileSha256(weights, problem);
+        // The session names its model by this hash: without it the file would name none.
+        if (source.sha256.isEmpty())
+            return fail(BadInput, QStringLiteral("%1: %2").arg(weights, problem));
         SessionFile file;
         if (!headSession(source, layer, head, file.session, error)) return fail(BadInput, error);
         FileError written;

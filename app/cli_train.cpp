@@ -5,9 +5,9 @@
 
 #include "app/cli.h"
 #include "core/train/trainer.h"
-#include "ui/document/status_text.h"
 #include "ui/document/train_ops.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
+#include "ui/readers/status_text.h"
 #include "ui/train/pattern_file.h"
 #include "ui/train/train_export.h"
 

@@ -7,8 +7,8 @@
 #include <QByteArray>
 #include <QString>
 
-#include "ui/lessons/lesson_catalog.h"
-#include "ui/window/dock_layout.h"
+#include "ui/readers/dock_layout.h"
+#include "ui/readers/lesson_catalog.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

@@ -9,7 +9,7 @@
 #include <QByteArray>
 #include <QString>
 
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

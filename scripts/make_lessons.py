@@ -394,7 +394,7 @@ LESSONS = [
 ]
 
 
-# What each lesson shows when it opens (ui/window/dock_layout.h): the central tab ("weights",
+# What each lesson shows when it opens (ui/readers/dock_layout.h): the central tab ("weights",
 # "difference", "pipeline", "heads" or "walkthrough") and the docks in each area, top to bottom
 # (left, right) or left to right (bottom); every other dock is hidden. The window sizes them;
 # tests/ui/lesson_layout_test.cpp checks that nothing they show is clipped.

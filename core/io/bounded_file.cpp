@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 namespace attn::io {
 
@@ -160,6 +161,36 @@ ReadStatus readBoundedFile(const std::string& path, std::uint64_t limit, std::st
     bytes.resize(static_cast<std::size_t>(have));
     s.size = have;
     out = std::move(bytes);
+    return s;
+}
+
+ReadStatus readBoundedFileInPieces(const std::string& path, std::uint64_t limit,
+                                   std::size_t pieceBytes,
+                                   const std::function<bool(const char*, std::size_t)>& take)
+{
+    RegularFile file;
+    ReadStatus s = openRegularFile(path, limit, file);
+    if (!s.ok()) return s;
+    std::vector<char> piece(std::max<std::size_t>(pieceBytes, 1));
+    std::uint64_t have = 0;
+    for (;;) {
+        const ssize_t n = ::read(file.fd(), piece.data(), piece.size());
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            s.errnoValue = errno;
+            s.error = ReadError::ReadFailed;
+            return s;
+        }
+        if (n == 0) break;
+        have += static_cast<std::uint64_t>(n);
+        if (have > limit) {  // it grew past the cap after it was opened
+            s.error = ReadError::TooLarge;
+            s.size = have;
+            return s;
+        }
+        if (!take(piece.data(), static_cast<std::size_t>(n))) break;
+    }
+    s.size = have;
     return s;
 }
 

@@ -7,7 +7,9 @@
 // descriptor, not the path, so that nothing can be swapped in between), anything but a regular
 // file is refused by name, and a regular file is read only up to a cap given by its kind.
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace attn::io {
@@ -67,5 +69,14 @@ ReadStatus openRegularFile(const std::string& path, std::uint64_t limit, Regular
 // Reads the whole of `path` into `out` under the same rules; never more than `limit` bytes,
 // even if the file grows while it is read.
 ReadStatus readBoundedFile(const std::string& path, std::uint64_t limit, std::string& out);
+
+// Reads `path` under the same rules in pieces of at most `pieceBytes`, each handed to `take` as
+// it comes: for a file too large to hold in memory (a checkpoint to hash). `take` returns false
+// to stop early; the status is then Ok and the rest is left unread. Never more than `limit`
+// bytes are handed over, even if the file grows while it is read; on a failure the pieces
+// already handed over are to be dropped.
+ReadStatus readBoundedFileInPieces(const std::string& path, std::uint64_t limit,
+                                   std::size_t pieceBytes,
+                                   const std::function<bool(const char*, std::size_t)>& take);
 
 }  // namespace attn::io

@@ -3,7 +3,7 @@
 // resources/lessons/lessons.json read from disk names every text, session and dock it needs, and
 // malformed catalogues give no lessons rather than a crash. The sanitizer step of .ci/run runs
 // these under ASan + UBSan.
-#include "ui/lessons/lesson_catalog.h"
+#include "ui/readers/lesson_catalog.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <QFile>
 #include <QJsonObject>
 
-#include "ui/window/dock_layout.h"
+#include "ui/readers/dock_layout.h"
 
 namespace attnlab {
 namespace {

@@ -9,8 +9,8 @@
 #include <QByteArray>
 
 #include "core/attention_input.h"
-#include "ui/document/session.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 namespace {

@@ -13,8 +13,8 @@
 #include <QTemporaryDir>
 
 #include "io/support/bad_sessions.h"
-#include "ui/io/session_file.h"
-#include "ui/io/session_format.h"
+#include "ui/readers/session_file.h"
+#include "ui/readers/session_format.h"
 
 namespace attnlab {
 namespace {

@@ -21,8 +21,8 @@
 #include <QTextLayout>
 #include <QXmlStreamReader>
 
-#include "ui/lessons/lesson_catalog.h"
 #include "ui/panels/lesson_panel.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/window/help_dialogs.h"
 #include "ui/window/language.h"
 #include "ui/window/main_window.h"

@@ -17,7 +17,7 @@
 #include "support/cli_test_support.h"
 #include "support/model_folder.h"
 #include "support/session_test_support.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 namespace {

@@ -20,7 +20,7 @@
 #include "core/tokenize/gpt2_tokenizer.h"
 #include "support/cli_test_support.h"
 #include "support/model_folder.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 namespace {

@@ -16,7 +16,7 @@
 #include "support/cli_test_support.h"
 #include "support/export_test_support.h"
 #include "ui/export/numbers_export.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "core/attention.h"
 #include "support/cli_test_support.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 namespace {

@@ -22,11 +22,11 @@
 #include "core/model/head_slice.h"
 #include "support/model_folder.h"
 #include "ui/document/document.h"
-#include "ui/io/session_file.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_link_panel.h"
 #include "ui/model/model_window.h"
 #include "ui/model/predictions_panel.h"
+#include "ui/readers/session_file.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {

@@ -19,8 +19,8 @@
 
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
-#include "ui/lessons/lesson_catalog.h"
 #include "ui/panels/lesson_panel.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/window/help_dialogs.h"
 #include "ui/window/language.h"
 #include "ui/window/lesson_actions.h"

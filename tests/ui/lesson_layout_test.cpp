@@ -12,7 +12,7 @@
 #include "support/layout_check.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
-#include "ui/lessons/lesson_catalog.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/window/language.h"
 #include "ui/window/lesson_actions.h"
 #include "ui/window/main_window.h"

@@ -14,11 +14,11 @@
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/lessons/cost_study.h"
-#include "ui/lessons/lesson_catalog.h"
 #include "ui/panels/cost_panel.h"
 #include "ui/panels/cost_plot.h"
 #include "ui/panels/lesson_panel.h"
 #include "ui/panels/scaling_plot.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/window/lesson_actions.h"
 #include "ui/window/main_window.h"
 

@@ -23,9 +23,9 @@
 #include "core/random_init.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
-#include "ui/io/session_file.h"
 #include "ui/long/long_document.h"
 #include "ui/long/long_panel.h"
+#include "ui/readers/session_file.h"
 #include "ui/views/color_scales.h"
 #include "ui/window/main_window.h"
 

@@ -6,7 +6,7 @@
 
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 

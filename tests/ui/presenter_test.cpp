@@ -4,9 +4,11 @@
 // in Chinese. Up to 16 tokens every token is labelled on both axes, up to 12 every cell prints
 // its value, and no title is cut. And the marks drawn while talking.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <QAction>
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -19,7 +21,6 @@
 #include "support/model_folder.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
-#include "ui/lessons/lesson_catalog.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_grid_view.h"
 #include "ui/model/model_presenter.h"
@@ -27,6 +28,7 @@
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/presenter/mark_layer.h"
 #include "ui/presenter/presenter_window.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/train/trainer_display.h"
 #include "ui/train/trainer_panel.h"
 #include "ui/views/heatmap_view.h"
@@ -289,6 +291,14 @@ TEST(Presenter, MarksStayWithTheirStepAndClearWithC)
         EXPECT_TRUE(shown->exportPicture(path, error)) << error.toStdString();
         EXPECT_GT(QFileInfo(path).size(), 1000) << name;
     }
+    // Through the atomic writer like every export: a FIFO nobody reads is refused at once (not
+    // waited on) and stays a FIFO.
+    const QString fifo = dir.filePath(QStringLiteral("fifo.png"));
+    ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    EXPECT_FALSE(shown->exportPicture(fifo, error));
+    EXPECT_TRUE(error.contains(fifo)) << error.toStdString();
+    struct stat st {};
+    EXPECT_TRUE(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
     shown->close();
 }
 

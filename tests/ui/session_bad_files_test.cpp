@@ -11,7 +11,7 @@
 #include "io/support/bad_sessions.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -21,7 +21,7 @@
 
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
-#include "ui/io/session_format.h"
+#include "ui/readers/session_format.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {

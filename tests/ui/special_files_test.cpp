@@ -5,9 +5,16 @@
 // runs have a time-out); a character device as -o, or a link to one, is written in place and
 // stays a device (the link stays a link); a FIFO nobody reads as -o is refused and stays a
 // FIFO. Nothing is ever replaced by a regular file.
+#include <atomic>
+#include <chrono>
+#include <fcntl.h>
+#include <future>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +23,7 @@
 #include "support/cli_test_support.h"
 #include "support/model_folder.h"
 #include "ui/model/model_document.h"
+#include "ui/model/model_snapshot.h"
 #include "ui/model/model_window.h"
 
 namespace attnlab {
@@ -182,6 +190,53 @@ TEST(SpecialFiles, TheModelWindowRefusesAFifoOrDevZeroAsConfigJsonAndKeepsItsMod
             << warnings[0].toStdString();
         EXPECT_EQ(w.document()->folder(), QDir::cleanPath(good));
     }
+}
+
+// A session taken from a model records the SHA-256 of model.safetensors, read again by path
+// after the model opened: whatever the path names by then is read through the bounded reader.
+TEST(SpecialFiles, AFifoAsTheCheckpointToHashIsRefusedByNameWithoutBlocking)
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("model.safetensors"));
+    ASSERT_TRUE(makeFifo(fifo));
+    auto hashed = std::async(std::launch::async, [&fifo] {
+        QString problem;
+        QString sha = fileSha256(fifo, problem);
+        return std::pair{sha, problem};
+    });
+    if (hashed.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+        // It waits in open() for a writer: one lets it go, so that the test fails, not hangs.
+        const int fd = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK);
+        if (fd >= 0) ::close(fd);
+        ADD_FAILURE() << "hashing a FIFO blocked for 10 s";
+    }
+    const auto [sha, problem] = hashed.get();
+    EXPECT_TRUE(sha.isEmpty()) << sha.toStdString();
+    EXPECT_TRUE(problem.contains(QStringLiteral("FIFO"))) << problem.toStdString();
+    EXPECT_TRUE(isFifo(fifo));
+}
+
+TEST(ModelSha256, AFileHashesAsItsBytesAndAStopLeavesNoHashAndNoProblem)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("model.safetensors"));
+    // Over two of the reader's 4 MiB pieces, so that the pieces are joined in order.
+    QByteArray bytes(qsizetype{9} << 20, Qt::Uninitialized);
+    for (qsizetype i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 131) >> 7);
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    ASSERT_EQ(f.write(bytes), bytes.size());
+    f.close();
+    QString problem;
+    EXPECT_EQ(
+        fileSha256(path, problem),
+        QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+    EXPECT_TRUE(problem.isEmpty()) << problem.toStdString();
+    const std::atomic<bool> stop{true};
+    EXPECT_TRUE(fileSha256(path, problem, &stop).isEmpty());
+    EXPECT_TRUE(problem.isEmpty()) << problem.toStdString();
+    EXPECT_TRUE(fileSha256(dir.filePath(QStringLiteral("missing")), problem).isEmpty());
+    EXPECT_FALSE(problem.isEmpty());
 }
 
 }  // namespace

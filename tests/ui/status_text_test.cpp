@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The window words every core status from its code and fields, in the chosen language, and
 // counts heads, layers, edits and tokens from 1; the model window shows a refused edit so.
-#include "ui/document/status_text.h"
+#include "ui/readers/status_text.h"
 
 #include <gtest/gtest.h>
 

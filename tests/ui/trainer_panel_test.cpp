@@ -21,7 +21,7 @@
 
 #include "ui/document/document.h"
 #include "ui/document/train_ops.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 #include "ui/train/loss_plot.h"
 #include "ui/train/train_run.h"
 #include "ui/train/trainer_display.h"

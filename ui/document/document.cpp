@@ -5,8 +5,8 @@
 
 #include <QCoreApplication>
 
-#include "ui/document/status_text.h"
 #include "ui/document/train_ops.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

@@ -21,11 +21,11 @@
 #include "core/incremental.h"
 #include "core/train/trainer.h"
 #include "ui/document/async_job.h"
-#include "ui/document/session.h"
 #include "ui/document/session_ops.h"
 #include "ui/document/snapshot_document.h"
 #include "ui/document/undo_step.h"
-#include "ui/document/view_state.h"
+#include "ui/readers/session.h"
+#include "ui/readers/view_state.h"
 
 namespace attnlab {
 

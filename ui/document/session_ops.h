@@ -19,7 +19,7 @@
 
 #include <QStringList>
 
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 

@@ -12,7 +12,7 @@
 #include <QString>
 
 #include "core/attention.h"
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 #include "ui/views/heatmap_view.h"
 
 class QPainter;

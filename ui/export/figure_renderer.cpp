@@ -14,7 +14,7 @@
 
 #include "ui/export/figure.h"
 #include "ui/export/figure_panel.h"
-#include "ui/io/atomic_file.h"
+#include "ui/readers/atomic_file.h"
 
 namespace attnlab {
 

@@ -7,7 +7,7 @@
 #include <QCoreApplication>
 #include <QLocale>
 
-#include "ui/io/atomic_file.h"
+#include "ui/readers/atomic_file.h"
 
 namespace attnlab {
 

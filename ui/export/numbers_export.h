@@ -19,7 +19,7 @@
 #include <QString>
 
 #include "core/attention.h"
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 

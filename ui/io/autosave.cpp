@@ -10,8 +10,8 @@
 #include <QStandardPaths>
 
 #include "ui/document/document.h"
-#include "ui/io/atomic_file.h"
-#include "ui/io/bounded_read.h"
+#include "ui/readers/atomic_file.h"
+#include "ui/readers/bounded_read.h"
 
 namespace attnlab {
 

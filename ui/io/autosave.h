@@ -28,7 +28,7 @@
 #include <QObject>
 #include <QTimer>
 
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 

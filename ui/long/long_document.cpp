@@ -3,7 +3,7 @@
 
 #include <QCoreApplication>
 
-#include "ui/document/status_text.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

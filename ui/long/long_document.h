@@ -25,9 +25,9 @@
 #include <QUndoStack>
 
 #include "core/long_attention.h"
-#include "ui/document/session.h"
 #include "ui/document/session_ops.h"
 #include "ui/document/snapshot_document.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 

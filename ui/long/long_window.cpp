@@ -21,9 +21,9 @@
 
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
-#include "ui/io/session_file.h"
 #include "ui/long/long_document.h"
 #include "ui/long/long_panel.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 

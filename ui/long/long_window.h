@@ -13,7 +13,7 @@
 #include <QMessageBox>
 
 #include "core/attention_input.h"
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 #include "ui/views/heatmap_view.h"
 
 class QAction;

@@ -6,7 +6,7 @@
 
 #include "core/model/head_slice.h"
 #include "core/random_init.h"
-#include "ui/document/status_text.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

@@ -9,7 +9,7 @@
 #include <QStringList>
 
 #include "core/model/forward.h"
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 

@@ -8,7 +8,7 @@
 #include <QFile>
 
 #include "core/model/aggregate.h"
-#include "ui/document/status_text.h"
+#include "ui/readers/status_text.h"
 #include "ui/model/model_loader.h"
 #include "ui/model/workbench_opener.h"
 

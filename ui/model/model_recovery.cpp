@@ -9,11 +9,11 @@
 #include <QDir>
 #include <QLocale>
 
-#include "ui/io/atomic_file.h"
 #include "ui/io/autosave.h"
-#include "ui/io/bounded_read.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/model_window.h"
+#include "ui/readers/atomic_file.h"
+#include "ui/readers/bounded_read.h"
 
 namespace attnlab {
 

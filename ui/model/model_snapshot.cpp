@@ -7,8 +7,9 @@
 #include <QFile>
 
 #include "core/model/aggregate.h"
-#include "ui/document/status_text.h"
+#include "ui/readers/status_text.h"
 #include "ui/model/model_grid_paint.h"
+#include "ui/readers/bounded_read.h"
 
 namespace attnlab {
 
@@ -18,13 +19,18 @@ class Tr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::ModelSnapshot)
 };
 
+// The cap core/model/safetensors.cpp opens a checkpoint under (1 TiB): a file as large as it
+// maps can be hashed.
+constexpr qint64 kMaxCheckpointBytes = qint64{1} << 40;
+
 }  // namespace
 
 QString LoadedModel::sha256() const
 {
     const std::lock_guard<std::mutex> lock(shaMutex_);
     if (!shaDone_) {
-        sha_ = fileSha256(QString::fromStdString(model.file().path()));
+        QString unreadable;  // the hash stays empty, as model_snapshot.h says
+        sha_ = fileSha256(QString::fromStdString(model.file().path()), unreadable);
         shaDone_ = true;
     }
     return sha_;
@@ -34,25 +40,27 @@ void LoadedModel::prefetchSha256(const std::atomic<bool>& stop) const
 {
     const std::lock_guard<std::mutex> lock(shaMutex_);
     if (shaDone_) return;
-    const QString sha = fileSha256(QString::fromStdString(model.file().path()), &stop);
+    QString unreadable;
+    const QString sha = fileSha256(QString::fromStdString(model.file().path()), unreadable, &stop);
     if (stop.load()) return;
     sha_ = sha;
     shaDone_ = true;
 }
 
-QString fileSha256(const QString& path, const std::atomic<bool>* stop)
+QString fileSha256(const QString& path, QString& problem, const std::atomic<bool>* stop)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
+    problem.clear();
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    QByteArray piece(qsizetype{4} << 20, Qt::Uninitialized);
-    for (;;) {
-        if (stop && stop->load()) return {};
-        const qint64 n = file.read(piece.data(), piece.size());
-        if (n < 0) return {};
-        if (n == 0) break;
-        hash.addData(QByteArrayView(piece.constData(), n));
-    }
+    bool stopped = false;
+    const auto add = [&](QByteArrayView piece) {
+        if (stop && stop->load()) {
+            stopped = true;
+            return false;
+        }
+        hash.addData(piece);
+        return true;
+    };
+    if (!readUserFileInPieces(path, kMaxCheckpointBytes, add, problem) || stopped) return {};
     return QString::fromLatin1(hash.result().toHex());
 }
 

@@ -98,9 +98,12 @@ private:
     mutable bool shaDone_ = false;
 };
 
-// The SHA-256 of the file at `path` (64 lower-case hex digits), empty when it cannot be read or
-// `stop` (checked between 4 MiB pieces) was set.
-QString fileSha256(const QString& path, const std::atomic<bool>* stop = nullptr);
+// The SHA-256 of the file at `path` (64 lower-case hex digits), read through the bounded reader
+// (ui/readers/bounded_read.h): a FIFO, device, socket or folder is refused by name without
+// blocking. Empty with `problem` set (translated, without the path) when it cannot be read;
+// empty with no problem when `stop` (checked between 4 MiB pieces) was set. A checkpoint is
+// gigabytes: never called on the GUI thread.
+QString fileSha256(const QString& path, QString& problem, const std::atomic<bool>* stop = nullptr);
 
 // Opens the checkpoint in `folder` (weights mapped, tokenizer read); nullptr with `error` (the
 // file and the tensor or field, in English from the core) when it cannot. Any thread.

@@ -7,7 +7,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "ui/lessons/lesson_catalog.h"
+#include "ui/readers/lesson_catalog.h"
 
 namespace attnlab {
 

@@ -12,7 +12,7 @@
 
 #include <QWidget>
 
-#include "ui/document/view_state.h"
+#include "ui/readers/view_state.h"
 #include "ui/views/heatmap_view.h"
 
 class QLabel;

@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QBoxLayout>
+#include <QBuffer>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -20,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "ui/export/last_folder.h"
+#include "ui/export/numbers_export.h"
 #include "ui/presenter/mark_layer.h"
 #include "ui/views/heatmap_view.h"
 
@@ -283,10 +285,15 @@ bool PresenterWindow::exportPicture(const QString& path, QString& error) const
     const_cast<PresenterWindow*>(this)->placeLayer();
     const QString suffix = QFileInfo(path).suffix().toLower();
     const QSize size = content_->size();
+    // Drawn in memory and written through the atomic writer: the file is replaced whole or left
+    // as it was, and a FIFO or device at `path` is treated as every export treats it.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     bool ok = false;
     if (suffix == QLatin1String("svg")) {
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(windowTitle());
@@ -298,7 +305,7 @@ bool PresenterWindow::exportPicture(const QString& path, QString& error) const
             ok = painter.end();
         }
     } else if (suffix == QLatin1String("pdf")) {
-        QPdfWriter pdf(path);
+        QPdfWriter pdf(&buffer);
         pdf.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point));
         pdf.setPageMargins(QMarginsF());
         pdf.setResolution(96);
@@ -310,10 +317,14 @@ bool PresenterWindow::exportPicture(const QString& path, QString& error) const
             ok = painter.end();
         }
     } else {
-        ok = picture().save(path, "PNG");
+        ok = picture().save(&buffer, "PNG");
     }
-    if (!ok) error = tr("Could not write %1.").arg(QDir::toNativeSeparators(path));
-    return ok;
+    buffer.close();
+    if (!ok) {
+        error = tr("Could not write %1.").arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    return writeBytes(path, bytes, error);
 }
 
 void PresenterWindow::exportWithDialog()

@@ -5,9 +5,9 @@
 #include <QRegularExpression>
 
 #include "core/attention.h"
-#include "ui/document/status_text.h"
-#include "ui/io/bounded_read.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/bounded_read.h"
+#include "ui/readers/session_file.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

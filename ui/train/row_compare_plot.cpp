@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 

@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "core/attention.h"
-#include "ui/document/status_text.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

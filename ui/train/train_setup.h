@@ -7,7 +7,7 @@
 #include <QString>
 
 #include "core/train/trainer.h"
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 

@@ -5,7 +5,7 @@
 #include <QGridLayout>
 #include <QLabel>
 
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 #include "ui/train/loss_plot.h"
 #include "ui/train/row_compare_plot.h"
 #include "ui/views/heatmap_view.h"

@@ -17,7 +17,7 @@
 #include "ui/document/document.h"
 #include "ui/document/train_ops.h"
 #include "ui/export/figure_renderer.h"
-#include "ui/io/atomic_file.h"
+#include "ui/readers/atomic_file.h"
 #include "ui/train/loss_plot.h"
 #include "ui/train/pattern_file.h"
 #include "ui/train/train_export.h"

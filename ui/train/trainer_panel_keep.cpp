@@ -10,8 +10,8 @@
 #include <QSlider>
 
 #include "ui/document/document.h"
-#include "ui/document/session.h"
 #include "ui/document/train_ops.h"
+#include "ui/readers/session.h"
 #include "ui/train/train_run.h"
 #include "ui/train/trainer_panel.h"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/attention.h"
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 #include "ui/views/heatmap_view.h"
 
 namespace attnlab {

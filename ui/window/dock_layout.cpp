@@ -2,7 +2,6 @@
 #include "ui/window/dock_layout.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include <QDockWidget>
 #include <QMainWindow>
@@ -14,29 +13,6 @@
 namespace attnlab {
 
 namespace {
-
-QString textOf(const nlohmann::json& v)
-{
-    return v.is_string() ? QString::fromStdString(v.get_ref<const std::string&>()) : QString();
-}
-
-QList<QStringList> groupsFrom(const nlohmann::json& o, const char* key)
-{
-    QList<QStringList> groups;
-    const auto list = o.find(key);
-    if (list == o.end() || !list->is_array()) return groups;
-    for (const nlohmann::json& entry : *list) {
-        QStringList group;
-        if (entry.is_array()) {
-            for (const nlohmann::json& name : entry) group << textOf(name);
-        } else {
-            group << textOf(entry);
-        }
-        group.removeAll(QString());
-        if (!group.isEmpty()) groups << group;
-    }
-    return groups;
-}
 
 // What a dock's panel asks for (`least`: at the least), with the dock's title bar and its
 // scroll area's frame.
@@ -77,19 +53,6 @@ DockLayout defaultDockLayout()
     l.bottom = {
         {QStringLiteral("KeysDock"), QStringLiteral("QueriesDock"), QStringLiteral("ValuesDock")}};
     l.tab = QStringLiteral("weights");
-    return l;
-}
-
-DockLayout dockLayoutFrom(const nlohmann::json& o)
-{
-    DockLayout l;
-    if (!o.is_object()) return l;
-    if (const auto tab = o.find("tab"); tab != o.end()) l.tab = textOf(*tab);
-    const auto full = o.find("right_full_height");
-    l.rightFullHeight = full != o.end() && full->is_boolean() && full->get<bool>();
-    l.left = groupsFrom(o, "left");
-    l.right = groupsFrom(o, "right");
-    l.bottom = groupsFrom(o, "bottom");
     return l;
 }
 

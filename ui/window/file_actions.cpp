@@ -16,9 +16,9 @@
 
 #include "ui/document/document.h"
 #include "ui/export/last_folder.h"
-#include "ui/lessons/lesson_catalog.h"
 #include "ui/long/long_window.h"
 #include "ui/model/model_window.h"
+#include "ui/readers/lesson_catalog.h"
 
 namespace attnlab {
 

@@ -12,7 +12,7 @@
 #include <QStringList>
 
 #include "ui/io/autosave.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 class QMenu;
 

@@ -12,12 +12,12 @@
 #include <QUndoStack>
 
 #include "ui/document/document.h"
-#include "ui/lessons/lesson_catalog.h"
 #include "ui/model/model_lesson_launcher.h"
 #include "ui/panels/cost_panel.h"
 #include "ui/panels/lesson_panel.h"
 #include "ui/panels/scaling_plot.h"
 #include "ui/panels/working_panel.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/window/dock_layout.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"

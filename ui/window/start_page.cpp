@@ -16,7 +16,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "ui/lessons/lesson_catalog.h"
+#include "ui/readers/lesson_catalog.h"
 
 namespace attnlab {
 

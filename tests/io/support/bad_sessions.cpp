@@ -6,8 +6,8 @@
 #include <QJsonObject>
 #include <QStringDecoder>
 
-#include "ui/document/session.h"
-#include "ui/io/session_file.h"
+#include "ui/readers/session.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab::testing {
 

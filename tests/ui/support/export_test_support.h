@@ -5,7 +5,7 @@
 #include <QString>
 
 #include "core/attention.h"
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 
 class QJsonValue;
 

@@ -10,7 +10,7 @@
 #include <QTemporaryDir>
 
 #include "core/random_init.h"
-#include "ui/lessons/lesson_catalog.h"
+#include "ui/readers/lesson_catalog.h"
 
 namespace attnlab::testing {
 

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 #include "ui/window/file_actions.h"
 
 namespace attnlab::testing {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/document/status_text.h"
+#include "ui/readers/status_text.h"
 
 #include <QCoreApplication>
 

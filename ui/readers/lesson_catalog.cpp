@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/lessons/lesson_catalog.h"
+#include "ui/readers/lesson_catalog.h"
 
 #include <QCoreApplication>
 #include <QLocale>
 
 #include "core/io/json_read.h"
-#include "ui/io/bounded_read.h"
+#include "ui/readers/bounded_read.h"
 
 namespace attnlab {
 

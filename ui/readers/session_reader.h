@@ -12,7 +12,7 @@
 
 #include <QCoreApplication>
 
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab::sessionio {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/io/atomic_file.h"
+#include "ui/readers/atomic_file.h"
 
 #include <cstring>
 

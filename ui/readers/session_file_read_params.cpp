@@ -6,8 +6,8 @@
 
 #include <QRegularExpression>
 
-#include "ui/io/session_format.h"
-#include "ui/io/session_reader.h"
+#include "ui/readers/session_format.h"
+#include "ui/readers/session_reader.h"
 
 namespace attnlab::sessionio {
 

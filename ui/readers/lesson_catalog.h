@@ -11,8 +11,8 @@
 #include <QList>
 #include <QString>
 
-#include "ui/io/session_file.h"
-#include "ui/window/dock_layout.h"
+#include "ui/readers/dock_layout.h"
+#include "ui/readers/session_file.h"
 
 namespace attnlab {
 

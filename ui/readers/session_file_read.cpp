@@ -9,9 +9,9 @@
 
 #include "core/io/json_read.h"
 #include "core/long_attention.h"
-#include "ui/document/status_text.h"
-#include "ui/io/session_format.h"
-#include "ui/io/session_reader.h"
+#include "ui/readers/session_format.h"
+#include "ui/readers/session_reader.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

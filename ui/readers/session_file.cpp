@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/io/session_file.h"
+#include "ui/readers/session_file.h"
 
 #include <QCoreApplication>
 
-#include "ui/io/atomic_file.h"
-#include "ui/io/bounded_read.h"
-#include "ui/io/session_format.h"
+#include "ui/readers/atomic_file.h"
+#include "ui/readers/bounded_read.h"
+#include "ui/readers/session_format.h"
 
 namespace attnlab {
 

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "ui/io/session_file.h"
-#include "ui/io/session_format.h"
+#include "ui/readers/session_file.h"
+#include "ui/readers/session_format.h"
 
 namespace attnlab {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/document/session.h"
+#include "ui/readers/session.h"
 
 #include <cmath>
 

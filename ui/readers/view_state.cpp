@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/document/view_state.h"
+#include "ui/readers/view_state.h"
 
 namespace attnlab {
 

@@ -7,8 +7,8 @@
 
 #include <QString>
 
-#include "ui/document/session.h"
-#include "ui/document/view_state.h"
+#include "ui/readers/session.h"
+#include "ui/readers/view_state.h"
 
 namespace attnlab {
 
