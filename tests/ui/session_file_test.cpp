@@ -22,6 +22,7 @@
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/io/session_format.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
@@ -288,7 +289,7 @@ TEST(SessionFile, WindowSaveMarksCleanNamesTheTitleAndOpenRestoresSessionAndView
     MainWindow window;
     testing::RecordingDialogs dialogs;
     window.fileActions()->setDialogs(dialogs.dialogs());
-    ASSERT_TRUE(window.openFile(path));
+    ASSERT_TRUE(window.openFile(path) && window.fileActions()->waitForOpen());
     Document* doc = window.document();
     doc->flush();
     EXPECT_TRUE(sameBits(doc->session().input.X, richFile().session.input.X));
