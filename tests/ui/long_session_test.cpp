@@ -91,12 +91,23 @@ void scaleKeyWithThePanel(MainWindow& window, int key, double scale)
     QTest::mouseClick(panel->applyButton(), Qt::LeftButton);
 }
 
+// The docks' notes that they cannot serve a long session, as a dock shows them when opened.
 QList<PanelMessage*> longMessages(const MainWindow& window)
 {
     QList<PanelMessage*> shown;
-    for (auto* m : window.findChildren<PanelMessage*>(QStringLiteral("LongSessionMessage")))
-        if (m->isVisibleTo(m->window())) shown << m;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        for (auto* m : dock->findChildren<PanelMessage*>(QStringLiteral("LongSessionMessage")))
+            if (m->isVisibleTo(dock)) shown << m;
     return shown;
+}
+
+QStringList visibleDocks(const MainWindow& window)
+{
+    QStringList names;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        if (dock->isVisible()) names << dock->objectName();
+    names.sort();
+    return names;
 }
 
 TEST(LongSession, AFileOnlyTheLongPathHoldsOpensInTheMainWindowAndThePanelsStepAside)
@@ -108,6 +119,9 @@ TEST(LongSession, AFileOnlyTheLongPathHoldsOpensInTheMainWindowAndThePanelsStepA
     testing::RecordingDialogs dialogs;
     window.fileActions()->setDialogs(dialogs.dialogs());
     window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const QStringList docks = visibleDocks(window);
+    ASSERT_FALSE(docks.isEmpty());
     const int windows = QApplication::topLevelWidgets().size();
     ASSERT_TRUE(openAndWait(window, path))
         << dialogs.warnings.join(QLatin1Char('\n')).toStdString();
@@ -125,7 +139,10 @@ TEST(LongSession, AFileOnlyTheLongPathHoldsOpensInTheMainWindowAndThePanelsStepA
     EXPECT_TRUE(page->map()->content().causal);
     EXPECT_FALSE(window.isWindowModified());
 
-    // The workbench's views and panels say why they step aside.
+    // The workbench's views and panels step aside, saying why; the map has their room.
+    EXPECT_TRUE(visibleDocks(window).isEmpty()) << visibleDocks(window).join(u' ').toStdString();
+    // Pin and ×2 change the workbench's session, which waits meanwhile.
+    EXPECT_FALSE(window.findChild<WindowActions*>()->doubleKey()->isEnabled());
     for (int i = 0; i < window.centralTabs()->count(); ++i) {
         if (window.centralTabs()->widget(i) == page) continue;
         EXPECT_FALSE(window.centralTabs()->isTabEnabled(i)) << i;
@@ -147,8 +164,11 @@ TEST(LongSession, AFileOnlyTheLongPathHoldsOpensInTheMainWindowAndThePanelsStepA
         ASSERT_TRUE(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
         EXPECT_LT(bytes.size(), 4 << 20) << ext;
-        if (QByteArray(ext) == "svg") EXPECT_EQ(bytes.count("<image"), 1);
-        if (QByteArray(ext) == "png") EXPECT_FALSE(QImage::fromData(bytes).isNull());
+        if (QByteArray(ext) == "svg") {
+            EXPECT_EQ(bytes.count("<image"), 1);
+        } else {
+            EXPECT_FALSE(QImage::fromData(bytes).isNull());
+        }
     }
 
     // A workbench file takes the window back: the long session, its tab and the messages go.
@@ -165,6 +185,8 @@ TEST(LongSession, AFileOnlyTheLongPathHoldsOpensInTheMainWindowAndThePanelsStepA
     for (int i = 0; i < window.centralTabs()->count(); ++i)
         EXPECT_TRUE(window.centralTabs()->isTabEnabled(i)) << i;
     EXPECT_TRUE(longMessages(window).isEmpty());
+    EXPECT_EQ(visibleDocks(window), docks);  // the workbench's layout is back
+    EXPECT_TRUE(window.findChild<WindowActions*>()->doubleKey()->isEnabled());
     EXPECT_EQ(window.document()->session().targetTokens, small.session.targetTokens);
 }
 

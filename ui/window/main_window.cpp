@@ -76,7 +76,18 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(long_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
-    connect(long_, &LongDocument::openChanged, this, [this] {
+    connect(long_, &LongDocument::openChanged, this, [this](bool open) {
+        // The docks would only say that they cannot serve it: the map takes their room, and
+        // the workbench gets its layout back after.
+        if (open && !longLayout_) {
+            workbenchState_ = saveState();
+            longLayout_ = true;
+            for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
+                dock->hide();
+        } else if (!open && longLayout_) {
+            longLayout_ = false;
+            restoreState(workbenchState_);
+        }
         showLongSession();
         updateTitle();
     });
@@ -285,6 +296,8 @@ QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QS
     pages->addWidget(panel);
     // What the panel says while a long session is open, in place of what it cannot show.
     auto* aside = new QWidget(pages);
+    // The dock keeps the size its panel asks for (dock_layout.cpp reads the panel's hints).
+    aside->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     auto* asideLayout = new QVBoxLayout(aside);
     auto* message = new PanelMessage(aside);
     message->setObjectName(QStringLiteral("LongSessionMessage"));
@@ -369,7 +382,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/state"), longLayout_ ? workbenchState_ : saveState());
     event->accept();
 }
 

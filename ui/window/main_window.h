@@ -79,6 +79,8 @@ private:
     QTabWidget* tabs_ = nullptr;
     QPointer<LongMapPanel> longMap_;
     QList<QStackedWidget*> dockPages_;  // each dock: its panel, then its long-session message
+    bool longLayout_ = false;           // the docks are hidden for the long session
+    QByteArray workbenchState_;         // the docks as they were before it
     WeightsPanel* weights_ = nullptr;
     WindowActions* actions_ = nullptr;
     FileActions* files_ = nullptr;

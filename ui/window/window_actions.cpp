@@ -121,6 +121,14 @@ void WindowActions::buildAttentionMenu()
         tr("The textbook exercise: multiply the selected key vector by 2 and "
            "watch every row's weights redistribute."));
     menu->addAction(tr("&Reset the selected key"), this, &WindowActions::resetSelectedKey);
+    // They change the workbench's session, which waits while a long session is open (its own
+    // mode, scaling and key are in the Long map tab).
+    LongDocument* longDoc = window_->longDocument();
+    const auto enable = [menu, longDoc] {
+        for (QAction* a : menu->actions()) a->setEnabled(!longDoc->isOpen());
+    };
+    connect(longDoc, &LongDocument::openChanged, menu, enable);
+    enable();
 }
 
 void WindowActions::buildViewMenu()
