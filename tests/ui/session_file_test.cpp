@@ -360,6 +360,7 @@ TEST(SessionFile, DroppingAFileOnTheWindowOpensIt)
     EXPECT_TRUE(enter.isAccepted());
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QCoreApplication::sendEvent(&window, &drop);
+    EXPECT_TRUE(window.fileActions()->waitForOpen());  // read on a worker
     EXPECT_EQ(window.fileActions()->currentFile(), QFileInfo(path).absoluteFilePath());
     EXPECT_EQ(window.document()->session().targetTokens, richFile().session.targetTokens);
 }
