@@ -134,8 +134,8 @@ int main(int argc, char** argv)
         // attnlab MODEL_DIR: a checkpoint folder opens in the real-model window.
         if (QFileInfo(path).isDir())
             window.fileActions()->openModelFolder(path);
-        else
-            window.openFile(path);
+        else if (window.openFile(path) && gui.isSet(present))
+            window.fileActions()->waitForOpen();  // the presenter shows the file's session
     }
     if (gui.isSet(present) && !presentAtStart(window, gui.value(present))) {
         qCritical("attnlab: cannot present \"%s\" (see attnlab --help)",

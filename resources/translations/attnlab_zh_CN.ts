@@ -702,6 +702,22 @@
         <source>Export figure with marks</source>
         <translation>导出带标记的图</translation>
     </message>
+    <message>
+        <source>There is no map to export yet.</source>
+        <translation>还没有可导出的图。</translation>
+    </message>
+    <message>
+        <source>%1 tokens; only the weights were kept, in float; each pixel shows the largest weight of the cells it covers.</source>
+        <translation>%1 个词元；只保留了权重（float）；每个像素显示它覆盖的单元格中的最大权重。</translation>
+    </message>
+    <message>
+        <source>A long session keeps only its weights: export its map as a figure (Ctrl+E).</source>
+        <translation>长序列会话只保留权重：请将它的图导出为图片（Ctrl+E）。</translation>
+    </message>
+    <message>
+        <source>Export the map</source>
+        <translation>导出图</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Figure</name>
@@ -1056,6 +1072,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
+    <message>
+        <source>Long session</source>
+        <translation>长序列会话</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::GuideDialog</name>
@@ -1318,6 +1338,65 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::LongMapPanel</name>
+    <message>
+        <source>Previous row</source>
+        <translation>上一行</translation>
+    </message>
+    <message>
+        <source>Next row</source>
+        <translation>下一行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the computation (Esc)</source>
+        <translation>停止计算（Esc）</translation>
+    </message>
+    <message>
+        <source>Computing the weights in the background…</source>
+        <translation>正在后台计算权重…</translation>
+    </message>
+    <message>
+        <source>Compute again</source>
+        <translation>重新计算</translation>
+    </message>
+    <message>
+        <source>Attention weights P, head %1 (%2 × %3, float)</source>
+        <translation>注意力权重 P，头 %1（%2 × %3，float）</translation>
+    </message>
+    <message>
+        <source>query (row)</source>
+        <translation>查询（行）</translation>
+    </message>
+    <message>
+        <source>key (column)</source>
+        <translation>键（列）</translation>
+    </message>
+    <message>
+        <source>Computing the weights…</source>
+        <translation>正在计算权重…</translation>
+    </message>
+    <message>
+        <source>Computing the weights… The map shown before made room for them: two maps of this size do not fit in the memory budget.</source>
+        <translation>正在计算权重… 之前显示的图已为其腾出内存：这么大的两张图无法同时放入内存预算。</translation>
+    </message>
+    <message>
+        <source>There is no map: the computation was cancelled or refused.</source>
+        <translation>没有图：计算已被取消或被拒绝。</translation>
+    </message>
+    <message>
+        <source>Query %1 “%2” → key %3 “%4”: weight %5 · score %6 · scaled %7</source>
+        <translation>查询 %1“%2” → 键 %3“%4”：权重 %5 · 分数 %6 · 缩放后 %7</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>已掩码</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::LongPanel</name>
     <message>
         <source>What is kept</source>
@@ -1431,181 +1510,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
-    <name>attnlab::LongWindow</name>
-    <message>
-        <source>Long session</source>
-        <translation>长序列会话</translation>
-    </message>
-    <message>
-        <source>%1 — long sequence — AttnLab</source>
-        <translation>%1 — 长序列 — AttnLab</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Export map…</source>
-        <translation>导出图(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Save the current head&apos;s map as PNG, SVG or PDF</source>
-        <translation>将当前头的图保存为 PNG、SVG 或 PDF</translation>
-    </message>
-    <message>
-        <source>&amp;Close</source>
-        <translation>关闭(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation>重做(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;in</source>
-        <translation>放大(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;out</source>
-        <translation>缩小(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Reset view</source>
-        <translation>重置视图(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop the computation (Esc)</source>
-        <translation>停止计算（Esc）</translation>
-    </message>
-    <message>
-        <source>Computing the weights in the background…</source>
-        <translation>正在后台计算权重…</translation>
-    </message>
-    <message>
-        <source>Compute again</source>
-        <translation>重新计算</translation>
-    </message>
-    <message>
-        <source>Computing the weights…</source>
-        <translation>正在计算权重…</translation>
-    </message>
-    <message>
-        <source>There is no map: the computation was cancelled or refused.</source>
-        <translation>没有图：计算已被取消或被拒绝。</translation>
-    </message>
-    <message>
-        <source>Attention weights P, head %1 (%2 × %3, float)</source>
-        <translation>注意力权重 P，头 %1（%2 × %3，float）</translation>
-    </message>
-    <message>
-        <source>query (row)</source>
-        <translation>查询（行）</translation>
-    </message>
-    <message>
-        <source>key (column)</source>
-        <translation>键（列）</translation>
-    </message>
-    <message>
-        <source>Computing the weights… The map shown before made room for them: two maps of this size do not fit in the memory budget.</source>
-        <translation>正在计算权重… 之前显示的图已为其腾出内存：这么大的两张图无法同时放入内存预算。</translation>
-    </message>
-    <message>
-        <source>Query %1 “%2” → key %3 “%4”: weight %5 · score %6 · scaled %7</source>
-        <translation>查询 %1“%2” → 键 %3“%4”：权重 %5 · 分数 %6 · 缩放后 %7</translation>
-    </message>
-    <message>
-        <source>masked</source>
-        <translation>已掩码</translation>
-    </message>
-    <message>
-        <source>There is no map to export yet.</source>
-        <translation>还没有可导出的图。</translation>
-    </message>
-    <message>
-        <source>%1 tokens; only the weights were kept, in float; each pixel shows the largest weight of the cells it covers.</source>
-        <translation>%1 个词元；只保留了权重（float）；每个像素显示它覆盖的单元格中的最大权重。</translation>
-    </message>
-    <message>
-        <source>long-map</source>
-        <translation>长序列图</translation>
-    </message>
-    <message>
-        <source>Export the map</source>
-        <translation>导出图</translation>
-    </message>
-    <message>
-        <source>Images (*.png *.svg *.pdf)</source>
-        <translation>图像 (*.png *.svg *.pdf)</translation>
-    </message>
-    <message>
-        <source>Cannot export the map</source>
-        <translation>无法导出图</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>未保存的更改</translation>
-    </message>
-    <message>
-        <source>This long session has changes that are not saved. Save them?</source>
-        <translation>这个长序列会话有未保存的更改。要保存吗？</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save &amp;As…</source>
-        <translation>另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Cannot save the session</source>
-        <translation>无法保存会话</translation>
-    </message>
-    <message>
-        <source>Save the long session</source>
-        <translation>保存长序列会话</translation>
-    </message>
-    <message>
-        <source>AttnLab sessions (*.attnlab.json)</source>
-        <translation>AttnLab 会话 (*.attnlab.json)</translation>
-    </message>
-    <message>
-        <source>&amp;Previous row</source>
-        <translation>上一行(&amp;P)</translation>
-    </message>
-    <message>
-        <source>&amp;Next row</source>
-        <translation>下一行(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;Undo %1</source>
-        <translation>撤销“%1”(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Redo %1</source>
-        <translation>重做“%1”(&amp;R)</translation>
-    </message>
-</context>
-<context>
     <name>attnlab::LossPlot</name>
     <message>
         <source>Step</source>
@@ -1677,6 +1581,26 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Trainer</source>
         <translation>训练</translation>
+    </message>
+    <message>
+        <source>The long session stays open: its changes were not saved.</source>
+        <translation>长序列会话仍然打开：它的更改尚未保存。</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>&amp;Long map</source>
+        <translation>长序列图(&amp;L)</translation>
+    </message>
+    <message>
+        <source>A long session keeps only its attention weights: this view cannot show it. The Long map tab shows its map and its controls.</source>
+        <translation>长序列会话只保留注意力权重：此视图无法显示它。“长序列图”标签页显示它的图和控件。</translation>
+    </message>
+    <message>
+        <source>Not available for a long session: only its attention weights are kept. The Long map tab shows them.</source>
+        <translation>长序列会话不可用：只保留了注意力权重。“长序列图”标签页显示它们。</translation>
     </message>
 </context>
 <context>
@@ -2723,10 +2647,6 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source>%1 (the workbench)</source>
         <translation>%1（工作台）</translation>
-    </message>
-    <message>
-        <source>%1 (a long-sequence window)</source>
-        <translation>%1（长序列窗口）</translation>
     </message>
     <message>
         <source>Quit AttnLab</source>
@@ -4497,6 +4417,14 @@ measuring…</source>
     <message>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>撤销“%1”(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>重做“%1”(&amp;R)</translation>
     </message>
 </context>
 <context>

@@ -26,7 +26,7 @@
 #include "ui/model/model_link_panel.h"
 #include "ui/model/model_window.h"
 #include "ui/model/predictions_panel.h"
-#include "ui/readers/session_file.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
@@ -223,7 +223,7 @@ TEST(HeadLink, ASavedHeadOpensAgainAndAttachesItsModelOnlyIfTheWeightsAreTheSame
     // Opened again, the head attaches its model by itself (the folder is there).
     MainWindow other;
     other.show();
-    ASSERT_TRUE(other.openFile(path));
+    ASSERT_TRUE(other.openFile(path) && other.fileActions()->waitForOpen());
     EXPECT_EQ(other.document()->session().provenance, b.doc()->session().provenance);
     EXPECT_TRUE(other.headLink()->attaching());
     other.headLink()->flush();
@@ -254,7 +254,7 @@ TEST(HeadLink, ASavedHeadOpensAgainAndAttachesItsModelOnlyIfTheWeightsAreTheSame
     QString said;
     QObject::connect(third.headLink(), &HeadLink::errorOccurred,
                      [&said](const QString& m) { said = m; });
-    ASSERT_TRUE(third.openFile(path));
+    ASSERT_TRUE(third.openFile(path) && third.fileActions()->waitForOpen());
     third.headLink()->flush();
     EXPECT_FALSE(third.headLink()->active());
     EXPECT_TRUE(said.contains(QStringLiteral("SHA-256"))) << said.toStdString();

@@ -8,7 +8,7 @@
 #include <QTest>
 
 #include "core/random_init.h"
-#include "ui/long/long_document.h"
+#include "ui/document/long_document.h"
 #include "ui/window/language.h"
 
 namespace attnlab {

@@ -12,6 +12,7 @@
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/readers/session_file.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
@@ -36,7 +37,7 @@ TEST_P(BadFiles, OpeningNamesFileFieldAndProblemAndKeepsTheSessionAndTheFile)
     MainWindow window;
     testing::RecordingDialogs dialogs;
     window.fileActions()->setDialogs(dialogs.dialogs());
-    ASSERT_TRUE(window.openFile(good));
+    ASSERT_TRUE(window.openFile(good) && window.fileActions()->waitForOpen());
     Document* doc = window.document();
     attn::VectorEdit e;
     e.scale = 2.0;
@@ -45,7 +46,9 @@ TEST_P(BadFiles, OpeningNamesFileFieldAndProblemAndKeepsTheSessionAndTheFile)
     const Session before = doc->session();
     const int undoIndex = doc->undoStack()->index();
 
-    EXPECT_FALSE(window.openFile(path));
+    // Read on a worker: the warning comes once the reading ends.
+    ASSERT_TRUE(window.openFile(path));
+    EXPECT_FALSE(window.fileActions()->waitForOpen());
     ASSERT_EQ(dialogs.warnings.size(), 1);
     const QString message = dialogs.warnings.front();
     EXPECT_EQ(window.fileActions()->lastError().message(), message);

@@ -22,6 +22,7 @@
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/readers/session_format.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
@@ -288,7 +289,7 @@ TEST(SessionFile, WindowSaveMarksCleanNamesTheTitleAndOpenRestoresSessionAndView
     MainWindow window;
     testing::RecordingDialogs dialogs;
     window.fileActions()->setDialogs(dialogs.dialogs());
-    ASSERT_TRUE(window.openFile(path));
+    ASSERT_TRUE(window.openFile(path) && window.fileActions()->waitForOpen());
     Document* doc = window.document();
     doc->flush();
     EXPECT_TRUE(sameBits(doc->session().input.X, richFile().session.input.X));
@@ -359,6 +360,7 @@ TEST(SessionFile, DroppingAFileOnTheWindowOpensIt)
     EXPECT_TRUE(enter.isAccepted());
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QCoreApplication::sendEvent(&window, &drop);
+    EXPECT_TRUE(window.fileActions()->waitForOpen());  // read on a worker
     EXPECT_EQ(window.fileActions()->currentFile(), QFileInfo(path).absoluteFilePath());
     EXPECT_EQ(window.document()->session().targetTokens, richFile().session.targetTokens);
 }

@@ -4,19 +4,24 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGuiApplication>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTabWidget>
 
 #include "ui/document/document.h"
+#include "ui/document/long_document.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/last_folder.h"
 #include "ui/export/numbers_export.h"
 #include "ui/panels/heads_grid_panel.h"
+#include "ui/panels/long_map_panel.h"
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/weights_panel.h"
+#include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 #include "ui/window/presenter_actions.h"
 
@@ -95,8 +100,68 @@ bool ExportActions::figureFor(const FigureRequest& request, Figure& figure, QStr
     return buildFigure(source(), request, figure, error);
 }
 
+bool ExportActions::longFigure(Figure& figure, QString& error) const
+{
+    const LongMapPanel* panel = window_->longMapPanel();
+    HeatmapContent map = panel ? panel->content() : HeatmapContent{};
+    if (map.rows() == 0) {
+        error = tr("There is no map to export yet.");
+        return false;
+    }
+    figure = Figure{};
+    figure.title = map.title;
+    map.title.clear();
+    figure.panels.push_back(std::move(map));
+    figure.caption =
+        tr("%1 tokens; only the weights were kept, in float; each pixel shows the largest weight "
+           "of the cells it covers.")
+            .arg(QLocale().toString(
+                static_cast<qint64>(window_->longDocument()->session().input.queryCount())));
+    return true;
+}
+
+bool ExportActions::exportLongMap(const QString& path, QString& error) const
+{
+    Figure figure;
+    return longFigure(figure, error) &&
+           writeFigure(figure, path, defaultFigureSize(figure), 2.0, error);
+}
+
+bool ExportActions::refusedForLongSession()
+{
+    if (!window_->showsLongSession()) return false;
+    window_->statusBar()->showMessage(
+        tr("A long session keeps only its weights: export its map as a figure (Ctrl+E)."), 10000);
+    return true;
+}
+
+void ExportActions::onExportLongMap()
+{
+    // Named after the session's file.
+    const QString file = window_->fileActions()->currentFile();
+    const QString base = file.isEmpty()
+                             ? QStringLiteral("long-map")
+                             : QFileInfo(file).completeBaseName().section(QLatin1Char('.'), 0, 0);
+    QString selected;
+    QString path = askSavePath(
+        tr("Export the map"), base + QStringLiteral(".png"),
+        tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"), &selected);
+    if (path.isEmpty()) return;
+    FigureFormat format;
+    if (!figureFormatForPath(path, format))
+        path += selected.contains(QLatin1String("*.svg"))   ? QStringLiteral(".svg")
+                : selected.contains(QLatin1String("*.pdf")) ? QStringLiteral(".pdf")
+                                                            : QStringLiteral(".png");
+    QString error;
+    report(exportLongMap(path, error), path, error);
+}
+
 void ExportActions::onExportFigure()
 {
+    if (window_->showsLongSession()) {
+        onExportLongMap();
+        return;
+    }
     // Marks drawn in the presenter view belong to that picture: offer it.
     auto* presenter = window_->findChild<PresenterActions*>();
     if (presenter && presenter->currentViewHasMarks()) {
@@ -156,7 +221,8 @@ void ExportActions::onCopyFigure()
 {
     Figure figure;
     QString error;
-    if (!figureFor(currentTabRequest(), figure, error)) {
+    if (window_->showsLongSession() ? !longFigure(figure, error)
+                                    : !figureFor(currentTabRequest(), figure, error)) {
         QMessageBox::warning(window_, tr("Copy figure"), error);
         return;
     }
@@ -167,6 +233,7 @@ void ExportActions::onCopyFigure()
 
 void ExportActions::onExportJson()
 {
+    if (refusedForLongSession()) return;
     const FigureSource src = source();
     if (!src.result) return;
     const QString path = askSavePath(tr("Export numbers as JSON"), QStringLiteral("attention.json"),
@@ -178,6 +245,7 @@ void ExportActions::onExportJson()
 
 void ExportActions::onExportCsvTable()
 {
+    if (refusedForLongSession()) return;
     const FigureSource src = source();
     if (!src.result) return;
     const QString path = askSavePath(tr("Export numbers as one CSV table"),
@@ -189,6 +257,7 @@ void ExportActions::onExportCsvTable()
 
 void ExportActions::onExportCsvFiles()
 {
+    if (refusedForLongSession()) return;
     const FigureSource src = source();
     if (!src.result) return;
     const QString folder = dialogs_.folder(

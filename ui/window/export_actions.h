@@ -42,6 +42,10 @@ public:
     [[nodiscard]] FigureRequest currentTabRequest() const;
     // The figure for `request` from the document; false with a message when impossible.
     bool figureFor(const FigureRequest& request, Figure& figure, QString& error) const;
+    // The long session's map (its current head) as a figure, and written to `path` as PNG, SVG
+    // or PDF by the extension; false with `error` while there is no map.
+    bool longFigure(Figure& figure, QString& error) const;
+    bool exportLongMap(const QString& path, QString& error) const;
     void setDialogs(const ExportDialogs& dialogs) { dialogs_ = dialogs; }
     // The numbers exports of the menu (JSON, CSV files, one CSV table), for tests.
     void exportJson() { onExportJson(); }
@@ -51,6 +55,9 @@ public:
 private:
     FigureSource source() const;
     void onExportFigure();
+    void onExportLongMap();
+    // The numbers exports serve the workbench's sessions only (every stage in double).
+    bool refusedForLongSession();
     void onCopyFigure();
     // Export ▸ Figure of a view with presenter marks: the view as presented, marks and all.
     void exportMarked(PresenterActions* presenter);

@@ -15,8 +15,9 @@
 #include <QUndoStack>
 
 #include "ui/document/document.h"
+#include "ui/document/long_document.h"
 #include "ui/export/last_folder.h"
-#include "ui/long/long_window.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/model/model_window.h"
 #include "ui/readers/lesson_catalog.h"
 
@@ -61,14 +62,28 @@ QString localFileOf(const QMimeData* mime)
 
 }  // namespace
 
-FileActions::FileActions(QWidget* window, Document* doc)
+FileActions::FileActions(QWidget* window, Document* doc, LongDocument* longDoc)
     : QObject(window),
       window_(window),
       doc_(doc),
+      long_(longDoc),
       autosave_(new Autosave(
-          doc, [this] { return snapshot(); }, this)),
+          AutosaveKind::workbench(), [this] { return !stack()->isClean(); },
+          [this](const QString& path, QString& error) {
+              FileError e;
+              if (writeSessionFile(path, snapshot(), e)) return true;
+              error = e.message();
+              return false;
+          },
+          this)),
+      reader_(this),
       dialogs_(defaultDialogs(window))
 {
+    for (QUndoStack* s : {doc_->undoStack(), long_->undoStack()}) {
+        connect(s, &QUndoStack::indexChanged, autosave_, &Autosave::changed);
+        connect(s, &QUndoStack::cleanChanged, autosave_, &Autosave::changed);
+    }
+    connect(long_, &LongDocument::openChanged, autosave_, &Autosave::changed);
     window_->setAcceptDrops(true);
     window_->installEventFilter(this);
 }
@@ -94,8 +109,14 @@ void FileActions::addToMenu(QMenu* menu)
     menu->addSeparator();
 }
 
+QUndoStack* FileActions::stack() const
+{
+    return long_->isOpen() ? long_->undoStack() : doc_->undoStack();
+}
+
 SessionFile FileActions::snapshot() const
 {
+    if (long_->isOpen()) return SessionFile{long_->session(), {}};
     SessionFile f;
     f.session = doc_->session();
     f.view = doc_->view();
@@ -118,35 +139,70 @@ void FileActions::fail(const FileError& error, const QString& title)
 
 bool FileActions::openFile(const QString& path)
 {
-    SessionFile file;
-    FileError error;
-    if (!readSessionFile(path, file, error)) {
-        fail(error, tr("Cannot open the session"));
-        return false;
+    reader_.drop();  // a newer request replaces the file being read
+    window_->setCursor(Qt::BusyCursor);
+    Q_EMIT readingChanged(true, path);
+    reader_.start(
+        [path](JobControl&) {
+            Read r;
+            r.ok = readSessionFile(path, r.file, r.error);
+            return r;
+        },
+        [this, path](Read read) { finishOpen(path, std::move(read)); });
+    return true;
+}
+
+bool FileActions::waitForOpen()
+{
+    reader_.wait();
+    doc_->flush();
+    return lastOpenOk_;
+}
+
+void FileActions::finishOpen(const QString& path, Read read)
+{
+    window_->unsetCursor();
+    Q_EMIT readingChanged(false, path);
+    if (read.ok) {
+        lastOpenOk_ = publish(path, read.file);
+    } else {
+        fail(read.error, tr("Cannot open the session"));
+        lastOpenOk_ = false;
     }
+    Q_EMIT opened(lastOpenOk_);
+}
+
+bool FileActions::publish(const QString& path, const SessionFile& file)
+{
+    if (!confirmDiscard()) return false;
     if (file.onlyWeightsFit) {
-        // Too long for every stage: its own window computes only the weights, in float; the
-        // session in this window stays.
-        QString problem;
-        if (!LongWindow::openSession(file.session, path, problem)) {
-            fail(FileError{path, QString(), problem}, tr("Cannot open the session"));
+        // Too long for every stage: the long path computes only the weights, in float.
+        if (!long_->open(file.session)) {
+            fail(FileError{path, QString(), long_->lastError()}, tr("Cannot open the session"));
             return false;
         }
-        addRecent(path);
-        lastError_ = FileError{};
-        return true;
+        // The workbench's session waits behind it; its changes were just saved or let go.
+        doc_->undoStack()->setClean();
+    } else {
+        // A newly opened file starts a fresh history, saved as it is on disk.
+        if (!doc_->openSession(file.session)) {
+            fail(FileError{path, QString(), doc_->lastError()}, tr("Cannot open the session"));
+            return false;
+        }
+        if (long_->isOpen()) long_->close();
+        apply(file);
     }
-    if (!confirmDiscard()) return false;
-    // A newly opened file starts a fresh history, saved as it is on disk.
-    if (!doc_->openSession(file.session)) {
-        fail(FileError{path, QString(), doc_->lastError()}, tr("Cannot open the session"));
-        return false;
-    }
-    apply(file);
     setCurrentFile(path);
     addRecent(path);
     lastError_ = FileError{};
     return true;
+}
+
+void FileActions::closeLongSession()
+{
+    if (!long_->isOpen()) return;
+    long_->close();
+    setCurrentFile(QString());
 }
 
 bool FileActions::open()
@@ -180,7 +236,7 @@ bool FileActions::saveTo(const QString& path)
         return false;
     }
     setCurrentFile(path);
-    doc_->undoStack()->setClean();
+    stack()->setClean();
     addRecent(path);
     lastError_ = FileError{};
     return true;
@@ -188,20 +244,21 @@ bool FileActions::saveTo(const QString& path)
 
 bool FileActions::hasUnsavedChanges() const
 {
-    return !doc_->undoStack()->isClean();
+    return !stack()->isClean();
 }
 
 QString FileActions::sessionName() const
 {
     if (!current_.isEmpty()) return QFileInfo(current_).fileName();
+    if (long_->isOpen()) return tr("Long session");
     if (const Lesson* lesson = findLessonById(doc_->view().lesson)) return lesson->numberedTitle();
     return tr("Untitled");
 }
 
 bool FileActions::confirmDiscard()
 {
-    if (doc_->undoStack()->isClean()) return true;
-    const QString name = current_.isEmpty() && doc_->view().lesson.isEmpty()
+    if (stack()->isClean()) return true;
+    const QString name = current_.isEmpty() && doc_->view().lesson.isEmpty() && !long_->isOpen()
                              ? tr("The untitled session")
                              : sessionName();
     const QMessageBox::StandardButton answer = dialogs_.ask(
@@ -242,13 +299,24 @@ bool FileActions::offerRecovery(bool withoutAsking)
         return false;
     }
     if (!confirmDiscard()) return false;
-    // One undo step on top of the current session, and not clean: it has not been saved.
-    if (!doc_->replaceSession(file.session, Label([] { return tr("Restore unsaved work"); }))) {
-        fail(FileError{newest.sessionPath, QString(), doc_->lastError()},
-             tr("Cannot restore the session"));
-        return false;
+    if (file.onlyWeightsFit) {
+        if (!long_->open(file.session)) {
+            fail(FileError{newest.sessionPath, QString(), long_->lastError()},
+                 tr("Cannot restore the session"));
+            return false;
+        }
+        // Not clean: it has not been saved, and autosave keeps it until it is.
+        long_->undoStack()->resetClean();
+    } else {
+        // One undo step on top of the current session, and not clean: it has not been saved.
+        if (!doc_->replaceSession(file.session, Label([] { return tr("Restore unsaved work"); }))) {
+            fail(FileError{newest.sessionPath, QString(), doc_->lastError()},
+                 tr("Cannot restore the session"));
+            return false;
+        }
+        if (long_->isOpen()) long_->close();
+        apply(file);
     }
-    apply(file);
     setCurrentFile(newest.sourceFile);
     // Keep the work on disk under this process's name before dropping the orphan.
     autosave_->writeNow();

@@ -4,6 +4,11 @@
 // the window, the question before closing or opening over unsaved changes, and the
 // autosave/crash-recovery hookup. It watches the window's close and drag-and-drop events
 // through an event filter, so MainWindow only creates it.
+//
+// A file is read and parsed on a worker (AsyncJob); the window stays live meanwhile, with a
+// busy cursor and a status line, and the session is published on the window's thread through
+// one document operation: Document::openSession, or LongDocument::open for a session that only
+// the long path can hold. File, autosave and recovery serve whichever of the two is open.
 
 #include <functional>
 
@@ -11,14 +16,17 @@
 #include <QObject>
 #include <QStringList>
 
+#include "ui/document/async_job.h"
 #include "ui/io/autosave.h"
 #include "ui/readers/session_file.h"
 
 class QMenu;
+class QUndoStack;
 
 namespace attnlab {
 
 class Document;
+class LongDocument;
 
 // The dialogs FileActions shows; tests replace them to answer without a modal loop.
 struct FileDialogs {
@@ -35,14 +43,19 @@ struct FileDialogs {
 class FileActions : public QObject {
     Q_OBJECT
 public:
-    FileActions(QWidget* window, Document* doc);
+    FileActions(QWidget* window, Document* doc, LongDocument* longDoc);
 
     // Adds Open, Open Recent, Save and Save As to the File menu.
     void addToMenu(QMenu* menu);
 
-    // Opens a session file; on failure warns, keeps the current session and returns false.
-    // Asks first when the current session has unsaved changes.
+    // Starts opening a session file: it is read on a worker, then (asking first when the
+    // current session has unsaved changes) published. On failure it warns and keeps the
+    // current session. Returns false only when nothing was started; opened() tells the end.
     bool openFile(const QString& path);
+    // Waits for the file being read and publishes it; returns whether the last open succeeded
+    // (tests, the command line).
+    bool waitForOpen();
+    [[nodiscard]] bool reading() const { return reader_.running(); }
     bool open();  // asks for a file
     // Opens a GPT-2 or BERT checkpoint folder in the real-model window (shown when it opens;
     // a warning naming the file and the tensor or field when it does not).
@@ -52,6 +65,9 @@ public:
     bool saveTo(const QString& path);
     // Save / Discard / Cancel when there are unsaved changes; true = go ahead.
     bool confirmDiscard();
+    // Drops the open long session (the workbench session takes the window again); the
+    // window has no file then.
+    void closeLongSession();
     // The session has changes that no file holds (a lesson opened as it is has none).
     [[nodiscard]] bool hasUnsavedChanges() const;
     // What the session is called in the title bar and in questions: the file's name, else
@@ -77,11 +93,23 @@ public:
 
 Q_SIGNALS:
     void currentFileChanged(const QString& path);
+    // A file is being read (`path`), or no longer.
+    void readingChanged(bool reading, const QString& path);
+    void opened(bool ok);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    struct Read {
+        SessionFile file;
+        FileError error;
+        bool ok = false;
+    };
+    // What File, autosave and recovery serve: the long session's history while one is open.
+    [[nodiscard]] QUndoStack* stack() const;
+    bool publish(const QString& path, const SessionFile& file);
+    void finishOpen(const QString& path, Read read);
     void setCurrentFile(const QString& path);
     void addRecent(const QString& path);
     void fillRecentMenu();
@@ -90,7 +118,10 @@ private:
 
     QWidget* window_;
     Document* doc_;
+    LongDocument* long_;
     Autosave* autosave_;
+    AsyncJob<Read> reader_;
+    bool lastOpenOk_ = false;
     QMenu* recentMenu_ = nullptr;
     QString current_;
     FileError lastError_;

@@ -122,6 +122,8 @@ void LessonActions::fillMenu()
 
 bool LessonActions::openLesson(const QString& id)
 {
+    // A lesson is a workbench session: the long session open in the window makes room.
+    if (!window_->leaveLongSession()) return false;
     Session session;
     ViewState view;
     FileError error;

@@ -8,18 +8,22 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 #include "ui/document/document.h"
+#include "ui/document/long_document.h"
 #include "ui/model/head_link.h"
 #include "ui/model/head_session.h"
 #include "ui/model/model_link_panel.h"
 #include "ui/model/workbench_opener.h"
 #include "ui/panels/controls_panel.h"
 #include "ui/panels/heads_grid_panel.h"
+#include "ui/panels/long_map_panel.h"
 #include "ui/panels/matrices_panel.h"
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/row_inspector_panel.h"
@@ -29,6 +33,7 @@
 #include "ui/panels/weights_panel.h"
 #include "ui/presenter/mark_store.h"
 #include "ui/train/trainer_panel.h"
+#include "ui/views/panel_message.h"
 #include "ui/window/dock_layout.h"
 #include "ui/window/export_actions.h"
 #include "ui/window/file_actions.h"
@@ -39,18 +44,23 @@
 
 namespace attnlab {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document(this))
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), doc_(new Document(this)), long_(new LongDocument({}, this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     setDockNestingEnabled(true);
 
     // What outlives a language switch: the document and the file/autosave state.
-    files_ = new FileActions(this, doc_);
+    files_ = new FileActions(this, doc_, long_);
     marks_ = new MarkStore(this);
     link_ = new HeadLink(doc_, this);
     buildInterface();
     // The model window's "Open in Workbench" comes here.
     setWorkbenchOpener(this, [this](const HeadRequest& r, QString& error) {
+        if (!leaveLongSession()) {
+            error = tr("The long session stays open: its changes were not saved.");
+            return false;
+        }
         if (!link_->openHead(r.loaded, r.run, r.layer, r.head, error)) return false;
         show();
         raise();
@@ -65,7 +75,33 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new Document
     connect(doc_, &Document::noticed, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(long_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(long_, &LongDocument::openChanged, this, [this](bool open) {
+        // The docks would only say that they cannot serve it: the map takes their room, and
+        // the workbench gets its layout back after.
+        if (open && !longLayout_) {
+            workbenchState_ = saveState();
+            longLayout_ = true;
+            for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
+                dock->hide();
+        } else if (!open && longLayout_) {
+            longLayout_ = false;
+            restoreState(workbenchState_);
+        }
+        showLongSession();
+        updateTitle();
+    });
+    connect(long_, &LongDocument::errorOccurred, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+    connect(long_, &LongDocument::noticed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(files_, &FileActions::currentFileChanged, this, &MainWindow::updateTitle);
+    connect(files_, &FileActions::readingChanged, this, [this](bool reading, const QString& path) {
+        if (reading)
+            statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+        else
+            statusBar()->clearMessage();
+    });
     connect(doc_, &Document::viewChanged, this, &MainWindow::updateTitle);  // a lesson opened
     updateTitle();
     resize(1500, 950);
@@ -80,6 +116,8 @@ MainWindow::~MainWindow()
     // a call.
     doc_->undoStack()->blockSignals(true);
     doc_->blockSignals(true);
+    long_->undoStack()->blockSignals(true);
+    long_->blockSignals(true);
     files_->blockSignals(true);
 }
 
@@ -89,6 +127,7 @@ MainWindow::~MainWindow()
 void MainWindow::buildInterface()
 {
     const QObjectList before = children();
+    dockPages_.clear();
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
     // The tabs' object names are the views PresenterActions presents ("weightsTab": weights).
@@ -147,6 +186,60 @@ void MainWindow::buildInterface()
         if (!child->isWidgetType() && !before.contains(child) && !qobject_cast<QLayout*>(child))
             built_.append(child);
     }
+    showLongSession();
+}
+
+LongMapPanel* MainWindow::longMapPanel() const
+{
+    return long_->isOpen() ? longMap_.data() : nullptr;
+}
+
+bool MainWindow::showsLongSession() const
+{
+    return long_->isOpen();
+}
+
+QUndoStack* MainWindow::activeUndoStack() const
+{
+    return long_->isOpen() ? long_->undoStack() : doc_->undoStack();
+}
+
+bool MainWindow::leaveLongSession()
+{
+    if (!long_->isOpen()) return true;
+    if (!files_->confirmDiscard()) return false;
+    files_->closeLongSession();
+    return true;
+}
+
+void MainWindow::showLongSession()
+{
+    if (!tabs_) return;
+    const bool on = long_->isOpen();
+    if (on && !longMap_) {
+        longMap_ = new LongMapPanel(long_, tabs_);
+        longMap_->setObjectName(QStringLiteral("longTab"));
+        tabs_->addTab(longMap_, tr("&Long map"));
+        connect(longMap_, &LongMapPanel::hoverTextChanged, this,
+                [this](const QString& text) { statusBar()->showMessage(text); });
+    } else if (!on && longMap_) {
+        delete longMap_.data();  // takes its tab along
+        tabs_->setCurrentIndex(0);
+    }
+    // The workbench's views compute every stage in double: they wait for a workbench session.
+    const QString why =
+        tr("A long session keeps only its attention weights: this view cannot "
+           "show it. The Long map tab shows its map and its controls.");
+    for (int i = 0; i < tabs_->count(); ++i) {
+        if (tabs_->widget(i) == longMap_) continue;
+        tabs_->setTabEnabled(i, !on);
+        tabs_->setTabToolTip(i, on ? why : QString());
+    }
+    if (on) {
+        tabs_->setCurrentWidget(longMap_);
+        longMap_->map()->setFocus();  // the arrows move its row, and no caret blinks over it
+    }
+    for (QStackedWidget* page : std::as_const(dockPages_)) page->setCurrentIndex(on ? 1 : 0);
 }
 
 void MainWindow::rebuildInterface()
@@ -167,6 +260,7 @@ void MainWindow::rebuildInterface()
     delete menuWidget();  // menuBar() makes a new one
     delete takeCentralWidget();
     tabs_ = nullptr;
+    longMap_ = nullptr;
     weights_ = nullptr;
     actions_ = nullptr;
     buildInterface();
@@ -198,7 +292,24 @@ QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QS
     auto* scroll = new QScrollArea(dock);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(panel);
+    auto* pages = new QStackedWidget(scroll);
+    pages->addWidget(panel);
+    // What the panel says while a long session is open, in place of what it cannot show.
+    auto* aside = new QWidget(pages);
+    // The dock keeps the size its panel asks for (dock_layout.cpp reads the panel's hints).
+    aside->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    auto* asideLayout = new QVBoxLayout(aside);
+    auto* message = new PanelMessage(aside);
+    message->setObjectName(QStringLiteral("LongSessionMessage"));
+    message->setStyleSheet(QString());
+    message->say(
+        tr("Not available for a long session: only its attention weights are kept. "
+           "The Long map tab shows them."));
+    asideLayout->addWidget(message);
+    asideLayout->addStretch(1);
+    pages->addWidget(aside);
+    dockPages_.append(pages);
+    scroll->setWidget(pages);
     dock->setWidget(scroll);
     addDockWidget(area, dock);
     return dock;
@@ -208,7 +319,7 @@ void MainWindow::updateTitle()
 {
     setWindowFilePath(files_->currentFile());
     setWindowTitle(tr("%1[*] — AttnLab").arg(files_->sessionName()));
-    setWindowModified(!doc_->undoStack()->isClean());
+    setWindowModified(!activeUndoStack()->isClean());
 }
 
 bool MainWindow::openFile(const QString& path)
@@ -271,7 +382,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/state"), longLayout_ ? workbenchState_ : saveState());
     event->accept();
 }
 

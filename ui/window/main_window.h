@@ -3,17 +3,25 @@
 // The workbench window: one Document, the central maps (weights, difference,
 // pipeline, all heads) and docked panels around them. Menus and shortcuts live in
 // WindowActions; this class only assembles.
+//
+// A session that only the long path can hold (LongDocument: the weights, in float) opens here
+// too: a "Long map" tab shows its map and controls, the other tabs and the docks step aside
+// with a message, and File, Edit, Export, autosave and recovery serve it.
 
 #include <QMainWindow>
 #include <QPointer>
 
+class QStackedWidget;
 class QTabWidget;
+class QUndoStack;
 
 namespace attnlab {
 
 class Document;
 class FileActions;
 class HeadLink;
+class LongDocument;
+class LongMapPanel;
 class MarkStore;
 class WeightsPanel;
 class WindowActions;
@@ -27,12 +35,23 @@ public:
     [[nodiscard]] Document* document() const { return doc_; }
     [[nodiscard]] WeightsPanel* weightsPanel() const { return weights_; }
     [[nodiscard]] QTabWidget* centralTabs() const { return tabs_; }
+    // The long session's document (open or not) and, while one is open, its tab.
+    [[nodiscard]] LongDocument* longDocument() const { return long_; }
+    [[nodiscard]] LongMapPanel* longMapPanel() const;
+    [[nodiscard]] bool showsLongSession() const;
+    // The undo history that Edit ▸ Undo, Save and autosave serve: the long session's while
+    // one is open, else the workbench's.
+    [[nodiscard]] QUndoStack* activeUndoStack() const;
+    // Closes the long session before the workbench session takes the window again (a lesson,
+    // a head from a model); asks first about its unsaved changes. False when cancelled.
+    bool leaveLongSession();
     [[nodiscard]] FileActions* fileActions() const { return files_; }
     // The real model the open head came from, carried through by every change (Model panel).
     [[nodiscard]] HeadLink* headLink() const { return link_; }
     // What was drawn in the presenter view, per view and walkthrough step.
     [[nodiscard]] MarkStore* marks() const { return marks_; }
-    // Opens a session file (FileActions::openFile); false and a warning when it cannot.
+    // Starts opening a session file (FileActions::openFile: read on a worker, then published;
+    // a warning when it cannot).
     bool openFile(const QString& path);
     // Deletes and recreates menus, toolbars, tabs and docks (after a language switch) while
     // the Document, FileActions and the window layout stay. Runs on QEvent::LanguageChange.
@@ -49,12 +68,19 @@ private:
                           Qt::DockWidgetArea area);
     void updateTitle();
     void restoreLayout();
+    // Shows the long tab and the panels' messages while a long session is open.
+    void showLongSession();
     // A head from a real model was opened (or a session holding one): lay the docks out for it.
     void provenanceChanged();
     bool layoutOnShow_ = false;  // first start: lay the docks out again at the shown size
 
     Document* doc_;
+    LongDocument* long_;
     QTabWidget* tabs_ = nullptr;
+    QPointer<LongMapPanel> longMap_;
+    QList<QStackedWidget*> dockPages_;  // each dock: its panel, then its long-session message
+    bool longLayout_ = false;           // the docks are hidden for the long session
+    QByteArray workbenchState_;         // the docks as they were before it
     WeightsPanel* weights_ = nullptr;
     WindowActions* actions_ = nullptr;
     FileActions* files_ = nullptr;

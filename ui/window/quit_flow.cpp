@@ -3,35 +3,18 @@
 
 #include <QApplication>
 #include <QMessageBox>
-#include <QPointer>
 
-#include "ui/long/long_window.h"
 #include "ui/model/model_window.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
 namespace attnlab {
 
-namespace {
-
-QList<QPointer<LongWindow>> longWindows()
-{
-    QList<QPointer<LongWindow>> out;
-    for (QWidget* w : QApplication::topLevelWidgets())
-        if (auto* l = qobject_cast<LongWindow*>(w)) out << l;
-    return out;
-}
-
-}  // namespace
-
 QStringList QuitFlow::unsavedWork(MainWindow* workbench)
 {
     QStringList names;
     if (workbench->fileActions()->hasUnsavedChanges())
         names << tr("%1 (the workbench)").arg(workbench->fileActions()->sessionName());
-    for (const QPointer<LongWindow>& l : longWindows())
-        if (l && l->hasUnsavedChanges())
-            names << tr("%1 (a long-sequence window)").arg(l->sessionName());
     return names;
 }
 
@@ -48,19 +31,12 @@ bool QuitFlow::quit(MainWindow* workbench)
             QMessageBox::SaveAll | QMessageBox::Discard | QMessageBox::Cancel);
         if (answer != QMessageBox::SaveAll && answer != QMessageBox::Discard) return false;
         if (answer == QMessageBox::SaveAll) {
-            // Each save may ask for a file name; cancelling one keeps every window open.
+            // The save may ask for a file name; cancelling it keeps every window open.
             if (files->hasUnsavedChanges() && !files->save()) return false;
-            for (const QPointer<LongWindow>& l : longWindows())
-                if (l && l->hasUnsavedChanges() && !l->save()) return false;
         }
     }
     // Answered once for all: no window asks again as it closes.
     files->closeWithoutAsking();
-    for (const QPointer<LongWindow>& l : longWindows()) {
-        if (!l) continue;
-        l->setCloseQuestion([] { return QMessageBox::Discard; });
-        l->close();
-    }
     for (QWidget* w : QApplication::topLevelWidgets())
         if (auto* m = qobject_cast<ModelWindow*>(w)) m->close();
     workbench->close();

@@ -12,6 +12,7 @@
 #include <QToolBar>
 
 #include "ui/document/document.h"
+#include "ui/document/long_document.h"
 #include "ui/panels/weights_panel.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/file_actions.h"
@@ -70,12 +71,36 @@ void WindowActions::buildFileMenu()
 void WindowActions::buildEditMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&Edit"));
-    undo_ = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    // The history of the session open: the workbench's, or the long session's. Not waiting on
+    // a long session's computation: its document refuses a change meanwhile, and an undo then
+    // would move the stack's index while the session stays.
+    const auto busy = [this] {
+        return window_->showsLongSession() && window_->longDocument()->computing();
+    };
+    undo_ = menu->addAction(tr("&Undo"), this, [this, busy] {
+        if (!busy()) window_->activeUndoStack()->undo();
+    });
     undo_->setShortcut(QKeySequence::Undo);
-    redo_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo_ = menu->addAction(tr("&Redo"), this, [this, busy] {
+        if (!busy()) window_->activeUndoStack()->redo();
+    });
     redo_->setShortcut(QKeySequence::Redo);
-    menu->addAction(undo_);
-    menu->addAction(redo_);
+    const auto update = [this, busy] {
+        const QUndoStack* stack = window_->activeUndoStack();
+        undo_->setEnabled(!busy() && stack->canUndo());
+        redo_->setEnabled(!busy() && stack->canRedo());
+        undo_->setText(stack->canUndo() ? tr("&Undo %1").arg(stack->undoText()) : tr("&Undo"));
+        redo_->setText(stack->canRedo() ? tr("&Redo %1").arg(stack->redoText()) : tr("&Redo"));
+    };
+    LongDocument* longDoc = window_->longDocument();
+    for (QUndoStack* stack : {doc_->undoStack(), longDoc->undoStack()}) {
+        connect(stack, &QUndoStack::indexChanged, this, update);
+        connect(stack, &QUndoStack::undoTextChanged, this, update);
+        connect(stack, &QUndoStack::redoTextChanged, this, update);
+    }
+    connect(longDoc, &LongDocument::computingChanged, this, update);
+    connect(longDoc, &LongDocument::openChanged, this, update);
+    update();
 }
 
 void WindowActions::buildAttentionMenu()
@@ -96,6 +121,14 @@ void WindowActions::buildAttentionMenu()
         tr("The textbook exercise: multiply the selected key vector by 2 and "
            "watch every row's weights redistribute."));
     menu->addAction(tr("&Reset the selected key"), this, &WindowActions::resetSelectedKey);
+    // They change the workbench's session, which waits while a long session is open (its own
+    // mode, scaling and key are in the Long map tab).
+    LongDocument* longDoc = window_->longDocument();
+    const auto enable = [menu, longDoc] {
+        for (QAction* a : menu->actions()) a->setEnabled(!longDoc->isOpen());
+    };
+    connect(longDoc, &LongDocument::openChanged, menu, enable);
+    enable();
 }
 
 void WindowActions::buildViewMenu()

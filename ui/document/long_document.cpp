@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/long/long_document.h"
+#include "ui/document/long_document.h"
 
 #include <QCoreApplication>
 
@@ -100,8 +100,29 @@ bool LongDocument::open(const Session& session)
     undo_.clear();
     head_ = 0;
     row_ = 0;
+    const bool opened = !open_;
+    open_ = true;
     Q_EMIT changed();
+    if (opened) Q_EMIT openChanged(true);
     return start({session, {}});
+}
+
+void LongDocument::close()
+{
+    if (!open_) return;
+    if (result()) Q_EMIT releasing();
+    const bool wasComputing = computing();
+    progressTimer_.stop();
+    doc_.reset(Session{});
+    undo_.clear();
+    open_ = false;
+    head_ = 0;
+    row_ = 0;
+    cachedRow_ = -1;
+    lastError_.clear();
+    if (wasComputing) Q_EMIT computingChanged(false);
+    Q_EMIT changed();
+    Q_EMIT openChanged(false);
 }
 
 bool LongDocument::setMode(attn::Mode mode)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/long/long_panel.h"
+#include "ui/panels/long_panel.h"
 
 #include <algorithm>
 #include <numeric>
@@ -18,7 +18,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "ui/long/long_document.h"
+#include "ui/document/long_document.h"
 
 namespace attnlab {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The long-session document and window: what the worker computes is the full path's map
-// (within float's tolerance), edits are undo steps that recompute in the background, Cancel
-// leaves the session as it was, when two maps do not fit the memory the old weights' memory
-// is reused, and the window shows, hovers, inspects and exports the float map in place.
-#include "ui/long/long_window.h"
+// The long-session document and its map page: what the worker computes is the full path's
+// map (within float's tolerance), edits are undo steps that recompute in the background,
+// Cancel leaves the session as it was, when two maps do not fit the memory the old weights'
+// memory is reused, and the page shows, hovers and inspects the float map in place.
+#include "ui/document/long_document.h"
 
 #include <gtest/gtest.h>
 
@@ -22,12 +22,9 @@
 #include "core/attention.h"
 #include "core/random_init.h"
 #include "support/session_test_support.h"
-#include "ui/document/document.h"
-#include "ui/long/long_document.h"
-#include "ui/long/long_panel.h"
-#include "ui/readers/session_file.h"
+#include "ui/panels/long_map_panel.h"
+#include "ui/panels/long_panel.h"
 #include "ui/views/color_scales.h"
-#include "ui/window/main_window.h"
 
 namespace attnlab {
 namespace {
@@ -186,14 +183,16 @@ QPoint cellCentre(const HeatmapView* map, int row, int column)
                   static_cast<int>(map->yAxis->coordToPixel(row)));
 }
 
-TEST(LongWindow, HoverShowsTheCellsWeightAndItsScoresRecomputedFromQAndK)
+TEST(LongMapPanel, HoverShowsTheCellsWeightAndItsScoresRecomputedFromQAndK)
 {
-    LongWindow w;
+    LongDocument doc;
+    LongMapPanel w(&doc);
+    w.resize(1200, 800);
     const Session s = longSession(600, attn::Mode::Self);
-    ASSERT_TRUE(w.open(s, QString()));
+    ASSERT_TRUE(doc.open(s));
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(idle(w.document()));
+    ASSERT_TRUE(idle(&doc));
     ASSERT_TRUE(w.showsMap());
     EXPECT_NE(w.map()->content().floats, nullptr);  // read in place, no double copy
     EXPECT_TRUE(w.panel()->keptText().contains(QStringLiteral("only the weights P are kept")))
@@ -203,6 +202,7 @@ TEST(LongWindow, HoverShowsTheCellsWeightAndItsScoresRecomputedFromQAndK)
     QApplication::processEvents();
     const int row = static_cast<int>(std::lround(w.map()->yAxis->range().center()));
     const int col = static_cast<int>(std::lround(w.map()->xAxis->range().center()));
+    QSignalSpy hovered(&w, &LongMapPanel::hoverTextChanged);
     QTest::mouseMove(w.map(), cellCentre(w.map(), row, col));
     QApplication::processEvents();
     ASSERT_EQ(w.map()->hoveredRow(), row);
@@ -211,11 +211,12 @@ TEST(LongWindow, HoverShowsTheCellsWeightAndItsScoresRecomputedFromQAndK)
     const QString scaled = QLocale().toString(want.heads[0].scaled(row, col), 'f', 3);
     EXPECT_TRUE(w.hoverText().contains(scaled))
         << w.hoverText().toStdString() << " lacks " << scaled.toStdString();
+    EXPECT_FALSE(hovered.isEmpty());
 
     // A click selects the row; the inspector's first key is the row's largest weight.
     QTest::mouseClick(w.map(), Qt::LeftButton, {}, cellCentre(w.map(), row, col));
     QApplication::processEvents();
-    EXPECT_EQ(w.document()->selectedRow(), row);
+    EXPECT_EQ(doc.selectedRow(), row);
     Eigen::Index best = 0;
     want.heads[0].weights.row(row).maxCoeff(&best);
     ASSERT_EQ(w.panel()->topKeys()->rowCount(), LongPanel::kTopKeys);
@@ -224,11 +225,12 @@ TEST(LongWindow, HoverShowsTheCellsWeightAndItsScoresRecomputedFromQAndK)
     EXPECT_TRUE(w.panel()->rowText().contains(QStringLiteral("t%1").arg(row)));
 }
 
-TEST(LongWindow, ACausalMapDrawsTheCellsPastTheDiagonalAsMaskedWithoutAMaskMatrix)
+TEST(LongMapPanel, ACausalMapDrawsTheCellsPastTheDiagonalAsMaskedWithoutAMaskMatrix)
 {
-    LongWindow w;
-    ASSERT_TRUE(w.open(longSession(400, attn::Mode::Causal), QString()));
-    ASSERT_TRUE(idle(w.document()));
+    LongDocument doc;
+    LongMapPanel w(&doc);
+    ASSERT_TRUE(doc.open(longSession(400, attn::Mode::Causal)));
+    ASSERT_TRUE(idle(&doc));
     ASSERT_TRUE(w.showsMap());
     EXPECT_FALSE(w.map()->content().mask.has_value());
     const QImage cells = w.map()->drawnImage();
@@ -238,166 +240,64 @@ TEST(LongWindow, ACausalMapDrawsTheCellsPastTheDiagonalAsMaskedWithoutAMaskMatri
     EXPECT_NE(cells.pixelColor(0, 0), maskedCellColor());
 }
 
-TEST(LongWindow, TheProgressBarAndCancelShowWhileComputingAndCancelLeavesTheSession)
+TEST(LongMapPanel, TheProgressBarAndCancelShowWhileComputingAndCancelLeavesTheSession)
 {
-    LongWindow w;
+    LongDocument doc;
+    LongMapPanel w(&doc);
     w.show();
-    ASSERT_TRUE(w.open(longSession(4000, attn::Mode::Self, 1, 64), QString()));
+    ASSERT_TRUE(doc.open(longSession(4000, attn::Mode::Self, 1, 64)));
     EXPECT_TRUE(w.progressBar()->isVisibleTo(&w));
     EXPECT_TRUE(w.cancelButton()->isVisibleTo(&w));
     QTest::mouseClick(w.cancelButton(), Qt::LeftButton);
-    ASSERT_TRUE(idle(w.document()));
+    ASSERT_TRUE(idle(&doc));
     EXPECT_FALSE(w.progressBar()->isVisibleTo(&w));
     EXPECT_FALSE(w.showsMap());
-    EXPECT_EQ(w.document()->session().input.queryCount(), 4000);
+    EXPECT_EQ(doc.session().input.queryCount(), 4000);
 }
 
-TEST(LongWindow, ExportsTheMapAsOneImageInSvgAndAsPngAndPdf)
+TEST(LongMapPanel, EachHeadIsDrawnFromItsOwnWeightsAndTheArrowsMoveTheSelectedRow)
 {
-    LongWindow w;
-    ASSERT_TRUE(w.open(longSession(1024, attn::Mode::Causal), QString()));
-    ASSERT_TRUE(idle(w.document()));
-    QTemporaryDir dir;
-    for (const char* ext : {"png", "svg", "pdf"}) {
-        const QString path = dir.filePath(QStringLiteral("map.") + QLatin1String(ext));
-        QString error;
-        ASSERT_TRUE(w.exportMap(path, error)) << error.toStdString();
-        QFile f(path);
-        ASSERT_TRUE(f.open(QIODevice::ReadOnly));
-        const QByteArray bytes = f.readAll();
-        EXPECT_LT(bytes.size(), 4 << 20) << ext;
-        if (QByteArray(ext) == "svg") {
-            EXPECT_EQ(bytes.count("<image"), 1);
-            EXPECT_TRUE(bytes.contains("float"));  // the title, as text
-        }
-        if (QByteArray(ext) == "pdf") {
-            EXPECT_TRUE(bytes.startsWith("%PDF"));
-        }
-        if (QByteArray(ext) == "png") {
-            EXPECT_FALSE(QImage::fromData(bytes).isNull());
-        }
-    }
-}
-
-TEST(LongWindow, AFileTooLongForEveryStageOpensInItsOwnWindowAndTheMainSessionStays)
-{
-    testing::isolateSettings();
-    // 17,000 tokens: every stage in double would need 6.7 GiB, the weights in float 1.1 GiB.
-    Session s = longSession(17000, attn::Mode::Causal, 1, 1);
-    s.dModel = 8;
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("long.attnlab.json"));
-    FileError error;
-    ASSERT_TRUE(writeSessionFile(path, SessionFile{s, {}}, error)) << error.message().toStdString();
-
-    MainWindow window;
-    testing::RecordingDialogs dialogs;
-    window.fileActions()->setDialogs(dialogs.dialogs());
-    const Session before = window.document()->session();
-    ASSERT_TRUE(window.openFile(path)) << dialogs.warnings.join(QLatin1Char('\n')).toStdString();
-    EXPECT_TRUE(dialogs.warnings.isEmpty());
-    EXPECT_TRUE(dialogs.questions.isEmpty());  // nothing of the main window is replaced
-    EXPECT_EQ(window.document()->session().targetTokens, before.targetTokens);
-    LongWindow* opened = nullptr;
-    for (QWidget* w : QApplication::topLevelWidgets()) {
-        if (auto* lw = qobject_cast<LongWindow*>(w)) opened = lw;
-    }
-    ASSERT_NE(opened, nullptr);
-    EXPECT_TRUE(opened->windowTitle().contains(QStringLiteral("long.attnlab.json")));
-    ASSERT_TRUE(idle(opened->document()));
-    ASSERT_TRUE(opened->showsMap());
-    EXPECT_EQ(opened->map()->content().rows(), 17000);
-    EXPECT_TRUE(opened->map()->content().causal);
-    delete opened;
-}
-
-TEST(LongWindow, UnsavedEditsAreAskedAboutOnCloseAndSaveWritesThemToTheFile)
-{
-    LongWindow w;
-    w.show();
-    ASSERT_TRUE(w.open(longSession(300, attn::Mode::Self), QString()));
-    ASSERT_TRUE(idle(w.document()));
-    int asked = 0;
-    QMessageBox::StandardButton answer = QMessageBox::Cancel;
-    w.setCloseQuestion([&] {
-        ++asked;
-        return answer;
-    });
-    EXPECT_TRUE(w.close());  // nothing to save: no question
-    EXPECT_EQ(asked, 0);
-    w.show();
-    ASSERT_TRUE(w.document()->scaleKey(0, 12, 2.0));
-    ASSERT_TRUE(idle(w.document()));
-    EXPECT_TRUE(w.isWindowModified());
-    EXPECT_FALSE(w.close());  // Cancel keeps the window and the edit
-    EXPECT_EQ(asked, 1);
-    EXPECT_TRUE(w.isVisible());
-
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("edited.attnlab.json"));
-    QString error;
-    ASSERT_TRUE(w.saveTo(path, error)) << error.toStdString();
-    EXPECT_FALSE(w.isWindowModified());
-    SessionFile back;
-    FileError readError;
-    ASSERT_TRUE(readSessionFile(path, back, readError)) << readError.message().toStdString();
-    ASSERT_EQ(back.session.input.edits.size(), 1U);
-    EXPECT_EQ(back.session.input.edits[0].index, 12);
-    EXPECT_EQ(back.session.input.edits[0].scale, 2.0);
-    EXPECT_FALSE(w.saveTo(dir.filePath(QStringLiteral("no/such/dir/x.attnlab.json")), error));
-    EXPECT_FALSE(error.isEmpty());
-
-    ASSERT_TRUE(w.document()->setMode(attn::Mode::Causal));
-    ASSERT_TRUE(idle(w.document()));
-    answer = QMessageBox::Discard;
-    EXPECT_TRUE(w.close());
-    EXPECT_EQ(asked, 2);
-}
-
-TEST(LongWindow, EachHeadIsDrawnFromItsOwnWeightsAndTheArrowsMoveTheSelectedRow)
-{
-    LongWindow w;
+    LongDocument doc;
+    LongMapPanel w(&doc);
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    ASSERT_TRUE(w.open(longSession(300, attn::Mode::Self, 2), QString()));
-    ASSERT_TRUE(idle(w.document()));
-    const auto result = w.document()->result();
+    ASSERT_TRUE(doc.open(longSession(300, attn::Mode::Self, 2)));
+    ASSERT_TRUE(idle(&doc));
+    const auto result = doc.result();
     EXPECT_EQ(w.map()->content().floats->data(), result->heads[0].weights.data());
-    w.document()->setHead(1);
+    doc.setHead(1);
     EXPECT_EQ(w.map()->content().floats->data(), result->heads[1].weights.data());
     EXPECT_TRUE(w.map()->content().title.contains(QStringLiteral("head 2")));
-    w.document()->selectRow(10);
+    doc.selectRow(10);
     w.map()->setFocus();
     QTest::keyClick(w.map(), Qt::Key_Down);
-    EXPECT_EQ(w.document()->selectedRow(), 11);
+    EXPECT_EQ(doc.selectedRow(), 11);
     QTest::keyClick(w.map(), Qt::Key_Up);
     QTest::keyClick(w.map(), Qt::Key_Up);
-    EXPECT_EQ(w.document()->selectedRow(), 9);
+    EXPECT_EQ(doc.selectedRow(), 9);
     // The inspector follows the head: its first key is head 2's largest weight of row 9.
     Eigen::Index best = 0;
     result->heads[1].weights.row(9).maxCoeff(&best);
     EXPECT_TRUE(w.panel()->topKeys()->item(0, 0)->text().startsWith(QString::number(best + 1)));
 }
 
-TEST(LongWindow, UndoWaitsWhileAChangeComputesSoThatTheHistoryMatchesTheSession)
+TEST(LongDocument, CloseDropsTheSessionItsMapAndItsHistory)
 {
-    LongWindow w;
-    w.show();
-    ASSERT_TRUE(w.open(longSession(4000, attn::Mode::Self, 1, 64), QString()));
-    ASSERT_TRUE(idle(w.document()));
-    ASSERT_TRUE(w.document()->scaleKey(0, 3, 2.0));
-    ASSERT_TRUE(idle(w.document()));
-    EXPECT_TRUE(w.undoAction()->isEnabled());
-    EXPECT_TRUE(w.undoAction()->text().contains(QStringLiteral("key 4")));
-    ASSERT_TRUE(w.document()->setMode(attn::Mode::Causal));
-    ASSERT_TRUE(w.document()->computing());
-    EXPECT_FALSE(w.undoAction()->isEnabled());
-    w.undoAction()->trigger();  // as Ctrl+Z would: nothing happens
-    EXPECT_EQ(w.document()->undoStack()->index(), 1);
-    ASSERT_TRUE(idle(w.document()));
-    EXPECT_EQ(w.document()->undoStack()->index(), 2);
-    EXPECT_EQ(w.document()->session().input.mode, attn::Mode::Causal);
-    EXPECT_TRUE(w.undoAction()->isEnabled());
+    LongDocument doc;
+    QSignalSpy openChanged(&doc, &LongDocument::openChanged);
+    QSignalSpy releasing(&doc, &LongDocument::releasing);
+    ASSERT_TRUE(doc.open(longSession(300, attn::Mode::Self)));
+    ASSERT_TRUE(idle(&doc));
+    ASSERT_TRUE(doc.scaleKey(0, 2, 2.0));
+    ASSERT_TRUE(idle(&doc));
+    ASSERT_TRUE(doc.isOpen());
+    doc.close();
+    EXPECT_FALSE(doc.isOpen());
+    EXPECT_EQ(doc.result(), nullptr);
+    EXPECT_EQ(doc.undoStack()->count(), 0);
+    EXPECT_EQ(doc.session().input.queryCount(), 0);
+    EXPECT_EQ(openChanged.count(), 2);
+    EXPECT_GE(releasing.count(), 1);
 }
 
 }  // namespace

@@ -62,6 +62,10 @@ public:
     // Replaces the session (a file was opened): not undoable, clears the history. False when
     // the long path refuses it (the reason went to errorOccurred).
     bool open(const Session& session);
+    // Whether a session is open: from a successful open() to close().
+    [[nodiscard]] bool isOpen() const { return open_; }
+    // Drops the session, its map and its history (the window took another session).
+    void close();
     // The named operations, each one undo step once computed.
     bool setMode(attn::Mode mode);
     bool setScaling(attn::Scaling scaling);
@@ -92,6 +96,7 @@ Q_SIGNALS:
     void selectionChanged();
     void errorOccurred(const QString& message);
     void noticed(const QString& message);
+    void openChanged(bool open);
 
 private:
     using Result = std::shared_ptr<attn::LongResult>;
@@ -108,6 +113,7 @@ private:
     QUndoStack undo_;
     Snapshots doc_;
     bool released_ = false;  // prepare() let go of the map shown
+    bool open_ = false;
     QTimer progressTimer_;
     QString lastError_;
     int head_ = 0;

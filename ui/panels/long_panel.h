@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The side of the long-session window: what is kept in memory, the mode and scaling, a key to
+// The side of the Long map tab: what is kept in memory, the mode and scaling, a key to
 // scale (the textbook's doubled key, at n = 32,768), and the selected row's inspector (its
 // entropy, its largest weight and the keys it weighs most, with their scores recomputed from
 // Q and K). Every change goes to one named operation of the LongDocument; while it computes,
