@@ -3383,7 +3383,7 @@ measuring…</source>
     </message>
     <message>
         <source>%1 changes the same as edit %2; give each once.</source>
-        <translation>%1 与编辑 %2 改动的是同一处；每处只能编辑一次。</translation>
+        <translation>%1与编辑%2改动的是同一处；每处只能编辑一次。</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -3431,7 +3431,7 @@ measuring…</source>
     </message>
     <message>
         <source>the field %1 is missing or wrong (%2).</source>
-        <translation>字段 %1 缺失或有误（%2）。</translation>
+        <translation>字段%1缺失或有误（%2）。</translation>
     </message>
     <message>
         <source>%1: this model or option is not supported (%2).</source>
@@ -3491,7 +3491,7 @@ measuring…</source>
     </message>
     <message>
         <source>%1 edits the same vector (%2) as edit %3; each vector may have one edit.</source>
-        <translation>%1 与编辑 %3 编辑的是同一个向量（%2）；每个向量只能有一处编辑。</translation>
+        <translation>%1与编辑%3编辑的是同一个向量（%2）；每个向量只能有一处编辑。</translation>
     </message>
     <message>
         <source>%1 %2</source>

@@ -359,7 +359,7 @@ TEST_F(Cli, ComputeOfAHugeSessionIsRefusedBeforeItStartsSayingWhatItWouldNeed)
     EXPECT_LT(ratio, 2.0);
 }
 
-TEST_F(Cli, RenderAndComputeOfASessionOnlyTheLongWindowCanHoldPointToTheWindow)
+TEST_F(Cli, RenderAndComputeOfASessionOnlyTheLongPathCanHoldPointToTheWindow)
 {
     // 17,000 tokens: every stage in double needs 6.7 GiB, the weights alone 1.1 GiB in float.
     const QString in = path("long.attnlab.json");

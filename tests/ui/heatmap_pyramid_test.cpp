@@ -274,7 +274,7 @@ TEST(HeatmapPyramid, FloatMatrixDrawsLikeTheSameValuesInDouble)
 
 TEST(HeatmapPyramid, ACausalSourceDrawsLikeTheSameCellsWithACausalMaskAtEveryZoom)
 {
-    // The long window's causal map has no mask matrix: the source says "causal" instead. The
+    // The Long map's causal map has no mask matrix: the source says "causal" instead. The
     // values past the diagonal are not zero here, so that reading them would show.
     const int n = 90;
     const attn::MatrixT<float> f = randomMatrix(n, n, 0.0, 1.0, 4).cast<float>();

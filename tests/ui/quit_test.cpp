@@ -14,8 +14,6 @@
 
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
-#include "ui/readers/session_file.h"
-#include "ui/readers/lesson_catalog.h"
 #include "ui/model/model_window.h"
 #include "ui/readers/lesson_catalog.h"
 #include "ui/readers/session_file.h"

@@ -4,8 +4,8 @@
 #include "core/model/head_edit.h"
 #include "core/model/head_slice.h"
 #include "ui/document/document.h"
-#include "ui/readers/status_text.h"
 #include "ui/model/head_session.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

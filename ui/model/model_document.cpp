@@ -8,9 +8,9 @@
 #include <QFile>
 
 #include "core/model/aggregate.h"
-#include "ui/readers/status_text.h"
 #include "ui/model/model_loader.h"
 #include "ui/model/workbench_opener.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

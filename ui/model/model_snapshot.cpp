@@ -7,9 +7,9 @@
 #include <QFile>
 
 #include "core/model/aggregate.h"
-#include "ui/readers/status_text.h"
 #include "ui/model/model_grid_paint.h"
 #include "ui/readers/bounded_read.h"
+#include "ui/readers/status_text.h"
 
 namespace attnlab {
 

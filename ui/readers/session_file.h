@@ -16,7 +16,7 @@ struct SessionFile {
     Session session;
     ViewState view;
     // Every stage in double would exceed the memory budget, but the long path (float, only the
-    // weights kept: core/long_attention.h) fits: the file opens in the long-sequence window,
+    // weights kept: core/long_attention.h) fits: the file opens in the main window's Long map tab,
     // and whatever computes every stage refuses it.
     bool onlyWeightsFit = false;
 };

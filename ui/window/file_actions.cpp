@@ -17,7 +17,6 @@
 #include "ui/document/document.h"
 #include "ui/document/long_document.h"
 #include "ui/export/last_folder.h"
-#include "ui/readers/lesson_catalog.h"
 #include "ui/model/model_window.h"
 #include "ui/readers/lesson_catalog.h"
 

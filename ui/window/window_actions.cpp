@@ -62,7 +62,7 @@ void WindowActions::buildFileMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&File"));
     window_->fileActions()->addToMenu(menu);
-    // Every window: the model and long-sequence windows would otherwise keep running.
+    // Every window: the model windows would otherwise keep running.
     QAction* quit = menu->addAction(tr("&Quit"), window_, [w = window_] { QuitFlow::quit(w); });
     quit->setObjectName(QStringLiteral("QuitAction"));
     quit->setShortcut(QKeySequence::Quit);
