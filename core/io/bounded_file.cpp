@@ -126,6 +126,25 @@ ReadStatus openRegularFile(const std::string& path, std::uint64_t limit, Regular
     return s;
 }
 
+namespace {
+
+// One read(2), retried when a signal interrupts it; a failure is written into `s`.
+ssize_t readSome(int fd, char* into, std::size_t size, ReadStatus& s)
+{
+    for (;;) {
+        const ssize_t n = ::read(fd, into, size);
+        if (n >= 0 || errno != EINTR) {
+            if (n < 0) {
+                s.errnoValue = errno;
+                s.error = ReadError::ReadFailed;
+            }
+            return n;
+        }
+    }
+}
+
+}  // namespace
+
 ReadStatus readBoundedFile(const std::string& path, std::uint64_t limit, std::string& out)
 {
     out.clear();
@@ -143,13 +162,8 @@ ReadStatus readBoundedFile(const std::string& path, std::uint64_t limit, std::st
             bytes.resize(static_cast<std::size_t>(
                 std::min<std::uint64_t>(limit + 1, std::max<std::uint64_t>(have * 2, 4096))));
         }
-        const ssize_t n = ::read(file.fd(), bytes.data() + have, bytes.size() - have);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            s.errnoValue = errno;
-            s.error = ReadError::ReadFailed;
-            return s;
-        }
+        const ssize_t n = readSome(file.fd(), bytes.data() + have, bytes.size() - have, s);
+        if (n < 0) return s;
         if (n == 0) break;
         have += static_cast<std::uint64_t>(n);
     }
@@ -174,13 +188,8 @@ ReadStatus readBoundedFileInPieces(const std::string& path, std::uint64_t limit,
     std::vector<char> piece(std::max<std::size_t>(pieceBytes, 1));
     std::uint64_t have = 0;
     for (;;) {
-        const ssize_t n = ::read(file.fd(), piece.data(), piece.size());
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            s.errnoValue = errno;
-            s.error = ReadError::ReadFailed;
-            return s;
-        }
+        const ssize_t n = readSome(file.fd(), piece.data(), piece.size(), s);
+        if (n < 0) return s;
         if (n == 0) break;
         have += static_cast<std::uint64_t>(n);
         if (have > limit) {  // it grew past the cap after it was opened
