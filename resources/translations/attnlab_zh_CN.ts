@@ -1157,6 +1157,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>The model could not run with the workbench&apos;s head: %1</source>
         <translation>模型无法用工作台的头运行：%1</translation>
     </message>
+    <message>
+        <source>Another head is still being opened in the workbench.</source>
+        <translation>另一个头仍在工作台中打开。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeadSession</name>
@@ -4425,6 +4429,10 @@ measuring…</source>
     <message>
         <source>&amp;Redo %1</source>
         <translation>重做“%1”(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Long map</source>
+        <translation>长序列图</translation>
     </message>
 </context>
 <context>

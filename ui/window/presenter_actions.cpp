@@ -12,6 +12,8 @@
 #include <QTabWidget>
 
 #include "ui/panels/heads_grid_panel.h"
+#include "ui/panels/long_map_panel.h"
+#include "ui/panels/long_panel.h"
 #include "ui/panels/pipeline_panel.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/panels/weights_panel.h"
@@ -67,7 +69,8 @@ PresenterWindow* PresenterActions::presenterWindow() const
 QStringList PresenterActions::viewNames()
 {
     return {QStringLiteral("weights"), QStringLiteral("difference"),  QStringLiteral("pipeline"),
-            QStringLiteral("heads"),   QStringLiteral("walkthrough"), QStringLiteral("trainer")};
+            QStringLiteral("heads"),   QStringLiteral("walkthrough"), QStringLiteral("trainer"),
+            QStringLiteral("long")};
 }
 
 QString PresenterActions::currentView() const
@@ -121,6 +124,12 @@ QWidget* PresenterActions::makeContent(const QString& view)
         return new WeightsPanel(doc_, WeightsPanel::Kind::Difference);
     if (view == QLatin1String("pipeline")) return new PipelinePanel(doc_);
     if (view == QLatin1String("heads")) return new HeadsGridPanel(doc_);
+    if (view == QLatin1String("long") && main_->longMapPanel()) {
+        // A second view of the same weights (shared, not copied); its controls stay in the tab.
+        auto* panel = new LongMapPanel(main_->longDocument());
+        panel->panel()->hide();
+        return panel;
+    }
     return nullptr;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // View ▸ Presenter view (F5): the workbench's current view full screen with large text — the
-// Weights, Difference, Pipeline or All heads tab (a second view of the same document), the
+// Weights, Difference, Pipeline or All heads tab, or the Long map of a long session (a second
+// view of the same document), the
 // walkthrough on the step the tab shows (the two stay on the same step), or, when the Trainer
 // dock has the keyboard, the trainer's live map and loss curve (lent to the presenter view and
 // put back when it closes). The marks drawn there stay with the main window's MarkStore, one
@@ -30,7 +31,7 @@ public:
     [[nodiscard]] PresenterWindow* presenterWindow() const;
 
     // The views that can be presented, by name: weights, difference, pipeline, heads,
-    // walkthrough, trainer.
+    // walkthrough, trainer, long.
     [[nodiscard]] static QStringList viewNames();
     // The view F5 presents now.
     [[nodiscard]] QString currentView() const;

@@ -13,6 +13,7 @@
 
 #include "ui/document/document.h"
 #include "ui/document/long_document.h"
+#include "ui/panels/long_map_panel.h"
 #include "ui/panels/weights_panel.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/file_actions.h"
@@ -136,18 +137,38 @@ void WindowActions::buildViewMenu()
     QMenu* menu = window_->menuBar()->addMenu(tr("&View"));
     menu->setObjectName(QStringLiteral("ViewMenu"));  // found by WalkthroughActions
     QTabWidget* tabs = window_->centralTabs();
+    QList<QAction*> tabActions;
     for (int i = 0; i < tabs->count(); ++i) {
         QAction* a = menu->addAction(tabs->tabText(i).remove(QLatin1Char('&')), tabs,
                                      [tabs, i] { tabs->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        tabActions.append(a);
     }
+    // The long session's tab comes and goes with it; the workbench's tabs wait meanwhile.
+    QAction* longTab = menu->addAction(tr("Long map"), tabs, [w = window_] {
+        if (LongMapPanel* panel = w->longMapPanel()) w->centralTabs()->setCurrentWidget(panel);
+    });
+    longTab->setObjectName(QStringLiteral("LongMapTabAction"));
+    longTab->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + tabs->count())));
+    LongDocument* longDoc = window_->longDocument();
+    const auto showTabs = [tabActions, longTab, longDoc] {
+        for (QAction* a : tabActions) a->setEnabled(!longDoc->isOpen());
+        longTab->setVisible(longDoc->isOpen());
+    };
+    connect(longDoc, &LongDocument::openChanged, longTab, showTabs);
+    showTabs();
     menu->addSeparator();
-    HeatmapView* view = window_->weightsPanel()->view();
-    QAction* zoomIn = menu->addAction(tr("Zoom &in"), view, [view] { view->zoom(0.8); });
+    // The map on show: the long session's, or the workbench's weights.
+    const auto map = [w = window_] {
+        LongMapPanel* panel = w->longMapPanel();
+        return panel ? panel->map() : w->weightsPanel()->view();
+    };
+    QAction* zoomIn = menu->addAction(tr("Zoom &in"), this, [map] { map()->zoom(0.8); });
+    zoomIn->setObjectName(QStringLiteral("ZoomInAction"));
     zoomIn->setShortcut(QKeySequence::ZoomIn);
-    QAction* zoomOut = menu->addAction(tr("Zoom &out"), view, [view] { view->zoom(1.25); });
+    QAction* zoomOut = menu->addAction(tr("Zoom &out"), this, [map] { map()->zoom(1.25); });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
-    QAction* reset = menu->addAction(tr("Reset &view"), view, &HeatmapView::resetView);
+    QAction* reset = menu->addAction(tr("Reset &view"), this, [map] { map()->resetView(); });
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* full = menu->addAction(tr("&Full screen"), window_, [this] {
         window_->setWindowState(window_->windowState() ^ Qt::WindowFullScreen);
