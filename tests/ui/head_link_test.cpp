@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -78,6 +79,38 @@ double worst(const attn::model::FloatMatrix& a, const attn::Matrix& b)
 {
     if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
     return (a.cast<double>() - b).cwiseAbs().maxCoeff();
+}
+
+// The session records the checkpoint's SHA-256, which takes seconds for a real model: the
+// head is taken on a worker, and the workbench changes when it is done.
+TEST(HeadLink, AHeadIsTakenOnAWorkerAndASecondRequestMeanwhileIsRefused)
+{
+    Bench b;
+    b.folder = test::modelFolder(b.dir, "gpt2_tiny", true);
+    b.workbench = std::make_unique<MainWindow>();
+    b.model = std::make_unique<ModelWindow>();
+    ModelWindowDialogs d;
+    d.warn = [](const QString&, const QString&) {};
+    b.model->setDialogs(d);
+    ASSERT_TRUE(b.model->openFolder(b.folder));
+    b.model->setText(QStringLiteral("the cat sat."));
+    ASSERT_TRUE(settled(b.model->document()));
+    const QStringList before = b.doc()->session().targetTokens;
+    ASSERT_TRUE(b.model->document()->openInWorkbench(kLayer, kHead));
+    EXPECT_TRUE(b.link()->attaching());
+    EXPECT_EQ(b.doc()->session().targetTokens, before);  // nothing published yet
+    EXPECT_FALSE(b.doc()->session().provenance.has_value());
+    QSignalSpy refused(b.model->document(), &ModelDocument::errorOccurred);
+    EXPECT_FALSE(b.model->document()->openInWorkbench(kLayer, kHead + 1));
+    ASSERT_EQ(refused.size(), 1);
+    EXPECT_TRUE(refused.front().front().toString().contains(QStringLiteral("still being opened")));
+    b.link()->flush();
+    ASSERT_TRUE(b.doc()->session().provenance.has_value());
+    EXPECT_EQ(b.doc()->session().provenance->head, kHead);
+    EXPECT_EQ(b.doc()->session().provenance->sha256,
+              sha256Of(b.folder + QStringLiteral("/model.safetensors")));
+    EXPECT_TRUE(b.link()->active());
+    EXPECT_EQ(b.doc()->undoStack()->count(), 1);
 }
 
 TEST(HeadLink, OpeningAHeadGivesTheWorkbenchTheModelsMapAndWhereItCameFrom)

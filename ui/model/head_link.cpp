@@ -41,7 +41,7 @@ QStringList byteLabels(const ModelSnapshot& run)
 }  // namespace
 
 HeadLink::HeadLink(Document* workbench, QObject* parent)
-    : RunSource(parent), workbench_(workbench), run_(this), attach_(this)
+    : RunSource(parent), workbench_(workbench), run_(this), attach_(this), take_(this)
 {
     connect(workbench_, &Document::changed, this, &HeadLink::sessionChanged);
 }
@@ -72,32 +72,52 @@ bool HeadLink::openHead(std::shared_ptr<const LoadedModel> loaded,
         error = tr("No model run to take a head from.");
         return false;
     }
-    const std::shared_ptr<const ModelSnapshot> base = uneditedOf(*run);
-    HeadSource source;
-    source.model = &loaded->model;
-    source.run = &base->result;
-    source.labels = base->labels;
-    source.text = base->text;
-    source.folder = QString::fromStdString(loaded->model.folder());
-    source.sha256 = loaded->sha256();
-    Session session;
-    if (!headSession(source, layer, head, session, error)) return false;
-    const ModelProvenance provenance = *session.provenance;
+    if (take_.running()) {
+        error = tr("Another head is still being opened in the workbench.");
+        return false;
+    }
+    // On a worker: the session records the SHA-256 of model.safetensors, and hashing a checkpoint
+    // of gigabytes (or waiting for the model window's own hashing to finish) takes seconds.
+    take_.start(
+        [loaded = std::move(loaded), run = std::move(run), layer, head](JobControl&) {
+            Taken out;
+            out.base = uneditedOf(*run);
+            HeadSource source;
+            source.model = &loaded->model;
+            source.run = &out.base->result;
+            source.labels = out.base->labels;
+            source.text = out.base->text;
+            source.folder = QString::fromStdString(loaded->model.folder());
+            source.sha256 = loaded->sha256();
+            if (headSession(source, layer, head, out.session, out.error)) out.loaded = loaded;
+            return out;
+        },
+        [this](Taken out) { finishTake(std::move(out)); });
+    Q_EMIT attachmentChanged();
+    return true;
+}
+
+void HeadLink::finishTake(Taken out)
+{
+    if (!out.loaded) {
+        Q_EMIT attachmentChanged();
+        Q_EMIT errorOccurred(out.error);
+        return;
+    }
+    const ModelProvenance provenance = *out.session.provenance;
     const std::shared_ptr<const LoadedModel> previousModel = loaded_;
     const std::shared_ptr<const ModelSnapshot> previousBase = base_;
     std::unique_ptr<ModelProvenance> previousTo = std::move(attachedTo_);
     // Attached first, so that the session's publication finds its model and runs it.
-    adopt(std::move(loaded), base, provenance);
+    adopt(std::move(out.loaded), out.base, provenance);
     const QString title = headTitle(provenance);
-    if (!workbench_->replaceSession(session, tr("Open %1").arg(title))) {
-        error = workbench_->lastError();
+    if (!workbench_->replaceSession(out.session, tr("Open %1").arg(title))) {
         loaded_ = previousModel;
         base_ = previousBase;
         attachedTo_ = std::move(previousTo);
         Q_EMIT attachmentChanged();
-        return false;
+        Q_EMIT errorOccurred(workbench_->lastError());
     }
-    return true;
 }
 
 void HeadLink::adopt(std::shared_ptr<const LoadedModel> loaded,
@@ -289,6 +309,7 @@ void HeadLink::finishRun(Outcome out)
 void HeadLink::flush()
 {
     while (!idle()) {
+        take_.wait();
         attach_.wait();
         run_.wait();
         if (!run_.running() && pending_) {

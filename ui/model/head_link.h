@@ -21,6 +21,7 @@
 #include "ui/document/snapshot_document.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/run_source.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 
@@ -34,8 +35,10 @@ public:
     ~HeadLink() override;
 
     // Replaces the workbench's session by head `head` of layer `layer` (from 0) of `run` (a run
-    // of `loaded`; its unedited result is used) as one undo step, and attaches the model. False
-    // with a translated `error` when the head cannot be taken or the session is refused.
+    // of `loaded`; its unedited result is used) as one undo step, and attaches the model. The
+    // head is taken on a worker (the session records the checkpoint's SHA-256); the workbench
+    // changes when it is done, or errorOccurred() says why not. False with a translated `error`
+    // when there is nothing to take or another head is still being taken.
     bool openHead(std::shared_ptr<const LoadedModel> loaded,
                   std::shared_ptr<const ModelSnapshot> run, int layer, int head, QString& error);
     // Attaches the model that the open session's provenance names: opens its folder, checks the
@@ -46,8 +49,8 @@ public:
 
     // A model is attached and the open session came from it.
     [[nodiscard]] bool active() const;
-    // Attaching is in progress.
-    [[nodiscard]] bool attaching() const { return attach_.running(); }
+    // Attaching, or taking a head (openHead), is in progress.
+    [[nodiscard]] bool attaching() const { return attach_.running() || take_.running(); }
     // Why the last attempt to attach failed (translated); empty after a success.
     [[nodiscard]] QString attachError() const { return attachError_; }
     // Why the workbench's session cannot be carried into the model now (translated); empty
@@ -79,7 +82,14 @@ private:
         std::shared_ptr<const ModelSnapshot> base;  // attaching only
         QString error;
     };
+    struct Taken {
+        std::shared_ptr<const LoadedModel> loaded;  // set when the head was taken
+        std::shared_ptr<const ModelSnapshot> base;
+        Session session;
+        QString error;
+    };
     void sessionChanged();
+    void finishTake(Taken out);
     void startRun();
     void finishRun(Outcome out);
     void finishAttach(Outcome out);
@@ -96,6 +106,7 @@ private:
     QString attachError_;
     AsyncJob<Outcome> run_;
     AsyncJob<Outcome> attach_;
+    AsyncJob<Taken> take_;
     static constexpr ChangePolicy kPolicy = ChangePolicy::Supersede;
     bool pending_ = false;  // the session changed during the run: run the latest when it ends
     int completed_ = 0;
