@@ -110,7 +110,8 @@ int main(int argc, char** argv)
     // Without a window manager (a bare X server, some kiosk setups) nothing activates a new
     // window, and its shortcuts do nothing until it is clicked.
     window.activateWindow();
-    bool recovered = window.fileActions()->offerRecovery(gui.isSet(recover));
+    const bool restoring = window.fileActions()->offerRecovery(gui.isSet(recover));
+    bool recovered = restoring;
     // A crashed run's model window too (made only when there is one to offer).
     if (!attnlab::Autosave::findOrphans(attnlab::Autosave::defaultDirectory(),
                                         attnlab::AutosaveKind::model())
@@ -130,6 +131,8 @@ int main(int argc, char** argv)
         lessons->showStartPageOnFirstLaunch();
     }
     if (!gui.positionalArguments().isEmpty()) {
+        // The restored session first: the file opens over it (asking to save it).
+        if (restoring) window.fileActions()->waitForOpen();
         const QString path = gui.positionalArguments().first();
         // attnlab MODEL_DIR: a checkpoint folder opens in the real-model window.
         if (QFileInfo(path).isDir())

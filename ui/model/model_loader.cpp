@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/model_loader.h"
 
-#include <QCoreApplication>
-#include <QEventLoop>
-#include <QFutureWatcher>
-#include <QThread>
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/document/away.h"
 
 namespace attnlab {
 
@@ -20,20 +16,11 @@ struct Loaded {
 
 std::shared_ptr<const LoadedModel> loadModelFolderAway(const QString& folder, QString& error)
 {
-    QCoreApplication* app = QCoreApplication::instance();
-    if (!app || QThread::currentThread() != app->thread()) return loadModelFolder(folder, error);
-    QFutureWatcher<Loaded> watcher;
-    QEventLoop loop;
-    QObject::connect(&watcher, &QFutureWatcher<Loaded>::finished, &loop, &QEventLoop::quit);
-    watcher.setFuture(QtConcurrent::run([folder] {
-        Loaded out;
-        out.model = loadModelFolder(folder, out.error);
-        return out;
-    }));
-    // Input waits: a second folder dropped or the window closed mid-way would act on a
-    // document that is between two models.
-    if (!watcher.isFinished()) loop.exec(QEventLoop::ExcludeUserInputEvents);
-    Loaded out = watcher.result();
+    Loaded out = runAway([folder] {
+        Loaded r;
+        r.model = loadModelFolder(folder, r.error);
+        return r;
+    });
     error = out.error;
     return out.model;
 }

@@ -12,9 +12,8 @@
 
 namespace attnlab {
 
-// loadModelFolder() on a worker thread. Called on the GUI thread, it waits in an event loop
-// that keeps painting and timers going but holds back the user's input until the folder is
-// read; on any other thread it reads directly.
+// loadModelFolder() on a worker thread (runAway: called on the GUI thread, it waits in an
+// event loop that keeps painting but holds back the user's input; elsewhere it reads directly).
 std::shared_ptr<const LoadedModel> loadModelFolderAway(const QString& folder, QString& error);
 
 }  // namespace attnlab

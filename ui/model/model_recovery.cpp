@@ -9,7 +9,9 @@
 #include <QDir>
 #include <QLocale>
 
+#include "ui/document/away.h"
 #include "ui/io/autosave.h"
+#include "ui/model/model_loader.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/model_window.h"
 #include "ui/readers/atomic_file.h"
@@ -171,7 +173,8 @@ bool readModelRecovery(const QString& path, ModelRecoveryState& state, QString& 
 {
     const QString name = QDir::toNativeSeparators(path);
     QByteArray bytes;
-    if (QString problem; !readUserFile(path, kMaxModelRecoveryBytes, bytes, problem)) {
+    QString problem;
+    if (!runAway([&] { return readUserFile(path, kMaxModelRecoveryBytes, bytes, problem); })) {
         error = Text::tr("%1 cannot be read: %2").arg(name, problem);
         return false;
     }
@@ -187,7 +190,7 @@ bool restoreModelRecovery(ModelWindow* window, const ModelRecoveryState& state, 
     const QString folder = QDir::toNativeSeparators(state.folder);
     QString problem;
     // Checked on a model of its own first, so that a refusal leaves the window as it was.
-    const std::shared_ptr<const LoadedModel> model = loadModelFolder(state.folder, problem);
+    const std::shared_ptr<const LoadedModel> model = loadModelFolderAway(state.folder, problem);
     if (!model) {
         error = Text::tr("The model folder %1 cannot be opened any more: %2").arg(folder, problem);
         return false;

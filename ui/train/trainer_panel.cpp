@@ -14,6 +14,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 
+#include "ui/document/away.h"
 #include "ui/document/document.h"
 #include "ui/document/train_ops.h"
 #include "ui/export/figure_renderer.h"
@@ -345,7 +346,9 @@ void TrainerPanel::paintCell(int row, int column, Qt::KeyboardModifiers modifier
 bool TrainerPanel::takePatternFrom(const QString& path, QString& error)
 {
     attn::Matrix m;
-    if (!readPatternFile(path, doc_->head(), m, error)) return false;
+    // A session named here may be a large file, or on a share that stalls.
+    if (!runAway([&, head = doc_->head()] { return readPatternFile(path, head, m, error); }))
+        return false;
     const Session& s = doc_->session();
     if (m.rows() != s.input.queryCount() || m.cols() != s.input.keyCount()) {
         error = tr("%1: the pattern is %2 x %3, the session's weights %4 x %5.")

@@ -285,22 +285,44 @@ bool FileActions::offerRecovery(bool withoutAsking)
         if (answer == QMessageBox::Discard) Autosave::removeOrphan(newest);
         if (answer != QMessageBox::Yes) return false;
     }
-    SessionFile file;
-    FileError error;
-    if (!readSessionFile(newest.sessionPath, file, error)) {
+    // A long session's recovery file runs to tens of megabytes: read on a worker, as a file
+    // opened by the user is.
+    reader_.drop();
+    window_->setCursor(Qt::BusyCursor);
+    Q_EMIT readingChanged(true, newest.sessionPath);
+    reader_.start(
+        [path = newest.sessionPath](JobControl&) {
+            Read r;
+            r.ok = readSessionFile(path, r.file, r.error);
+            return r;
+        },
+        [this, newest](Read read) {
+            window_->unsetCursor();
+            Q_EMIT readingChanged(false, newest.sessionPath);
+            lastOpenOk_ = restore(newest, std::move(read));
+            Q_EMIT opened(lastOpenOk_);
+        });
+    return true;
+}
+
+bool FileActions::restore(const Autosave::Orphan& orphan, Read read)
+{
+    if (!read.ok) {
         // Asked at every start it would never open: set aside, and say where it is.
-        const QString aside = Autosave::setAside(newest);
-        error.problem += QLatin1Char(' ') +
-                         (aside.isEmpty() ? tr("It could not be set aside either.")
-                                          : tr("It was kept as %1 and will not be offered again.")
-                                                .arg(QDir::toNativeSeparators(aside)));
-        fail(error, tr("Cannot restore the session"));
+        const QString aside = Autosave::setAside(orphan);
+        read.error.problem +=
+            QLatin1Char(' ') + (aside.isEmpty()
+                                    ? tr("It could not be set aside either.")
+                                    : tr("It was kept as %1 and will not be offered again.")
+                                          .arg(QDir::toNativeSeparators(aside)));
+        fail(read.error, tr("Cannot restore the session"));
         return false;
     }
+    const SessionFile& file = read.file;
     if (!confirmDiscard()) return false;
     if (file.onlyWeightsFit) {
         if (!long_->open(file.session)) {
-            fail(FileError{newest.sessionPath, QString(), long_->lastError()},
+            fail(FileError{orphan.sessionPath, QString(), long_->lastError()},
                  tr("Cannot restore the session"));
             return false;
         }
@@ -309,17 +331,17 @@ bool FileActions::offerRecovery(bool withoutAsking)
     } else {
         // One undo step on top of the current session, and not clean: it has not been saved.
         if (!doc_->replaceSession(file.session, Label([] { return tr("Restore unsaved work"); }))) {
-            fail(FileError{newest.sessionPath, QString(), doc_->lastError()},
+            fail(FileError{orphan.sessionPath, QString(), doc_->lastError()},
                  tr("Cannot restore the session"));
             return false;
         }
         if (long_->isOpen()) long_->close();
         apply(file);
     }
-    setCurrentFile(newest.sourceFile);
+    setCurrentFile(orphan.sourceFile);
     // Keep the work on disk under this process's name before dropping the orphan.
     autosave_->writeNow();
-    if (newest.sessionPath != autosave_->recoveryPath()) Autosave::removeOrphan(newest);
+    if (orphan.sessionPath != autosave_->recoveryPath()) Autosave::removeOrphan(orphan);
     return true;
 }
 

@@ -77,7 +77,9 @@ public:
     void closeWithoutAsking() { askOnClose_ = false; }
     [[nodiscard]] const FileDialogs& dialogs() const { return dialogs_; }
     // Offers to restore the newest recovery file of a crashed run; `withoutAsking` restores
-    // it directly (attnlab --recover). Returns true when a session was restored.
+    // it directly (attnlab --recover). Returns true when a restoration was started: the file
+    // is read on a worker like an opened one, and opened() (or waitForOpen()) tells whether
+    // the session was restored.
     bool offerRecovery(bool withoutAsking = false);
 
     [[nodiscard]] QString currentFile() const { return current_; }
@@ -110,6 +112,7 @@ private:
     [[nodiscard]] QUndoStack* stack() const;
     bool publish(const QString& path, const SessionFile& file);
     void finishOpen(const QString& path, Read read);
+    bool restore(const Autosave::Orphan& orphan, Read read);
     void setCurrentFile(const QString& path);
     void addRecent(const QString& path);
     void fillRecentMenu();
