@@ -5,14 +5,12 @@
 #include <sys/file.h>
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QThread>
 
+#include "support/kill_test_support.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/window/main_window.h"
@@ -102,6 +100,9 @@ TEST(Autosave, StartOffersTheOrphanAndRestoresItAsAModifiedSession)
     window.fileActions()->setDialogs(dialogs.dialogs());
     window.fileActions()->autosave()->setDirectory(dir.path());
     ASSERT_TRUE(window.fileActions()->offerRecovery());
+    // Read on a worker: nothing has changed yet when the offer returns.
+    EXPECT_TRUE(window.fileActions()->reading());
+    ASSERT_TRUE(window.fileActions()->waitForOpen());
     ASSERT_EQ(dialogs.questions.size(), 1);
     EXPECT_TRUE(dialogs.questions.front().contains(QStringLiteral("work.attnlab.json")));
     window.document()->flush();
@@ -133,37 +134,11 @@ TEST(Autosave, DiscardDeletesTheOrphanAndCancelKeepsIt)
     EXPECT_FALSE(window.isWindowModified());
 }
 
-QString attnlabBinary()
-{
-    const QString env = qEnvironmentVariable("ATTNLAB_BINARY");
-    if (!env.isEmpty()) return env;
-#ifdef ATTNLAB_BINARY
-    return QStringLiteral(ATTNLAB_BINARY);
-#endif
-    return QDir(QCoreApplication::applicationDirPath())
-        .filePath(QStringLiteral("../../app/attnlab"));
-}
-
-// Polls until the file exists (present) or is gone (!present).
-bool waitForFile(const QString& path, int ms, bool present = true)
-{
-    QDeadlineTimer deadline(ms);
-    while (QFileInfo::exists(path) != present) {
-        if (deadline.hasExpired()) return false;
-        QThread::msleep(50);
-    }
-    return true;
-}
-
-// The real program, killed with SIGKILL while it holds unsaved work.
-// How the work becomes unsaved without a person: the test plants the recovery file of an
-// earlier crash and starts attnlab --recover (a real option: restore without asking). The
-// restored session is modified, so the running program autosaves it under its own pid; the
-// test waits for that file, kills the program with SIGKILL, checks the file is an orphan
-// now, and starts attnlab --recover again, which must take it over.
+// The real program, killed with SIGKILL while it holds unsaved work (kill_test_support.h says
+// how), and started again: the second start must take the killed program's file over.
 TEST(Autosave, KilledProcessLeavesWorkThatTheNextStartRestores)
 {
-    const QString binary = attnlabBinary();
+    const QString binary = testing::attnlabBinary();
     if (!QFileInfo(binary).isExecutable())
         GTEST_SKIP() << "build attnlab first: " << binary.toStdString();
     QTemporaryDir dir;
@@ -172,45 +147,9 @@ TEST(Autosave, KilledProcessLeavesWorkThatTheNextStartRestores)
     const QString planted = plantOrphan(recovery, QStringLiteral("999999993"), lost, QString());
     ASSERT_FALSE(planted.isEmpty());
 
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    env.insert(QStringLiteral("ATTNLAB_RECOVERY_DIR"), recovery);
-    env.insert(QStringLiteral("ATTNLAB_AUTOSAVE_MS"), QStringLiteral("100"));
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
-    const auto start = [&](QProcess& p) {
-        p.setProcessEnvironment(env);
-        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        p.start(binary, {QStringLiteral("--recover")});
-        return p.waitForStarted(10000);
-    };
-    const auto fileOf = [&](const QProcess& p) {
-        return QDir(recovery).filePath(
-            QStringLiteral("autosave-%1.attnlab.json").arg(p.processId()));
-    };
-
-    QProcess first;
-    ASSERT_TRUE(start(first));
-    const QString firstFile = fileOf(first);
-    ASSERT_TRUE(waitForFile(firstFile, 30000)) << "the running program never autosaved";
-    // The program writes its own copy first and drops the one it restored from after.
-    ASSERT_TRUE(waitForFile(planted, 30000, false)) << "the restored orphan was kept";
-    first.kill();  // SIGKILL: no destructor, no clean-up
-    ASSERT_TRUE(first.waitForFinished(10000));
-    ASSERT_TRUE(QFileInfo::exists(firstFile));
-    const QList<Autosave::Orphan> orphans = Autosave::findOrphans(recovery);
-    ASSERT_EQ(orphans.size(), 1);
-    EXPECT_EQ(orphans.front().sessionPath, firstFile);
-
-    QProcess second;
-    ASSERT_TRUE(start(second));
-    const QString secondFile = fileOf(second);
-    const bool restored = waitForFile(secondFile, 30000);
-    const bool tookOver = restored && waitForFile(firstFile, 30000, false);
-    second.kill();
-    second.waitForFinished(10000);
-    ASSERT_TRUE(restored);
-    EXPECT_TRUE(tookOver) << "the first program's file was kept";
+    const testing::KillRestart run = testing::killAndRestart(recovery, planted, dir.path(), 30000);
+    ASSERT_TRUE(run.failure.isEmpty()) << run.failure.toStdString();
+    const QString secondFile = run.secondFile;
     SessionFile out;
     FileError error;
     ASSERT_TRUE(readSessionFile(secondFile, out, error)) << error.message().toStdString();

@@ -7,35 +7,36 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
-#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include "core/random_init.h"
+#include "support/kill_test_support.h"
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/document/long_document.h"
 #include "ui/io/autosave.h"
 #include "ui/panels/long_map_panel.h"
 #include "ui/panels/long_panel.h"
+#include "ui/panels/weights_panel.h"
+#include "ui/presenter/presenter_window.h"
 #include "ui/readers/session_file.h"
 #include "ui/views/panel_message.h"
 #include "ui/window/export_actions.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/language.h"
 #include "ui/window/main_window.h"
+#include "ui/window/presenter_actions.h"
 #include "ui/window/quit_flow.h"
 #include "ui/window/window_actions.h"
 
@@ -110,6 +111,14 @@ QStringList visibleDocks(const MainWindow& window)
     return names;
 }
 
+// Shows the window with its questions and warnings recorded in `dialogs`.
+bool show(MainWindow& window, testing::RecordingDialogs& dialogs)
+{
+    window.fileActions()->setDialogs(dialogs.dialogs());
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
+
 TEST(LongSession, AFileOnlyTheLongPathHoldsOpensInTheMainWindowAndThePanelsStepAside)
 {
     testing::isolateSettings();
@@ -117,9 +126,7 @@ TEST(LongSession, AFileOnlyTheLongPathHoldsOpensInTheMainWindowAndThePanelsStepA
     const QString path = writeLong(dir, QStringLiteral("long.attnlab.json"));
     MainWindow window;
     testing::RecordingDialogs dialogs;
-    window.fileActions()->setDialogs(dialogs.dialogs());
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(show(window, dialogs));
     const QStringList docks = visibleDocks(window);
     ASSERT_FALSE(docks.isEmpty());
     const int windows = QApplication::topLevelWidgets().size();
@@ -188,6 +195,59 @@ TEST(LongSession, AFileOnlyTheLongPathHoldsOpensInTheMainWindowAndThePanelsStepA
     EXPECT_EQ(visibleDocks(window), docks);  // the workbench's layout is back
     EXPECT_TRUE(window.findChild<WindowActions*>()->doubleKey()->isEnabled());
     EXPECT_EQ(window.document()->session().targetTokens, small.session.targetTokens);
+}
+
+TEST(LongSession, TheViewMenuZoomsItsMapAndF5PresentsIt)
+{
+    testing::isolateSettings();
+    QTemporaryDir dir;
+    const QString path = writeLong(dir, QStringLiteral("long.attnlab.json"));
+    MainWindow window;
+    testing::RecordingDialogs dialogs;
+    window.resize(1366, 768);
+    ASSERT_TRUE(show(window, dialogs));
+    auto* longTab = window.findChild<QAction*>(QStringLiteral("LongMapTabAction"));
+    ASSERT_NE(longTab, nullptr);
+    EXPECT_FALSE(longTab->isVisible());  // no long session yet
+    ASSERT_TRUE(openAndWait(window, path));
+    ASSERT_TRUE(idle(window.longDocument()));
+    LongMapPanel* page = window.longMapPanel();
+    ASSERT_TRUE(page && page->showsMap());
+
+    // View lists the Long map tab while the session is open, and the waiting tabs as disabled.
+    EXPECT_TRUE(longTab->isVisible());
+    window.centralTabs()->setCurrentIndex(0);
+    longTab->trigger();
+    EXPECT_EQ(window.centralTabs()->currentWidget(), page);
+
+    // View ▸ Zoom in acts on the long map, not on the workbench's map behind it.
+    const QCPRange before = page->map()->xAxis->range();
+    const QCPRange workbench = window.weightsPanel()->view()->xAxis->range();
+    auto* zoomIn = window.findChild<QAction*>(QStringLiteral("ZoomInAction"));
+    ASSERT_NE(zoomIn, nullptr);
+    zoomIn->trigger();
+    EXPECT_LT(page->map()->xAxis->range().size(), before.size() * 0.9);
+    EXPECT_EQ(window.weightsPanel()->view()->xAxis->range(), workbench);
+
+    // F5 shows the same weights full screen, without the controls, and Esc leaves.
+    auto* presenter = window.findChild<PresenterActions*>();
+    ASSERT_NE(presenter, nullptr);
+    EXPECT_EQ(presenter->currentView(), QStringLiteral("long"));
+    presenter->presenterAction()->trigger();
+    QCoreApplication::processEvents();
+    PresenterWindow* shown = presenter->presenterWindow();
+    ASSERT_NE(shown, nullptr);
+    auto* presented = qobject_cast<LongMapPanel*>(shown->content());
+    ASSERT_NE(presented, nullptr);
+    EXPECT_TRUE(presented->showsMap());
+    EXPECT_FALSE(presented->panel()->isVisibleTo(presented));
+    EXPECT_EQ(presented->map()->content().rows(), kTokens);
+    // Shared, not copied: both maps read the document's one float result.
+    EXPECT_EQ(presented->map()->content().floats.get(), page->map()->content().floats.get());
+    QTest::keyClick(shown, Qt::Key_Escape);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    EXPECT_EQ(presenter->presenterWindow(), nullptr);
+    EXPECT_TRUE(dialogs.warnings.isEmpty()) << dialogs.warnings.join(u'\n').toStdString();
 }
 
 TEST(LongSession, ItsEditsAreUndoStepsOfTheEditMenuAndSaveWritesThemBack)
@@ -344,6 +404,9 @@ TEST(LongSession, AutosaveWritesItsEditsAndRecoveryRestoresThemAsALongSession)
     window.fileActions()->setDialogs(dialogs.dialogs());
     window.fileActions()->autosave()->setDirectory(recovery);
     ASSERT_TRUE(window.fileActions()->offerRecovery());
+    // Read on a worker: nothing has changed yet when the offer returns.
+    EXPECT_TRUE(window.fileActions()->reading());
+    ASSERT_TRUE(window.fileActions()->waitForOpen());
     ASSERT_TRUE(window.showsLongSession());
     LongDocument* doc = window.longDocument();
     EXPECT_EQ(doc->session().targetTokens.size(), kTokens);
@@ -357,32 +420,11 @@ TEST(LongSession, AutosaveWritesItsEditsAndRecoveryRestoresThemAsALongSession)
     EXPECT_TRUE(window.longMapPanel()->showsMap());
 }
 
-QString attnlabBinary()
-{
-    const QString env = qEnvironmentVariable("ATTNLAB_BINARY");
-    if (!env.isEmpty()) return env;
-#ifdef ATTNLAB_BINARY
-    return QStringLiteral(ATTNLAB_BINARY);
-#endif
-    return QDir(QCoreApplication::applicationDirPath())
-        .filePath(QStringLiteral("../../app/attnlab"));
-}
-
-bool waitForFile(const QString& path, int ms, bool present = true)
-{
-    QDeadlineTimer deadline(ms);
-    while (QFileInfo::exists(path) != present) {
-        if (deadline.hasExpired()) return false;
-        QThread::msleep(50);
-    }
-    return true;
-}
-
 // The real program, killed with SIGKILL while it holds an unsaved long session: as
 // Autosave.KilledProcessLeavesWorkThatTheNextStartRestores, with a long orphan planted.
 TEST(LongSession, AKilledProcessLeavesALongSessionThatTheNextStartRestores)
 {
-    const QString binary = attnlabBinary();
+    const QString binary = testing::attnlabBinary();
     if (!QFileInfo(binary).isExecutable())
         GTEST_SKIP() << "build attnlab first: " << binary.toStdString();
     QTemporaryDir dir;
@@ -396,44 +438,9 @@ TEST(LongSession, AKilledProcessLeavesALongSessionThatTheNextStartRestores)
     const QString planted = plantOrphan(recovery, QStringLiteral("999999983"), lost, QString());
     ASSERT_FALSE(planted.isEmpty());
 
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    env.insert(QStringLiteral("ATTNLAB_RECOVERY_DIR"), recovery);
-    env.insert(QStringLiteral("ATTNLAB_AUTOSAVE_MS"), QStringLiteral("100"));
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
-    const auto start = [&](QProcess& p) {
-        p.setProcessEnvironment(env);
-        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        p.start(binary, {QStringLiteral("--recover")});
-        return p.waitForStarted(10000);
-    };
-    const auto fileOf = [&](const QProcess& p) {
-        return QDir(recovery).filePath(
-            QStringLiteral("autosave-%1.attnlab.json").arg(p.processId()));
-    };
-
-    QProcess first;
-    ASSERT_TRUE(start(first));
-    const QString firstFile = fileOf(first);
-    ASSERT_TRUE(waitForFile(firstFile, 60000)) << "the running program never autosaved";
-    ASSERT_TRUE(waitForFile(planted, 60000, false)) << "the restored orphan was kept";
-    first.kill();  // SIGKILL: no destructor, no clean-up
-    ASSERT_TRUE(first.waitForFinished(10000));
-    ASSERT_TRUE(QFileInfo::exists(firstFile));
-    const QList<Autosave::Orphan> orphans = Autosave::findOrphans(recovery);
-    ASSERT_EQ(orphans.size(), 1);
-    EXPECT_EQ(orphans.front().sessionPath, firstFile);
-
-    QProcess second;
-    ASSERT_TRUE(start(second));
-    const QString secondFile = fileOf(second);
-    const bool restored = waitForFile(secondFile, 60000);
-    const bool tookOver = restored && waitForFile(firstFile, 60000, false);
-    second.kill();
-    second.waitForFinished(10000);
-    ASSERT_TRUE(restored);
-    EXPECT_TRUE(tookOver) << "the first program's file was kept";
+    const testing::KillRestart run = testing::killAndRestart(recovery, planted, dir.path(), 60000);
+    ASSERT_TRUE(run.failure.isEmpty()) << run.failure.toStdString();
+    const QString secondFile = run.secondFile;
     SessionFile out;
     FileError error;
     ASSERT_TRUE(readSessionFile(secondFile, out, error)) << error.message().toStdString();
