@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The driver of the packed SGEMM paths (gemm_avx2.cpp; shapes in gemm.h): Goto's algorithm as
-// BLIS writes it. A and B are copied ("packed") into the order the register kernel reads them, in
-// blocks that stay in one cache level while they are reused. Each path supplies its tile
-// (MR x NR), its blocks (KC, MC, NC) and its kernels as a traits type:
+// The driver of the packed SGEMM paths (gemm_avx2.cpp, gemm_avx512.cpp; shapes in gemm.h):
+// Goto's algorithm as BLIS writes it. A and B are copied ("packed") into the order the register
+// kernel reads them, in blocks that stay in one cache level while they are reused. Each path
+// supplies its tile (MR x NR), its blocks (KC, MC, NC) and its kernels as a traits type:
 //
 //   struct Isa {
 //       static constexpr int MR, NR;        // the tile; NR a multiple of 8
@@ -29,7 +29,7 @@
 // Linkage: everything here is in an anonymous namespace, so every unit that includes this header
 // compiles its own private copy for its own instruction set and shares no symbol with any other
 // unit (gemm_paths.h says why sharing would fault on older CPUs;
-// core_tests.avx2_unit_is_isolated checks the objects). For the same reason nothing from the
+// core_tests.kernel_units_are_isolated checks the objects). For the same reason nothing from the
 // standard library's templates is used: min, the scratch buffer and its growth are written out.
 // Include it only from a unit compiled for AVX2 or more, after <immintrin.h>.
 
