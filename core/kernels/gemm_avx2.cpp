@@ -93,8 +93,12 @@ struct Avx2Fma {
     static constexpr long KC = 256;
     static constexpr long MC = 144;
     static constexpr long NC = 256;
-    static constexpr Kernel kernels[MR + 1] = {nullptr,   kernel<1>, kernel<2>, kernel<3>,
-                                               kernel<4>, kernel<5>, kernel<6>};
+    static Kernel kernelFor(long rows, long /*cols*/)
+    {
+        static constexpr Kernel kByRows[MR + 1] = {nullptr,   kernel<1>, kernel<2>, kernel<3>,
+                                                   kernel<4>, kernel<5>, kernel<6>};
+        return kByRows[rows];
+    }
 };
 
 }  // namespace

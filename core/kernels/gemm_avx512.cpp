@@ -13,7 +13,8 @@
 //            step against 12 cycles of FMAs); MC = 512: a 512 x kc block of A is 512 KiB (L2),
 //            so that at 512 tokens each B panel is read once per slice; NC = 256. KC = 192, 384
 //            or 512, MC = 128 and NC = 512 measured within the machine's noise (5-8 %) or slower.
-//   edges    a chunk's last columns are loaded and stored under a mask.
+//   edges    a chunk's last columns are loaded and stored under a mask, and only the panel's
+//            vectors that hold any are computed.
 
 #include "core/kernels/gemm_paths.h"
 
@@ -35,54 +36,60 @@ constexpr int kMR = 8;
 constexpr int kNR = 48;
 constexpr int kVectors = kNR / 16;
 
-// One tile of M rows (gemm_goto.h's Kernel). The accumulators are an array, every index a
-// constant after the unrolling: GCC 12 keeps them all in registers (no stack in the loop).
-template <int M>
+// One tile of M rows and V of the panel's vectors of 16 columns (gemm_goto.h's Kernel): a chunk
+// whose last panel holds 1-16 or 17-32 columns (64 = 48 + 16, the heads' width) computes only
+// those vectors, not the zero padding. The accumulators are an array, every index a constant
+// after the unrolling: GCC 12 keeps them all in registers (no stack in the loop).
+template <int M, int V>
 void kernel(long kc, const float* a, const float* b, float* c, long ldc, long cols,
             const float* bias, bool first)
 {
-    __m512 acc[M][kVectors];
+    __m512 acc[M][V];
 #pragma GCC unroll 16
     for (int i = 0; i < M; ++i)
 #pragma GCC unroll 4
-        for (int v = 0; v < kVectors; ++v) {
+        for (int v = 0; v < V; ++v) {
             acc[i][v] = _mm512_setzero_ps();
             _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + 16 * v), _MM_HINT_T0);
         }
 #pragma GCC unroll 2
     for (long p = 0; p < kc; ++p) {
-        __m512 bv[kVectors];
+        __m512 bv[V];
 #pragma GCC unroll 4
-        for (int v = 0; v < kVectors; ++v) bv[v] = _mm512_load_ps(b + 16 * v);
+        for (int v = 0; v < V; ++v) bv[v] = _mm512_load_ps(b + 16 * v);
 #pragma GCC unroll 16
         for (int i = 0; i < M; ++i) {
             const __m512 ai = _mm512_set1_ps(a[i]);
 #pragma GCC unroll 4
-            for (int v = 0; v < kVectors; ++v) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
+            for (int v = 0; v < V; ++v) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
         }
         a += kMR;
         b += kNR;
     }
-    __mmask16 mask[kVectors];
-    for (int v = 0; v < kVectors; ++v) {
+    __mmask16 mask[V];
+    for (int v = 0; v < V; ++v) {
         const long left = cols - 16 * v;
         mask[v] = left >= 16 ? __mmask16{0xFFFF}
                              : static_cast<__mmask16>(left <= 0 ? 0 : (1u << left) - 1);
     }
     const bool withBias = first && bias != nullptr;
-    __m512 base[kVectors];
-    for (int v = 0; v < kVectors; ++v)
+    __m512 base[V];
+    for (int v = 0; v < V; ++v)
         base[v] = withBias ? _mm512_maskz_loadu_ps(mask[v], bias + 16 * v) : _mm512_setzero_ps();
 #pragma GCC unroll 16
     for (int i = 0; i < M; ++i) {
         float* row = c + i * ldc;
 #pragma GCC unroll 4
-        for (int v = 0; v < kVectors; ++v) {
+        for (int v = 0; v < V; ++v) {
             const __m512 old = first ? base[v] : _mm512_maskz_loadu_ps(mask[v], row + 16 * v);
             _mm512_mask_storeu_ps(row + 16 * v, mask[v], _mm512_add_ps(old, acc[i][v]));
         }
     }
 }
+
+// [v]: the kernel for M rows and v vectors.
+template <int M>
+constexpr Kernel kWidths[kVectors + 1] = {nullptr, kernel<M, 1>, kernel<M, 2>, kernel<M, 3>};
 
 struct Avx512 {
     static constexpr int MR = kMR;
@@ -90,9 +97,13 @@ struct Avx512 {
     static constexpr long KC = 256;
     static constexpr long MC = 512;
     static constexpr long NC = 256;
-    static constexpr Kernel kernels[MR + 1] = {nullptr,   kernel<1>, kernel<2>,
-                                               kernel<3>, kernel<4>, kernel<5>,
-                                               kernel<6>, kernel<7>, kernel<8>};
+    static Kernel kernelFor(long rows, long cols)
+    {
+        static constexpr const Kernel* kByRows[MR + 1] = {nullptr,    kWidths<1>, kWidths<2>,
+                                                          kWidths<3>, kWidths<4>, kWidths<5>,
+                                                          kWidths<6>, kWidths<7>, kWidths<8>};
+        return kByRows[rows][(cols + 15) / 16];
+    }
 };
 
 }  // namespace

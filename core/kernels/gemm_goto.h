@@ -8,7 +8,7 @@
 //   struct Isa {
 //       static constexpr int MR, NR;        // the tile; NR a multiple of 8
 //       static constexpr long KC, MC, NC;   // MC a multiple of MR
-//       static constexpr Kernel kernels[MR + 1];   // [r]: the tile's first r rows
+//       static Kernel kernelFor(long rows, long cols);   // for the tile's first rows, cols
 //   };
 //
 //   0. pack all of A once: for each KC slice of k, for each MR rows, a kc x MR panel
@@ -192,8 +192,8 @@ void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
                 for (long ir = 0; ir < mc; ir += MR) {
                     const long rows = smaller(MR, mc - ir);
                     float* c = P.c + (ic + ir) * P.ldc + j0 + jr;
-                    Isa::kernels[rows](kc, aSlice + (ic + ir) * kc, bp + jr * kc, c, P.ldc, cols,
-                                       bias, pc == 0);
+                    Isa::kernelFor(rows, cols)(kc, aSlice + (ic + ir) * kc, bp + jr * kc, c, P.ldc,
+                                               cols, bias, pc == 0);
                 }
             }
         }

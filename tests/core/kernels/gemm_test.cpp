@@ -164,8 +164,11 @@ TEST(Gemm, MatchesNaiveProductAcrossEveryBlockBoundary)
     // n: 143/144/145 around MC and 6/7 around MR; k: 255/256/257 and 513 around KC; m: around
     // NR and the chunks of up to 256 columns (8209 = 32 x 256 + 17). 200 x 2700: an A of over
     // 2^19 floats, packed by both threads (a smaller one before they start), in 11 slices of 246.
-    // For the AVX-512 tile: n 7/8/9 and 513 (two blocks of 264 rows), m 47/48/49 and 97.
-    expectAllLayouts({{9, 64, 47},
+    // For the AVX-512 tile: n 7/8/9 and 513 (two blocks of 264 rows), m 47/48/49 and 97, and 64
+    // and 80, whose last panel of 48 columns has only one or two vectors of 16 computed.
+    expectAllLayouts({{10, 70, 64},
+                      {11, 20, 80},
+                      {9, 64, 47},
                       {8, 33, 48},
                       {7, 300, 49},
                       {513, 40, 97},
