@@ -28,7 +28,8 @@ void geluTanh(float* x, long count)
 void geluTanh(GemmPath path, float* x, long count)
 {
     if (count <= 0) return;
-    if (path == GemmPath::Avx2Fma)
+    // The AVX-512 path's CPUs run the AVX2 code: GELU is 1 % of the pass (docs/PERFORMANCE.md).
+    if (path == GemmPath::Avx2Fma || path == GemmPath::Avx512)
         detail::geluTanhAvx2Fma(x, count);
     else
         detail::geluTanhPortable(x, count);

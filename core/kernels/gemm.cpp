@@ -22,11 +22,28 @@ bool cpuHasAvx2Fma()
 #endif
 }
 
-GemmPath choosePath()
+bool cpuHasAvx512()
 {
-    const char* wanted = std::getenv("ATTNLAB_KERNELS");
-    if (wanted != nullptr && std::strcmp(wanted, "portable") == 0) return GemmPath::Portable;
-    return detail::avx2FmaCompiledIn() && cpuHasAvx2Fma() ? GemmPath::Avx2Fma : GemmPath::Portable;
+#if defined(__x86_64__) || defined(__i386__)
+    // Every extension gemm_avx512.cpp is compiled for; libgcc also checks that the operating
+    // system saves the ZMM and mask registers.
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+           cpuHasAvx2Fma();
+#else
+    return false;
+#endif
+}
+
+bool runs(GemmPath path)
+{
+    switch (path) {
+    case GemmPath::Portable: return true;
+    case GemmPath::Avx2Fma: return detail::avx2FmaCompiledIn() && cpuHasAvx2Fma();
+    case GemmPath::Avx512: return detail::avx512CompiledIn() && cpuHasAvx512();
+    }
+    return false;
 }
 
 }  // namespace
@@ -45,20 +62,30 @@ const char* gemmPathName(GemmPath path)
     switch (path) {
     case GemmPath::Portable: return "portable";
     case GemmPath::Avx2Fma: return "avx2+fma";
+    case GemmPath::Avx512: return "avx512";
     }
     return "unknown";
 }
 
 std::vector<GemmPath> supportedGemmPaths()
 {
-    std::vector<GemmPath> paths{GemmPath::Portable};
-    if (detail::avx2FmaCompiledIn() && cpuHasAvx2Fma()) paths.push_back(GemmPath::Avx2Fma);
+    std::vector<GemmPath> paths;
+    for (const GemmPath path : {GemmPath::Portable, GemmPath::Avx2Fma, GemmPath::Avx512})
+        if (runs(path)) paths.push_back(path);
     return paths;
+}
+
+GemmPath gemmPathFor(const char* request)
+{
+    if (request != nullptr && std::strcmp(request, "portable") == 0) return GemmPath::Portable;
+    if (request != nullptr && std::strcmp(request, "avx2") == 0 && runs(GemmPath::Avx2Fma))
+        return GemmPath::Avx2Fma;
+    return supportedGemmPaths().back();
 }
 
 GemmPath gemmPath()
 {
-    static const GemmPath path = choosePath();
+    static const GemmPath path = gemmPathFor(std::getenv("ATTNLAB_KERNELS"));
     return path;
 }
 
@@ -77,7 +104,9 @@ void sgemm(GemmPath path, long n, long k, long m, const float* a, long lda, cons
             for (long j = 0; j < m; ++j) c[i * ldc + j] = bias != nullptr ? bias[j] : 0.0f;
         return;
     }
-    if (path == GemmPath::Avx2Fma)
+    if (path == GemmPath::Avx512)
+        detail::sgemmAvx512(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
+    else if (path == GemmPath::Avx2Fma)
         detail::sgemmAvx2Fma(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
     else
         detail::sgemmPortable(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);

@@ -2,10 +2,13 @@
 #pragma once
 // Single-precision matrix product for the dense layers (y = x W + b) and the long path's
 // blocks, with the kernel chosen when the program runs, not when it is built: a packaged binary
-// is built for the x86-64 baseline and must still use AVX2 and FMA on the CPUs that have them.
+// is built for the x86-64 baseline and must still use AVX2, FMA and AVX-512 on the CPUs that
+// have them.
 //
-//   Avx2Fma    a packed BLIS/Goto-style SGEMM with a 6 x 16 register kernel (gemm_avx2.cpp,
-//              compiled with -mavx2 -mfma whatever the rest of the build targets)
+//   Avx512     the packed BLIS/Goto-style SGEMM (gemm_goto.h) with an 8 x 48 zmm register kernel
+//              (gemm_avx512.cpp, compiled with -mavx512f/vl/bw/dq -mfma whatever the build
+//              targets); chosen where the CPU has all of those
+//   Avx2Fma    the same driver with a 6 x 16 ymm kernel (gemm_avx2.cpp, -mavx2 -mfma)
 //   Portable   Eigen's product, split over threads by output columns (gemm_portable.cpp,
 //              compiled for whatever the build targets)
 //
@@ -15,23 +18,27 @@
 //         m x k                 nn.Linear / the tied decoder [out, in]     (bTransposed true)
 //   bias  m, or nullptr
 //   C     n x m                 C = A B (+ bias on every row); written, never read first
-// Any n, k, m >= 1. C must not overlap A, B or bias. Both paths agree up to float rounding.
+// Any n, k, m >= 1. C must not overlap A, B or bias. All paths agree up to float rounding.
 
 #include <vector>
 
 namespace attn::kernels {
 
-enum class GemmPath { Portable, Avx2Fma };
+enum class GemmPath { Portable, Avx2Fma, Avx512 };
 
 [[nodiscard]] const char* gemmPathName(GemmPath path);
 
-// The paths this binary has and this CPU can run, the portable one first.
+// The paths this binary has and this CPU can run, the portable one first, the fastest last.
 [[nodiscard]] std::vector<GemmPath> supportedGemmPaths();
 
 // The path sgemm takes: the fastest supported one, unless the environment variable
-// ATTNLAB_KERNELS=portable asks for the portable one (to compare them on one machine). Decided
-// once, on the first call.
+// ATTNLAB_KERNELS asks for a slower one to compare against on one machine: "portable", or
+// "avx2" (where the CPU has it). Decided once, on the first call.
 [[nodiscard]] GemmPath gemmPath();
+
+// The path gemmPath() takes when ATTNLAB_KERNELS is `request` (nullptr: not set); a request for
+// a path the CPU cannot run, or an unknown one, gives the fastest supported path.
+[[nodiscard]] GemmPath gemmPathFor(const char* request);
 
 // C = A B (+ bias) on gemmPath(), split over the OpenMP threads (omp_get_max_threads()) when
 // large enough; inside a parallel region it runs on the calling thread.

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The kernels behind kernels::sgemm (gemm.h) and geluTanh (activation.h), one translation
-// unit per instruction set, so that each can be
-// compiled for its own instruction set. Nothing here is inline or a template shared with other
-// translation units: an inline function instantiated in the AVX2 unit could otherwise be the
-// copy the linker keeps for every caller, and fault on a CPU without AVX2.
+// unit per instruction set, so that each can be compiled for its own instruction set. Nothing
+// here is inline or a template shared with other translation units: an inline function
+// instantiated in the AVX2 or AVX-512 unit could otherwise be the copy the linker keeps for every
+// caller, and fault on a CPU without those instructions. The code the packed units do share
+// (gemm_goto.h) is in an anonymous namespace: each unit compiles and keeps its own copy.
 
 namespace attn::kernels::detail {
 
@@ -13,6 +14,12 @@ bool avx2FmaCompiledIn();
 
 void sgemmAvx2Fma(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
                   bool bTransposed, const float* bias, float* c, long ldc);
+
+// Whether gemm_avx512.cpp was compiled with AVX-512 F/VL/BW/DQ and FMA (false elsewhere).
+bool avx512CompiledIn();
+
+void sgemmAvx512(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
+                 bool bTransposed, const float* bias, float* c, long ldc);
 
 void sgemmPortable(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
                    bool bTransposed, const float* bias, float* c, long ldc);

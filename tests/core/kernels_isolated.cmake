@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Fails if an AVX2 kernel's object file (OBJECTS: a target's objects; those named
-# *_avx2.cpp.o are checked) defines any symbol other code could bind to besides its entry
-# points: a weak copy of an inline function or template compiled with -mavx2 could be the copy
-# the linker keeps for every caller, and fault on a CPU without AVX2.
+# Fails if an AVX2 or AVX-512 kernel's object file (OBJECTS: a target's objects; those named
+# *_avx2.cpp.o or *_avx512.cpp.o are checked) defines any symbol other code could bind to besides
+# its entry points: a weak copy of an inline function or template compiled with -mavx2 or
+# -mavx512f could be the copy the linker keeps for every caller, and fault on an older CPU.
 set(checked 0)
 foreach(object IN LISTS OBJECTS)
-  if(NOT object MATCHES "_avx2\\.cpp\\.o$")
+  if(NOT object MATCHES "_avx(2|512)\\.cpp\\.o$")
     continue()
   endif()
   math(EXPR checked "${checked} + 1")
@@ -17,13 +17,13 @@ foreach(object IN LISTS OBJECTS)
   foreach(line IN LISTS lines)
     # Local symbols (lower-case types) stay in the object; the personality reference is data.
     if(line MATCHES "^[0-9a-f]+ [A-Z] " AND NOT line MATCHES "DW\\.ref\\.__gxx_personality_v0"
-       AND NOT line MATCHES " T attn::kernels::detail::[A-Za-z0-9]+Avx2Fma\\("
-       AND NOT line MATCHES " T attn::kernels::detail::avx2FmaCompiledIn\\(")
+       AND NOT line MATCHES " T attn::kernels::detail::[A-Za-z0-9]+(Avx2Fma|Avx512)\\("
+       AND NOT line MATCHES " T attn::kernels::detail::avx(2Fma|512)CompiledIn\\(")
       message(FATAL_ERROR "${object} exports ${line}")
     endif()
   endforeach()
 endforeach()
-if(checked LESS 2)
-  message(FATAL_ERROR "expected the AVX2 units (gemm, activation) among ${OBJECTS}")
+if(checked LESS 3)
+  message(FATAL_ERROR "expected the AVX2 and AVX-512 units (gemm, activation) among ${OBJECTS}")
 endif()
-message(STATUS "${checked} AVX2 units export only their entry points")
+message(STATUS "${checked} AVX2 and AVX-512 units export only their entry points")

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // kernels::sgemm (core/kernels/gemm.h), on every path this binary has and this CPU runs, against
 // a naive double-precision product on shapes that end inside every tile and block of the packed
-// kernel (MR = 6 rows, NR = 16 columns, KC = 256, MC = 144, column chunks of up to NC = 256),
-// both layouts of B, with and without bias, padded strides, on one and two threads.
+// kernels (AVX2: MR = 6 rows, NR = 16 columns, MC = 144; AVX-512: MR = 8, NR = 48, MC = 512; both
+// KC = 256 and column chunks of up to NC = 256), both layouts of B, with and without bias, padded
+// strides, on one and two threads.
 //
 // Tolerance: |C - reference| <= 1e-5 * (sum_p |a_ip| |b_pj| + |bias_j|) for every element. Float
 // sums of k terms are off by at most about k 2^-24 of that sum (k <= 2700 here: 1.6e-4 in the
@@ -117,10 +118,32 @@ TEST(Gemm, EveryPathTheCpuRunsIsSupportedAndOneIsChosen)
     // Every x86-64 machine this project runs its CI on has AVX2 and FMA: a binary that does not
     // offer the packed kernel there has lost it (the portable build's dispatch).
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
+                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512dq");
+    const auto has = [&](kernels::GemmPath path) {
+        return std::find(paths.begin(), paths.end(), path) != paths.end();
+    };
+    EXPECT_EQ(has(kernels::GemmPath::Avx2Fma), avx2);
+    EXPECT_EQ(has(kernels::GemmPath::Avx512), avx512);
+    if (avx512) {
+        EXPECT_EQ(paths.back(), kernels::GemmPath::Avx512);
+    } else if (avx2) {
         EXPECT_EQ(paths.back(), kernels::GemmPath::Avx2Fma);
     }
 #endif
+}
+
+TEST(Gemm, TheFastestPathIsChosenUnlessTheEnvironmentAsksForAnother)
+{
+    const auto paths = kernels::supportedGemmPaths();
+    EXPECT_EQ(kernels::gemmPathFor(nullptr), paths.back());
+    EXPECT_EQ(kernels::gemmPathFor("no such path"), paths.back());
+    EXPECT_EQ(kernels::gemmPathFor("portable"), kernels::GemmPath::Portable);
+    const bool avx2 =
+        std::find(paths.begin(), paths.end(), kernels::GemmPath::Avx2Fma) != paths.end();
+    EXPECT_EQ(kernels::gemmPathFor("avx2"), avx2 ? kernels::GemmPath::Avx2Fma : paths.back());
 }
 
 TEST(Gemm, MatchesNaiveProductOnOddShapes)
@@ -141,7 +164,15 @@ TEST(Gemm, MatchesNaiveProductAcrossEveryBlockBoundary)
     // n: 143/144/145 around MC and 6/7 around MR; k: 255/256/257 and 513 around KC; m: around
     // NR and the chunks of up to 256 columns (8209 = 32 x 256 + 17). 200 x 2700: an A of over
     // 2^19 floats, packed by both threads (a smaller one before they start), in 11 slices of 246.
-    expectAllLayouts({{145, 257, 40},
+    // For the AVX-512 tile: n 7/8/9 and 513 (two blocks of 264 rows), m 47/48/49 and 97, and 64
+    // and 80, whose last panel of 48 columns has only one or two vectors of 16 computed.
+    expectAllLayouts({{10, 70, 64},
+                      {11, 20, 80},
+                      {9, 64, 47},
+                      {8, 33, 48},
+                      {7, 300, 49},
+                      {513, 40, 97},
+                      {145, 257, 40},
                       {144, 256, 32},
                       {143, 255, 31},
                       {150, 513, 50},

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The driver of the packed SGEMM paths (gemm_avx2.cpp, gemm_avx512.cpp; shapes in gemm.h):
+// Goto's algorithm as BLIS writes it. A and B are copied ("packed") into the order the register
+// kernel reads them, in blocks that stay in one cache level while they are reused. Each path
+// supplies its tile (MR x NR), its blocks (KC, MC, NC) and its kernels as a traits type:
+//
+//   struct Isa {
+//       static constexpr int MR, NR;        // the tile; NR a multiple of 8
+//       static constexpr long KC, MC, NC;   // MC a multiple of MR
+//       static Kernel kernelFor(long rows, long cols);   // for the tile's first rows, cols
+//   };
+//
+//   0. pack all of A once: for each KC slice of k, for each MR rows, a kc x MR panel
+//      (step-major, zero rows past n)             the calling thread, or all for A > 2 MiB
+//   1. for each chunk of at most NC columns of C             threads take chunks in turn
+//   2.   for each KC slice of k: pack B[slice, chunk] into kc x NR panels (zero columns past m)
+//   3.     for each MC block of rows                         A block  -> L2
+//   4.       for each NR columns of the chunk                B panel  -> L1
+//   5.         for each MR rows of the block: the kernel adds the slice's A panel x B panel
+//              to C's tile (the first slice writes bias + product instead)
+//
+// Edge tiles: a block's last rows run the kernel instantiated for fewer rows; a chunk's last
+// columns are computed in full against zero-padded B and only the valid ones are stored.
+// Threads: loop 0 on the calling thread for a small A, else shared with a barrier after it;
+// chunks are small (at least 4 a thread) so that a thread slowed by other load takes fewer. A is
+// packed once for all threads, so a product of few rows (128 tokens) is split by columns only.
+//
+// Linkage: everything here is in an anonymous namespace, so every unit that includes this header
+// compiles its own private copy for its own instruction set and shares no symbol with any other
+// unit (gemm_paths.h says why sharing would fault on older CPUs;
+// core_tests.kernel_units_are_isolated checks the objects). For the same reason nothing from the
+// standard library's templates is used: min, the scratch buffer and its growth are written out.
+// Include it only from a unit compiled for AVX2 or more, after <immintrin.h>.
+
+#include <cstddef>
+#include <cstdlib>
+#include <omp.h>
+
+#include "core/kernels/gemm_paths.h"
+
+namespace attn::kernels::detail {
+namespace {
+
+// Products below this many multiply-adds stay on one thread.
+constexpr double kParallelWork = 1 << 20;
+constexpr long kChunksPerThread = 4;
+// Up to 2 MiB of A (128 x 3072, 512 x 768) is packed by the calling thread alone (0.15 ms).
+constexpr std::size_t kPackFirstFloats = std::size_t{1} << 19;
+
+long ceilDiv(long a, long b)
+{
+    return (a + b - 1) / b;
+}
+
+long smaller(long a, long b)
+{
+    return a < b ? a : b;
+}
+
+long larger(long a, long b)
+{
+    return a > b ? a : b;
+}
+
+// One tile: C[0..rows) x [0..cols) = (first ? bias or 0 : C) + sum_p a[p MR + i] b[p NR + j].
+using Kernel = void (*)(long kc, const float* a, const float* b, float* c, long ldc, long cols,
+                        const float* bias, bool first);
+
+// The calling thread's scratch, grown, never shrunk (up to 7 MiB for the model's shapes), on
+// 64-byte boundaries.
+struct Scratch {
+    float* data = nullptr;
+    std::size_t floats = 0;
+    Scratch() = default;
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    ~Scratch() { std::free(data); }
+    float* reserve(std::size_t want)
+    {
+        if (floats < want) {
+            const std::size_t bytes = (want * sizeof(float) + 63) / 64 * 64;
+            void* fresh = std::aligned_alloc(64, bytes);
+            if (fresh == nullptr) throwOutOfMemory();
+            std::free(data);
+            data = static_cast<float*>(fresh);
+            floats = want;
+        }
+        return data;
+    }
+};
+
+// Rows [0, rows) x columns [0, kc) of A (from its element (i0, pc)) as a kc x MR panel.
+template <int MR>
+void packA(const float* a, long lda, long rows, long kc, float* dst)
+{
+    if (rows == MR) {
+        for (long p = 0; p < kc; ++p)
+            for (int i = 0; i < MR; ++i) dst[p * MR + i] = a[i * lda + p];
+        return;
+    }
+    for (long p = 0; p < kc; ++p)
+        for (int i = 0; i < MR; ++i) dst[p * MR + i] = i < rows ? a[i * lda + p] : 0.0f;
+}
+
+// Rows [0, kc) x columns [0, w) of B (k x m, from its element (pc, j0)) as w / NR panels of
+// kc x NR, row by row: each row of the slice is read once, front to back (a panel at a time,
+// 64 bytes from each of kc rows 12 KiB apart, 2 x 768 x 3072 took 1.15 ms instead of 0.75).
+template <int NR>
+void packB(const float* b, long ldb, long kc, long w, float* dst)
+{
+    const long full = w / NR * NR;
+    for (long p = 0; p < kc; ++p) {
+        const float* row = b + p * ldb;
+        float* out = dst + p * NR;
+        for (long j = 0; j < full; j += NR)
+            for (int q = 0; q < NR; q += 8)
+                _mm256_store_ps(out + j * kc + q, _mm256_loadu_ps(row + j + q));
+        for (long j = full; j < w; ++j) out[full * kc + j - full] = row[j];
+        if (full < w)
+            for (long j = w; j < full + NR; ++j) out[full * kc + j - full] = 0.0f;
+    }
+}
+
+// dst[q * ldd + r] = src[r * lds + q] for an 8 x 8 block.
+void transpose8(const float* src, long lds, float* dst, long ldd)
+{
+    __m256 r[8], t[8];
+    for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * lds);
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        r[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+        r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+        r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    for (int i = 0; i < 4; ++i) {
+        _mm256_store_ps(dst + i * ldd, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
+        _mm256_store_ps(dst + (i + 4) * ldd, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
+    }
+}
+
+// The same panel from B stored transposed (m x k, from its element (j, pc)).
+template <int NR>
+void packBTransposed(const float* b, long ldb, long kc, long cols, float* dst)
+{
+    long p = 0;
+    if (cols == NR)
+        for (; p + 8 <= kc; p += 8)
+            for (int q = 0; q < NR; q += 8) transpose8(b + q * ldb + p, ldb, dst + p * NR + q, NR);
+    for (; p < kc; ++p)
+        for (long j = 0; j < NR; ++j) dst[p * NR + j] = j < cols ? b[j * ldb + p] : 0.0f;
+}
+
+struct Problem {
+    long n, k, m;
+    const float* a;
+    long lda;
+    const float* b;
+    long ldb;
+    bool bTransposed;
+    const float* bias;
+    float* c;
+    long ldc;
+    long kcBlock;     // KC slices are this wide (the last one narrower)
+    long mcBlock;     // MC blocks are this tall (the last one shorter), a multiple of MR
+    long rowsPadded;  // n rounded up to MR
+};
+
+// Loops 2-5 for columns [j0, j0 + w) of C, with A packed in `ap` and scratch `bp` for B.
+template <class Isa>
+void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
+{
+    constexpr int MR = Isa::MR, NR = Isa::NR;
+    for (long pc = 0; pc < P.k; pc += P.kcBlock) {
+        const long kc = smaller(P.kcBlock, P.k - pc);
+        if (P.bTransposed)
+            for (long jr = 0; jr < w; jr += NR)
+                packBTransposed<NR>(P.b + (j0 + jr) * P.ldb + pc, P.ldb, kc, smaller(NR, w - jr),
+                                    bp + jr * kc);
+        else
+            packB<NR>(P.b + pc * P.ldb + j0, P.ldb, kc, w, bp);
+        const float* aSlice = ap + pc * P.rowsPadded;
+        for (long ic = 0; ic < P.n; ic += P.mcBlock) {
+            const long mc = smaller(P.mcBlock, P.n - ic);
+            for (long jr = 0; jr < w; jr += NR) {
+                const long cols = smaller(NR, w - jr);
+                const float* bias = P.bias != nullptr ? P.bias + j0 + jr : nullptr;
+                for (long ir = 0; ir < mc; ir += MR) {
+                    const long rows = smaller(MR, mc - ir);
+                    float* c = P.c + (ic + ir) * P.ldc + j0 + jr;
+                    Isa::kernelFor(rows, cols)(kc, aSlice + (ic + ir) * kc, bp + jr * kc, c, P.ldc,
+                                               cols, bias, pc == 0);
+                }
+            }
+        }
+    }
+}
+
+template <class Isa>
+void sgemmGoto(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
+               bool bTransposed, const float* bias, float* c, long ldc)
+{
+    constexpr int MR = Isa::MR, NR = Isa::NR;
+    const long panels = ceilDiv(n, MR);
+    // Even slices and blocks: 768 = 3 x 256, 300 = 2 x 150; 600 rows = 2 x 300, not 512 + 88.
+    const long kcBlock = ceilDiv(k, ceilDiv(k, Isa::KC));
+    const long mcBlock = ceilDiv(ceilDiv(n, ceilDiv(n, Isa::MC)), MR) * MR;
+    const Problem P{n,           k,    m, a,   lda,     b,       ldb,
+                    bTransposed, bias, c, ldc, kcBlock, mcBlock, panels * MR};
+
+    const double work = static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(m);
+    // Inside a parallel region (the long path's row blocks) the calling thread does it all.
+    const int threads = work >= kParallelWork && !omp_in_parallel()
+                            ? static_cast<int>(larger(1, omp_get_max_threads()))
+                            : 1;
+    const long nrPanels = ceilDiv(m, NR);
+    // At least kChunksPerThread per thread and a multiple of the threads, at most NC wide.
+    const long wanted = ceilDiv(larger(ceilDiv(m, Isa::NC), kChunksPerThread * threads), threads);
+    const long chunkWidth = ceilDiv(nrPanels, wanted * threads) * NR;
+    const long chunks = ceilDiv(m, chunkWidth);
+    // Whole cache lines each, so that every thread's B starts aligned.
+    const std::size_t aFloats = static_cast<std::size_t>(ceilDiv(P.rowsPadded * k, 16) * 16);
+    const std::size_t bFloats = static_cast<std::size_t>(kcBlock * chunkWidth);
+
+    // Packed A, then each thread's B, from a 64-byte boundary; allocated before the threads
+    // start, so that std::bad_alloc reaches the caller.
+    thread_local Scratch scratch;
+    float* const ap = scratch.reserve(aFloats + static_cast<std::size_t>(threads) * bFloats);
+    const long slices = ceilDiv(k, kcBlock);
+    const auto packPanel = [&](long t) {  // loop 0, one panel of one slice
+        const long pc = (t / panels) * kcBlock;
+        const long r = t % panels;
+        const long kc = smaller(kcBlock, k - pc);
+        packA<MR>(a + r * MR * lda + pc, lda, smaller(MR, n - r * MR), kc,
+                  ap + pc * P.rowsPadded + r * MR * kc);
+    };
+    // A small A is packed here, before the threads start: its threads would meet at a barrier
+    // after it, and a thread that waits there spinning stalls the product on a loaded machine.
+    const bool packFirst = threads == 1 || aFloats <= kPackFirstFloats;
+    if (packFirst)
+        for (long t = 0; t < slices * panels; ++t) packPanel(t);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        if (!packFirst) {
+#pragma omp for schedule(dynamic, 16)
+            for (long t = 0; t < slices * panels; ++t) packPanel(t);
+        }
+        float* const bp = ap + aFloats + static_cast<std::size_t>(omp_get_thread_num()) * bFloats;
+        // nowait: the region's end is the barrier.
+#pragma omp for schedule(dynamic, 1) nowait
+        for (long chunk = 0; chunk < chunks; ++chunk) {  // loop 1
+            const long j0 = chunk * chunkWidth;
+            runChunk<Isa>(P, ap, bp, j0, smaller(chunkWidth, m - j0));
+        }
+    }
+}
+
+}  // namespace
+}  // namespace attn::kernels::detail
