@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// GPT-2's layer kinds, forward and backward (gpt2_layers.h). The products are Eigen's on maps
+// of the caller's arrays: single-threaded (EIGEN_DONT_PARALLELIZE) and so the same sums in the
+// same order on every run. The attention passes split the (sequence, head) pairs over threads,
+// each pair on its own slices, which keeps them deterministic too.
+#include "core/train/gpt2_layers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <omp.h>
+
+#include <Eigen/Core>
+
+namespace attn::gpt2 {
+
+namespace {
+
+using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Map = Eigen::Map<RowMat>;
+using ConstMap = Eigen::Map<const RowMat>;
+using Strided = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
+using ConstStrided = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
+using ConstRow = Eigen::Map<const Eigen::RowVectorXd>;
+using Row = Eigen::Map<Eigen::RowVectorXd>;
+
+// sqrt(2 / pi), the constant of the tanh approximation.
+constexpr double kGeluScale = 0.7978845608028654;
+constexpr double kGeluCubic = 0.044715;
+
+}  // namespace
+
+void encoderForward(double* out, const int* tokens, const double* wte, const double* wpe, long B,
+                    long T, long C)
+{
+    for (long b = 0; b < B; ++b) {
+        for (long t = 0; t < T; ++t) {
+            const long n = b * T + t;
+            const double* w = wte + static_cast<long>(tokens[n]) * C;
+            const double* p = wpe + t * C;
+            double* o = out + n * C;
+            for (long c = 0; c < C; ++c) o[c] = w[c] + p[c];
+        }
+    }
+}
+
+void encoderBackward(double* dwte, double* dwpe, const double* dout, const int* tokens, long B,
+                     long T, long C)
+{
+    for (long b = 0; b < B; ++b) {
+        for (long t = 0; t < T; ++t) {
+            const long n = b * T + t;
+            double* dw = dwte + static_cast<long>(tokens[n]) * C;
+            double* dp = dwpe + t * C;
+            const double* d = dout + n * C;
+            for (long c = 0; c < C; ++c) {
+                dw[c] += d[c];
+                dp[c] += d[c];
+            }
+        }
+    }
+}
+
+void layernormForward(double* out, double* mean, double* rstd, const double* inp,
+                      const double* weight, const double* bias, long N, long C)
+{
+    for (long n = 0; n < N; ++n) {
+        const double* x = inp + n * C;
+        double m = 0.0;
+        for (long c = 0; c < C; ++c) m += x[c];
+        m /= static_cast<double>(C);
+        double v = 0.0;
+        for (long c = 0; c < C; ++c) v += (x[c] - m) * (x[c] - m);
+        v /= static_cast<double>(C);
+        const double s = 1.0 / std::sqrt(v + kLayerNormEps);
+        double* o = out + n * C;
+        for (long c = 0; c < C; ++c) o[c] = (x[c] - m) * s * weight[c] + bias[c];
+        mean[n] = m;
+        rstd[n] = s;
+    }
+}
+
+void layernormBackward(double* dinp, double* dweight, double* dbias, const double* dout,
+                       const double* inp, const double* weight, const double* mean,
+                       const double* rstd, long N, long C)
+{
+    for (long n = 0; n < N; ++n) {
+        const double* x = inp + n * C;
+        const double* d = dout + n * C;
+        const double m = mean[n];
+        const double s = rstd[n];
+        // With xhat = (x - mean) rstd and dxhat = dout * weight:
+        // dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)).
+        double dnormMean = 0.0;
+        double dnormNormMean = 0.0;
+        for (long c = 0; c < C; ++c) {
+            const double xhat = (x[c] - m) * s;
+            const double dxhat = d[c] * weight[c];
+            dnormMean += dxhat;
+            dnormNormMean += dxhat * xhat;
+        }
+        dnormMean /= static_cast<double>(C);
+        dnormNormMean /= static_cast<double>(C);
+        double* dx = dinp + n * C;
+        for (long c = 0; c < C; ++c) {
+            const double xhat = (x[c] - m) * s;
+            const double dxhat = d[c] * weight[c];
+            dbias[c] += d[c];
+            dweight[c] += xhat * d[c];
+            dx[c] += s * (dxhat - dnormMean - xhat * dnormNormMean);
+        }
+    }
+}
+
+void matmulForward(double* out, const double* inp, const double* weight, const double* bias, long N,
+                   long C, long OC)
+{
+    Map y(out, N, OC);
+    y.noalias() = ConstMap(inp, N, C) * ConstMap(weight, C, OC);
+    if (bias != nullptr) y.rowwise() += ConstRow(bias, OC);
+}
+
+void matmulBackward(double* dinp, double* dweight, double* dbias, const double* dout,
+                    const double* inp, const double* weight, long N, long C, long OC)
+{
+    const ConstMap dy(dout, N, OC);
+    Map(dinp, N, C).noalias() += dy * ConstMap(weight, C, OC).transpose();
+    Map(dweight, C, OC).noalias() += ConstMap(inp, N, C).transpose() * dy;
+    if (dbias != nullptr) Row(dbias, OC) += dy.colwise().sum();
+}
+
+void attentionForward(double* out, double* att, const double* qkv, long B, long T, long C, long H,
+                      double* scratch, int threads)
+{
+    const long hs = C / H;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(hs));
+    const Eigen::OuterStride<> qkvStride(3 * C);
+    const Eigen::OuterStride<> outStride(C);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long bh = 0; bh < B * H; ++bh) {
+        const long b = bh / H;
+        const long h = bh % H;
+        const double* base = qkv + b * T * 3 * C + h * hs;
+        const ConstStrided q(base, T, hs, qkvStride);
+        const ConstStrided k(base + C, T, hs, qkvStride);
+        const ConstStrided v(base + 2 * C, T, hs, qkvStride);
+        Map scores(scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride(T), T,
+                   T);
+        scores.noalias() = q * k.transpose();
+        Map p(att + bh * T * T, T, T);
+        for (long i = 0; i < T; ++i) {
+            // Softmax over the keys j <= i; the masked cells get an exact 0.
+            double max = scores(i, 0) * scale;
+            for (long j = 1; j <= i; ++j) max = std::max(max, scores(i, j) * scale);
+            double sum = 0.0;
+            for (long j = 0; j <= i; ++j) {
+                const double e = std::exp(scores(i, j) * scale - max);
+                p(i, j) = e;
+                sum += e;
+            }
+            const double inv = 1.0 / sum;
+            for (long j = 0; j <= i; ++j) p(i, j) *= inv;
+            for (long j = i + 1; j < T; ++j) p(i, j) = 0.0;
+        }
+        Strided(out + b * T * C + h * hs, T, hs, outStride).noalias() = p * v;
+    }
+}
+
+void attentionBackward(double* dqkv, const double* dout, const double* qkv, const double* att,
+                       long B, long T, long C, long H, double* scratch, int threads)
+{
+    const long hs = C / H;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(hs));
+    const Eigen::OuterStride<> qkvStride(3 * C);
+    const Eigen::OuterStride<> outStride(C);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long bh = 0; bh < B * H; ++bh) {
+        const long b = bh / H;
+        const long h = bh % H;
+        const double* base = qkv + b * T * 3 * C + h * hs;
+        double* dbase = dqkv + b * T * 3 * C + h * hs;
+        const ConstStrided q(base, T, hs, qkvStride);
+        const ConstStrided k(base + C, T, hs, qkvStride);
+        const ConstStrided v(base + 2 * C, T, hs, qkvStride);
+        const ConstStrided dy(dout + b * T * C + h * hs, T, hs, outStride);
+        const ConstMap p(att + bh * T * T, T, T);
+        // out = P V: dP = dout V^T, dV = P^T dout.
+        Map d(scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride(T), T, T);
+        d.noalias() = dy * v.transpose();
+        Strided(dbase + 2 * C, T, hs, qkvStride).noalias() += p.transpose() * dy;
+        // Softmax: dZ = P .* (dP - rowsum(P .* dP)), then the constant scale; in place. P is
+        // exactly 0 on masked cells, so they pass nothing back.
+        for (long i = 0; i < T; ++i) {
+            double dot = 0.0;
+            for (long j = 0; j <= i; ++j) dot += p(i, j) * d(i, j);
+            for (long j = 0; j <= i; ++j) d(i, j) = p(i, j) * (d(i, j) - dot) * scale;
+            for (long j = i + 1; j < T; ++j) d(i, j) = 0.0;
+        }
+        // scores = Q K^T: dQ = dZ K, dK = dZ^T Q.
+        Strided(dbase, T, hs, qkvStride).noalias() += d * k;
+        Strided(dbase + C, T, hs, qkvStride).noalias() += d.transpose() * q;
+    }
+}
+
+void geluForward(double* out, const double* inp, long count)
+{
+    for (long i = 0; i < count; ++i) {
+        const double x = inp[i];
+        out[i] = 0.5 * x * (1.0 + std::tanh(kGeluScale * (x + kGeluCubic * x * x * x)));
+    }
+}
+
+void geluBackward(double* dinp, const double* inp, const double* dout, long count)
+{
+    for (long i = 0; i < count; ++i) {
+        const double x = inp[i];
+        const double t = std::tanh(kGeluScale * (x + kGeluCubic * x * x * x));
+        const double dt = (1.0 - t * t) * kGeluScale * (1.0 + 3.0 * kGeluCubic * x * x);
+        dinp[i] += (0.5 * (1.0 + t) + 0.5 * x * dt) * dout[i];
+    }
+}
+
+void residualForward(double* out, const double* a, const double* b, long count)
+{
+    for (long i = 0; i < count; ++i) out[i] = a[i] + b[i];
+}
+
+void residualBackward(double* da, double* db, const double* dout, long count)
+{
+    for (long i = 0; i < count; ++i) {
+        da[i] += dout[i];
+        db[i] += dout[i];
+    }
+}
+
+void unembedForward(double* logits, const double* inp, const double* wte, long N, long C, long V)
+{
+    Map(logits, N, V).noalias() = ConstMap(inp, N, C) * ConstMap(wte, V, C).transpose();
+}
+
+void unembedBackward(double* dinp, double* dwte, const double* dlogits, const double* inp,
+                     const double* wte, long N, long C, long V)
+{
+    const ConstMap dy(dlogits, N, V);
+    Map(dinp, N, C).noalias() += dy * ConstMap(wte, V, C);
+    Map(dwte, V, C).noalias() += dy.transpose() * ConstMap(inp, N, C);
+}
+
+double crossEntropyForward(double* probs, const double* logits, const int* targets, long N, long V)
+{
+    double total = 0.0;
+    for (long n = 0; n < N; ++n) {
+        const double* z = logits + n * V;
+        double* p = probs + n * V;
+        double max = z[0];
+        for (long v = 1; v < V; ++v) max = std::max(max, z[v]);
+        double sum = 0.0;
+        for (long v = 0; v < V; ++v) {
+            p[v] = std::exp(z[v] - max);
+            sum += p[v];
+        }
+        const double inv = 1.0 / sum;
+        for (long v = 0; v < V; ++v) p[v] *= inv;
+        // -log softmax(z)[target], as log-sum-exp: no log of a probability that underflowed.
+        total += std::log(sum) + max - z[targets[n]];
+    }
+    return total / static_cast<double>(N);
+}
+
+void crossEntropyBackward(double* dlogits, const double* probs, const int* targets, long N, long V)
+{
+    const double inv = 1.0 / static_cast<double>(N);
+    for (long n = 0; n < N; ++n) {
+        const double* p = probs + n * V;
+        double* d = dlogits + n * V;
+        for (long v = 0; v < V; ++v) d[v] = p[v] * inv;
+        d[targets[n]] -= inv;
+    }
+}
+
+}  // namespace attn::gpt2
