@@ -26,6 +26,9 @@ using Row = Eigen::Map<Eigen::RowVectorXd>;
 // sqrt(2 / pi), the constant of the tanh approximation.
 constexpr double kGeluScale = 0.7978845608028654;
 constexpr double kGeluCubic = 0.044715;
+// Attention works on blocks of this many query rows: the rows [i0, i0 + 16) see only the keys
+// before i0 + 16, so the products skip most of the masked half of the scores.
+constexpr long kCausalBlock = 16;
 
 }  // namespace
 
@@ -143,25 +146,26 @@ void attentionForward(double* out, double* att, const double* qkv, long B, long 
         const ConstStrided q(base, T, hs, qkvStride);
         const ConstStrided k(base + C, T, hs, qkvStride);
         const ConstStrided v(base + 2 * C, T, hs, qkvStride);
+        Strided y(out + b * T * C + h * hs, T, hs, outStride);
         Map scores(scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride(T), T,
                    T);
-        scores.noalias() = q * k.transpose();
         Map p(att + bh * T * T, T, T);
-        for (long i = 0; i < T; ++i) {
-            // Softmax over the keys j <= i; the masked cells get an exact 0.
-            double max = scores(i, 0) * scale;
-            for (long j = 1; j <= i; ++j) max = std::max(max, scores(i, j) * scale);
-            double sum = 0.0;
-            for (long j = 0; j <= i; ++j) {
-                const double e = std::exp(scores(i, j) * scale - max);
-                p(i, j) = e;
-                sum += e;
+        for (long i0 = 0; i0 < T; i0 += kCausalBlock) {
+            const long rows = std::min(kCausalBlock, T - i0);
+            const long cols = i0 + rows;  // the keys these rows may see
+            scores.block(i0, 0, rows, cols).noalias() =
+                q.middleRows(i0, rows) * k.topRows(cols).transpose();
+            for (long i = i0; i < cols; ++i) {
+                // Softmax over the keys j <= i; the masked cells get an exact 0.
+                const auto z = scores.row(i).head(i + 1).array() * scale;
+                const double max = z.maxCoeff();
+                auto e = p.row(i).head(i + 1).array();
+                e = (z - max).exp();
+                e *= 1.0 / e.sum();
+                p.row(i).tail(T - i - 1).setZero();
             }
-            const double inv = 1.0 / sum;
-            for (long j = 0; j <= i; ++j) p(i, j) *= inv;
-            for (long j = i + 1; j < T; ++j) p(i, j) = 0.0;
+            y.middleRows(i0, rows).noalias() = p.block(i0, 0, rows, cols) * v.topRows(cols);
         }
-        Strided(out + b * T * C + h * hs, T, hs, outStride).noalias() = p * v;
     }
 }
 
@@ -181,23 +185,33 @@ void attentionBackward(double* dqkv, const double* dout, const double* qkv, cons
         const ConstStrided q(base, T, hs, qkvStride);
         const ConstStrided k(base + C, T, hs, qkvStride);
         const ConstStrided v(base + 2 * C, T, hs, qkvStride);
+        Strided dq(dbase, T, hs, qkvStride);
+        Strided dk(dbase + C, T, hs, qkvStride);
+        Strided dv(dbase + 2 * C, T, hs, qkvStride);
         const ConstStrided dy(dout + b * T * C + h * hs, T, hs, outStride);
         const ConstMap p(att + bh * T * T, T, T);
-        // out = P V: dP = dout V^T, dV = P^T dout.
         Map d(scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride(T), T, T);
-        d.noalias() = dy * v.transpose();
-        Strided(dbase + 2 * C, T, hs, qkvStride).noalias() += p.transpose() * dy;
-        // Softmax: dZ = P .* (dP - rowsum(P .* dP)), then the constant scale; in place. P is
-        // exactly 0 on masked cells, so they pass nothing back.
-        for (long i = 0; i < T; ++i) {
-            double dot = 0.0;
-            for (long j = 0; j <= i; ++j) dot += p(i, j) * d(i, j);
-            for (long j = 0; j <= i; ++j) d(i, j) = p(i, j) * (d(i, j) - dot) * scale;
-            for (long j = i + 1; j < T; ++j) d(i, j) = 0.0;
+        for (long i0 = 0; i0 < T; i0 += kCausalBlock) {
+            const long rows = std::min(kCausalBlock, T - i0);
+            const long cols = i0 + rows;
+            const auto pBlock = p.block(i0, 0, rows, cols);
+            auto dBlock = d.block(i0, 0, rows, cols);
+            // out = P V: dP = dout V^T, dV = P^T dout.
+            dBlock.noalias() = dy.middleRows(i0, rows) * v.topRows(cols).transpose();
+            dv.topRows(cols).noalias() += pBlock.transpose() * dy.middleRows(i0, rows);
+            // Softmax: dZ = P .* (dP - rowsum(P .* dP)), then the constant scale; in place.
+            // Masked cells pass nothing back.
+            for (long i = i0; i < cols; ++i) {
+                const auto pi = p.row(i).head(i + 1).array();
+                auto di = d.row(i).head(i + 1).array();
+                const double dot = (pi * di).sum();
+                di = pi * (di - dot) * scale;
+                d.row(i).segment(i + 1, cols - i - 1).setZero();
+            }
+            // scores = Q K^T: dQ = dZ K, dK = dZ^T Q.
+            dq.middleRows(i0, rows).noalias() += dBlock * k.topRows(cols);
+            dk.topRows(cols).noalias() += dBlock.transpose() * q.middleRows(i0, rows);
         }
-        // scores = Q K^T: dQ = dZ K, dK = dZ^T Q.
-        Strided(dbase, T, hs, qkvStride).noalias() += d * k;
-        Strided(dbase + C, T, hs, qkvStride).noalias() += d.transpose() * q;
     }
 }
 
@@ -249,17 +263,12 @@ double crossEntropyForward(double* probs, const double* logits, const int* targe
 {
     double total = 0.0;
     for (long n = 0; n < N; ++n) {
-        const double* z = logits + n * V;
-        double* p = probs + n * V;
-        double max = z[0];
-        for (long v = 1; v < V; ++v) max = std::max(max, z[v]);
-        double sum = 0.0;
-        for (long v = 0; v < V; ++v) {
-            p[v] = std::exp(z[v] - max);
-            sum += p[v];
-        }
-        const double inv = 1.0 / sum;
-        for (long v = 0; v < V; ++v) p[v] *= inv;
+        const ConstRow z(logits + n * V, V);
+        auto p = Row(probs + n * V, V).array();
+        const double max = z.maxCoeff();
+        p = (z.array() - max).exp();
+        const double sum = p.sum();
+        p *= 1.0 / sum;
         // -log softmax(z)[target], as log-sum-exp: no log of a probability that underflowed.
         total += std::log(sum) + max - z[targets[n]];
     }

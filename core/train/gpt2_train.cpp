@@ -44,11 +44,16 @@ using detail::ActLayout;
 using detail::LayerActs;
 using train_detail::shapeError;
 
-ActLayout actLayout(const Config& c, long B, long T)
+// The activations' layout, or (`gradients`) that of their gradients: the same offsets for
+// the same tensors, without the slots no gradient flows into (the softmax weights, whose
+// gradient lives in the attention's scratch, and LayerNorm's statistics), which would only
+// be zeroed every step.
+ActLayout actLayout(const Config& c, long B, long T, bool gradients)
 {
     const auto N = static_cast<std::size_t>(B * T);
     const auto C = static_cast<std::size_t>(c.channels);
-    const auto att = static_cast<std::size_t>(B * c.heads * T * T);
+    const auto att = gradients ? 0 : static_cast<std::size_t>(B * c.heads * T * T);
+    const std::size_t stats = gradients ? 0 : N;
     const bool mlp = !c.attentionOnly;
     ActLayout a;
     std::size_t at = 0;
@@ -61,16 +66,16 @@ ActLayout actLayout(const Config& c, long B, long T)
     a.layers.resize(static_cast<std::size_t>(c.layers));
     for (LayerActs& l : a.layers) {
         l.ln1 = take(N * C);
-        l.ln1Mean = take(N);
-        l.ln1Rstd = take(N);
+        l.ln1Mean = take(stats);
+        l.ln1Rstd = take(stats);
         l.qkv = take(N * 3 * C);
         l.att = take(att);
         l.atty = take(N * C);
         l.attproj = take(N * C);
         l.res2 = take(N * C);
         l.ln2 = take(mlp ? N * C : 0);
-        l.ln2Mean = take(mlp ? N : 0);
-        l.ln2Rstd = take(mlp ? N : 0);
+        l.ln2Mean = take(mlp ? stats : 0);
+        l.ln2Rstd = take(mlp ? stats : 0);
         l.fch = take(mlp ? N * 4 * C : 0);
         l.fchGelu = take(mlp ? N * 4 * C : 0);
         l.fcproj = take(mlp ? N * C : 0);
@@ -78,8 +83,8 @@ ActLayout actLayout(const Config& c, long B, long T)
         l.output = mlp ? l.res3 : l.res2;
     }
     a.lnf = take(N * C);
-    a.lnfMean = take(N);
-    a.lnfRstd = take(N);
+    a.lnfMean = take(stats);
+    a.lnfRstd = take(stats);
     a.logits = take(N * static_cast<std::size_t>(c.vocab));
     a.probs = take(N * static_cast<std::size_t>(c.vocab));
     a.total = at;
@@ -209,9 +214,10 @@ Trainer::Trainer(Parameters params, const AdamSettings& settings)
 void Trainer::prepare(long B, long T)
 {
     if (B == B_ && T == T_) return;
-    layout_ = actLayout(params_.config, B, T);
+    layout_ = actLayout(params_.config, B, T, false);
+    gradLayout_ = actLayout(params_.config, B, T, true);
     acts_.assign(layout_.total, 0.0);
-    dacts_.assign(layout_.total, 0.0);
+    dacts_.assign(gradLayout_.total, 0.0);
     scratch_.assign(static_cast<std::size_t>(threads_) * scratchStride(T), 0.0);
     tokens_.assign(static_cast<std::size_t>(B * T), 0);
     targets_.assign(static_cast<std::size_t>(B * T), 0);
@@ -282,7 +288,8 @@ void Trainer::backward()
 {
     if (layout_.layers.empty()) return;  // no forward() yet: nothing to differentiate
     const Config& c = params_.config;
-    const ActLayout& a = layout_;
+    const ActLayout& a = layout_;      // activations, in A
+    const ActLayout& d = gradLayout_;  // their gradients, in D
     const long B = B_, T = T_, N = B_ * T_, C = c.channels, H = c.heads, V = c.vocab;
     const double* P = params_.values.data();
     const double* A = acts_.data();
@@ -291,36 +298,38 @@ void Trainer::backward()
     std::fill(grads_.begin(), grads_.end(), 0.0);
     std::fill(dacts_.begin(), dacts_.end(), 0.0);
 
-    crossEntropyBackward(D + a.logits, A + a.probs, targets_.data(), N, V);
-    unembedBackward(D + a.lnf, G + params_.wte, D + a.logits, A + a.lnf, P + params_.wte, N, C, V);
-    const std::size_t last = a.layers.back().output;
-    layernormBackward(D + last, G + params_.lnfw, G + params_.lnfb, D + a.lnf, A + last,
-                      P + params_.lnfw, A + a.lnfMean, A + a.lnfRstd, N, C);
+    crossEntropyBackward(D + d.logits, A + a.probs, targets_.data(), N, V);
+    unembedBackward(D + d.lnf, G + params_.wte, D + d.logits, A + a.lnf, P + params_.wte, N, C, V);
+    layernormBackward(D + d.layers.back().output, G + params_.lnfw, G + params_.lnfb, D + d.lnf,
+                      A + a.layers.back().output, P + params_.lnfw, A + a.lnfMean, A + a.lnfRstd, N,
+                      C);
     for (std::size_t l = a.layers.size(); l-- > 0;) {
         const LayerActs& x = a.layers[l];
+        const LayerActs& dx = d.layers[l];
         const LayerOffsets& w = params_.layers[l];
-        const std::size_t in = l == 0 ? a.encoded : a.layers[l - 1].output;
+        const double* in = A + (l == 0 ? a.encoded : a.layers[l - 1].output);
+        double* din = D + (l == 0 ? d.encoded : d.layers[l - 1].output);
         if (!c.attentionOnly) {
-            residualBackward(D + x.res2, D + x.fcproj, D + x.res3, N * C);
-            matmulBackward(D + x.fchGelu, G + w.fcprojw, G + w.fcprojb, D + x.fcproj, A + x.fchGelu,
-                           P + w.fcprojw, N, 4 * C, C);
-            geluBackward(D + x.fch, A + x.fch, D + x.fchGelu, N * 4 * C);
-            matmulBackward(D + x.ln2, G + w.fcw, G + w.fcb, D + x.fch, A + x.ln2, P + w.fcw, N, C,
+            residualBackward(D + dx.res2, D + dx.fcproj, D + dx.res3, N * C);
+            matmulBackward(D + dx.fchGelu, G + w.fcprojw, G + w.fcprojb, D + dx.fcproj,
+                           A + x.fchGelu, P + w.fcprojw, N, 4 * C, C);
+            geluBackward(D + dx.fch, A + x.fch, D + dx.fchGelu, N * 4 * C);
+            matmulBackward(D + dx.ln2, G + w.fcw, G + w.fcb, D + dx.fch, A + x.ln2, P + w.fcw, N, C,
                            4 * C);
-            layernormBackward(D + x.res2, G + w.ln2w, G + w.ln2b, D + x.ln2, A + x.res2, P + w.ln2w,
-                              A + x.ln2Mean, A + x.ln2Rstd, N, C);
+            layernormBackward(D + dx.res2, G + w.ln2w, G + w.ln2b, D + dx.ln2, A + x.res2,
+                              P + w.ln2w, A + x.ln2Mean, A + x.ln2Rstd, N, C);
         }
-        residualBackward(D + in, D + x.attproj, D + x.res2, N * C);
-        matmulBackward(D + x.atty, G + w.projw, G + w.projb, D + x.attproj, A + x.atty, P + w.projw,
-                       N, C, C);
-        attentionBackward(D + x.qkv, D + x.atty, A + x.qkv, A + x.att, B, T, C, H, scratch_.data(),
-                          threads_);
-        matmulBackward(D + x.ln1, G + w.qkvw, G + w.qkvb, D + x.qkv, A + x.ln1, P + w.qkvw, N, C,
+        residualBackward(din, D + dx.attproj, D + dx.res2, N * C);
+        matmulBackward(D + dx.atty, G + w.projw, G + w.projb, D + dx.attproj, A + x.atty,
+                       P + w.projw, N, C, C);
+        attentionBackward(D + dx.qkv, D + dx.atty, A + x.qkv, A + x.att, B, T, C, H,
+                          scratch_.data(), threads_);
+        matmulBackward(D + dx.ln1, G + w.qkvw, G + w.qkvb, D + dx.qkv, A + x.ln1, P + w.qkvw, N, C,
                        3 * C);
-        layernormBackward(D + in, G + w.ln1w, G + w.ln1b, D + x.ln1, A + in, P + w.ln1w,
-                          A + x.ln1Mean, A + x.ln1Rstd, N, C);
+        layernormBackward(din, G + w.ln1w, G + w.ln1b, D + dx.ln1, in, P + w.ln1w, A + x.ln1Mean,
+                          A + x.ln1Rstd, N, C);
     }
-    encoderBackward(G + params_.wte, G + params_.wpe, D + a.encoded, tokens_.data(), B, T, C);
+    encoderBackward(G + params_.wte, G + params_.wpe, D + d.encoded, tokens_.data(), B, T, C);
 }
 
 Status Trainer::step(const Batch& batch, double& loss)

@@ -121,8 +121,8 @@ struct Batch {
 
 namespace detail {
 
-// Where each activation lives in the activation buffer, for one batch shape (the gradient
-// buffer has the same layout; its mean, rstd and att slots are unused).
+// Where each activation lives in the activation buffer, for one batch shape, or its gradient
+// in the gradient buffer.
 struct LayerActs {
     std::size_t ln1 = 0, ln1Mean = 0, ln1Rstd = 0, qkv = 0, att = 0, atty = 0, attproj = 0,
                 res2 = 0;
@@ -174,9 +174,9 @@ private:
     long steps_ = 0;
     long B_ = 0, T_ = 0;  // the shape the buffers are sized for
     std::vector<int> tokens_, targets_;
-    detail::ActLayout layout_;
-    // Forward activations and their gradients, each in one buffer of the same layout
-    // (gpt2_train.cpp), sized once per batch shape: a step allocates nothing.
+    detail::ActLayout layout_, gradLayout_;  // of acts_ and of dacts_
+    // Forward activations and their gradients, each in one buffer (gpt2_train.cpp), sized
+    // once per batch shape: a step allocates nothing.
     Buffer acts_, dacts_, scratch_;
     int threads_ = 1;
 };

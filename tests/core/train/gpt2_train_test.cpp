@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <vector>
 
 #include "train/gpt2_cases.h"
@@ -47,7 +48,11 @@ TEST(Gpt2Train, TwoRunsFromOneSeedGiveBitIdenticalParametersAndLosses)
     settings.clipNorm = 0.5;
     for (bool attentionOnly : {false, true}) {
         Trainer a = seededTrainer(tinyConfig(attentionOnly), 5, settings);
+        // The second run on one thread: the threaded attention must not change a bit.
+        const int threads = omp_get_max_threads();
+        omp_set_num_threads(1);
         Trainer b = seededTrainer(tinyConfig(attentionOnly), 5, settings);
+        omp_set_num_threads(threads);
         const TinyBatch data;
         for (int k = 0; k < 8; ++k) {
             double la = 0.0;
