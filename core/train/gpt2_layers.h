@@ -31,12 +31,14 @@ void layernormBackward(double* dinp, double* dweight, double* dbias, const doubl
                        const double* inp, const double* weight, const double* mean,
                        const double* rstd, long N, long C);
 
-// out (N x OC) = inp (N x C) W (C x OC) + bias (OC; may be null).
+// out (N x OC) = inp (N x C) W (C x OC) + bias (OC; may be null). On up to `threads`
+// threads, over a fixed partition of the rows (the result does not depend on `threads`).
 void matmulForward(double* out, const double* inp, const double* weight, const double* bias, long N,
-                   long C, long OC);
-// dinp += dout W^T, dweight += inp^T dout, dbias += column sums of dout (dbias may be null).
+                   long C, long OC, int threads);
+// dinp += dout W^T, dweight += inp^T dout, dbias += column sums of dout (dbias may be null);
+// threads as for the forward (fixed parts: rows of dinp, columns of dweight).
 void matmulBackward(double* dinp, double* dweight, double* dbias, const double* dout,
-                    const double* inp, const double* weight, long N, long C, long OC);
+                    const double* inp, const double* weight, long N, long C, long OC, int threads);
 
 // Doubles of attention scratch per thread: T * T, rounded up to 64 bytes so that every
 // thread's products see the same alignment.

@@ -30,7 +30,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <omp.h>
 
 #include "core/random_init.h"
 #include "core/train/checks.h"
@@ -206,19 +205,19 @@ Trainer::Trainer(Parameters params, const AdamSettings& settings)
       settings_(settings),
       grads_(params_.values.size(), 0.0),
       m_(params_.values.size(), 0.0),
-      v_(params_.values.size(), 0.0),
-      threads_(std::max(1, omp_get_max_threads()))
+      v_(params_.values.size(), 0.0)
 {
 }
 
 void Trainer::prepare(long B, long T)
 {
-    if (B == B_ && T == T_) return;
+    if (B == B_ && T == T_ && threads_ <= scratchThreads_) return;
     layout_ = actLayout(params_.config, B, T, false);
     gradLayout_ = actLayout(params_.config, B, T, true);
     acts_.assign(layout_.total, 0.0);
     dacts_.assign(gradLayout_.total, 0.0);
     scratch_.assign(static_cast<std::size_t>(threads_) * scratchStride(T), 0.0);
+    scratchThreads_ = threads_;
     tokens_.assign(static_cast<std::size_t>(B * T), 0);
     targets_.assign(static_cast<std::size_t>(B * T), 0);
     B_ = B;
@@ -266,16 +265,17 @@ void Trainer::forwardPass(const int* tokens, const int* targets, double& loss)
         const double* residual = A + (l == 0 ? a.encoded : a.layers[l - 1].output);
         layernormForward(A + x.ln1, A + x.ln1Mean, A + x.ln1Rstd, residual, P + w.ln1w, P + w.ln1b,
                          N, C);
-        matmulForward(A + x.qkv, A + x.ln1, P + w.qkvw, P + w.qkvb, N, C, 3 * C);
+        matmulForward(A + x.qkv, A + x.ln1, P + w.qkvw, P + w.qkvb, N, C, 3 * C, threads_);
         attentionForward(A + x.atty, A + x.att, A + x.qkv, B, T, C, H, scratch_.data(), threads_);
-        matmulForward(A + x.attproj, A + x.atty, P + w.projw, P + w.projb, N, C, C);
+        matmulForward(A + x.attproj, A + x.atty, P + w.projw, P + w.projb, N, C, C, threads_);
         residualForward(A + x.res2, residual, A + x.attproj, N * C);
         if (c.attentionOnly) continue;
         layernormForward(A + x.ln2, A + x.ln2Mean, A + x.ln2Rstd, A + x.res2, P + w.ln2w,
                          P + w.ln2b, N, C);
-        matmulForward(A + x.fch, A + x.ln2, P + w.fcw, P + w.fcb, N, C, 4 * C);
+        matmulForward(A + x.fch, A + x.ln2, P + w.fcw, P + w.fcb, N, C, 4 * C, threads_);
         geluForward(A + x.fchGelu, A + x.fch, N * 4 * C);
-        matmulForward(A + x.fcproj, A + x.fchGelu, P + w.fcprojw, P + w.fcprojb, N, 4 * C, C);
+        matmulForward(A + x.fcproj, A + x.fchGelu, P + w.fcprojw, P + w.fcprojb, N, 4 * C, C,
+                      threads_);
         residualForward(A + x.res3, A + x.res2, A + x.fcproj, N * C);
     }
     layernormForward(A + a.lnf, A + a.lnfMean, A + a.lnfRstd, A + a.layers.back().output,
@@ -312,20 +312,20 @@ void Trainer::backward()
         if (!c.attentionOnly) {
             residualBackward(D + dx.res2, D + dx.fcproj, D + dx.res3, N * C);
             matmulBackward(D + dx.fchGelu, G + w.fcprojw, G + w.fcprojb, D + dx.fcproj,
-                           A + x.fchGelu, P + w.fcprojw, N, 4 * C, C);
+                           A + x.fchGelu, P + w.fcprojw, N, 4 * C, C, threads_);
             geluBackward(D + dx.fch, A + x.fch, D + dx.fchGelu, N * 4 * C);
             matmulBackward(D + dx.ln2, G + w.fcw, G + w.fcb, D + dx.fch, A + x.ln2, P + w.fcw, N, C,
-                           4 * C);
+                           4 * C, threads_);
             layernormBackward(D + dx.res2, G + w.ln2w, G + w.ln2b, D + dx.ln2, A + x.res2,
                               P + w.ln2w, A + x.ln2Mean, A + x.ln2Rstd, N, C);
         }
         residualBackward(din, D + dx.attproj, D + dx.res2, N * C);
         matmulBackward(D + dx.atty, G + w.projw, G + w.projb, D + dx.attproj, A + x.atty,
-                       P + w.projw, N, C, C);
+                       P + w.projw, N, C, C, threads_);
         attentionBackward(D + dx.qkv, D + dx.atty, A + x.qkv, A + x.att, B, T, C, H,
                           scratch_.data(), threads_);
         matmulBackward(D + dx.ln1, G + w.qkvw, G + w.qkvb, D + dx.qkv, A + x.ln1, P + w.qkvw, N, C,
-                       3 * C);
+                       3 * C, threads_);
         layernormBackward(din, G + w.ln1w, G + w.ln1b, D + dx.ln1, in, P + w.ln1w, A + x.ln1Mean,
                           A + x.ln1Rstd, N, C);
     }

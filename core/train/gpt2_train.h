@@ -161,6 +161,12 @@ public:
     // The last forward()'s logits, B * T rows of V.
     [[nodiscard]] std::span<const double> logits() const;
     [[nodiscard]] long steps() const { return steps_; }
+    // Threads the passes may use; the results are the same bit for bit whatever the count.
+    // One by default: with the cores busy elsewhere, threads that wait for each other at every
+    // layer cost more than they give (induction model, both cores loaded by compilers: 129 ms
+    // a step on two threads, 42 on one).
+    void setThreads(int threads) { threads_ = threads < 1 ? 1 : threads; }
+    [[nodiscard]] int threads() const { return threads_; }
     [[nodiscard]] const AdamSettings& settings() const { return settings_; }
 
 private:
@@ -179,6 +185,7 @@ private:
     // once per batch shape: a step allocates nothing.
     Buffer acts_, dacts_, scratch_;
     int threads_ = 1;
+    int scratchThreads_ = 0;  // threads the attention scratch has room for
 };
 
 }  // namespace attn::gpt2

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <gtest/gtest.h>
-#include <omp.h>
 #include <vector>
 
 #include "train/gpt2_cases.h"
@@ -48,11 +48,9 @@ TEST(Gpt2Train, TwoRunsFromOneSeedGiveBitIdenticalParametersAndLosses)
     settings.clipNorm = 0.5;
     for (bool attentionOnly : {false, true}) {
         Trainer a = seededTrainer(tinyConfig(attentionOnly), 5, settings);
-        // The second run on one thread: the threaded attention must not change a bit.
-        const int threads = omp_get_max_threads();
-        omp_set_num_threads(1);
         Trainer b = seededTrainer(tinyConfig(attentionOnly), 5, settings);
-        omp_set_num_threads(threads);
+        // The threaded products and attention must not change a bit.
+        b.setThreads(3);
         const TinyBatch data;
         for (int k = 0; k < 8; ++k) {
             double la = 0.0;
@@ -179,7 +177,8 @@ TEST(Gpt2Train, BadBatchesAreRefusedAndLeaveTheParametersAlone)
 }
 
 // Not a check: how fast the default induction-head model trains (2 attention-only layers,
-// C = 64, H = 4, T = 64, V = 26, B = 32). Run with --gtest_also_run_disabled_tests.
+// C = 64, H = 4, T = 64, V = 26, B = 32). Run with --gtest_also_run_disabled_tests, and
+// ATTNLAB_TRAIN_THREADS=n for n threads.
 TEST(Gpt2Train, DISABLED_StepsPerSecondOfTheInductionModel)
 {
     Config c;
@@ -190,6 +189,8 @@ TEST(Gpt2Train, DISABLED_StepsPerSecondOfTheInductionModel)
     c.channels = 64;
     c.attentionOnly = true;
     Trainer trainer = seededTrainer(c, 1, {});
+    if (const char* threads = std::getenv("ATTNLAB_TRAIN_THREADS"))
+        trainer.setThreads(std::atoi(threads));
     const long B = 32, T = 64;
     std::vector<int> tokens(static_cast<std::size_t>(B * T));
     std::vector<int> targets(tokens.size());
@@ -205,8 +206,8 @@ TEST(Gpt2Train, DISABLED_StepsPerSecondOfTheInductionModel)
     for (int k = 0; k < steps; ++k) ASSERT_TRUE(trainer.step({tokens, targets, B, T}, loss).ok());
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("[ figures  ] %d steps in %.3f s: %.1f steps/s (%.2f ms/step)\n", steps, seconds,
-                steps / seconds, 1000 * seconds / steps);
+    std::printf("[ figures  ] %d threads, %d steps in %.3f s: %.1f steps/s (%.2f ms/step)\n",
+                trainer.threads(), steps, seconds, steps / seconds, 1000 * seconds / steps);
 }
 
 }  // namespace
