@@ -176,6 +176,69 @@ TEST(Gpt2Train, BadBatchesAreRefusedAndLeaveTheParametersAlone)
     EXPECT_EQ(trainer.steps(), 0);
 }
 
+TEST(Gpt2Train, FirstAdamWStepMovesEachParameterByTheLearningRateAndDecaysOnlyMatrices)
+{
+    AdamSettings settings;
+    settings.learningRate = 1e-3;
+    settings.weightDecay = 0.5;
+    Trainer trainer = seededTrainer(tinyConfig(false), 8, settings);
+    const TinyBatch data;
+    double loss = 0.0;
+    ASSERT_TRUE(trainer.forward(data.batch(), loss).ok());
+    trainer.backward();
+    const Buffer grads = trainer.gradients();
+    const Buffer before = trainer.parameters().values;
+    ASSERT_TRUE(trainer.step(data.batch(), loss).ok());
+    // Step 1 with bias correction: m / (1 - b1) = g and v / (1 - b2) = g^2, so the update is
+    // lr (g / (|g| + eps) + decay p).
+    for (const Tensor& t : trainer.parameters().tensors) {
+        const double decay = t.shape.size() == 2 ? settings.weightDecay : 0.0;
+        for (std::size_t i = t.offset; i < t.offset + t.count; ++i) {
+            const double g = grads[i];
+            const double expected =
+                before[i] -
+                settings.learningRate * (g / (std::abs(g) + settings.epsilon) + decay * before[i]);
+            ASSERT_NEAR(trainer.parameters().values[i], expected, 1e-15) << t.name;
+        }
+    }
+}
+
+TEST(Gpt2Train, GradientClippingScalesTheGradientToTheGivenNorm)
+{
+    // Adam's first step ignores the gradient's scale, its second does not: after a clipped
+    // step the moments hold the clipped gradient, so two trainers whose clipping norms differ
+    // by a factor agree on step 1 and differ on step 2, while a norm above the gradient's
+    // leaves the run as without clipping.
+    const TinyBatch data;
+    const auto run = [&](double clip) {
+        AdamSettings settings;
+        settings.learningRate = 1e-2;
+        settings.clipNorm = clip;
+        Trainer trainer = seededTrainer(tinyConfig(true), 2, settings);
+        double loss = 0.0;
+        for (int k = 0; k < 3; ++k) EXPECT_TRUE(trainer.step(data.batch(), loss).ok());
+        return trainer.parameters().values;
+    };
+    const Buffer unclipped = run(0.0);
+    EXPECT_EQ(run(1e6), unclipped);
+    EXPECT_NE(run(1e-3), unclipped);
+}
+
+TEST(Gpt2Train, NonFiniteLossIsRefusedAndLeavesTheParametersAlone)
+{
+    Trainer trainer = seededTrainer(tinyConfig(false), 1, {});
+    trainer.parameters().values[trainer.parameters().wte] = std::nan("");
+    const Buffer before = trainer.parameters().values;
+    const TinyBatch data;
+    double loss = 0.0;
+    const Status s = trainer.step(data.batch(), loss);
+    EXPECT_EQ(s.code, StatusCode::NonFinite);
+    EXPECT_EQ(s.field, "loss");
+    EXPECT_EQ(trainer.steps(), 0);
+    for (std::size_t i = 1; i < before.size(); ++i)
+        ASSERT_EQ(trainer.parameters().values[i], before[i]);
+}
+
 // Not a check: how fast the default induction-head model trains (2 attention-only layers,
 // C = 64, H = 4, T = 64, V = 26, B = 32). Run with --gtest_also_run_disabled_tests, and
 // ATTNLAB_TRAIN_THREADS=n for n threads.
