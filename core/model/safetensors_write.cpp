@@ -13,11 +13,13 @@ namespace attn::model {
 static_assert(std::endian::native == std::endian::little,
               "safetensors data is little-endian; this writer copies floats as they are");
 
-attn::Status safetensorsBytes(const std::vector<TensorToWrite>& tensors, std::string& out)
+attn::Status safetensorsBytes(const std::vector<TensorToWrite>& tensors,
+                              const SafetensorsMetadata& metadata, std::string& out)
 {
     // nlohmann's ordered_json keeps the tensors in the order given, which makes the file's
     // bytes depend only on the tensors.
     nlohmann::ordered_json header = nlohmann::ordered_json::object();
+    if (!metadata.empty()) header["__metadata__"] = metadata;
     std::unordered_set<std::string> names;
     std::uint64_t offset = 0;
     for (const TensorToWrite& t : tensors) {
@@ -56,10 +58,11 @@ attn::Status safetensorsBytes(const std::vector<TensorToWrite>& tensors, std::st
     return {};
 }
 
-attn::Status writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors)
+attn::Status writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors,
+                              const SafetensorsMetadata& metadata)
 {
     std::string bytes;
-    if (attn::Status s = safetensorsBytes(tensors, bytes); !s.ok()) {
+    if (attn::Status s = safetensorsBytes(tensors, metadata, bytes); !s.ok()) {
         s.file = path;
         return s;
     }

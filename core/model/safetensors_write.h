@@ -6,6 +6,7 @@
 // through io::writeFileAtomically (whole or not at all).
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,16 @@ struct TensorToWrite {
     std::vector<float> values;        // product(shape) of them
 };
 
+// String pairs of the header's "__metadata__" entry (none: no entry). Hugging Face
+// transformers refuses a checkpoint without {"format": "pt"} there.
+using SafetensorsMetadata = std::map<std::string, std::string>;
+
 // The file's bytes: header length, header, data. Refuses a tensor whose values disagree with
 // its shape (TensorShape) and an empty or repeated name (HeaderField).
-attn::Status safetensorsBytes(const std::vector<TensorToWrite>& tensors, std::string& out);
+attn::Status safetensorsBytes(const std::vector<TensorToWrite>& tensors,
+                              const SafetensorsMetadata& metadata, std::string& out);
 // Writes them to `path`; FileOpen with the system's reason if the file cannot be written.
-attn::Status writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors);
+attn::Status writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors,
+                              const SafetensorsMetadata& metadata = {});
 
 }  // namespace attn::model

@@ -74,7 +74,7 @@ Status exportCheckpoint(const Parameters& params, const std::string& folder)
         !w.ok())
         return failure(StatusCode::FileOpen, configPath, "", io::describe(w));
     return model::writeSafetensors((std::filesystem::path(folder) / "model.safetensors").string(),
-                                   checkpointTensors(params));
+                                   checkpointTensors(params), {{"format", "pt"}});
 }
 
 }  // namespace attn::gpt2
