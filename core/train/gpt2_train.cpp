@@ -43,10 +43,10 @@ using detail::ActLayout;
 using detail::LayerActs;
 using train_detail::shapeError;
 
-// The activations' layout, or (`gradients`) that of their gradients: the same offsets for
-// the same tensors, without the slots no gradient flows into (the softmax weights, whose
-// gradient lives in the attention's scratch, and LayerNorm's statistics), which would only
-// be zeroed every step.
+// The activations' layout, or (`gradients`) that of their gradients: the same tensors
+// without those no gradient flows into (the softmax weights, whose gradient lives in the
+// attention's scratch, LayerNorm's statistics and the probabilities), which would only be
+// zeroed every step.
 ActLayout actLayout(const Config& c, long B, long T, bool gradients)
 {
     const auto N = static_cast<std::size_t>(B * T);
@@ -85,7 +85,7 @@ ActLayout actLayout(const Config& c, long B, long T, bool gradients)
     a.lnfMean = take(stats);
     a.lnfRstd = take(stats);
     a.logits = take(N * static_cast<std::size_t>(c.vocab));
-    a.probs = take(N * static_cast<std::size_t>(c.vocab));
+    a.probs = take(gradients ? 0 : N * static_cast<std::size_t>(c.vocab));
     a.total = at;
     return a;
 }
