@@ -182,7 +182,8 @@ private:
     std::vector<int> tokens_, targets_;
     detail::ActLayout layout_, gradLayout_;  // of acts_ and of dacts_
     // Forward activations and their gradients, each in one buffer (gpt2_train.cpp), sized
-    // once per batch shape: a step allocates nothing.
+    // once per batch shape: a step allocates none of its arrays (only Eigen's products take
+    // packing workspace of their own).
     Buffer acts_, dacts_, scratch_;
     int threads_ = 1;
     int scratchThreads_ = 0;  // threads the attention scratch has room for
