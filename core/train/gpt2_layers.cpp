@@ -209,6 +209,10 @@ void attentionForward(double* out, double* att, const double* qkv, long B, long 
     }
 }
 
+// The steps of core/train/gradients.h's dot-product head (2-5: through P V, the softmax, the
+// constant scale and Q K^T), by the same causal row blocks. That code works on one
+// AttentionInput and allocates its result per head; here every head of every sequence reads and
+// writes its slices of the batch's arrays in place.
 void attentionBackward(double* dqkv, const double* dout, const double* qkv, const double* att,
                        long B, long T, long C, long H, double* scratch, int threads)
 {
