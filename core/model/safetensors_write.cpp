@@ -52,7 +52,10 @@ attn::Status safetensorsBytes(const std::vector<TensorToWrite>& tensors,
     out.resize(dataStart + offset);
     std::size_t at = dataStart;
     for (const TensorToWrite& t : tensors) {
-        std::memcpy(out.data() + at, t.values.data(), t.values.size() * sizeof(float));
+        // An empty tensor's values may have no storage at all (data() is null), and memcpy
+        // from null is undefined even for 0 bytes.
+        if (!t.values.empty())
+            std::memcpy(out.data() + at, t.values.data(), t.values.size() * sizeof(float));
         at += t.values.size() * sizeof(float);
     }
     return {};
