@@ -138,6 +138,16 @@ void FileActions::fail(const FileError& error, const QString& title)
 
 bool FileActions::openFile(const QString& path)
 {
+    readThen(path, [this, path](Read read) {
+        if (read.ok) return publish(path, read.file);
+        fail(read.error, tr("Cannot open the session"));
+        return false;
+    });
+    return true;
+}
+
+void FileActions::readThen(const QString& path, std::function<bool(Read)> use)
+{
     reader_.drop();  // a newer request replaces the file being read
     window_->setCursor(Qt::BusyCursor);
     Q_EMIT readingChanged(true, path);
@@ -147,8 +157,12 @@ bool FileActions::openFile(const QString& path)
             r.ok = readSessionFile(path, r.file, r.error);
             return r;
         },
-        [this, path](Read read) { finishOpen(path, std::move(read)); });
-    return true;
+        [this, path, use = std::move(use)](Read read) {
+            window_->unsetCursor();
+            Q_EMIT readingChanged(false, path);
+            lastOpenOk_ = use(std::move(read));
+            Q_EMIT opened(lastOpenOk_);
+        });
 }
 
 bool FileActions::waitForOpen()
@@ -156,19 +170,6 @@ bool FileActions::waitForOpen()
     reader_.wait();
     doc_->flush();
     return lastOpenOk_;
-}
-
-void FileActions::finishOpen(const QString& path, Read read)
-{
-    window_->unsetCursor();
-    Q_EMIT readingChanged(false, path);
-    if (read.ok) {
-        lastOpenOk_ = publish(path, read.file);
-    } else {
-        fail(read.error, tr("Cannot open the session"));
-        lastOpenOk_ = false;
-    }
-    Q_EMIT opened(lastOpenOk_);
 }
 
 bool FileActions::publish(const QString& path, const SessionFile& file)
@@ -287,21 +288,8 @@ bool FileActions::offerRecovery(bool withoutAsking)
     }
     // A long session's recovery file runs to tens of megabytes: read on a worker, as a file
     // opened by the user is.
-    reader_.drop();
-    window_->setCursor(Qt::BusyCursor);
-    Q_EMIT readingChanged(true, newest.sessionPath);
-    reader_.start(
-        [path = newest.sessionPath](JobControl&) {
-            Read r;
-            r.ok = readSessionFile(path, r.file, r.error);
-            return r;
-        },
-        [this, newest](Read read) {
-            window_->unsetCursor();
-            Q_EMIT readingChanged(false, newest.sessionPath);
-            lastOpenOk_ = restore(newest, std::move(read));
-            Q_EMIT opened(lastOpenOk_);
-        });
+    readThen(newest.sessionPath,
+             [this, newest](Read read) { return restore(newest, std::move(read)); });
     return true;
 }
 

@@ -111,7 +111,9 @@ private:
     // What File, autosave and recovery serve: the long session's history while one is open.
     [[nodiscard]] QUndoStack* stack() const;
     bool publish(const QString& path, const SessionFile& file);
-    void finishOpen(const QString& path, Read read);
+    // Reads the session file `path` on the worker (busy cursor, readingChanged), then hands
+    // it to `use` on this thread; what `use` returns is the open's outcome (opened()).
+    void readThen(const QString& path, std::function<bool(Read)> use);
     bool restore(const Autosave::Orphan& orphan, Read read);
     void setCurrentFile(const QString& path);
     void addRecent(const QString& path);
