@@ -137,6 +137,31 @@ TEST(Document, EditAfterTheWorkerReturnedButBeforeItsResultIsAdoptedIsKept)
     editKeyFlushAndCompare(doc, 900, 2.0, n);  // key 900 exists only in the long session
 }
 
+// A change asked for while a large session computes applies to that session, not to the one
+// published when it was asked for: otherwise it would silently undo the change it waited for.
+TEST(Document, AChangeQueuedBehindALargeRecomputeAppliesToTheSessionItWaitedFor)
+{
+    Document doc;
+    const int n = 1100;
+    const int steps = doc.undoStack()->count();
+    ASSERT_TRUE(doc.replaceSession(longSession(n), QStringLiteral("long")));
+    ASSERT_TRUE(doc.computing());
+    ASSERT_TRUE(doc.setMode(attn::Mode::Causal));
+    ASSERT_TRUE(doc.setTemperature(2.0));
+    doc.flush();
+    EXPECT_FALSE(doc.computing());
+    EXPECT_EQ(doc.session().targetTokens.size(), n);
+    EXPECT_EQ(doc.session().input.mode, attn::Mode::Causal);
+    EXPECT_EQ(doc.session().input.temperature, 2.0);
+    EXPECT_EQ(doc.result().heads[0].weights.rows(), n);
+    EXPECT_EQ(doc.undoStack()->count(), steps + 3);
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    doc.flush();
+    EXPECT_EQ(doc.session().targetTokens.size(), n);
+    EXPECT_NE(doc.session().input.mode, attn::Mode::Causal);
+}
+
 }  // namespace
 }  // namespace attnlab
 

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <gtest/gtest.h>
+#include <limits>
 #include <thread>
 
 #include <QCoreApplication>
@@ -93,6 +94,8 @@ struct Squares {
     std::vector<int> published;
     QStringList errors;
     int cancelled = 0;
+    int freshes = 0;
+    int inlineFrom = std::numeric_limits<int>::max();  // states computed on the calling thread
     Doc doc;
 
     explicit Squares(ChangePolicy policy)
@@ -100,10 +103,10 @@ struct Squares {
               {.prepare = [this](const int& next) -> Doc::Work {
                    computed.push_back(next);
                    return [this, next](JobControl& control) {
-                       gate.wait();
+                       if (next < inlineFrom) gate.wait();
                        Doc::Outcome out;
                        out.cancelled = control.cancelled();
-                       if (next >= 0)
+                       if (next >= 0 && next != 666)
                            out.result = next * next;
                        else
                            out.error = QStringLiteral("negative");
@@ -116,8 +119,12 @@ struct Squares {
                            doc.submit({s, {}});
                        });
                    },
-               .published = [this](const int&,
-                                   const QStringList&) { published.push_back(doc.state()); },
+               .synchronous = [this](const int& next) { return next >= inlineFrom; },
+               .published =
+                   [this](const int&, const QStringList&, bool fresh) {
+                       published.push_back(doc.state());
+                       freshes += fresh ? 1 : 0;
+                   },
                .failed = [this](const QString& e) { errors << e; },
                .cancelled = [this] { ++cancelled; }})
     {
@@ -199,6 +206,78 @@ TEST(SnapshotDocument, ACancelledOrFailedChangeLeavesStateResultAndUndoStackAsTh
         EXPECT_EQ(s.undo.count(), 1);
         EXPECT_EQ(s.published, std::vector<int>{5});
     }
+}
+
+TEST(SnapshotDocument, ASynchronousStateIsPublishedBeforeSubmitReturnsAndStillWaitsItsTurn)
+{
+    Squares s(ChangePolicy::Queue);
+    s.inlineFrom = 100;
+    ASSERT_TRUE(s.change(200));
+    EXPECT_FALSE(s.doc.computing());
+    EXPECT_EQ(s.doc.state(), 200);  // no worker, no event loop
+    EXPECT_EQ(s.doc.result(), 40000);
+    EXPECT_FALSE(s.change(666));  // computed at once and refused: submit says so
+    EXPECT_EQ(s.errors, QStringList{QStringLiteral("negative")});
+    EXPECT_EQ(s.doc.state(), 200);
+    EXPECT_EQ(s.undo.count(), 1);
+    ASSERT_TRUE(s.change(2));  // on the worker, held at the gate
+    ASSERT_TRUE(s.change(300));
+    EXPECT_EQ(s.doc.state(), 200);
+    EXPECT_EQ(s.doc.target(), 300);
+    s.finish();
+    EXPECT_EQ(s.published, (std::vector<int>{200, 2, 300}));
+    EXPECT_EQ(s.undo.count(), 3);
+}
+
+TEST(SnapshotDocument, AChangeMayBringItsOwnInPlaceComputationAndUndoStep)
+{
+    Squares s(ChangePolicy::Queue);
+    ASSERT_TRUE(s.change(2));  // held at the gate: the in-place change waits for it
+    Squares::Doc::Change own(7, [] { return QStringLiteral("seven"); });
+    int ranOn = -1;
+    own.inPlace = [&] {
+        ranOn = s.doc.state();  // the state published before it
+        return Squares::Doc::Outcome{s.doc.result().value_or(0) + 45, false, {}};
+    };
+    own.step = [&](const int& before) {
+        return new StateStep<int>([] { return QStringLiteral("own"); }, before, 7,
+                                  [&](const int& v) {
+                                      s.doc.submit({v, {}});
+                                  });
+    };
+    ASSERT_TRUE(s.doc.submit(own));
+    EXPECT_EQ(ranOn, -1);
+    s.finish();
+    EXPECT_EQ(ranOn, 2);
+    EXPECT_EQ(s.doc.state(), 7);
+    EXPECT_EQ(s.doc.result(), 49);
+    ASSERT_EQ(s.undo.count(), 2);
+    EXPECT_EQ(s.undo.text(1), QStringLiteral("own"));
+    Squares::Doc::Change failing(8, [] { return QStringLiteral("eight"); });
+    failing.inPlace = [] { return Squares::Doc::Outcome{{}, false, QStringLiteral("no")}; };
+    EXPECT_FALSE(s.doc.submit(failing));
+    EXPECT_EQ(s.doc.state(), 7);
+    EXPECT_EQ(s.doc.result(), 49);
+    EXPECT_EQ(s.undo.count(), 2);
+    EXPECT_EQ(s.errors.back(), QStringLiteral("no"));
+}
+
+TEST(SnapshotDocument, AFreshChangeStartsANewHistoryOnceItIsPublished)
+{
+    Squares s(ChangePolicy::Queue);
+    ASSERT_TRUE(s.change(2));
+    ASSERT_TRUE(s.change(3));
+    s.finish();
+    ASSERT_EQ(s.undo.count(), 2);
+    s.gate.open = false;
+    Squares::Doc::Change opened(4);
+    opened.fresh = true;
+    ASSERT_TRUE(s.doc.submit(opened));
+    EXPECT_EQ(s.undo.count(), 2);  // nothing is dropped before the new state is published
+    s.finish();
+    EXPECT_EQ(s.doc.state(), 4);
+    EXPECT_EQ(s.undo.count(), 0);
+    EXPECT_EQ(s.freshes, 1);
 }
 
 }  // namespace

@@ -20,17 +20,63 @@ class Tr {
 };
 }  // namespace
 
-Document::Document(QObject* parent) : QObject(parent), worker_(this)
+Document::Document(QObject* parent)
+    : QObject(parent), doc_(kPolicy, Session{}, undo_, this, hooks())
 {
     UndoStep::followLanguage(undo_);
     restore(defaultSession());
     flush();
 }
 
+Document::Snapshots::Hooks Document::hooks()
+{
+    return {
+        .prepare = [](const Session& next) -> Snapshots::Work {
+            // The worker computes a fresh engine from its own copy of the input; the
+            // published one (and so everything the views read) stays as it is.
+            return [input = next.input](JobControl&) -> Snapshots::Outcome {
+                auto engine = std::make_shared<attn::AttentionEngine>();
+                if (const attn::Status s = engine->setInput(input); !s.ok())
+                    return {{}, false, statusMessage(s)};
+                return {Computed{std::move(engine), {}}, false, {}};
+            };
+        },
+        .step =
+            [this](const Session& before, const Session& after, const Label& label, int mergeId) {
+                // Not folded into the change made before the pin (see pinWeights).
+                const bool atPin = pinned_ && undo_.index() == pinIndex_;
+                return stepped(new StateStep<Session>(
+                    label, before, after, [this](const Session& s) { restore(s); },
+                    mergeId < 0 || atPin ? -1 : mergeId));
+            },
+        .synchronous =
+            [](const Session& next) {
+                const attn::AttentionInput& in = next.input;
+                return in.queryCount() * in.keyCount() * static_cast<long>(in.heads.size()) <
+                       kBackgroundCells;
+            },
+        .published = [this](const Session& before, const QStringList& notes,
+                            bool fresh) { published(before, notes, fresh); },
+        .failed = [this](const QString& message) { refuse(message); },
+        .cancelled = {},
+    };
+}
+
+const attn::AttentionResult& Document::result() const
+{
+    static const attn::AttentionResult none;
+    return hasResult() ? doc_.result()->engine->result() : none;
+}
+
+bool Document::hasResult() const
+{
+    return doc_.result() && doc_.result()->engine && doc_.result()->engine->hasResult();
+}
+
 const attn::HeadResult* Document::currentHead() const
 {
-    if (!engine_.hasResult()) return nullptr;
-    const auto& heads = engine_.result().heads;
+    if (!hasResult()) return nullptr;
+    const auto& heads = result().heads;
     if (head_ < 0 || head_ >= static_cast<int>(heads.size())) return nullptr;
     return &heads[static_cast<std::size_t>(head_)];
 }
@@ -86,9 +132,10 @@ void Document::setLesson(const QString& id)
 
 void Document::clampSelection()
 {
-    const int n = static_cast<int>(session_.input.queryCount());
-    const int m = static_cast<int>(session_.input.keyCount());
-    const int h = static_cast<int>(session_.input.heads.size());
+    const attn::AttentionInput& in = session().input;
+    const int n = static_cast<int>(in.queryCount());
+    const int m = static_cast<int>(in.keyCount());
+    const int h = static_cast<int>(in.heads.size());
     head_ = std::clamp(head_, 0, std::max(h - 1, 0));
     row_ = std::clamp(row_, 0, std::max(n - 1, 0));
     col_ = std::clamp(col_, 0, std::max(m - 1, 0));
@@ -134,40 +181,41 @@ void Document::clearPin()
 
 bool Document::setMode(attn::Mode mode)
 {
-    return commit([] { return tr("Change mode"); }, ops::setMode(session_, mode));
+    return commit([] { return tr("Change mode"); }, ops::setMode(doc_.target(), mode));
 }
 
 bool Document::setScaling(attn::Scaling scaling)
 {
-    return commit([] { return tr("Change scaling"); }, ops::setScaling(session_, scaling));
+    return commit([] { return tr("Change scaling"); }, ops::setScaling(doc_.target(), scaling));
 }
 
 bool Document::setTemperature(double temperature)
 {
     return commit([] { return tr("Change temperature"); },
-                  ops::setTemperature(session_, temperature), TemperatureMerge);
+                  ops::setTemperature(doc_.target(), temperature), TemperatureMerge);
 }
 
 bool Document::setScore(attn::ScoreFunction score)
 {
-    return commit([] { return tr("Change score function"); }, ops::setScore(session_, score));
+    return commit([] { return tr("Change score function"); }, ops::setScore(doc_.target(), score));
 }
 
 bool Document::setKeyDim(int dK)
 {
-    return commit([] { return tr("Change d_k"); }, ops::setKeyDim(session_, dK));
+    return commit([] { return tr("Change d_k"); }, ops::setKeyDim(doc_.target(), dK));
 }
 
 bool Document::setShared(bool shared)
 {
     return commit(shared ? Label([] { return tr("Share projections"); })
                          : Label([] { return tr("Separate projections"); }),
-                  ops::setShared(session_, shared));
+                  ops::setShared(doc_.target(), shared));
 }
 
 bool Document::setHeadCount(int heads)
 {
-    return commit([] { return tr("Change number of heads"); }, ops::setHeadCount(session_, heads));
+    return commit([] { return tr("Change number of heads"); },
+                  ops::setHeadCount(doc_.target(), heads));
 }
 
 bool Document::setTokens(bool source, const QStringList& tokens)
@@ -175,25 +223,25 @@ bool Document::setTokens(bool source, const QStringList& tokens)
     if (tokens.isEmpty()) return refuse(tr("A sequence needs at least one token."));
     return commit(
         source ? Label([] { return tr("Edit source"); }) : Label([] { return tr("Edit target"); }),
-        ops::setTokens(session_, source, tokens));
+        ops::setTokens(doc_.target(), source, tokens));
 }
 
 bool Document::setMatrixEntry(EditableMatrix m, int head, int row, int column, double value,
                               const QString& matrixName)
 {
     return commit([matrixName] { return tr("Edit %1").arg(matrixName); },
-                  ops::setMatrixEntry(session_, m, head, row, column, value));
+                  ops::setMatrixEntry(doc_.target(), m, head, row, column, value));
 }
 
 bool Document::randomise(quint64 seed)
 {
     return commit([seed] { return tr("Randomise projections (seed %1)").arg(seed); },
-                  ops::randomise(session_, seed));
+                  ops::randomise(doc_.target(), seed));
 }
 
 bool Document::toggleMaskCell(int row, int column)
 {
-    return commit([] { return tr("Paint mask"); }, ops::toggleMaskCell(session_, row, column));
+    return commit([] { return tr("Paint mask"); }, ops::toggleMaskCell(doc_.target(), row, column));
 }
 
 bool Document::replaceSession(const Session& session, Label label)
@@ -203,8 +251,9 @@ bool Document::replaceSession(const Session& session, Label label)
 
 bool Document::openSession(const Session& session)
 {
-    if (deferWhileComputing([this, session] { openSession(session); })) return true;
-    return compute(Job{session, {}, -1, {}, true});
+    Snapshots::Change change(session);
+    change.fresh = true;  // a file: its history starts here, saved as it is on disk
+    return submit(std::move(change));
 }
 
 bool Document::replaceSession(const Session& session, const QString& label)
@@ -215,13 +264,13 @@ bool Document::replaceSession(const Session& session, const QString& label)
 bool Document::keepTraining(const attn::Trainer& trainer, std::size_t example)
 {
     return commit([] { return tr("Keep trained matrices"); },
-                  ops::keepTraining(session_, trainer, example));
+                  ops::keepTraining(doc_.target(), trainer, example));
 }
 
 bool Document::changeSession(const QString& label, const std::function<void(Session&)>& mutate,
                              int mergeId)
 {
-    ops::Changed c{session_, {}};
+    ops::Changed c{doc_.target(), {}};
     mutate(c.session);
     return commit([label] { return label; }, std::move(c),
                   mergeId < 0 ? -1 : SessionMergeBase + 100 + mergeId);
@@ -258,33 +307,45 @@ MapChange mapChangeOf(const attn::VectorEdit& edit, const attn::AttentionResult&
 
 }  // namespace
 
+Document::Snapshots::Change Document::editChange(const attn::VectorEdit& edit)
+{
+    Snapshots::Change change(doc_.target());
+    attn::upsertEdit(change.state.input.edits, edit);
+    change.inPlace = [this, edit]() -> Snapshots::Outcome {
+        // The queue publishes in order, so the published engine holds the session this edit
+        // was asked on. The engine is transactional: on failure it is as it was.
+        const std::shared_ptr<attn::AttentionEngine> engine = doc_.result()->engine;
+        if (const attn::Status s = engine->setEdit(edit); !s.ok())
+            return {{}, false, statusMessage(s)};
+        return {Computed{engine, mapChangeOf(edit, engine->result(), 0)}, false, {}};
+    };
+    return change;
+}
+
 bool Document::editVector(const attn::VectorEdit& edit, bool dragging, Label label)
 {
-    if (deferWhileComputing([this, edit, dragging, label] { editVector(edit, dragging, label); }))
-        return true;
-    if (const attn::Status s = attn::validateEdit(session_.input, edit); !s.ok()) return refuse(s);
+    const Session& from = doc_.target();
+    if (const attn::Status s = attn::validateEdit(from.input, edit); !s.ok()) return refuse(s);
     attn::VectorEdit before;
     before.role = edit.role;
     before.head = edit.head;
     before.index = edit.index;
     if (const attn::VectorEdit* old =
-            attn::findEdit(session_.input.edits, edit.role, edit.head, edit.index))
+            attn::findEdit(from.input.edits, edit.role, edit.head, edit.index))
         before = *old;
-    // The engine is transactional: on failure its input and result are as they were.
-    if (const attn::Status s = engine_.setEdit(edit); !s.ok()) return refuse(s);
-    session_.input.edits = engine_.input().edits;
-    lastError_.clear();
-    change_ = mapChangeOf(edit, engine_.result(), change_.serial + 1);
-    Q_EMIT changed();
     if (!label) label = [edit] { return vectorEditLabel(edit); };
+    Snapshots::Change change = editChange(edit);
+    change.label = label;
     // While dragging, consecutive edits of the same vector in the same drag are one step.
-    pushCommand(new StateStep<attn::VectorEdit>(
-        std::move(label), before, edit, [this](const attn::VectorEdit& e) { restoreEdit(e); },
-        dragging ? VectorEditMerge : -1, drag_,
-        [](const attn::VectorEdit& ours, const attn::VectorEdit& theirs) {
-            return ours.sameTarget(theirs);
-        }));
-    return true;
+    change.step = [this, label, before, edit, merge = dragging ? VectorEditMerge : -1,
+                   drag = drag_](const Session&) {
+        return stepped(new StateStep<attn::VectorEdit>(
+            label, before, edit, [this](const attn::VectorEdit& e) { restoreEdit(e); }, merge, drag,
+            [](const attn::VectorEdit& ours, const attn::VectorEdit& theirs) {
+                return ours.sameTarget(theirs);
+            }));
+    };
+    return doc_.submit(std::move(change));
 }
 
 QString Document::vectorEditLabel(const attn::VectorEdit& edit)
@@ -307,75 +368,48 @@ void Document::retranslate()
 
 bool Document::commit(Label label, ops::Changed change, int mergeId)
 {
-    if (deferWhileComputing([this, label, change, mergeId] { commit(label, change, mergeId); }))
-        return true;
-    return compute(
-        Job{std::move(change.session), std::move(label), mergeId, std::move(change.notes), false});
+    return submit(Snapshots::Change(std::move(change.session), std::move(label), mergeId,
+                                    std::move(change.notes)));
 }
 
 bool Document::restore(const Session& session)
 {
-    if (deferWhileComputing([this, session] { restore(session); })) return true;
-    return compute(Job{session, {}, -1, {}, false});
+    return submit(Snapshots::Change(session));
 }
 
 bool Document::restoreEdit(const attn::VectorEdit& edit)
 {
-    if (deferWhileComputing([this, edit] { restoreEdit(edit); })) return true;
-    Session next = session_;
+    // Computed from scratch, not in place: undoing an edit gives back the exact weights
+    // (bit for bit) that a full computation of the earlier session gives.
+    Session next = doc_.target();
     attn::upsertEdit(next.input.edits, edit);
-    return compute(Job{std::move(next), {}, -1, {}, false});
+    return submit(Snapshots::Change(std::move(next)));
 }
 
-bool Document::compute(Job job)
+bool Document::submit(Snapshots::Change change)
 {
-    const attn::AttentionInput& in = job.session.input;
-    if (const attn::Status s = attn::validate(in, attn::Limits{}); !s.ok()) return refuse(s);
-    const long cells = in.queryCount() * in.keyCount() * static_cast<long>(in.heads.size());
-    if (cells >= kBackgroundCells) {
-        // The worker computes into its own result from a copy of the input; the engine (and
-        // so everything the views read) is only touched on this thread, when it is adopted.
-        attn::AttentionInput input = in;
-        worker_.start(
-            [input = std::move(input)](JobControl&) {
-                Computed c;
-                c.status = attn::computeAttention<double>(input, c.result);
-                c.input = input;
-                return c;
-            },
-            [this, job = std::move(job)](Computed c) mutable {
-                finishBackground(std::move(job), std::move(c));
-            });
-        return true;
-    }
-    if (const attn::Status s = engine_.setInput(in); !s.ok()) return refuse(s);
-    const Session before = session_;
-    publish(std::move(job.session), job.notes);
-    push(before, job);
-    return true;
+    if (const attn::Status s = attn::validate(change.state.input, attn::Limits{}); !s.ok())
+        return refuse(s);
+    return doc_.submit(std::move(change));
 }
 
-void Document::finishBackground(Job job, Computed c)
+void Document::published(const Session& before, const QStringList& notes, bool fresh)
 {
-    if (!c.status.ok()) {
-        refuse(c.status);
-    } else {
-        engine_.adopt(std::move(c.input), std::move(c.result));
-        const Session before = session_;
-        publish(std::move(job.session), job.notes);
-        push(before, job);
-    }
-    runDeferred();
-}
-
-void Document::publish(Session session, const QStringList& notes)
-{
-    QStringList said = notes;
-    const bool retokenised = session.targetTokens != session_.targetTokens ||
-                             session.sourceTokens != session_.sourceTokens;
-    session_ = std::move(session);
-    clampSelection();
     lastError_.clear();
+    if (const std::optional<MapChange>& rows = doc_.result()->rows) {
+        // A vector edit: the tokens and the maps' shapes stayed.
+        const quint64 serial = change_.serial + 1;
+        change_ = *rows;
+        change_.serial = serial;
+        Q_EMIT changed();
+        return;
+    }
+    QStringList said = notes;
+    const Session& now = session();
+    const bool retokenised =
+        now.targetTokens != before.targetTokens || now.sourceTokens != before.sourceTokens;
+    clampSelection();
+    if (fresh && pinned_) pinIndex_ = -1;
     if (pinned_) {
         const attn::HeadResult* hr = currentHead();
         const bool reshaped =
@@ -392,27 +426,12 @@ void Document::publish(Session session, const QStringList& notes)
     for (const QString& note : said) Q_EMIT noticed(note);
 }
 
-void Document::push(const Session& before, const Job& job)
-{
-    if (job.fresh) {  // a file: its history starts here, saved as it is on disk
-        undo_.clear();
-        if (pinned_) pinIndex_ = -1;
-        return;
-    }
-    if (!job.label) return;  // a restore: the command that asked for it is already on the stack
-    // Not folded into the change made before the pin (see pinWeights).
-    const bool atPin = pinned_ && undo_.index() == pinIndex_;
-    pushCommand(new StateStep<Session>(
-        job.label, before, session_, [this](const Session& s) { restore(s); },
-        job.mergeId < 0 || atPin ? -1 : job.mergeId));
-}
-
-void Document::pushCommand(QUndoCommand* command)
+QUndoCommand* Document::stepped(QUndoCommand* command)
 {
     // A push drops the undone commands above the index: a pin taken among them no longer
     // has a place in the history.
     if (pinned_ && pinIndex_ > undo_.index()) pinIndex_ = -1;
-    undo_.push(command);
+    return command;
 }
 
 bool Document::refuse(const attn::Status& status)
@@ -427,25 +446,9 @@ bool Document::refuse(const QString& message)
     return false;
 }
 
-bool Document::deferWhileComputing(std::function<void()> action)
-{
-    static_assert(kPolicy == ChangePolicy::Queue);
-    if (!computing()) return false;
-    deferred_.push_back(std::move(action));
-    return true;
-}
-
-void Document::runDeferred()
-{
-    // An action may start another background job; the ones after it then wait again, in order.
-    std::vector<std::function<void()>> actions = std::move(deferred_);
-    deferred_.clear();
-    for (auto& action : actions) action();
-}
-
 void Document::flush()
 {
-    while (computing()) worker_.wait();
+    doc_.flush();
 }
 
 }  // namespace attnlab

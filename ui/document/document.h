@@ -6,13 +6,16 @@
 // result published together, followed by one changed() signal. A refused change leaves the
 // session, the result and the undo stack as they were, and says why (errorOccurred).
 //
-// Large sessions (kBackgroundCells and more) compute on a worker thread (AsyncJob): the window
-// keeps showing the previous snapshot until the new one is published, and its policy for
-// changes made meanwhile is ChangePolicy::Queue: they wait their turn (they are applied, in
-// order, once the worker's result is in).
+// It is a SnapshotDocument over (Session, engine). Large sessions (kBackgroundCells and more)
+// compute on a worker thread: the window keeps showing the previous snapshot until the new one
+// is published, and its policy for changes made meanwhile is ChangePolicy::Queue: they wait
+// their turn, and each applies to the session the changes before it lead to. Smaller sessions
+// compute at once, and a vector edit updates the published engine in place (only the rows it
+// touches), so both are published before the operation returns.
 // Views only read from it.
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include <QObject>
@@ -20,7 +23,6 @@
 
 #include "core/incremental.h"
 #include "core/train/trainer.h"
-#include "ui/document/async_job.h"
 #include "ui/document/session_ops.h"
 #include "ui/document/snapshot_document.h"
 #include "ui/document/undo_step.h"
@@ -48,9 +50,9 @@ public:
     explicit Document(QObject* parent = nullptr);
 
     // The published snapshot: the session and the result computed from it.
-    [[nodiscard]] const Session& session() const { return session_; }
-    [[nodiscard]] const attn::AttentionResult& result() const { return engine_.result(); }
-    [[nodiscard]] bool hasResult() const { return engine_.hasResult(); }
+    [[nodiscard]] const Session& session() const { return doc_.state(); }
+    [[nodiscard]] const attn::AttentionResult& result() const;
+    [[nodiscard]] bool hasResult() const;
     [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
     [[nodiscard]] const attn::HeadResult* currentHead() const;
     // What changed from the previous snapshot to this one.
@@ -125,7 +127,7 @@ public:
     // Waits for a computation on the worker thread and applies what waited for it.
     void flush();
     // True from the start of a background job until its result is published.
-    [[nodiscard]] bool computing() const { return worker_.running(); }
+    [[nodiscard]] bool computing() const { return doc_.computing(); }
     static constexpr ChangePolicy kPolicy = ChangePolicy::Queue;
     // Full recomputations with at least this many score cells (n * m * heads) run on a
     // worker thread so that the window keeps responding.
@@ -143,35 +145,30 @@ Q_SIGNALS:
     void noticed(const QString& message);        // a change also did this (edits dropped, …)
 
 private:
+    // The result of a published session: the engine that computed it (shared, so that a vector
+    // edit can update the published one in place), and for such an edit the rows it changed.
     struct Computed {
-        attn::Status status;
-        attn::AttentionInput input;
-        attn::AttentionResult result;
+        std::shared_ptr<attn::AttentionEngine> engine;
+        std::optional<MapChange> rows;
     };
-    // A full computation in flight on the worker, and what to do when it succeeds.
-    struct Job {
-        Session session;
-        Label label;  // empty: a restore (undo/redo), nothing is pushed
-        int mergeId = -1;
-        QStringList notes;
-        bool fresh = false;  // openSession: a fresh history instead of a step
-    };
+    using Snapshots = SnapshotDocument<Session, Computed>;
+
+    Snapshots::Hooks hooks();
     bool commit(Label label, ops::Changed change, int mergeId = -1);
-    bool compute(Job job);
-    void finishBackground(Job job, Computed computed);
-    void publish(Session session, const QStringList& notes);
-    void push(const Session& before, const Job& job);
+    // Validates `change`'s session, then hands it to the snapshot document.
+    bool submit(Snapshots::Change change);
+    // The change that sets `edit` on the session the queue leads to, computed in place.
+    Snapshots::Change editChange(const attn::VectorEdit& edit);
+    void published(const Session& before, const QStringList& notes, bool fresh);
     bool refuse(const attn::Status& status);
     bool refuse(const QString& message);
-    // Pushes onto the undo stack, keeping the pin's place in the history (see pinIndex_).
-    void pushCommand(QUndoCommand* command);
-    bool deferWhileComputing(std::function<void()> action);
-    void runDeferred();
+    // Every undo step passes here just before it is pushed: keeps the pin's place in the
+    // history (see pinIndex_).
+    QUndoCommand* stepped(QUndoCommand* command);
     void clampSelection();
 
-    Session session_;
-    attn::AttentionEngine engine_;
-    QUndoStack undo_;
+    QUndoStack undo_;  // before doc_, which pushes onto it
+    Snapshots doc_;
     int head_ = 0;
     int row_ = 0;
     int col_ = 0;
@@ -179,8 +176,6 @@ private:
     // The undo index at which the weights were pinned: the command at this index is the first
     // change after the pin. -1 when the history the pin was taken in was undone and replaced.
     int pinIndex_ = 0;
-    AsyncJob<Computed> worker_;
-    std::vector<std::function<void()>> deferred_;
     QString lastError_;
     int drag_ = 0;
     MapChange change_;

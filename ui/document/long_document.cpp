@@ -25,7 +25,9 @@ LongDocument::LongDocument(attn::Limits limits, QObject* parent)
                     return new StateStep<Session>(label, before, after,
                                                   [this](const Session& s) { restore(s); });
                 },
-            .published = [this](const Session&, const QStringList& notes) { published(notes); },
+            .synchronous = {},
+            .published = [this](const Session&, const QStringList& notes,
+                                bool) { published(notes); },
             .failed = [this](const QString& message) { failed(message); },
             .cancelled =
                 [this] {

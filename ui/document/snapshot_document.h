@@ -14,6 +14,11 @@
 // The document supplies how a state is computed (prepare: on its own thread, returns the work
 // for the worker) and how an undo step between two states is made; it learns of publication,
 // refusal and cancellation through callbacks, and emits its own signals from them.
+//
+// Two shortcuts keep small changes instant: a state the `synchronous` hook accepts is computed
+// on the document's own thread, so it is published (or refused) before submit() returns; and a
+// change may bring its own in-place computation (an incremental update of the published
+// result), which also runs there, and its own undo step.
 
 #include <deque>
 #include <functional>
@@ -52,8 +57,11 @@ public:
         std::function<QUndoCommand*(const State& before, const State& after, const Label& label,
                                     int mergeId)>
             step;
-        // After state and result were published (before the undo steps are pushed).
-        std::function<void(const State& before, const QStringList& notes)> published;
+        // True: `next` is computed on the document's thread, not on a worker (small states).
+        std::function<bool(const State& next)> synchronous;
+        // After state and result were published (before the undo steps are pushed). `fresh`:
+        // the history starts again here (Change::fresh).
+        std::function<void(const State& before, const QStringList& notes, bool fresh)> published;
         std::function<void(const QString& error)> failed;
         // The computation was cancelled (cancel()), nothing was published.
         std::function<void()> cancelled;
@@ -68,6 +76,15 @@ public:
         Label label;
         int mergeId = -1;
         QStringList notes;
+        // Publishing it starts a new history (a file was opened): the undo stack is cleared
+        // instead of a step pushed.
+        bool fresh = false;
+        // Its own computation instead of prepare(state), run on the document's thread: an
+        // update of the published result in place, which leaves that result as it was when it
+        // fails. The policy still applies: behind a computation in flight it waits its turn.
+        std::function<Outcome()> inPlace;
+        // Its own undo step instead of hooks.step(before, state, label, mergeId).
+        std::function<QUndoCommand*(const State& before)> step;
     };
 
     SnapshotDocument(ChangePolicy policy, State initial, QUndoStack& undo, QObject* context,
@@ -96,14 +113,11 @@ public:
     [[nodiscard]] double progress() const { return job_.progress(); }
     [[nodiscard]] const AsyncJob<Outcome>& job() const { return job_; }
 
-    // Asks for `change`. False only when it was refused at once (Refuse while computing);
-    // otherwise its outcome arrives through the hooks.
+    // Asks for `change`. False when it was refused at once (Refuse while computing) or
+    // computed at once and failed; otherwise its outcome arrives through the hooks.
     bool submit(Change change)
     {
-        if (!job_.running()) {
-            begin(std::move(change), {});
-            return true;
-        }
+        if (!job_.running() && !running_) return begin(std::move(change), {});
         switch (policy_) {
         case ChangePolicy::Refuse:
             if (hooks_.failed) hooks_.failed(busyMessage());
@@ -138,16 +152,29 @@ public:
     }
 
 private:
-    void begin(Change change, std::vector<Change> carried)
+    // Starts `change`; computed at once, returns whether it was published.
+    bool begin(Change change, std::vector<Change> carried)
     {
         cancelling_ = false;
         carried_ = std::move(carried);
+        if (change.inPlace) {
+            auto inPlace = std::move(change.inPlace);
+            running_ = std::move(change);
+            return finish(inPlace());
+        }
         Work work = hooks_.prepare(change.state);
+        const bool here = hooks_.synchronous && hooks_.synchronous(change.state);
         running_ = std::move(change);
+        if (here) {
+            JobControl control;
+            return finish(work(control));
+        }
         job_.start(std::move(work), [this](Outcome outcome) { finish(std::move(outcome)); });
+        return true;
     }
 
-    void finish(Outcome outcome)
+    // Publishes or drops what the computation of running_ gave; true if it was published.
+    bool finish(Outcome outcome)
     {
         Change change = std::move(*running_);
         running_.reset();
@@ -160,9 +187,9 @@ private:
             waiting_.pop_back();
             for (Change& c : waiting_) carried.push_back(std::move(c));
             waiting_.clear();
-            begin(std::move(latest), std::move(carried));
-            return;
+            return begin(std::move(latest), std::move(carried));
         }
+        bool published = false;
         if (outcome.cancelled || cancelling_) {
             // Asked to stop: what it computed (if it got there first) is dropped as well.
             waiting_.clear();
@@ -173,13 +200,23 @@ private:
             result_ = std::move(outcome.result);
             carried.push_back(std::move(change));
             QStringList notes;
-            for (const Change& c : carried) notes += c.notes;
-            if (hooks_.published) hooks_.published(before, notes);
+            bool fresh = false;
+            for (const Change& c : carried) {
+                notes += c.notes;
+                fresh = fresh || c.fresh;
+            }
+            if (hooks_.published) hooks_.published(before, notes, fresh);
             State from = before;
             for (const Change& c : carried) {
-                if (c.label) undo_.push(hooks_.step(from, c.state, c.label, c.mergeId));
+                if (c.fresh)
+                    undo_.clear();
+                else if (c.step)
+                    undo_.push(c.step(from));
+                else if (c.label)
+                    undo_.push(hooks_.step(from, c.state, c.label, c.mergeId));
                 from = c.state;
             }
+            published = true;
         } else {
             waiting_.clear();
             if (hooks_.failed) hooks_.failed(outcome.error);
@@ -190,6 +227,7 @@ private:
             waiting_.pop_front();
             begin(std::move(next), {});
         }
+        return published;
     }
 
     ChangePolicy policy_;

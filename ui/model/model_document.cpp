@@ -23,7 +23,8 @@ ModelDocument::ModelDocument(QObject* parent)
                     return new StateStep<Edits>(label, before.edits, after.edits,
                                                 [this](const Edits& e) { applyEdits(e); });
                 },
-            .published = [this](const RunState&, const QStringList&) { finished(); },
+            .synchronous = {},
+            .published = [this](const RunState&, const QStringList&, bool) { finished(); },
             .failed =
                 [this](const QString& message) {
                     if (!running()) Q_EMIT runningChanged(false);
