@@ -14,7 +14,7 @@ namespace attnlab::cli {
 
 namespace {
 
-class Tr {
+class CliTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
@@ -28,7 +28,7 @@ bool printTo(FILE* stream, const QString& text)
 // The --edit paragraph, shared by render and compute.
 QString editHelp()
 {
-    return Tr::tr(
+    return CliTr::tr(
         "  --edit ROLE,head=H,index=I,scale=S[,component=C,value=X]\n"
         "            edits one projected vector, as the Keys / Queries / Values panels do:\n"
         "            ROLE is key, query or value; head, index (the token) and component\n"
@@ -62,13 +62,13 @@ QString usageText(const QString& command)
     const bool all = command.isEmpty();
     QString text;
     if (all) {
-        text += Tr::tr(
+        text += CliTr::tr(
             "Usage: attnlab [FILE]\n"
             "  Opens the window, optionally with a session file (NAME.attnlab.json).\n\n");
     }
     if (all || command == QLatin1String("render")) {
         text +=
-            Tr::tr(
+            CliTr::tr(
                 "Usage: attnlab render (--session FILE | --lesson ID) [--stage STAGE]\n"
                 "                      [--head N|all] -o OUT.png|OUT.svg|OUT.pdf\n"
                 "                      [--width W] [--height H] [--scale S] "
@@ -93,7 +93,7 @@ QString usageText(const QString& command)
                 .arg(stageKeys().join(QStringLiteral(", ")), editHelp());
     }
     if (all || command == QLatin1String("compute")) {
-        text += Tr::tr(
+        text += CliTr::tr(
             "Usage: attnlab compute (--session FILE | --lesson ID) [-o OUT.json|OUT.csv]\n"
             "                       [--edit EDIT]... [--max-output SIZE]\n"
             "  Every stage of every head. JSON (to stdout without -o): {\"tokens\",\n"
@@ -110,16 +110,16 @@ QString usageText(const QString& command)
             "  output; diagnostics have an empty col, argmax from 1, 0 = none).\n"
             "  A run that would write more than 512 MiB is refused before it starts (exit\n"
             "  4, with the size and the memory it needs); --max-output 4G allows more.\n");
-        text += all ? Tr::tr("  --edit    as for render.\n\n") : editHelp() + QLatin1Char('\n');
+        text += all ? CliTr::tr("  --edit    as for render.\n\n") : editHelp() + QLatin1Char('\n');
     }
     if (all || command == QLatin1String("model")) text += modelUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("train")) text += trainUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("lessons"))
-        text += Tr::tr(
+        text += CliTr::tr(
             "Usage: attnlab lessons\n  Lists the built-in lessons: one per line, the id and "
             "the title.\n\n");
     if (all) {
-        text += Tr::tr(
+        text += CliTr::tr(
             "attnlab --help | --version\n\n"
             "Exit status: 0 success, 2 wrong usage, 3 bad input file,\n"
             "4 an output that could not be written.\n");
@@ -130,7 +130,7 @@ QString usageText(const QString& command)
 int printOut(const QString& text)
 {
     if (printTo(stdout, text)) return Success;
-    return fail(WriteFailed, Tr::tr("could not write to the standard output"));
+    return fail(WriteFailed, CliTr::tr("could not write to the standard output"));
 }
 
 void printErr(const QString& text)
@@ -156,7 +156,7 @@ int writeOutput(const QString& path, const QByteArray& bytes)
         QFile stdOut;
         if (!stdOut.open(stdout, QIODevice::WriteOnly) || stdOut.write(bytes) != bytes.size() ||
             !stdOut.flush())
-            return fail(WriteFailed, Tr::tr("could not write to the standard output"));
+            return fail(WriteFailed, CliTr::tr("could not write to the standard output"));
         return Success;
     }
     QString error;
@@ -180,7 +180,7 @@ int runCli(const QStringList& arguments)
     if (command == QLatin1String("lessons")) return runLessons(args);
     if (command == QLatin1String("model")) return runModel(args);
     if (command == QLatin1String("train")) return runTrain(args);
-    return usageError(QString(), Tr::tr("unknown command \"%1\"").arg(command));
+    return usageError(QString(), CliTr::tr("unknown command \"%1\"").arg(command));
 }
 
 }  // namespace attnlab::cli

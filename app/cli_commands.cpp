@@ -22,7 +22,7 @@ namespace attnlab::cli {
 
 namespace {
 
-class Tr {
+class CliCommandsTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
@@ -48,9 +48,8 @@ bool parseCommand(QCommandLineParser& parser, const QStringList& args, int& code
         return false;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        code = usageError(
-            command,
-            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
+        code = usageError(command, CliCommandsTr::tr("unexpected argument \"%1\"")
+                                       .arg(parser.positionalArguments().constFirst()));
         return false;
     }
     return true;
@@ -63,13 +62,14 @@ bool loadNamedSession(const QCommandLineParser& parser, const QCommandLineOption
     const bool file = parser.isSet(sessionOption);
     const bool lesson = parser.isSet(lessonOption);
     if (file == lesson) {
-        code = usageError(command, Tr::tr("give exactly one of --session FILE and --lesson ID"));
+        code = usageError(command,
+                          CliCommandsTr::tr("give exactly one of --session FILE and --lesson ID"));
         return false;
     }
     if (lesson) {
         name = parser.value(lessonOption);
         if (!findLesson(name, session)) {
-            code = fail(BadInput, Tr::tr("no lesson named %1").arg(name));
+            code = fail(BadInput, CliCommandsTr::tr("no lesson named %1").arg(name));
             return false;
         }
         return true;
@@ -82,11 +82,11 @@ bool loadNamedSession(const QCommandLineParser& parser, const QCommandLineOption
         return false;
     }
     if (sf.onlyWeightsFit) {
-        code =
-            fail(BadInput,
-                 Tr::tr("%1: %2 Open it in the window (attnlab %1), which keeps only the "
-                        "weights, in float.")
-                     .arg(name, statusMessage(attn::validate(sf.session.input, attn::Limits{}))));
+        code = fail(
+            BadInput,
+            CliCommandsTr::tr("%1: %2 Open it in the window (attnlab %1), which keeps only the "
+                              "weights, in float.")
+                .arg(name, statusMessage(attn::validate(sf.session.input, attn::Limits{}))));
         return false;
     }
     session = sf.session;
@@ -186,28 +186,30 @@ int runRender(const QStringList& args)
     // Check every option before reading the input.
     FigureRequest req;
     if (!parseStage(parser.value(stageOpt), req.stage))
-        return usageError(cmd, Tr::tr("unknown stage \"%1\"").arg(parser.value(stageOpt)));
+        return usageError(cmd,
+                          CliCommandsTr::tr("unknown stage \"%1\"").arg(parser.value(stageOpt)));
     const QString headText = parser.value(headOpt);
     int head = 1;
     if (headText == QLatin1String("all"))
         req.allHeads = true;
     else if (!parseInt(headText, 1, 1 << 20, head))
-        return usageError(cmd, Tr::tr("--head takes a head number from 1, or all"));
+        return usageError(cmd, CliCommandsTr::tr("--head takes a head number from 1, or all"));
     req.head = head - 1;
-    if (!parser.isSet(kOutput)) return usageError(cmd, Tr::tr("render needs -o OUT"));
+    if (!parser.isSet(kOutput)) return usageError(cmd, CliCommandsTr::tr("render needs -o OUT"));
     const QString out = parser.value(kOutput);
     FigureFormat format;
     if (!figureFormatForPath(out, format))
-        return usageError(cmd, Tr::tr("%1: the output must end in .png, .svg or .pdf").arg(out));
+        return usageError(
+            cmd, CliCommandsTr::tr("%1: the output must end in .png, .svg or .pdf").arg(out));
     int width = 0, height = 0;
     if (parser.isSet(widthOpt) && !parseInt(parser.value(widthOpt), 64, 10000, width))
-        return usageError(cmd, Tr::tr("--width takes a whole number from 64 to 10000"));
+        return usageError(cmd, CliCommandsTr::tr("--width takes a whole number from 64 to 10000"));
     if (parser.isSet(heightOpt) && !parseInt(parser.value(heightOpt), 64, 10000, height))
-        return usageError(cmd, Tr::tr("--height takes a whole number from 64 to 10000"));
+        return usageError(cmd, CliCommandsTr::tr("--height takes a whole number from 64 to 10000"));
     bool scaleOk = false;
     const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
     if (!scaleOk || !(scale >= 0.25 && scale <= 8.0))
-        return usageError(cmd, Tr::tr("--scale takes a number from 0.25 to 8"));
+        return usageError(cmd, CliCommandsTr::tr("--scale takes a number from 0.25 to 8"));
     if (parser.isSet(rangeOpt)) {
         QCPRange range;
         if (parser.value(rangeOpt) == QLatin1String("auto"))
@@ -215,11 +217,12 @@ int runRender(const QStringList& args)
         else if (parseRange(parser.value(rangeOpt), range))
             req.fixedRange = range;
         else
-            return usageError(cmd, Tr::tr("--range takes LO,HI with LO < HI, or auto"));
+            return usageError(cmd, CliCommandsTr::tr("--range takes LO,HI with LO < HI, or auto"));
     }
     const QString aspect = parser.value(aspectOpt);
     if (aspect != QLatin1String("square") && aspect != QLatin1String("free"))
-        return usageError(cmd, Tr::tr("--aspect takes square or free, not \"%1\"").arg(aspect));
+        return usageError(
+            cmd, CliCommandsTr::tr("--aspect takes square or free, not \"%1\"").arg(aspect));
     req.squareCells = aspect == QLatin1String("square");
     std::vector<CommandLineEdit> edits;
     if (!readEdits(parser, cmd, edits, code)) return code;
@@ -230,8 +233,10 @@ int runRender(const QStringList& args)
     if (!loadAndCompute(parser, cmd, edits, session, result, name, code)) return code;
     const int heads = static_cast<int>(result.heads.size());
     if (!req.allHeads && head > heads)
-        return usageError(
-            cmd, Tr::tr("there is no head %1: %2 has %3 head(s)").arg(head).arg(name).arg(heads));
+        return usageError(cmd, CliCommandsTr::tr("there is no head %1: %2 has %3 head(s)")
+                                   .arg(head)
+                                   .arg(name)
+                                   .arg(heads));
 
     FigureSource source;
     source.session = &session;
@@ -241,24 +246,26 @@ int runRender(const QStringList& args)
         // No pinned state on the command line: compare with the session without its edits
         // (its own and those of --edit). Without any, the map would be all zeros.
         if (session.input.edits.empty())
-            return fail(WrongUsage,
-                        Tr::tr("%1 has no vector edits, so there is no difference to draw: "
-                               "add one, e.g. --edit key,head=1,index=3,scale=2 (see "
-                               "attnlab render --help)")
-                            .arg(name));
+            return fail(
+                WrongUsage,
+                CliCommandsTr::tr("%1 has no vector edits, so there is no difference to draw: "
+                                  "add one, e.g. --edit key,head=1,index=3,scale=2 (see "
+                                  "attnlab render --help)")
+                    .arg(name));
         attn::AttentionInput plain = session.input;
         plain.edits.clear();
         const attn::Status status = attn::computeAttention<double>(plain, before);
         if (!status.ok())
             return fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(status)));
         for (const attn::HeadResult& hr : before.heads) source.before.push_back(hr.weights);
-        source.beforeDescription = Tr::tr("before = the session without its vector edits");
+        source.beforeDescription =
+            CliCommandsTr::tr("before = the session without its vector edits");
         for (std::size_t h = 0; h < before.heads.size(); ++h) {
             const bool shown = req.allHeads || static_cast<int>(h) == req.head;
             if (shown && before.heads[h].weights == result.heads[h].weights)
-                printErr(Tr::tr("attnlab: note: the edits do not change the weights of "
-                                "head %1 (value edits change only the output); its "
-                                "difference map is all zero\n")
+                printErr(CliCommandsTr::tr("attnlab: note: the edits do not change the weights of "
+                                           "head %1 (value edits change only the output); its "
+                                           "difference map is all zero\n")
                              .arg(h + 1));
         }
     }
@@ -271,7 +278,8 @@ int runRender(const QStringList& args)
     if (height > 0) size.setHeight(height);
     const double pixels = double(size.width()) * size.height() * scale * scale;
     if (format == FigureFormat::Png && pixels > 400e6)
-        return usageError(cmd, Tr::tr("the image would have more than 400 million pixels"));
+        return usageError(cmd,
+                          CliCommandsTr::tr("the image would have more than 400 million pixels"));
     if (!writeFigure(figure, out, size, scale, error)) return fail(WriteFailed, error);
     return Success;
 }
@@ -288,11 +296,13 @@ int runCompute(const QStringList& args)
     const QString out = parser.value(kOutput);
     const QString ext = QFileInfo(out).suffix().toLower();
     if (parser.isSet(kOutput) && ext != QLatin1String("json") && ext != QLatin1String("csv"))
-        return usageError(cmd, Tr::tr("%1: the output must end in .json or .csv").arg(out));
+        return usageError(cmd,
+                          CliCommandsTr::tr("%1: the output must end in .json or .csv").arg(out));
     std::size_t limit = kMaxNumbersBytes;
     if (parser.isSet(kMaxOutput) && !parseSize(parser.value(kMaxOutput), limit))
-        return usageError(cmd, Tr::tr("--max-output takes a size such as 800M or 4G, not %1")
-                                   .arg(parser.value(kMaxOutput)));
+        return usageError(cmd,
+                          CliCommandsTr::tr("--max-output takes a size such as 800M or 4G, not %1")
+                              .arg(parser.value(kMaxOutput)));
     const NumbersFormat format =
         ext == QLatin1String("csv") ? NumbersFormat::LongCsv : NumbersFormat::Json;
 
@@ -302,11 +312,12 @@ int runCompute(const QStringList& args)
     // Said before the core starts: a run of n = 9,000 would compute for minutes first.
     const auto fits = [&](const Session& s, int& refused) {
         if (estimateNumbersBytes(s.input, format) <= limit) return true;
-        refused = fail(WriteFailed,
-                       Tr::tr("%1: %2 That is more than the limit of %3; give --max-output to "
-                              "allow it, or draw a figure with attnlab render.")
-                           .arg(name, numbersCostText(s.input, format),
-                                QLocale().formattedDataSize(static_cast<qint64>(limit))));
+        refused =
+            fail(WriteFailed,
+                 CliCommandsTr::tr("%1: %2 That is more than the limit of %3; give --max-output to "
+                                   "allow it, or draw a figure with attnlab render.")
+                     .arg(name, numbersCostText(s.input, format),
+                          QLocale().formattedDataSize(static_cast<qint64>(limit))));
         return false;
     };
     if (!loadAndCompute(parser, cmd, edits, session, result, name, code, fits)) return code;

@@ -10,7 +10,7 @@ namespace attnlab::cli {
 
 namespace {
 
-class Tr {
+class CliEditsTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
@@ -54,7 +54,7 @@ bool parseFinite(const QString& text, double& out)
 // "--edit key,head=1,index=3,scale=2: PROBLEM"
 QString problem(const QString& text, const QString& what)
 {
-    return Tr::tr("--edit %1: %2").arg(text, what);
+    return CliEditsTr::tr("--edit %1: %2").arg(text, what);
 }
 
 bool parseOne(const QString& text, CommandLineEdit& out, QString& error)
@@ -64,7 +64,8 @@ bool parseOne(const QString& text, CommandLineEdit& out, QString& error)
     const QStringList parts = text.split(QLatin1Char(','));
     if (!parseRole(parts.value(0).trimmed(), out.edit.role)) {
         error = problem(
-            text, Tr::tr("the role must be key, query or value, not \"%1\"").arg(parts.value(0)));
+            text,
+            CliEditsTr::tr("the role must be key, query or value, not \"%1\"").arg(parts.value(0)));
         return false;
     }
     QSet<QString> seen;
@@ -76,11 +77,11 @@ bool parseOne(const QString& text, CommandLineEdit& out, QString& error)
         const QString name = parts[i].left(eq).trimmed();
         const QString v = eq < 0 ? QString() : parts[i].mid(eq + 1).trimmed();
         if (eq < 0 || v.isEmpty()) {
-            error = problem(text, Tr::tr("\"%1\" is not NAME=VALUE").arg(parts[i]));
+            error = problem(text, CliEditsTr::tr("\"%1\" is not NAME=VALUE").arg(parts[i]));
             return false;
         }
         if (seen.contains(name)) {
-            error = problem(text, Tr::tr("%1 is given twice").arg(name));
+            error = problem(text, CliEditsTr::tr("%1 is given twice").arg(name));
             return false;
         }
         seen.insert(name);
@@ -96,30 +97,33 @@ bool parseOne(const QString& text, CommandLineEdit& out, QString& error)
         else if (name == QLatin1String("value"))
             ok = hasValue = parseFinite(v, value);
         else {
-            error = problem(text, Tr::tr("unknown field \"%1\" (head, index, scale, component, "
-                                         "value)")
-                                      .arg(name));
+            error =
+                problem(text, CliEditsTr::tr("unknown field \"%1\" (head, index, scale, component, "
+                                             "value)")
+                                  .arg(name));
             return false;
         }
         if (!ok) {
             const bool count = name == QLatin1String("head") || name == QLatin1String("index") ||
                                name == QLatin1String("component");
             error = problem(
-                text, count ? Tr::tr("%1 takes a whole number from 1, not \"%2\"").arg(name, v)
-                            : Tr::tr("%1 takes a finite number, not \"%2\"").arg(name, v));
+                text,
+                count ? CliEditsTr::tr("%1 takes a whole number from 1, not \"%2\"").arg(name, v)
+                      : CliEditsTr::tr("%1 takes a finite number, not \"%2\"").arg(name, v));
             return false;
         }
     }
     if (head == 0 || index == 0) {
-        error = problem(text, Tr::tr("head=H and index=I are needed"));
+        error = problem(text, CliEditsTr::tr("head=H and index=I are needed"));
         return false;
     }
     if ((component == 0) != !hasValue) {
-        error = problem(text, Tr::tr("component=C and value=X go together"));
+        error = problem(text, CliEditsTr::tr("component=C and value=X go together"));
         return false;
     }
     if (!out.hasScale && component == 0) {
-        error = problem(text, Tr::tr("nothing to change: give scale=S or component=C,value=X"));
+        error =
+            problem(text, CliEditsTr::tr("nothing to change: give scale=S or component=C,value=X"));
         return false;
     }
     out.edit.head = head - 1;
@@ -138,7 +142,7 @@ bool parseEdits(const QStringList& values, std::vector<CommandLineEdit>& edits, 
         if (!parseOne(text, e, error)) return false;
         for (const CommandLineEdit& earlier : edits) {
             if (earlier.edit.sameTarget(e.edit)) {
-                error = Tr::tr(
+                error = CliEditsTr::tr(
                             "--edit: %1 %2 of head %3 is given twice (%4 and %5); give each "
                             "vector once")
                             .arg(roleName(e.edit.role))
@@ -162,13 +166,14 @@ bool applyEdits(const std::vector<CommandLineEdit>& edits, attn::AttentionInput&
         const long positions = ed.role == attn::Role::Query ? input.queryCount() : input.keyCount();
         const long dims = ed.role == attn::Role::Value ? input.valueDim() : input.keyDim();
         if (ed.head >= heads) {
-            error = problem(e.text, Tr::tr("there is no head %1: the session has %2 head(s)")
-                                        .arg(ed.head + 1)
-                                        .arg(heads));
+            error =
+                problem(e.text, CliEditsTr::tr("there is no head %1: the session has %2 head(s)")
+                                    .arg(ed.head + 1)
+                                    .arg(heads));
             return false;
         }
         if (ed.index >= positions) {
-            error = problem(e.text, Tr::tr("there is no %1 %2: the session has %3")
+            error = problem(e.text, CliEditsTr::tr("there is no %1 %2: the session has %3")
                                         .arg(roleName(ed.role))
                                         .arg(ed.index + 1)
                                         .arg(positions));
@@ -176,9 +181,10 @@ bool applyEdits(const std::vector<CommandLineEdit>& edits, attn::AttentionInput&
         }
         for (const attn::ComponentOverride& o : ed.overrides) {
             if (o.component >= dims) {
-                error = problem(e.text, Tr::tr("there is no component %1: the vectors have %2")
-                                            .arg(o.component + 1)
-                                            .arg(dims));
+                error =
+                    problem(e.text, CliEditsTr::tr("there is no component %1: the vectors have %2")
+                                        .arg(o.component + 1)
+                                        .arg(dims));
                 return false;
             }
         }

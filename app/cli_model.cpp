@@ -29,7 +29,7 @@ namespace attnlab::cli {
 
 namespace {
 
-class Tr {
+class CliModelTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
@@ -142,12 +142,12 @@ QString comparisonText(const attn::tok::Tokenizer& tokenizer,
     const QStringList labels = displayLabels(tokenizer, tokens);
     QStringList names;
     for (const attn::model::HeadEdit& e : edits) names << QString::fromStdString(describe(e));
-    out += Tr::tr("Edits: %1").arg(names.join(QStringLiteral("; "))) + QLatin1Char('\n');
+    out += CliModelTr::tr("Edits: %1").arg(names.join(QStringLiteral("; "))) + QLatin1Char('\n');
     for (std::size_t k = 0; k < after.predictions.size() && k < before.predictions.size(); ++k) {
         const attn::model::Prediction& p = after.predictions[k];
         const long at = p.position;
         out += QLatin1Char('\n') +
-               Tr::tr("Position %1 (\"%2\"): token, before, after, change")
+               CliModelTr::tr("Position %1 (\"%2\"): token, before, after, change")
                    .arg(at + 1)
                    .arg(labels.value(static_cast<qsizetype>(at))) +
                QLatin1Char('\n');
@@ -164,13 +164,13 @@ QString comparisonText(const attn::tok::Tokenizer& tokenizer,
         }
     }
     const std::vector<std::vector<float>> change = attn::model::attentionChange(before, after);
-    out += QLatin1Char('\n') + Tr::tr("Largest change of a weight, per layer and head:") +
+    out += QLatin1Char('\n') + CliModelTr::tr("Largest change of a weight, per layer and head:") +
            QLatin1Char('\n');
     for (std::size_t l = 0; l < change.size(); ++l) {
         QStringList row;
         for (float v : change[l]) row << QString::number(static_cast<double>(v), 'f', 4);
-        out +=
-            Tr::tr("  layer %1: %2").arg(l + 1).arg(row.join(QLatin1Char(' '))) + QLatin1Char('\n');
+        out += CliModelTr::tr("  layer %1: %2").arg(l + 1).arg(row.join(QLatin1Char(' '))) +
+               QLatin1Char('\n');
     }
     return out;
 }
@@ -191,10 +191,10 @@ QString editRefusal(const attn::Status& s, const QStringList& edits, const QStri
 {
     const QString option = editOption(s.edit, edits, ablations);
     if (s.code == attn::StatusCode::DuplicateEdit)
-        return Tr::tr("%1: the same as %2; give each once")
+        return CliModelTr::tr("%1: the same as %2; give each once")
             .arg(option, editOption(static_cast<int>(s.row), edits, ablations));
     if (s.code == attn::StatusCode::NonFinite && s.cause == attn::Cause::Edit)
-        return Tr::tr(
+        return CliModelTr::tr(
                    "%1 overflows (%2: a value beyond the range of a float); give a smaller "
                    "scale")
             .arg(option, QString::fromStdString(attn::whereInModel(s)));
@@ -209,10 +209,10 @@ bool readIndex(const QCommandLineParser& parser, const QCommandLineOption& optio
     bool ok = false;
     const int v = parser.value(option).toInt(&ok);
     if (!ok || v < 1 || v > count) {
-        code =
-            usageError(QStringLiteral("model"), Tr::tr("--%1 must be a whole number from 1 to %2")
-                                                    .arg(option.names().constFirst())
-                                                    .arg(count));
+        code = usageError(QStringLiteral("model"),
+                          CliModelTr::tr("--%1 must be a whole number from 1 to %2")
+                              .arg(option.names().constFirst())
+                              .arg(count));
         return false;
     }
     out = v - 1;
@@ -223,7 +223,7 @@ bool readIndex(const QCommandLineParser& parser, const QCommandLineOption& optio
 
 QString modelUsage()
 {
-    return Tr::tr(
+    return CliModelTr::tr(
         "Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]\n"
         "                     [--layer L] [--head H] [--edit ...] [--ablate ...]\n"
         "                     [--session-out S.attnlab.json]\n"
@@ -253,17 +253,18 @@ int runModel(const QStringList& args)
     int parsed = Success;
     if (!parseCommand(parser, args, parsed)) return parsed;
     if (!parser.isSet(kModel) || !parser.isSet(kText))
-        return usageError(cmd, Tr::tr("--model DIR and --text TEXT are needed"));
+        return usageError(cmd, CliModelTr::tr("--model DIR and --text TEXT are needed"));
     const QString out = parser.value(kOutput);
     const QString ext = QFileInfo(out).suffix().toLower();
     const bool image =
         ext == QLatin1String("png") || ext == QLatin1String("svg") || ext == QLatin1String("pdf");
     if (parser.isSet(kOutput) && ext != QLatin1String("json") && !image)
-        return usageError(cmd,
-                          Tr::tr("%1: the output must end in .json, .png, .svg or .pdf").arg(out));
+        return usageError(
+            cmd, CliModelTr::tr("%1: the output must end in .json, .png, .svg or .pdf").arg(out));
     const QString sessionOut = parser.value(kSessionOut);
     if (parser.isSet(kSessionOut) && !sessionOut.endsWith(QLatin1String(".json")))
-        return usageError(cmd, Tr::tr("%1: a session file ends in .attnlab.json").arg(sessionOut));
+        return usageError(
+            cmd, CliModelTr::tr("%1: a session file ends in .attnlab.json").arg(sessionOut));
 
     std::vector<attn::model::HeadEdit> edits;
     if (QString error; !parseModelEdits(parser.values(kEdit), parser.values(kAblate), edits, error))

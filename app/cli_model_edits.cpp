@@ -11,7 +11,7 @@ namespace attnlab::cli {
 
 namespace {
 
-class Tr {
+class CliModelEditsTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
@@ -29,11 +29,12 @@ bool fields(const QString& option, const QString& text, const QStringList& parts
         const qsizetype eq = part.indexOf(QLatin1Char('='));
         const QString name = part.left(eq).trimmed();
         if (eq < 0 || part.mid(eq + 1).trimmed().isEmpty()) {
-            error = Tr::tr("--%1 %2: \"%3\" is not NAME=VALUE").arg(option, text, part);
+            error =
+                CliModelEditsTr::tr("--%1 %2: \"%3\" is not NAME=VALUE").arg(option, text, part);
             return false;
         }
         if (out.contains(name)) {
-            error = Tr::tr("--%1 %2: %3 is given twice").arg(option, text, name);
+            error = CliModelEditsTr::tr("--%1 %2: %3 is given twice").arg(option, text, name);
             return false;
         }
         out.insert(name, part.mid(eq + 1).trimmed());
@@ -47,7 +48,8 @@ bool count(const QString& option, const QString& text, const QHash<QString, QStr
     bool ok = false;
     const int v = f.value(name).toInt(&ok);
     if (!f.contains(name) || !ok || v < 1) {
-        error = Tr::tr("--%1 %2: %3 takes a whole number from 1").arg(option, text, name);
+        error =
+            CliModelEditsTr::tr("--%1 %2: %3 takes a whole number from 1").arg(option, text, name);
         return false;
     }
     out = v - 1;
@@ -59,7 +61,7 @@ bool unknown(const QString& option, const QString& text, const QHash<QString, QS
 {
     for (auto it = f.cbegin(); it != f.cend(); ++it) {
         if (!known.contains(it.key())) {
-            error = Tr::tr("--%1 %2: unknown field \"%3\" (%4)")
+            error = CliModelEditsTr::tr("--%1 %2: unknown field \"%3\" (%4)")
                         .arg(option, text, it.key(), known.join(QStringLiteral(", ")));
             return true;
         }
@@ -79,8 +81,8 @@ bool parseEdit(const QString& text, attn::model::HeadEdit& e, QString& error)
     else if (role == QLatin1String("value"))
         e.kind = attn::model::HeadEditKind::Value;
     else {
-        error =
-            Tr::tr("--edit %1: the role must be key, query or value, not \"%2\"").arg(text, role);
+        error = CliModelEditsTr::tr("--edit %1: the role must be key, query or value, not \"%2\"")
+                    .arg(text, role);
         return false;
     }
     QHash<QString, QString> f;
@@ -98,12 +100,13 @@ bool parseEdit(const QString& text, attn::model::HeadEdit& e, QString& error)
     bool ok = false;
     const double scale = f.value(QStringLiteral("scale")).toDouble(&ok);
     if (!ok || !std::isfinite(scale)) {
-        error = Tr::tr("--edit %1: scale=S (a finite number) is needed").arg(text);
+        error = CliModelEditsTr::tr("--edit %1: scale=S (a finite number) is needed").arg(text);
         return false;
     }
     // The model runs in float: a larger scale would become infinite before the run starts.
     if (std::abs(scale) > static_cast<double>(std::numeric_limits<float>::max())) {
-        error = Tr::tr("--edit %1: scale=%2 is beyond the range of a float (at most %3 in size)")
+        error = CliModelEditsTr::tr(
+                    "--edit %1: scale=%2 is beyond the range of a float (at most %3 in size)")
                     .arg(text, f.value(QStringLiteral("scale")))
                     .arg(static_cast<double>(std::numeric_limits<float>::max()), 0, 'g', 3);
         return false;

@@ -15,7 +15,7 @@ namespace attnlab::cli {
 
 namespace {
 
-class Tr {
+class CliTrainTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
@@ -37,7 +37,7 @@ constexpr int kMaxSteps = 1000000;
 
 QString trainUsage()
 {
-    return Tr::tr(
+    return CliTrainTr::tr(
         "Usage: attnlab train (--session FILE | --lesson ID)\n"
         "                     --task previous-token|match|coref|pattern:FILE --steps N\n"
         "                     [--optimizer adam|sgd] [--lr X] [--shared] [--values]\n"
@@ -65,10 +65,10 @@ int runTrain(const QStringList& args)
     int code = Success;
     if (!parseCommand(parser, args, code)) return code;
 
-    if (!parser.isSet(kTask)) return usageError(command, Tr::tr("--task is required"));
-    if (!parser.isSet(kSteps)) return usageError(command, Tr::tr("--steps is required"));
+    if (!parser.isSet(kTask)) return usageError(command, CliTrainTr::tr("--task is required"));
+    if (!parser.isSet(kSteps)) return usageError(command, CliTrainTr::tr("--steps is required"));
     if (!parser.isSet(kOutputOption))
-        return usageError(command, Tr::tr("-o TRAINED.attnlab.json is required"));
+        return usageError(command, CliTrainTr::tr("-o TRAINED.attnlab.json is required"));
     const QString taskText = parser.value(kTask);
     attn::TaskSpec spec;
     QString patternFile;
@@ -76,39 +76,43 @@ int runTrain(const QStringList& args)
         spec.kind = attn::TaskKind::Pattern;
         patternFile = taskText.mid(8);
         if (patternFile.isEmpty())
-            return usageError(command, Tr::tr("--task pattern:FILE needs a file"));
+            return usageError(command, CliTrainTr::tr("--task pattern:FILE needs a file"));
     } else if (!attn::parseTaskKind(taskText.toStdString(), spec.kind) ||
                spec.kind == attn::TaskKind::Pattern) {
         return usageError(
-            command, Tr::tr("--task \"%1\" is not previous-token, match, coref or pattern:FILE")
-                         .arg(taskText));
+            command,
+            CliTrainTr::tr("--task \"%1\" is not previous-token, match, coref or pattern:FILE")
+                .arg(taskText));
     }
     bool ok = false;
     const int steps = parser.value(kSteps).toInt(&ok);
     if (!ok || steps < 1 || steps > kMaxSteps)
-        return usageError(command,
-                          Tr::tr("--steps must be a whole number from 1 to %1").arg(kMaxSteps));
+        return usageError(
+            command, CliTrainTr::tr("--steps must be a whole number from 1 to %1").arg(kMaxSteps));
     attn::TrainSettings settings;
     if (parser.isSet(kOptimizer) &&
         !attn::parseOptimizerKind(parser.value(kOptimizer).toUtf8().constData(),
                                   settings.optimizer.kind))
-        return usageError(command, Tr::tr("--optimizer must be adam or sgd"));
+        return usageError(command, CliTrainTr::tr("--optimizer must be adam or sgd"));
     settings.optimizer.learningRate =
         settings.optimizer.kind == attn::OptimizerKind::Adam ? 0.05 : 0.5;
     if (parser.isSet(kLearningRate)) {
         settings.optimizer.learningRate = parser.value(kLearningRate).toDouble(&ok);
         if (!ok || !(settings.optimizer.learningRate > 0.0) ||
             !std::isfinite(settings.optimizer.learningRate))
-            return usageError(command, Tr::tr("--lr must be a number above 0"));
+            return usageError(command, CliTrainTr::tr("--lr must be a number above 0"));
     }
     if (parser.isSet(kSeed)) {
         spec.seed = parser.value(kSeed).toULongLong(&ok);
-        if (!ok) return usageError(command, Tr::tr("--seed must be a whole number of 0 or more"));
+        if (!ok)
+            return usageError(command,
+                              CliTrainTr::tr("--seed must be a whole number of 0 or more"));
     }
     settings.head = 0;
     if (parser.isSet(kHead)) {
         settings.head = parser.value(kHead).toInt(&ok) - 1;
-        if (!ok || settings.head < 0) return usageError(command, Tr::tr("--head counts from 1"));
+        if (!ok || settings.head < 0)
+            return usageError(command, CliTrainTr::tr("--head counts from 1"));
     }
     settings.shared = parser.isSet(kShared);
     settings.trainable.values = parser.isSet(kValues);
@@ -117,10 +121,11 @@ int runTrain(const QStringList& args)
     QString name;
     if (!loadNamedSession(parser, kSession, kLesson, command, session, name, code)) return code;
     if (settings.head >= static_cast<int>(session.input.heads.size()))
-        return usageError(command, Tr::tr("%1 has %n head(s); --head %2 does not exist", nullptr,
-                                          static_cast<int>(session.input.heads.size()))
-                                       .arg(name)
-                                       .arg(settings.head + 1));
+        return usageError(command,
+                          CliTrainTr::tr("%1 has %n head(s); --head %2 does not exist", nullptr,
+                                         static_cast<int>(session.input.heads.size()))
+                              .arg(name)
+                              .arg(settings.head + 1));
     if (const QString why = ops::taskRefusal(spec.kind, session); !why.isEmpty())
         return fail(BadInput, QStringLiteral("%1: %2").arg(name, why));
     spec.n = session.input.queryCount();
@@ -134,7 +139,7 @@ int runTrain(const QStringList& args)
         if (spec.pattern.rows() != session.input.queryCount() ||
             spec.pattern.cols() != session.input.keyCount())
             return fail(BadInput,
-                        Tr::tr("%1: the pattern is %2 x %3, the session's weights %4 x %5")
+                        CliTrainTr::tr("%1: the pattern is %2 x %3, the session's weights %4 x %5")
                             .arg(patternFile)
                             .arg(spec.pattern.rows())
                             .arg(spec.pattern.cols())
@@ -151,9 +156,9 @@ int runTrain(const QStringList& args)
         return fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(s)));
     for (int k = 0; k < steps; ++k) {
         if (attn::Status s = trainer.step(); !s.ok())
-            return fail(
-                BadInput,
-                Tr::tr("step %1: %2 (try a smaller --lr)").arg(k + 1).arg(statusMessage(s)));
+            return fail(BadInput, CliTrainTr::tr("step %1: %2 (try a smaller --lr)")
+                                      .arg(k + 1)
+                                      .arg(statusMessage(s)));
     }
     double final = 0.0;
     (void)trainer.currentLoss(final);
@@ -168,7 +173,7 @@ int runTrain(const QStringList& args)
             c != Success)
             return c;
     }
-    return printOut(Tr::tr("%1, %2 steps of %3: loss %4 -> %5\n")
+    return printOut(CliTrainTr::tr("%1, %2 steps of %3: loss %4 -> %5\n")
                         .arg(QString::fromLatin1(attn::taskName(spec.kind)))
                         .arg(steps)
                         .arg(QString::fromLatin1(attn::optimizerName(settings.optimizer.kind)))

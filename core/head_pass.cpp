@@ -49,10 +49,6 @@ void product(long rows, long inner, long cols, const T* a, long lda, const T* b,
 template <typename T>
 using RowArray = Eigen::Array<T, Eigen::Dynamic, 1>;
 
-constexpr long kCausalSliceRows = 64;
-
-enum class RowFault { None, Score, Scaled };
-
 // Scaling, mask row, softmax and diagnostics of query row i, from its raw scores.
 template <typename T>
 RowFault weighRow(MaskKind kind, const BoolMatrix* general, const ScoreScaler<T>& scale,

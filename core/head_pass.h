@@ -15,6 +15,13 @@ namespace attn {
 // K and V for each block's products stays small beside the products themselves.
 inline constexpr long kHeadBlockRows = 128;
 
+// Under a causal mask, the rows of a block are scored in slices of this many, each against only
+// the keys its last row may see.
+inline constexpr long kCausalSliceRows = 64;
+
+// Why a row's softmax could not be taken: a raw score, or a scaled one, is not finite.
+enum class RowFault { None, Score, Scaled };
+
 // Fills scores, scaled, mask, weights, the per-row softmax facts, the diagnostics and the
 // output of a head whose Q, K and V are set. `general` is the effective mask when `kind` is
 // MaskKind::General (ignored otherwise). Returns NonFinite naming "heads[h].scores" or

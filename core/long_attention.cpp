@@ -18,10 +18,6 @@ namespace attn {
 namespace {
 
 constexpr long kBlockRows = kHeadBlockRows;
-constexpr long kCausalSliceRows = 64;
-
-enum class RowFault { None, Score, Scaled };
-
 // What a block of rows shares with the others: the input, the mask and the cancel state.
 struct HeadJob {
     const AttentionInput& in;

@@ -47,7 +47,7 @@ cmake -S "$ATTNLAB_ROOT" -B "$dir" -G Ninja \
   -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
   -DATTNLAB_BUILD_FUZZ=ON -DATTNLAB_BUILD_UI=OFF -DATTNLAB_BUILD_BENCH=OFF \
-  -DATTNLAB_WERROR=OFF >/dev/null
+  -DATTNLAB_WERROR=OFF "$(attnlab_unity)" >/dev/null
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("attnlab_fuzz_$t"); done
 nice -n 10 cmake --build "$dir" -j 2 --target "${build_targets[@]}"

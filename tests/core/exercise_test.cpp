@@ -22,7 +22,7 @@ AttentionInput exercise()
     return in;
 }
 
-constexpr double kTolerance = 1e-12;
+constexpr double kExerciseTolerance = 1e-12;
 
 TEST(HandExercise, WeightsEqualIndependentlyComputedValues)
 {
@@ -33,8 +33,9 @@ TEST(HandExercise, WeightsEqualIndependentlyComputedValues)
         {0.25868049377219721, 0.24136532403498268, 0.24276287789141326, 0.25719130430140674}};
     AttentionResult r;
     ASSERT_TRUE(computeAttention<double>(exercise(), r).ok());
-    EXPECT_LE(test::maxAbsDiff(r.heads[0].weights, expected), kTolerance);
-    for (long i = 0; i < 4; ++i) EXPECT_NEAR(r.heads[0].weights.row(i).sum(), 1.0, kTolerance);
+    EXPECT_LE(test::maxAbsDiff(r.heads[0].weights, expected), kExerciseTolerance);
+    for (long i = 0; i < 4; ++i)
+        EXPECT_NEAR(r.heads[0].weights.row(i).sum(), 1.0, kExerciseTolerance);
 }
 
 TEST(HandExercise, DoublingKeyTwoGivesIndependentlyComputedWeights)
@@ -48,7 +49,7 @@ TEST(HandExercise, DoublingKeyTwoGivesIndependentlyComputedWeights)
     in.edits.push_back({Role::Key, 0, 2, 2.0, {}});
     AttentionResult r;
     ASSERT_TRUE(computeAttention<double>(in, r).ok());
-    EXPECT_LE(test::maxAbsDiff(r.heads[0].weights, expected), kTolerance);
+    EXPECT_LE(test::maxAbsDiff(r.heads[0].weights, expected), kExerciseTolerance);
 }
 
 TEST(HandExercise, DoublingAKeyRaisesItsWeightWherePositiveAndLowersWhereNegative)

@@ -12,14 +12,15 @@
 namespace attn {
 namespace {
 
-constexpr double kTolerance = 1e-12;
+constexpr double kIncrementalTolerance = 1e-12;
 
 void expectEqualsFull(const AttentionEngine& engine, const std::string& what)
 {
     AttentionResult full;
     ASSERT_TRUE(computeAttention<double>(engine.input(), full).ok()) << what;
     const test::Difference d = test::compareResults(engine.result(), full);
-    EXPECT_LE(d.value, kTolerance) << what << ": max difference " << d.value << " in " << d.where;
+    EXPECT_LE(d.value, kIncrementalTolerance)
+        << what << ": max difference " << d.value << " in " << d.where;
 }
 
 AttentionInput inputFor(Mode mode, ScoreFunction score, bool customMask)

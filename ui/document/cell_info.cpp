@@ -8,7 +8,7 @@
 namespace attnlab {
 
 namespace {
-class Tr {
+class CellInfoTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::CellInfo)
 };
 
@@ -47,11 +47,13 @@ QString describeCell(const Document& doc, int row, int column)
     if (!cellInfo(doc, row, column, c)) return {};
     const bool dot = doc.session().input.score == attn::ScoreFunction::Dot;
     QStringList lines;
-    lines << Tr::tr("query “%1” → key “%2”").arg(c.queryToken, c.keyToken);
-    lines << (dot ? Tr::tr("q·k = %1") : Tr::tr("additive score = %1")).arg(scoreText(c.rawScore));
-    lines << Tr::tr("scaled score = %1").arg(scoreText(c.scaledScore));
-    lines << (c.masked ? Tr::tr("masked: yes (weight forced to 0)") : Tr::tr("masked: no"));
-    lines << Tr::tr("weight = %1").arg(c.weight, 0, 'f', 6);
+    lines << CellInfoTr::tr("query “%1” → key “%2”").arg(c.queryToken, c.keyToken);
+    lines << (dot ? CellInfoTr::tr("q·k = %1") : CellInfoTr::tr("additive score = %1"))
+                 .arg(scoreText(c.rawScore));
+    lines << CellInfoTr::tr("scaled score = %1").arg(scoreText(c.scaledScore));
+    lines << (c.masked ? CellInfoTr::tr("masked: yes (weight forced to 0)")
+                       : CellInfoTr::tr("masked: no"));
+    lines << CellInfoTr::tr("weight = %1").arg(c.weight, 0, 'f', 6);
     return lines.join(QLatin1Char('\n'));
 }
 

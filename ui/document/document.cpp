@@ -15,7 +15,7 @@ namespace {
 // temperature changes, a tool's own ids.
 enum MergeIds { VectorEditMerge = 1000, SessionMergeBase = 2000, TemperatureMerge };
 
-class Tr {
+class DocumentTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::Commands)
 };
 }  // namespace
@@ -352,9 +352,9 @@ QString Document::vectorEditLabel(const attn::VectorEdit& edit)
 {
     const int token = edit.index + 1;
     switch (edit.role) {
-    case attn::Role::Key: return Tr::tr("Edit key %1").arg(token);
-    case attn::Role::Query: return Tr::tr("Edit query %1").arg(token);
-    case attn::Role::Value: return Tr::tr("Edit value %1").arg(token);
+    case attn::Role::Key: return DocumentTr::tr("Edit key %1").arg(token);
+    case attn::Role::Query: return DocumentTr::tr("Edit query %1").arg(token);
+    case attn::Role::Value: return DocumentTr::tr("Edit value %1").arg(token);
     }
     return {};
 }

@@ -9,7 +9,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class LongDocumentTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::LongDocument)
 };
 
@@ -34,9 +34,10 @@ LongDocument::LongDocument(attn::Limits limits, QObject* parent)
                     progressTimer_.stop();
                     Q_EMIT computingChanged(false);
                     Q_EMIT noticed(
-                        result()
-                            ? Tr::tr("Cancelled: the map shows the session before the change.")
-                            : Tr::tr("Cancelled: there is no map until it is computed again."));
+                        result() ? LongDocumentTr::tr(
+                                       "Cancelled: the map shows the session before the change.")
+                                 : LongDocumentTr::tr(
+                                       "Cancelled: there is no map until it is computed again."));
                 }})
 {
     UndoStep::followLanguage(undo_);
@@ -129,12 +130,14 @@ void LongDocument::close()
 
 bool LongDocument::setMode(attn::Mode mode)
 {
-    return commit([] { return Tr::tr("Change the mode"); }, ops::setMode(session(), mode));
+    return commit([] { return LongDocumentTr::tr("Change the mode"); },
+                  ops::setMode(session(), mode));
 }
 
 bool LongDocument::setScaling(attn::Scaling scaling)
 {
-    return commit([] { return Tr::tr("Change the scaling"); }, ops::setScaling(session(), scaling));
+    return commit([] { return LongDocumentTr::tr("Change the scaling"); },
+                  ops::setScaling(session(), scaling));
 }
 
 bool LongDocument::scaleKey(int head, int index, double scale)
@@ -150,8 +153,11 @@ bool LongDocument::scaleKey(int head, int index, double scale)
     }
     ops::Changed c{session(), {}};
     attn::upsertEdit(c.session.input.edits, edit);
-    return commit([index, scale] { return Tr::tr("Scale key %1 by %2").arg(index + 1).arg(scale); },
-                  std::move(c));
+    return commit(
+        [index, scale] {
+            return LongDocumentTr::tr("Scale key %1 by %2").arg(index + 1).arg(scale);
+        },
+        std::move(c));
 }
 
 bool LongDocument::recompute()

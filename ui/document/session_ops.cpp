@@ -7,7 +7,7 @@ namespace attnlab::ops {
 
 namespace {
 
-class Tr {
+class SessionOpsTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::SessionOps)
 };
 
@@ -16,9 +16,9 @@ QString vectorName(const attn::VectorEdit& e)
     const int token = e.index + 1;
     const int head = e.head + 1;
     switch (e.role) {
-    case attn::Role::Query: return Tr::tr("query %1 of head %2").arg(token).arg(head);
-    case attn::Role::Key: return Tr::tr("key %1 of head %2").arg(token).arg(head);
-    case attn::Role::Value: return Tr::tr("value %1 of head %2").arg(token).arg(head);
+    case attn::Role::Query: return SessionOpsTr::tr("query %1 of head %2").arg(token).arg(head);
+    case attn::Role::Key: return SessionOpsTr::tr("key %1 of head %2").arg(token).arg(head);
+    case attn::Role::Value: return SessionOpsTr::tr("value %1 of head %2").arg(token).arg(head);
     }
     return {};
 }
@@ -30,7 +30,8 @@ void dropMisfitMask(Changed& c)
     if (!in.mask) return;
     if (in.mask->rows() == in.queryCount() && in.mask->cols() == in.keyCount()) return;
     in.mask.reset();
-    c.notes << Tr::tr("The custom mask was removed: its shape no longer fits the sequences.");
+    c.notes << SessionOpsTr::tr(
+        "The custom mask was removed: its shape no longer fits the sequences.");
 }
 
 Changed unchanged(const Session& s)
@@ -53,8 +54,8 @@ void dropInvalidEdits(Changed& c)
     }
     if (dropped.isEmpty()) return;
     in.edits = std::move(kept);
-    c.notes << Tr::tr("%n vector edit(s) no longer fit and were dropped: %1.", nullptr,
-                      static_cast<int>(dropped.size()))
+    c.notes << SessionOpsTr::tr("%n vector edit(s) no longer fit and were dropped: %1.", nullptr,
+                                static_cast<int>(dropped.size()))
                    .arg(dropped.join(QStringLiteral(", ")));
 }
 
@@ -112,7 +113,8 @@ Changed setShared(const Session& s, bool shared)
         const std::vector<attn::VectorEdit> edits = in.edits;
         randomiseProjections(c.session, static_cast<int>(in.heads.size()), dK, dK, s.seed);
         in.edits = edits;
-        c.notes << Tr::tr("Shared projections need d_v = d_k: new projections were drawn.");
+        c.notes << SessionOpsTr::tr(
+            "Shared projections need d_v = d_k: new projections were drawn.");
     }
     dropInvalidEdits(c);
     return c;
@@ -163,8 +165,9 @@ Changed setTokens(const Session& s, bool source, const QStringList& tokens)
     }
     n.input.edits = std::move(kept);
     if (!dropped.isEmpty())
-        c.notes << Tr::tr("%n vector edit(s) were on tokens that changed and were dropped: %1.",
-                          nullptr, static_cast<int>(dropped.size()))
+        c.notes << SessionOpsTr::tr(
+                       "%n vector edit(s) were on tokens that changed and were dropped: %1.",
+                       nullptr, static_cast<int>(dropped.size()))
                        .arg(dropped.join(QStringLiteral(", ")));
     old = tokens;
     dropMisfitMask(c);

@@ -4,14 +4,15 @@
 namespace attnlab {
 
 namespace {
-class Tr {
+class SnapshotDocumentTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::SnapshotDocument)
 };
 }  // namespace
 
 QString busyMessage()
 {
-    return Tr::tr("A computation is still running: wait for it or cancel it first.");
+    return SnapshotDocumentTr::tr(
+        "A computation is still running: wait for it or cancel it first.");
 }
 
 }  // namespace attnlab

@@ -7,7 +7,7 @@ namespace attnlab::ops {
 
 namespace {
 
-class Tr {
+class TrainOpsTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::SessionOps)
 };
 
@@ -24,14 +24,14 @@ QString taskRefusal(attn::TaskKind kind, const Session& s)
 {
     const long d = s.input.modelDim();
     if (kind == attn::TaskKind::Coreference && d < attn::kCoreferenceFeatures)
-        return Tr::tr(
+        return TrainOpsTr::tr(
                    "The coreference task needs d_model of at least %1 (one component per feature: "
                    "noun, animate, place, pronoun, function word, quality); this session has %2.")
             .arg(attn::kCoreferenceFeatures)
             .arg(d);
     if ((kind == attn::TaskKind::PreviousToken || kind == attn::TaskKind::Match) &&
         s.input.queryCount() < 2)
-        return Tr::tr("This task needs at least 2 tokens; this session has %1.")
+        return TrainOpsTr::tr("This task needs at least 2 tokens; this session has %1.")
             .arg(s.input.queryCount());
     return {};
 }
@@ -47,7 +47,7 @@ Changed keepTraining(const Session& s, const attn::Trainer& trainer, std::size_t
     in.sharedProjections = learned.sharedProjections;
     if (c.session.provenance) {
         c.session.provenance.reset();
-        c.notes << Tr::tr(
+        c.notes << TrainOpsTr::tr(
             "The session no longer holds the real model's head: its matrices were trained.");
     }
     if (!withSequence || trainer.task() == attn::TaskKind::Pattern || trainer.examples().empty())
@@ -62,13 +62,14 @@ Changed keepTraining(const Session& s, const attn::Trainer& trainer, std::size_t
         c.session.sourceTokens = c.session.targetTokens;
     }
     if (!in.edits.empty()) {
-        c.notes << Tr::tr("%n vector edit(s) were on the old sequence and were dropped.", nullptr,
-                          static_cast<int>(in.edits.size()));
+        c.notes << TrainOpsTr::tr("%n vector edit(s) were on the old sequence and were dropped.",
+                                  nullptr, static_cast<int>(in.edits.size()));
         in.edits.clear();
     }
     if (in.mask && (in.mask->rows() != in.queryCount() || in.mask->cols() != in.keyCount())) {
         in.mask.reset();
-        c.notes << Tr::tr("The custom mask was removed: its shape no longer fits the sequences.");
+        c.notes << TrainOpsTr::tr(
+            "The custom mask was removed: its shape no longer fits the sequences.");
     }
     return c;
 }

@@ -13,7 +13,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class FigureTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::Figure)
 };
 
@@ -46,10 +46,10 @@ constexpr FigureStage kPipeline[] = {
 QString scalingName(const attn::AttentionInput& in)
 {
     switch (in.scaling) {
-    case attn::Scaling::SqrtDk: return Tr::tr("scaled by √d_k");
+    case attn::Scaling::SqrtDk: return FigureTr::tr("scaled by √d_k");
     case attn::Scaling::Temperature:
-        return Tr::tr("scaled by τ = %1").arg(figureShortNumber(in.temperature, 6));
-    case attn::Scaling::None: return Tr::tr("unscaled");
+        return FigureTr::tr("scaled by τ = %1").arg(figureShortNumber(in.temperature, 6));
+    case attn::Scaling::None: return FigureTr::tr("unscaled");
     }
     return {};
 }
@@ -76,8 +76,9 @@ bool stageContent(const FigureSource& src, int head, FigureStage stage, HeatmapC
     if (!buildStage(source, head, drawnStage(stage), StageTitle::Full, c, &error)) return false;
     if (stage == FigureStage::Weights) {
         const attn::HeadResult& hr = src.result->heads[static_cast<std::size_t>(head)];
-        c.title =
-            Tr::tr("Attention weights P — head %1 %2").arg(head + 1).arg(shapeText(hr.weights));
+        c.title = FigureTr::tr("Attention weights P — head %1 %2")
+                      .arg(head + 1)
+                      .arg(shapeText(hr.weights));
     }
     return true;
 }
@@ -112,18 +113,18 @@ QStringList stageKeys()
 QString stageDisplayName(FigureStage stage)
 {
     switch (stage) {
-    case FigureStage::X: return Tr::tr("X: token embeddings");
-    case FigureStage::Q: return Tr::tr("Q: queries");
-    case FigureStage::K: return Tr::tr("K: keys");
-    case FigureStage::V: return Tr::tr("V: values");
-    case FigureStage::Scores: return Tr::tr("S: raw scores");
-    case FigureStage::Scaled: return Tr::tr("Scaled scores");
-    case FigureStage::Mask: return Tr::tr("Mask");
-    case FigureStage::Weights: return Tr::tr("Attention weights P");
-    case FigureStage::Output: return Tr::tr("Head output P·V");
-    case FigureStage::Combined: return Tr::tr("Combined output (all heads, W_O)");
-    case FigureStage::Difference: return Tr::tr("Difference map (after − before)");
-    case FigureStage::Pipeline: return Tr::tr("Whole pipeline strip");
+    case FigureStage::X: return FigureTr::tr("X: token embeddings");
+    case FigureStage::Q: return FigureTr::tr("Q: queries");
+    case FigureStage::K: return FigureTr::tr("K: keys");
+    case FigureStage::V: return FigureTr::tr("V: values");
+    case FigureStage::Scores: return FigureTr::tr("S: raw scores");
+    case FigureStage::Scaled: return FigureTr::tr("Scaled scores");
+    case FigureStage::Mask: return FigureTr::tr("Mask");
+    case FigureStage::Weights: return FigureTr::tr("Attention weights P");
+    case FigureStage::Output: return FigureTr::tr("Head output P·V");
+    case FigureStage::Combined: return FigureTr::tr("Combined output (all heads, W_O)");
+    case FigureStage::Difference: return FigureTr::tr("Difference map (after − before)");
+    case FigureStage::Pipeline: return FigureTr::tr("Whole pipeline strip");
     }
     return {};
 }
@@ -131,12 +132,12 @@ QString stageDisplayName(FigureStage stage)
 bool buildFigure(const FigureSource& src, const FigureRequest& req, Figure& figure, QString& error)
 {
     if (src.session == nullptr || src.result == nullptr || src.result->heads.empty()) {
-        error = Tr::tr("There is no result to export.");
+        error = FigureTr::tr("There is no result to export.");
         return false;
     }
     const int headCount = static_cast<int>(src.result->heads.size());
     if (!req.allHeads && (req.head < 0 || req.head >= headCount)) {
-        error = Tr::tr("There is no head %1: the session has %2 head(s).")
+        error = FigureTr::tr("There is no head %1: the session has %2 head(s).")
                     .arg(req.head + 1)
                     .arg(headCount);
         return false;
@@ -158,10 +159,11 @@ bool buildFigure(const FigureSource& src, const FigureRequest& req, Figure& figu
             HeatmapContent c;
             if (!stageContent(src, h, st, c, error)) return false;
             if (stages.size() > 1 && st == FigureStage::Weights)
-                c.title = Tr::tr("P = softmax of each row %1").arg(shapeText(c.values));
-            if (heads.size() > 1 && stages.size() == 1) c.title = Tr::tr("Head %1").arg(h + 1);
+                c.title = FigureTr::tr("P = softmax of each row %1").arg(shapeText(c.values));
+            if (heads.size() > 1 && stages.size() == 1)
+                c.title = FigureTr::tr("Head %1").arg(h + 1);
             if (heads.size() > 1 && stages.size() > 1)
-                c.title = Tr::tr("Head %1 · %2").arg(h + 1).arg(c.title);
+                c.title = FigureTr::tr("Head %1 · %2").arg(h + 1).arg(c.title);
             if (c.scale == ColorScale::Weights && req.weightsOnDataRange)
                 c.scale = ColorScale::Sequential;
             if (req.fixedRange && st != FigureStage::Mask) c.range = *req.fixedRange;
@@ -175,32 +177,33 @@ bool buildFigure(const FigureSource& src, const FigureRequest& req, Figure& figu
 
     const attn::AttentionInput& in = src.session->input;
     const QString headText = req.allHeads
-                                 ? Tr::tr("all %1 heads").arg(headCount)
-                                 : Tr::tr("head %1 of %2").arg(req.head + 1).arg(headCount);
+                                 ? FigureTr::tr("all %1 heads").arg(headCount)
+                                 : FigureTr::tr("head %1 of %2").arg(req.head + 1).arg(headCount);
     if (req.stage == FigureStage::Pipeline) {
-        f.title = Tr::tr("The attention pipeline, %1").arg(headText);
+        f.title = FigureTr::tr("The attention pipeline, %1").arg(headText);
     } else if (f.panels.size() == 1) {
         f.title = f.panels.front().title;
         f.panels.front().title.clear();
     } else {
-        f.title = Tr::tr("%1, %2").arg(stageDisplayName(req.stage), headText);
+        f.title = FigureTr::tr("%1, %2").arg(stageDisplayName(req.stage), headText);
     }
     QStringList parts;
     if (req.stage != FigureStage::Combined) parts << headText;
     parts << modeTitle(in.mode) << scalingName(in)
-          << (in.score == attn::ScoreFunction::Additive ? Tr::tr("additive scores")
-                                                        : Tr::tr("dot-product scores"));
-    if (in.sharedProjections) parts << Tr::tr("shared projections");
-    if (!in.edits.empty()) parts << Tr::tr("%n vector edit(s)", nullptr, int(in.edits.size()));
+          << (in.score == attn::ScoreFunction::Additive ? FigureTr::tr("additive scores")
+                                                        : FigureTr::tr("dot-product scores"));
+    if (in.sharedProjections) parts << FigureTr::tr("shared projections");
+    if (!in.edits.empty())
+        parts << FigureTr::tr("%n vector edit(s)", nullptr, int(in.edits.size()));
     if (req.stage == FigureStage::Difference && !src.beforeDescription.isEmpty())
         parts << src.beforeDescription;
     if (req.fixedRange)
-        parts << Tr::tr("colour range fixed to [%1, %2]")
+        parts << FigureTr::tr("colour range fixed to [%1, %2]")
                      .arg(figureShortNumber(req.fixedRange->lower, 4),
                           figureShortNumber(req.fixedRange->upper, 4));
     else if (!req.weightsOnDataRange &&
              (req.stage == FigureStage::Weights || req.stage == FigureStage::Pipeline))
-        parts << Tr::tr("weights on [0, 1]");
+        parts << FigureTr::tr("weights on [0, 1]");
     f.caption = parts.join(QStringLiteral(" · "));
     f.squareCells = req.squareCells;
     figure = std::move(f);

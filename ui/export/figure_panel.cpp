@@ -16,12 +16,12 @@ namespace attnlab::figure_detail {
 
 namespace {
 
-class Tr {
+class FigurePanelTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::FigureRenderer)
 };
 
 constexpr int kBarSteps = 96;
-const QColor kText(0x20, 0x20, 0x20);
+const QColor kInk(0x20, 0x20, 0x20);
 const QColor kFrame(0x80, 0x80, 0x80);
 
 std::vector<double> niceTicks(const QCPRange& r)
@@ -98,7 +98,7 @@ double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const QCP
     p.setFont(font);
     const QFontMetricsF fm(font, p.device());
     double widest = 0.0;
-    p.setPen(QPen(kText, u));
+    p.setPen(QPen(kInk, u));
     for (double v : niceTicks(range)) {
         const double y = bar.bottom() - (v - range.lower) / range.size() * bar.height();
         p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3.0 * u, y));
@@ -109,8 +109,9 @@ double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const QCP
     if (maskedLegend) {
         const QRectF sw(bar.left(), bar.bottom() + fm.height() * 0.6, bar.width(), fm.height());
         p.fillRect(sw, maskedCellColor());
-        p.drawText(QPointF(sw.right() + 5.0 * u, sw.top() + fm.ascent()), Tr::tr("masked"));
-        widest = std::max(widest, fm.horizontalAdvance(Tr::tr("masked")));
+        p.drawText(QPointF(sw.right() + 5.0 * u, sw.top() + fm.ascent()),
+                   FigurePanelTr::tr("masked"));
+        widest = std::max(widest, fm.horizontalAdvance(FigurePanelTr::tr("masked")));
     }
     return bar.width() + 5.0 * u + widest;
 }
@@ -122,7 +123,7 @@ double barWidthFor(const QFont& font)
     // Room for the widest tick label a range can have ("-0.25", "1e+03").
     return (kReferenceBarWidth + 5.0 + 4.0) * u +
            std::max(fm.horizontalAdvance(QStringLiteral("-0.000")),
-                    fm.horizontalAdvance(Tr::tr("masked")));
+                    fm.horizontalAdvance(FigurePanelTr::tr("masked")));
 }
 
 namespace {
@@ -227,7 +228,7 @@ void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const 
             if (c.scale == ColorScale::Diverging) rel = std::abs(rel - 0.5) * 2.0;
             const bool light =
                 masked || (c.scale == ColorScale::Diverging ? rel < 0.6 : rel > 0.55);
-            p.setPen(light ? kText : Qt::white);
+            p.setPen(light ? kInk : Qt::white);
             const QRectF cell(map.left() + j * cw, map.top() + i * ch, cw, ch);
             p.drawText(cell, Qt::AlignCenter | Qt::TextDontClip, texts[i * cols + j]);
         }
@@ -253,7 +254,7 @@ PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
         const QFont tf = makeFont(basePx * 1.15, true);
         const QFontMetricsF tfm(tf, p.device());
         p.setFont(tf);
-        p.setPen(kText);
+        p.setPen(kInk);
         p.drawText(QRectF(area.left(), area.top(), area.width(), tfm.height()),
                    Qt::AlignHCenter | Qt::AlignTop,
                    tfm.elidedText(c.title, Qt::ElideRight, area.width()));
@@ -299,7 +300,7 @@ PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
 
     // Row labels, thinned when crowded.
     p.setFont(label);
-    p.setPen(kText);
+    p.setPen(kInk);
     const int rowStep = thinningStep(rows, fm.height() + 1.0, map.height());
     for (long i = 0; i < rows && i < c.rowLabels.size(); i += rowStep) {
         const QRectF lr(map.left() - rowLabelW, map.top() + i * ch, rowLabelW - 5.0 * u, ch);
@@ -344,7 +345,7 @@ PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
     for (long i = 0; i < rows && i < static_cast<long>(c.fullyMaskedRows.size()); ++i) {
         if (c.fullyMaskedRows[static_cast<std::size_t>(i)] && ch >= fm.height() * 0.8)
             p.drawText(QRectF(map.left(), map.top() + i * ch, map.width(), ch), Qt::AlignCenter,
-                       Tr::tr("fully masked"));
+                       FigurePanelTr::tr("fully masked"));
     }
     if (ownBar)
         paintColorBar(

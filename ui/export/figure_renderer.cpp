@@ -22,7 +22,7 @@ namespace {
 
 using namespace figure_detail;
 
-class Tr {
+class FigureRendererTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::FigureRenderer)
 };
 
@@ -193,13 +193,13 @@ bool writeFigure(const Figure& figure, const QString& path, QSize size, double s
 {
     FigureFormat format;
     if (!figureFormatForPath(path, format)) {
-        error = Tr::tr("%1: unknown image format (use .png, .svg or .pdf)").arg(path);
+        error = FigureRendererTr::tr("%1: unknown image format (use .png, .svg or .pdf)").arg(path);
         return false;
     }
     const QByteArray bytes = encodeFigure(figure, format, size, scale);
-    QString problem = Tr::tr("encoding failed");
+    QString problem = FigureRendererTr::tr("encoding failed");
     if (bytes.isEmpty() || !writeFileAtomically(path, bytes, problem)) {
-        error = Tr::tr("%1: could not write the figure (%2)").arg(path, problem);
+        error = FigureRendererTr::tr("%1: could not write the figure (%2)").arg(path, problem);
         return false;
     }
     return true;

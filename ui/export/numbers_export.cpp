@@ -13,7 +13,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class NumbersExportTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::NumbersExport)
 };
 
@@ -131,7 +131,7 @@ QString numbersCostText(const attn::AttentionInput& in, NumbersFormat format)
     const std::size_t out = estimateNumbersBytes(in, format);
     // The text is built whole in memory, beside the core's result (every stage kept).
     const std::size_t memory = out + attn::estimateBytes(in, sizeof(double));
-    return Tr::tr("This would write about %1 and needs about %2 of memory.")
+    return NumbersExportTr::tr("This would write about %1 and needs about %2 of memory.")
         .arg(QLocale().formattedDataSize(static_cast<qint64>(out)),
              QLocale().formattedDataSize(static_cast<qint64>(memory)));
 }
@@ -266,7 +266,7 @@ std::vector<std::pair<QString, QByteArray>> resultToCsvFiles(const Session& sess
     const long m = result.heads.empty() ? 0 : result.heads.front().weights.cols();
     const QStringList queries = labelsFor(session.targetTokens, n);
     const QStringList keys = labelsFor(keyTokens(session), m);
-    const QString qk = Tr::tr("query \\ key");
+    const QString qk = NumbersExportTr::tr("query \\ key");
     for (std::size_t h = 0; h < result.heads.size(); ++h) {
         const attn::HeadResult& hr = result.heads[h];
         const QString base = QStringLiteral("head%1.").arg(h + 1);
@@ -275,9 +275,10 @@ std::vector<std::pair<QString, QByteArray>> resultToCsvFiles(const Session& sess
             if (key == QLatin1String("weights"))
                 files.emplace_back(base + QStringLiteral("mask.csv"),
                                    matrixToCsv(maskMatrix(hr), queries, keys, qk));
-            const QString corner = nm.components ? (nm.keyRows ? Tr::tr("key \\ component")
-                                                               : Tr::tr("query \\ component"))
-                                                 : qk;
+            const QString corner = nm.components
+                                       ? (nm.keyRows ? NumbersExportTr::tr("key \\ component")
+                                                     : NumbersExportTr::tr("query \\ component"))
+                                       : qk;
             files.emplace_back(
                 base + key + QStringLiteral(".csv"),
                 matrixToCsv(*nm.m, nm.keyRows ? keys : queries,
@@ -293,9 +294,9 @@ std::vector<std::pair<QString, QByteArray>> resultToCsvFiles(const Session& sess
                                        {QStringLiteral("entropy"), QStringLiteral("maxWeight"),
                                         QStringLiteral("argmax"), QStringLiteral("jacobianNorm"),
                                         QStringLiteral("fullyMasked")},
-                                       Tr::tr("query")));
+                                       NumbersExportTr::tr("query")));
     }
-    const QString qc = Tr::tr("query \\ component");
+    const QString qc = NumbersExportTr::tr("query \\ component");
     files.emplace_back(
         QStringLiteral("concat.csv"),
         matrixToCsv(result.concat, queries, componentLabels(result.concat.cols()), qc));
@@ -309,7 +310,7 @@ bool writeBytes(const QString& path, const QByteArray& bytes, QString& error)
 {
     QString problem;
     if (!writeFileAtomically(path, bytes, problem)) {
-        error = Tr::tr("%1: could not write (%2)").arg(path, problem);
+        error = NumbersExportTr::tr("%1: could not write (%2)").arg(path, problem);
         return false;
     }
     return true;

@@ -12,7 +12,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class HeadSessionTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::HeadSession)
 };
 
@@ -27,7 +27,7 @@ bool headSession(const HeadSource& source, int layer, int head, Session& out, QS
     attn::model::HeadSlice slice;
     if (const attn::Status s = attn::model::sliceHead(model, *source.run, layer, head, slice);
         !s.ok()) {
-        error = Tr::tr("Cannot open that head: %1").arg(statusMessage(s));
+        error = HeadSessionTr::tr("Cannot open that head: %1").arg(statusMessage(s));
         return false;
     }
     Session session;
@@ -58,7 +58,10 @@ bool headSession(const HeadSource& source, int layer, int head, Session& out, QS
 
 QString headTitle(const ModelProvenance& p)
 {
-    return Tr::tr("Layer %1, head %2 of %3").arg(p.layer + 1).arg(p.head + 1).arg(p.modelType);
+    return HeadSessionTr::tr("Layer %1, head %2 of %3")
+        .arg(p.layer + 1)
+        .arg(p.head + 1)
+        .arg(p.modelType);
 }
 
 }  // namespace attnlab

@@ -12,7 +12,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class ModelFiguresTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::ModelFigures)
 };
 
@@ -28,14 +28,15 @@ Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix&
     c.values = weights.cast<double>();
     c.rowLabels = labels;
     c.columnLabels = labels;
-    c.rowAxisTitle = Tr::tr("query");
-    c.columnAxisTitle = Tr::tr("key");
+    c.rowAxisTitle = ModelFiguresTr::tr("query");
+    c.columnAxisTitle = ModelFiguresTr::tr("key");
     c.scale = ColorScale::Weights;
     c.range = QCPRange(0.0, 1.0);
     c.title = title;
     Figure f;
     f.title = title;
-    f.caption = Tr::tr("Attention weights of a real model (rows: queries, columns: keys).");
+    f.caption =
+        ModelFiguresTr::tr("Attention weights of a real model (rows: queries, columns: keys).");
     f.panels.push_back(std::move(c));
     return f;
 }
@@ -43,8 +44,8 @@ Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix&
 Figure modelGridFigure(std::shared_ptr<const ModelSnapshot> snapshot, const QString& modelName)
 {
     Figure f;
-    f.title = Tr::tr("%1: attention of every layer and head").arg(modelName);
-    f.caption = Tr::tr(
+    f.title = ModelFiguresTr::tr("%1: attention of every layer and head").arg(modelName);
+    f.caption = ModelFiguresTr::tr(
                     "Text: “%1”. Rows: layers; columns: heads, then the mean of the layer's "
                     "heads and the attention rollout through the layer (Abnar & Zuidema "
                     "2020). Colour: weight from 0 to 1.")
@@ -82,10 +83,11 @@ Figure headLinesFigure(std::shared_ptr<const ModelSnapshot> snapshot, int layer,
     Figure f;
     f.title =
         shown.size() == 1
-            ? Tr::tr("Head view: layer %1, head %2").arg(layer + 1).arg(shown[0] + 1)
-            : Tr::tr("Head view: layer %1, %n head(s)", nullptr, static_cast<int>(shown.size()))
+            ? ModelFiguresTr::tr("Head view: layer %1, head %2").arg(layer + 1).arg(shown[0] + 1)
+            : ModelFiguresTr::tr("Head view: layer %1, %n head(s)", nullptr,
+                                 static_cast<int>(shown.size()))
                   .arg(layer + 1);
-    f.caption = Tr::tr(
+    f.caption = ModelFiguresTr::tr(
                     "Left: queries; right: keys. A line's width is the weight (lines under "
                     "%1 left out); one colour per head.")
                     .arg(static_cast<double>(kHeadLineThreshold));
@@ -102,7 +104,7 @@ Figure headLinesFigure(std::shared_ptr<const ModelSnapshot> snapshot, int layer,
         double x = area.left();
         const QFontMetricsF fm(p.font(), p.device());
         for (int h : shown) {
-            const QString name = Tr::tr("H%1").arg(h + 1);
+            const QString name = ModelFiguresTr::tr("H%1").arg(h + 1);
             p.fillRect(QRectF(x, area.top() + fm.height() * 0.2, basePx, fm.height() * 0.6),
                        headColor(h));
             p.setPen(QColor(0x30, 0x30, 0x30));

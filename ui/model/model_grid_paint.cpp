@@ -12,7 +12,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class ModelGridPaintTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::ModelGrid)
 };
 
@@ -26,8 +26,8 @@ const attn::model::FloatMatrix& matrixAt(const ModelSnapshot& s, int layer, int 
 
 QString columnTitle(int column, int heads)
 {
-    if (column < heads) return Tr::tr("H%1").arg(column + 1);
-    return column == heads ? Tr::tr("mean") : Tr::tr("rollout");
+    if (column < heads) return ModelGridPaintTr::tr("H%1").arg(column + 1);
+    return column == heads ? ModelGridPaintTr::tr("mean") : ModelGridPaintTr::tr("rollout");
 }
 
 QImage thumbnail(const attn::model::FloatMatrix& w, int maxPixels)
@@ -133,7 +133,7 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
     for (int l = 0; l < g.layers; ++l) {
         const QRectF r = g.cellRect(l, 0);
         p.drawText(QRectF(area.left(), r.top(), g.cells.left() - area.left() - g.gap, r.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, Tr::tr("L%1").arg(l + 1));
+                   Qt::AlignRight | Qt::AlignVCenter, ModelGridPaintTr::tr("L%1").arg(l + 1));
     }
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);

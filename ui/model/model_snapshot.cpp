@@ -15,7 +15,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class ModelSnapshotTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::ModelSnapshot)
 };
 
@@ -73,19 +73,22 @@ QString tokenText(const ModelSnapshot& snapshot, long index)
 
 QString tokenDetail(const ModelSnapshot& snapshot, long index)
 {
-    const QString quoted = Tr::tr("“%1”").arg(tokenText(snapshot, index));
+    const QString quoted = ModelSnapshotTr::tr("“%1”").arg(tokenText(snapshot, index));
     if (index < 0 || index >= static_cast<long>(snapshot.display.size())) return quoted;
     const attn::tok::TokenDisplay& d = snapshot.display[static_cast<std::size_t>(index)];
     const bool hidden = d.split || d.cutOff || d.label.find('<') != std::string::npos;
     if (!hidden || d.bytes.empty()) return quoted;
-    return Tr::tr("%1 (bytes %2)").arg(quoted, QString::fromStdString(d.bytes));
+    return ModelSnapshotTr::tr("%1 (bytes %2)").arg(quoted, QString::fromStdString(d.bytes));
 }
 
 QString modelMapName(int layer, int column, int heads)
 {
-    if (column < heads) return Tr::tr("Layer %1, head %2").arg(layer + 1).arg(column + 1);
-    if (column == heads) return Tr::tr("Layer %1: mean of its %2 heads").arg(layer + 1).arg(heads);
-    return Tr::tr("Attention rollout through layer %1 (Abnar & Zuidema 2020)").arg(layer + 1);
+    if (column < heads)
+        return ModelSnapshotTr::tr("Layer %1, head %2").arg(layer + 1).arg(column + 1);
+    if (column == heads)
+        return ModelSnapshotTr::tr("Layer %1: mean of its %2 heads").arg(layer + 1).arg(heads);
+    return ModelSnapshotTr::tr("Attention rollout through layer %1 (Abnar & Zuidema 2020)")
+        .arg(layer + 1);
 }
 
 std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QString& error)
@@ -161,9 +164,10 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         return outcome;
     }
     if (snap->tokenCount() > config.positions) {
-        outcome.error = Tr::tr("The text has %1 tokens; this model reads at most %2. Shorten it.")
-                            .arg(snap->tokenCount())
-                            .arg(config.positions);
+        outcome.error =
+            ModelSnapshotTr::tr("The text has %1 tokens; this model reads at most %2. Shorten it.")
+                .arg(snap->tokenCount())
+                .arg(config.positions);
         return outcome;
     }
     std::vector<int> ids;
@@ -193,7 +197,7 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         return outcome;
     }
     if (!s.ok()) {
-        outcome.error = Tr::tr("The model could not run: %1").arg(statusMessage(s));
+        outcome.error = ModelSnapshotTr::tr("The model could not run: %1").arg(statusMessage(s));
         return outcome;
     }
     for (const attn::model::LayerTrace& layer : snap->result.layers)

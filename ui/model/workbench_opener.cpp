@@ -9,7 +9,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class WorkbenchOpenerTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::WorkbenchOpener)
 };
 
@@ -40,7 +40,7 @@ bool canOpenInWorkbench()
 bool openInWorkbench(const HeadRequest& request, QString& error)
 {
     if (!canOpenInWorkbench()) {
-        error = Tr::tr("There is no workbench window to open the head in.");
+        error = WorkbenchOpenerTr::tr("There is no workbench window to open the head in.");
         return false;
     }
     return registration().open(request, error);

@@ -13,7 +13,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class AtomicFileTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::AtomicFile)
 };
 
@@ -21,15 +21,15 @@ QString kindText(attn::io::FileKind kind)
 {
     using attn::io::FileKind;
     switch (kind) {
-    case FileKind::Regular: return Tr::tr("a file");
-    case FileKind::Directory: return Tr::tr("a folder");
-    case FileKind::Fifo: return Tr::tr("a FIFO (named pipe)");
-    case FileKind::CharDevice: return Tr::tr("a character device");
-    case FileKind::BlockDevice: return Tr::tr("a block device");
-    case FileKind::Socket: return Tr::tr("a socket");
-    case FileKind::Other: return Tr::tr("not a regular file");
+    case FileKind::Regular: return AtomicFileTr::tr("a file");
+    case FileKind::Directory: return AtomicFileTr::tr("a folder");
+    case FileKind::Fifo: return AtomicFileTr::tr("a FIFO (named pipe)");
+    case FileKind::CharDevice: return AtomicFileTr::tr("a character device");
+    case FileKind::BlockDevice: return AtomicFileTr::tr("a block device");
+    case FileKind::Socket: return AtomicFileTr::tr("a socket");
+    case FileKind::Other: return AtomicFileTr::tr("not a regular file");
     }
-    return Tr::tr("not a regular file");
+    return AtomicFileTr::tr("not a regular file");
 }
 
 }  // namespace
@@ -49,16 +49,17 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString& 
     case WriteError::Ok: return true;
     case WriteError::DiskFull:
         problem =
-            Tr::tr("the disk is full: %1 needed, %2 free")
+            AtomicFileTr::tr("the disk is full: %1 needed, %2 free")
                 .arg(QLocale().formattedDataSize(static_cast<qint64>(s.needed)),
                      s.freeKnown ? QLocale().formattedDataSize(static_cast<qint64>(s.freeBefore))
-                                 : Tr::tr("an unknown amount"));
+                                 : AtomicFileTr::tr("an unknown amount"));
         return false;
     case WriteError::NotWritable:
-        problem = Tr::tr("it is %1, which AttnLab does not write to").arg(kindText(s.kind));
+        problem =
+            AtomicFileTr::tr("it is %1, which AttnLab does not write to").arg(kindText(s.kind));
         return false;
     case WriteError::NoReader:
-        problem = Tr::tr("it is a FIFO (named pipe) that nobody is reading");
+        problem = AtomicFileTr::tr("it is a FIFO (named pipe) that nobody is reading");
         return false;
     case WriteError::SystemError: problem = QString::fromLocal8Bit(std::strerror(s.errnoValue));
     }

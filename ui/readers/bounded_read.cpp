@@ -13,7 +13,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class BoundedReadTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::BoundedRead)
 };
 
@@ -28,17 +28,18 @@ QString problemOf(const attn::io::ReadStatus& s)
     using attn::io::ReadError;
     switch (s.error) {
     case ReadError::Ok: return {};
-    case ReadError::Missing: return Tr::tr("the file does not exist.");
+    case ReadError::Missing: return BoundedReadTr::tr("the file does not exist.");
     case ReadError::NotRegular:
         return s.kind == attn::io::FileKind::Directory
-                   ? Tr::tr("this is a folder, not a file.")
-                   : Tr::tr("it is %1, not a file; it was not read.").arg(fileKindText(s.kind));
+                   ? BoundedReadTr::tr("this is a folder, not a file.")
+                   : BoundedReadTr::tr("it is %1, not a file; it was not read.")
+                         .arg(fileKindText(s.kind));
     case ReadError::TooLarge:
-        return Tr::tr("the file is too large: such a file may be at most %1 MiB.")
+        return BoundedReadTr::tr("the file is too large: such a file may be at most %1 MiB.")
             .arg(mib(s.limit));
     case ReadError::OpenFailed:
     case ReadError::ReadFailed:
-        return Tr::tr("cannot be read: %1")
+        return BoundedReadTr::tr("cannot be read: %1")
             .arg(QString::fromLocal8Bit(std::strerror(s.errnoValue)));
     }
     return {};
@@ -56,14 +57,14 @@ bool readUserFile(const QString& path, qint64 limit, QByteArray& out, QString& p
     if (path.startsWith(QLatin1String(":/"))) {
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly)) {
-            problem = Tr::tr("cannot be read: %1").arg(f.errorString());
+            problem = BoundedReadTr::tr("cannot be read: %1").arg(f.errorString());
             return false;
         }
         out = f.read(limit + 1);
         if (out.size() > limit) {
             out.clear();
-            problem =
-                Tr::tr("the file is too large: such a file may be at most %1 MiB.").arg(mib(limit));
+            problem = BoundedReadTr::tr("the file is too large: such a file may be at most %1 MiB.")
+                          .arg(mib(limit));
             return false;
         }
         return true;

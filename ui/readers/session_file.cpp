@@ -11,7 +11,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class SessionFileTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::SessionFile)
 };
 
@@ -105,11 +105,11 @@ QString fileFieldOf(const attn::Status& status)
 
 QString FileError::message() const
 {
-    if (field.isEmpty()) return Tr::tr("%1: %2").arg(file, problem);
+    if (field.isEmpty()) return SessionFileTr::tr("%1: %2").arg(file, problem);
     // A path into a list names its element from 1, as the window counts heads and tokens.
     if (field.contains(QLatin1Char('[')))
-        return Tr::tr("%1: %2 (counted from 1): %3").arg(file, field, problem);
-    return Tr::tr("%1: %2: %3").arg(file, field, problem);
+        return SessionFileTr::tr("%1: %2 (counted from 1): %3").arg(file, field, problem);
+    return SessionFileTr::tr("%1: %2: %3").arg(file, field, problem);
 }
 
 bool readSessionFile(const QString& path, SessionFile& out, FileError& error)
@@ -126,7 +126,7 @@ bool writeSessionFile(const QString& path, const SessionFile& file, FileError& e
     const QByteArray bytes = sessionToJson(file);
     // What is written must open again (readSessionFile refuses more).
     if (bytes.size() > kMaxSessionFileBytes) {
-        error.problem = Tr::tr(
+        error.problem = SessionFileTr::tr(
                             "cannot be saved: the session would take %1 MiB, more than the "
                             "%2 MiB a session file may hold.")
                             .arg(bytes.size() >> 20)
@@ -135,7 +135,7 @@ bool writeSessionFile(const QString& path, const SessionFile& file, FileError& e
     }
     QString problem;
     if (!writeFileAtomically(path, bytes, problem)) {
-        error.problem = Tr::tr("cannot be saved: %1").arg(problem);
+        error.problem = SessionFileTr::tr("cannot be saved: %1").arg(problem);
         return false;
     }
     return true;

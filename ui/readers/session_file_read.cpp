@@ -26,8 +26,10 @@ bool readSequence(Reader& r, const Json& v, const QString& path, long dModel, QS
     const QString tokensPath = member(path, "tokens");
     if (!r.array(o[QLatin1String("tokens")], tokensPath, list)) return false;
     if (list.isEmpty())
-        return r.fail(tokensPath, Tr::tr("is empty; there must be at least one token."));
-    if (list.size() > kMaxCount) return r.fail(tokensPath, Tr::tr("has too many tokens."));
+        return r.fail(tokensPath,
+                      SessionReaderTr::tr("is empty; there must be at least one token."));
+    if (list.size() > kMaxCount)
+        return r.fail(tokensPath, SessionReaderTr::tr("has too many tokens."));
     tokens.clear();
     for (qsizetype i = 0; i < list.size(); ++i) {
         QString t;
@@ -38,8 +40,9 @@ bool readSequence(Reader& r, const Json& v, const QString& path, long dModel, QS
     JArray rows;
     if (!r.array(o[QLatin1String("embeddings")], embPath, rows)) return false;
     if (rows.size() != list.size())
-        return r.fail(embPath, Tr::tr("has %1 rows but there are %2 tokens; there must be one row "
-                                      "per token.")
+        return r.fail(embPath, SessionReaderTr::tr(
+                                   "has %1 rows but there are %2 tokens; there must be one row "
+                                   "per token.")
                                    .arg(rows.size())
                                    .arg(list.size()));
     return r.matrix(o[QLatin1String("embeddings")], embPath, list.size(), dModel, false,
@@ -72,9 +75,10 @@ bool readOptions(Reader& r, const Json& v, attn::AttentionInput& in)
     const long n = in.queryCount();
     const long m = in.keyCount();
     if (rows.size() != n)
-        return r.fail(
-            maskPath,
-            Tr::tr("should have %1 rows (one per query) but has %2.").arg(n).arg(rows.size()));
+        return r.fail(maskPath,
+                      SessionReaderTr::tr("should have %1 rows (one per query) but has %2.")
+                          .arg(n)
+                          .arg(rows.size()));
     // Every row is checked before the n x m mask is allocated (n empty rows must not reserve
     // n x m booleans).
     for (qsizetype i = 0; i < rows.size(); ++i) {
@@ -82,9 +86,10 @@ bool readOptions(Reader& r, const Json& v, attn::AttentionInput& in)
         const QString rowPath = element(maskPath, i);
         if (!r.array(rows[i], rowPath, row)) return false;
         if (row.size() != m)
-            return r.fail(
-                rowPath,
-                Tr::tr("should have %1 values (one per key) but has %2.").arg(m).arg(row.size()));
+            return r.fail(rowPath,
+                          SessionReaderTr::tr("should have %1 values (one per key) but has %2.")
+                              .arg(m)
+                              .arg(row.size()));
     }
     attn::BoolMatrix mask(n, m);
     for (qsizetype i = 0; i < rows.size(); ++i) {
@@ -118,12 +123,13 @@ bool tokenCountsFit(Reader& r, const std::map<std::string, std::size_t>& lengths
     const double bytes = static_cast<double>(n) * keys * sizeof(float);
     const std::size_t budget = attn::Limits{}.maxBytes;
     if (bytes <= static_cast<double>(budget)) return true;
-    return r.fail(QStringLiteral("target.tokens"),
-                  Tr::tr("holds %1 tokens: their attention weights alone would need %2 MiB of "
-                         "memory, more than the limit of %3 MiB. Use fewer tokens.")
-                      .arg(n)
-                      .arg(static_cast<qint64>(bytes / (1 << 20)))
-                      .arg(budget >> 20));
+    return r.fail(
+        QStringLiteral("target.tokens"),
+        SessionReaderTr::tr("holds %1 tokens: their attention weights alone would need %2 MiB of "
+                            "memory, more than the limit of %3 MiB. Use fewer tokens.")
+            .arg(n)
+            .arg(static_cast<qint64>(bytes / (1 << 20)))
+            .arg(budget >> 20));
 }
 
 bool readRoot(Reader& r, const Json& root, long version, SessionFile& f)
@@ -195,61 +201,65 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
     switch (p.kind) {
     case Kind::None: break;
     case Kind::Utf16:
-        return r.fail(
-            QString(),
-            sessionio::Tr::tr("the file is encoded as UTF-16; session files must be UTF-8."));
-    case Kind::Utf32:
-        return r.fail(
-            QString(),
-            sessionio::Tr::tr("the file is encoded as UTF-32; session files must be UTF-8."));
-    case Kind::InvalidUtf8:
         return r.fail(QString(),
-                      sessionio::Tr::tr("the file is not valid UTF-8 text (line %1, byte %2).")
-                          .arg(p.line)
-                          .arg(p.byte));
+                      sessionio::SessionReaderTr::tr(
+                          "the file is encoded as UTF-16; session files must be UTF-8."));
+    case Kind::Utf32:
+        return r.fail(QString(),
+                      sessionio::SessionReaderTr::tr(
+                          "the file is encoded as UTF-32; session files must be UTF-8."));
+    case Kind::InvalidUtf8:
+        return r.fail(QString(), sessionio::SessionReaderTr::tr(
+                                     "the file is not valid UTF-8 text (line %1, byte %2).")
+                                     .arg(p.line)
+                                     .arg(p.byte));
     case Kind::TooDeep:
-        return r.fail(field, sessionio::Tr::tr("is nested more than %1 levels deep (line %2).")
-                                 .arg(attn::io::JsonLimits{}.maxDepth)
-                                 .arg(p.line));
-    case Kind::DuplicateKey:
         return r.fail(
-            field, sessionio::Tr::tr("appears twice in the same object (line %1); each field may "
-                                     "appear only once.")
+            field, sessionio::SessionReaderTr::tr("is nested more than %1 levels deep (line %2).")
+                       .arg(attn::io::JsonLimits{}.maxDepth)
                        .arg(p.line));
+    case Kind::DuplicateKey:
+        return r.fail(field, sessionio::SessionReaderTr::tr(
+                                 "appears twice in the same object (line %1); each field may "
+                                 "appear only once.")
+                                 .arg(p.line));
     case Kind::Syntax:
     case Kind::TooManyValues: {
         // nlohmann says "parse error at line L, column C: what"; the line is given apart.
         QString what = QString::fromStdString(p.message);
         const qsizetype colon = what.indexOf(QLatin1String(": "));
         if (what.startsWith(QLatin1String("parse error")) && colon >= 0) what = what.mid(colon + 2);
-        return r.fail(
-            field,
-            sessionio::Tr::tr("the file is not valid JSON: %1 (line %2).").arg(what).arg(p.line));
+        return r.fail(field,
+                      sessionio::SessionReaderTr::tr("the file is not valid JSON: %1 (line %2).")
+                          .arg(what)
+                          .arg(p.line));
     }
     }
     if (!root.is_object())
-        return r.fail(QString(), sessionio::Tr::tr("the file should hold one JSON object { … }."));
+        return r.fail(QString(), sessionio::SessionReaderTr::tr(
+                                     "the file should hold one JSON object { … }."));
     QString tag;
     if (!root.contains("format"))
-        return r.fail(QStringLiteral("format"),
-                      sessionio::Tr::tr("is missing; this is not an AttnLab session file."));
+        return r.fail(
+            QStringLiteral("format"),
+            sessionio::SessionReaderTr::tr("is missing; this is not an AttnLab session file."));
     if (!r.string(root["format"], QStringLiteral("format"), tag)) return false;
     if (tag != QLatin1String(kSessionFormatTag))
-        return r.fail(QStringLiteral("format"),
-                      sessionio::Tr::tr("is \"%1\", not \"%2\"; this is not an AttnLab "
-                                        "session file.")
-                          .arg(tag, QLatin1String(kSessionFormatTag)));
+        return r.fail(QStringLiteral("format"), sessionio::SessionReaderTr::tr(
+                                                    "is \"%1\", not \"%2\"; this is not an AttnLab "
+                                                    "session file.")
+                                                    .arg(tag, QLatin1String(kSessionFormatTag)));
     long version = 0;
     if (!root.contains("version"))
-        return r.fail(QStringLiteral("version"), sessionio::Tr::tr("is missing."));
+        return r.fail(QStringLiteral("version"), sessionio::SessionReaderTr::tr("is missing."));
     if (!r.integer(root["version"], QStringLiteral("version"), 1, kMaxCount, version)) return false;
     if (version > kSessionFormatVersion)
-        return r.fail(
-            QStringLiteral("version"),
-            sessionio::Tr::tr("is %1, but this AttnLab reads version %2 and older. The file was "
-                              "written by a newer AttnLab.")
-                .arg(version)
-                .arg(kSessionFormatVersion));
+        return r.fail(QStringLiteral("version"),
+                      sessionio::SessionReaderTr::tr(
+                          "is %1, but this AttnLab reads version %2 and older. The file was "
+                          "written by a newer AttnLab.")
+                          .arg(version)
+                          .arg(kSessionFormatVersion));
     SessionFile parsed;
     if (!sessionio::readRoot(r, root, version, parsed)) return false;
     out = std::move(parsed);

@@ -22,9 +22,9 @@ bool readPerHead(Reader& r, const JObject& o, const QString& path, const char* k
     JArray list;
     if (!r.array(o[QLatin1String(key)], p, list)) return false;
     if (list.size() != heads)
-        return r.fail(
-            p,
-            Tr::tr("should have one matrix per head (%1) but has %2.").arg(heads).arg(list.size()));
+        return r.fail(p, SessionReaderTr::tr("should have one matrix per head (%1) but has %2.")
+                             .arg(heads)
+                             .arg(list.size()));
     for (long h = 0; h < heads; ++h) {
         if (!r.matrix(list[h], element(p, h), rows, cols, allowEmpty, slot(params[h])))
             return false;
@@ -42,9 +42,9 @@ bool readPerHeadBias(Reader& r, const JObject& o, const QString& path, const cha
     JArray list;
     if (!r.array(o[QLatin1String(key)], p, list)) return false;
     if (list.size() != heads)
-        return r.fail(
-            p,
-            Tr::tr("should have one vector per head (%1) but has %2.").arg(heads).arg(list.size()));
+        return r.fail(p, SessionReaderTr::tr("should have one vector per head (%1) but has %2.")
+                             .arg(heads)
+                             .arg(list.size()));
     for (long h = 0; h < heads; ++h) {
         if (!r.vector(list[h], element(p, h), size, slot(params[static_cast<std::size_t>(h)])))
             return false;
@@ -102,9 +102,9 @@ bool readProjections(Reader& r, const Json& v, long version, Session& s)
     JArray vs;
     if (!r.array(add[QLatin1String("v")], vPath, vs)) return false;
     if (vs.size() != heads)
-        return r.fail(
-            vPath,
-            Tr::tr("should have one vector per head (%1) but has %2.").arg(heads).arg(vs.size()));
+        return r.fail(vPath, SessionReaderTr::tr("should have one vector per head (%1) but has %2.")
+                                 .arg(heads)
+                                 .arg(vs.size()));
     for (long h = 0; h < heads; ++h) {
         if (!r.vector(vs[h], element(vPath, h), da, params[static_cast<std::size_t>(h)].additive.v))
             return false;
@@ -115,11 +115,12 @@ bool readProjections(Reader& r, const Json& v, long version, Session& s)
         return p.additive.v.size() == 0;
     });
     if (empty && da > kMaxDeclaredWidth)
-        return r.fail(member(addPath, "d_a"),
-                      Tr::tr("is %1, but some heads have no additive parameters; without them "
-                             "d_a may be at most %2.")
-                          .arg(da)
-                          .arg(kMaxDeclaredWidth));
+        return r.fail(
+            member(addPath, "d_a"),
+            SessionReaderTr::tr("is %1, but some heads have no additive parameters; without them "
+                                "d_a may be at most %2.")
+                .arg(da)
+                .arg(kMaxDeclaredWidth));
     s.input.heads = std::move(params);
     s.dAdditive = static_cast<int>(da);
     return true;
@@ -190,9 +191,10 @@ bool readView(Reader& r, const Json& v, ViewState& view)
         const QString p = member(path, "color_range");
         if (!r.string(o[QLatin1String("color_range")], p, range)) return false;
         if (!colorsFromKey(range, view.colors))
-            return r.fail(p, Tr::tr("is \"%1\"; it should be \"fixed\", \"data\", \"row\" or "
-                                    "\"log\".")
-                                 .arg(range));
+            return r.fail(
+                p, SessionReaderTr::tr("is \"%1\"; it should be \"fixed\", \"data\", \"row\" or "
+                                       "\"log\".")
+                       .arg(range));
     }
     return true;
 }
@@ -214,14 +216,17 @@ bool readProvenance(Reader& r, const Json& v, ModelProvenance& out)
         !r.integer(o[QLatin1String("head")], member(path, "head"), 0, 4096, head) ||
         !r.string(o[QLatin1String("text")], member(path, "text"), p.text))
         return false;
-    if (p.folder.isEmpty()) return r.fail(member(path, "model_folder"), Tr::tr("is empty."));
+    if (p.folder.isEmpty())
+        return r.fail(member(path, "model_folder"), SessionReaderTr::tr("is empty."));
     static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
     if (!hex.match(p.sha256).hasMatch())
-        return r.fail(member(path, "safetensors_sha256"),
-                      Tr::tr("should be 64 lower-case hexadecimal digits (a SHA-256)."));
+        return r.fail(
+            member(path, "safetensors_sha256"),
+            SessionReaderTr::tr("should be 64 lower-case hexadecimal digits (a SHA-256)."));
     if (p.modelType != QLatin1String("gpt2") && p.modelType != QLatin1String("bert"))
-        return r.fail(member(path, "model_type"),
-                      Tr::tr("is \"%1\"; it should be \"gpt2\" or \"bert\".").arg(p.modelType));
+        return r.fail(
+            member(path, "model_type"),
+            SessionReaderTr::tr("is \"%1\"; it should be \"gpt2\" or \"bert\".").arg(p.modelType));
     p.layer = static_cast<int>(layer);
     p.head = static_cast<int>(head);
     out = std::move(p);
@@ -234,13 +239,15 @@ bool readSeed(Reader& r, const Json& v, quint64& seed)
     if (v.is_string()) {
         bool ok = false;
         seed = QString::fromStdString(v.get_ref<const std::string&>()).toULongLong(&ok);
-        return ok || r.fail(path, Tr::tr("should be a whole number from 0 to 2^64 − 1."));
+        return ok ||
+               r.fail(path, SessionReaderTr::tr("should be a whole number from 0 to 2^64 − 1."));
     }
     double d = 0.0;
     if (!r.number(v, path, d)) return false;
     if (std::floor(d) != d || d < 0.0 || d > static_cast<double>(kMaxExactSeed))
-        return r.fail(path, Tr::tr("should be a whole number from 0 to 2^53 (larger seeds are "
-                                   "written as text)."));
+        return r.fail(
+            path, SessionReaderTr::tr("should be a whole number from 0 to 2^53 (larger seeds are "
+                                      "written as text)."));
     seed = static_cast<quint64>(d);
     return true;
 }

@@ -16,7 +16,7 @@
 
 namespace attnlab::sessionio {
 
-class Tr {
+class SessionReaderTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::SessionFile)
 };
 
@@ -92,11 +92,11 @@ public:
 
     bool object(const Json& v, const QString& path, Keys required, Keys optional, JObject& out)
     {
-        if (!v.is_object()) return fail(path, Tr::tr("should be an object { … }."));
+        if (!v.is_object()) return fail(path, SessionReaderTr::tr("should be an object { … }."));
         out = JObject(v);
         for (const char* k : required) {
             if (!out.contains(QLatin1String(k)))
-                return fail(member(path, k), Tr::tr("is missing."));
+                return fail(member(path, k), SessionReaderTr::tr("is missing."));
         }
         // In the order of the file (sorted by key), as the first unknown one is named.
         for (auto it = v.begin(); it != v.end(); ++it) {
@@ -107,7 +107,7 @@ public:
             if (!known) {
                 const QString key = QString::fromStdString(it.key());
                 const QString field = path.isEmpty() ? key : path + QLatin1Char('.') + key;
-                return fail(field, Tr::tr("is not a field of this format version."));
+                return fail(field, SessionReaderTr::tr("is not a field of this format version."));
             }
         }
         return true;
@@ -115,7 +115,7 @@ public:
 
     bool array(const Json& v, const QString& path, JArray& out)
     {
-        if (!v.is_array()) return fail(path, Tr::tr("should be a list [ … ]."));
+        if (!v.is_array()) return fail(path, SessionReaderTr::tr("should be a list [ … ]."));
         out = JArray(v);
         return true;
     }
@@ -123,9 +123,9 @@ public:
     // Negative zero keeps its sign: nlohmann reads "-0.0" as -0.0.
     bool number(const Json& v, const QString& path, double& out)
     {
-        if (!v.is_number()) return fail(path, Tr::tr("should be a number."));
+        if (!v.is_number()) return fail(path, SessionReaderTr::tr("should be a number."));
         out = v.get<double>();
-        if (!std::isfinite(out)) return fail(path, Tr::tr("is not a finite number."));
+        if (!std::isfinite(out)) return fail(path, SessionReaderTr::tr("is not a finite number."));
         return true;
     }
 
@@ -134,21 +134,23 @@ public:
         double d = 0.0;
         if (!number(v, path, d)) return false;
         if (std::floor(d) != d || d < static_cast<double>(lo) || d > static_cast<double>(hi))
-            return fail(path, Tr::tr("should be a whole number from %1 to %2.").arg(lo).arg(hi));
+            return fail(
+                path,
+                SessionReaderTr::tr("should be a whole number from %1 to %2.").arg(lo).arg(hi));
         out = static_cast<long>(d);
         return true;
     }
 
     bool boolean(const Json& v, const QString& path, bool& out)
     {
-        if (!v.is_boolean()) return fail(path, Tr::tr("should be true or false."));
+        if (!v.is_boolean()) return fail(path, SessionReaderTr::tr("should be true or false."));
         out = v.get<bool>();
         return true;
     }
 
     bool string(const Json& v, const QString& path, QString& out)
     {
-        if (!v.is_string()) return fail(path, Tr::tr("should be text in quotes."));
+        if (!v.is_string()) return fail(path, SessionReaderTr::tr("should be text in quotes."));
         out = QString::fromStdString(v.get_ref<const std::string&>());
         return true;
     }
@@ -161,8 +163,8 @@ public:
         if (!string(v, path, s)) return false;
         const std::optional<T> r = parse(s);
         if (!r)
-            return fail(
-                path, Tr::tr("is \"%1\"; it should be one of %2.").arg(s, QLatin1String(allowed)));
+            return fail(path, SessionReaderTr::tr("is \"%1\"; it should be one of %2.")
+                                  .arg(s, QLatin1String(allowed)));
         out = *r;
         return true;
     }
@@ -181,8 +183,10 @@ public:
             return true;
         }
         if (rows >= 0 && a.size() != rows)
-            return fail(path, Tr::tr("should have %1 rows but has %2.").arg(rows).arg(a.size()));
-        if (a.isEmpty()) return fail(path, Tr::tr("has no rows."));
+            return fail(
+                path,
+                SessionReaderTr::tr("should have %1 rows but has %2.").arg(rows).arg(a.size()));
+        if (a.isEmpty()) return fail(path, SessionReaderTr::tr("has no rows."));
         qsizetype width = 0;
         for (qsizetype i = 0; i < a.size(); ++i) {
             const QString rowPath = element(path, i);
@@ -190,14 +194,15 @@ public:
             if (!array(a[i], rowPath, r)) return false;
             if (i == 0) {
                 if (cols >= 0 && r.size() != cols)
-                    return fail(
-                        rowPath,
-                        Tr::tr("should have %1 numbers but has %2.").arg(cols).arg(r.size()));
-                if (r.isEmpty()) return fail(rowPath, Tr::tr("has no numbers."));
+                    return fail(rowPath, SessionReaderTr::tr("should have %1 numbers but has %2.")
+                                             .arg(cols)
+                                             .arg(r.size()));
+                if (r.isEmpty()) return fail(rowPath, SessionReaderTr::tr("has no numbers."));
                 width = r.size();
             } else if (r.size() != width) {
-                return fail(rowPath, Tr::tr("has %1 numbers but the first row has %2; every row "
-                                            "must have the same length.")
+                return fail(rowPath, SessionReaderTr::tr(
+                                         "has %1 numbers but the first row has %2; every row "
+                                         "must have the same length.")
                                          .arg(r.size())
                                          .arg(width));
             }
@@ -225,7 +230,9 @@ public:
             return true;
         }
         if (a.size() != size)
-            return fail(path, Tr::tr("should have %1 numbers but has %2.").arg(size).arg(a.size()));
+            return fail(
+                path,
+                SessionReaderTr::tr("should have %1 numbers but has %2.").arg(size).arg(a.size()));
         out.resize(size);
         for (qsizetype j = 0; j < a.size(); ++j) {
             if (!number(a[j], element(path, j), out(static_cast<long>(j)))) return false;

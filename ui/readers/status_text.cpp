@@ -6,7 +6,7 @@
 namespace attnlab {
 
 namespace {
-class Tr {
+class StatusTextTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::Status)
 };
 
@@ -19,25 +19,25 @@ QString str(const std::string& s)
 QString placeOf(const attn::Status& s)
 {
     QStringList parts;
-    if (s.layer >= 0) parts << Tr::tr("layer %1").arg(s.layer + 1);
-    if (s.head >= 0) parts << Tr::tr("head %1").arg(s.head + 1);
-    if (s.edit >= 0) parts << Tr::tr("edit %1").arg(s.edit + 1);
+    if (s.layer >= 0) parts << StatusTextTr::tr("layer %1").arg(s.layer + 1);
+    if (s.head >= 0) parts << StatusTextTr::tr("head %1").arg(s.head + 1);
+    if (s.edit >= 0) parts << StatusTextTr::tr("edit %1").arg(s.edit + 1);
     if (!s.field.empty()) parts << str(s.field);
-    return parts.join(Tr::tr(", "));
+    return parts.join(StatusTextTr::tr(", "));
 }
 
 // The stages a model run names in English (core/model/forward.cpp), translated.
 QString stageText(const std::string& stage)
 {
-    if (stage == "the query vectors Q") return Tr::tr("the query vectors Q");
-    if (stage == "the key vectors K") return Tr::tr("the key vectors K");
-    if (stage == "the value vectors V") return Tr::tr("the value vectors V");
-    if (stage == "the scores") return Tr::tr("the scores");
-    if (stage == "the scaled scores") return Tr::tr("the scaled scores");
-    if (stage == "the weights") return Tr::tr("the weights");
-    if (stage == "its output") return Tr::tr("its output");
-    if (stage == "the embeddings") return Tr::tr("the embeddings");
-    if (stage == "the final LayerNorm") return Tr::tr("the final LayerNorm");
+    if (stage == "the query vectors Q") return StatusTextTr::tr("the query vectors Q");
+    if (stage == "the key vectors K") return StatusTextTr::tr("the key vectors K");
+    if (stage == "the value vectors V") return StatusTextTr::tr("the value vectors V");
+    if (stage == "the scores") return StatusTextTr::tr("the scores");
+    if (stage == "the scaled scores") return StatusTextTr::tr("the scaled scores");
+    if (stage == "the weights") return StatusTextTr::tr("the weights");
+    if (stage == "its output") return StatusTextTr::tr("its output");
+    if (stage == "the embeddings") return StatusTextTr::tr("the embeddings");
+    if (stage == "the final LayerNorm") return StatusTextTr::tr("the final LayerNorm");
     return str(stage);
 }
 
@@ -46,14 +46,14 @@ QString whereText(const attn::Status& s)
 {
     QString where;
     if (s.layer >= 0 && s.head >= 0)
-        where = Tr::tr("layer %1 head %2").arg(s.layer + 1).arg(s.head + 1);
+        where = StatusTextTr::tr("layer %1 head %2").arg(s.layer + 1).arg(s.head + 1);
     else if (s.layer >= 0)
-        where = Tr::tr("layer %1").arg(s.layer + 1);
+        where = StatusTextTr::tr("layer %1").arg(s.layer + 1);
     else if (s.head >= 0)
-        where = Tr::tr("head %1").arg(s.head + 1);
+        where = StatusTextTr::tr("head %1").arg(s.head + 1);
     if (!s.stage.empty())
-        where =
-            where.isEmpty() ? stageText(s.stage) : Tr::tr("%1, %2").arg(where, stageText(s.stage));
+        where = where.isEmpty() ? stageText(s.stage)
+                                : StatusTextTr::tr("%1, %2").arg(where, stageText(s.stage));
     return where;
 }
 
@@ -61,28 +61,30 @@ QString whereText(const attn::Status& s)
 QString nonFiniteInModel(const attn::Status& s)
 {
     const QString where = whereText(s);
-    QString out = where.isEmpty() ? Tr::tr("A value is not a finite number.")
-                                  : Tr::tr("%1: a value is not a finite number.").arg(where);
+    QString out = where.isEmpty()
+                      ? StatusTextTr::tr("A value is not a finite number.")
+                      : StatusTextTr::tr("%1: a value is not a finite number.").arg(where);
     // Two sentences: a space between them in English, none in Chinese.
     const auto then = [&out](const QString& next) {
-        out = Tr::tr("%1 %2", "two sentences").arg(out, next);
+        out = StatusTextTr::tr("%1 %2", "two sentences").arg(out, next);
     };
     switch (s.cause) {
     case attn::Cause::Unknown: break;
     case attn::Cause::Weights:
-        then(Tr::tr("The weights caused it: %1 holds NaN or Inf.")
-                 .arg(s.field.empty() ? Tr::tr("a tensor") : str(s.field)));
+        then(StatusTextTr::tr("The weights caused it: %1 holds NaN or Inf.")
+                 .arg(s.field.empty() ? StatusTextTr::tr("a tensor") : str(s.field)));
         break;
     case attn::Cause::Text:
-        then(
-            Tr::tr("The text caused it: the weights are finite, but on this text a value grows "
-                   "beyond the range of a float."));
+        then(StatusTextTr::tr(
+            "The text caused it: the weights are finite, but on this text a value grows "
+            "beyond the range of a float."));
         break;
     case attn::Cause::Edit:
-        then(s.edit >= 0 ? Tr::tr("Edit %1 (%2) caused it; the run without edits is finite.")
-                               .arg(s.edit + 1)
-                               .arg(str(s.subject))
-                         : Tr::tr("The edit caused it; the run without edits is finite."));
+        then(s.edit >= 0
+                 ? StatusTextTr::tr("Edit %1 (%2) caused it; the run without edits is finite.")
+                       .arg(s.edit + 1)
+                       .arg(str(s.subject))
+                 : StatusTextTr::tr("The edit caused it; the run without edits is finite."));
         break;
     }
     return out;
@@ -91,28 +93,31 @@ QString nonFiniteInModel(const attn::Status& s)
 // "FILE: " when the status names a file.
 QString filePrefix(const attn::Status& s)
 {
-    return s.file.empty() ? QString() : Tr::tr("%1: ").arg(str(s.file));
+    return s.file.empty() ? QString() : StatusTextTr::tr("%1: ").arg(str(s.file));
 }
 
 // A refused edit of a model run, with the edit counted from 1.
 QString editRefusal(const attn::Status& s)
 {
-    const QString edit = Tr::tr("Edit %1 (%2)").arg(s.edit + 1).arg(str(s.subject));
+    const QString edit = StatusTextTr::tr("Edit %1 (%2)").arg(s.edit + 1).arg(str(s.subject));
     switch (s.code) {
     case attn::StatusCode::BadLayer:
         if (s.field == "layer")
-            return Tr::tr("%1: the model has %2 layers.").arg(edit).arg(s.limit);
-        if (s.field == "head") return Tr::tr("%1: the model has %2 heads.").arg(edit).arg(s.limit);
+            return StatusTextTr::tr("%1: the model has %2 layers.").arg(edit).arg(s.limit);
+        if (s.field == "head")
+            return StatusTextTr::tr("%1: the model has %2 heads.").arg(edit).arg(s.limit);
         break;
     case attn::StatusCode::BadPosition:
-        return Tr::tr("%1: the text has %2 tokens.").arg(edit).arg(s.limit);
+        return StatusTextTr::tr("%1: the text has %2 tokens.").arg(edit).arg(s.limit);
     case attn::StatusCode::NonFinite:
-        return Tr::tr("%1: the scale is not a finite number.").arg(edit);
+        return StatusTextTr::tr("%1: the scale is not a finite number.").arg(edit);
     case attn::StatusCode::DuplicateEdit:
-        return Tr::tr("%1 changes the same as edit %2; give each once.").arg(edit).arg(s.row + 1);
+        return StatusTextTr::tr("%1 changes the same as edit %2; give each once.")
+            .arg(edit)
+            .arg(s.row + 1);
     default: break;
     }
-    return Tr::tr("%1: %2").arg(edit, str(s.detail));
+    return StatusTextTr::tr("%1: %2").arg(edit, str(s.detail));
 }
 
 // Checkpoints, model runs and tokenizer files. The facts are translated; a sentence only the
@@ -124,66 +129,76 @@ QString modelMessage(const attn::Status& s)
     const QString field = str(s.field);
     const QString detail = str(s.detail);
     switch (s.code) {
-    case attn::StatusCode::FileOpen: return file + Tr::tr("cannot be opened (%1).").arg(detail);
+    case attn::StatusCode::FileOpen:
+        return file + StatusTextTr::tr("cannot be opened (%1).").arg(detail);
     case attn::StatusCode::FileTruncated:
-        return file + Tr::tr("the file is shorter than its header says (%1).").arg(detail);
+        return file +
+               StatusTextTr::tr("the file is shorter than its header says (%1).").arg(detail);
     case attn::StatusCode::HeaderTooLarge:
-        return file + Tr::tr("the header is too large (%1).").arg(detail);
+        return file + StatusTextTr::tr("the header is too large (%1).").arg(detail);
     case attn::StatusCode::HeaderSyntax:
-        return file + Tr::tr("the header is not a valid JSON object (%1).").arg(detail);
+        return file + StatusTextTr::tr("the header is not a valid JSON object (%1).").arg(detail);
     case attn::StatusCode::HeaderField:
-        return file + Tr::tr("%1: its dtype, shape or data_offsets is missing or malformed (%2).")
+        return file + StatusTextTr::tr(
+                          "%1: its dtype, shape or data_offsets is missing or malformed (%2).")
                           .arg(field, detail);
     case attn::StatusCode::UnknownDtype:
-        return file + Tr::tr("%1: a data type this program does not know (%2).").arg(field, detail);
+        return file + StatusTextTr::tr("%1: a data type this program does not know (%2).")
+                          .arg(field, detail);
     case attn::StatusCode::UnsupportedDtype:
-        return file + Tr::tr("%1: a data type the model cannot use (%2).").arg(field, detail);
+        return file +
+               StatusTextTr::tr("%1: a data type the model cannot use (%2).").arg(field, detail);
     case attn::StatusCode::BadOffsets:
-        return file + Tr::tr(
+        return file + StatusTextTr::tr(
                           "%1: its data offsets are out of range or disagree with its shape "
                           "(%2).")
                           .arg(field, detail);
     case attn::StatusCode::Overlap:
-        return file + Tr::tr("%1 shares bytes with another tensor.").arg(field);
+        return file + StatusTextTr::tr("%1 shares bytes with another tensor.").arg(field);
     case attn::StatusCode::ConfigField:
         return file + (field.isEmpty()
-                           ? Tr::tr("the configuration cannot be read (%1).").arg(detail)
-                           : Tr::tr("the field %1 is missing or wrong (%2).").arg(field, detail));
+                           ? StatusTextTr::tr("the configuration cannot be read (%1).").arg(detail)
+                           : StatusTextTr::tr("the field %1 is missing or wrong (%2).")
+                                 .arg(field, detail));
     case attn::StatusCode::UnsupportedModel:
-        return file + Tr::tr("%1: this model or option is not supported (%2).").arg(field, detail);
+        return file + StatusTextTr::tr("%1: this model or option is not supported (%2).")
+                          .arg(field, detail);
     case attn::StatusCode::MissingTensor:
-        return file + Tr::tr("the tensor %1 is missing (%2).").arg(field, detail);
+        return file + StatusTextTr::tr("the tensor %1 is missing (%2).").arg(field, detail);
     case attn::StatusCode::TensorShape:
-        return file + Tr::tr("%1 has the wrong shape (%2).").arg(field, detail);
-    case attn::StatusCode::EmptyInput: return Tr::tr("There are no tokens to run.");
+        return file + StatusTextTr::tr("%1 has the wrong shape (%2).").arg(field, detail);
+    case attn::StatusCode::EmptyInput: return StatusTextTr::tr("There are no tokens to run.");
     case attn::StatusCode::TooLong:
         if (s.limit >= 0)
-            return Tr::tr(
+            return StatusTextTr::tr(
                        "The text has %1 tokens, more than the model's %2 positions; it is "
                        "not cut short.")
                 .arg(s.value)
                 .arg(s.limit);
-        return Tr::tr("There is not enough memory for this many tokens.");
+        return StatusTextTr::tr("There is not enough memory for this many tokens.");
     case attn::StatusCode::TokenOutOfRange:
-        return Tr::tr("Token %1 has the id %2, outside the vocabulary of %3.")
+        return StatusTextTr::tr("Token %1 has the id %2, outside the vocabulary of %3.")
             .arg(s.position + 1)
             .arg(s.value)
             .arg(s.limit);
     case attn::StatusCode::BadPosition:
         if (s.position >= 0 && s.limit >= 0)
-            return Tr::tr("Position %1 is outside the %2 tokens.").arg(s.position + 1).arg(s.limit);
+            return StatusTextTr::tr("Position %1 is outside the %2 tokens.")
+                .arg(s.position + 1)
+                .arg(s.limit);
         break;
     case attn::StatusCode::BadLayer:
-        return Tr::tr("%1: this layer or head is not in the model or not in the run (%2).")
+        return StatusTextTr::tr(
+                   "%1: this layer or head is not in the model or not in the run (%2).")
             .arg(field, detail);
     case attn::StatusCode::NonFinite:
         if (s.detail.empty()) return nonFiniteInModel(s);
         break;
-    case attn::StatusCode::Cancelled: return Tr::tr("Cancelled.");
+    case attn::StatusCode::Cancelled: return StatusTextTr::tr("Cancelled.");
     case attn::StatusCode::TokenizerFile:
-        return file + Tr::tr("the tokenizer file cannot be read (%1).").arg(detail);
+        return file + StatusTextTr::tr("the tokenizer file cannot be read (%1).").arg(detail);
     case attn::StatusCode::TokenizerSyntax:
-        return file + Tr::tr("the tokenizer file is not valid (%1).").arg(detail);
+        return file + StatusTextTr::tr("the tokenizer file is not valid (%1).").arg(detail);
     default: break;
     }
     return str(attn::describe(s));
@@ -202,20 +217,26 @@ QString statusMessage(const attn::Status& s)
     QString what;
     switch (s.code) {
     case attn::StatusCode::Ok: return {};
-    case attn::StatusCode::EmptyTarget: what = Tr::tr("The sequence has no tokens."); break;
-    case attn::StatusCode::EmptySource:
-        what = Tr::tr("Cross-attention needs a source sequence with at least one token.");
+    case attn::StatusCode::EmptyTarget:
+        what = StatusTextTr::tr("The sequence has no tokens.");
         break;
-    case attn::StatusCode::NoHeads: what = Tr::tr("There must be at least one head."); break;
-    case attn::StatusCode::ZeroModelDim: what = Tr::tr("The embedding dimension is 0."); break;
+    case attn::StatusCode::EmptySource:
+        what = StatusTextTr::tr("Cross-attention needs a source sequence with at least one token.");
+        break;
+    case attn::StatusCode::NoHeads:
+        what = StatusTextTr::tr("There must be at least one head.");
+        break;
+    case attn::StatusCode::ZeroModelDim:
+        what = StatusTextTr::tr("The embedding dimension is 0.");
+        break;
     case attn::StatusCode::ZeroKeyDim:
-        what = Tr::tr("The key dimension d_k must be at least 1.");
+        what = StatusTextTr::tr("The key dimension d_k must be at least 1.");
         break;
     case attn::StatusCode::ZeroValueDim:
-        what = Tr::tr("The value dimension d_v must be at least 1.");
+        what = StatusTextTr::tr("The value dimension d_v must be at least 1.");
         break;
     case attn::StatusCode::ShapeMismatch:
-        what = Tr::tr("%1 should be %2 × %3 but is %4 × %5.")
+        what = StatusTextTr::tr("%1 should be %2 × %3 but is %4 × %5.")
                    .arg(field)
                    .arg(s.expectedRows)
                    .arg(s.expectedCols)
@@ -224,54 +245,56 @@ QString statusMessage(const attn::Status& s)
         return what;
     case attn::StatusCode::NonFinite:
         if (s.row < 0 || s.col < 0)
-            return Tr::tr("%1 holds a value that is not a finite number.").arg(field);
-        what = Tr::tr("%1 holds a value that is not a finite number (row %2, column %3).")
+            return StatusTextTr::tr("%1 holds a value that is not a finite number.").arg(field);
+        what = StatusTextTr::tr("%1 holds a value that is not a finite number (row %2, column %3).")
                    .arg(field)
                    .arg(s.row + 1)
                    .arg(s.col + 1);
         return what;
     case attn::StatusCode::MaskShape:
-        what = Tr::tr("The mask should be %1 × %2 but is %3 × %4.")
+        what = StatusTextTr::tr("The mask should be %1 × %2 but is %3 × %4.")
                    .arg(s.expectedRows)
                    .arg(s.expectedCols)
                    .arg(s.row)
                    .arg(s.col);
         return what;
     case attn::StatusCode::BadTemperature:
-        what = Tr::tr("The temperature must be a number greater than 0.");
+        what = StatusTextTr::tr("The temperature must be a number greater than 0.");
         break;
     case attn::StatusCode::SharedNeedsEqualDims:
-        what = Tr::tr("Shared projections need d_v equal to d_k.");
+        what = StatusTextTr::tr("Shared projections need d_v equal to d_k.");
         break;
     case attn::StatusCode::EditOutOfRange:
         if (!field.isEmpty())
-            return Tr::tr("%1: the edit names a head, token or component that does not exist.")
+            return StatusTextTr::tr(
+                       "%1: the edit names a head, token or component that does not exist.")
                 .arg(field);
-        what = Tr::tr("The edit names a head, token or component that does not exist.");
+        what = StatusTextTr::tr("The edit names a head, token or component that does not exist.");
         break;
     case attn::StatusCode::DuplicateEdit:
-        return Tr::tr("%1 edits the same vector (%2) as edit %3; each vector may have one edit.")
+        return StatusTextTr::tr(
+                   "%1 edits the same vector (%2) as edit %3; each vector may have one edit.")
             .arg(field, str(s.subject))
             .arg(s.row + 1);
     case attn::StatusCode::MissingAdditive:
-        return Tr::tr(
+        return StatusTextTr::tr(
                    "%1 is empty: additive scoring needs every head's W_a, U_a and v (d_a at "
                    "least 1).")
             .arg(field);
     case attn::StatusCode::EditScaleTooLarge:
-        return Tr::tr(
+        return StatusTextTr::tr(
                    "%1 is too large: an edit may scale a vector by at most 1e100 (beyond, its "
                    "scores overflow).")
-            .arg(field.isEmpty() ? Tr::tr("The scale") : field);
+            .arg(field.isEmpty() ? StatusTextTr::tr("The scale") : field);
     case attn::StatusCode::BadTarget:
-        return Tr::tr(
+        return StatusTextTr::tr(
                    "%1 is negative at row %2, column %3: a target pattern holds weights of 0 "
                    "or more.")
             .arg(field)
             .arg(s.row + 1)
             .arg(s.col + 1);
     case attn::StatusCode::TooLarge:
-        what = Tr::tr(
+        what = StatusTextTr::tr(
                    "This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer "
                    "tokens or heads.")
                    .arg(s.bytesNeeded >> 20)

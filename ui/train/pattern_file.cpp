@@ -13,7 +13,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class PatternFileTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)  // the context the catalogue already translates
 };
 
@@ -22,7 +22,7 @@ bool readPatternCsv(const QString& path, attn::Matrix& out, QString& error)
 {
     QByteArray bytes;
     if (QString problem; !readUserFile(path, qint64{64} << 20, bytes, problem)) {
-        error = Tr::tr("%1: %2").arg(path, problem);
+        error = PatternFileTr::tr("%1: %2").arg(path, problem);
         return false;
     }
     std::vector<std::vector<double>> rows;
@@ -36,14 +36,16 @@ bool readPatternCsv(const QString& path, attn::Matrix& out, QString& error)
             bool ok = false;
             const double v = cell.toDouble(&ok);
             if (!ok) {
-                error =
-                    Tr::tr("%1: line %2: \"%3\" is not a number").arg(path).arg(l + 1).arg(cell);
+                error = PatternFileTr::tr("%1: line %2: \"%3\" is not a number")
+                            .arg(path)
+                            .arg(l + 1)
+                            .arg(cell);
                 return false;
             }
             row.push_back(v);
         }
         if (!rows.empty() && row.size() != rows.front().size()) {
-            error = Tr::tr("%1: line %2 has %3 cells, the first row %4")
+            error = PatternFileTr::tr("%1: line %2 has %3 cells, the first row %4")
                         .arg(path)
                         .arg(l + 1)
                         .arg(row.size())
@@ -53,7 +55,7 @@ bool readPatternCsv(const QString& path, attn::Matrix& out, QString& error)
         rows.push_back(std::move(row));
     }
     if (rows.empty()) {
-        error = Tr::tr("%1: holds no pattern").arg(path);
+        error = PatternFileTr::tr("%1: holds no pattern").arg(path);
         return false;
     }
     out.resize(static_cast<long>(rows.size()), static_cast<long>(rows.front().size()));
@@ -76,7 +78,7 @@ bool readPatternFile(const QString& path, int head, attn::Matrix& out, QString& 
         return false;
     }
     if (head >= static_cast<int>(sf.session.input.heads.size())) {
-        error = Tr::tr("%1: has no head %2").arg(path).arg(head + 1);
+        error = PatternFileTr::tr("%1: has no head %2").arg(path).arg(head + 1);
         return false;
     }
     attn::AttentionResult result;

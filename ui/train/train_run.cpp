@@ -11,13 +11,6 @@ namespace attnlab {
 
 namespace {
 
-qint64 nowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 // The trained head's weights on example 0 with the current parameters (empty on failure).
 attn::Matrix exampleWeights(const attn::Trainer& trainer)
 {
@@ -102,7 +95,7 @@ void TrainRun::work(std::stop_token stop)
             (void)trainer_.currentLoss(s.loss);
             s.trainer = std::make_shared<const attn::Trainer>(trainer_);
         }
-        lastPost = nowNs();
+        lastPost = steadyNowNs();
         post(std::move(s));
     };
 
@@ -137,7 +130,7 @@ void TrainRun::work(std::stop_token stop)
             continue;
         }
         keepFrame();
-        if (!inFlight_.load() && nowNs() - lastPost >= kSnapshotIntervalMs * 1000000LL)
+        if (!inFlight_.load() && steadyNowNs() - lastPost >= kSnapshotIntervalMs * 1000000LL)
             snapshot(false, {}, generation);
         waitAfterStep(stop, generation);
     }
@@ -161,7 +154,7 @@ void TrainRun::waitAfterStep(const std::stop_token& stop, int generation)
 
 void TrainRun::post(TrainSnapshot snap)
 {
-    snap.postedNs = nowNs();
+    snap.postedNs = steadyNowNs();
     inFlight_.store(true);
     // Queued to this object's (the GUI) thread; dropped by Qt if the run is deleted first.
     QMetaObject::invokeMethod(

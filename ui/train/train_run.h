@@ -12,6 +12,7 @@
 //   snapshot(s)        <-    step, new losses, P of example 0, film-strip frames, [trainer]
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -25,6 +26,14 @@
 #include "core/train/trainer.h"
 
 namespace attnlab {
+
+// The steady clock in nanoseconds: the trainer's snapshots and the panel's redraws are paced by it.
+inline qint64 steadyNowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
 struct TrainSnapshot {
     int steps = 0;                       // steps taken

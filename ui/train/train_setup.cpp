@@ -10,7 +10,7 @@ namespace attnlab {
 
 namespace {
 
-class Tr {
+class TrainSetupTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::TrainerPanel)
 };
 
@@ -36,7 +36,7 @@ bool makeTrainer(const Session& session, const TrainChoice& choice, attn::Traine
     if (choice.task == attn::TaskKind::Pattern) {
         if (choice.pattern.rows() != session.input.queryCount() ||
             choice.pattern.cols() != session.input.keyCount()) {
-            error = Tr::tr("The pattern is %1 x %2, the session's weights %3 x %4.")
+            error = TrainSetupTr::tr("The pattern is %1 x %2, the session's weights %3 x %4.")
                         .arg(choice.pattern.rows())
                         .arg(choice.pattern.cols())
                         .arg(session.input.queryCount())

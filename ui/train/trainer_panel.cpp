@@ -30,13 +30,6 @@ namespace attnlab {
 
 namespace {
 
-qint64 nowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 QStringList labels(const std::vector<std::string>& tokens)
 {
     QStringList out;
@@ -177,7 +170,7 @@ void TrainerPanel::rebuild()
 void TrainerPanel::start()
 {
     if (!run_) return;
-    startedNs_ = nowNs();
+    startedNs_ = steadyNowNs();
     startedSteps_ = run_->last().steps;
     run_->runTo(steps_->value());
     if (otherRun_) otherRun_->runTo(steps_->value());
@@ -194,7 +187,7 @@ void TrainerPanel::pauseRuns()
 void TrainerPanel::stepOnce()
 {
     if (!run_ || !run_->settledTrainer()) return;
-    startedNs_ = nowNs();
+    startedNs_ = steadyNowNs();
     startedSteps_ = run_->last().steps;
     run_->runTo(run_->last().steps + 1);
     updateControls();
@@ -225,7 +218,7 @@ void TrainerPanel::compare()
     connect(otherRun_.get(), &TrainRun::snapshotArrived, this, &TrainerPanel::showOtherSnapshot);
     display_->lossPlot()->setCurveCount(2);
     const int target = std::max(steps_->value(), run_->last().steps);
-    startedNs_ = nowNs();
+    startedNs_ = steadyNowNs();
     startedSteps_ = run_->last().steps;
     if (run_->last().steps < target) run_->runTo(target);
     otherRun_->runTo(target);
@@ -252,7 +245,7 @@ void TrainerPanel::showSnapshot()
 void TrainerPanel::showStatus()
 {
     const TrainSnapshot& s = run_->last();
-    const double seconds = static_cast<double>(nowNs() - startedNs_) / 1e9;
+    const double seconds = static_cast<double>(steadyNowNs() - startedNs_) / 1e9;
     const double last = run_->losses().empty() ? NAN : run_->losses().back();
     QString text = tr("Step %1 of %2 · loss %3")
                        .arg(s.steps)

@@ -24,7 +24,7 @@
 namespace attn::model {
 namespace {
 
-constexpr double kTolerance = 1e-5;
+constexpr double kGemmTolerance = 1e-5;
 
 struct Shape {
     long n, k, m;
@@ -103,7 +103,7 @@ void expectAllLayouts(const std::vector<Shape>& shapes, long pad = 0)
                 for (const int threads : {1, 2})
                     for (const kernels::GemmPath path : kernels::supportedGemmPaths()) {
                         const Case t{s, transposed, withBias, pad};
-                        EXPECT_LE(worstError(path, t, threads), kTolerance)
+                        EXPECT_LE(worstError(path, t, threads), kGemmTolerance)
                             << describe(path, t, threads);
                     }
 }

@@ -14,7 +14,7 @@ namespace {
 
 using test::json;
 
-constexpr double kTolerance = 1e-5;  // float32 products of ≤ 4 layers of n ≤ 12
+constexpr double kAggregateTolerance = 1e-5;  // float32 products of ≤ 4 layers of n ≤ 12
 
 struct FixtureRun {
     Model model;
@@ -59,8 +59,8 @@ TEST_P(Aggregates, AveragesAndRolloutAgreeWithPyTorch)
     const std::vector<FloatMatrix> rollout = attentionRollout(averages);
     const json want =
         json::parse(test::readBytes(test::modelFixture(GetParam()) / "aggregates.json"));
-    EXPECT_LT(worstAgainst(averages, want["averages"]), kTolerance);
-    EXPECT_LT(worstAgainst(rollout, want["rollout"]), kTolerance);
+    EXPECT_LT(worstAgainst(averages, want["averages"]), kAggregateTolerance);
+    EXPECT_LT(worstAgainst(rollout, want["rollout"]), kAggregateTolerance);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, Aggregates, ::testing::Values("gpt2_tiny", "bert_tiny"));
@@ -102,14 +102,15 @@ TEST(Aggregates, RolloutMatchesANaiveLoopAndKeepsRowsStochastic)
         for (long i = 0; i < n; ++i) {
             double rowSum = 0.0;
             for (long j = 0; j < n; ++j) {
-                EXPECT_NEAR(rollout[l](i, j), a[static_cast<std::size_t>(i * n + j)], kTolerance);
+                EXPECT_NEAR(rollout[l](i, j), a[static_cast<std::size_t>(i * n + j)],
+                            kAggregateTolerance);
                 rowSum += rollout[l](i, j);
                 // Causal model: nothing flows from a later token, through any number of layers.
                 if (j > i) {
                     EXPECT_EQ(rollout[l](i, j), 0.0f);
                 }
             }
-            EXPECT_NEAR(rowSum, 1.0, kTolerance);
+            EXPECT_NEAR(rowSum, 1.0, kAggregateTolerance);
         }
     }
 }

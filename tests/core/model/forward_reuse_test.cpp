@@ -14,7 +14,7 @@ namespace {
 // is a matrix-vector product (Eigen's), summed in another order than the packed kernel's that
 // a full pass uses. Relative to the value, absolute below 1; a row computed from the wrong
 // cached rows is off by 1e-2 or more.
-constexpr float kTolerance = 5e-6f;
+constexpr float kReuseTolerance = 5e-6f;
 
 ForwardOptions typing()
 {
@@ -34,14 +34,17 @@ void expectSameRun(const ForwardResult& got, const ForwardResult& want)
     ASSERT_EQ(got.ids, want.ids);
     ASSERT_EQ(got.layers.size(), want.layers.size());
     for (std::size_t l = 0; l < got.layers.size(); ++l) {
-        EXPECT_LE(worst(got.layers[l].hidden, want.layers[l].hidden), kTolerance) << "layer " << l;
-        EXPECT_LE(worst(got.layers[l].normed, want.layers[l].normed), kTolerance) << "layer " << l;
+        EXPECT_LE(worst(got.layers[l].hidden, want.layers[l].hidden), kReuseTolerance)
+            << "layer " << l;
+        EXPECT_LE(worst(got.layers[l].normed, want.layers[l].normed), kReuseTolerance)
+            << "layer " << l;
         ASSERT_EQ(got.layers[l].attention.size(), want.layers[l].attention.size());
         for (std::size_t h = 0; h < got.layers[l].attention.size(); ++h)
-            EXPECT_LE(worst(got.layers[l].attention[h], want.layers[l].attention[h]), kTolerance)
+            EXPECT_LE(worst(got.layers[l].attention[h], want.layers[l].attention[h]),
+                      kReuseTolerance)
                 << "layer " << l << " head " << h;
     }
-    EXPECT_LE(worst(got.residual, want.residual), kTolerance);
+    EXPECT_LE(worst(got.residual, want.residual), kReuseTolerance);
     EXPECT_LE(worst(got.logits, want.logits), 1e-5f);
     ASSERT_EQ(got.predictions.size(), want.predictions.size());
     for (std::size_t i = 0; i < got.predictions.size(); ++i) {

@@ -16,7 +16,7 @@ namespace {
 using test::json;
 
 constexpr double kWeightTolerance = 1e-4;
-constexpr double kLogitTolerance = 1e-3;
+constexpr double kEditLogitTolerance = 1e-3;
 
 HeadEdit editOf(const json& j)
 {
@@ -61,7 +61,7 @@ TEST_P(HeadEdits, AgreeWithPyTorchOnEveryLaterWeightAndTheLogits)
         ASSERT_TRUE(s.ok()) << attn::describe(s);
         const test::TorchGap gap = test::gapToTorch(after, c, n);
         EXPECT_LT(gap.weight, kWeightTolerance);
-        EXPECT_LT(gap.logit, kLogitTolerance);
+        EXPECT_LT(gap.logit, kEditLogitTolerance);
         ASSERT_EQ(after.predictions.size(), c["predictions"].size());
         for (std::size_t p = 0; p < after.predictions.size(); ++p) {
             const json& top = c["predictions"][p]["top"];

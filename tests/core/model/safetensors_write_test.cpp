@@ -21,7 +21,7 @@ TEST(SafetensorsWrite, WrittenTensorsReadBackExactlyAsAlignedViews)
         {"b", {3}, {0.5f, 0.25f, -0.125f}},
         {"empty", {0, 4}, {}}};
     std::string bytes;
-    ASSERT_TRUE(safetensorsBytes(tensors, {{"format", "pt"}}, bytes).ok());
+    ASSERT_TRUE(attn::model::safetensorsBytes(tensors, {{"format", "pt"}}, bytes).ok());
     EXPECT_EQ((bytes.size() - 8 - 4 * 9) % 8, 0u);  // header padded to 8 bytes
     SafetensorsFile file;
     const Status opened = SafetensorsFile::fromMemory(bytes.data(), bytes.size(), "mem", file);
@@ -41,12 +41,12 @@ TEST(SafetensorsWrite, WrittenTensorsReadBackExactlyAsAlignedViews)
 TEST(SafetensorsWrite, ValuesThatDisagreeWithTheShapeOrRepeatedNamesAreRefused)
 {
     std::string bytes;
-    Status s = safetensorsBytes({{"x", {2, 2}, {1.0f, 2.0f, 3.0f}}}, {}, bytes);
+    Status s = attn::model::safetensorsBytes({{"x", {2, 2}, {1.0f, 2.0f, 3.0f}}}, {}, bytes);
     EXPECT_EQ(s.code, StatusCode::TensorShape);
     EXPECT_EQ(s.field, "x");
-    s = safetensorsBytes({{"x", {1}, {1.0f}}, {"x", {1}, {2.0f}}}, {}, bytes);
+    s = attn::model::safetensorsBytes({{"x", {1}, {1.0f}}, {"x", {1}, {2.0f}}}, {}, bytes);
     EXPECT_EQ(s.code, StatusCode::HeaderField);
-    s = safetensorsBytes({{"", {1}, {1.0f}}}, {}, bytes);
+    s = attn::model::safetensorsBytes({{"", {1}, {1.0f}}}, {}, bytes);
     EXPECT_EQ(s.code, StatusCode::HeaderField);
 }
 

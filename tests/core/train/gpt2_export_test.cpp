@@ -23,7 +23,7 @@
 namespace attn::gpt2::test {
 namespace {
 
-constexpr double kTolerance = 1e-4;
+constexpr double kExportTolerance = 1e-4;
 
 void checkExport(bool attentionOnly)
 {
@@ -66,7 +66,7 @@ void checkExport(bool attentionOnly)
     }
     std::printf("[ figures  ] %s: inference vs training logits, max difference %.2e\n",
                 attentionOnly ? "attention-only" : "full", worst);
-    EXPECT_LE(worst, kTolerance);
+    EXPECT_LE(worst, kExportTolerance);
 }
 
 TEST(Gpt2Export, InferenceLogitsOfTheExportedCheckpointEqualTheTrainingPass)

@@ -23,7 +23,7 @@ namespace attn::gpt2::test {
 namespace {
 
 constexpr double kStep = 1e-3;
-constexpr double kTolerance = 1e-6;
+constexpr double kFiniteDifferenceLimit = 1e-6;
 constexpr double kNormFloor = 1e-3;
 constexpr int kSamplesPerTensor = 6;
 
@@ -67,7 +67,7 @@ void checkEveryTensor(const Config& config, const Batch& batch, const char* labe
             fd2 += fd * fd;
         }
         const double error = std::sqrt(diff2) / std::max(std::sqrt(fd2), kNormFloor);
-        EXPECT_LE(error, kTolerance) << t.name << " (|g_fd| " << std::sqrt(fd2) << ")";
+        EXPECT_LE(error, kFiniteDifferenceLimit) << t.name << " (|g_fd| " << std::sqrt(fd2) << ")";
         if (error >= worst) {
             worst = error;
             worstName = t.name;

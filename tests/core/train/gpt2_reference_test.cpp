@@ -25,7 +25,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kTolerance = 1e-12;
+constexpr double kTorchLimit = 1e-12;
 
 json loadFixture()
 {
@@ -57,7 +57,7 @@ void checkVariant(const json& fixture, const json& variant)
     trainer.backward();
 
     const double lossError = std::abs(loss - variant["loss"].get<double>());
-    EXPECT_LE(lossError, kTolerance);
+    EXPECT_LE(lossError, kTorchLimit);
     const json& grads = variant["grads"];
     ASSERT_EQ(grads.size(), trainer.parameters().tensors.size());
     double worst = 0.0;
@@ -69,7 +69,7 @@ void checkVariant(const json& fixture, const json& variant)
         double error = 0.0;
         for (std::size_t i = 0; i < t.count; ++i)
             error = std::max(error, std::abs(trainer.gradients()[t.offset + i] - expected[i]));
-        EXPECT_LE(error, kTolerance) << t.name;
+        EXPECT_LE(error, kTorchLimit) << t.name;
         if (error >= worst) {
             worst = error;
             worstName = t.name;

@@ -12,7 +12,7 @@
 namespace attn::test {
 namespace {
 
-constexpr double kTolerance = 1e-6;
+constexpr double kFiniteDifferenceTolerance = 1e-6;
 // The finite-difference reference itself must be far more accurate than what it checks.
 constexpr double kSpreadTolerance = 1e-8;
 
@@ -25,7 +25,7 @@ FdReport checkCase(const GradCase& c, const char* label)
     EXPECT_TRUE(objectiveGradients<double>(in, objective, grads));
     const FdReport report = finiteDifferenceCheck(in, objective, grads);
     for (const MatrixCheck& m : report.matrices) {
-        EXPECT_LE(m.relError, kTolerance)
+        EXPECT_LE(m.relError, kFiniteDifferenceTolerance)
             << label << ": " << m.name << " (|g_fd| " << m.norm << ")";
         EXPECT_LE(m.fdSpread, kSpreadTolerance) << label << ": " << m.name;
     }
@@ -147,7 +147,7 @@ TEST(GradFiniteDifference, EveryParameterMatchesCentralDifferences_CausalPrefixB
     ASSERT_TRUE(objectiveGradients<double>(in, objective, grads));
     const FdReport report = finiteDifferenceCheck(in, objective, grads);
     for (const MatrixCheck& m : report.matrices) {
-        EXPECT_LE(m.relError, kTolerance) << m.name;
+        EXPECT_LE(m.relError, kFiniteDifferenceTolerance) << m.name;
         EXPECT_LE(m.fdSpread, kSpreadTolerance) << m.name;
     }
     std::printf("[ figures  ] %-44s worst rel. error %.2e (%s)\n", "causal prefix blocks n=131",
