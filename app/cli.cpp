@@ -43,8 +43,9 @@ QString editHelp()
 bool isCliCommand(int argc, char** argv)
 {
     if (argc < 2) return false;
-    static const char* const commands[] = {"render", "compute", "lessons", "model",     "train",
-                                           "help",   "--help",  "-h",      "--version", "-v"};
+    static const char* const commands[] = {"render", "compute",     "lessons",   "model",
+                                           "train",  "train-model", "heads",     "help",
+                                           "--help", "-h",          "--version", "-v"};
     for (const char* c : commands)
         if (std::strcmp(argv[1], c) == 0) return true;
     return false;
@@ -114,6 +115,9 @@ QString usageText(const QString& command)
     }
     if (all || command == QLatin1String("model")) text += modelUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("train")) text += trainUsage() + QLatin1Char('\n');
+    if (all || command == QLatin1String("train-model"))
+        text += trainModelUsage() + QLatin1Char('\n');
+    if (all || command == QLatin1String("heads")) text += headsUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("lessons"))
         text += CliTr::tr(
             "Usage: attnlab lessons\n  Lists the built-in lessons: one per line, the id and "
@@ -180,6 +184,8 @@ int runCli(const QStringList& arguments)
     if (command == QLatin1String("lessons")) return runLessons(args);
     if (command == QLatin1String("model")) return runModel(args);
     if (command == QLatin1String("train")) return runTrain(args);
+    if (command == QLatin1String("train-model")) return runTrainModel(args);
+    if (command == QLatin1String("heads")) return runHeads(args);
     return usageError(QString(), CliTr::tr("unknown command \"%1\"").arg(command));
 }
 

@@ -35,6 +35,12 @@ QString modelUsage();
 // attnlab train (cli_train.cpp): learns a session's projections on a task.
 int runTrain(const QStringList& args);
 QString trainUsage();
+// attnlab train-model (cli_train_model.cpp): trains a whole GPT-2 and writes its folder.
+int runTrainModel(const QStringList& args);
+QString trainModelUsage();
+// attnlab heads (cli_heads.cpp): every head's detector scores.
+int runHeads(const QStringList& args);
+QString headsUsage();
 
 // Options every command shares.
 inline const QCommandLineOption kHelpOption({QStringLiteral("h"), QStringLiteral("help")},

@@ -278,16 +278,12 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::build(
         t.pieces_[slot] = token;
         t.vocab_[token] = static_cast<int>(id);
     }
+    // A byte-level vocabulary need not hold every byte: a character-level one (what
+    // `attnlab train-model` writes) holds only its text's bytes. As in Hugging Face's
+    // tokenizers without an unknown token, bytes it lacks are left out of the ids.
     for (int byte = 0; byte < 256; ++byte) {
         std::string symbol;
         unicode::appendUtf8(symbol, byteToUnicode(static_cast<std::uint8_t>(byte)));
-        if (!t.vocab_.count(symbol)) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "0x%02X", byte);
-            return tokenizerError(vocabName, "the vocabulary lacks \"" + symbol +
-                                                 "\", the symbol of byte " + hex +
-                                                 " (not a byte-level BPE vocabulary?)");
-        }
         t.byteSymbols_[byte] = t.intern(symbol);
     }
     for (std::size_t rank = 0; rank < merges.size(); ++rank) {
@@ -349,13 +345,15 @@ void Gpt2Tokenizer::bpe(const std::string& pieceBytes, std::vector<int>& ids) co
             ids.push_back(id);
             continue;
         }
-        // A merge produced a string the vocabulary lacks (a malformed pair of files): fall
-        // back to its single bytes, which build() guaranteed to exist.
+        // A merge produced a string the vocabulary lacks (a malformed pair of files), or a
+        // byte is not in it: fall back to the single bytes the vocabulary has.
         const std::u32string cps =
             unicode::decodeUtf8(symbolText_[static_cast<std::size_t>(symbol)]);
         for (char32_t cp : cps) {
             const int byte = unicodeToByte(cp);
-            if (byte >= 0) ids.push_back(symbolId_[static_cast<std::size_t>(byteSymbols_[byte])]);
+            if (byte < 0) continue;
+            const int byteId = symbolId_[static_cast<std::size_t>(byteSymbols_[byte])];
+            if (byteId >= 0) ids.push_back(byteId);
         }
     }
 }

@@ -3,11 +3,39 @@
 
 #include <system_error>
 
+#include "core/tokenize/unicode.h"
+
 namespace attn::tok {
 
 std::vector<int> Tokenizer::encode(std::string_view utf8) const
 {
     return std::visit([&](const auto& t) { return t.encode(utf8); }, impl_);
+}
+
+std::vector<int> ordinaryTokenIds(const Tokenizer& tokenizer, long vocab)
+{
+    const auto special = [](const std::string& p) {
+        return (p.starts_with("[") && p.ends_with("]")) ||
+               (p.starts_with("<|") && p.ends_with("|>"));
+    };
+    std::vector<int> out;
+    for (int id = 0; id < vocab; ++id) {
+        if (const auto* g = tokenizer.gpt2()) {
+            const std::string bytes = g->tokenBytes(id);
+            if (bytes.empty() || special(g->piece(id))) continue;
+            bool whole = true;
+            for (std::size_t i = 0; i < bytes.size() && whole;) {
+                const std::size_t n = unicode::validSequenceLength(bytes, i);
+                whole = n > 0;
+                i += n;
+            }
+            if (whole) out.push_back(id);
+        } else if (const auto* b = tokenizer.bert()) {
+            const std::string& p = b->piece(id);
+            if (!p.empty() && !special(p)) out.push_back(id);
+        }
+    }
+    return out;
 }
 
 Token Tokenizer::token(int id) const

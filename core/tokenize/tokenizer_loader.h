@@ -48,6 +48,11 @@ private:
     std::variant<Gpt2Tokenizer, BertTokenizer> impl_;
 };
 
+// The ids below `vocab` that stand for ordinary text: a GPT-2 token whose bytes are whole
+// UTF-8 characters (not a piece of one), a BERT token that is not bracketed ("[CLS]",
+// "[unused0]"), neither a special "<|...|>" token. The head detectors draw from these.
+std::vector<int> ordinaryTokenIds(const Tokenizer& tokenizer, long vocab);
+
 // modelType is "gpt2" or "bert" (as config.json's "model_type" says).
 Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string_view modelType);
 

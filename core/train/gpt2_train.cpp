@@ -375,4 +375,12 @@ std::span<const double> Trainer::logits() const
             static_cast<std::size_t>(B_ * T_ * params_.config.vocab)};
 }
 
+std::span<const double> Trainer::attention(int layer) const
+{
+    if (B_ == 0 || layer < 0 || layer >= static_cast<int>(layout_.layers.size())) return {};
+    const Config& c = params_.config;
+    return {acts_.data() + layout_.layers[static_cast<std::size_t>(layer)].att,
+            static_cast<std::size_t>(B_ * c.heads * T_ * T_)};
+}
+
 }  // namespace attn::gpt2

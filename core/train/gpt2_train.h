@@ -160,6 +160,10 @@ public:
     [[nodiscard]] const Buffer& gradients() const { return grads_; }
     // The last forward()'s logits, B * T rows of V.
     [[nodiscard]] std::span<const double> logits() const;
+    // The last forward()'s attention weights of `layer`: [B, H, T, T], row i = query i.
+    [[nodiscard]] std::span<const double> attention(int layer) const;
+    // The learning rate of the next steps (a schedule sets it before each step).
+    void setLearningRate(double rate) { settings_.learningRate = rate; }
     [[nodiscard]] long steps() const { return steps_; }
     // Threads the passes may use; the results are the same bit for bit whatever the count.
     // One by default: with the cores busy elsewhere, threads that wait for each other at every

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attnlab heads --model DIR [--m 32] [--count 16] [--seed K] [-o scores.json]: every head's
+// detector scores (core/model/head_detect.h), printed as a table and written as JSON.
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "app/cli.h"
+#include "core/model/head_detect.h"
+#include "core/tokenize/tokenizer_loader.h"
+
+namespace attnlab::cli {
+
+namespace {
+
+class CliHeadsTr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
+};
+
+const QCommandLineOption kHeadsModel(QStringLiteral("model"), QString(), QStringLiteral("dir"));
+const QCommandLineOption kHalf(QStringLiteral("m"), QString(), QStringLiteral("m"));
+const QCommandLineOption kCount(QStringLiteral("count"), QString(), QStringLiteral("n"));
+const QCommandLineOption kHeadsSeed(QStringLiteral("seed"), QString(), QStringLiteral("K"));
+
+bool positive(const QCommandLineParser& p, const QCommandLineOption& o, long hi, long& value,
+              int& code)
+{
+    if (!p.isSet(o)) return true;
+    bool ok = false;
+    const qlonglong v = p.value(o).toLongLong(&ok);
+    if (ok && v >= 1 && v <= hi) {
+        value = static_cast<long>(v);
+        return true;
+    }
+    code = usageError(QStringLiteral("heads"),
+                      CliHeadsTr::tr("--%1 must be a whole number from 1 to %2")
+                          .arg(o.names().constFirst())
+                          .arg(hi));
+    return false;
+}
+
+}  // namespace
+
+QString headsUsage()
+{
+    return CliHeadsTr::tr(
+        "Usage: attnlab heads --model DIR [--m 32] [--count 16] [--seed K] [-o scores.json]\n"
+        "  What kind of head each head is. The model reads --count sequences of m random\n"
+        "  tokens of its vocabulary followed by the same m tokens; for every layer and\n"
+        "  head, averaged over the sequences:\n"
+        "    previous-token  mean P[i, i-1] over i >= 1\n"
+        "    duplicate-token mean P[i, i-m] over i >= m (the earlier copy of the token)\n"
+        "    induction       mean P[i, i-m+1] over i >= m (the token after that copy)\n"
+        "    first-token     mean P[i, 0] over i >= 1 (an attention sink)\n"
+        "  Prints a table; -o writes {\"layers\": [{\"heads\": [{\"previous_token\",\n"
+        "  \"duplicate_token\", \"induction\", \"first_token\"}]}]} (layers and heads in\n"
+        "  order, from 1 on screen). The same seed draws the same tokens.\n");
+}
+
+int runHeads(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("heads");
+    QCommandLineParser parser;
+    parser.addOptions({kHeadsModel, kHalf, kCount, kHeadsSeed, kOutputOption});
+    int code = Success;
+    if (!parseCommand(parser, args, code)) return code;
+    if (!parser.isSet(kHeadsModel)) return usageError(cmd, CliHeadsTr::tr("--model DIR is needed"));
+    attn::model::DetectSpec spec;
+    long seed = 1;
+    if (!positive(parser, kHalf, 1 << 20, spec.m, code) ||
+        !positive(parser, kCount, 100000, spec.count, code) ||
+        !positive(parser, kHeadsSeed, 2147483647L, seed, code))
+        return code;
+    spec.seed = static_cast<std::uint64_t>(seed);
+    const std::string folder = QFile::encodeName(parser.value(kHeadsModel)).toStdString();
+    attn::model::Model model;
+    if (const attn::Status s = attn::model::Model::load(folder, model); !s.ok())
+        return fail(BadInput, QString::fromStdString(attn::describe(s)));
+    auto loaded = attn::tok::loadTokenizer(folder, model.config().modelType);
+    if (const auto* e = std::get_if<attn::Status>(&loaded))
+        return fail(BadInput, QString::fromStdString(attn::describe(*e)));
+    spec.candidates =
+        attn::tok::ordinaryTokenIds(std::get<attn::tok::Tokenizer>(loaded), model.config().vocab);
+    attn::HeadScoreTable table;
+    if (const attn::Status s = attn::model::detectHeads(model, spec, table); !s.ok())
+        return fail(BadInput, QString::fromStdString(attn::describe(s)));
+
+    QJsonArray layers;
+    QString text = CliHeadsTr::tr("layer head  previous  duplicate  induction  first\n");
+    for (std::size_t l = 0; l < table.size(); ++l) {
+        QJsonArray heads;
+        for (std::size_t h = 0; h < table[l].size(); ++h) {
+            QJsonObject o;
+            QString line = QStringLiteral("%1 %2").arg(l + 1, 5).arg(h + 1, 4);
+            for (attn::HeadKind k : attn::kHeadKinds) {
+                const double v = attn::scoreOf(table[l][h], k);
+                o[QLatin1String(attn::headKindKey(k))] = v;
+                line += QStringLiteral("  %1").arg(v, 9, 'f', 4);
+            }
+            heads.append(o);
+            text += line + QLatin1Char('\n');
+        }
+        layers.append(QJsonObject{{QStringLiteral("heads"), heads}});
+    }
+    for (attn::HeadKind k : attn::kHeadKinds) {
+        int layer = -1, head = -1;
+        attn::bestHead(table, k, layer, head);
+        if (layer >= 0)
+            text += CliHeadsTr::tr("highest %1: layer %2 head %3 (%4)\n")
+                        .arg(QLatin1String(attn::headKindKey(k)))
+                        .arg(layer + 1)
+                        .arg(head + 1)
+                        .arg(attn::scoreOf(table[layer][head], k), 0, 'f', 4);
+    }
+    if (parser.isSet(kOutputOption)) {
+        const QJsonObject root{{QStringLiteral("layers"), layers}};
+        if (int c = writeOutput(parser.value(kOutputOption),
+                                QJsonDocument(root).toJson(QJsonDocument::Indented));
+            c != Success)
+            return c;
+    }
+    return printOut(text);
+}
+
+}  // namespace attnlab::cli

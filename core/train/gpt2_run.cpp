@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/train/gpt2_run.h"
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <numbers>
+
+#include "core/io/atomic_file.h"
+#include "core/train/gpt2_export.h"
+
+namespace attn::gpt2 {
+
+namespace {
+
+// The streams the run draws from, apart from the initialisation (seed itself): the data, and
+// the measures' fixed sequences (the same for every seed, so that runs compare).
+constexpr std::uint64_t kDataStream = 0xD1B54A32D192ED03ULL;
+constexpr std::uint64_t kProbeSeed = 20220308;   // copy-accuracy probe
+constexpr std::uint64_t kDetectSeed = 20220309;  // repeated sequences of the head scores
+
+Status sizeError(const std::string& field, const std::string& detail)
+{
+    return failure(StatusCode::ConfigField, "", field, detail);
+}
+
+nlohmann::ordered_json scoresJson(const HeadScoreTable& table)
+{
+    nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+    for (const auto& layer : table) {
+        nlohmann::ordered_json heads = nlohmann::ordered_json::array();
+        for (const HeadScores& s : layer) {
+            nlohmann::ordered_json h = nlohmann::ordered_json::object();
+            for (HeadKind k : kHeadKinds) h[headKindKey(k)] = scoreOf(s, k);
+            heads.push_back(h);
+        }
+        layers.push_back({{"heads", heads}});
+    }
+    return layers;
+}
+
+}  // namespace
+
+CharVocabulary letterVocabulary()
+{
+    CharVocabulary v;
+    (void)buildCharVocabulary("abcdefghijklmnopqrstuvwxyz", "letters", v);
+    return v;
+}
+
+Status ModelRun::create(const RunSpec& spec, std::unique_ptr<ModelRun>& out)
+{
+    if (spec.steps < 1) return sizeError("steps", "must be at least 1");
+    if (spec.batch < 1) return sizeError("batch", "must be at least 1");
+    if (spec.context < 2) return sizeError("context", "must be at least 2");
+    if (!(spec.learningRate > 0.0) || !std::isfinite(spec.learningRate))
+        return sizeError("lr", "must be a number above 0");
+    CharVocabulary vocab;
+    std::vector<int> ids;
+    if (spec.data == DataKind::Induction) {
+        vocab = letterVocabulary();
+    } else {
+        if (Status s = buildCharVocabulary(spec.corpus, spec.corpusName, vocab); !s.ok()) return s;
+        ids = encodeCharacters(vocab, spec.corpus);
+        if (static_cast<long>(ids.size()) < spec.context + 1) {
+            Status s = failure(StatusCode::TooLong, "", spec.corpusName,
+                               "has fewer characters than one window of the context plus one");
+            s.value = static_cast<long>(ids.size());
+            s.limit = spec.context + 1;
+            return s;
+        }
+    }
+    Config c;
+    c.vocab = static_cast<long>(vocab.pieces.size());
+    c.maxT = spec.context;
+    c.layers = spec.layers;
+    c.heads = spec.heads;
+    c.channels = spec.channels;
+    c.attentionOnly = spec.attentionOnly;
+    Parameters params;
+    if (Status s = makeParameters(c, params); !s.ok()) return s;
+    initialise(params, spec.seed, spec.initStd);
+    out.reset(new ModelRun(spec, std::move(params), std::move(vocab), std::move(ids)));
+    return Status::success();
+}
+
+ModelRun::ModelRun(const RunSpec& spec, Parameters params, CharVocabulary vocab,
+                   std::vector<int> ids)
+    : spec_(spec),
+      trainer_(std::move(params),
+               AdamSettings{spec.learningRate, 0.9, 0.999, 1e-8, spec.weightDecay, spec.clipNorm}),
+      vocab_(std::move(vocab)),
+      corpusIds_(std::move(ids)),
+      data_(spec.seed ^ kDataStream)
+{
+    if (spec_.data == DataKind::Induction)
+        probe_ = makeCopyProbe(spec_.context / 2, spec_.probeCount, kProbeSeed);
+}
+
+double ModelRun::rateAt(long k) const
+{
+    const double top = spec_.learningRate;
+    if (spec_.warmup > 0 && k <= spec_.warmup)
+        return top * static_cast<double>(k) / static_cast<double>(spec_.warmup);
+    if (spec_.finalFraction >= 1.0 || spec_.steps <= spec_.warmup) return top;
+    const double progress = static_cast<double>(k - spec_.warmup) /
+                            static_cast<double>(std::max(1L, spec_.steps - spec_.warmup));
+    const double cosine = 0.5 * (1.0 + std::cos(std::numbers::pi * std::min(1.0, progress)));
+    return top * (spec_.finalFraction + (1.0 - spec_.finalFraction) * cosine);
+}
+
+Status ModelRun::step()
+{
+    const long B = spec_.batch, T = spec_.context;
+    if (spec_.data == DataKind::Induction)
+        inductionBatch(data_, B, T, spec_.mix, tokens_, targets_);
+    else
+        corpusBatch(data_, corpusIds_, B, T, tokens_, targets_);
+    trainer_.setLearningRate(rateAt(trainer_.steps() + 1));
+    double loss = 0.0;
+    if (Status s = trainer_.step({tokens_, targets_, B, T}, loss); !s.ok()) return s;
+    losses_.push_back(loss);
+    const long k = trainer_.steps();
+    if ((spec_.evalEvery > 0 && k % spec_.evalEvery == 0) || k == spec_.steps) measure();
+    return Status::success();
+}
+
+double ModelRun::copyAccuracy()
+{
+    if (spec_.data != DataKind::Induction || probe_.count == 0) return -1.0;
+    const long chunk = std::min(spec_.batch, probe_.count);
+    const long V = trainer_.parameters().config.vocab;
+    long hits = 0, scored = 0;
+    for (long first = 0; first < probe_.count; first += chunk) {
+        const long rows = std::min(chunk, probe_.count - first);
+        const auto begin = static_cast<std::size_t>(first * probe_.T);
+        const auto size = static_cast<std::size_t>(rows * probe_.T);
+        double loss = 0.0;
+        const Batch b{std::span<const int>(probe_.tokens).subspan(begin, size),
+                      std::span<const int>(probe_.targets).subspan(begin, size), rows, probe_.T};
+        if (!trainer_.forward(b, loss).ok()) return -1.0;
+        countCopyHits(probe_, first, rows, trainer_.logits(), V, hits, scored);
+    }
+    return scored > 0 ? static_cast<double>(hits) / static_cast<double>(scored) : -1.0;
+}
+
+std::vector<std::vector<int>> ModelRun::detectSequences() const
+{
+    const long m = spec_.context / 2;
+    const long pool = spec_.data == DataKind::Induction ? kLetters : vocab_.characters;
+    Rng rng(kDetectSeed);
+    std::vector<std::vector<int>> out(static_cast<std::size_t>(spec_.detectCount));
+    for (std::vector<int>& row : out) {
+        row.resize(static_cast<std::size_t>(2 * m));
+        for (long i = 0; i < m; ++i) {
+            const auto k = static_cast<long>(rng.uniform() * static_cast<double>(pool));
+            row[static_cast<std::size_t>(i)] = static_cast<int>(std::min(pool - 1, k));
+        }
+        std::copy_n(row.begin(), m, row.begin() + m);
+    }
+    return out;
+}
+
+HeadScoreTable ModelRun::headScores()
+{
+    const long m = spec_.context / 2, T = 2 * m, count = spec_.detectCount;
+    std::vector<int> tokens;
+    for (const std::vector<int>& row : detectSequences())
+        tokens.insert(tokens.end(), row.begin(), row.end());
+    double loss = 0.0;
+    const HeadScoreTable none;
+    if (!trainer_.forward({tokens, tokens, count, T}, loss).ok()) return none;
+    const Config& c = trainer_.parameters().config;
+    HeadScoreTable table(static_cast<std::size_t>(c.layers),
+                         std::vector<HeadScores>(static_cast<std::size_t>(c.heads)));
+    for (int l = 0; l < c.layers; ++l) {
+        const std::span<const double> att = trainer_.attention(l);
+        for (long b = 0; b < count; ++b) {
+            for (long h = 0; h < c.heads; ++h)
+                addScores(table[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)],
+                          scoreRepeated(att.data() + ((b * c.heads + h) * T * T), m));
+        }
+    }
+    divideScores(table, static_cast<double>(count));
+    return table;
+}
+
+void ModelRun::measure()
+{
+    Measure m;
+    m.step = trainer_.steps();
+    m.loss = losses_.empty() ? 0.0 : losses_.back();
+    m.copyAccuracy = copyAccuracy();
+    m.heads = headScores();
+    measures_.push_back(std::move(m));
+}
+
+std::string ModelRun::trainingJson(const std::string& command, double seconds) const
+{
+    const RunSpec& s = spec_;
+    nlohmann::ordered_json j;
+    j["command"] = command;
+    j["seed"] = s.seed;
+    j["data"] = s.data == DataKind::Induction ? "induction" : "corpus";
+    if (s.data == DataKind::Corpus) {
+        j["corpus"] = s.corpusName;
+        j["corpus_characters"] = corpusIds_.size();
+    } else {
+        j["induction_mix"] = {{"k_min", s.mix.kMin},
+                              {"k_max", s.mix.kMax},
+                              {"repeat_chance", s.mix.repeatChance},
+                              {"periodic_chance", s.mix.periodicChance},
+                              {"gap_max", s.mix.gapMax}};
+    }
+    j["model"] = {{"layers", s.layers},
+                  {"heads", s.heads},
+                  {"d_model", s.channels},
+                  {"context", s.context},
+                  {"attention_only", s.attentionOnly},
+                  {"vocab", trainer_.parameters().config.vocab}};
+    j["training"] = {{"steps", s.steps},
+                     {"batch", s.batch},
+                     {"lr", s.learningRate},
+                     {"warmup", s.warmup},
+                     {"final_fraction", s.finalFraction},
+                     {"init_std", s.initStd},
+                     {"weight_decay", s.weightDecay},
+                     {"clip_norm", s.clipNorm},
+                     {"optimizer", "adamw"},
+                     {"betas", {0.9, 0.999}},
+                     {"eps", 1e-8}};
+    j["seconds"] = seconds;
+    j["steps_done"] = trainer_.steps();
+    j["loss"] = losses_;
+    nlohmann::ordered_json measures = nlohmann::ordered_json::array();
+    for (const Measure& m : measures_) {
+        nlohmann::ordered_json e;
+        e["step"] = m.step;
+        e["loss"] = m.loss;
+        if (m.copyAccuracy >= 0.0) e["copy_accuracy"] = m.copyAccuracy;
+        e["layers"] = scoresJson(m.heads);
+        measures.push_back(e);
+    }
+    j["measures"] = measures;
+    // nlohmann writes the shortest text that reads back as the same double, so a retraining
+    // can be compared with the record bit for bit.
+    return j.dump(1) + "\n";
+}
+
+Status ModelRun::write(const std::string& folder, const std::string& command, double seconds) const
+{
+    if (Status s = exportCheckpoint(trainer_.parameters(), folder); !s.ok()) return s;
+    const std::filesystem::path dir(folder);
+    const std::pair<const char*, std::string> files[] = {
+        {"vocab.json", vocabJson(vocab_)},
+        {"merges.txt", mergesText(vocab_)},
+        {"training.json", trainingJson(command, seconds)}};
+    for (const auto& [name, text] : files) {
+        const std::string path = (dir / name).string();
+        if (const io::WriteStatus w = io::writeFileAtomically(path, text.data(), text.size());
+            !w.ok())
+            return failure(StatusCode::FileOpen, path, "", io::describe(w));
+    }
+    return Status::success();
+}
+
+}  // namespace attn::gpt2
