@@ -41,6 +41,9 @@ QString trainModelUsage();
 // attnlab heads (cli_heads.cpp): every head's detector scores.
 int runHeads(const QStringList& args);
 QString headsUsage();
+// attnlab models (cli_heads.cpp): the built-in trained models.
+int runModels(const QStringList& args);
+QString modelsUsage();
 
 // Options every command shares.
 inline const QCommandLineOption kHelpOption({QStringLiteral("h"), QStringLiteral("help")},

@@ -11,6 +11,7 @@
 #include "app/cli.h"
 #include "core/model/head_detect.h"
 #include "core/tokenize/tokenizer_loader.h"
+#include "ui/model/builtin_models.h"
 
 namespace attnlab::cli {
 
@@ -47,7 +48,8 @@ bool positive(const QCommandLineParser& p, const QCommandLineOption& o, long hi,
 QString headsUsage()
 {
     return CliHeadsTr::tr(
-        "Usage: attnlab heads --model DIR [--m 32] [--count 16] [--seed K] [-o scores.json]\n"
+        "Usage: attnlab heads --model DIR|builtin:NAME [--m 32] [--count 16] [--seed K]\n"
+        "                     [-o scores.json]\n"
         "  What kind of head each head is. The model reads --count sequences of m random\n"
         "  tokens of its vocabulary followed by the same m tokens; for every layer and\n"
         "  head, averaged over the sequences:\n"
@@ -75,7 +77,10 @@ int runHeads(const QStringList& args)
         !positive(parser, kHeadsSeed, 2147483647L, seed, code))
         return code;
     spec.seed = static_cast<std::uint64_t>(seed);
-    const std::string folder = QFile::encodeName(parser.value(kHeadsModel)).toStdString();
+    QString resolveError;
+    const QString resolved = resolveModelFolder(parser.value(kHeadsModel), resolveError);
+    if (resolved.isEmpty()) return fail(BadInput, resolveError);
+    const std::string folder = QFile::encodeName(resolved).toStdString();
     attn::model::Model model;
     if (const attn::Status s = attn::model::Model::load(folder, model); !s.ok())
         return fail(BadInput, QString::fromStdString(attn::describe(s)));
@@ -121,6 +126,34 @@ int runHeads(const QStringList& args)
                                 QJsonDocument(root).toJson(QJsonDocument::Indented));
             c != Success)
             return c;
+    }
+    return printOut(text);
+}
+
+QString modelsUsage()
+{
+    return CliHeadsTr::tr(
+        "Usage: attnlab models\n"
+        "  Lists the trained models built into AttnLab: one per line, the name to give as\n"
+        "  --model builtin:NAME (to attnlab model and attnlab heads), its title, and the\n"
+        "  command that trained it.\n");
+}
+
+int runModels(const QStringList& args)
+{
+    QCommandLineParser parser;
+    int code = Success;
+    if (!parseCommand(parser, args, code)) return code;
+    QString text;
+    for (const BuiltinModel& m : builtinModels()) {
+        QString command;
+        QFile f(QStringLiteral(":/models/%1/training.json").arg(m.name));
+        if (f.open(QIODevice::ReadOnly))
+            command = QJsonDocument::fromJson(f.readAll())
+                          .object()
+                          .value(QStringLiteral("command"))
+                          .toString();
+        text += QStringLiteral("%1\t%2\t%3\n").arg(builtinReference(m.name), m.title, command);
     }
     return printOut(text);
 }

@@ -19,6 +19,7 @@
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/numbers_export.h"
+#include "ui/model/builtin_models.h"
 #include "ui/model/head_session.h"
 #include "ui/model/model_figures.h"
 #include "ui/model/model_snapshot.h"
@@ -228,7 +229,8 @@ QString modelUsage()
         "                     [--layer L] [--head H] [--edit ...] [--ablate ...]\n"
         "                     [--session-out S.attnlab.json]\n"
         "  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the\n"
-        "  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without\n"
+        "  tokenizer: vocab.json + merges.txt, or vocab.txt), or a model built into AttnLab\n"
+        "  (--model builtin:NAME, see attnlab models), on TEXT. JSON (to stdout without\n"
         "  -o): {\"model\": {\"type\", \"layers\", \"heads\"}, \"tokens\", \"display\", \"ids\",\n"
         "  \"layers\": [{\"heads\": [{\"weights\"}]}], \"predictions\": [{\"position\" (from 1),\n"
         "  \"top\": [{\"token\", \"display\", \"id\", \"p\"}]}]}: GPT-2 predicts the next token,\n"
@@ -269,7 +271,10 @@ int runModel(const QStringList& args)
     std::vector<attn::model::HeadEdit> edits;
     if (QString error; !parseModelEdits(parser.values(kEdit), parser.values(kAblate), edits, error))
         return usageError(cmd, error);
-    const std::string folder = QFile::encodeName(parser.value(kModel)).toStdString();
+    QString resolveError;
+    const QString resolved = resolveModelFolder(parser.value(kModel), resolveError);
+    if (resolved.isEmpty()) return fail(BadInput, resolveError);
+    const std::string folder = QFile::encodeName(resolved).toStdString();
     attn::model::Model model;
     if (const attn::Status s = attn::model::Model::load(folder, model); !s.ok())
         return fail(BadInput, QString::fromStdString(attn::describe(s)));

@@ -32,6 +32,29 @@ const QCommandLineOption kRate(QStringLiteral("lr"), QString(), QStringLiteral("
 const QCommandLineOption kSeedOption(QStringLiteral("seed"), QString(), QStringLiteral("K"));
 const QCommandLineOption kCurveOption(QStringLiteral("curve"), QString(), QStringLiteral("file"));
 const QCommandLineOption kThreads(QStringLiteral("threads"), QString(), QStringLiteral("n"));
+const QCommandLineOption kInitStd(QStringLiteral("init-std"), QString(), QStringLiteral("X"));
+const QCommandLineOption kWarmup(QStringLiteral("warmup"), QString(), QStringLiteral("S"));
+const QCommandLineOption kFinalFraction(QStringLiteral("final-lr"), QString(), QStringLiteral("F"));
+const QCommandLineOption kEvalEvery(QStringLiteral("measure-every"), QString(),
+                                    QStringLiteral("S"));
+
+// A number in (0, hi] from option `o`, or a usage error.
+bool numberOption(const QCommandLineParser& p, const QCommandLineOption& o, double hi,
+                  double& value, int& code)
+{
+    if (!p.isSet(o)) return true;
+    bool ok = false;
+    const double v = p.value(o).toDouble(&ok);
+    if (ok && v > 0.0 && v <= hi) {
+        value = v;
+        return true;
+    }
+    code = usageError(QStringLiteral("train-model"),
+                      CliTrainModelTr::tr("--%1 must be a number above 0 and at most %2")
+                          .arg(o.names().constFirst())
+                          .arg(hi));
+    return false;
+}
 
 constexpr long kMaxSize = 4096;
 constexpr long kMaxStepCount = 10000000;
@@ -85,27 +108,36 @@ QByteArray curveCsv(const attn::gpt2::ModelRun& run)
 
 QString trainModelUsage()
 {
+    const attn::gpt2::RunSpec d;
     return CliTrainModelTr::tr(
                "Usage: attnlab train-model (--task induction | --corpus FILE) [--layers L]\n"
                "                           [--heads H] [--d-model D] [--context N]\n"
                "                           [--attention-only] [--steps S] [--batch B] [--lr X]\n"
                "                           [--seed K] [--threads n] -o DIR [--curve C.csv]\n"
+               "                           [--init-std X] [--warmup S] [--final-lr F]\n"
+               "                           [--measure-every S]\n"
                "  Trains a whole GPT-2 (token and position embeddings, pre-LN blocks of causal\n"
                "  attention and, without --attention-only, an MLP; tied unembedding) by AdamW on\n"
                "  next-token prediction, and writes a Hugging Face GPT-2 folder: config.json,\n"
                "  model.safetensors, vocab.json, merges.txt and training.json (the command, the\n"
-               "  seed, the loss of every step, and every %1 steps the copy accuracy and every\n"
+               "  seed, the loss of every step, and every S steps the copy accuracy and every\n"
                "  head's scores). The folder opens in the model window and in attnlab model.\n"
                "  induction: random lowercase letters with repeats of varying length and place;\n"
                "  copy accuracy is measured on sequences of N letters in which a segment of 8\n"
                "  to 3N/8 letters is repeated right after itself.\n"
                "  --corpus FILE: any UTF-8 text, one token per distinct character.\n"
-               "  Defaults: --layers 2 --heads 4 --d-model 64 --context 64 --steps %2\n"
-               "  --batch 32 --lr %3 --seed 1 --threads 1. The same command gives the same model,\n"
-               "  bit for bit, on one machine. --curve writes step,loss,copy_accuracy.\n")
-        .arg(attn::gpt2::RunSpec{}.evalEvery)
-        .arg(attn::gpt2::RunSpec{}.steps)
-        .arg(attn::gpt2::RunSpec{}.learningRate);
+               "  Defaults: --layers 2 --heads 4 --d-model 64 --context 64 --steps %1\n"
+               "  --batch 32 --lr %2 --seed 1 --threads 1 --init-std %3 (weights drawn from\n"
+               "  N(0, X^2)) --warmup %4 (steps of linear warm-up) --final-lr %5 (the cosine\n"
+               "  decay's floor, a fraction of --lr; 1: constant) --measure-every %6.\n"
+               "  The same command gives the same model, bit for bit, on one machine.\n"
+               "  --curve writes step,loss,copy_accuracy.\n")
+        .arg(d.steps)
+        .arg(d.learningRate)
+        .arg(d.initStd)
+        .arg(d.warmup)
+        .arg(d.finalFraction)
+        .arg(d.evalEvery);
 }
 
 int runTrainModel(const QStringList& args)
@@ -113,8 +145,8 @@ int runTrainModel(const QStringList& args)
     const QString command = QStringLiteral("train-model");
     QCommandLineParser parser;
     parser.addOptions({kTaskOption, kCorpus, kLayers, kHeads, kDModel, kContext, kAttentionOnly,
-                       kStepsOption, kBatch, kRate, kSeedOption, kCurveOption, kThreads,
-                       kOutputOption});
+                       kStepsOption, kBatch, kRate, kSeedOption, kCurveOption, kThreads, kInitStd,
+                       kWarmup, kFinalFraction, kEvalEvery, kOutputOption});
     int code = Success;
     if (!parseCommand(parser, args, code)) return code;
     attn::gpt2::RunSpec spec;
@@ -135,7 +167,12 @@ int runTrainModel(const QStringList& args)
         !wholeOption(parser, kStepsOption, 1, kMaxStepCount, spec.steps, code) ||
         !wholeOption(parser, kBatch, 1, kMaxSize, spec.batch, code) ||
         !wholeOption(parser, kSeedOption, 0, 2147483647L, seed, code) ||
-        !wholeOption(parser, kThreads, 1, 64, threads, code))
+        !wholeOption(parser, kThreads, 1, 64, threads, code) ||
+        !wholeOption(parser, kWarmup, 0, kMaxStepCount, spec.warmup, code) ||
+        !wholeOption(parser, kEvalEvery, 0, kMaxStepCount, spec.evalEvery, code) ||
+        !numberOption(parser, kInitStd, 10.0, spec.initStd, code) ||
+        !numberOption(parser, kFinalFraction, 1.0, spec.finalFraction, code) ||
+        !numberOption(parser, kRate, 10.0, spec.learningRate, code))
         return code;
     spec.seed = static_cast<std::uint64_t>(seed);
     if (spec.channels % spec.heads != 0)
@@ -143,12 +180,6 @@ int runTrainModel(const QStringList& args)
                           CliTrainModelTr::tr("--d-model %1 is not a multiple of --heads %2")
                               .arg(spec.channels)
                               .arg(spec.heads));
-    if (parser.isSet(kRate)) {
-        bool ok = false;
-        spec.learningRate = parser.value(kRate).toDouble(&ok);
-        if (!ok || !(spec.learningRate > 0.0) || !std::isfinite(spec.learningRate))
-            return usageError(command, CliTrainModelTr::tr("--lr must be a number above 0"));
-    }
     spec.attentionOnly = parser.isSet(kAttentionOnly);
     if (parser.isSet(kCorpus)) {
         const QString path = parser.value(kCorpus);

@@ -14,6 +14,7 @@
 
 #include "app/cli.h"
 #include "ui/io/autosave.h"
+#include "ui/model/builtin_models.h"
 #include "ui/model/model_presenter.h"
 #include "ui/model/model_recovery.h"
 #include "ui/model/model_window.h"
@@ -133,7 +134,16 @@ int main(int argc, char** argv)
     if (!gui.positionalArguments().isEmpty()) {
         // The restored session first: the file opens over it (asking to save it).
         if (restoring) window.fileActions()->waitForOpen();
-        const QString path = gui.positionalArguments().first();
+        QString path = gui.positionalArguments().first();
+        // attnlab builtin:NAME: a model built into the program (attnlab models lists them).
+        if (path.startsWith(QLatin1String("builtin:"))) {
+            QString error;
+            path = attnlab::resolveModelFolder(path, error);
+            if (path.isEmpty()) {
+                qCritical("attnlab: %s", qUtf8Printable(error));
+                return 2;
+            }
+        }
         // attnlab MODEL_DIR: a checkpoint folder opens in the real-model window.
         if (QFileInfo(path).isDir())
             window.fileActions()->openModelFolder(path);

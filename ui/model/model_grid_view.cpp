@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/model_grid_view.h"
 
+#include <algorithm>
+
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -8,6 +10,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include "ui/model/head_scores_source.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_grid_paint.h"
 #include "ui/model/workbench_opener.h"
@@ -77,6 +80,35 @@ void ModelGridView::paintEvent(QPaintEvent*)
     style.selected.column = s.column(shown_->heads());
     paintModelGrid(p, area(), *shown_, shown_->thumbnails, style);
     paintEditMarks(p);
+    paintScoreFrames(p);
+}
+
+void ModelGridView::setHeadScores(HeadScoresSource* scores)
+{
+    scores_ = scores;
+    connect(scores_, &HeadScoresSource::changed, this, qOverload<>(&QWidget::update));
+    update();
+}
+
+void ModelGridView::paintScoreFrames(QPainter& p) const
+{
+    if (!shown_ || !scores_ || !scores_->tint()) return;
+    const attn::HeadScoreTable& table = scores_->scores();
+    p.save();
+    for (std::size_t l = 0; l < table.size() && static_cast<int>(l) < shown_->layers(); ++l) {
+        for (std::size_t h = 0; h < table[l].size() && static_cast<int>(h) < shown_->heads(); ++h) {
+            const double v = std::clamp(attn::scoreOf(table[l][h], *scores_->tint()), 0.0, 1.0);
+            const QRectF r = cellRect(static_cast<int>(l), static_cast<int>(h));
+            QPen pen(QColor(0xff, 0x7f, 0x0e, static_cast<int>(40 + 215 * v)));
+            pen.setWidthF(1.0 + v * std::max(2.0, r.width() / 8));
+            pen.setJoinStyle(Qt::MiterJoin);
+            p.setPen(pen);
+            p.setBrush(Qt::NoBrush);
+            const double inset = pen.widthF() / 2;
+            p.drawRect(r.adjusted(inset, inset, -inset, -inset));
+        }
+    }
+    p.restore();
 }
 
 void ModelGridView::choose(int layer, int column)

@@ -14,6 +14,7 @@ class QPainter;
 
 namespace attnlab {
 
+class HeadScoresSource;
 class ModelDocument;
 struct ModelSnapshot;
 struct ModelGridCell;
@@ -28,6 +29,8 @@ public:
     [[nodiscard]] QSize minimumSizeHint() const override { return {240, 200}; }
     // Where the thumbnail of (layer, column) is drawn, in widget coordinates (tests, tooltips).
     [[nodiscard]] QRect cellRect(int layer, int column) const;
+    // Frames every head by the score `scores` says (HeadScoresSource::tint), when it says one.
+    void setHeadScores(HeadScoresSource* scores);
     // Repaints done since construction (the typing benchmark waits for one).
     [[nodiscard]] int paintCount() const { return paints_; }
 
@@ -47,8 +50,11 @@ private:
     [[nodiscard]] ModelGridGeometry geometry() const;
     // Marks on edited heads: a cross on a switched-off one, a dot on one with scaled vectors.
     void paintEditMarks(QPainter& painter) const;
+    // A frame on each head, as thick and dark as its score of the chosen kind.
+    void paintScoreFrames(QPainter& painter) const;
 
     ModelDocument* document_;
+    HeadScoresSource* scores_ = nullptr;
     std::shared_ptr<const ModelSnapshot> shown_;
     int paints_ = 0;
 };

@@ -25,6 +25,9 @@
 
 #include "ui/export/figure_renderer.h"
 #include "ui/io/autosave.h"
+#include "ui/model/builtin_models.h"
+#include "ui/model/head_scores_panel.h"
+#include "ui/model/head_scores_source.h"
 #include "ui/model/head_view_panel.h"
 #include "ui/model/model_change_panel.h"
 #include "ui/model/model_document.h"
@@ -224,6 +227,12 @@ void ModelWindow::buildInterface()
     QDockWidget* predictionDock =
         dock(predictions_, tr("Predictions"), QStringLiteral("predictionsDock"));
     splitDockWidget(headDock, predictionDock, Qt::Vertical);
+    headScores_ = new HeadScoresSource(doc_, this);
+    grid_->setHeadScores(headScores_);
+    QDockWidget* kindsDock = dock(new HeadScoresPanel(doc_, headScores_), tr("Head kinds"),
+                                  QStringLiteral("headKindsDock"));
+    tabifyDockWidget(headDock, kindsDock);
+    headDock->raise();
     // Wide enough for the predictions' four columns (token, before, after, change) in Chinese.
     resizeDocks({headDock}, {400}, Qt::Horizontal);
     resizeDocks({headDock, predictionDock}, {1, 1}, Qt::Vertical);
@@ -244,6 +253,21 @@ void ModelWindow::buildMenus()
     QAction* open = file->addAction(tr("&Open Model…"), this, &ModelWindow::openFolderDialog);
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("A folder with config.json, model.safetensors and the tokenizer's files"));
+    QMenu* builtins = file->addMenu(tr("Open &Built-in Model"));
+    builtins->setToolTip(
+        tr("Models trained by AttnLab itself, shipped with it: they open offline"));
+    for (const BuiltinModel& m : builtinModels()) {
+        builtins->addAction(m.title, this, [this, m] {
+            QString error;
+            const QString folder = resolveModelFolder(builtinReference(m.name), error);
+            if (folder.isEmpty()) {
+                dialogs_.warn(tr("Could not open the model"), error);
+                return;
+            }
+            if (openFolder(folder)) setText(m.sample);
+        });
+    }
+    builtins->setEnabled(!builtins->isEmpty());
     file->addSeparator();
     QMenu* exports = file->addMenu(tr("&Export"));
     QAction* grid = exports->addAction(tr("Model &View (all layers and heads)…"), this,
@@ -303,9 +327,16 @@ bool ModelWindow::openFolder(const QString& folder)
         return false;
     }
     QSettings().setValue(kLastFolderKey, doc_->folder());
-    if (doc_->text().isEmpty())
-        setText(doc_->modelType() == QLatin1String("bert") ? exampleTexts().at(4)
-                                                           : exampleTexts().at(0));
+    if (doc_->text().isEmpty()) {
+        // A built-in model opens on a text of its own kind (letters, poems).
+        QString sample;
+        for (const BuiltinModel& m : builtinModels())
+            if (m.name == builtinNameOf(doc_->folder())) sample = m.sample;
+        if (sample.isEmpty())
+            sample = doc_->modelType() == QLatin1String("bert") ? exampleTexts().at(4)
+                                                                : exampleTexts().at(0);
+        setText(sample);
+    }
     return true;
 }
 

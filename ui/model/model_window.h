@@ -19,6 +19,7 @@ class QPushButton;
 namespace attnlab {
 
 class Autosave;
+class HeadScoresSource;
 class HeadViewPanel;
 class ModelChangePanel;
 class ModelDocument;
@@ -104,6 +105,7 @@ private:
     ModelGridView* grid_ = nullptr;
     ModelFocusPanel* focus_ = nullptr;
     HeadViewPanel* headView_ = nullptr;
+    HeadScoresSource* headScores_ = nullptr;
     PredictionsPanel* predictions_ = nullptr;
     ModelChangePanel* change_ = nullptr;
     QTimer* progressTimer_ = nullptr;
