@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/train/gpt2_run.h"
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -111,6 +112,7 @@ double ModelRun::rateAt(long k) const
 
 Status ModelRun::step()
 {
+    const auto start = std::chrono::steady_clock::now();
     const long B = spec_.batch, T = spec_.context;
     if (spec_.data == DataKind::Induction)
         inductionBatch(data_, B, T, spec_.mix, tokens_, targets_);
@@ -118,7 +120,9 @@ Status ModelRun::step()
         corpusBatch(data_, corpusIds_, B, T, tokens_, targets_);
     trainer_.setLearningRate(rateAt(trainer_.steps() + 1));
     double loss = 0.0;
-    if (Status s = trainer_.step({tokens_, targets_, B, T}, loss); !s.ok()) return s;
+    const Status stepped = trainer_.step({tokens_, targets_, B, T}, loss);
+    stepSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!stepped.ok()) return stepped;
     losses_.push_back(loss);
     const long k = trainer_.steps();
     if ((spec_.evalEvery > 0 && k % spec_.evalEvery == 0) || k == spec_.steps) measure();
@@ -230,6 +234,7 @@ std::string ModelRun::trainingJson(const std::string& command, double seconds) c
                      {"betas", {0.9, 0.999}},
                      {"eps", 1e-8}};
     j["seconds"] = seconds;
+    j["step_seconds"] = stepSeconds_;
     j["steps_done"] = trainer_.steps();
     j["loss"] = losses_;
     nlohmann::ordered_json measures = nlohmann::ordered_json::array();

@@ -83,6 +83,9 @@ public:
     [[nodiscard]] const std::vector<double>& losses() const { return losses_; }
     [[nodiscard]] const std::vector<Measure>& measures() const { return measures_; }
     [[nodiscard]] const CharVocabulary& vocabulary() const { return vocab_; }
+    // Wall time spent in the steps themselves (data, forward, backward, update), not in the
+    // measures: what the speed benchmark compares.
+    [[nodiscard]] double stepSeconds() const { return stepSeconds_; }
 
     // training.json: the command, the seed, the settings, the loss of every step and the
     // measures.
@@ -102,6 +105,7 @@ private:
     CopyProbe probe_;
     std::vector<double> losses_;
     std::vector<Measure> measures_;
+    double stepSeconds_ = 0.0;
 };
 
 // The vocabulary of the induction task: a..z as ids 0..25.
