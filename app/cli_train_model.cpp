@@ -35,6 +35,7 @@ const QCommandLineOption kThreads(QStringLiteral("threads"), QString(), QStringL
 const QCommandLineOption kInitStd(QStringLiteral("init-std"), QString(), QStringLiteral("X"));
 const QCommandLineOption kWarmup(QStringLiteral("warmup"), QString(), QStringLiteral("S"));
 const QCommandLineOption kFinalFraction(QStringLiteral("final-lr"), QString(), QStringLiteral("F"));
+const QCommandLineOption kStopAfter(QStringLiteral("stop-after"), QString(), QStringLiteral("S"));
 const QCommandLineOption kEvalEvery(QStringLiteral("measure-every"), QString(),
                                     QStringLiteral("S"));
 
@@ -115,7 +116,7 @@ QString trainModelUsage()
                "                           [--attention-only] [--steps S] [--batch B] [--lr X]\n"
                "                           [--seed K] [--threads n] -o DIR [--curve C.csv]\n"
                "                           [--init-std X] [--warmup S] [--final-lr F]\n"
-               "                           [--measure-every S]\n"
+               "                           [--measure-every S] [--stop-after S]\n"
                "  Trains a whole GPT-2 (token and position embeddings, pre-LN blocks of causal\n"
                "  attention and, without --attention-only, an MLP; tied unembedding) by AdamW on\n"
                "  next-token prediction, and writes a Hugging Face GPT-2 folder: config.json,\n"
@@ -131,6 +132,8 @@ QString trainModelUsage()
                "  N(0, X^2)) --warmup %4 (steps of linear warm-up) --final-lr %5 (the cosine\n"
                "  decay's floor, a fraction of --lr; 1: constant) --measure-every %6.\n"
                "  The same command gives the same model, bit for bit, on one machine.\n"
+               "  --stop-after S: stop after step S of the same run (its schedule unchanged),\n"
+               "  to check a recorded run's first steps.\n"
                "  --curve writes step,loss,copy_accuracy.\n")
         .arg(d.steps)
         .arg(d.learningRate)
@@ -146,7 +149,7 @@ int runTrainModel(const QStringList& args)
     QCommandLineParser parser;
     parser.addOptions({kTaskOption, kCorpus, kLayers, kHeads, kDModel, kContext, kAttentionOnly,
                        kStepsOption, kBatch, kRate, kSeedOption, kCurveOption, kThreads, kInitStd,
-                       kWarmup, kFinalFraction, kEvalEvery, kOutputOption});
+                       kWarmup, kFinalFraction, kEvalEvery, kStopAfter, kOutputOption});
     int code = Success;
     if (!parseCommand(parser, args, code)) return code;
     attn::gpt2::RunSpec spec;
@@ -159,7 +162,7 @@ int runTrainModel(const QStringList& args)
             CliTrainModelTr::tr("--task \"%1\" is not induction").arg(parser.value(kTaskOption)));
     if (!parser.isSet(kOutputOption))
         return usageError(command, CliTrainModelTr::tr("-o DIR is required"));
-    long seed = 1, threads = 1;
+    long seed = 1, threads = 1, stopAfter = 0;
     if (!wholeOption(parser, kLayers, 1, 64, spec.layers, code) ||
         !wholeOption(parser, kHeads, 1, 64, spec.heads, code) ||
         !wholeOption(parser, kDModel, 1, kMaxSize, spec.channels, code) ||
@@ -170,6 +173,7 @@ int runTrainModel(const QStringList& args)
         !wholeOption(parser, kThreads, 1, 64, threads, code) ||
         !wholeOption(parser, kWarmup, 0, kMaxStepCount, spec.warmup, code) ||
         !wholeOption(parser, kEvalEvery, 0, kMaxStepCount, spec.evalEvery, code) ||
+        !wholeOption(parser, kStopAfter, 1, kMaxStepCount, stopAfter, code) ||
         !numberOption(parser, kInitStd, 10.0, spec.initStd, code) ||
         !numberOption(parser, kFinalFraction, 1.0, spec.finalFraction, code) ||
         !numberOption(parser, kRate, 10.0, spec.learningRate, code))
@@ -202,7 +206,8 @@ int runTrainModel(const QStringList& args)
     QElapsedTimer clock;
     clock.start();
     std::size_t reported = 0;
-    while (!run->finished()) {
+    const long lastStep = stopAfter > 0 ? std::min(stopAfter, spec.steps) : spec.steps;
+    while (run->trainer().steps() < lastStep) {
         if (attn::Status s = run->step(); !s.ok())
             return fail(BadInput, CliTrainModelTr::tr("step %1: %2 (try a smaller --lr)")
                                       .arg(run->trainer().steps() + 1)
@@ -227,6 +232,8 @@ int runTrainModel(const QStringList& args)
                      CliTrainModelTr::tr("  %1 s\n").arg(clock.elapsed() / 1000.0, 0, 'f', 1));
         }
     }
+    if (run->measures().empty() || run->measures().back().step != run->trainer().steps())
+        run->measure();  // stopped early: the state it stopped in
     const double seconds = static_cast<double>(clock.elapsed()) / 1000.0;
     const QString dir = parser.value(kOutputOption);
     if (attn::Status s = run->write(dir.toStdString(), recorded, seconds); !s.ok())

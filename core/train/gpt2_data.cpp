@@ -2,6 +2,7 @@
 #include "core/train/gpt2_data.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -25,24 +26,28 @@ int letter(Rng& rng)
     return static_cast<int>(uniformIn(rng, 0, kLetters - 1));
 }
 
-// One training sequence of T + 1 letters (the last one is only a target).
+// One training sequence of `length` letters.
 void inductionSequence(Rng& rng, long length, const InductionMix& mix, int* out)
 {
-    long at = 0;
-    while (at < length) {
-        const long left = length - at;
-        const long k = std::min(left, uniformIn(rng, mix.kMin, std::max(mix.kMin, mix.kMax)));
-        const long start = at;
-        for (long i = 0; i < k; ++i) out[at++] = letter(rng);
-        if (rng.uniform() < mix.repeatChance) {
-            const bool periodic = rng.uniform() < mix.periodicChance;
-            do {
-                for (long i = 0; i < k && at < length; ++i) out[at++] = out[start + i];
-            } while (periodic && at < length);
+    for (long i = 0; i < length; ++i) out[i] = letter(rng);
+    // At least one copy must fit, and a distinct segment has at most 26 letters.
+    const long kMax =
+        std::max(1L, std::min({mix.kMax, length / 2, mix.distinct ? long{kLetters} : length}));
+    const long k = uniformIn(rng, std::min(mix.kMin, kMax), kMax);
+    const long repeats = std::min(uniformIn(rng, 1, std::max(1L, mix.maxRepeats)), length / k - 1);
+    const long start = uniformIn(rng, 0, length - (repeats + 1) * k);
+    if (mix.distinct) {
+        // The first k of a Fisher-Yates shuffle of the alphabet.
+        int letters[kLetters];
+        for (int i = 0; i < kLetters; ++i) letters[i] = i;
+        for (long i = 0; i < k; ++i) {
+            const long j = uniformIn(rng, i, kLetters - 1);
+            std::swap(letters[i], letters[j]);
+            out[start + i] = letters[i];
         }
-        const long gap = uniformIn(rng, 0, std::max(0L, mix.gapMax));
-        for (long i = 0; i < gap && at < length; ++i) out[at++] = letter(rng);
     }
+    for (long r = 1; r <= repeats; ++r)
+        for (long i = 0; i < k; ++i) out[start + r * k + i] = out[start + i];
 }
 
 std::string byteLevel(std::string_view bytes)

@@ -4,14 +4,15 @@
 // letters with repeats), the copy-accuracy probe, and a character-level vocabulary for any
 // UTF-8 corpus, written as an ordinary GPT-2 byte-level BPE tokenizer.
 //
-// Induction training sequences (T letters, ids 0..25 for a..z). Each sequence is built left
-// to right from pieces, until T letters are written:
-//   - a fresh random segment of k letters, k uniform in [kMin, kMax] (at most what is left),
-//   - followed, with probability `repeatChance`, by copies of it: one copy, or with
-//     probability `periodicChance` as many copies as fit (a periodic stretch),
-//   - then a gap of g fresh random letters, g uniform in [0, gapMax].
-// The repeats start anywhere and have any length, so no fixed offset predicts them; only a
-// model that finds the previous occurrence of the current letter by content can.
+// Induction training sequences (T letters, ids 0..25 for a..z): random letters in which one
+// segment of k letters, k uniform in [kMin, kMax], starting at a uniformly random place, is
+// followed right away by r copies of itself, r uniform in [1, maxRepeats] (as many as fit).
+// The segment's letters are distinct (`distinct`; a random draw of k of the 26): inside it the
+// current letter points to one place only, so the gradient towards "find the earlier
+// occurrence of this letter and copy what followed it" is clean from the first steps. The
+// repeats start anywhere and have any length, so no fixed offset predicts them. Trained on
+// these, two layers form an induction head that also copies repeats of ordinary, non-distinct
+// letters (the measure below); one layer cannot.
 //
 // Copy accuracy (the fixed measure): sequences of 2m random letters (m = half the context); in
 // each, a segment of k letters, k uniform in [8, 3m/4], starting at a uniformly random place,
@@ -32,11 +33,10 @@ namespace attn::gpt2 {
 constexpr int kLetters = 26;
 
 struct InductionMix {
-    long kMin = 4;
+    long kMin = 8;
     long kMax = 24;
-    double repeatChance = 0.9;
-    double periodicChance = 0.25;
-    long gapMax = 8;
+    long maxRepeats = 3;
+    bool distinct = true;
 };
 
 // B sequences of T letters (row-major) and their next-letter targets. The target of a

@@ -210,11 +210,10 @@ std::string ModelRun::trainingJson(const std::string& command, double seconds) c
         j["corpus"] = s.corpusName;
         j["corpus_characters"] = corpusIds_.size();
     } else {
-        j["induction_mix"] = {{"k_min", s.mix.kMin},
-                              {"k_max", s.mix.kMax},
-                              {"repeat_chance", s.mix.repeatChance},
-                              {"periodic_chance", s.mix.periodicChance},
-                              {"gap_max", s.mix.gapMax}};
+        j["induction_data"] = {{"k_min", s.mix.kMin},
+                               {"k_max", s.mix.kMax},
+                               {"max_repeats", s.mix.maxRepeats},
+                               {"distinct", s.mix.distinct}};
     }
     j["model"] = {{"layers", s.layers},
                   {"heads", s.heads},

@@ -223,6 +223,29 @@
     </message>
 </context>
 <context>
+    <name>attnlab::BuiltinModels</name>
+    <message>
+        <source>Induction heads (2 attention-only layers, random letters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tang poems 唐诗 (trained on 300 poems)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no built-in model &quot;%1&quot; (there are: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the built-in model &quot;%1&quot; lacks %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not create the folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>attnlab::CellInfo</name>
     <message>
         <source>query “%1” → key “%2”</source>
@@ -1160,6 +1183,61 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Another head is still being opened in the workbench.</source>
         <translation>另一个头仍在工作台中打开。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadScoresPanel</name>
+    <message>
+        <source>Colour the model view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous-token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duplicate-token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First-token (sink)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured on m random tokens followed by the same m tokens. Previous-token: the mean weight on the token just before; duplicate-token: on the earlier copy of the same token; induction: on the token after that copy (what copying needs); first-token: on token 1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame every head of the model view by this score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation type="unfinished">L%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation type="unfinished">H%1</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2: previous-token %3, duplicate-token %4, induction %5, first-token %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring the heads…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a model to see what kind of head each head is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean weights on %1 random tokens followed by the same %1, over 16 such sequences.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2363,6 +2441,18 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source>Right-click a head in the model view to switch it off or replace it by its mean; right-click a cell of an enlarged head to double or halve that key, value or query. The model re-runs from that layer on: the predictions show before and after, and the grid below them how much each later head&apos;s attention changed. Every edit is one undo step.</source>
         <translation>在模型视图中右键点击一个头，可以关闭它或把它换成平均；在放大的头上右键点击一个格子，可以把那个键、值或查询放大两倍或减半。模型从那一层起重新运行：预测显示编辑前后的对比，下面的网格显示之后每个头的注意力变化了多少。每次编辑都是一个撤销步骤。</translation>
+    </message>
+    <message>
+        <source>Head kinds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Built-in Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models trained by AttnLab itself, shipped with it: they open offline</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4991,11 +5081,54 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
         <translation>%1 溢出（%2：有值超出 float 的范围）；请给一个更小的 scale</translation>
     </message>
     <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab heads --model DIR|builtin:NAME [--m 32] [--count 16] [--seed K]
+                     [-o scores.json]
+  What kind of head each head is. The model reads --count sequences of m random
+  tokens of its vocabulary followed by the same m tokens; for every layer and
+  head, averaged over the sequences:
+    previous-token  mean P[i, i-1] over i &gt;= 1
+    duplicate-token mean P[i, i-m] over i &gt;= m (the earlier copy of the token)
+    induction       mean P[i, i-m+1] over i &gt;= m (the token after that copy)
+    first-token     mean P[i, 0] over i &gt;= 1 (an attention sink)
+  Prints a table; -o writes {&quot;layers&quot;: [{&quot;heads&quot;: [{&quot;previous_token&quot;,
+  &quot;duplicate_token&quot;, &quot;induction&quot;, &quot;first_token&quot;}]}]} (layers and heads in
+  order, from 1 on screen). The same seed draws the same tokens.
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--model DIR is needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer head  previous  duplicate  induction  first
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>highest %1: layer %2 head %3 (%4)
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: attnlab models
+  Lists the trained models built into AttnLab: one per line, the name to give as
+  --model builtin:NAME (to attnlab model and attnlab heads), its title, and the
+  command that trained it.
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
                      [--layer L] [--head H] [--edit ...] [--ablate ...]
                      [--session-out S.attnlab.json]
   Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
-  tokenizer: vocab.json + merges.txt, or vocab.txt) on TEXT. JSON (to stdout without
+  tokenizer: vocab.json + merges.txt, or vocab.txt), or a model built into AttnLab
+  (--model builtin:NAME, see attnlab models), on TEXT. JSON (to stdout without
   -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
   &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot; (from 1),
   &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token,
@@ -5011,28 +5144,82 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
   the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
   from); without -o nothing else is written.
 </source>
-        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-                     [--session-out S.attnlab.json]
-  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
-  分词器：vocab.json + merges.txt，或 vocab.txt）。JSON（没有 -o 时写到标准输出）：
-  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
-  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;（从 1 计数）,
-  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
-  [MASK]。&quot;display&quot; 是每个词元易读的标签：GPT-2 把一个字符拆成几个词元时，第一个
-  显示这个字符，其余显示 ⋯。PNG、SVG 或 PDF：一个头的注意力图（--layer 和 --head
-  从 1 开始数；默认 1）。
-  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
-  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
-  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
-  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
-  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
-  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
-</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
+        <source>--%1 must be a number above 0 and at most %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 must be a whole number from %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: attnlab train-model (--task induction | --corpus FILE) [--layers L]
+                           [--heads H] [--d-model D] [--context N]
+                           [--attention-only] [--steps S] [--batch B] [--lr X]
+                           [--seed K] [--threads n] -o DIR [--curve C.csv]
+                           [--init-std X] [--warmup S] [--final-lr F]
+                           [--measure-every S]
+  Trains a whole GPT-2 (token and position embeddings, pre-LN blocks of causal
+  attention and, without --attention-only, an MLP; tied unembedding) by AdamW on
+  next-token prediction, and writes a Hugging Face GPT-2 folder: config.json,
+  model.safetensors, vocab.json, merges.txt and training.json (the command, the
+  seed, the loss of every step, and every S steps the copy accuracy and every
+  head&apos;s scores). The folder opens in the model window and in attnlab model.
+  induction: random lowercase letters with repeats of varying length and place;
+  copy accuracy is measured on sequences of N letters in which a segment of 8
+  to 3N/8 letters is repeated right after itself.
+  --corpus FILE: any UTF-8 text, one token per distinct character.
+  Defaults: --layers 2 --heads 4 --d-model 64 --context 64 --steps %1
+  --batch 32 --lr %2 --seed 1 --threads 1 --init-std %3 (weights drawn from
+  N(0, X^2)) --warmup %4 (steps of linear warm-up) --final-lr %5 (the cosine
+  decay&apos;s floor, a fraction of --lr; 1: constant) --measure-every %6.
+  The same command gives the same model, bit for bit, on one machine.
+  --curve writes step,loss,copy_accuracy.
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give one of --task induction and --corpus FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--task &quot;%1&quot; is not induction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>-o DIR is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--d-model %1 is not a multiple of --heads %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1/%2  loss %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  copy accuracy %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  induction %1 (layer %2 head %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  %1 s
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 steps in %3 s, loss %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, copy accuracy %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

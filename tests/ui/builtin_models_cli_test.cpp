@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The built-in models (resources/models): each is what `attnlab train-model` made with the
+// command its training.json records (its first 50 steps, retrained, give the recorded losses
+// bit for bit on this machine), is under 2 MB, and opens with --model builtin:NAME on a
+// fresh install (an empty home).
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "support/cli_test_support.h"
+
+namespace attnlab {
+namespace {
+
+constexpr qint64 kMaxModelBytes = 2 * 1024 * 1024;
+constexpr int kRetrainedSteps = 50;
+
+QString modelsDir()
+{
+    return QStringLiteral(ATTNLAB_SOURCE_DIR "/resources/models");
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+TEST(BuiltinModelsCli, TheInductionAndTangModelsShip)
+{
+    const QStringList names = QDir(modelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    EXPECT_TRUE(names.contains(QStringLiteral("induction")));
+    EXPECT_TRUE(names.contains(QStringLiteral("tang")));
+    const test::CliRun run = test::runAttnlab({QStringLiteral("models")});
+    ASSERT_EQ(run.code, 0) << run.err.toStdString();
+    for (const QString& n : names)
+        EXPECT_TRUE(run.out.contains(("builtin:" + n).toUtf8())) << run.out.toStdString();
+}
+
+TEST(BuiltinModelsCli, EachRetrainsItsFirstStepsBitForBitAndStaysSmall)
+{
+    for (const QString& name : QDir(modelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        SCOPED_TRACE(name.toStdString());
+        const QString dir = modelsDir() + QLatin1Char('/') + name;
+        EXPECT_LT(QFileInfo(dir + QStringLiteral("/model.safetensors")).size(), kMaxModelBytes);
+        const QJsonObject record = readJson(dir + QStringLiteral("/training.json"));
+        QStringList args = QProcess::splitCommand(record.value(QStringLiteral("command")).toString());
+        ASSERT_GE(args.size(), 2);
+        ASSERT_EQ(args.takeFirst(), QStringLiteral("attnlab"));
+        QTemporaryDir out;
+        for (int i = 0; i + 1 < args.size(); ++i) {
+            if (args[i] == QLatin1String("-o")) args[i + 1] = out.path();
+            // The corpus is named relative to the source tree.
+            if (args[i] == QLatin1String("--corpus") && QFileInfo(args[i + 1]).isRelative())
+                args[i + 1] = QStringLiteral(ATTNLAB_SOURCE_DIR "/") + args[i + 1];
+        }
+        args << QStringLiteral("--stop-after") << QString::number(kRetrainedSteps);
+        const test::CliRun run = test::runAttnlab(args);
+        ASSERT_EQ(run.code, 0) << run.err.toStdString();
+        const QJsonArray want = record.value(QStringLiteral("loss")).toArray();
+        const QJsonArray got =
+            readJson(out.path() + QStringLiteral("/training.json")).value(QStringLiteral("loss")).toArray();
+        ASSERT_EQ(got.size(), kRetrainedSteps);
+        ASSERT_GE(want.size(), kRetrainedSteps);
+        for (int k = 0; k < kRetrainedSteps; ++k)
+            EXPECT_EQ(got[k].toDouble(), want[k].toDouble()) << "step " << k + 1;
+    }
+}
+
+TEST(BuiltinModelsCli, OpenOnAFreshInstallWithBuiltinNames)
+{
+    QTemporaryDir home;
+    const QByteArray oldHome = qgetenv("HOME"), oldCache = qgetenv("XDG_CACHE_HOME");
+    qputenv("HOME", home.path().toUtf8());
+    qputenv("XDG_CACHE_HOME", (home.path() + QStringLiteral("/cache")).toUtf8());
+    const test::CliRun induction = test::runAttnlab(
+        {QStringLiteral("model"), QStringLiteral("--model"), QStringLiteral("builtin:induction"),
+         QStringLiteral("--text"), QStringLiteral("qwertyuiopqwertyuiop")});
+    EXPECT_EQ(induction.code, 0) << induction.err.toStdString();
+    const test::CliRun tang = test::runAttnlab(
+        {QStringLiteral("heads"), QStringLiteral("--model"), QStringLiteral("builtin:tang"),
+         QStringLiteral("--count"), QStringLiteral("2")});
+    EXPECT_EQ(tang.code, 0) << tang.err.toStdString();
+    EXPECT_TRUE(QDir(home.path() + QStringLiteral("/cache")).exists())
+        << "the models are copied out into the cache";
+    qputenv("HOME", oldHome);
+    if (oldCache.isEmpty())
+        qunsetenv("XDG_CACHE_HOME");
+    else
+        qputenv("XDG_CACHE_HOME", oldCache);
+}
+
+}  // namespace
+}  // namespace attnlab
