@@ -30,13 +30,14 @@ int letter(Rng& rng)
 void inductionSequence(Rng& rng, long length, const InductionMix& mix, int* out)
 {
     for (long i = 0; i < length; ++i) out[i] = letter(rng);
+    const bool distinct = rng.uniform() < mix.distinctShare;
     // At least one copy must fit, and a distinct segment has at most 26 letters.
     const long kMax =
-        std::max(1L, std::min({mix.kMax, length / 2, mix.distinct ? long{kLetters} : length}));
+        std::max(1L, std::min({mix.kMax, length / 2, distinct ? long{kLetters} : length}));
     const long k = uniformIn(rng, std::min(mix.kMin, kMax), kMax);
     const long repeats = std::min(uniformIn(rng, 1, std::max(1L, mix.maxRepeats)), length / k - 1);
     const long start = uniformIn(rng, 0, length - (repeats + 1) * k);
-    if (mix.distinct) {
+    if (distinct) {
         // The first k of a Fisher-Yates shuffle of the alphabet.
         int letters[kLetters];
         for (int i = 0; i < kLetters; ++i) letters[i] = i;

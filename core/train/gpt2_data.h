@@ -36,7 +36,7 @@ struct InductionMix {
     long kMin = 8;
     long kMax = 24;
     long maxRepeats = 3;
-    bool distinct = true;
+    double distinctShare = 0.85;  // the share of sequences whose segment has distinct letters
 };
 
 // B sequences of T letters (row-major) and their next-letter targets. The target of a

@@ -114,8 +114,13 @@ Status ModelRun::step()
 {
     const auto start = std::chrono::steady_clock::now();
     const long B = spec_.batch, T = spec_.context;
-    if (spec_.data == DataKind::Induction)
-        inductionBatch(data_, B, T, spec_.mix, tokens_, targets_);
+    if (spec_.data == DataKind::Induction) {
+        // The first half on distinct segments only (the induction head forms on unambiguous
+        // repeats), the second on the mix (ordinary repeats make it disambiguate).
+        InductionMix mix = spec_.mix;
+        if (2 * (trainer_.steps() + 1) <= spec_.steps) mix.distinctShare = 1.0;
+        inductionBatch(data_, B, T, mix, tokens_, targets_);
+    }
     else
         corpusBatch(data_, corpusIds_, B, T, tokens_, targets_);
     trainer_.setLearningRate(rateAt(trainer_.steps() + 1));
@@ -213,7 +218,7 @@ std::string ModelRun::trainingJson(const std::string& command, double seconds) c
         j["induction_data"] = {{"k_min", s.mix.kMin},
                                {"k_max", s.mix.kMax},
                                {"max_repeats", s.mix.maxRepeats},
-                               {"distinct", s.mix.distinct}};
+                               {"distinct_share", s.mix.distinctShare}};
     }
     j["model"] = {{"layers", s.layers},
                   {"heads", s.heads},

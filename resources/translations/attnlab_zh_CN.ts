@@ -226,23 +226,23 @@
     <name>attnlab::BuiltinModels</name>
     <message>
         <source>Induction heads (2 attention-only layers, random letters)</source>
-        <translation type="unfinished"></translation>
+        <translation>归纳头（两层纯注意力模型，随机字母）</translation>
     </message>
     <message>
         <source>Tang poems 唐诗 (trained on 300 poems)</source>
-        <translation type="unfinished"></translation>
+        <translation>唐诗（在唐诗三百首上训练）</translation>
     </message>
     <message>
         <source>there is no built-in model &quot;%1&quot; (there are: %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>没有名为“%1”的内置模型（现有：%2）</translation>
     </message>
     <message>
         <source>the built-in model &quot;%1&quot; lacks %2</source>
-        <translation type="unfinished"></translation>
+        <translation>内置模型“%1”缺少 %2</translation>
     </message>
     <message>
         <source>could not create the folder %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建文件夹 %1</translation>
     </message>
 </context>
 <context>
@@ -1189,55 +1189,55 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <name>attnlab::HeadScoresPanel</name>
     <message>
         <source>Colour the model view</source>
-        <translation type="unfinished"></translation>
+        <translation>给模型视图上色</translation>
     </message>
     <message>
         <source>Previous-token</source>
-        <translation type="unfinished"></translation>
+        <translation>前一词元</translation>
     </message>
     <message>
         <source>Duplicate-token</source>
-        <translation type="unfinished"></translation>
+        <translation>重复词元</translation>
     </message>
     <message>
         <source>Induction</source>
-        <translation type="unfinished"></translation>
+        <translation>归纳</translation>
     </message>
     <message>
         <source>First-token (sink)</source>
-        <translation type="unfinished"></translation>
+        <translation>首词元（注意力汇聚）</translation>
     </message>
     <message>
         <source>Measured on m random tokens followed by the same m tokens. Previous-token: the mean weight on the token just before; duplicate-token: on the earlier copy of the same token; induction: on the token after that copy (what copying needs); first-token: on token 1.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 m 个随机词元后接同样 m 个词元的序列上测量。前一词元：落在紧挨着的前一个词元上的平均权重；重复词元：落在同一词元较早那一份上；归纳：落在那一份之后的词元上（复制要用的就是它）；首词元：落在第 1 个词元上。</translation>
     </message>
     <message>
         <source>Frame every head of the model view by this score</source>
-        <translation type="unfinished"></translation>
+        <translation>按这个分数给模型视图中的每个头加框</translation>
     </message>
     <message>
         <source>L%1</source>
-        <translation type="unfinished">L%1</translation>
+        <translation>L%1</translation>
     </message>
     <message>
         <source>H%1</source>
-        <translation type="unfinished">H%1</translation>
+        <translation>H%1</translation>
     </message>
     <message>
         <source>Layer %1, head %2: previous-token %3, duplicate-token %4, induction %5, first-token %6</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 层第 %2 个头：前一词元 %3，重复词元 %4，归纳 %5，首词元 %6</translation>
     </message>
     <message>
         <source>Measuring the heads…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在测量各个头…</translation>
     </message>
     <message>
         <source>Open a model to see what kind of head each head is.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开一个模型，看看每个头属于哪一类。</translation>
     </message>
     <message>
         <source>Mean weights on %1 random tokens followed by the same %1, over 16 such sequences.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %1 个随机词元后接同样 %1 个词元的序列上的平均权重，共 16 条这样的序列。</translation>
     </message>
 </context>
 <context>
@@ -2444,15 +2444,15 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     </message>
     <message>
         <source>Head kinds</source>
-        <translation type="unfinished"></translation>
+        <translation>头的类型</translation>
     </message>
     <message>
         <source>Open &amp;Built-in Model</source>
-        <translation type="unfinished"></translation>
+        <translation>打开内置模型(&amp;B)</translation>
     </message>
     <message>
         <source>Models trained by AttnLab itself, shipped with it: they open offline</source>
-        <translation type="unfinished"></translation>
+        <translation>由 AttnLab 自己训练、随程序附带的模型：不联网也能打开</translation>
     </message>
 </context>
 <context>
@@ -5098,21 +5098,34 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
   &quot;duplicate_token&quot;, &quot;induction&quot;, &quot;first_token&quot;}]}]} (layers and heads in
   order, from 1 on screen). The same seed draws the same tokens.
 </source>
-        <translation type="unfinished"></translation>
+        <translation>用法： attnlab heads --model DIR|builtin:NAME [--m 32] [--count 16] [--seed K]
+                     [-o scores.json]
+  每个头属于哪一类。模型读入 --count 条序列，每条是从它的词表中随机取的 m 个词元，
+  后面再接同样的 m 个词元；对每一层的每个头，在这些序列上取平均：
+    前一词元  i &gt;= 1 时 P[i, i-1] 的平均
+    重复词元  i &gt;= m 时 P[i, i-m] 的平均（同一词元较早的那一份）
+    归纳      i &gt;= m 时 P[i, i-m+1] 的平均（那一份之后的词元）
+    首词元    i &gt;= 1 时 P[i, 0] 的平均（注意力汇聚）
+  打印一张表；-o 写出 {&quot;layers&quot;: [{&quot;heads&quot;: [{&quot;previous_token&quot;,
+  &quot;duplicate_token&quot;, &quot;induction&quot;, &quot;first_token&quot;}]}]}（层和头按顺序排列，屏幕上从 1
+  开始数）。同样的种子取同样的词元。
+</translation>
     </message>
     <message>
         <source>--model DIR is needed</source>
-        <translation type="unfinished"></translation>
+        <translation>需要 --model DIR</translation>
     </message>
     <message>
         <source>layer head  previous  duplicate  induction  first
 </source>
-        <translation type="unfinished"></translation>
+        <translation>层    头    前一词元  重复词元   归纳       首词元
+</translation>
     </message>
     <message>
         <source>highest %1: layer %2 head %3 (%4)
 </source>
-        <translation type="unfinished"></translation>
+        <translation>%1 最高：第 %2 层第 %3 个头（%4）
+</translation>
     </message>
     <message>
         <source>Usage: attnlab models
@@ -5120,7 +5133,10 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
   --model builtin:NAME (to attnlab model and attnlab heads), its title, and the
   command that trained it.
 </source>
-        <translation type="unfinished"></translation>
+        <translation>用法：attnlab models
+  列出 AttnLab 内置的训练好的模型：每行一个，给出作为 --model builtin:NAME（用于
+  attnlab model 和 attnlab heads）的名字、标题，以及训练它的命令。
+</translation>
     </message>
     <message>
         <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
@@ -5144,15 +5160,75 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
   the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
   from); without -o nothing else is written.
 </source>
-        <translation type="unfinished"></translation>
+        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json]
+  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
+  分词器：vocab.json + merges.txt，或 vocab.txt），或 AttnLab 内置的模型
+  （--model builtin:NAME，见 attnlab models）。JSON（没有 -o 时写到标准输出）：
+  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;（从 1 计数）,
+  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
+  [MASK]。&quot;display&quot; 是每个词元易读的标签：GPT-2 把一个字符拆成几个词元时，第一个
+  显示这个字符，其余显示 ⋯。PNG、SVG 或 PDF：一个头的注意力图（--layer 和 --head
+  从 1 开始数；默认 1）。
+  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
+  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
+  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
+  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
+  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
+  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
+</translation>
     </message>
     <message>
         <source>--%1 must be a number above 0 and at most %2</source>
-        <translation type="unfinished"></translation>
+        <translation>--%1 必须是大于 0 且不超过 %2 的数</translation>
     </message>
     <message>
         <source>--%1 must be a whole number from %2 to %3</source>
-        <translation type="unfinished"></translation>
+        <translation>--%1 必须是 %2 到 %3 之间的整数</translation>
+    </message>
+    <message>
+        <source>give one of --task induction and --corpus FILE</source>
+        <translation>请给出 --task induction 和 --corpus FILE 中的一个</translation>
+    </message>
+    <message>
+        <source>--task &quot;%1&quot; is not induction</source>
+        <translation>--task “%1” 不是 induction</translation>
+    </message>
+    <message>
+        <source>-o DIR is required</source>
+        <translation>需要 -o DIR</translation>
+    </message>
+    <message>
+        <source>--d-model %1 is not a multiple of --heads %2</source>
+        <translation>--d-model %1 不是 --heads %2 的倍数</translation>
+    </message>
+    <message>
+        <source>step %1/%2  loss %3</source>
+        <translation>第 %1/%2 步  损失 %3</translation>
+    </message>
+    <message>
+        <source>  copy accuracy %1</source>
+        <translation>  复制准确率 %1</translation>
+    </message>
+    <message>
+        <source>  induction %1 (layer %2 head %3)</source>
+        <translation>  归纳 %1（第 %2 层第 %3 个头）</translation>
+    </message>
+    <message>
+        <source>  %1 s
+</source>
+        <translation>  %1 秒
+</translation>
+    </message>
+    <message>
+        <source>%1: %2 steps in %3 s, loss %4</source>
+        <translation>%1：%2 步，用时 %3 秒，损失 %4</translation>
+    </message>
+    <message>
+        <source>, copy accuracy %1</source>
+        <translation>，复制准确率 %1</translation>
     </message>
     <message>
         <source>Usage: attnlab train-model (--task induction | --corpus FILE) [--layers L]
@@ -5160,7 +5236,7 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
                            [--attention-only] [--steps S] [--batch B] [--lr X]
                            [--seed K] [--threads n] -o DIR [--curve C.csv]
                            [--init-std X] [--warmup S] [--final-lr F]
-                           [--measure-every S]
+                           [--measure-every S] [--stop-after S]
   Trains a whole GPT-2 (token and position embeddings, pre-LN blocks of causal
   attention and, without --attention-only, an MLP; tied unembedding) by AdamW on
   next-token prediction, and writes a Hugging Face GPT-2 folder: config.json,
@@ -5176,50 +5252,33 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
   N(0, X^2)) --warmup %4 (steps of linear warm-up) --final-lr %5 (the cosine
   decay&apos;s floor, a fraction of --lr; 1: constant) --measure-every %6.
   The same command gives the same model, bit for bit, on one machine.
+  --stop-after S: stop after step S of the same run (its schedule unchanged),
+  to check a recorded run&apos;s first steps.
   --curve writes step,loss,copy_accuracy.
 </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>give one of --task induction and --corpus FILE</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--task &quot;%1&quot; is not induction</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>-o DIR is required</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--d-model %1 is not a multiple of --heads %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>step %1/%2  loss %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  copy accuracy %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  induction %1 (layer %2 head %3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  %1 s
-</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2 steps in %3 s, loss %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, copy accuracy %1</source>
-        <translation type="unfinished"></translation>
+        <translation>用法： attnlab train-model (--task induction | --corpus FILE) [--layers L]
+                           [--heads H] [--d-model D] [--context N]
+                           [--attention-only] [--steps S] [--batch B] [--lr X]
+                           [--seed K] [--threads n] -o DIR [--curve C.csv]
+                           [--init-std X] [--warmup S] [--final-lr F]
+                           [--measure-every S] [--stop-after S]
+  训练一个完整的 GPT-2（词元和位置嵌入、前置 LayerNorm 的因果注意力块，不加
+  --attention-only 时还有 MLP；输出层与嵌入共享），用 AdamW 做下一词元预测，并写出
+  一个 Hugging Face GPT-2 文件夹：config.json、model.safetensors、vocab.json、
+  merges.txt 和 training.json（命令、种子、每一步的损失，以及每 S 步测一次的复制
+  准确率和每个头的分数）。这个文件夹可以在模型窗口和 attnlab model 中打开。
+  induction：随机小写字母，其中有长度和位置都不固定的重复；复制准确率在 N 个字母
+  的序列上测量，其中一段 8 到 3N/8 个字母紧接着重复一遍。
+  --corpus FILE：任意 UTF-8 文本，每个不同的字符是一个词元。
+  默认值：--layers 2 --heads 4 --d-model 64 --context 64 --steps %1
+  --batch 32 --lr %2 --seed 1 --threads 1 --init-std %3（权重取自
+  N(0, X^2)）--warmup %4（线性预热的步数）--final-lr %5（余弦衰减的下限，
+  --lr 的几分之几；1：不衰减）--measure-every %6。
+  同一条命令在同一台机器上得到逐位相同的模型。
+  --stop-after S：同一次训练在第 S 步后停下（学习率安排不变），用来核对记录下的
+  训练的前几步。
+  --curve 写出 step,loss,copy_accuracy。
+</translation>
     </message>
 </context>
 <context>

@@ -52,7 +52,8 @@ TEST(BuiltinModelsCli, EachRetrainsItsFirstStepsBitForBitAndStaysSmall)
         const QString dir = modelsDir() + QLatin1Char('/') + name;
         EXPECT_LT(QFileInfo(dir + QStringLiteral("/model.safetensors")).size(), kMaxModelBytes);
         const QJsonObject record = readJson(dir + QStringLiteral("/training.json"));
-        QStringList args = QProcess::splitCommand(record.value(QStringLiteral("command")).toString());
+        QStringList args =
+            QProcess::splitCommand(record.value(QStringLiteral("command")).toString());
         ASSERT_GE(args.size(), 2);
         ASSERT_EQ(args.takeFirst(), QStringLiteral("attnlab"));
         QTemporaryDir out;
@@ -66,8 +67,9 @@ TEST(BuiltinModelsCli, EachRetrainsItsFirstStepsBitForBitAndStaysSmall)
         const test::CliRun run = test::runAttnlab(args);
         ASSERT_EQ(run.code, 0) << run.err.toStdString();
         const QJsonArray want = record.value(QStringLiteral("loss")).toArray();
-        const QJsonArray got =
-            readJson(out.path() + QStringLiteral("/training.json")).value(QStringLiteral("loss")).toArray();
+        const QJsonArray got = readJson(out.path() + QStringLiteral("/training.json"))
+                                   .value(QStringLiteral("loss"))
+                                   .toArray();
         ASSERT_EQ(got.size(), kRetrainedSteps);
         ASSERT_GE(want.size(), kRetrainedSteps);
         for (int k = 0; k < kRetrainedSteps; ++k)
@@ -85,9 +87,9 @@ TEST(BuiltinModelsCli, OpenOnAFreshInstallWithBuiltinNames)
         {QStringLiteral("model"), QStringLiteral("--model"), QStringLiteral("builtin:induction"),
          QStringLiteral("--text"), QStringLiteral("qwertyuiopqwertyuiop")});
     EXPECT_EQ(induction.code, 0) << induction.err.toStdString();
-    const test::CliRun tang = test::runAttnlab(
-        {QStringLiteral("heads"), QStringLiteral("--model"), QStringLiteral("builtin:tang"),
-         QStringLiteral("--count"), QStringLiteral("2")});
+    const test::CliRun tang = test::runAttnlab({QStringLiteral("heads"), QStringLiteral("--model"),
+                                                QStringLiteral("builtin:tang"),
+                                                QStringLiteral("--count"), QStringLiteral("2")});
     EXPECT_EQ(tang.code, 0) << tang.err.toStdString();
     EXPECT_TRUE(QDir(home.path() + QStringLiteral("/cache")).exists())
         << "the models are copied out into the cache";
