@@ -216,7 +216,7 @@ void Trainer::prepare(long B, long T)
     gradLayout_ = actLayout(params_.config, B, T, true);
     acts_.assign(layout_.total, 0.0);
     dacts_.assign(gradLayout_.total, 0.0);
-    scratch_.assign(static_cast<std::size_t>(threads_) * scratchStride(T), 0.0);
+    scratch_.assign(static_cast<std::size_t>(threads_) * scratchStride<double>(T), 0.0);
     scratchThreads_ = threads_;
     tokens_.assign(static_cast<std::size_t>(B * T), 0);
     targets_.assign(static_cast<std::size_t>(B * T), 0);
