@@ -3,11 +3,17 @@
 // of the caller's arrays: single-threaded (EIGEN_DONT_PARALLELIZE) and so the same sums in the
 // same order on every run. The attention passes split the (sequence, head) pairs over threads,
 // each pair on its own slices, which keeps them deterministic too.
+//
+// Float has vectorised versions of the element-wise and per-row loops (LayerNorm, the
+// attention's softmax, gelu): their sums run in Eigen's order rather than left to right, and
+// gelu uses Eigen's vectorised tanh. The double versions keep their scalar loops, so that the
+// double path computes what it always did, bit for bit (the recorded runs and reference tests).
 #include "core/train/gpt2_layers.h"
 
 #include <algorithm>
 #include <cmath>
 #include <omp.h>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -55,6 +61,83 @@ Part part(long n, long k)
     return {begin, std::min(n, begin + step) - begin};
 }
 
+template <typename S>
+using Array = Eigen::Map<Eigen::Array<S, 1, Eigen::Dynamic>>;
+template <typename S>
+using ConstArray = Eigen::Map<const Eigen::Array<S, 1, Eigen::Dynamic>>;
+
+template <typename S>
+constexpr bool kVectorised = std::is_same_v<S, float>;
+
+// Scalars per 64-byte vector register (AVX-512) or cache line.
+template <typename S>
+constexpr long kLine = 64 / static_cast<long>(sizeof(S));
+
+void layernormForwardVectorised(float* out, float* mean, float* rstd, const float* inp,
+                                const float* weight, const float* bias, long N, long C)
+{
+    const ConstArray<float> w(weight, C);
+    const ConstArray<float> b(bias, C);
+    const auto inverseC = 1.0F / static_cast<float>(C);
+    for (long n = 0; n < N; ++n) {
+        const ConstArray<float> x(inp + n * C, C);
+        const float m = x.sum() * inverseC;
+        const float v = (x - m).square().sum() * inverseC;
+        const float s = 1.0F / std::sqrt(v + static_cast<float>(kLayerNormEps));
+        Array<float>(out + n * C, C) = (x - m) * s * w + b;
+        mean[n] = m;
+        rstd[n] = s;
+    }
+}
+
+void layernormBackwardVectorised(float* dinp, float* dweight, float* dbias, const float* dout,
+                                 const float* inp, const float* weight, const float* mean,
+                                 const float* rstd, long N, long C)
+{
+    const ConstArray<float> w(weight, C);
+    Array<float> dw(dweight, C);
+    Array<float> db(dbias, C);
+    const auto inverseC = 1.0F / static_cast<float>(C);
+    for (long n = 0; n < N; ++n) {
+        const ConstArray<float> d(dout + n * C, C);
+        const float s = rstd[n];
+        const auto xhat = (ConstArray<float>(inp + n * C, C) - mean[n]) * s;
+        const auto dxhat = d * w;
+        // As in the scalar version: dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)).
+        const float dnormMean = dxhat.sum() * inverseC;
+        const float dnormNormMean = (dxhat * xhat).sum() * inverseC;
+        db += d;
+        dw += xhat * d;
+        Array<float>(dinp + n * C, C) += s * (dxhat - dnormMean - xhat * dnormNormMean);
+    }
+}
+
+// One row of the attention's softmax: p[0..i] = softmax(scale z[0..i]), p[i+1..T) = 0. The
+// vectorised version exponentiates whole vector registers (up to `width`, the keys the row's
+// block computed): the masked lanes get the row's max first (a harmless exp(0)) and are zeroed
+// after, so that no row ends in a scalar tail of exps.
+template <typename S>
+void softmaxRow(S* p, S* z, long i, long width, long T, S scale)
+{
+    if constexpr (kVectorised<S>) {
+        const long len = std::min(width, (i + kLine<S>) / kLine<S> * kLine<S>);
+        Array<S> zs(z, len);
+        const S max = zs.head(i + 1).maxCoeff();
+        zs.tail(len - i - 1) = max;
+        Array<S> e(p, len);
+        e = ((zs - max) * scale).exp();
+        Array<S>(p + i + 1, T - i - 1).setZero();
+        e *= S(1) / e.sum();
+    } else {
+        const auto zi = ConstArray<S>(z, i + 1) * scale;
+        const S max = zi.maxCoeff();
+        Array<S> e(p, i + 1);
+        e = (zi - max).exp();
+        e *= S(1) / e.sum();
+        Array<S>(p + i + 1, T - i - 1).setZero();
+    }
+}
+
 }  // namespace
 
 template <typename S>
@@ -92,6 +175,10 @@ template <typename S>
 void layernormForward(S* out, S* mean, S* rstd, const S* inp, const S* weight, const S* bias,
                       long N, long C)
 {
+    if constexpr (kVectorised<S>) {
+        layernormForwardVectorised(out, mean, rstd, inp, weight, bias, N, C);
+        return;
+    }
     const S eps = static_cast<S>(kLayerNormEps);
     for (long n = 0; n < N; ++n) {
         const S* x = inp + n * C;
@@ -113,6 +200,10 @@ template <typename S>
 void layernormBackward(S* dinp, S* dweight, S* dbias, const S* dout, const S* inp, const S* weight,
                        const S* mean, const S* rstd, long N, long C)
 {
+    if constexpr (kVectorised<S>) {
+        layernormBackwardVectorised(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
+        return;
+    }
     for (long n = 0; n < N; ++n) {
         const S* x = inp + n * C;
         const S* d = dout + n * C;
@@ -207,15 +298,9 @@ void attentionForward(S* out, S* att, const S* qkv, long B, long T, long C, long
             const long cols = i0 + rows;  // the keys these rows may see
             scores.block(i0, 0, rows, cols).noalias() =
                 q.middleRows(i0, rows) * k.topRows(cols).transpose();
-            for (long i = i0; i < cols; ++i) {
-                // Softmax over the keys j <= i; the masked cells get an exact 0.
-                const auto z = scores.row(i).head(i + 1).array() * scale;
-                const S max = z.maxCoeff();
-                auto e = p.row(i).head(i + 1).array();
-                e = (z - max).exp();
-                e *= S(1) / e.sum();
-                p.row(i).tail(T - i - 1).setZero();
-            }
+            // Softmax over the keys j <= i; the masked cells get an exact 0.
+            for (long i = i0; i < cols; ++i)
+                softmaxRow(p.row(i).data(), scores.row(i).data(), i, cols, T, scale);
             y.middleRows(i0, rows).noalias() = p.block(i0, 0, rows, cols) * v.topRows(cols);
         }
     }
@@ -276,6 +361,12 @@ void attentionBackward(S* dqkv, const S* dout, const S* qkv, const S* att, long 
 template <typename S>
 void geluForward(S* out, const S* inp, long count)
 {
+    if constexpr (kVectorised<S>) {
+        const ConstArray<S> x(inp, count);
+        Array<S>(out, count) =
+            S(0.5) * x * (S(1) + (S(kGeluScale) * (x + S(kGeluCubic) * x.cube())).tanh());
+        return;
+    }
     const S scale = static_cast<S>(kGeluScale);
     const S cubic = static_cast<S>(kGeluCubic);
     for (long i = 0; i < count; ++i) {
@@ -287,6 +378,15 @@ void geluForward(S* out, const S* inp, long count)
 template <typename S>
 void geluBackward(S* dinp, const S* inp, const S* dout, long count)
 {
+    if constexpr (kVectorised<S>) {
+        const ConstArray<S> x(inp, count);
+        const auto t = (S(kGeluScale) * (x + S(kGeluCubic) * x.cube())).tanh();
+        const auto dt =
+            (S(1) - t.square()) * S(kGeluScale) * (S(1) + S(3 * kGeluCubic) * x.square());
+        Array<S>(dinp, count) +=
+            (S(0.5) * (S(1) + t) + S(0.5) * x * dt) * ConstArray<S>(dout, count);
+        return;
+    }
     const S scale = static_cast<S>(kGeluScale);
     const S cubic = static_cast<S>(kGeluCubic);
     for (long i = 0; i < count; ++i) {
