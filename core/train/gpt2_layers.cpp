@@ -138,6 +138,20 @@ void softmaxRow(S* p, S* z, long i, long width, long T, S scale)
     }
 }
 
+// The softmax's backward on one row, in place: d[0..i] = p (d - p . d) scale over the keys
+// j <= i, d[i+1..width) = 0 (masked cells pass nothing back). The vectorised version works on
+// whole registers: p is exactly 0 on the masked lanes, so they add nothing to p . d.
+template <typename S>
+void softmaxBackwardRow(S* d, const S* p, long i, long width, S scale)
+{
+    const long len = kVectorised<S> ? std::min(width, (i + kLine<S>) / kLine<S> * kLine<S>) : i + 1;
+    const ConstArray<S> pi(p, len);
+    Array<S> di(d, len);
+    const S dot = (pi * di).sum();
+    di = pi * (di - dot) * scale;
+    Array<S>(d + i + 1, width - i - 1).setZero();
+}
+
 }  // namespace
 
 template <typename S>
@@ -344,13 +358,8 @@ void attentionBackward(S* dqkv, const S* dout, const S* qkv, const S* att, long 
             dv.topRows(cols).noalias() += pBlock.transpose() * dy.middleRows(i0, rows);
             // Softmax: dZ = P .* (dP - rowsum(P .* dP)), then the constant scale; in place.
             // Masked cells pass nothing back.
-            for (long i = i0; i < cols; ++i) {
-                const auto pi = p.row(i).head(i + 1).array();
-                auto di = d.row(i).head(i + 1).array();
-                const S dot = (pi * di).sum();
-                di = pi * (di - dot) * scale;
-                d.row(i).segment(i + 1, cols - i - 1).setZero();
-            }
+            for (long i = i0; i < cols; ++i)
+                softmaxBackwardRow(d.row(i).data(), p.row(i).data(), i, cols, scale);
             // scores = Q K^T: dQ = dZ K, dK = dZ^T Q.
             dq.middleRows(i0, rows).noalias() += dBlock * k.topRows(cols);
             dk.topRows(cols).noalias() += dBlock.transpose() * q.middleRows(i0, rows);
