@@ -3,11 +3,17 @@
 // of the caller's arrays: single-threaded (EIGEN_DONT_PARALLELIZE) and so the same sums in the
 // same order on every run. The attention passes split the (sequence, head) pairs over threads,
 // each pair on its own slices, which keeps them deterministic too.
+//
+// Float has vectorised versions of the element-wise and per-row loops (LayerNorm, the
+// attention's softmax, gelu): their sums run in Eigen's order rather than left to right, and
+// gelu uses Eigen's vectorised tanh. The double versions keep their scalar loops, so that the
+// double path computes what it always did, bit for bit (the recorded runs and reference tests).
 #include "core/train/gpt2_layers.h"
 
 #include <algorithm>
 #include <cmath>
 #include <omp.h>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -15,13 +21,20 @@ namespace attn::gpt2 {
 
 namespace {
 
-using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Map = Eigen::Map<RowMat>;
-using ConstMap = Eigen::Map<const RowMat>;
-using Strided = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
-using ConstStrided = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
-using ConstRow = Eigen::Map<const Eigen::RowVectorXd>;
-using Row = Eigen::Map<Eigen::RowVectorXd>;
+template <typename S>
+using RowMat = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename S>
+using Map = Eigen::Map<RowMat<S>>;
+template <typename S>
+using ConstMap = Eigen::Map<const RowMat<S>>;
+template <typename S>
+using Strided = Eigen::Map<RowMat<S>, 0, Eigen::OuterStride<>>;
+template <typename S>
+using ConstStrided = Eigen::Map<const RowMat<S>, 0, Eigen::OuterStride<>>;
+template <typename S>
+using ConstRow = Eigen::Map<const Eigen::Matrix<S, 1, Eigen::Dynamic>>;
+template <typename S>
+using Row = Eigen::Map<Eigen::Matrix<S, 1, Eigen::Dynamic>>;
 
 // sqrt(2 / pi), the constant of the tanh approximation.
 constexpr double kGeluScale = 0.7978845608028654;
@@ -48,31 +61,122 @@ Part part(long n, long k)
     return {begin, std::min(n, begin + step) - begin};
 }
 
+template <typename S>
+using Array = Eigen::Map<Eigen::Array<S, 1, Eigen::Dynamic>>;
+template <typename S>
+using ConstArray = Eigen::Map<const Eigen::Array<S, 1, Eigen::Dynamic>>;
+
+template <typename S>
+constexpr bool kVectorised = std::is_same_v<S, float>;
+
+// Scalars per 64-byte vector register (AVX-512) or cache line.
+template <typename S>
+constexpr long kLine = 64 / static_cast<long>(sizeof(S));
+
+void layernormForwardVectorised(float* out, float* mean, float* rstd, const float* inp,
+                                const float* weight, const float* bias, long N, long C)
+{
+    const ConstArray<float> w(weight, C);
+    const ConstArray<float> b(bias, C);
+    const auto inverseC = 1.0F / static_cast<float>(C);
+    for (long n = 0; n < N; ++n) {
+        const ConstArray<float> x(inp + n * C, C);
+        const float m = x.sum() * inverseC;
+        const float v = (x - m).square().sum() * inverseC;
+        const float s = 1.0F / std::sqrt(v + static_cast<float>(kLayerNormEps));
+        Array<float>(out + n * C, C) = (x - m) * s * w + b;
+        mean[n] = m;
+        rstd[n] = s;
+    }
+}
+
+void layernormBackwardVectorised(float* dinp, float* dweight, float* dbias, const float* dout,
+                                 const float* inp, const float* weight, const float* mean,
+                                 const float* rstd, long N, long C)
+{
+    const ConstArray<float> w(weight, C);
+    Array<float> dw(dweight, C);
+    Array<float> db(dbias, C);
+    const auto inverseC = 1.0F / static_cast<float>(C);
+    for (long n = 0; n < N; ++n) {
+        const ConstArray<float> d(dout + n * C, C);
+        const float s = rstd[n];
+        const auto xhat = (ConstArray<float>(inp + n * C, C) - mean[n]) * s;
+        const auto dxhat = d * w;
+        // As in the scalar version: dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)).
+        const float dnormMean = dxhat.sum() * inverseC;
+        const float dnormNormMean = (dxhat * xhat).sum() * inverseC;
+        db += d;
+        dw += xhat * d;
+        Array<float>(dinp + n * C, C) += s * (dxhat - dnormMean - xhat * dnormNormMean);
+    }
+}
+
+// One row of the attention's softmax: p[0..i] = softmax(scale z[0..i]), p[i+1..T) = 0. The
+// vectorised version exponentiates whole vector registers (up to `width`, the keys the row's
+// block computed): the masked lanes get the row's max first (a harmless exp(0)) and are zeroed
+// after, so that no row ends in a scalar tail of exps.
+template <typename S>
+void softmaxRow(S* p, S* z, long i, long width, long T, S scale)
+{
+    if constexpr (kVectorised<S>) {
+        const long len = std::min(width, (i + kLine<S>) / kLine<S> * kLine<S>);
+        Array<S> zs(z, len);
+        const S max = zs.head(i + 1).maxCoeff();
+        zs.tail(len - i - 1) = max;
+        Array<S> e(p, len);
+        e = ((zs - max) * scale).exp();
+        Array<S>(p + i + 1, T - i - 1).setZero();
+        e *= S(1) / e.sum();
+    } else {
+        const auto zi = ConstArray<S>(z, i + 1) * scale;
+        const S max = zi.maxCoeff();
+        Array<S> e(p, i + 1);
+        e = (zi - max).exp();
+        e *= S(1) / e.sum();
+        Array<S>(p + i + 1, T - i - 1).setZero();
+    }
+}
+
+// The softmax's backward on one row, in place: d[0..i] = p (d - p . d) scale over the keys
+// j <= i, d[i+1..width) = 0 (masked cells pass nothing back). The vectorised version works on
+// whole registers: p is exactly 0 on the masked lanes, so they add nothing to p . d.
+template <typename S>
+void softmaxBackwardRow(S* d, const S* p, long i, long width, S scale)
+{
+    const long len = kVectorised<S> ? std::min(width, (i + kLine<S>) / kLine<S> * kLine<S>) : i + 1;
+    const ConstArray<S> pi(p, len);
+    Array<S> di(d, len);
+    const S dot = (pi * di).sum();
+    di = pi * (di - dot) * scale;
+    Array<S>(d + i + 1, width - i - 1).setZero();
+}
+
 }  // namespace
 
-void encoderForward(double* out, const int* tokens, const double* wte, const double* wpe, long B,
-                    long T, long C)
+template <typename S>
+void encoderForward(S* out, const int* tokens, const S* wte, const S* wpe, long B, long T, long C)
 {
     for (long b = 0; b < B; ++b) {
         for (long t = 0; t < T; ++t) {
             const long n = b * T + t;
-            const double* w = wte + static_cast<long>(tokens[n]) * C;
-            const double* p = wpe + t * C;
-            double* o = out + n * C;
+            const S* w = wte + static_cast<long>(tokens[n]) * C;
+            const S* p = wpe + t * C;
+            S* o = out + n * C;
             for (long c = 0; c < C; ++c) o[c] = w[c] + p[c];
         }
     }
 }
 
-void encoderBackward(double* dwte, double* dwpe, const double* dout, const int* tokens, long B,
-                     long T, long C)
+template <typename S>
+void encoderBackward(S* dwte, S* dwpe, const S* dout, const int* tokens, long B, long T, long C)
 {
     for (long b = 0; b < B; ++b) {
         for (long t = 0; t < T; ++t) {
             const long n = b * T + t;
-            double* dw = dwte + static_cast<long>(tokens[n]) * C;
-            double* dp = dwpe + t * C;
-            const double* d = dout + n * C;
+            S* dw = dwte + static_cast<long>(tokens[n]) * C;
+            S* dp = dwpe + t * C;
+            const S* d = dout + n * C;
             for (long c = 0; c < C; ++c) {
                 dw[c] += d[c];
                 dp[c] += d[c];
@@ -81,50 +185,60 @@ void encoderBackward(double* dwte, double* dwpe, const double* dout, const int* 
     }
 }
 
-void layernormForward(double* out, double* mean, double* rstd, const double* inp,
-                      const double* weight, const double* bias, long N, long C)
+template <typename S>
+void layernormForward(S* out, S* mean, S* rstd, const S* inp, const S* weight, const S* bias,
+                      long N, long C)
 {
+    if constexpr (kVectorised<S>) {
+        layernormForwardVectorised(out, mean, rstd, inp, weight, bias, N, C);
+        return;
+    }
+    const S eps = static_cast<S>(kLayerNormEps);
     for (long n = 0; n < N; ++n) {
-        const double* x = inp + n * C;
-        double m = 0.0;
+        const S* x = inp + n * C;
+        S m = 0;
         for (long c = 0; c < C; ++c) m += x[c];
-        m /= static_cast<double>(C);
-        double v = 0.0;
+        m /= static_cast<S>(C);
+        S v = 0;
         for (long c = 0; c < C; ++c) v += (x[c] - m) * (x[c] - m);
-        v /= static_cast<double>(C);
-        const double s = 1.0 / std::sqrt(v + kLayerNormEps);
-        double* o = out + n * C;
+        v /= static_cast<S>(C);
+        const S s = S(1) / std::sqrt(v + eps);
+        S* o = out + n * C;
         for (long c = 0; c < C; ++c) o[c] = (x[c] - m) * s * weight[c] + bias[c];
         mean[n] = m;
         rstd[n] = s;
     }
 }
 
-void layernormBackward(double* dinp, double* dweight, double* dbias, const double* dout,
-                       const double* inp, const double* weight, const double* mean,
-                       const double* rstd, long N, long C)
+template <typename S>
+void layernormBackward(S* dinp, S* dweight, S* dbias, const S* dout, const S* inp, const S* weight,
+                       const S* mean, const S* rstd, long N, long C)
 {
+    if constexpr (kVectorised<S>) {
+        layernormBackwardVectorised(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
+        return;
+    }
     for (long n = 0; n < N; ++n) {
-        const double* x = inp + n * C;
-        const double* d = dout + n * C;
-        const double m = mean[n];
-        const double s = rstd[n];
+        const S* x = inp + n * C;
+        const S* d = dout + n * C;
+        const S m = mean[n];
+        const S s = rstd[n];
         // With xhat = (x - mean) rstd and dxhat = dout * weight:
         // dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)).
-        double dnormMean = 0.0;
-        double dnormNormMean = 0.0;
+        S dnormMean = 0;
+        S dnormNormMean = 0;
         for (long c = 0; c < C; ++c) {
-            const double xhat = (x[c] - m) * s;
-            const double dxhat = d[c] * weight[c];
+            const S xhat = (x[c] - m) * s;
+            const S dxhat = d[c] * weight[c];
             dnormMean += dxhat;
             dnormNormMean += dxhat * xhat;
         }
-        dnormMean /= static_cast<double>(C);
-        dnormNormMean /= static_cast<double>(C);
-        double* dx = dinp + n * C;
+        dnormMean /= static_cast<S>(C);
+        dnormNormMean /= static_cast<S>(C);
+        S* dx = dinp + n * C;
         for (long c = 0; c < C; ++c) {
-            const double xhat = (x[c] - m) * s;
-            const double dxhat = d[c] * weight[c];
+            const S xhat = (x[c] - m) * s;
+            const S dxhat = d[c] * weight[c];
             dbias[c] += d[c];
             dweight[c] += xhat * d[c];
             dx[c] += s * (dxhat - dnormMean - xhat * dnormNormMean);
@@ -132,25 +246,27 @@ void layernormBackward(double* dinp, double* dweight, double* dbias, const doubl
     }
 }
 
-void matmulForward(double* out, const double* inp, const double* weight, const double* bias, long N,
-                   long C, long OC, int threads)
+template <typename S>
+void matmulForward(S* out, const S* inp, const S* weight, Optional<const S> bias, long N, long C,
+                   long OC, int threads)
 {
-    const ConstMap w(weight, C, OC);
+    const ConstMap<S> w(weight, C, OC);
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (long k = 0; k < kParts; ++k) {
         const Part rows = part(N, k);
         if (rows.count == 0) continue;
-        Map y(out + rows.begin * OC, rows.count, OC);
-        y.noalias() = ConstMap(inp + rows.begin * C, rows.count, C) * w;
-        if (bias != nullptr) y.rowwise() += ConstRow(bias, OC);
+        Map<S> y(out + rows.begin * OC, rows.count, OC);
+        y.noalias() = ConstMap<S>(inp + rows.begin * C, rows.count, C) * w;
+        if (bias != nullptr) y.rowwise() += ConstRow<S>(bias, OC);
     }
 }
 
-void matmulBackward(double* dinp, double* dweight, double* dbias, const double* dout,
-                    const double* inp, const double* weight, long N, long C, long OC, int threads)
+template <typename S>
+void matmulBackward(S* dinp, S* dweight, Optional<S> dbias, const S* dout, const S* inp,
+                    const S* weight, long N, long C, long OC, int threads)
 {
-    const ConstMap dy(dout, N, OC);
-    const ConstMap x(inp, N, C);
+    const ConstMap<S> dy(dout, N, OC);
+    const ConstMap<S> x(inp, N, C);
     // Parts 0..kParts-1: row blocks of dinp; then column blocks of dweight and dbias (each a
     // whole sum over the N rows).
 #pragma omp parallel for schedule(static) num_threads(threads)
@@ -158,52 +274,47 @@ void matmulBackward(double* dinp, double* dweight, double* dbias, const double* 
         if (k < kParts) {
             const Part rows = part(N, k);
             if (rows.count == 0) continue;
-            Map(dinp + rows.begin * C, rows.count, C).noalias() +=
-                dy.middleRows(rows.begin, rows.count) * ConstMap(weight, C, OC).transpose();
+            Map<S>(dinp + rows.begin * C, rows.count, C).noalias() +=
+                dy.middleRows(rows.begin, rows.count) * ConstMap<S>(weight, C, OC).transpose();
         } else {
             const Part cols = part(OC, k - kParts);
             if (cols.count == 0) continue;
             const auto dyCols = dy.middleCols(cols.begin, cols.count);
-            Map(dweight, C, OC).middleCols(cols.begin, cols.count).noalias() +=
+            Map<S>(dweight, C, OC).middleCols(cols.begin, cols.count).noalias() +=
                 x.transpose() * dyCols;
-            if (dbias != nullptr) Row(dbias + cols.begin, cols.count) += dyCols.colwise().sum();
+            if (dbias != nullptr) Row<S>(dbias + cols.begin, cols.count) += dyCols.colwise().sum();
         }
     }
 }
 
-void attentionForward(double* out, double* att, const double* qkv, long B, long T, long C, long H,
-                      double* scratch, int threads)
+template <typename S>
+void attentionForward(S* out, S* att, const S* qkv, long B, long T, long C, long H, S* scratch,
+                      int threads)
 {
     const long hs = C / H;
-    const double scale = 1.0 / std::sqrt(static_cast<double>(hs));
+    const S scale = S(1) / std::sqrt(static_cast<S>(hs));
     const Eigen::OuterStride<> qkvStride(3 * C);
     const Eigen::OuterStride<> outStride(C);
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (long bh = 0; bh < B * H; ++bh) {
         const long b = bh / H;
         const long h = bh % H;
-        const double* base = qkv + b * T * 3 * C + h * hs;
-        const ConstStrided q(base, T, hs, qkvStride);
-        const ConstStrided k(base + C, T, hs, qkvStride);
-        const ConstStrided v(base + 2 * C, T, hs, qkvStride);
-        Strided y(out + b * T * C + h * hs, T, hs, outStride);
-        Map scores(scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride(T), T,
-                   T);
-        Map p(att + bh * T * T, T, T);
+        const S* base = qkv + b * T * 3 * C + h * hs;
+        const ConstStrided<S> q(base, T, hs, qkvStride);
+        const ConstStrided<S> k(base + C, T, hs, qkvStride);
+        const ConstStrided<S> v(base + 2 * C, T, hs, qkvStride);
+        Strided<S> y(out + b * T * C + h * hs, T, hs, outStride);
+        Map<S> scores(
+            scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride<S>(T), T, T);
+        Map<S> p(att + bh * T * T, T, T);
         for (long i0 = 0; i0 < T; i0 += kCausalBlock) {
             const long rows = std::min(kCausalBlock, T - i0);
             const long cols = i0 + rows;  // the keys these rows may see
             scores.block(i0, 0, rows, cols).noalias() =
                 q.middleRows(i0, rows) * k.topRows(cols).transpose();
-            for (long i = i0; i < cols; ++i) {
-                // Softmax over the keys j <= i; the masked cells get an exact 0.
-                const auto z = scores.row(i).head(i + 1).array() * scale;
-                const double max = z.maxCoeff();
-                auto e = p.row(i).head(i + 1).array();
-                e = (z - max).exp();
-                e *= 1.0 / e.sum();
-                p.row(i).tail(T - i - 1).setZero();
-            }
+            // Softmax over the keys j <= i; the masked cells get an exact 0.
+            for (long i = i0; i < cols; ++i)
+                softmaxRow(p.row(i).data(), scores.row(i).data(), i, cols, T, scale);
             y.middleRows(i0, rows).noalias() = p.block(i0, 0, rows, cols) * v.topRows(cols);
         }
     }
@@ -213,28 +324,30 @@ void attentionForward(double* out, double* att, const double* qkv, long B, long 
 // constant scale and Q K^T), by the same causal row blocks. That code works on one
 // AttentionInput and allocates its result per head; here every head of every sequence reads and
 // writes its slices of the batch's arrays in place.
-void attentionBackward(double* dqkv, const double* dout, const double* qkv, const double* att,
-                       long B, long T, long C, long H, double* scratch, int threads)
+template <typename S>
+void attentionBackward(S* dqkv, const S* dout, const S* qkv, const S* att, long B, long T, long C,
+                       long H, S* scratch, int threads)
 {
     const long hs = C / H;
-    const double scale = 1.0 / std::sqrt(static_cast<double>(hs));
+    const S scale = S(1) / std::sqrt(static_cast<S>(hs));
     const Eigen::OuterStride<> qkvStride(3 * C);
     const Eigen::OuterStride<> outStride(C);
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (long bh = 0; bh < B * H; ++bh) {
         const long b = bh / H;
         const long h = bh % H;
-        const double* base = qkv + b * T * 3 * C + h * hs;
-        double* dbase = dqkv + b * T * 3 * C + h * hs;
-        const ConstStrided q(base, T, hs, qkvStride);
-        const ConstStrided k(base + C, T, hs, qkvStride);
-        const ConstStrided v(base + 2 * C, T, hs, qkvStride);
-        Strided dq(dbase, T, hs, qkvStride);
-        Strided dk(dbase + C, T, hs, qkvStride);
-        Strided dv(dbase + 2 * C, T, hs, qkvStride);
-        const ConstStrided dy(dout + b * T * C + h * hs, T, hs, outStride);
-        const ConstMap p(att + bh * T * T, T, T);
-        Map d(scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride(T), T, T);
+        const S* base = qkv + b * T * 3 * C + h * hs;
+        S* dbase = dqkv + b * T * 3 * C + h * hs;
+        const ConstStrided<S> q(base, T, hs, qkvStride);
+        const ConstStrided<S> k(base + C, T, hs, qkvStride);
+        const ConstStrided<S> v(base + 2 * C, T, hs, qkvStride);
+        Strided<S> dq(dbase, T, hs, qkvStride);
+        Strided<S> dk(dbase + C, T, hs, qkvStride);
+        Strided<S> dv(dbase + 2 * C, T, hs, qkvStride);
+        const ConstStrided<S> dy(dout + b * T * C + h * hs, T, hs, outStride);
+        const ConstMap<S> p(att + bh * T * T, T, T);
+        Map<S> d(scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride<S>(T), T,
+                 T);
         for (long i0 = 0; i0 < T; i0 += kCausalBlock) {
             const long rows = std::min(kCausalBlock, T - i0);
             const long cols = i0 + rows;
@@ -245,13 +358,8 @@ void attentionBackward(double* dqkv, const double* dout, const double* qkv, cons
             dv.topRows(cols).noalias() += pBlock.transpose() * dy.middleRows(i0, rows);
             // Softmax: dZ = P .* (dP - rowsum(P .* dP)), then the constant scale; in place.
             // Masked cells pass nothing back.
-            for (long i = i0; i < cols; ++i) {
-                const auto pi = p.row(i).head(i + 1).array();
-                auto di = d.row(i).head(i + 1).array();
-                const double dot = (pi * di).sum();
-                di = pi * (di - dot) * scale;
-                d.row(i).segment(i + 1, cols - i - 1).setZero();
-            }
+            for (long i = i0; i < cols; ++i)
+                softmaxBackwardRow(d.row(i).data(), p.row(i).data(), i, cols, scale);
             // scores = Q K^T: dQ = dZ K, dK = dZ^T Q.
             dq.middleRows(i0, rows).noalias() += dBlock * k.topRows(cols);
             dk.topRows(cols).noalias() += dBlock.transpose() * q.middleRows(i0, rows);
@@ -259,30 +367,53 @@ void attentionBackward(double* dqkv, const double* dout, const double* qkv, cons
     }
 }
 
-void geluForward(double* out, const double* inp, long count)
+template <typename S>
+void geluForward(S* out, const S* inp, long count)
 {
+    if constexpr (kVectorised<S>) {
+        const ConstArray<S> x(inp, count);
+        Array<S>(out, count) =
+            S(0.5) * x * (S(1) + (S(kGeluScale) * (x + S(kGeluCubic) * x.cube())).tanh());
+        return;
+    }
+    const S scale = static_cast<S>(kGeluScale);
+    const S cubic = static_cast<S>(kGeluCubic);
     for (long i = 0; i < count; ++i) {
-        const double x = inp[i];
-        out[i] = 0.5 * x * (1.0 + std::tanh(kGeluScale * (x + kGeluCubic * x * x * x)));
+        const S x = inp[i];
+        out[i] = S(0.5) * x * (S(1) + std::tanh(scale * (x + cubic * x * x * x)));
     }
 }
 
-void geluBackward(double* dinp, const double* inp, const double* dout, long count)
+template <typename S>
+void geluBackward(S* dinp, const S* inp, const S* dout, long count)
 {
+    if constexpr (kVectorised<S>) {
+        const ConstArray<S> x(inp, count);
+        const auto t = (S(kGeluScale) * (x + S(kGeluCubic) * x.cube())).tanh();
+        const auto dt =
+            (S(1) - t.square()) * S(kGeluScale) * (S(1) + S(3 * kGeluCubic) * x.square());
+        Array<S>(dinp, count) +=
+            (S(0.5) * (S(1) + t) + S(0.5) * x * dt) * ConstArray<S>(dout, count);
+        return;
+    }
+    const S scale = static_cast<S>(kGeluScale);
+    const S cubic = static_cast<S>(kGeluCubic);
     for (long i = 0; i < count; ++i) {
-        const double x = inp[i];
-        const double t = std::tanh(kGeluScale * (x + kGeluCubic * x * x * x));
-        const double dt = (1.0 - t * t) * kGeluScale * (1.0 + 3.0 * kGeluCubic * x * x);
-        dinp[i] += (0.5 * (1.0 + t) + 0.5 * x * dt) * dout[i];
+        const S x = inp[i];
+        const S t = std::tanh(scale * (x + cubic * x * x * x));
+        const S dt = (S(1) - t * t) * scale * (S(1) + S(3) * cubic * x * x);
+        dinp[i] += (S(0.5) * (S(1) + t) + S(0.5) * x * dt) * dout[i];
     }
 }
 
-void residualForward(double* out, const double* a, const double* b, long count)
+template <typename S>
+void residualForward(S* out, const S* a, const S* b, long count)
 {
     for (long i = 0; i < count; ++i) out[i] = a[i] + b[i];
 }
 
-void residualBackward(double* da, double* db, const double* dout, long count)
+template <typename S>
+void residualBackward(S* da, S* db, const S* dout, long count)
 {
     for (long i = 0; i < count; ++i) {
         da[i] += dout[i];
@@ -290,44 +421,74 @@ void residualBackward(double* da, double* db, const double* dout, long count)
     }
 }
 
-void unembedForward(double* logits, const double* inp, const double* wte, long N, long C, long V)
+template <typename S>
+void unembedForward(S* logits, const S* inp, const S* wte, long N, long C, long V)
 {
-    Map(logits, N, V).noalias() = ConstMap(inp, N, C) * ConstMap(wte, V, C).transpose();
+    Map<S>(logits, N, V).noalias() = ConstMap<S>(inp, N, C) * ConstMap<S>(wte, V, C).transpose();
 }
 
-void unembedBackward(double* dinp, double* dwte, const double* dlogits, const double* inp,
-                     const double* wte, long N, long C, long V)
+template <typename S>
+void unembedBackward(S* dinp, S* dwte, const S* dlogits, const S* inp, const S* wte, long N, long C,
+                     long V)
 {
-    const ConstMap dy(dlogits, N, V);
-    Map(dinp, N, C).noalias() += dy * ConstMap(wte, V, C);
-    Map(dwte, V, C).noalias() += dy.transpose() * ConstMap(inp, N, C);
+    const ConstMap<S> dy(dlogits, N, V);
+    Map<S>(dinp, N, C).noalias() += dy * ConstMap<S>(wte, V, C);
+    Map<S>(dwte, V, C).noalias() += dy.transpose() * ConstMap<S>(inp, N, C);
 }
 
-double crossEntropyForward(double* probs, const double* logits, const int* targets, long N, long V)
+template <typename S>
+double crossEntropyForward(S* probs, const S* logits, const int* targets, long N, long V)
 {
     double total = 0.0;
     for (long n = 0; n < N; ++n) {
-        const ConstRow z(logits + n * V, V);
-        auto p = Row(probs + n * V, V).array();
-        const double max = z.maxCoeff();
+        const ConstRow<S> z(logits + n * V, V);
+        auto p = Row<S>(probs + n * V, V).array();
+        const S max = z.maxCoeff();
         p = (z.array() - max).exp();
-        const double sum = p.sum();
-        p *= 1.0 / sum;
+        const S sum = p.sum();
+        p *= S(1) / sum;
         // -log softmax(z)[target], as log-sum-exp: no log of a probability that underflowed.
-        total += std::log(sum) + max - z[targets[n]];
+        total += std::log(static_cast<double>(sum)) + static_cast<double>(max) -
+                 static_cast<double>(z[targets[n]]);
     }
     return total / static_cast<double>(N);
 }
 
-void crossEntropyBackward(double* dlogits, const double* probs, const int* targets, long N, long V)
+template <typename S>
+void crossEntropyBackward(S* dlogits, const S* probs, const int* targets, long N, long V)
 {
-    const double inv = 1.0 / static_cast<double>(N);
+    const S inv = S(1) / static_cast<S>(N);
     for (long n = 0; n < N; ++n) {
-        const double* p = probs + n * V;
-        double* d = dlogits + n * V;
+        const S* p = probs + n * V;
+        S* d = dlogits + n * V;
         for (long v = 0; v < V; ++v) d[v] = p[v] * inv;
         d[targets[n]] -= inv;
     }
 }
+
+// The two scalar types the trainer runs in.
+#define ATTNLAB_GPT2_LAYERS(S)                                                                     \
+    template void encoderForward(S*, const int*, const S*, const S*, long, long, long);            \
+    template void encoderBackward(S*, S*, const S*, const int*, long, long, long);                 \
+    template void layernormForward(S*, S*, S*, const S*, const S*, const S*, long, long);          \
+    template void layernormBackward(S*, S*, S*, const S*, const S*, const S*, const S*, const S*,  \
+                                    long, long);                                                   \
+    template void matmulForward(S*, const S*, const S*, Optional<const S>, long, long, long, int); \
+    template void matmulBackward(S*, S*, Optional<S>, const S*, const S*, const S*, long, long,    \
+                                 long, int);                                                       \
+    template void attentionForward(S*, S*, const S*, long, long, long, long, S*, int);             \
+    template void attentionBackward(S*, const S*, const S*, const S*, long, long, long, long, S*,  \
+                                    int);                                                          \
+    template void geluForward(S*, const S*, long);                                                 \
+    template void geluBackward(S*, const S*, const S*, long);                                      \
+    template void residualForward(S*, const S*, const S*, long);                                   \
+    template void residualBackward(S*, S*, const S*, long);                                        \
+    template void unembedForward(S*, const S*, const S*, long, long, long);                        \
+    template void unembedBackward(S*, S*, const S*, const S*, const S*, long, long, long);         \
+    template double crossEntropyForward(S*, const S*, const int*, long, long);                     \
+    template void crossEntropyBackward(S*, const S*, const int*, long, long);
+ATTNLAB_GPT2_LAYERS(double)
+ATTNLAB_GPT2_LAYERS(float)
+#undef ATTNLAB_GPT2_LAYERS
 
 }  // namespace attn::gpt2

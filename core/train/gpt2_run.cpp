@@ -89,7 +89,8 @@ ModelRun::ModelRun(const RunSpec& spec, Parameters params, CharVocabulary vocab,
                    std::vector<int> ids)
     : spec_(spec),
       trainer_(std::move(params),
-               AdamSettings{spec.learningRate, 0.9, 0.999, 1e-8, spec.weightDecay, spec.clipNorm}),
+               AdamSettings{spec.learningRate, 0.9, 0.999, 1e-8, spec.weightDecay, spec.clipNorm},
+               spec.precision),
       vocab_(std::move(vocab)),
       corpusIds_(std::move(ids)),
       data_(spec.seed ^ kDataStream)
@@ -235,6 +236,7 @@ std::string ModelRun::trainingJson(const std::string& command, double seconds) c
                      {"weight_decay", s.weightDecay},
                      {"clip_norm", s.clipNorm},
                      {"optimizer", "adamw"},
+                     {"precision", s.precision == Precision::Float ? "float32" : "float64"},
                      {"betas", {0.9, 0.999}},
                      {"eps", 1e-8}};
     j["seconds"] = seconds;

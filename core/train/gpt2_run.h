@@ -44,6 +44,9 @@ struct RunSpec {
     double finalFraction = 0.1;  // cosine decay to this fraction of the rate (1: constant)
     double weightDecay = 0.0;
     double clipNorm = 0.0;  // 0: no clipping
+    // The passes' scalar type: float32 trains about twice as fast; Double is the path the
+    // gradient checks hold to 1e-12 (the parameters and AdamW are in double either way).
+    Precision precision = Precision::Float;
     InductionMix mix;
     long evalEvery = 100;  // measures every N steps and after the last (0: only at the end)
     long probeCount = 256;

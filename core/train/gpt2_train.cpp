@@ -26,6 +26,10 @@
 // gradient buffers, zeroed once at the start: 4, 3 (wte's second contribution), 2 from layer
 // L-1 down, 1 (wte's first and wpe).
 // Update: AdamW (gradient clipped to a global norm when asked), in buffer order.
+//
+// Precision::Float runs the same passes (the layer kinds are templates) on a float copy of the
+// parameters, into float gradients that are then widened into the double gradient buffer: the
+// update, the clipping and the finiteness check are the double path's, on the master weights.
 #include "core/train/gpt2_train.h"
 
 #include <algorithm>
@@ -46,8 +50,8 @@ using train_detail::shapeError;
 // The activations' layout, or (`gradients`) that of their gradients: the same tensors
 // without those no gradient flows into (the softmax weights, whose gradient lives in the
 // attention's scratch, LayerNorm's statistics and the probabilities), which would only be
-// zeroed every step.
-ActLayout actLayout(const Config& c, long B, long T, bool gradients)
+// zeroed every step. Every array starts at a multiple of `line` scalars (64 bytes).
+ActLayout actLayout(const Config& c, long B, long T, bool gradients, std::size_t line)
 {
     const auto N = static_cast<std::size_t>(B * T);
     const auto C = static_cast<std::size_t>(c.channels);
@@ -58,7 +62,7 @@ ActLayout actLayout(const Config& c, long B, long T, bool gradients)
     std::size_t at = 0;
     const auto take = [&](std::size_t count) {
         const std::size_t offset = at;
-        at = alignedOffset(at + count);
+        at = (at + count + line - 1) / line * line;
         return offset;
     };
     a.encoded = take(N * C);
@@ -200,23 +204,38 @@ void initialise(Parameters& p, std::uint64_t seed, double stddev)
     }
 }
 
-Trainer::Trainer(Parameters params, const AdamSettings& settings)
+Trainer::Trainer(Parameters params, const AdamSettings& settings, Precision precision)
     : params_(std::move(params)),
       settings_(settings),
+      precision_(precision),
       grads_(params_.values.size(), 0.0),
       m_(params_.values.size(), 0.0),
       v_(params_.values.size(), 0.0)
 {
 }
 
+template <typename S>
+void Trainer::prepareWorkspace(Workspace<S>& ws, long B, long T)
+{
+    constexpr std::size_t line = 64 / sizeof(S);
+    layout_ = actLayout(params_.config, B, T, false, line);
+    gradLayout_ = actLayout(params_.config, B, T, true, line);
+    ws.acts.assign(layout_.total, S(0));
+    ws.dacts.assign(gradLayout_.total, S(0));
+    ws.scratch.assign(static_cast<std::size_t>(threads_) * scratchStride<S>(T), S(0));
+}
+
 void Trainer::prepare(long B, long T)
 {
     if (B == B_ && T == T_ && threads_ <= scratchThreads_) return;
-    layout_ = actLayout(params_.config, B, T, false);
-    gradLayout_ = actLayout(params_.config, B, T, true);
-    acts_.assign(layout_.total, 0.0);
-    dacts_.assign(gradLayout_.total, 0.0);
-    scratch_.assign(static_cast<std::size_t>(threads_) * scratchStride(T), 0.0);
+    if (precision_ == Precision::Double) {
+        prepareWorkspace(double_, B, T);
+    } else {
+        prepareWorkspace(float_, B, T);
+        floatParams_.assign(params_.values.size(), 0.0F);
+        floatGrads_.assign(params_.values.size(), 0.0F);
+        views_.assign(1 + layout_.layers.size(), Buffer());
+    }
     scratchThreads_ = threads_;
     tokens_.assign(static_cast<std::size_t>(B * T), 0);
     targets_.assign(static_cast<std::size_t>(B * T), 0);
@@ -247,26 +266,34 @@ Status Trainer::forward(const Batch& batch, double& loss)
     prepare(batch.B, batch.T);
     std::copy(batch.tokens.begin(), batch.tokens.end(), tokens_.begin());
     std::copy(batch.targets.begin(), batch.targets.end(), targets_.begin());
-    forwardPass(tokens_.data(), targets_.data(), loss);
+    if (precision_ == Precision::Double) {
+        loss = forwardPass(params_.values.data(), double_);
+    } else {
+        std::copy(params_.values.begin(), params_.values.end(), floatParams_.begin());
+        loss = forwardPass(floatParams_.data(), float_);
+        viewsFresh_.assign(views_.size(), false);
+    }
     return {};
 }
 
-void Trainer::forwardPass(const int* tokens, const int* targets, double& loss)
+template <typename S>
+double Trainer::forwardPass(const S* P, Workspace<S>& ws)
 {
     const Config& c = params_.config;
     const ActLayout& a = layout_;
     const long B = B_, T = T_, N = B_ * T_, C = c.channels, H = c.heads, V = c.vocab;
-    const double* P = params_.values.data();
-    double* A = acts_.data();
+    const int* tokens = tokens_.data();
+    S* A = ws.acts.data();
+    S* scratch = ws.scratch.data();
     encoderForward(A + a.encoded, tokens, P + params_.wte, P + params_.wpe, B, T, C);
     for (std::size_t l = 0; l < a.layers.size(); ++l) {
         const LayerActs& x = a.layers[l];
         const LayerOffsets& w = params_.layers[l];
-        const double* residual = A + (l == 0 ? a.encoded : a.layers[l - 1].output);
+        const S* residual = A + (l == 0 ? a.encoded : a.layers[l - 1].output);
         layernormForward(A + x.ln1, A + x.ln1Mean, A + x.ln1Rstd, residual, P + w.ln1w, P + w.ln1b,
                          N, C);
         matmulForward(A + x.qkv, A + x.ln1, P + w.qkvw, P + w.qkvb, N, C, 3 * C, threads_);
-        attentionForward(A + x.atty, A + x.att, A + x.qkv, B, T, C, H, scratch_.data(), threads_);
+        attentionForward(A + x.atty, A + x.att, A + x.qkv, B, T, C, H, scratch, threads_);
         matmulForward(A + x.attproj, A + x.atty, P + w.projw, P + w.projb, N, C, C, threads_);
         residualForward(A + x.res2, residual, A + x.attproj, N * C);
         if (c.attentionOnly) continue;
@@ -281,22 +308,33 @@ void Trainer::forwardPass(const int* tokens, const int* targets, double& loss)
     layernormForward(A + a.lnf, A + a.lnfMean, A + a.lnfRstd, A + a.layers.back().output,
                      P + params_.lnfw, P + params_.lnfb, N, C);
     unembedForward(A + a.logits, A + a.lnf, P + params_.wte, N, C, V);
-    loss = crossEntropyForward(A + a.probs, A + a.logits, targets, N, V);
+    return crossEntropyForward(A + a.probs, A + a.logits, targets_.data(), N, V);
 }
 
 void Trainer::backward()
 {
     if (layout_.layers.empty()) return;  // no forward() yet: nothing to differentiate
+    if (precision_ == Precision::Double) {
+        backwardPass(params_.values.data(), grads_.data(), double_);
+    } else {
+        backwardPass(floatParams_.data(), floatGrads_.data(), float_);
+        std::copy(floatGrads_.begin(), floatGrads_.end(), grads_.begin());
+    }
+}
+
+// G: the parameters' gradients, as long as the parameter buffer (zeroed here).
+template <typename S>
+void Trainer::backwardPass(const S* P, S* G, Workspace<S>& ws)
+{
     const Config& c = params_.config;
     const ActLayout& a = layout_;      // activations, in A
     const ActLayout& d = gradLayout_;  // their gradients, in D
     const long B = B_, T = T_, N = B_ * T_, C = c.channels, H = c.heads, V = c.vocab;
-    const double* P = params_.values.data();
-    const double* A = acts_.data();
-    double* G = grads_.data();
-    double* D = dacts_.data();
-    std::fill(grads_.begin(), grads_.end(), 0.0);
-    std::fill(dacts_.begin(), dacts_.end(), 0.0);
+    const S* A = ws.acts.data();
+    S* D = ws.dacts.data();
+    S* scratch = ws.scratch.data();
+    std::fill(G, G + params_.values.size(), S(0));
+    std::fill(ws.dacts.begin(), ws.dacts.end(), S(0));
 
     crossEntropyBackward(D + d.logits, A + a.probs, targets_.data(), N, V);
     unembedBackward(D + d.lnf, G + params_.wte, D + d.logits, A + a.lnf, P + params_.wte, N, C, V);
@@ -307,8 +345,8 @@ void Trainer::backward()
         const LayerActs& x = a.layers[l];
         const LayerActs& dx = d.layers[l];
         const LayerOffsets& w = params_.layers[l];
-        const double* in = A + (l == 0 ? a.encoded : a.layers[l - 1].output);
-        double* din = D + (l == 0 ? d.encoded : d.layers[l - 1].output);
+        const S* in = A + (l == 0 ? a.encoded : a.layers[l - 1].output);
+        S* din = D + (l == 0 ? d.encoded : d.layers[l - 1].output);
         if (!c.attentionOnly) {
             residualBackward(D + dx.res2, D + dx.fcproj, D + dx.res3, N * C);
             matmulBackward(D + dx.fchGelu, G + w.fcprojw, G + w.fcprojb, D + dx.fcproj,
@@ -322,8 +360,8 @@ void Trainer::backward()
         residualBackward(din, D + dx.attproj, D + dx.res2, N * C);
         matmulBackward(D + dx.atty, G + w.projw, G + w.projb, D + dx.attproj, A + x.atty,
                        P + w.projw, N, C, C, threads_);
-        attentionBackward(D + dx.qkv, D + dx.atty, A + x.qkv, A + x.att, B, T, C, H,
-                          scratch_.data(), threads_);
+        attentionBackward(D + dx.qkv, D + dx.atty, A + x.qkv, A + x.att, B, T, C, H, scratch,
+                          threads_);
         matmulBackward(D + dx.ln1, G + w.qkvw, G + w.qkvb, D + dx.qkv, A + x.ln1, P + w.qkvw, N, C,
                        3 * C, threads_);
         layernormBackward(din, G + w.ln1w, G + w.ln1b, D + dx.ln1, in, P + w.ln1w, A + x.ln1Mean,
@@ -368,19 +406,31 @@ Status Trainer::step(const Batch& batch, double& loss)
     return {};
 }
 
+std::span<const double> Trainer::widened(std::size_t view, std::size_t offset,
+                                         std::size_t count) const
+{
+    if (precision_ == Precision::Double) return {double_.acts.data() + offset, count};
+    Buffer& out = views_[view];
+    if (!viewsFresh_[view]) {
+        const float* from = float_.acts.data() + offset;
+        out.assign(from, from + count);
+        viewsFresh_[view] = true;
+    }
+    return out;
+}
+
 std::span<const double> Trainer::logits() const
 {
     if (B_ == 0) return {};
-    return {acts_.data() + layout_.logits,
-            static_cast<std::size_t>(B_ * T_ * params_.config.vocab)};
+    return widened(0, layout_.logits, static_cast<std::size_t>(B_ * T_ * params_.config.vocab));
 }
 
 std::span<const double> Trainer::attention(int layer) const
 {
     if (B_ == 0 || layer < 0 || layer >= static_cast<int>(layout_.layers.size())) return {};
     const Config& c = params_.config;
-    return {acts_.data() + layout_.layers[static_cast<std::size_t>(layer)].att,
-            static_cast<std::size_t>(B_ * c.heads * T_ * T_)};
+    const auto l = static_cast<std::size_t>(layer);
+    return widened(1 + l, layout_.layers[l].att, static_cast<std::size_t>(B_ * c.heads * T_ * T_));
 }
 
 }  // namespace attn::gpt2

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Training a whole GPT-2 in double: forward pass, backward pass, AdamW, for next-token
-// prediction on batches of B sequences of T tokens. The function is exactly the one that
-// core/model/forward.h runs in float on the exported checkpoint (gpt2_export.h): learned
-// token and position embeddings, L pre-LN blocks of causal multi-head attention (and an MLP
-// with gelu_new), a final LayerNorm and the unembedding tied to wte.
+// Training a whole GPT-2: forward pass, backward pass, AdamW, for next-token prediction on
+// batches of B sequences of T tokens, in double or (Precision::Float) with the passes in float32.
+// The function is exactly the one that core/model/forward.h runs in float on the exported
+// checkpoint (gpt2_export.h): learned token and position embeddings, L pre-LN blocks of causal
+// multi-head attention (and an MLP with gelu_new), a final LayerNorm and the unembedding tied to
+// wte.
 //
 // An attention-only model has no MLP and no ln_2 in the pass (and no such parameters to
 // train); its checkpoint carries an all-zero MLP, which adds exactly 0 to the residual stream.
 //
-// Deterministic: the same seed, batches and settings give the same parameters bit for bit on
-// one machine (see gpt2_layers.h for how the threaded parts keep that).
+// Deterministic: the same seed, batches, settings and precision give the same parameters bit
+// for bit on one machine, whatever the thread count (see gpt2_layers.h for how the threaded
+// parts keep that).
 
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +46,7 @@ struct AlignedAllocator {
     bool operator==(const AlignedAllocator&) const = default;
 };
 using Buffer = std::vector<double, AlignedAllocator<double>>;
+using FloatBuffer = std::vector<float, AlignedAllocator<float>>;
 // Where the next tensor or activation starts: `offset` rounded up to 8 doubles (64 bytes).
 constexpr std::size_t alignedOffset(std::size_t offset)
 {
@@ -99,6 +102,13 @@ Status makeParameters(const Config& config, Parameters& out);
 // The same seed gives the same values on every platform (attn::Rng).
 void initialise(Parameters& params, std::uint64_t seed, double stddev = 0.02);
 
+// The scalar type of the forward and backward passes. Double: everything in double (the
+// gradient checks and the PyTorch reference hold to 1e-12). Float: the passes run in float32
+// on a float copy of the parameters, which stay the double master weights that AdamW updates
+// (from the float gradients, widened) and that export and initialise use; about twice the
+// speed, with losses and gradients that agree with double to float's precision.
+enum class Precision { Double, Float };
+
 struct AdamSettings {
     double learningRate = 1e-3;
     double beta1 = 0.9;
@@ -142,13 +152,15 @@ struct ActLayout {
 class Trainer {
 public:
     // Takes `params` (a valid layout: makeParameters + initialise, or loaded values).
-    explicit Trainer(Parameters params, const AdamSettings& settings = {});
+    explicit Trainer(Parameters params, const AdamSettings& settings = {},
+                     Precision precision = Precision::Double);
 
     // The mean cross-entropy of the batch; keeps the activations for backward(). Refuses a
     // batch whose sizes disagree (ShapeMismatch), T beyond maxT (TooLong), or an id or target
     // outside the vocabulary (TokenOutOfRange, naming "tokens" or "targets" and the position).
     Status forward(const Batch& batch, double& loss);
-    // The gradient of the last successful forward()'s loss into gradients() (overwritten).
+    // The gradient of the last successful forward()'s loss into gradients() (overwritten; in
+    // double whatever the precision).
     void backward();
     // forward, backward and one AdamW step; `loss` is the loss before the step. NonFinite
     // ("loss") if the loss or the gradient is not finite: the parameters are then unchanged.
@@ -158,9 +170,12 @@ public:
     // For tests and loading: changing values between steps is allowed.
     [[nodiscard]] Parameters& parameters() { return params_; }
     [[nodiscard]] const Buffer& gradients() const { return grads_; }
-    // The last forward()'s logits, B * T rows of V.
+    // The last forward()'s logits, B * T rows of V. In Precision::Float, widened to double on
+    // the first call after a forward (so not to be called from two threads at once); the span
+    // stays valid until the next forward().
     [[nodiscard]] std::span<const double> logits() const;
-    // The last forward()'s attention weights of `layer`: [B, H, T, T], row i = query i.
+    // The last forward()'s attention weights of `layer`: [B, H, T, T], row i = query i (as for
+    // logits() in Precision::Float).
     [[nodiscard]] std::span<const double> attention(int layer) const;
     // The learning rate of the next steps (a schedule sets it before each step).
     void setLearningRate(double rate) { settings_.learningRate = rate; }
@@ -172,23 +187,47 @@ public:
     void setThreads(int threads) { threads_ = threads < 1 ? 1 : threads; }
     [[nodiscard]] int threads() const { return threads_; }
     [[nodiscard]] const AdamSettings& settings() const { return settings_; }
+    [[nodiscard]] Precision precision() const { return precision_; }
 
 private:
+    // The passes' buffers in scalar S: activations, their gradients, the attention's scratch.
+    template <typename S>
+    struct Workspace {
+        std::vector<S, AlignedAllocator<S>> acts, dacts, scratch;
+    };
+
     void prepare(long B, long T);
-    void forwardPass(const int* tokens, const int* targets, double& loss);
+    template <typename S>
+    void prepareWorkspace(Workspace<S>& ws, long B, long T);
+    // The passes over parameters P (and their gradients G) in scalar S.
+    template <typename S>
+    double forwardPass(const S* P, Workspace<S>& ws);
+    template <typename S>
+    void backwardPass(const S* P, S* G, Workspace<S>& ws);
+    // A float activation of the last forward, widened into view (once per forward).
+    std::span<const double> widened(std::size_t view, std::size_t offset, std::size_t count) const;
 
     Parameters params_;
     AdamSettings settings_;
+    Precision precision_ = Precision::Double;
     Buffer grads_;
     Buffer m_, v_;  // Adam's moments
     long steps_ = 0;
     long B_ = 0, T_ = 0;  // the shape the buffers are sized for
     std::vector<int> tokens_, targets_;
-    detail::ActLayout layout_, gradLayout_;  // of acts_ and of dacts_
+    detail::ActLayout layout_, gradLayout_;  // of the activations and of their gradients
     // Forward activations and their gradients, each in one buffer (gpt2_train.cpp), sized
-    // once per batch shape: a step allocates none of its arrays (only Eigen's products take
-    // packing workspace of their own).
-    Buffer acts_, dacts_, scratch_;
+    // once per batch shape, in the precision's workspace (the other stays empty): a step
+    // allocates none of its arrays (only Eigen's products take packing workspace of their own).
+    Workspace<double> double_;
+    Workspace<float> float_;
+    // Precision::Float: the float copy of the parameters (refreshed from the master weights at
+    // every forward, so changes through parameters() count) and the float gradients.
+    FloatBuffer floatParams_, floatGrads_;
+    // Precision::Float: logits (view 0) and each layer's attention (view 1 + layer) widened to
+    // double for the accessors, and whether each is up to date with the last forward.
+    mutable std::vector<Buffer> views_;
+    mutable std::vector<bool> viewsFresh_;
     int threads_ = 1;
     int scratchThreads_ = 0;  // threads the attention scratch has room for
 };

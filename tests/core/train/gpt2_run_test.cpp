@@ -16,7 +16,7 @@
 namespace attn::gpt2::test {
 namespace {
 
-constexpr double kScoreAgreement = 1e-4;  // trainer's double pass vs the float32 checkpoint
+constexpr double kScoreAgreement = 1e-4;  // trainer's float32 pass vs the float32 checkpoint
 
 RunSpec smallSpec()
 {
@@ -103,6 +103,7 @@ TEST(ModelRun, WritesAGpt2FolderWhoseHeadsScoreAsMeasured)
     const nlohmann::json j = nlohmann::json::parse(in);
     EXPECT_EQ(j["command"], "attnlab train-model --test");
     EXPECT_EQ(j["seed"], 1);
+    EXPECT_EQ(j["training"]["precision"], "float32") << "a run trains in float by default";
     const std::vector<double> recorded = j["loss"].get<std::vector<double>>();
     ASSERT_EQ(recorded.size(), run->losses().size());
     EXPECT_EQ(std::memcmp(recorded.data(), run->losses().data(), recorded.size() * sizeof(double)),
