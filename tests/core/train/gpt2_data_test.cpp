@@ -11,44 +11,62 @@
 namespace attn::gpt2::test {
 namespace {
 
-TEST(InductionData, TargetsAreTheNextLetterAndEachSequenceRepeatsADistinctSegment)
+// How many of the B sequences hold a stretch of k letters (8 <= k <= 24) followed by a copy of
+// itself; `distinct`: only stretches of k different letters count.
+long sequencesWithARepeat(const std::vector<int>& tokens, long B, long T, bool distinct)
 {
-    Rng rng(4);
-    std::vector<int> tokens, targets;
-    const long B = 64, T = 64;
-    inductionBatch(rng, B, T, {}, tokens, targets);
-    ASSERT_EQ(tokens.size(), static_cast<std::size_t>(B * T));
-    long copied = 0;
+    long count = 0;
     for (long b = 0; b < B; ++b) {
-        for (long t = 0; t < T; ++t) {
-            const int x = tokens[b * T + t];
-            ASSERT_GE(x, 0);
-            ASSERT_LT(x, kLetters);
-            if (t + 1 < T) {
-                EXPECT_EQ(targets[b * T + t], tokens[b * T + t + 1]);
-            }
-        }
-        // The repeated segment: the longest k in [8, 24] such that some stretch of k letters
-        // is followed by a copy of itself; its first copy has k distinct letters.
         const int* x = tokens.data() + b * T;
-        long found = 0;
+        bool found = false;
         for (long k = 24; k >= 8 && !found; --k) {
             for (long s = 0; s + 2 * k <= T && !found; ++s) {
                 if (!std::equal(x + s, x + s + k, x + s + k)) continue;
                 std::vector<int> segment(x + s, x + s + k);
                 std::sort(segment.begin(), segment.end());
-                if (std::adjacent_find(segment.begin(), segment.end()) == segment.end()) found = k;
+                found = !distinct ||
+                        std::adjacent_find(segment.begin(), segment.end()) == segment.end();
             }
         }
-        // The last copy may run past position T - 1 (the sequence has T + 1 letters).
-        if (found) ++copied;
+        if (found) ++count;
     }
-    EXPECT_GT(copied, B * 9 / 10) << "nearly every sequence holds its repeat within T letters";
-    Rng again(4);
-    std::vector<int> tokens2, targets2;
-    inductionBatch(again, B, T, {}, tokens2, targets2);
-    EXPECT_EQ(tokens, tokens2);
-    EXPECT_EQ(targets, targets2);
+    return count;
+}
+
+TEST(InductionData, TargetsAreTheNextLetterAndEachSequenceRepeatsASegment)
+{
+    const long B = 200, T = 64;
+    std::vector<int> tokens, targets;
+    for (const double share : {1.0, 0.0}) {
+        InductionMix mix;
+        mix.distinctShare = share;
+        Rng rng(4);
+        inductionBatch(rng, B, T, mix, tokens, targets);
+        ASSERT_EQ(tokens.size(), static_cast<std::size_t>(B * T));
+        for (long b = 0; b < B; ++b) {
+            for (long t = 0; t < T; ++t) {
+                ASSERT_GE(tokens[b * T + t], 0);
+                ASSERT_LT(tokens[b * T + t], kLetters);
+                if (t + 1 < T) {
+                    ASSERT_EQ(targets[b * T + t], tokens[b * T + t + 1]);
+                }
+            }
+        }
+        // The last copy may run past position T - 1 (a sequence has T + 1 letters).
+        EXPECT_GT(sequencesWithARepeat(tokens, B, T, false), B * 9 / 10) << share;
+        const long distinct = sequencesWithARepeat(tokens, B, T, true);
+        if (share == 1.0) {
+            EXPECT_GT(distinct, B * 9 / 10);
+        } else {
+            // 8 or more random letters are all different with p < 0.3.
+            EXPECT_LT(distinct, B * 4 / 10);
+        }
+        Rng again(4);
+        std::vector<int> tokens2, targets2;
+        inductionBatch(again, B, T, mix, tokens2, targets2);
+        EXPECT_EQ(tokens, tokens2);
+        EXPECT_EQ(targets, targets2);
+    }
 }
 
 TEST(CopyProbe, ScoresEachLetterOfTheRepeatAfterItsFirst)
