@@ -94,7 +94,8 @@ int runHeads(const QStringList& args)
         return fail(BadInput, QString::fromStdString(attn::describe(s)));
 
     QJsonArray layers;
-    QString text = CliHeadsTr::tr("layer head  previous  duplicate  induction  first\n");
+    // A data table: its columns are named as in the JSON, in every language.
+    QString text = QStringLiteral("layer head  previous  duplicate  induction  first\n");
     for (std::size_t l = 0; l < table.size(); ++l) {
         QJsonArray heads;
         for (std::size_t h = 0; h < table[l].size(); ++h) {

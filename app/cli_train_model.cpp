@@ -196,8 +196,23 @@ int runTrainModel(const QStringList& args)
         spec.corpusName = path.toStdString();
     }
     std::unique_ptr<attn::gpt2::ModelRun> run;
-    if (attn::Status s = attn::gpt2::ModelRun::create(spec, run); !s.ok())
+    if (attn::Status s = attn::gpt2::ModelRun::create(spec, run); !s.ok()) {
+        const QString corpus = parser.value(kCorpus);
+        if (s.code == attn::StatusCode::TokenizerSyntax && parser.isSet(kCorpus))
+            return fail(
+                BadInput,
+                CliTrainModelTr::tr("%1 is not valid UTF-8 at byte %2").arg(corpus).arg(s.value));
+        if (s.code == attn::StatusCode::TooLong && parser.isSet(kCorpus))
+            return fail(BadInput,
+                        CliTrainModelTr::tr("%1 has %2 characters; one window of the context "
+                                            "needs %3")
+                            .arg(corpus)
+                            .arg(s.value)
+                            .arg(s.limit));
+        if (s.code == attn::StatusCode::EmptyInput && parser.isSet(kCorpus))
+            return fail(BadInput, CliTrainModelTr::tr("%1 holds no text").arg(corpus));
         return fail(BadInput, statusMessage(s));
+    }
     QStringList words{QStringLiteral("attnlab")};
     for (const QString& a : args) words << quoted(a);
     const std::string recorded = words.join(QLatin1Char(' ')).toStdString();

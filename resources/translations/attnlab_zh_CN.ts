@@ -5116,12 +5116,6 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
         <translation>需要 --model DIR</translation>
     </message>
     <message>
-        <source>layer head  previous  duplicate  induction  first
-</source>
-        <translation>层    头    前一词元  重复词元   归纳       首词元
-</translation>
-    </message>
-    <message>
         <source>highest %1: layer %2 head %3 (%4)
 </source>
         <translation>%1 最高：第 %2 层第 %3 个头（%4）
@@ -5182,7 +5176,7 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
     </message>
     <message>
         <source>--%1 must be a number above 0 and at most %2</source>
-        <translation>--%1 必须是大于 0 且不超过 %2 的数</translation>
+        <translation>--%1 必须大于 0，且不超过 %2</translation>
     </message>
     <message>
         <source>--%1 must be a whole number from %2 to %3</source>
@@ -5194,7 +5188,7 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
     </message>
     <message>
         <source>--task &quot;%1&quot; is not induction</source>
-        <translation>--task “%1” 不是 induction</translation>
+        <translation>--task“%1”不是 induction</translation>
     </message>
     <message>
         <source>-o DIR is required</source>
@@ -5206,7 +5200,7 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
     </message>
     <message>
         <source>step %1/%2  loss %3</source>
-        <translation>第 %1/%2 步  损失 %3</translation>
+        <translation>第 %1/%2 步，损失 %3</translation>
     </message>
     <message>
         <source>  copy accuracy %1</source>
@@ -5279,6 +5273,18 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
   训练的前几步。
   --curve 写出 step,loss,copy_accuracy。
 </translation>
+    </message>
+    <message>
+        <source>%1 is not valid UTF-8 at byte %2</source>
+        <translation>%1 不是有效的 UTF-8（第 %2 个字节）</translation>
+    </message>
+    <message>
+        <source>%1 has %2 characters; one window of the context needs %3</source>
+        <translation>%1 只有 %2 个字符；一个上下文窗口需要 %3 个</translation>
+    </message>
+    <message>
+        <source>%1 holds no text</source>
+        <translation>%1 里没有文本</translation>
     </message>
 </context>
 <context>

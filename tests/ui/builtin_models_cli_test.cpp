@@ -42,7 +42,8 @@ TEST(BuiltinModelsCli, TheInductionAndTangModelsShip)
     const test::CliRun run = test::runAttnlab({QStringLiteral("models")});
     ASSERT_EQ(run.code, 0) << run.err.toStdString();
     for (const QString& n : names)
-        EXPECT_TRUE(run.out.contains(("builtin:" + n).toUtf8())) << run.out.toStdString();
+        EXPECT_TRUE(run.out.contains((QStringLiteral("builtin:") + n).toUtf8()))
+            << run.out.toStdString();
 }
 
 TEST(BuiltinModelsCli, EachRetrainsItsFirstStepsBitForBitAndStaysSmall)

@@ -220,6 +220,10 @@ TEST(ModelWindow, TheWindowAndEveryDockFitA1366x768Screen)
     ASSERT_FALSE(docks.isEmpty());
     for (QDockWidget* dock : docks) {
         if (!dock->isVisible()) continue;
+        // A dock tabbed behind another (Head kinds behind Head view) takes that one's place
+        // when its tab is chosen; until then Qt parks it off screen.
+        if (!o.window->tabifiedDockWidgets(dock).isEmpty() && dock->visibleRegion().isEmpty())
+            continue;
         const QRect r(dock->mapTo(o.window.get(), QPoint(0, 0)), dock->size());
         EXPECT_TRUE(inside.contains(r)) << dock->objectName().toStdString() << " at " << r.x()
                                         << "," << r.y() << " " << r.width() << "×" << r.height();
