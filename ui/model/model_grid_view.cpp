@@ -99,8 +99,8 @@ void ModelGridView::paintScoreFrames(QPainter& p) const
         for (std::size_t h = 0; h < table[l].size() && static_cast<int>(h) < shown_->heads(); ++h) {
             const double v = std::clamp(attn::scoreOf(table[l][h], *scores_->tint()), 0.0, 1.0);
             const QRectF r = cellRect(static_cast<int>(l), static_cast<int>(h));
-            QPen pen(QColor(0xff, 0x7f, 0x0e, static_cast<int>(40 + 215 * v)));
-            pen.setWidthF(1.0 + v * std::max(2.0, r.width() / 8));
+            QPen pen(QColor(0x17, 0xbe, 0xcf, static_cast<int>(40 + 215 * v)));
+            pen.setWidthF(1.0 + v * std::max(3.0, r.width() / 6));
             pen.setJoinStyle(Qt::MiterJoin);
             p.setPen(pen);
             p.setBrush(Qt::NoBrush);

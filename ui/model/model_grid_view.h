@@ -50,7 +50,7 @@ private:
     [[nodiscard]] ModelGridGeometry geometry() const;
     // Marks on edited heads: a cross on a switched-off one, a dot on one with scaled vectors.
     void paintEditMarks(QPainter& painter) const;
-    // A frame on each head, as thick and dark as its score of the chosen kind.
+    // A cyan frame on each head (the selection is red), as thick and opaque as its score.
     void paintScoreFrames(QPainter& painter) const;
 
     ModelDocument* document_;
