@@ -121,8 +121,7 @@ Status ModelRun::step()
         InductionMix mix = spec_.mix;
         if (2 * (trainer_.steps() + 1) <= spec_.steps) mix.distinctShare = 1.0;
         inductionBatch(data_, B, T, mix, tokens_, targets_);
-    }
-    else
+    } else
         corpusBatch(data_, corpusIds_, B, T, tokens_, targets_);
     trainer_.setLearningRate(rateAt(trainer_.steps() + 1));
     double loss = 0.0;
