@@ -20,7 +20,7 @@ std::string hexCode(std::uint8_t b)
 
 // One token's label and text, segment by segment. A piece of a split character is its own
 // segment in the text ("它 (2/3)"); the token's whole characters between pieces form one.
-struct Builder {
+struct LabelBuilder {
     std::string label;
     std::vector<std::string> segments;
     std::vector<bool> whole;  // per segment
@@ -82,7 +82,7 @@ std::vector<TokenDisplay> displayTokens(const std::vector<std::string>& tokenByt
         stream += tokenBytes[t];
         owner.insert(owner.end(), tokenBytes[t].size(), t);
     }
-    std::vector<Builder> built(tokenBytes.size());
+    std::vector<LabelBuilder> built(tokenBytes.size());
     std::vector<TokenDisplay> out(tokenBytes.size());
     for (std::size_t t = 0; t < tokenBytes.size(); ++t) out[t].bytes = hexBytes(tokenBytes[t]);
 

@@ -16,8 +16,8 @@ namespace {
 
 using test::json;
 
-constexpr double kMapTolerance = 1e-5;     // workbench (double) against the model (float)
-constexpr double kWeightTolerance = 1e-4;  // against PyTorch, as the other model tests
+constexpr double kMapTolerance = 1e-5;          // workbench (double) against the model (float)
+constexpr double kSliceWeightTolerance = 1e-4;  // against PyTorch, as the other model tests
 constexpr double kSliceLogitTolerance = 1e-3;
 
 struct Opened {
@@ -108,7 +108,7 @@ TEST_P(HeadSlices, WorkbenchEditsCarriedThroughAgreeWithPyTorch)
             runWithHead(r.model, r.before, workbench(r, layer, head, {edit}), r.options, after);
         ASSERT_TRUE(s.ok()) << attn::describe(s);
         const test::TorchGap gap = test::gapToTorch(after, c, n);
-        EXPECT_LT(gap.weight, kWeightTolerance);
+        EXPECT_LT(gap.weight, kSliceWeightTolerance);
         EXPECT_LT(gap.logit, kSliceLogitTolerance);
         // The edit changed something (the test can tell an override that was ignored).
         EXPECT_GT((after.logits - r.before.logits).cwiseAbs().maxCoeff(), 1e-3);

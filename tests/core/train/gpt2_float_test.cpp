@@ -7,7 +7,7 @@
 // Tolerances. Float's unit round-off is 6e-8; a loss or gradient entry here is the end of a few
 // hundred roundings through two blocks, so errors of order 1e-6 relative are expected:
 //   |loss_f - loss_d| <= kLossTolerance (absolute; the loss is about 2.4)
-//   per tensor ||g_f - g_d|| / max(||g_d||, kNormFloor) <= kGradientTolerance
+//   per tensor ||g_f - g_d|| / max(||g_d||, kFloatNormFloor) <= kGradientTolerance
 // (the floor, as in gpt2_gradient_test.cpp, keeps a tensor whose gradient is exactly 0, the
 // key bias's, from dividing round-off by round-off).
 
@@ -25,7 +25,7 @@ namespace {
 
 constexpr double kLossTolerance = 1e-6;
 constexpr double kGradientTolerance = 1e-5;
-constexpr double kNormFloor = 1e-3;
+constexpr double kFloatNormFloor = 1e-3;
 
 Trainer formulaTrainer(const Config& c, Precision precision, const AdamSettings& settings = {})
 {
@@ -61,7 +61,7 @@ TEST(Gpt2Float, FirstLossAndGradientsAgreeWithDoubleWithinFloatTolerance)
                 diff2 += e * e;
                 norm2 += d.gradients()[i] * d.gradients()[i];
             }
-            const double relative = std::sqrt(diff2) / std::max(std::sqrt(norm2), kNormFloor);
+            const double relative = std::sqrt(diff2) / std::max(std::sqrt(norm2), kFloatNormFloor);
             EXPECT_LE(relative, kGradientTolerance) << t.name;
             if (relative > worst) {
                 worst = relative;
