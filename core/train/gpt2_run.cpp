@@ -194,6 +194,27 @@ HeadScoreTable ModelRun::headScores()
     return table;
 }
 
+HeadMaps ModelRun::liveMaps()
+{
+    const std::vector<std::vector<int>> sequences = detectSequences();
+    HeadMaps maps;
+    if (sequences.empty()) return maps;
+    const std::vector<int>& tokens = sequences.front();
+    const long T = static_cast<long>(tokens.size());
+    double loss = 0.0;
+    if (!trainer_.forward({tokens, tokens, 1, T}, loss).ok()) return maps;
+    const Config& c = trainer_.parameters().config;
+    maps.layers = c.layers;
+    maps.heads = c.heads;
+    maps.T = T;
+    maps.weights.reserve(static_cast<std::size_t>(c.layers * c.heads * T * T));
+    for (int l = 0; l < c.layers; ++l) {
+        const std::span<const double> att = trainer_.attention(l);
+        for (const double w : att) maps.weights.push_back(static_cast<float>(w));
+    }
+    return maps;
+}
+
 void ModelRun::measure()
 {
     Measure m;

@@ -53,6 +53,19 @@ struct RunSpec {
     long detectCount = 8;
 };
 
+// The attention of every head on one sequence: T x T per head, row-major (row i = query i).
+struct HeadMaps {
+    long layers = 0;
+    long heads = 0;
+    long T = 0;
+    std::vector<float> weights;  // [layer][head][T][T]
+    [[nodiscard]] const float* at(long layer, long head) const
+    {
+        return weights.data() + ((layer * heads + head) * T * T);
+    }
+    [[nodiscard]] bool empty() const { return weights.empty(); }
+};
+
 // The measures at one step.
 struct Measure {
     long step = 0;
@@ -81,6 +94,10 @@ public:
     [[nodiscard]] std::vector<std::vector<int>> detectSequences() const;
     // Every head's scores on them.
     [[nodiscard]] HeadScoreTable headScores();
+    // Every head's attention on the first of detectSequences(): the induction stripe, the
+    // previous-token diagonal and the duplicate-token diagonal show on it as they form. Empty
+    // if the forward pass fails.
+    [[nodiscard]] HeadMaps liveMaps();
     // Measures now and records them (step() does this when they are due).
     void measure();
 
