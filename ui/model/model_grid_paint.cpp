@@ -30,7 +30,9 @@ QString columnTitle(int column, int heads)
     return column == heads ? ModelGridPaintTr::tr("mean") : ModelGridPaintTr::tr("rollout");
 }
 
-QImage thumbnail(const attn::model::FloatMatrix& w, int maxPixels)
+}  // namespace
+
+QImage weightsThumbnail(const attn::model::FloatMatrix& w, int maxPixels)
 {
     const attn::Matrix values = w.cast<double>();
     CellRanks ranks;
@@ -54,8 +56,6 @@ QImage thumbnail(const attn::model::FloatMatrix& w, int maxPixels)
                 spans(ranks.cols, std::min(ranks.cols, maxPixels)), lut, image);
     return image;
 }
-
-}  // namespace
 
 QRectF ModelGridGeometry::cellRect(int layer, int column) const
 {
@@ -101,7 +101,7 @@ std::vector<QImage> modelGridImages(const ModelSnapshot& snapshot, int maxPixels
     images.reserve(static_cast<std::size_t>(snapshot.layers() * columns));
     for (int l = 0; l < snapshot.layers(); ++l)
         for (int c = 0; c < columns; ++c)
-            images.push_back(thumbnail(matrixAt(snapshot, l, c), maxPixels));
+            images.push_back(weightsThumbnail(matrixAt(snapshot, l, c), maxPixels));
     return images;
 }
 

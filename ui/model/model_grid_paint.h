@@ -11,6 +11,8 @@
 #include <QImage>
 #include <QRectF>
 
+#include "core/model/forward.h"
+
 class QPainter;
 
 namespace attnlab {
@@ -39,6 +41,10 @@ ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, d
 
 // The window's thumbnails: a longer text is pooled to this many pixels a side.
 constexpr int kModelThumbnailPixels = 128;
+
+// A weight matrix on [0, 1] as a picture, at most `maxPixels` on a side (a pixel of a longer
+// matrix shows its strongest cell).
+QImage weightsThumbnail(const attn::model::FloatMatrix& weights, int maxPixels);
 
 // One picture per thumbnail, layer by layer (heads, mean, rollout), at most `maxPixels` on a
 // side (long texts are pooled: a pixel shows its strongest cell).

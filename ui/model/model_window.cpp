@@ -36,6 +36,7 @@
 #include "ui/model/model_grid_view.h"
 #include "ui/model/model_presenter.h"
 #include "ui/model/model_recovery.h"
+#include "ui/model/model_trainer_panel.h"
 #include "ui/model/predictions_panel.h"
 #include "ui/views/panel_message.h"
 
@@ -117,8 +118,30 @@ ModelWindow::ModelWindow(QWidget* parent)
     // The application's window outlives exec() when it quits with this window open.
     connect(qApp, &QCoreApplication::aboutToQuit, autosave_, &Autosave::discard);
     presenter_ = new ModelPresenter(this);
+    // The trainer lives through a change of language (its run goes on), unlike the docks that
+    // buildInterface makes again.
+    trainer_ = new ModelTrainerPanel;
+    trainer_->setOpenModel([this](const QString& folder, const QString& text) {
+        if (!openFolder(folder)) return false;
+        setText(text);
+        return true;
+    });
+    trainerDock_ = new QDockWidget(this);
+    trainerDock_->setObjectName(QStringLiteral("modelTrainerDock"));
+    trainerDock_->setWidget(trainer_);
+    addDockWidget(Qt::BottomDockWidgetArea, trainerDock_);
+    trainerDock_->hide();
     buildInterface();
     updateTitle();
+}
+
+void ModelWindow::showTrainer(int layers)
+{
+    if (layers > 0) trainer_->presetInduction(layers);
+    trainerDock_->show();
+    trainerDock_->raise();
+    // The plots and the grid need the height; the model view keeps the rest.
+    resizeDocks({trainerDock_}, {std::max(340, height() * 2 / 5)}, Qt::Vertical);
 }
 
 void ModelWindow::present()
@@ -243,6 +266,7 @@ void ModelWindow::buildInterface()
         examples_->setCurrentIndex(0);
     });
     connect(cancel_, &QPushButton::clicked, doc_, &ModelDocument::cancel);
+    trainerDock_->setWindowTitle(tr("Model trainer"));
     buildMenus();
     showRunning(doc_->running());
 }
@@ -299,6 +323,23 @@ void ModelWindow::buildMenus()
                "after, and the grid below them how much each later head's attention changed. "
                "Every edit is one undo step."));
     });
+    QMenu* train = menuBar()->addMenu(tr("&Train"));
+    QAction* trainer = train->addAction(tr("Model &Trainer"), this, [this] { showTrainer(); });
+    trainer->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    trainer->setToolTip(tr("Train a small GPT-2 here and watch its heads form"));
+    QAction* run = train->addAction(tr("&Start or Pause"), this, [this] {
+        showTrainer();
+        trainer_->startButton()->click();
+    });
+    run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    QAction* step = train->addAction(tr("S&tep"), this, [this] {
+        showTrainer();
+        trainer_->stepOnce();
+    });
+    step->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    train->addSeparator();
+    train->addAction(tr("Induction Heads: &1 Layer"), this, [this] { showTrainer(1); });
+    train->addAction(tr("Induction Heads: &2 Layers"), this, [this] { showTrainer(2); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
     presenter_->addActions(view);

@@ -26,6 +26,7 @@ class ModelDocument;
 class ModelFocusPanel;
 class ModelGridView;
 class ModelPresenter;
+class ModelTrainerPanel;
 class PanelMessage;
 class PredictionsPanel;
 
@@ -65,6 +66,11 @@ public:
     [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
     [[nodiscard]] QPushButton* cancelButton() const { return cancel_; }
     [[nodiscard]] PanelMessage* message() const { return message_; }
+    // Train ▸ Model Trainer: trains a small GPT-2 in a dock at the bottom (hidden until asked).
+    [[nodiscard]] ModelTrainerPanel* trainer() const { return trainer_; }
+    // Shows the trainer's dock; with `layers` > 0 it is set to the induction task with that
+    // many layers (the lesson "Induction heads form").
+    void showTrainer(int layers = 0);
     // View ▸ Presenter view (F5) of the enlarged head, the model view or the head view.
     [[nodiscard]] ModelPresenter* presenter() const { return presenter_; }
 
@@ -109,6 +115,8 @@ private:
     PredictionsPanel* predictions_ = nullptr;
     ModelChangePanel* change_ = nullptr;
     QTimer* progressTimer_ = nullptr;
+    ModelTrainerPanel* trainer_ = nullptr;
+    QDockWidget* trainerDock_ = nullptr;
     QList<QPointer<QObject>> built_;
 };
 

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The model trainer (ui/model/model_trainer_panel.h): Step, Pause and Reset drive a real run on
+// its worker and lock the settings while it has steps; the two-layer induction recipe shows
+// its phase change on both plots and an induction head in the live grid; the trained model
+// opens in the model window, where switching off its induction heads breaks copying; the film
+// strip and the saved folder are real files; a bad text file is refused by name.
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/model/model.h"
+#include "ui/model/model_document.h"
+#include "ui/model/model_snapshot.h"
+#include "ui/model/model_train_curves.h"
+#include "ui/model/model_train_grid.h"
+#include "ui/model/model_train_run.h"
+#include "ui/model/model_trainer_panel.h"
+#include "ui/model/model_window.h"
+
+namespace attnlab {
+namespace {
+
+constexpr int kWaitMs = 300000;  // the phase-change run: about 15 s alone, far more when shared
+
+bool settled(const ModelTrainerPanel& panel)
+{
+    return panel.run() && panel.run()->settledRun() != nullptr;
+}
+
+bool waitSettled(const ModelTrainerPanel& panel)
+{
+    return QTest::qWaitFor([&] { return settled(panel); }, kWaitMs);
+}
+
+// A model small enough to take a step in a millisecond: d 16, context 16, two heads.
+QSpinBox* boxNamed(ModelTrainerPanel& panel, const QString& label)
+{
+    for (QLabel* l : panel.findChildren<QLabel*>())
+        if (l->text() == label) return qobject_cast<QSpinBox*>(l->buddy());
+    return nullptr;
+}
+
+void shrink(ModelTrainerPanel& panel)
+{
+    boxNamed(panel, QStringLiteral("&Width:"))->setValue(16);
+    boxNamed(panel, QStringLiteral("&Context:"))->setValue(16);
+    boxNamed(panel, QStringLiteral("&Heads:"))->setValue(2);
+}
+
+double probabilityOf(const ModelSnapshot& snap, const QString& token)
+{
+    const ModelPrediction& last = snap.predictions.back();
+    for (const ModelGuess& g : last.top)
+        if (g.token == token) return g.probability;
+    return 0.0;
+}
+
+TEST(ModelTrainer, StepTakesOneStepAndTheSettingsLockUntilReset)
+{
+    ModelTrainerPanel panel;
+    shrink(panel);
+    ASSERT_TRUE(waitSettled(panel));
+    EXPECT_EQ(panel.run()->steps(), 0);
+    EXPECT_TRUE(panel.layersBox()->isEnabled());
+    EXPECT_FALSE(panel.resetButton()->isEnabled());
+    panel.stepButton()->click();
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return settled(panel) && panel.run()->steps() == 1; }, kWaitMs));
+    EXPECT_EQ(panel.run()->losses().size(), 1u);
+    EXPECT_FALSE(panel.layersBox()->isEnabled());
+    EXPECT_TRUE(panel.resetButton()->isEnabled());
+    EXPECT_EQ(panel.startButton()->text(), QStringLiteral("Continue"));
+    ASSERT_TRUE(panel.grid()->maps());
+    EXPECT_EQ(panel.grid()->maps()->layers, 2);
+    EXPECT_EQ(panel.grid()->maps()->heads, 2);
+    EXPECT_EQ(panel.grid()->maps()->T, 16);
+    panel.resetButton()->click();
+    ASSERT_TRUE(waitSettled(panel));
+    EXPECT_EQ(panel.run()->steps(), 0);
+    EXPECT_TRUE(panel.layersBox()->isEnabled());
+}
+
+TEST(ModelTrainer, PauseStopsARunThatStartContinues)
+{
+    ModelTrainerPanel panel;
+    shrink(panel);
+    panel.speedSlider()->setValue(0);  // 10 steps a second: it cannot finish meanwhile
+    ASSERT_TRUE(waitSettled(panel));
+    panel.startButton()->click();
+    EXPECT_EQ(panel.startButton()->text(), QStringLiteral("Pause"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->steps() >= 2; }, kWaitMs));
+    panel.startButton()->click();
+    ASSERT_TRUE(waitSettled(panel));
+    const long paused = panel.run()->steps();
+    EXPECT_LT(paused, panel.run()->spec().steps);
+    QTest::qWait(300);
+    EXPECT_EQ(panel.run()->steps(), paused);
+    EXPECT_EQ(static_cast<long>(panel.run()->losses().size()), paused);
+    panel.speedSlider()->setValue(panel.speedSlider()->maximum());
+    panel.startButton()->click();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->steps() > paused; }, kWaitMs));
+}
+
+TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreaksWhenSwitchedOff)
+{
+    QTemporaryDir home;
+    qputenv("XDG_DATA_HOME", home.filePath(QStringLiteral("data")).toLocal8Bit());
+    ModelWindow window;
+    window.showTrainer(2);
+    ModelTrainerPanel& panel = *window.trainer();
+    EXPECT_EQ(panel.layersBox()->value(), 2);
+    ASSERT_TRUE(waitSettled(panel));
+    // The built-in recipe's phase change comes near step 1100 (docs/PERFORMANCE.md).
+    panel.run()->runTo(1500);
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return settled(panel) && panel.run()->steps() == 1500; }, kWaitMs));
+    ASSERT_TRUE(panel.phase().found());
+    EXPECT_GE(panel.phase().step, 900);
+    EXPECT_LE(panel.phase().step, 1300);
+    EXPECT_EQ(panel.lossPlot()->phaseStep(), panel.phase().step);
+    EXPECT_EQ(panel.headPlot()->phaseStep(), panel.phase().step);
+    EXPECT_FALSE(panel.phaseLabel()->isHidden());
+    EXPECT_TRUE(panel.phaseLabel()->text().contains(QString::number(panel.phase().step)));
+    EXPECT_EQ(panel.phase().layer, 1);  // one layer cannot hold an induction head
+    // The curves hold every loss and every measure (every 50 steps).
+    EXPECT_EQ(panel.lossPlot()->lossGraph()->dataCount(), 1500);
+    EXPECT_EQ(panel.lossPlot()->copyGraph()->dataCount(), 30);
+    EXPECT_EQ(panel.headPlot()->graph(1, panel.phase().head, true)->dataCount(), 30);
+    const attn::gpt2::Measure& last = panel.run()->measures().back();
+    EXPECT_GT(last.copyAccuracy, 0.8);
+
+    QString error;
+    ASSERT_TRUE(panel.openInModelWindow(error)) << error.toStdString();
+    ModelDocument* doc = window.document();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return doc->idle() && doc->snapshot(); }, kWaitMs));
+    // The repeated letters: after the last letter of the first copy comes the first again.
+    const QString text = doc->text();
+    ASSERT_GE(text.size(), 4);
+    const QString next = text.mid(text.size() / 2, 1);
+    EXPECT_EQ(text.left(text.size() / 2), text.mid(text.size() / 2));
+    const double before = probabilityOf(*doc->snapshot(), next);
+    EXPECT_GT(before, 0.5);
+    // Every layer-2 head the detector calls an induction head, switched off.
+    for (int h = 0; h < panel.run()->spec().heads; ++h) {
+        if (last.heads[1][static_cast<std::size_t>(h)].induction >= 0.1) {
+            ASSERT_TRUE(doc->ablateHead(1, h, false));
+        }
+    }
+    ASSERT_TRUE(QTest::qWaitFor([&] { return doc->idle() && doc->snapshot()->edited(); }, kWaitMs));
+    const double after = probabilityOf(*doc->snapshot(), next);
+    EXPECT_LT(after, before / 2) << "before " << before << ", after " << after;
+}
+
+TEST(ModelTrainer, TheFilmStripExportsTheKeptStepsAndTheSavedFolderOpens)
+{
+    QTemporaryDir dir;
+    ModelTrainerPanel panel;
+    panel.filmStepsEdit()->setText(QStringLiteral("0, 3, 6"));
+    shrink(panel);  // a new run, with the strip's steps
+    ASSERT_TRUE(waitSettled(panel));
+    QString error;
+    const QString strip = dir.filePath(QStringLiteral("strip.png"));
+    panel.run()->runTo(6);
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return settled(panel) && panel.run()->steps() == 6; }, kWaitMs));
+    EXPECT_EQ(panel.run()->frames().size(), 3u);
+    ASSERT_TRUE(panel.exportFilmStrip(strip, error)) << error.toStdString();
+    const QImage image(strip);
+    ASSERT_FALSE(image.isNull());
+    EXPECT_GT(image.width(), image.height() / 2);  // three steps across, four heads down
+
+    const QString folder = dir.filePath(QStringLiteral("model"));
+    ASSERT_TRUE(panel.saveTo(folder, error)) << error.toStdString();
+    attn::model::Model model;
+    ASSERT_TRUE(attn::model::Model::load(folder.toStdString(), model).ok());
+    QFile record(folder + QStringLiteral("/training.json"));
+    ASSERT_TRUE(record.open(QIODevice::ReadOnly));
+    const QByteArray json = record.readAll();
+    EXPECT_TRUE(json.contains("--stop-after 6")) << json.left(300).toStdString();
+    EXPECT_TRUE(json.contains("--measure-every 50"));
+}
+
+TEST(ModelTrainer, ATextFileThatIsNotUtf8IsRefusedByNameAndTheInductionTaskStays)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("latin1.txt"));
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray(200, '\xe9'));
+    f.close();
+    ModelTrainerPanel panel;
+    EXPECT_FALSE(panel.useCorpus(path));
+    EXPECT_FALSE(panel.message().isEmpty());
+    EXPECT_EQ(panel.spec().data, attn::gpt2::DataKind::Induction);
+    ASSERT_TRUE(panel.run());
+    EXPECT_FALSE(panel.useCorpus(dir.filePath(QStringLiteral("missing.txt"))));
+    EXPECT_TRUE(panel.message().contains(QStringLiteral("missing.txt")));
+
+    const QString poem = dir.filePath(QStringLiteral("poem.txt"));
+    QFile p(poem);
+    ASSERT_TRUE(p.open(QIODevice::WriteOnly));
+    p.write(
+        QStringLiteral("床前明月光，疑是地上霜。举头望明月，低头思故乡。").repeated(8).toUtf8());
+    p.close();
+    EXPECT_TRUE(panel.useCorpus(poem));
+    EXPECT_EQ(panel.spec().data, attn::gpt2::DataKind::Corpus);
+    EXPECT_TRUE(panel.message().isEmpty());
+}
+
+TEST(ModelTrainer, TheModelWindowsTrainMenuShowsItAndItsRunOutlivesAChangeOfLanguage)
+{
+    ModelWindow window;
+    QDockWidget* dock = window.findChild<QDockWidget*>(QStringLiteral("modelTrainerDock"));
+    ASSERT_TRUE(dock);
+    window.show();
+    EXPECT_TRUE(dock->isHidden());
+    QAction* one = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu())
+            for (QAction* a : menu->menu()->actions())
+                if (a->text() == QStringLiteral("Induction Heads: &1 Layer")) one = a;
+    ASSERT_TRUE(one);
+    one->trigger();
+    EXPECT_FALSE(dock->isHidden());
+    EXPECT_EQ(window.trainer()->layersBox()->value(), 1);
+    ModelTrainRun* run = window.trainer()->run();
+    QEvent change(QEvent::LanguageChange);
+    QCoreApplication::sendEvent(&window, &change);
+    EXPECT_EQ(window.trainer()->run(), run);
+    EXPECT_EQ(window.findChild<QDockWidget*>(QStringLiteral("modelTrainerDock")), dock);
+}
+
+}  // namespace
+}  // namespace attnlab

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The model trainer's two plots over steps, both marking the phase change with a vertical line:
+// - the loss of every step (left axis) and copy accuracy at each measure (right axis, 0-1);
+// - every head's induction score (solid) and previous-token score (dashed), a colour per head.
+// Each takes the run's data as it grows and draws only what is new.
+
+#include <vector>
+
+#include <qcustomplot.h>
+
+#include "core/train/gpt2_run.h"
+
+namespace attnlab {
+
+// The colour of head `index` (layer * heads + head) in the plots and under the live grid's
+// maps: matplotlib's tab10, repeated beyond ten heads.
+QColor trainHeadColor(int index);
+
+class PhaseMarkedPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit PhaseMarkedPlot(QWidget* parent = nullptr);
+    // The phase change's step, or -1 to hide the mark.
+    void setPhaseStep(long step);
+    [[nodiscard]] long phaseStep() const { return phase_; }
+
+protected:
+    void setTitle(const QString& title);
+    void retranslateMark();
+    void changeEvent(QEvent* event) override;
+
+private:
+    QCPItemStraightLine* line_ = nullptr;
+    QCPItemText* label_ = nullptr;
+    long phase_ = -1;
+};
+
+class TrainingCurvePlot : public PhaseMarkedPlot {
+    Q_OBJECT
+public:
+    explicit TrainingCurvePlot(QWidget* parent = nullptr);
+    // `steps`: the run's length (the x range); `copy`: whether copy accuracy is measured.
+    void reset(long steps, bool copy);
+    void update(const std::vector<double>& losses,
+                const std::vector<attn::gpt2::Measure>& measures);
+    [[nodiscard]] QCPGraph* lossGraph() const { return loss_; }
+    [[nodiscard]] QCPGraph* copyGraph() const { return copy_; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    QCPGraph* loss_ = nullptr;
+    QCPGraph* copy_ = nullptr;
+    std::size_t losses_ = 0, measures_ = 0;
+    double lo_ = 1e300, hi_ = -1e300;
+};
+
+class HeadScoreCurvePlot : public PhaseMarkedPlot {
+    Q_OBJECT
+public:
+    explicit HeadScoreCurvePlot(QWidget* parent = nullptr);
+    void reset(long steps, int layers, int heads);
+    void update(const std::vector<attn::gpt2::Measure>& measures);
+    // The induction (or previous-token) curve of a head.
+    [[nodiscard]] QCPGraph* graph(int layer, int head, bool induction) const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    int layers_ = 0, heads_ = 0;
+    std::vector<QCPGraph*> graphs_;  // per head: induction, previous-token
+    std::size_t measures_ = 0;
+};
+
+}  // namespace attnlab

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The model trainer (a dock of the model window): trains a whole small GPT-2 on a worker
+// (ModelTrainRun) and shows it learning: the loss and copy accuracy, every head's induction and
+// previous-token scores over the steps, the live grid of every head's map on a repeated
+// sequence, and the phase change marked on both plots when loss and induction score move
+// together. The settings make a run at step 0 right away; Start / Pause / Step drive it; the
+// settings are locked once it has taken a step, until Reset. Frames of the grid at chosen steps
+// export as a film strip; Open in Model Window writes the model as a GPT-2 folder and opens it
+// there, where its heads can be switched off and the predictions watched.
+
+#include <functional>
+#include <memory>
+
+#include <QWidget>
+
+#include "core/train/phase_change.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+
+namespace attnlab {
+
+class HeadScoreCurvePlot;
+class ModelTrainGrid;
+class ModelTrainRun;
+class PanelMessage;
+class TrainingCurvePlot;
+
+struct ModelTrainerDialogs {
+    std::function<QString(const QString& suggestion)> saveFolder;
+    std::function<QString(const QString& suggestion)> figurePath;
+    std::function<QString()> corpusFile;
+};
+
+class ModelTrainerPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModelTrainerPanel(QWidget* parent = nullptr);
+    ~ModelTrainerPanel() override;
+
+    // Opens a trained model's folder in the model window on `text`; false when it could not.
+    using OpenModel = std::function<bool(const QString& folder, const QString& text)>;
+    void setOpenModel(OpenModel open) { open_ = std::move(open); }
+    void setDialogs(const ModelTrainerDialogs& dialogs) { dialogs_ = dialogs; }
+
+    // The speed slider's steps per second, slowest first; 0 is full speed (the last position).
+    static constexpr int kSpeeds[] = {10, 25, 50, 100, 0};
+    // The default film strip: before training, around the phase change of the built-in
+    // induction recipe (steps 1000-1300) and at the end.
+    static constexpr const char* kDefaultFilmSteps = "0, 500, 1000, 1100, 1200, 1500, 3000";
+
+    // The induction task with `layers` layers, attention only, the defaults otherwise (the
+    // lesson "Induction heads form" trains 1, then 2); a new run at step 0.
+    void presetInduction(int layers);
+    // Reads a UTF-8 text file as the corpus (a new run at step 0); false with the message shown.
+    bool useCorpus(const QString& path);
+
+    void start();
+    void pause();
+    void stepOnce();
+    void reset();
+    // Keeps the grid of the current step for the film strip.
+    void keepStep();
+    // Writes the trained model (paused or finished) as a Hugging Face GPT-2 folder.
+    bool saveTo(const QString& folder, QString& error);
+    // Writes it to a folder of its own under the application's data and opens it in the
+    // model window.
+    bool openInModelWindow(QString& error);
+    bool exportFilmStrip(const QString& path, QString& error);
+
+    [[nodiscard]] ModelTrainRun* run() const { return run_.get(); }
+    [[nodiscard]] const attn::gpt2::PhaseChange& phase() const { return phase_; }
+    [[nodiscard]] attn::gpt2::RunSpec spec() const;
+    [[nodiscard]] QSpinBox* layersBox() const { return layers_; }
+    [[nodiscard]] QPushButton* startButton() const { return start_; }
+    [[nodiscard]] QPushButton* stepButton() const { return step_; }
+    [[nodiscard]] QPushButton* resetButton() const { return reset_; }
+    [[nodiscard]] QPushButton* openButton() const { return open_button_; }
+    [[nodiscard]] QSlider* speedSlider() const { return speed_; }
+    [[nodiscard]] QLineEdit* filmStepsEdit() const { return filmSteps_; }
+    [[nodiscard]] QLabel* statusLabel() const { return status_; }
+    [[nodiscard]] QLabel* phaseLabel() const { return phaseLabel_; }
+    [[nodiscard]] TrainingCurvePlot* lossPlot() const { return lossPlot_; }
+    [[nodiscard]] HeadScoreCurvePlot* headPlot() const { return headPlot_; }
+    [[nodiscard]] ModelTrainGrid* grid() const { return grid_; }
+    [[nodiscard]] QString message() const;
+
+Q_SIGNALS:
+    // After a snapshot of the run was shown (tests wait on it).
+    void shown();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void build();
+    void retranslate();
+    // A run at step 0 from the settings; false with the reason shown.
+    bool makeRun();
+    void takeSnapshot();
+    void updateState();
+    void applyFilmSteps();
+    [[nodiscard]] int stepDelayUs() const;
+    [[nodiscard]] QString sampleText() const;
+
+    OpenModel open_;
+    ModelTrainerDialogs dialogs_;
+    std::unique_ptr<ModelTrainRun> run_;
+    attn::gpt2::PhaseChange phase_;
+    std::string corpus_;
+    QString corpusPath_;
+
+    QLabel* taskLabel_;
+    QComboBox* task_;
+    QPushButton* chooseCorpus_;
+    QLabel *layersLabel_, *headsLabel_, *widthLabel_, *contextLabel_, *stepsLabel_, *seedLabel_;
+    QSpinBox *layers_, *heads_, *width_, *context_, *steps_, *seed_;
+    QCheckBox* attentionOnly_;
+    QPushButton *start_, *step_, *reset_;
+    QLabel* speedLabel_;
+    QSlider* speed_;
+    QLabel* status_;
+    QLabel* phaseLabel_;
+    QPushButton *open_button_, *save_, *keep_, *exportStrip_;
+    QLabel* filmLabel_;
+    QLineEdit* filmSteps_;
+    PanelMessage* message_;
+    TrainingCurvePlot* lossPlot_;
+    HeadScoreCurvePlot* headPlot_;
+    ModelTrainGrid* grid_;
+};
+
+}  // namespace attnlab
