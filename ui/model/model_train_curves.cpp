@@ -43,14 +43,18 @@ PhaseMarkedPlot::PhaseMarkedPlot(QWidget* parent) : QCustomPlot(parent)
     line_->setPen(QPen(kPhaseColor, 1.5, Qt::DashLine));
     label_ = new QCPItemText(this);
     label_->setColor(kPhaseColor);
-    // Left of the line at the top, where both plots are empty before the change (the loss
-    // sits at chance below, copy accuracy and the scores near 0).
-    label_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    label_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     label_->position->setTypeX(QCPItemPosition::ptPlotCoords);
     label_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     label_->setFont(QFont(font().family(), 8));
     setPhaseStep(-1);
     retranslateMark();
+}
+
+void PhaseMarkedPlot::setLabelHeight(double ratio)
+{
+    labelHeight_ = ratio;
+    setPhaseStep(phase_);
 }
 
 void PhaseMarkedPlot::setTitle(const QString& title)
@@ -67,14 +71,14 @@ void PhaseMarkedPlot::setPhaseStep(long step)
     if (shown) {
         line_->point1->setCoords(static_cast<double>(step), 0.0);
         line_->point2->setCoords(static_cast<double>(step), 1.0);
-        label_->position->setCoords(static_cast<double>(step), 0.02);
+        label_->position->setCoords(static_cast<double>(step), labelHeight_);
     }
     replot(QCustomPlot::rpQueuedReplot);
 }
 
 void PhaseMarkedPlot::retranslateMark()
 {
-    label_->setText(tr("phase change "));
+    label_->setText(tr(" phase change"));
 }
 
 void PhaseMarkedPlot::changeEvent(QEvent* event)
@@ -98,6 +102,9 @@ TrainingCurvePlot::TrainingCurvePlot(QWidget* parent) : PhaseMarkedPlot(parent)
     // cover a curve (the loss runs high on the left, copy accuracy high on the right).
     yAxis->setLabelColor(loss_->pen().color());
     yAxis2->setLabelColor(copy_->pen().color());
+    // Right of the line, halfway down: after the change copy accuracy runs along the top and
+    // the loss along the bottom.
+    setLabelHeight(0.42);
     retranslate();
 }
 

@@ -27,6 +27,9 @@ public:
 
 protected:
     void setTitle(const QString& title);
+    // Where the mark's label sits, as a share of the plot's height from the top (right of the
+    // line, where the curves leave room).
+    void setLabelHeight(double ratio);
     void retranslateMark();
     void changeEvent(QEvent* event) override;
 
@@ -34,6 +37,8 @@ private:
     QCPItemStraightLine* line_ = nullptr;
     QCPItemText* label_ = nullptr;
     long phase_ = -1;
+    // The scores stay below 0.6 of the plot's height: the top is free.
+    double labelHeight_ = 0.02;
 };
 
 class TrainingCurvePlot : public PhaseMarkedPlot {

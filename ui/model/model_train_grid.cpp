@@ -136,7 +136,7 @@ ModelTrainGrid::ModelTrainGrid(QWidget* parent) : QWidget(parent)
     setObjectName(QStringLiteral("modelTrainGrid"));
     setMinimumSize(200, 150);
     setToolTip(
-        tr("Every head on m random letters followed by the same m. A previous-token head lights "
+        tr("Every head on m random tokens followed by the same m. A previous-token head lights "
            "the diagonal just below the main one; an induction head a stripe m - 1 below it "
            "(each letter of the repeat reads the letter after its earlier copy). Framed: the "
            "best induction head."));
@@ -188,8 +188,9 @@ bool modelFilmStrip(const std::map<long, MapsPtr>& frames, const std::vector<lon
     figure = Figure{};
     figure.title = title;
     figure.caption = ModelTrainGrid::tr(
-        "Each row is one head on m random letters followed by the same "
-        "m; each column a step of training. Weights on [0, 1].");
+                         "Each row is one head on %1 random tokens followed by the same %1; "
+                         "each column a step of training. Weights on [0, 1].")
+                         .arg(shape.T / 2);
     figure.drawing = [images, keptSteps, rows, heads](QPainter& p, const QRectF& area,
                                                       double basePx) {
         const int columns = static_cast<int>(keptSteps.size());

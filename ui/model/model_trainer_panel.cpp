@@ -614,7 +614,7 @@ bool ModelTrainerPanel::exportFilmStrip(const QString& path, QString& error)
     }
     Figure f;
     const attn::gpt2::RunSpec& s = run_->spec();
-    const QString title = tr("%1 layer(s), %2 heads: every head as training goes on", nullptr,
+    const QString title = tr("%n layer(s), %1 heads: every head as training goes on", nullptr,
                              static_cast<int>(s.layers))
                               .arg(s.heads);
     if (!modelFilmStrip(run_->frames(), steps, title, f, error)) return false;

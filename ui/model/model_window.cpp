@@ -337,6 +337,13 @@ void ModelWindow::buildMenus()
         trainer_->stepOnce();
     });
     step->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    QAction* openTrained = train->addAction(tr("&Open the Trained Model Here"), this, [this] {
+        QString error;
+        if (!trainer_->openInModelWindow(error))
+            dialogs_.warn(tr("Could not open the model"), error);
+    });
+    openTrained->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    openTrained->setToolTip(tr("Pause first: the model opens as it stands between steps"));
     train->addSeparator();
     train->addAction(tr("Induction Heads: &1 Layer"), this, [this] { showTrainer(1); });
     train->addAction(tr("Induction Heads: &2 Layers"), this, [this] { showTrainer(2); });

@@ -97,6 +97,13 @@ void FileActions::addToMenu(QMenu* menu)
     });
     model->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     model->setToolTip(tr("Open a GPT-2 or BERT checkpoint folder and see its attention"));
+    QAction* train = menu->addAction(tr("&Train a Whole Model…"), this, [] {
+        ModelWindow* w = ModelWindow::instance();
+        w->present();
+        w->showTrainer();
+    });
+    train->setToolTip(
+        tr("Train a small GPT-2 in the model window and watch its induction heads form"));
     recentMenu_ = menu->addMenu(tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &FileActions::fillRecentMenu);
     fillRecentMenu();
