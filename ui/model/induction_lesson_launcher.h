@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Under the text of the lesson "Induction heads form": train one layer, train two layers (the
+// model window with its trainer, set to the induction task), or open the built-in model that
+// the two-layer recipe made, without training.
+
+#include <QWidget>
+
+class QPushButton;
+
+namespace attnlab {
+
+class InductionLessonLauncher : public QWidget {
+    Q_OBJECT
+public:
+    explicit InductionLessonLauncher(QWidget* parent = nullptr);
+    [[nodiscard]] QPushButton* oneLayerButton() const { return one_; }
+    [[nodiscard]] QPushButton* twoLayersButton() const { return two_; }
+    [[nodiscard]] QPushButton* builtinButton() const { return builtin_; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    QPushButton* one_;
+    QPushButton* two_;
+    QPushButton* builtin_;
+};
+
+}  // namespace attnlab
