@@ -62,6 +62,8 @@ public:
     [[nodiscard]] HeadViewPanel* headView() const { return headView_; }
     [[nodiscard]] PredictionsPanel* predictions() const { return predictions_; }
     [[nodiscard]] ModelChangePanel* changePanel() const { return change_; }
+    // The head detectors' scores of the open model (the Head kinds panel's).
+    [[nodiscard]] HeadScoresSource* headScores() const { return headScores_; }
     [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
     [[nodiscard]] QPushButton* cancelButton() const { return cancel_; }
     [[nodiscard]] PanelMessage* message() const { return message_; }
