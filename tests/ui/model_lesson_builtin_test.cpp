@@ -5,9 +5,12 @@
 #include <cmath>
 #include <gtest/gtest.h>
 
+#include <QDockWidget>
 #include <QFile>
+#include <QImage>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "core/head_scores.h"
@@ -96,12 +99,30 @@ TEST(LessonARealModel, TheLettersModelPredictsTheRepeatedLetterWithTheHeadsTheTe
     QPushButton* letters = launcher->builtinButton(QStringLiteral("induction"));
     ASSERT_TRUE(letters);
     EXPECT_TRUE(letters->isVisibleTo(launcher));
+    main.resize(1366, 768);
+    QCoreApplication::processEvents();
+    auto* dock = main.findChild<QDockWidget*>(QStringLiteral("LessonDock"));
+    ASSERT_TRUE(dock);
+    const int dockWidth = dock->width();
     letters->click();
     ModelWindow* w = ModelWindow::instance();
     ModelDocument* doc = w->document();
     const QString text = ModelLessonLauncher::lessonText(QStringLiteral("induction"));
     EXPECT_EQ(text, QStringLiteral("qwertyuiopasdfghqwertyuiopasdfgh"));
     ASSERT_TRUE(lessonRunIn(doc, text));
+    // The model is named as the reader knows it, not by the hash of its cached copy, and the
+    // reopen button naming it does not widen the lesson dock.
+    EXPECT_TRUE(w->windowTitle().contains(QStringLiteral("builtin:induction")))
+        << w->windowTitle().toStdString();
+    EXPECT_EQ(launcher->reopenButton()->text(), QStringLiteral("Open induction again"));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(dock->width(), dockWidth);
+    // Its model view exported is as tall as two layers need, not GPT-2 small's 1400 pixels.
+    QTemporaryDir dir;
+    QString error;
+    const QString grid = dir.filePath(QStringLiteral("grid.png"));
+    ASSERT_TRUE(w->exportTo(ModelExport::Grid, grid, error)) << error.toStdString();
+    EXPECT_LT(QImage(grid).height(), 1000);
     const auto snap = doc->snapshot();
     EXPECT_EQ(topToken(*snap), QStringLiteral("q"));
     EXPECT_GT(nextProbability(*snap, QStringLiteral("q")), 0.9);  // measured 0.983

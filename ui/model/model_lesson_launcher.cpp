@@ -160,8 +160,11 @@ void ModelLessonLauncher::refreshLast()
     // A long folder name ("uer-gpt2-chinese-cluecorpussmall") shortened in the middle: the
     // button's width is the lesson dock's least width, and a wide dock pushes the window past
     // the edge of a 1366-pixel screen.
+    // A built-in model's copy is named by a hash ("induction-9ff9fcfa8810"): say its name.
+    const QString builtin = builtinNameOf(last);
     const QString name =
-        fontMetrics().elidedText(QFileInfo(last).fileName(), Qt::ElideMiddle, kFolderNamePixels);
+        fontMetrics().elidedText(builtin.isEmpty() ? QFileInfo(last).fileName() : builtin,
+                                 Qt::ElideMiddle, kFolderNamePixels);
     label_->setText(
         known ? tr("Next step, a downloaded model: sentence, then folder (last: %1):").arg(name)
               : tr("Next step, a downloaded model: sentence, then folder:"));

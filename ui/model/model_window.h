@@ -91,6 +91,8 @@ private:
     void buildInterface();
     void buildMenus();
     void exportWithDialog(ModelExport what);
+    // The folder's name, or "builtin:NAME" for a built-in model: for titles.
+    [[nodiscard]] QString modelName() const;
     void updateTitle();
     void updateProgress();
     void showRunning(bool running);
