@@ -17,6 +17,7 @@
 #include "ui/model/model_document.h"
 #include "ui/model/model_snapshot.h"
 #include "ui/model/model_window.h"
+#include "ui/views/panel_message.h"
 
 namespace attnlab {
 
@@ -190,7 +191,8 @@ bool ModelLessonLauncher::openBuiltin(const QString& name)
     ModelWindow* w = ModelWindow::instance();
     QString error;
     const QString folder = resolveModelFolder(builtinReference(name), error);
-    if (folder.isEmpty()) {
+    if (folder.isEmpty()) {  // not built in, or its copy could not be written
+        w->message()->say(error);
         w->present();
         return false;
     }
