@@ -385,12 +385,15 @@ LESSONS = [
      "三个头：看前一个词、看第一个词、看自己；以及它们的合并。"),
     ("real-model", lambda: en_coreference(True),
      "A real model", "一个真实的模型",
-     "Open GPT-2 or BERT on the textbook's sentences: every layer, every head, its prediction.",
-     "用 GPT-2 或 BERT 读课本的句子：每一层、每个头，以及它的预测。"),
+     "Open a trained model built into AttnLab: every layer, every head, its prediction; "
+     "then GPT-2 or BERT on the textbook's sentences.",
+     "打开 AttnLab 内置的训练过的模型：每一层、每个头，以及它的预测；"
+     "下一步用 GPT-2 或 BERT 读课本的句子。"),
     ("model-care", lambda: en_coreference(True),
      "Does the model care?", "模型在乎吗？",
-     "Double the key of \"animal\" in the head where \"it\" reads it most: does the prediction move?",
-     "在“它”最关注“动物”的那个头里，把“动物”的键放大两倍：预测会变吗？"),
+     "Halve or double the key an induction head reads most, switch heads off: "
+     "does the prediction move?",
+     "把归纳头最关注的那个键减半或放大两倍，再关掉几个头：预测会变吗？"),
 ]
 
 

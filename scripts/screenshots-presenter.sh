@@ -3,10 +3,10 @@
 # Retakes the presenter-view screenshots in docs/presenter/: every view that F5 presents, at
 # 1366×768 (a classroom projector) in English and in Simplified Chinese, in the real program
 # under Xvfb (attnlab --present VIEW). The workbench views show the coreference lesson, the
-# trainer the learning lesson, the model window's figures the GPT-2 checkpoint in MODEL_DIR
-# (a folder with its tokenizer, e.g. bench/make_gpt2_checkpoint.py's output with
-# tests/reference/tokenizers/gpt2/{vocab.json,merges.txt} copied in); without MODEL_DIR those
-# three are skipped.
+# trainer the learning lesson, the model window's figures a trained model: the built-in
+# induction model in English, the built-in Tang poem model in Chinese (MODEL_DIR, a
+# checkpoint folder or builtin:NAME, replaces both). Random-weight checkpoints stay in the
+# tests and benchmarks: a picture of one teaches nothing about attention.
 #   [MODEL_DIR=DIR] [LANGS="en_US zh_CN"] scripts/screenshots-presenter.sh [OUT_DIR] [SIZE]
 # Each shot starts from empty settings (its own HOME). Look at the pictures afterwards.
 set -euo pipefail
@@ -17,7 +17,6 @@ attnlab_build
 bin="$ATTNLAB_BUILD_DIR/app/attnlab"
 out="${1:-$root/docs/presenter}"
 size="${2:-1366x768}"
-model="${MODEL_DIR:-}"
 mkdir -p "$out"
 
 shoot() {  # shoot LANG FILE ARGS...
@@ -50,7 +49,9 @@ for lang in ${LANGS:-en_US zh_CN}; do
   file="$out/trainer-$size-$l.png"
   shoot "$lang" "$file" --lesson learning --present trainer
   echo "$file"
-  [[ -n $model ]] || { echo "MODEL_DIR not set: the model window's views are skipped"; continue; }
+  model="builtin:induction"
+  [[ $l == zh ]] && model="builtin:tang"
+  model="${MODEL_DIR:-$model}"
   for view in focus grid head-view; do
     file="$out/model-$view-$size-$l.png"
     shoot "$lang" "$file" "$model" --present "$view"

@@ -2062,14 +2062,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>模型先读的句子（之后可以在模型窗口里修改）</translation>
     </message>
     <message>
-        <source>Sentence, then a model (last opened: %1):</source>
-        <translation>先选句子，再选模型（上次打开：%1）：</translation>
-    </message>
-    <message>
-        <source>Sentence, then a model (none opened yet):</source>
-        <translation>先选句子，再选模型（还没有打开过）：</translation>
-    </message>
-    <message>
         <source>Open %1 again</source>
         <translation>再次打开 %1</translation>
     </message>
@@ -2084,6 +2076,46 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Its real queries, keys and values in the workbench, where every slider is carried through the model</source>
         <translation>把它真实的查询、键和值放进工作台，那里每个滑块的改动都会带过模型</translation>
+    </message>
+    <message>
+        <source>Built into AttnLab, no download needed:</source>
+        <translation>AttnLab 内置，无需下载：</translation>
+    </message>
+    <message>
+        <source>Open the letters model (induction heads)</source>
+        <translation>打开字母模型（归纳头）</translation>
+    </message>
+    <message>
+        <source>Open the Tang poem model</source>
+        <translation>打开唐诗模型</translation>
+    </message>
+    <message>
+        <source>Opens the built-in model on: %1</source>
+        <translation>用这段文本打开内置模型：%1</translation>
+    </message>
+    <message>
+        <source>Double that key</source>
+        <translation>把那个键放大两倍</translation>
+    </message>
+    <message>
+        <source>In the selected head, doubles the key its selected row reads most</source>
+        <translation>在选中的头里，把选中那一行最关注的键放大两倍</translation>
+    </message>
+    <message>
+        <source>Halve that key</source>
+        <translation>把那个键减半</translation>
+    </message>
+    <message>
+        <source>In the selected head, halves the key its selected row reads most</source>
+        <translation>在选中的头里，把选中那一行最关注的键减半</translation>
+    </message>
+    <message>
+        <source>Next step, a downloaded model: sentence, then folder (last: %1):</source>
+        <translation>下一步，下载的模型：先选句子，再选文件夹（上次：%1）：</translation>
+    </message>
+    <message>
+        <source>Next step, a downloaded model: sentence, then folder:</source>
+        <translation>下一步，下载的模型：先选句子，再选文件夹：</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/model_window.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -411,7 +413,7 @@ bool ModelWindow::exportTo(ModelExport what, const QString& path, QString& error
     Figure f;
     const ModelSelection& s = doc_->selection();
     switch (what) {
-    case ModelExport::Grid: f = modelGridFigure(snap, QFileInfo(doc_->folder()).fileName()); break;
+    case ModelExport::Grid: f = modelGridFigure(snap, modelName()); break;
     case ModelExport::Focus:
         f = modelMapFigure(snap->labels, *doc_->focusedMatrix(), doc_->focusTitle());
         break;
@@ -422,7 +424,10 @@ bool ModelWindow::exportTo(ModelExport what, const QString& path, QString& error
     }
     }
     QSize size = defaultFigureSize(f);
-    if (what == ModelExport::Grid) size = QSize(1600, 1400);
+    // As tall as the layers need: a two-layer model in GPT-2 small's 1400 pixels left most of
+    // the figure blank.
+    if (what == ModelExport::Grid)
+        size = QSize(1600, std::clamp(300 + 160 * snap->layers(), 600, 1400));
     if (what == ModelExport::HeadView)
         size = QSize(900, std::max(700, 90 + 26 * static_cast<int>(snap->tokenCount())));
     return writeFigure(f, path, size, 1.0, error);
@@ -441,11 +446,17 @@ void ModelWindow::exportWithDialog(ModelExport what)
         statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
+QString ModelWindow::modelName() const
+{
+    // A built-in model's copy is a folder named by a hash ("induction-9ff9fcfa8810").
+    const QString builtin = builtinNameOf(doc_->folder());
+    return builtin.isEmpty() ? QFileInfo(doc_->folder()).fileName() : builtinReference(builtin);
+}
+
 void ModelWindow::updateTitle()
 {
     setWindowTitle(doc_->hasModel()
-                       ? tr("AttnLab — %1 (%2)")
-                             .arg(QFileInfo(doc_->folder()).fileName(), doc_->describeModel())
+                       ? tr("AttnLab — %1 (%2)").arg(modelName(), doc_->describeModel())
                        : tr("AttnLab — real model"));
 }
 

@@ -63,6 +63,8 @@ public:
     [[nodiscard]] HeadViewPanel* headView() const { return headView_; }
     [[nodiscard]] PredictionsPanel* predictions() const { return predictions_; }
     [[nodiscard]] ModelChangePanel* changePanel() const { return change_; }
+    // The head detectors' scores of the open model (the Head kinds panel's).
+    [[nodiscard]] HeadScoresSource* headScores() const { return headScores_; }
     [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
     [[nodiscard]] QPushButton* cancelButton() const { return cancel_; }
     [[nodiscard]] PanelMessage* message() const { return message_; }
@@ -95,6 +97,8 @@ private:
     void buildInterface();
     void buildMenus();
     void exportWithDialog(ModelExport what);
+    // The folder's name, or "builtin:NAME" for a built-in model: for titles.
+    [[nodiscard]] QString modelName() const;
     void updateTitle();
     void updateProgress();
     void showRunning(bool running);

@@ -48,6 +48,10 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     panel_->addAttachment(QStringLiteral("real-model"), new ModelLessonLauncher(panel_));
     auto* care = new ModelLessonLauncher(panel_);
     care->setObjectName(QStringLiteral("modelCareLauncher"));
+    // The letters model has heads whose job is known (induction), so the experiment on it has
+    // an answer the lesson can state; the poem model has none of that certainty.
+    care->setBuiltins({QStringLiteral("induction")});
+    care->setKeyExperiment(true);
     care->setFocusPair({QStringLiteral("it"), QStringLiteral("它")},
                        {QStringLiteral("animal"), QStringLiteral("动物")});
     panel_->addAttachment(QStringLiteral("model-care"), care);
