@@ -323,6 +323,32 @@ def heads():
     return session(tokens, X, hs, WO=WO, view=(0, 3, 2))
 
 
+# --- induction heads form ------------------------------------------------------------------
+def induction():
+    """Layer 2's match of an induction head, made by hand: every token's vector holds the
+    token itself (first five axes) and the token before it (last five: what a previous-token
+    head of layer 1 writes). W_Q reads the token, W_K the token before: the second "q" finds
+    the key that says "I come after q", the first "w", and W_V copies "w"."""
+    tokens = ["q", "w", "e", "r", "t", "q"]
+    letters = ["q", "w", "e", "r", "t"]
+    v = len(letters)
+    X = np.zeros((len(tokens), 2 * v))
+    for i, t in enumerate(tokens):
+        X[i, letters.index(t)] = 1.0
+        if i > 0:
+            X[i, v + letters.index(tokens[i - 1])] = 1.0
+    c = 3.0
+    WQ = np.zeros((2 * v, v))
+    WQ[:v, :] = c * np.eye(v)
+    WK = np.zeros((2 * v, v))
+    WK[v:, :] = c * np.eye(v)
+    WV = np.zeros((2 * v, v))
+    WV[:v, :] = np.eye(v)
+    P = attention(X, WQ, WK, WV, mode="causal")
+    assert int(np.argmax(P[5])) == 1 and P[5, 1] > 0.9, P[5]
+    return session(tokens, X, [(WQ, WK, WV)], mode="causal", view=(0, 5, 1))
+
+
 LESSONS = [
     ("hand-exercise", hand_exercise,
      "The hand exercise: double one key", "动手练习：把一个键放大两倍",
@@ -394,6 +420,10 @@ LESSONS = [
      "Halve or double the key an induction head reads most, switch heads off: "
      "does the prediction move?",
      "把归纳头最关注的那个键减半或放大两倍，再关掉几个头：预测会变吗？"),
+    ("induction-form", induction,
+     "Induction heads form", "归纳头的形成",
+     "Train one layer, then two, and watch a head that copies appear at once; then switch it off.",
+     "先训练一层、再训练两层，看一个会复制的头突然出现；然后把它关掉。"),
 ]
 
 
@@ -422,6 +452,7 @@ LAYOUT = {
     "heads": {"tab": "heads", "left": ["ControlsDock"], "right": ["LessonDock"]},
     "real-model": {"tab": "weights", "right": ["LessonDock"]},
     "model-care": {"tab": "weights", "right": ["LessonDock"]},
+    "induction-form": {"tab": "weights", "right": ["LessonDock"]},
 }
 
 

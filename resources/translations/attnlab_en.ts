@@ -86,6 +86,23 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ModelTrainerPanel</name>
+    <message numerus="yes">
+        <source>At most %n step(s) a second</source>
+        <translation>
+            <numerusform>At most %n step a second</numerusform>
+            <numerusform>At most %n steps a second</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s), %1 heads: every head as training goes on</source>
+        <translation>
+            <numerusform>%n layer, %1 heads: every head as training goes on</numerusform>
+            <numerusform>%n layers, %1 heads: every head as training goes on</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelWindow</name>
     <message numerus="yes">
         <source>%n token(s), %1 ms</source>

@@ -1099,6 +1099,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Long session</source>
         <translation>长序列会话</translation>
     </message>
+    <message>
+        <source>&amp;Train a Whole Model…</source>
+        <translation>训练一个完整模型(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Train a small GPT-2 in the model window and watch its induction heads form</source>
+        <translation>在模型窗口中训练一个小型 GPT-2，看它的归纳头如何形成</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::GuideDialog</name>
@@ -1183,6 +1191,25 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Another head is still being opened in the workbench.</source>
         <translation>另一个头仍在工作台中打开。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadScoreCurvePlot</name>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>Induction (solid), previous token (dashed)</source>
+        <translation>归纳（实线），前一词元（虚线）</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
     </message>
 </context>
 <context>
@@ -1318,6 +1345,33 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::InductionLessonLauncher</name>
+    <message>
+        <source>Train one layer</source>
+        <translation>训练一层模型</translation>
+    </message>
+    <message>
+        <source>The model window with its trainer set to one attention-only layer</source>
+        <translation>打开模型窗口，训练器设为一层纯注意力模型</translation>
+    </message>
+    <message>
+        <source>Train two layers</source>
+        <translation>训练两层模型</translation>
+    </message>
+    <message>
+        <source>The model window with its trainer set to two attention-only layers</source>
+        <translation>打开模型窗口，训练器设为两层纯注意力模型</translation>
+    </message>
+    <message>
+        <source>Open the built-in model</source>
+        <translation>打开内置模型</translation>
+    </message>
+    <message>
+        <source>The two-layer model this recipe trains, shipped with AttnLab: no training needed</source>
+        <translation>用这个配方训练出的两层模型，随 AttnLab 提供，无需训练</translation>
     </message>
 </context>
 <context>
@@ -2311,6 +2365,272 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     </message>
 </context>
 <context>
+    <name>attnlab::ModelTrainGrid</name>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>L%1</translation>
+    </message>
+    <message>
+        <source>ind %1</source>
+        <translation>归纳 %1</translation>
+    </message>
+    <message>
+        <source>prev %1</source>
+        <translation>前一 %1</translation>
+    </message>
+    <message>
+        <source>Every head on m random tokens followed by the same m. A previous-token head lights the diagonal just below the main one; an induction head a stripe m - 1 below it (each letter of the repeat reads the letter after its earlier copy). Framed: the best induction head.</source>
+        <translation>每个头都在 m 个随机词元、再接同样 m 个词元的序列上。前一词元头点亮紧挨主对角线下方的斜线；归纳头点亮主对角线下方 m - 1 格处的斜纹（重复段里的每个字母都读它上一次出现时后面的字母）。加框的是最强的归纳头。</translation>
+    </message>
+    <message>
+        <source>Every head&apos;s attention appears here when training starts.</source>
+        <translation>开始训练后，每个头的注意力会显示在这里。</translation>
+    </message>
+    <message>
+        <source>No step of the film strip has been kept yet: train past one of its steps, or press Keep This Step.</source>
+        <translation>胶片条还没有保存任何一步：先训练过其中某一步，或者按“保存这一步”。</translation>
+    </message>
+    <message>
+        <source>Each row is one head on %1 random tokens followed by the same %1; each column a step of training. Weights on [0, 1].</source>
+        <translation>每行是一个头，输入为 %1 个随机词元再接同样的 %1 个；每列是训练的一个步数。权重范围 [0, 1]。</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelTrainerPanel</name>
+    <message>
+        <source>Save the trained model in a folder</source>
+        <translation>把训练好的模型保存到文件夹</translation>
+    </message>
+    <message>
+        <source>Export the film strip</source>
+        <translation>导出胶片条</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Train on a text file (UTF-8)</source>
+        <translation>在文本文件上训练（UTF-8）</translation>
+    </message>
+    <message>
+        <source>Text (*.txt);;All files (*)</source>
+        <translation>文本 (*.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Task:</source>
+        <translation>任务(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <source>Text file…</source>
+        <translation>文本文件…</translation>
+    </message>
+    <message>
+        <source>Induction: random letters in which a stretch repeats; only a head that finds the earlier copy by content can predict it. A text file: any UTF-8 text, one token per distinct character.</source>
+        <translation>归纳：随机字母中有一段重复出现；只有按内容找到前一次出现的头才能预测它。文本文件：任意 UTF-8 文本，每个不同的字符是一个词元。</translation>
+    </message>
+    <message>
+        <source>File…</source>
+        <translation>文件…</translation>
+    </message>
+    <message>
+        <source>Train on a UTF-8 text file</source>
+        <translation>在 UTF-8 文本文件上训练</translation>
+    </message>
+    <message>
+        <source>&amp;Layers:</source>
+        <translation>层数(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>One layer cannot form an induction head: it needs a previous-token head in an earlier layer</source>
+        <translation>一层模型形成不了归纳头：它需要前面一层里有一个前一词元头</translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation>头数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;Width:</source>
+        <translation>宽度(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>d_model, the width of the residual stream (a multiple of the heads)</source>
+        <translation>d_model，残差流的宽度（须为头数的倍数）</translation>
+    </message>
+    <message>
+        <source>&amp;Context:</source>
+        <translation>上下文(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Tokens per training sequence</source>
+        <translation>每条训练序列的词元数</translation>
+    </message>
+    <message>
+        <source>S&amp;teps:</source>
+        <translation>步数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>种子(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>The same settings and seed train the same model, bit for bit</source>
+        <translation>同样的设置和种子训练出逐位相同的模型</translation>
+    </message>
+    <message>
+        <source>&amp;Attention only (no MLP)</source>
+        <translation>纯注意力（无 MLP）(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Train one step and pause</source>
+        <translation>训练一步后暂停</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Back to step 0 with the settings above (they unlock)</source>
+        <translation>用上面的设置回到第 0 步（设置解锁）</translation>
+    </message>
+    <message>
+        <source>Speed:</source>
+        <translation>速度：</translation>
+    </message>
+    <message>
+        <source>Full speed</source>
+        <translation>全速</translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n step(s) a second</source>
+        <translation>
+            <numerusform>每秒最多 %n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open in Model Window</source>
+        <translation>在模型窗口中打开</translation>
+    </message>
+    <message>
+        <source>Writes the model as a GPT-2 folder and opens it in the model window: switch its heads off there and watch the predictions</source>
+        <translation>把模型写成 GPT-2 文件夹并在模型窗口中打开：在那里关掉它的头，观察预测</translation>
+    </message>
+    <message>
+        <source>Save Model…</source>
+        <translation>保存模型…</translation>
+    </message>
+    <message>
+        <source>Write the model as a Hugging Face GPT-2 folder with its training.json</source>
+        <translation>把模型写成带 training.json 的 Hugging Face GPT-2 文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Film strip:</source>
+        <translation>胶片条(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>The steps whose grid is kept for the film strip</source>
+        <translation>为胶片条保存网格的那些步数</translation>
+    </message>
+    <message>
+        <source>Keep This Step</source>
+        <translation>保存这一步</translation>
+    </message>
+    <message>
+        <source>Add the grid of the current step to the film strip</source>
+        <translation>把当前这一步的网格加入胶片条</translation>
+    </message>
+    <message>
+        <source>Export Film Strip…</source>
+        <translation>导出胶片条…</translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>The film strip&apos;s steps are whole numbers from 0, separated by commas</source>
+        <translation>胶片条的步数是从 0 起的整数，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Pause after the step in progress</source>
+        <translation>当前这一步完成后暂停</translation>
+    </message>
+    <message>
+        <source>Train to the last step</source>
+        <translation>一直训练到最后一步</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source> · loss %1</source>
+        <translation> · 损失 %1</translation>
+    </message>
+    <message>
+        <source> · copy accuracy %1</source>
+        <translation> · 复制准确率 %1</translation>
+    </message>
+    <message>
+        <source>Phase change at step %1: loss %2 → %3, best induction score %4 → %5 (layer %6 head %7)</source>
+        <translation>第 %1 步发生相变：损失 %2 → %3，最强归纳分数 %4 → %5（第 %6 层头 %7）</translation>
+    </message>
+    <message>
+        <source>Pause the training first: the model is saved as it stands between steps.</source>
+        <translation>请先暂停训练：模型按两步之间的状态保存。</translation>
+    </message>
+    <message>
+        <source>There is no model to open: the settings above were refused.</source>
+        <translation>没有可以打开的模型：上面的设置被拒绝了。</translation>
+    </message>
+    <message>
+        <source>There is no model window to open it in.</source>
+        <translation>没有可以打开它的模型窗口。</translation>
+    </message>
+    <message>
+        <source>There is no run to export.</source>
+        <translation>没有可以导出的训练。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s), %1 heads: every head as training goes on</source>
+        <translation>
+            <numerusform>%n 层、%1 个头：训练过程中的每个头</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelWindow</name>
     <message>
         <source>Open a model folder (config.json, model.safetensors, tokenizer)</source>
@@ -2486,6 +2806,46 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
         <source>Models trained by AttnLab itself, shipped with it: they open offline</source>
         <translation>由 AttnLab 自己训练、随程序附带的模型：不联网也能打开</translation>
     </message>
+    <message>
+        <source>Model trainer</source>
+        <translation>模型训练器</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Model &amp;Trainer</source>
+        <translation>模型训练器(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Train a small GPT-2 here and watch its heads form</source>
+        <translation>在这里训练一个小型 GPT-2，看它的头如何形成</translation>
+    </message>
+    <message>
+        <source>&amp;Start or Pause</source>
+        <translation>开始或暂停(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;tep</source>
+        <translation>单步(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Open the Trained Model Here</source>
+        <translation>在这里打开训练好的模型(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Pause first: the model opens as it stands between steps</source>
+        <translation>请先暂停：模型按两步之间的状态打开</translation>
+    </message>
+    <message>
+        <source>Induction Heads: &amp;1 Layer</source>
+        <translation>归纳头：一层(&amp;1)</translation>
+    </message>
+    <message>
+        <source>Induction Heads: &amp;2 Layers</source>
+        <translation>归纳头：两层(&amp;2)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::NumbersExport</name>
@@ -2512,6 +2872,13 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source>This would write about %1 and needs about %2 of memory.</source>
         <translation>这将写出约 %1，并需要约 %2 内存。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PhaseMarkedPlot</name>
+    <message>
+        <source> phase change</source>
+        <translation> 相变</translation>
     </message>
 </context>
 <context>
@@ -4055,6 +4422,33 @@ measuring…</source>
     <message>
         <source>Keep trained matrices (tokens unchanged)</source>
         <translation>保留训练得到的矩阵（词元不变）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainingCurvePlot</name>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Copy accuracy</source>
+        <translation>复制准确率</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>copy accuracy</source>
+        <translation>复制准确率</translation>
+    </message>
+    <message>
+        <source>Loss and copy accuracy</source>
+        <translation>损失与复制准确率</translation>
     </message>
 </context>
 <context>

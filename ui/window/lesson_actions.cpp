@@ -12,6 +12,7 @@
 #include <QUndoStack>
 
 #include "ui/document/document.h"
+#include "ui/model/induction_lesson_launcher.h"
 #include "ui/model/model_lesson_launcher.h"
 #include "ui/panels/cost_panel.h"
 #include "ui/panels/lesson_panel.h"
@@ -55,6 +56,7 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     care->setFocusPair({QStringLiteral("it"), QStringLiteral("它")},
                        {QStringLiteral("animal"), QStringLiteral("动物")});
     panel_->addAttachment(QStringLiteral("model-care"), care);
+    panel_->addAttachment(QStringLiteral("induction-form"), new InductionLessonLauncher(panel_));
     connect(panel_, &LessonPanel::restartRequested, this, &LessonActions::openLesson);
     buildMenu();
     window_->installEventFilter(this);
