@@ -19,23 +19,25 @@
 namespace attnlab {
 namespace {
 
-constexpr int kWaitMs = 600000;  // 3,000 steps: half a minute alone, minutes on a shared machine
+constexpr int kLessonTrainWaitMs =
+    600000;  // 3,000 steps: half a minute alone, minutes on a shared machine
 
 // Trains the lesson's preset to the end and returns the panel's run.
 ModelTrainRun* trainPreset(ModelTrainerPanel& panel, int layers)
 {
     panel.presetInduction(layers);
-    if (!QTest::qWaitFor([&] { return panel.run() && panel.run()->settledRun(); }, kWaitMs))
+    if (!QTest::qWaitFor([&] { return panel.run() && panel.run()->settledRun(); },
+                         kLessonTrainWaitMs))
         return nullptr;
     panel.start();
     if (!QTest::qWaitFor(
             [&] { return panel.run()->finished() && panel.run()->settledRun() != nullptr; },
-            kWaitMs))
+            kLessonTrainWaitMs))
         return nullptr;
     return panel.run();
 }
 
-double bestScore(const attn::HeadScoreTable& t, attn::HeadKind kind)
+double bestHeadScore(const attn::HeadScoreTable& t, attn::HeadKind kind)
 {
     int l = -1, h = -1;
     attn::bestHead(t, kind, l, h);
@@ -43,7 +45,7 @@ double bestScore(const attn::HeadScoreTable& t, attn::HeadKind kind)
                  : attn::scoreOf(t[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], kind);
 }
 
-const attn::gpt2::Measure* measureAt(const ModelTrainRun& run, long step)
+const attn::gpt2::Measure* measureAtStep(const ModelTrainRun& run, long step)
 {
     for (const attn::gpt2::Measure& m : run.measures())
         if (m.step == step) return &m;
@@ -59,7 +61,8 @@ TEST(InductionLesson, OneLayerCopiesBelowThreeTenthsWithNoInductionHeadAndNoPhas
     const attn::gpt2::Measure& last = run->measures().back();
     EXPECT_LT(last.copyAccuracy, 0.3);
     for (const attn::gpt2::Measure& m : run->measures())
-        EXPECT_LT(bestScore(m.heads, attn::HeadKind::Induction), attn::gpt2::kPhaseInductionFloor)
+        EXPECT_LT(bestHeadScore(m.heads, attn::HeadKind::Induction),
+                  attn::gpt2::kPhaseInductionFloor)
             << "step " << m.step;
     // "creeps down from ln 26": below it, but nowhere near two layers' 2.3.
     const double final = attn::gpt2::meanLossUpTo(run->losses(), run->steps(), 50);
@@ -80,17 +83,17 @@ TEST(InductionLesson, TwoLayersChangePhaseNearStep1100AndGrowTheHeadsTheTextName
     EXPECT_GT(p.lossBefore, 3.1);
     EXPECT_LT(attn::gpt2::meanLossUpTo(run->losses(), p.step + 400, 50), 2.3);
     // "copy accuracy jumps from 0.1 to above 0.9"
-    const attn::gpt2::Measure* before = measureAt(*run, p.fromStep);
+    const attn::gpt2::Measure* before = measureAtStep(*run, p.fromStep);
     ASSERT_TRUE(before);
     EXPECT_LT(before->copyAccuracy, 0.2);
     EXPECT_GT(run->measures().back().copyAccuracy, 0.9);
     // "the two kinds of head appear between steps 1,000 and 1,200"
-    const attn::gpt2::Measure* at1000 = measureAt(*run, 1000);
-    const attn::gpt2::Measure* at1200 = measureAt(*run, 1200);
+    const attn::gpt2::Measure* at1000 = measureAtStep(*run, 1000);
+    const attn::gpt2::Measure* at1200 = measureAtStep(*run, 1200);
     ASSERT_TRUE(at1000 && at1200);
-    EXPECT_LT(bestScore(at1000->heads, attn::HeadKind::Induction), 0.1);
-    EXPECT_GT(bestScore(at1200->heads, attn::HeadKind::Induction), 0.2);
-    EXPECT_GT(bestScore(at1200->heads, attn::HeadKind::PreviousToken), 0.25);
+    EXPECT_LT(bestHeadScore(at1000->heads, attn::HeadKind::Induction), 0.1);
+    EXPECT_GT(bestHeadScore(at1200->heads, attn::HeadKind::Induction), 0.2);
+    EXPECT_GT(bestHeadScore(at1200->heads, attn::HeadKind::PreviousToken), 0.25);
     // "heads 1 and 4 of layer 1 ... previous-token heads; heads 2, 3 and 4 of layer 2 ...
     // induction heads", and no other head of either kind.
     const attn::HeadScoreTable& t = run->measures().back().heads;
@@ -131,7 +134,7 @@ protected:
 
     bool waitRun()
     {
-        return QTest::qWaitFor([&] { return doc_.idle() && doc_.snapshot(); }, kWaitMs);
+        return QTest::qWaitFor([&] { return doc_.idle() && doc_.snapshot(); }, kLessonTrainWaitMs);
     }
 
     // The probability of "q" after the last letter, and whether it is in the top five.

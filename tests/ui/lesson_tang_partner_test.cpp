@@ -18,7 +18,7 @@
 namespace attnlab {
 namespace {
 
-constexpr int kWaitMs = 120000;
+constexpr int kTangRunWaitMs = 120000;
 constexpr int kCouplets = 40;
 constexpr int kHalf = 5;  // characters in a half-line
 
@@ -50,7 +50,8 @@ TEST(TangLesson, NoHeadReadsTheSamePlaceOfThePreviousHalfLineMoreThanEvenWeightW
         doc.setText(c);
         doc.runNow();
         ASSERT_TRUE(QTest::qWaitFor(
-            [&] { return doc.idle() && doc.snapshot() && doc.snapshot()->text == c; }, kWaitMs));
+            [&] { return doc.idle() && doc.snapshot() && doc.snapshot()->text == c; },
+            kTangRunWaitMs));
         const ModelSnapshot& s = *doc.snapshot();
         ASSERT_EQ(s.tokenCount(), 2 * kHalf + 2) << c.toStdString();  // one token a character
         partner.resize(static_cast<std::size_t>(s.layers() * s.heads()));

@@ -30,34 +30,35 @@
 namespace attnlab {
 namespace {
 
-constexpr int kWaitMs = 300000;  // the phase-change run: about 15 s alone, far more when shared
+constexpr int kModelTrainWaitMs =
+    300000;  // the phase-change run: about 15 s alone, far more when shared
 
-bool settled(const ModelTrainerPanel& panel)
+bool trainerSettled(const ModelTrainerPanel& panel)
 {
     return panel.run() && panel.run()->settledRun() != nullptr;
 }
 
-bool waitSettled(const ModelTrainerPanel& panel)
+bool waitTrainerSettled(const ModelTrainerPanel& panel)
 {
-    return QTest::qWaitFor([&] { return settled(panel); }, kWaitMs);
+    return QTest::qWaitFor([&] { return trainerSettled(panel); }, kModelTrainWaitMs);
 }
 
 // A model small enough to take a step in a millisecond: d 16, context 16, two heads.
-QSpinBox* boxNamed(ModelTrainerPanel& panel, const QString& label)
+QSpinBox* spinBoxLabelled(ModelTrainerPanel& panel, const QString& label)
 {
     for (QLabel* l : panel.findChildren<QLabel*>())
         if (l->text() == label) return qobject_cast<QSpinBox*>(l->buddy());
     return nullptr;
 }
 
-void shrink(ModelTrainerPanel& panel)
+void shrinkModel(ModelTrainerPanel& panel)
 {
-    boxNamed(panel, QStringLiteral("&Width:"))->setValue(16);
-    boxNamed(panel, QStringLiteral("&Context:"))->setValue(16);
-    boxNamed(panel, QStringLiteral("&Heads:"))->setValue(2);
+    spinBoxLabelled(panel, QStringLiteral("&Width:"))->setValue(16);
+    spinBoxLabelled(panel, QStringLiteral("&Context:"))->setValue(16);
+    spinBoxLabelled(panel, QStringLiteral("&Heads:"))->setValue(2);
 }
 
-double probabilityOf(const ModelSnapshot& snap, const QString& token)
+double nextTokenProbability(const ModelSnapshot& snap, const QString& token)
 {
     const ModelPrediction& last = snap.predictions.back();
     for (const ModelGuess& g : last.top)
@@ -68,14 +69,14 @@ double probabilityOf(const ModelSnapshot& snap, const QString& token)
 TEST(ModelTrainer, StepTakesOneStepAndTheSettingsLockUntilReset)
 {
     ModelTrainerPanel panel;
-    shrink(panel);
-    ASSERT_TRUE(waitSettled(panel));
+    shrinkModel(panel);
+    ASSERT_TRUE(waitTrainerSettled(panel));
     EXPECT_EQ(panel.run()->steps(), 0);
     EXPECT_TRUE(panel.layersBox()->isEnabled());
     EXPECT_FALSE(panel.resetButton()->isEnabled());
     panel.stepButton()->click();
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return settled(panel) && panel.run()->steps() == 1; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return trainerSettled(panel) && panel.run()->steps() == 1; },
+                                kModelTrainWaitMs));
     EXPECT_EQ(panel.run()->losses().size(), 1u);
     EXPECT_FALSE(panel.layersBox()->isEnabled());
     EXPECT_TRUE(panel.resetButton()->isEnabled());
@@ -85,7 +86,7 @@ TEST(ModelTrainer, StepTakesOneStepAndTheSettingsLockUntilReset)
     EXPECT_EQ(panel.grid()->maps()->heads, 2);
     EXPECT_EQ(panel.grid()->maps()->T, 16);
     panel.resetButton()->click();
-    ASSERT_TRUE(waitSettled(panel));
+    ASSERT_TRUE(waitTrainerSettled(panel));
     EXPECT_EQ(panel.run()->steps(), 0);
     EXPECT_TRUE(panel.layersBox()->isEnabled());
 }
@@ -93,14 +94,14 @@ TEST(ModelTrainer, StepTakesOneStepAndTheSettingsLockUntilReset)
 TEST(ModelTrainer, PauseStopsARunThatStartContinues)
 {
     ModelTrainerPanel panel;
-    shrink(panel);
+    shrinkModel(panel);
     panel.speedSlider()->setValue(0);  // 10 steps a second: it cannot finish meanwhile
-    ASSERT_TRUE(waitSettled(panel));
+    ASSERT_TRUE(waitTrainerSettled(panel));
     panel.startButton()->click();
     EXPECT_EQ(panel.startButton()->text(), QStringLiteral("Pause"));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->steps() >= 2; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->steps() >= 2; }, kModelTrainWaitMs));
     panel.startButton()->click();
-    ASSERT_TRUE(waitSettled(panel));
+    ASSERT_TRUE(waitTrainerSettled(panel));
     const long paused = panel.run()->steps();
     EXPECT_LT(paused, panel.run()->spec().steps);
     QTest::qWait(300);
@@ -108,7 +109,7 @@ TEST(ModelTrainer, PauseStopsARunThatStartContinues)
     EXPECT_EQ(static_cast<long>(panel.run()->losses().size()), paused);
     panel.speedSlider()->setValue(panel.speedSlider()->maximum());
     panel.startButton()->click();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->steps() > paused; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->steps() > paused; }, kModelTrainWaitMs));
 }
 
 TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreaksWhenSwitchedOff)
@@ -119,11 +120,11 @@ TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreak
     window.showTrainer(2);
     ModelTrainerPanel& panel = *window.trainer();
     EXPECT_EQ(panel.layersBox()->value(), 2);
-    ASSERT_TRUE(waitSettled(panel));
+    ASSERT_TRUE(waitTrainerSettled(panel));
     // The built-in recipe's phase change comes near step 1100 (docs/PERFORMANCE.md).
     panel.run()->runTo(1500);
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return settled(panel) && panel.run()->steps() == 1500; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return trainerSettled(panel) && panel.run()->steps() == 1500; }, kModelTrainWaitMs));
     ASSERT_TRUE(panel.phase().found());
     EXPECT_GE(panel.phase().step, 900);
     EXPECT_LE(panel.phase().step, 1300);
@@ -142,13 +143,13 @@ TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreak
     QString error;
     ASSERT_TRUE(panel.openInModelWindow(error)) << error.toStdString();
     ModelDocument* doc = window.document();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return doc->idle() && doc->snapshot(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return doc->idle() && doc->snapshot(); }, kModelTrainWaitMs));
     // The repeated letters: after the last letter of the first copy comes the first again.
     const QString text = doc->text();
     ASSERT_GE(text.size(), 4);
     const QString next = text.mid(text.size() / 2, 1);
     EXPECT_EQ(text.left(text.size() / 2), text.mid(text.size() / 2));
-    const double before = probabilityOf(*doc->snapshot(), next);
+    const double before = nextTokenProbability(*doc->snapshot(), next);
     EXPECT_GT(before, 0.5);
     // Every layer-2 head the detector calls an induction head, switched off.
     for (int h = 0; h < panel.run()->spec().heads; ++h) {
@@ -156,8 +157,9 @@ TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreak
             ASSERT_TRUE(doc->ablateHead(1, h, false));
         }
     }
-    ASSERT_TRUE(QTest::qWaitFor([&] { return doc->idle() && doc->snapshot()->edited(); }, kWaitMs));
-    const double after = probabilityOf(*doc->snapshot(), next);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return doc->idle() && doc->snapshot()->edited(); },
+                                kModelTrainWaitMs));
+    const double after = nextTokenProbability(*doc->snapshot(), next);
     EXPECT_LT(after, before / 2) << "before " << before << ", after " << after;
 }
 
@@ -166,13 +168,13 @@ TEST(ModelTrainer, TheFilmStripExportsTheKeptStepsAndTheSavedFolderOpens)
     QTemporaryDir dir;
     ModelTrainerPanel panel;
     panel.filmStepsEdit()->setText(QStringLiteral("0, 3, 6"));
-    shrink(panel);  // a new run, with the strip's steps
-    ASSERT_TRUE(waitSettled(panel));
+    shrinkModel(panel);  // a new run, with the strip's steps
+    ASSERT_TRUE(waitTrainerSettled(panel));
     QString error;
     const QString strip = dir.filePath(QStringLiteral("strip.png"));
     panel.run()->runTo(6);
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return settled(panel) && panel.run()->steps() == 6; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return trainerSettled(panel) && panel.run()->steps() == 6; },
+                                kModelTrainWaitMs));
     EXPECT_EQ(panel.run()->frames().size(), 3u);
     ASSERT_TRUE(panel.exportFilmStrip(strip, error)) << error.toStdString();
     const QImage image(strip);
