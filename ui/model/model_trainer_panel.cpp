@@ -48,7 +48,9 @@ QSpinBox* spin(QWidget* parent, int lo, int hi, int value, int step = 1)
     return s;
 }
 
-bool parseSteps(const QString& text, std::vector<long>& out)
+}  // namespace
+
+bool ModelTrainerPanel::parseFilmSteps(const QString& text, std::vector<long>& out)
 {
     out.clear();
     static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
@@ -60,8 +62,6 @@ bool parseSteps(const QString& text, std::vector<long>& out)
     }
     return true;
 }
-
-}  // namespace
 
 ModelTrainerPanel::ModelTrainerPanel(QWidget* parent) : QWidget(parent)
 {
@@ -342,7 +342,7 @@ bool ModelTrainerPanel::makeRun()
     }
     message_->say(QString());
     std::vector<long> frames;
-    parseSteps(filmSteps_->text(), frames);
+    parseFilmSteps(filmSteps_->text(), frames);
     run_ = std::make_unique<ModelTrainRun>(std::move(run), frames);
     run_->setStepDelayUs(stepDelayUs());
     connect(run_.get(), &ModelTrainRun::snapshotArrived, this, &ModelTrainerPanel::takeSnapshot);
@@ -436,7 +436,7 @@ void ModelTrainerPanel::keepStep()
     run_->keepCurrentFrame();
     const QString step = QString::number(run_->steps());
     std::vector<long> steps;
-    parseSteps(filmSteps_->text(), steps);
+    parseFilmSteps(filmSteps_->text(), steps);
     if (std::find(steps.begin(), steps.end(), run_->steps()) == steps.end()) {
         steps.push_back(run_->steps());
         std::sort(steps.begin(), steps.end());
@@ -450,7 +450,7 @@ void ModelTrainerPanel::keepStep()
 void ModelTrainerPanel::applyFilmSteps()
 {
     std::vector<long> steps;
-    if (!parseSteps(filmSteps_->text(), steps)) {
+    if (!parseFilmSteps(filmSteps_->text(), steps)) {
         message_->say(tr("The film strip's steps are whole numbers from 0, separated by commas"));
         return;
     }
@@ -529,100 +529,6 @@ void ModelTrainerPanel::updateState()
 QString ModelTrainerPanel::message() const
 {
     return message_->isVisible() || !message_->text().isEmpty() ? message_->text() : QString();
-}
-
-QString ModelTrainerPanel::sampleText() const
-{
-    if (run_ && run_->spec().data == attn::gpt2::DataKind::Corpus)
-        return QString::fromUtf8(corpus_.data(), static_cast<qsizetype>(corpus_.size()))
-            .left(static_cast<int>(std::min<long>(40, run_->spec().context)))
-            .simplified();
-    for (const BuiltinModel& m : builtinModels())
-        if (m.name == QLatin1String("induction")) return m.sample;
-    return QStringLiteral("qwertyuiopasdfghqwertyuiopasdfgh");
-}
-
-bool ModelTrainerPanel::saveTo(const QString& folder, QString& error)
-{
-    const auto run = run_ ? run_->settledRun() : nullptr;
-    if (!run || run_->steps() == 0) {
-        error = tr("Pause the training first: the model is saved as it stands between steps.");
-        return false;
-    }
-    const attn::gpt2::RunSpec& s = run->spec();
-    QString command = QStringLiteral("attnlab train-model ");
-    command += s.data == attn::gpt2::DataKind::Induction
-                   ? QStringLiteral("--task induction")
-                   : QStringLiteral("--corpus %1").arg(QString::fromStdString(s.corpusName));
-    command += QStringLiteral(" --layers %1 --heads %2 --d-model %3 --context %4")
-                   .arg(s.layers)
-                   .arg(s.heads)
-                   .arg(s.channels)
-                   .arg(s.context);
-    if (s.attentionOnly) command += QStringLiteral(" --attention-only");
-    command += QStringLiteral(" --steps %1 --seed %2 --measure-every %3")
-                   .arg(s.steps)
-                   .arg(s.seed)
-                   .arg(s.evalEvery);
-    if (run_->steps() < s.steps) command += QStringLiteral(" --stop-after %1").arg(run_->steps());
-    command += QStringLiteral(" -o %1").arg(QFileInfo(folder).fileName());
-    const std::string path = QDir::toNativeSeparators(folder).toStdString();
-    const attn::Status written =
-        runAway([&] { return run->write(path, command.toStdString(), run->stepSeconds()); });
-    if (!written.ok()) {
-        error = statusMessage(written);
-        return false;
-    }
-    return true;
-}
-
-bool ModelTrainerPanel::openInModelWindow(QString& error)
-{
-    if (!run_) {
-        error = tr("There is no model to open: the settings above were refused.");
-        return false;
-    }
-    const attn::gpt2::RunSpec& s = run_->spec();
-    const QString base = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-    const QString name =
-        QStringLiteral("%1-L%2-seed%3-step%4-%5")
-            .arg(s.data == attn::gpt2::DataKind::Induction ? QStringLiteral("induction")
-                                                           : QStringLiteral("text"))
-            .arg(s.layers)
-            .arg(s.seed)
-            .arg(run_->steps())
-            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-    const QString folder = QDir(base).filePath(QStringLiteral("trained/") + name);
-    if (!saveTo(folder, error)) return false;
-    if (!open_) {
-        error = tr("There is no model window to open it in.");
-        return false;
-    }
-    return open_(folder, sampleText());
-}
-
-bool ModelTrainerPanel::exportFilmStrip(const QString& path, QString& error)
-{
-    if (!run_) {
-        error = tr("There is no run to export.");
-        return false;
-    }
-    std::vector<long> steps;
-    if (!parseSteps(filmSteps_->text(), steps)) {
-        error = tr("The film strip's steps are whole numbers from 0, separated by commas");
-        return false;
-    }
-    Figure f;
-    const attn::gpt2::RunSpec& s = run_->spec();
-    const QString title = tr("%n layer(s), %1 heads: every head as training goes on", nullptr,
-                             static_cast<int>(s.layers))
-                              .arg(s.heads);
-    if (!modelFilmStrip(run_->frames(), steps, title, f, error)) return false;
-    int kept = 0;
-    for (long step : steps) kept += run_->frames().count(step) ? 1 : 0;
-    const int rows = static_cast<int>(s.layers * s.heads);
-    const QSize size(160 + 150 * kept, 150 + 150 * rows);
-    return writeFigure(f, path, size, 1.0, error);
 }
 
 }  // namespace attnlab

@@ -107,6 +107,8 @@ private:
     void updateState();
     void applyFilmSteps();
     [[nodiscard]] int stepDelayUs() const;
+    // Parses "0, 500, 1000" (commas or spaces); false when a part is not a whole number >= 0.
+    static bool parseFilmSteps(const QString& text, std::vector<long>& out);
     [[nodiscard]] QString sampleText() const;
 
     OpenModel open_;
