@@ -229,6 +229,8 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
         if (!t.decoder_) return fail(error);
     }
 
+    t.buildCandidates();
+
     // The post-processor: the special tokens around a single text.
     const auto idOfSpecial = [&t](const std::string& content) {
         for (const auto& a : t.added_)
@@ -342,23 +344,30 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
 
 // ---- encoding -------------------------------------------------------------------------------
 
-void HfTokenizer::splitOnAdded(std::string_view text, bool normalizedTokens,
+void HfTokenizer::buildCandidates()
+{
+    for (const auto& a : added_) {
+        Candidates& c = a.normalized ? normalizedCandidates_ : rawCandidates_;
+        std::string content = a.content;
+        if (a.normalized && normalizer_) content = normalizer_->apply(content);
+        if (content.empty()) continue;
+        c.startsWith[static_cast<unsigned char>(content[0])] = true;
+        c.tokens.emplace_back(std::move(content), a.id);
+    }
+    for (Candidates* c : {&rawCandidates_, &normalizedCandidates_}) {
+        std::stable_sort(c->tokens.begin(), c->tokens.end(), [](const auto& a, const auto& b) {
+            return a.first.size() > b.first.size();
+        });
+    }
+}
+
+void HfTokenizer::splitOnAdded(std::string_view text, const Candidates& candidates,
                                std::vector<Split>& out) const
 {
-    // The candidates, longest first, so the first that matches at a position is the longest.
-    std::vector<std::pair<std::string, int>> candidates;
-    for (const auto& a : added_) {
-        if (a.normalized != normalizedTokens) continue;
-        std::string content = a.content;
-        if (normalizedTokens && normalizer_) content = normalizer_->apply(content);
-        if (!content.empty()) candidates.emplace_back(std::move(content), a.id);
-    }
-    if (candidates.empty()) {
+    if (candidates.tokens.empty()) {
         if (!text.empty()) out.push_back({std::string(text), -1});
         return;
     }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
     const auto isSpaceAt = [&text](std::size_t i, std::size_t& len) {
         len = unicode::validSequenceLength(text, i);
         return len > 0 && unicode::isWhiteSpace(unicode::decodeUtf8(text.substr(i, len)).front());
@@ -374,7 +383,11 @@ void HfTokenizer::splitOnAdded(std::string_view text, bool normalizedTokens,
     std::size_t at = 0;     // where the search goes on
     while (at < text.size()) {
         const std::pair<std::string, int>* hit = nullptr;
-        for (const auto& c : candidates) {
+        if (!candidates.startsWith[static_cast<unsigned char>(text[at])]) {
+            ++at;
+            continue;
+        }
+        for (const auto& c : candidates.tokens) {
             if (text.compare(at, c.first.size(), c.first) == 0) {
                 hit = &c;
                 break;
@@ -511,7 +524,7 @@ std::vector<int> HfTokenizer::encode(std::string_view utf8, bool addSpecialToken
     std::vector<int> ids;
     if (addSpecialTokens) ids = prefixIds_;
     std::vector<Split> raw;
-    splitOnAdded(text, false, raw);
+    splitOnAdded(text, rawCandidates_, raw);
     bool first = true;
     for (const Split& s : raw) {
         if (s.addedId >= 0) {
@@ -521,7 +534,7 @@ std::vector<int> HfTokenizer::encode(std::string_view utf8, bool addSpecialToken
         }
         const std::string normalized = normalizer_ ? normalizer_->apply(s.text) : s.text;
         std::vector<Split> parts;
-        splitOnAdded(normalized, true, parts);
+        splitOnAdded(normalized, normalizedCandidates_, parts);
         for (const Split& p : parts) {
             if (p.addedId >= 0) {
                 ids.push_back(p.addedId);

@@ -78,7 +78,15 @@ private:
         std::string text;
         int addedId = -1;  // an added token, or -1 for text still to tokenize
     };
-    void splitOnAdded(std::string_view text, bool normalizedTokens, std::vector<Split>& out) const;
+    // The added tokens searched for in the raw text (normalized = false) or in the normalized
+    // text (their content normalized too), longest first, and the bytes they can start with.
+    struct Candidates {
+        std::vector<std::pair<std::string, int>> tokens;
+        bool startsWith[256] = {};
+    };
+    void buildCandidates();
+    void splitOnAdded(std::string_view text, const Candidates& candidates,
+                      std::vector<Split>& out) const;
     void bpe(const std::string& piece, std::vector<int>& ids) const;
 
     // The model.
@@ -97,6 +105,8 @@ private:
 
     std::vector<HfAddedToken> added_;
     std::vector<int> addedIndexOfId_;  // id -> index in added_, or -1
+    Candidates rawCandidates_;
+    Candidates normalizedCandidates_;
 
     std::optional<hf::Normalizer> normalizer_;
     std::optional<hf::PreTokenizer> preTokenizer_;
