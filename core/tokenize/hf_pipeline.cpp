@@ -19,7 +19,11 @@ constexpr std::string_view kGpt2Pattern =
 
 std::string inQuotes(std::string_view s)
 {
-    return "\"" + std::string(s) + "\"";
+    // Built by appending: GCC 12 at -O3 warns (stringop-overflow, wrongly) on "\"" + s + "\"".
+    std::string out(1, '"');
+    out.append(s);
+    out.push_back('"');
+    return out;
 }
 
 // Reads an optional boolean member; false (with `error` set) when present but not a boolean.
