@@ -46,8 +46,8 @@ log() { printf '== %s\n' "$*" >&2; }
 
 # --- packages -------------------------------------------------------------------------------
 need=()
-for pkg in cmake ninja-build g++ libeigen3-dev libbenchmark-dev libgtest-dev \
-           python3-numpy libopenblas0-pthread python3-threadpoolctl; do
+for pkg in cmake ninja-build g++ libeigen3-dev libbenchmark-dev libgtest-dev nlohmann-json3-dev \
+           libonig-dev pkg-config python3-numpy libopenblas0-pthread python3-threadpoolctl; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

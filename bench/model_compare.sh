@@ -43,7 +43,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 # else numpy falls back to the reference BLAS); the build needs the usual tools.
 need=()
 for pkg in cmake ninja-build g++ libeigen3-dev libbenchmark-dev libgtest-dev nlohmann-json3-dev \
-           python3-torch python3-numpy libopenblas0-pthread; do
+           libonig-dev pkg-config python3-torch python3-numpy libopenblas0-pthread; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

@@ -34,7 +34,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 need=()
 for pkg in cmake ninja-build g++ libeigen3-dev libbenchmark-dev libgtest-dev nlohmann-json3-dev \
-           python3-torch python3-numpy; do
+           libonig-dev pkg-config python3-torch python3-numpy; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then

@@ -10,6 +10,7 @@ or their headers plus a little data; vocabularies become consistent slices of th
 import json
 import pathlib
 import struct
+import tarfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "fuzz" / "corpus"
@@ -122,6 +123,28 @@ write("bert_load", "bert-vocab.txt", head)
 write("bert_load", "bert-vocab-cased.txt",
       head + "\0" + json.dumps({"do_lower_case": False, "strip_accents": True,
                                 "tokenize_chinese_chars": False}))
+
+# tokenizer.json: each real file of tests/reference/tokenizers/hf with its whole pipeline and
+# added tokens but a consistent slice of its vocabulary (ids below 600, ids kept) and of its
+# merges; with its tokenizer_config.json (no chat template) after a NUL, and without.
+for archive in sorted((TOKENIZERS / "hf").glob("*.tar.xz")):
+    with tarfile.open(archive, "r:xz") as tar:
+        tj = json.loads(tar.extractfile("tokenizer.json").read())
+        config = json.loads(tar.extractfile("tokenizer_config.json").read())
+    model = tj["model"]
+    vocab = {p: i for p, i in model["vocab"].items() if i < 600}
+    merges = []
+    for m in model["merges"]:
+        a, b = m.split(" ") if isinstance(m, str) else m
+        if a in vocab and b in vocab and a + b in vocab:
+            merges.append(m)
+    model["vocab"], model["merges"] = vocab, merges
+    config.pop("chat_template", None)
+    config.pop("added_tokens_decoder", None)
+    name = archive.name.split(".")[0]
+    text = json.dumps(tj, ensure_ascii=False)
+    write("hf_load", f"{name}-600.json", text)
+    write("hf_load", f"{name}-600-config.json", text + "\0" + json.dumps(config, ensure_ascii=False))
 
 # Texts to encode: every input of the tokenizer reference cases, one file each.
 for name, target in (("gpt2_cases.json", "gpt2_encode"), ("bert_cases.json", "bert_encode")):

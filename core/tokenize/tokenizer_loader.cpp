@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tokenize/tokenizer_loader.h"
 
+#include <algorithm>
 #include <system_error>
 
 #include "core/tokenize/unicode.h"
@@ -33,6 +34,20 @@ std::vector<int> ordinaryTokenIds(const Tokenizer& tokenizer, long vocab)
         } else if (const auto* b = tokenizer.bert()) {
             const std::string& p = b->piece(id);
             if (!p.empty() && !special(p)) out.push_back(id);
+        } else if (const auto* h = tokenizer.hf()) {
+            const std::string& p = h->piece(id);
+            const bool byteToken = p.size() == 6 && p.starts_with("<0x") && p.ends_with(">");
+            const bool added = std::any_of(h->addedTokens().begin(), h->addedTokens().end(),
+                                           [id](const HfAddedToken& a) { return a.id == id; });
+            const std::string bytes = h->tokenBytes(id);
+            if (p.empty() || byteToken || added || bytes.empty()) continue;
+            bool whole = true;
+            for (std::size_t i = 0; i < bytes.size() && whole;) {
+                const std::size_t n = unicode::validSequenceLength(bytes, i);
+                whole = n > 0;
+                i += n;
+            }
+            if (whole) out.push_back(id);
         }
     }
     return out;
@@ -41,6 +56,10 @@ std::vector<int> ordinaryTokenIds(const Tokenizer& tokenizer, long vocab)
 Token Tokenizer::token(int id) const
 {
     if (const auto* g = gpt2()) return {id, g->piece(id), g->tokenText(id), g->tokenLabel(id)};
+    if (const auto* h = hf()) {
+        const std::string bytes = h->tokenBytes(id);
+        return {id, h->piece(id), replaceBrokenUtf8(bytes), displayLabelForBytes(bytes)};
+    }
     const auto& b = std::get<BertTokenizer>(impl_);
     return {id, b.piece(id), b.piece(id), b.piece(id)};
 }
@@ -51,6 +70,12 @@ std::vector<TokenDisplay> Tokenizer::display(const std::vector<int>& ids) const
         std::vector<std::string> bytes;
         bytes.reserve(ids.size());
         for (const int id : ids) bytes.push_back(g->tokenBytes(id));
+        return displayTokens(bytes);
+    }
+    if (const auto* h = hf()) {
+        std::vector<std::string> bytes;
+        bytes.reserve(ids.size());
+        for (const int id : ids) bytes.push_back(h->tokenBytes(id));
         return displayTokens(bytes);
     }
     std::vector<TokenDisplay> out;
@@ -70,6 +95,7 @@ std::vector<Token> Tokenizer::encodeTokens(std::string_view utf8) const
 
 std::string_view Tokenizer::modelType() const
 {
+    if (hf()) return modelType_;
     return gpt2() ? "gpt2" : "bert";
 }
 
@@ -118,8 +144,17 @@ Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string
         return wrap(
             BertTokenizer::fromFiles(vocab, isFile(config) ? config : std::filesystem::path()));
     }
-    return tokenizerError(folder.string(), "unknown model type \"" + std::string(modelType) +
-                                               "\" (expected \"gpt2\" or \"bert\")");
+    // Llama, Mistral, Qwen and the rest: the tokenizer.json says what the tokenizer is.
+    const auto fast = folder / "tokenizer.json";
+    if (!isFile(fast)) {
+        return failure(StatusCode::TokenizerFile, fast.string(), "",
+                       "file not found: the tokenizer of a \"" + std::string(modelType) +
+                           "\" model needs tokenizer.json");
+    }
+    const auto config = folder / "tokenizer_config.json";
+    auto loaded = HfTokenizer::fromFiles(fast, isFile(config) ? config : std::filesystem::path());
+    if (auto* err = std::get_if<attn::Status>(&loaded)) return *err;
+    return Tokenizer(std::move(std::get<HfTokenizer>(loaded)), std::string(modelType));
 }
 
 }  // namespace attn::tok

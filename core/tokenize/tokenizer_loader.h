@@ -4,6 +4,8 @@
 //
 // "gpt2": vocab.json + merges.txt, else tokenizer.json (model.vocab / model.merges).
 // "bert": vocab.txt, with tokenizer_config.json for the options when present.
+// Any other type (Llama, Mistral, Qwen2/3, ...): tokenizer.json, with tokenizer_config.json when
+// present (hf_tokenizer.h); the file itself says what its pipeline is.
 // A folder lacking the files is refused with a message naming the missing file.
 
 #include <filesystem>
@@ -14,6 +16,7 @@
 
 #include "core/tokenize/bert_tokenizer.h"
 #include "core/tokenize/gpt2_tokenizer.h"
+#include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/loaded.h"
 #include "core/tokenize/token_display.h"
 
@@ -25,35 +28,47 @@ struct Token {
     std::string piece;  // the vocabulary string ("Ġthe", "##ing", "[CLS]")
     std::string text;   // what it stands for, valid UTF-8 (GPT-2: its bytes decoded, with U+FFFD
                         // repairs; BERT: the piece as in the vocabulary)
-    std::string label;  // on-screen label (GPT-2: "␣the", see gpt2_tokenizer.h; BERT: piece)
+    std::string label;  // on-screen label (GPT-2 and tokenizer.json: "␣the", see
+                        // gpt2_tokenizer.h; BERT: piece)
 };
 
 class Tokenizer {
 public:
     explicit Tokenizer(Gpt2Tokenizer t) : impl_(std::move(t)) {}
     explicit Tokenizer(BertTokenizer t) : impl_(std::move(t)) {}
+    // A tokenizer.json tokenizer of the model type `modelType` ("llama", "qwen3", ...).
+    Tokenizer(HfTokenizer t, std::string modelType)
+        : impl_(std::move(t)), modelType_(std::move(modelType))
+    {
+    }
 
+    // The text's ids, without the special tokens a tokenizer.json's post-processor adds
+    // (HfTokenizer::encode gives those on request).
     [[nodiscard]] std::vector<int> encode(std::string_view utf8) const;
     [[nodiscard]] std::vector<Token> encodeTokens(std::string_view utf8) const;
     [[nodiscard]] Token token(int id) const;
     // Readable labels of consecutive tokens (token_display.h): GPT-2's pieces of one character
     // named by that character; BERT's pieces as in the vocabulary (no bytes).
     [[nodiscard]] std::vector<TokenDisplay> display(const std::vector<int>& ids) const;
-    [[nodiscard]] std::string_view modelType() const;  // "gpt2" or "bert"
+    // "gpt2", "bert", or the model type a tokenizer.json tokenizer was loaded for.
+    [[nodiscard]] std::string_view modelType() const;
 
     [[nodiscard]] const Gpt2Tokenizer* gpt2() const { return std::get_if<Gpt2Tokenizer>(&impl_); }
     [[nodiscard]] const BertTokenizer* bert() const { return std::get_if<BertTokenizer>(&impl_); }
+    [[nodiscard]] const HfTokenizer* hf() const { return std::get_if<HfTokenizer>(&impl_); }
 
 private:
-    std::variant<Gpt2Tokenizer, BertTokenizer> impl_;
+    std::variant<Gpt2Tokenizer, BertTokenizer, HfTokenizer> impl_;
+    std::string modelType_;  // for a tokenizer.json tokenizer
 };
 
 // The ids below `vocab` that stand for ordinary text: a GPT-2 token whose bytes are whole
 // UTF-8 characters (not a piece of one), a BERT token that is not bracketed ("[CLS]",
-// "[unused0]"), neither a special "<|...|>" token. The head detectors draw from these.
+// "[unused0]"), neither a special "<|...|>" token; for a tokenizer.json, neither an added
+// token nor a "<0xNN>" byte token. The head detectors draw from these.
 std::vector<int> ordinaryTokenIds(const Tokenizer& tokenizer, long vocab);
 
-// modelType is "gpt2" or "bert" (as config.json's "model_type" says).
+// modelType is config.json's "model_type": "gpt2", "bert", or another with a tokenizer.json.
 Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string_view modelType);
 
 }  // namespace attn::tok

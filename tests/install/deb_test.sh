@@ -65,7 +65,7 @@ for dep in "${entries[@]}"; do
   [[ $dep == *"(>= "* || $dep == *"(= "* ]] || fail "Depends entry without a version: $dep"
 done
 missing=()
-for pkg in libc6 libstdc++6 libgomp1 libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 \
+for pkg in libc6 libstdc++6 libgomp1 libonig5 libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 \
   libqcustomplot; do
   found=0
   for dep in "${entries[@]}"; do [[ $dep == "$pkg"* ]] && found=1; done

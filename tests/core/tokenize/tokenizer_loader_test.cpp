@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tokenize/tokenizer_loader.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include "tokenize/tokenizer_test_support.h"
@@ -85,12 +86,51 @@ TEST(TokenizerLoader, NamesTheMissingFile)
               std::string::npos);
     EXPECT_EQ(errorOf(loadTokenizer(dir, "bert")),
               (dir / "vocab.txt").string() + ": file not found: a BERT tokenizer needs vocab.txt");
-    EXPECT_NE(errorOf(loadTokenizer(dir, "llama")).find("unknown model type"), std::string::npos);
+    EXPECT_EQ(errorOf(loadTokenizer(dir, "llama")),
+              (dir / "tokenizer.json").string() +
+                  ": file not found: the tokenizer of a \"llama\" model needs tokenizer.json");
     EXPECT_NE(errorOf(loadTokenizer(dir / "nope", "bert")).find("does not exist"),
               std::string::npos);
     writeFile(dir / "vocab.txt", "");
     EXPECT_EQ(errorOf(loadTokenizer(dir, "bert")),
               (dir / "vocab.txt").string() + ": the file is empty");
+}
+
+TEST(TokenizerLoader, OpensTokenizerJsonOfOtherModelTypes)
+{
+    const auto dir = std::filesystem::path(ATTNLAB_HF_TOKENIZER_DIR) / "qwen3";
+    auto loaded = loadTokenizer(dir, "qwen3");
+    ASSERT_TRUE(std::holds_alternative<Tokenizer>(loaded)) << errorOf(loaded);
+    const Tokenizer& t = std::get<Tokenizer>(loaded);
+    ASSERT_NE(t.hf(), nullptr);
+    EXPECT_EQ(t.modelType(), "qwen3");
+    const auto tokens = t.encodeTokens("Hello world<|im_end|>");
+    ASSERT_EQ(tokens.size(), 3u);
+    EXPECT_EQ(tokens[1].piece, "\xC4\xA0world");
+    EXPECT_EQ(tokens[1].text, " world");
+    EXPECT_EQ(tokens[1].label, "\u2423world");
+    EXPECT_EQ(tokens[2].piece, "<|im_end|>");
+    // The special tokens are no ordinary text for the head detectors; words are.
+    const auto ordinary = ordinaryTokenIds(t, 152000);
+    EXPECT_FALSE(std::binary_search(ordinary.begin(), ordinary.end(), tokens[2].id));
+    EXPECT_TRUE(std::binary_search(ordinary.begin(), ordinary.end(), tokens[1].id));
+}
+
+TEST(TokenizerLoader, ShowsByteFallbackTokensAsOneCharacter)
+{
+    const auto dir = std::filesystem::path(ATTNLAB_HF_TOKENIZER_DIR) / "mistral";
+    auto loaded = loadTokenizer(dir, "mistral");
+    ASSERT_TRUE(std::holds_alternative<Tokenizer>(loaded)) << errorOf(loaded);
+    const Tokenizer& t = std::get<Tokenizer>(loaded);
+    // "鑫" is outside Mistral's vocabulary: three byte tokens, shown as the character and
+    // two continuation marks.
+    const auto ids = t.encode("鑫");
+    const auto shown = t.display(ids);
+    ASSERT_EQ(shown.size(), ids.size());
+    ASSERT_GE(shown.size(), 3u);
+    EXPECT_EQ(shown[shown.size() - 3].label, "鑫");
+    EXPECT_EQ(shown[shown.size() - 2].label, std::string(kContinuationMark));
+    EXPECT_TRUE(shown.back().split);
 }
 
 }  // namespace
