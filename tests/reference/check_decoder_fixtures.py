@@ -67,7 +67,8 @@ def read_safetensors(path):
             values = bits.view(np.float32)
         else:
             values = np.frombuffer(raw, dtype={"F32": "<f4", "F16": "<f2"}[info["dtype"]])
-        out[name] = (info["dtype"], torch.from_numpy(values.astype(np.float64)).reshape(info["shape"]))
+        values = torch.from_numpy(values.astype(np.float64)).reshape(info["shape"])
+        out[name] = (info["dtype"], values)
         end_of_data = max(end_of_data, end)
     check(base + end_of_data == len(data), f"{path}: trailing or missing bytes")
     return out
@@ -99,8 +100,10 @@ def expected_shapes(cfg):
     out = {"model.embed_tokens.weight": [vocab, d], "model.norm.weight": [d]}
     if not cfg["tie_word_embeddings"]:
         out["lm_head.weight"] = [vocab, d]
-    projections = {"self_attn.q_proj": ("q", heads * dim, d), "self_attn.k_proj": ("k", kv_heads * dim, d),
-                   "self_attn.v_proj": ("v", kv_heads * dim, d), "self_attn.o_proj": ("o", d, heads * dim),
+    projections = {"self_attn.q_proj": ("q", heads * dim, d),
+                   "self_attn.k_proj": ("k", kv_heads * dim, d),
+                   "self_attn.v_proj": ("v", kv_heads * dim, d),
+                   "self_attn.o_proj": ("o", d, heads * dim),
                    "mlp.gate_proj": ("gate", inner, d), "mlp.up_proj": ("up", inner, d),
                    "mlp.down_proj": ("down", d, inner)}
     for i in range(cfg["num_hidden_layers"]):
@@ -144,7 +147,9 @@ def check_files(case):
         check(float((ref.sum(-1) - 1).abs().max()) < 1e-14, f"{case['name']}: rows sum to 1")
         i = torch.arange(n)[:, None]
         j = torch.arange(n)[None, :]
-        allowed = (j <= i) & ((i - j < windows[layer]) if windows[layer] else torch.ones(n, n, dtype=torch.bool))
+        allowed = j <= i
+        if windows[layer] is not None:
+            allowed = allowed & (i - j < windows[layer])
         check(bool((ref[:, ~allowed] == 0).all()) and bool((ref[:, allowed] > 0).all()),
               f"{case['name']}: layer {layer} zero pattern")
     ref_logits = torch.tensor(expected["logits"], dtype=torch.float64)
@@ -226,7 +231,8 @@ def check_llama3_bands(name, cfg):
         if band == "high":
             check(scaled[j] == plain[j], f"{name}: frequency {j} should be kept")
         elif band == "low":
-            check(abs(scaled[j] - plain[j] / factor) <= 1e-15 * plain[j], f"{name}: frequency {j} / factor")
+            check(abs(scaled[j] - plain[j] / factor) <= 1e-15 * plain[j],
+                  f"{name}: frequency {j} / factor")
         else:
             check(plain[j] / factor < scaled[j] < plain[j], f"{name}: frequency {j} blended")
     print(f"RoPE   {name}: llama3 bands per frequency {' '.join(bands)}")
