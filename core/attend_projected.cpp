@@ -33,6 +33,28 @@ Status attendProjected(Mode mode, Scaling scaling, HeadResultT<T>& hr, double te
     return weighHead<T>(options, 0, kind, nullptr, hr);
 }
 
+template <typename T>
+Status attendProjectedMasked(const BoolMatrix& mask, Scaling scaling, HeadResultT<T>& hr)
+{
+    const long n = hr.Q.rows();
+    const long m = hr.K.rows();
+    const long dk = hr.Q.cols();
+    if (hr.K.cols() != dk) return Status{StatusCode::ShapeMismatch, "K", -1, -1, m, dk};
+    if (hr.V.rows() != m) return Status{StatusCode::ShapeMismatch, "V", -1, -1, m, hr.V.cols()};
+    if (mask.rows() != n || mask.cols() != m)
+        return Status{StatusCode::ShapeMismatch, "mask", -1, -1, n, m};
+    if (scaling == Scaling::Temperature) return Status{StatusCode::BadTemperature, "temperature"};
+    AttentionInput options;
+    options.mode = Mode::Self;
+    options.scaling = scaling;
+    options.score = ScoreFunction::Dot;
+    options.heads.resize(1);
+    options.heads.front().W_Q.resize(0, dk);
+    return weighHead<T>(options, 0, MaskKind::General, &mask, hr);
+}
+
+template Status attendProjectedMasked<float>(const BoolMatrix&, Scaling, HeadResultT<float>&);
+template Status attendProjectedMasked<double>(const BoolMatrix&, Scaling, HeadResultT<double>&);
 template Status attendProjected<float>(Mode, Scaling, HeadResultT<float>&, double);
 template Status attendProjected<double>(Mode, Scaling, HeadResultT<double>&, double);
 

@@ -17,6 +17,16 @@ namespace attn {
 template <typename T>
 Status attendProjected(Mode mode, Scaling scaling, HeadResultT<T>& hr, double temperature = 1.0);
 
+// The same under a general mask (n x m, true = may attend), e.g. a causal sliding window: a
+// query row the mask closes completely gets all-zero weights. ShapeMismatch naming "mask" when
+// its shape is not n x m.
+template <typename T>
+Status attendProjectedMasked(const BoolMatrix& mask, Scaling scaling, HeadResultT<T>& hr);
+
+extern template Status attendProjectedMasked<float>(const BoolMatrix&, Scaling,
+                                                    HeadResultT<float>&);
+extern template Status attendProjectedMasked<double>(const BoolMatrix&, Scaling,
+                                                     HeadResultT<double>&);
 extern template Status attendProjected<float>(Mode, Scaling, HeadResultT<float>&, double);
 extern template Status attendProjected<double>(Mode, Scaling, HeadResultT<double>&, double);
 

@@ -7,123 +7,19 @@
 
 #include "core/io/bounded_file.h"
 #include "core/io/json_read.h"
+#include "core/model/config_reader.h"
 
 namespace attn::model {
 
 namespace {
 
+using detail::Reader;
+using detail::shown;
 using nlohmann::json;
 
-constexpr long kMaxDimension = 1L << 24;
 // A config.json is a few kB (a classifier's id2label map adds some tens); 1 MiB bounds what its
 // JSON tree can cost (a flat list of 0s: about 16 bytes per 2 bytes of text).
 constexpr std::uint64_t kMaxConfigBytes = std::uint64_t{1} << 20;
-
-// A value as written, shortened for a message (a 1 MiB string does not belong in one).
-std::string shown(const json& v)
-{
-    std::string s = v.dump();
-    if (s.size() > 64) {
-        std::size_t cut = 60;
-        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-        s = s.substr(0, cut) + " ...";
-    }
-    return s;
-}
-
-class Reader {
-public:
-    Reader(const json& j, const std::string& file) : j_(j), file_(file) {}
-
-    // A required (or defaulted, when `fallback` >= 0) positive integer.
-    attn::Status size(const char* key, long& out, long fallback = -1) const
-    {
-        const auto it = j_.find(key);
-        if (it == j_.end() || it->is_null()) {
-            if (fallback >= 0) {
-                out = fallback;
-                return {};
-            }
-            return attn::failure(attn::StatusCode::ConfigField, file_, key, "missing");
-        }
-        if (!it->is_number_integer() || it->get<std::int64_t>() <= 0 ||
-            it->get<std::int64_t>() > kMaxDimension)
-            return attn::failure(attn::StatusCode::ConfigField, file_, key,
-                                 "must be a positive integer up to 2^24, got " + shown(*it));
-        out = static_cast<long>(it->get<std::int64_t>());
-        return {};
-    }
-
-    attn::Status number(const char* key, float& out, float fallback) const
-    {
-        const auto it = j_.find(key);
-        if (it == j_.end() || it->is_null()) {
-            out = fallback;
-            return {};
-        }
-        if (!it->is_number() || !(it->get<double>() > 0.0) || !(it->get<double>() < 1.0))
-            return attn::failure(attn::StatusCode::ConfigField, file_, key,
-                                 "must be a number in (0, 1), got " + shown(*it));
-        out = static_cast<float>(it->get<double>());
-        return {};
-    }
-
-    attn::Status flag(const char* key, bool& out, bool fallback) const
-    {
-        const auto it = j_.find(key);
-        if (it == j_.end() || it->is_null()) {
-            out = fallback;
-            return {};
-        }
-        if (!it->is_boolean())
-            return attn::failure(attn::StatusCode::ConfigField, file_, key,
-                                 "must be true or false, got " + shown(*it));
-        out = it->get<bool>();
-        return {};
-    }
-
-    attn::Status text(const char* key, std::string& out, const char* fallback) const
-    {
-        const auto it = j_.find(key);
-        if (it == j_.end() || it->is_null()) {
-            out = fallback;
-            return {};
-        }
-        if (!it->is_string())
-            return attn::failure(attn::StatusCode::ConfigField, file_, key,
-                                 "must be a string, got " + shown(*it));
-        out = it->get<std::string>();
-        return {};
-    }
-
-    attn::Status activation(const char* key, const char* fallback, Activation& out) const
-    {
-        std::string name;
-        if (attn::Status s = text(key, name, fallback); !s.ok()) return s;
-        if (name == "gelu_new" || name == "gelu_pytorch_tanh")
-            out = Activation::GeluTanh;
-        else if (name == "gelu")
-            out = Activation::GeluErf;
-        else if (name == "relu")
-            out = Activation::Relu;
-        else
-            return attn::failure(attn::StatusCode::UnsupportedModel, file_, key,
-                                 "activation \"" + name +
-                                     "\" is not supported (supported: gelu_new, "
-                                     "gelu_pytorch_tanh, gelu, relu)");
-        return {};
-    }
-
-    [[nodiscard]] bool has(const char* key) const
-    {
-        const auto it = j_.find(key);
-        return it != j_.end() && !it->is_null();
-    }
-
-private:
-    const json& j_;
-    const std::string& file_;
-};
 
 #define ATTN_TRY(expr)                                     \
     do {                                                   \
@@ -184,7 +80,7 @@ attn::Status parseBert(const Reader& r, const std::string& file, ModelConfig& c)
 
 const char* supportedModelTypes()
 {
-    return "gpt2, bert";
+    return "gpt2, bert, llama, mistral, qwen2, qwen3";
 }
 
 attn::Status parseConfig(const std::string& text, const std::string& file, ModelConfig& out)
@@ -209,11 +105,17 @@ attn::Status parseConfig(const std::string& text, const std::string& file, Model
             ATTN_TRY(parseGpt2(r, file, c));
         } else if (c.modelType == "bert") {
             ATTN_TRY(parseBert(r, file, c));
+        } else if (c.modelType == "llama" || c.modelType == "mistral" || c.modelType == "qwen2" ||
+                   c.modelType == "qwen3") {
+            ATTN_TRY(detail::parseDecoder(r, j, file, c.modelType, c));
+            out = c;
+            return {};
         } else {
             return attn::failure(attn::StatusCode::UnsupportedModel, file, "model_type",
                                  "\"" + c.modelType + "\" is not supported (supported: " +
                                      supportedModelTypes() + ")");
         }
+        c.kvHeads = c.heads;
         if (c.width % c.heads != 0)
             return attn::failure(attn::StatusCode::ConfigField, file,
                                  c.family == Family::Gpt2 ? "n_embd" : "hidden_size",

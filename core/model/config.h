@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The parts of a Hugging Face config.json that the GPT-2 and BERT forward passes need.
+// The parts of a Hugging Face config.json that the forward passes need: GPT-2, BERT, and the
+// Llama family of decoders (llama, mistral, qwen2, qwen3: RMSNorm, rotary positions,
+// grouped-query attention, SwiGLU).
 
 #include <string>
+#include <vector>
 
+#include "core/rope.h"
 #include "core/status.h"
 
 namespace attn::model {
 
-enum class Family { Gpt2, Bert };
+enum class Family { Gpt2, Bert, Decoder };
 // GeluTanh is HF's "gelu_new" / "gelu_pytorch_tanh"; GeluErf is "gelu" (exact, erf).
-enum class Activation { GeluTanh, GeluErf, Relu };
+// Silu is the decoders' "silu" (SwiGLU's gate).
+enum class Activation { GeluTanh, GeluErf, Relu, Silu };
 
 struct ModelConfig {
     Family family = Family::Gpt2;
-    std::string modelType;  // as written ("gpt2", "bert")
+    std::string modelType;  // as written ("gpt2", "bert", "llama", "mistral", "qwen2", "qwen3")
     long layers = 0;        // n_layer / num_hidden_layers
     long heads = 0;         // n_head / num_attention_heads
     long width = 0;         // n_embd / hidden_size
@@ -27,10 +32,33 @@ struct ModelConfig {
     bool scaleAttention = true;     // GPT-2 scale_attn_weights: divide scores by sqrt(d_head)
     bool tieWordEmbeddings = true;  // output embedding = input embedding
 
-    [[nodiscard]] long headDim() const { return heads > 0 ? width / heads : 0; }
+    // Decoders only (GPT-2 and BERT: kvHeads == heads, the rest unused).
+    long kvHeads = 0;          // num_key_value_heads: query head j reads key/value head j / group
+    long explicitHeadDim = 0;  // head_dim when config.json sets it (Qwen3: not width / heads)
+    attn::Rope rope;           // rope_theta and rope_scaling
+    long slidingWindow = 0;    // query i sees keys i - window + 1 .. i where a layer slides
+    std::vector<bool> slidingLayers;  // per layer: whether it slides (empty: none does)
+    bool attentionBias = false;       // q, k, v (and o, except Qwen2) carry biases
+    bool outputBias = false;          // o_proj has a bias
+    bool mlpBias = false;             // gate, up and down carry biases
+    bool qkNorm = false;              // Qwen3: RMSNorm of each head's q and k before rotation
+
+    [[nodiscard]] long headDim() const
+    {
+        if (explicitHeadDim > 0) return explicitHeadDim;
+        return heads > 0 ? width / heads : 0;
+    }
+    // Query heads per key/value head (1 without grouping).
+    [[nodiscard]] long groupSize() const { return kvHeads > 0 ? heads / kvHeads : 1; }
+    [[nodiscard]] long kvHeadOf(long head) const { return head / groupSize(); }
+    [[nodiscard]] bool slides(long layer) const
+    {
+        return slidingWindow > 0 && layer >= 0 && layer < static_cast<long>(slidingLayers.size()) &&
+               slidingLayers[static_cast<std::size_t>(layer)];
+    }
 };
 
-// Model types this code runs, for messages: "gpt2, bert".
+// Model types this code runs, for messages: "gpt2, bert, llama, mistral, qwen2, qwen3".
 const char* supportedModelTypes();
 
 // Parses config.json text; `file` names it in messages. Refuses an unknown model_type

@@ -10,17 +10,21 @@
 #include <string>
 
 #include "core/attend_projected.h"
+#include "core/model/forward_internal.h"
 
 namespace attn::model {
 
-namespace {
-
-std::string layerField(long layer, long head, const char* what)
+std::string detail::layerField(long layer, long head, const char* what)
 {
     std::string s = "layer " + std::to_string(layer + 1);
     if (head >= 0) s += " head " + std::to_string(head + 1);
     return s + " " + what;
 }
+
+namespace {
+
+using detail::layerField;
+using detail::Reuse;
 
 // A value that is not finite at `stage` of head `head` of layer `layer` (from 0; -1 = none).
 // Its cause is named by blame() or by runEdited().
@@ -54,20 +58,77 @@ attn::Status blame(const Model& model, const ForwardOptions& options, attn::Stat
         (s.layer < 0 && s.stage.empty()))
         return s;
     if (!options.hook && !options.outputHook) s.cause = attn::Cause::Text;
-    for (const TensorInfo& t : model.file().tensors()) {
-        if (t.data == nullptr) continue;
-        if (!Eigen::Map<const Eigen::VectorXf>(t.data, static_cast<long>(t.elementCount()))
-                 .allFinite()) {
-            s.cause = attn::Cause::Weights;
-            s.field = t.name;
-            s.file = model.file().path();
-            break;
+    for (const SafetensorsFile& file : model.shards())
+        for (const TensorInfo& t : file.tensors()) {
+            if (t.data == nullptr) continue;
+            if (!Eigen::Map<const Eigen::VectorXf>(t.data, static_cast<long>(t.elementCount()))
+                     .allFinite()) {
+                s.cause = attn::Cause::Weights;
+                s.field = t.name;
+                s.file = file.path();
+                return s;
+            }
         }
-    }
     return s;
 }
 
 }  // namespace
+
+attn::Status detail::hookHeads(const ForwardOptions& options, long li, long n, long dh,
+                               std::vector<HeadResultT<float>>& heads)
+{
+    if (!options.hook) return {};
+    for (std::size_t j = 0; j < heads.size(); ++j) {
+        HeadResultT<float>& hr = heads[j];
+        options.hook(static_cast<int>(li), static_cast<int>(j), hr);
+        if (hr.Q.rows() != n || hr.Q.cols() != dh || hr.K.rows() != n || hr.K.cols() != dh ||
+            hr.V.rows() != n || hr.V.cols() != dh)
+            return attn::failure(attn::StatusCode::TensorShape, "",
+                                 layerField(li, static_cast<long>(j), "Q/K/V"),
+                                 "the head hook changed their shapes");
+    }
+    return {};
+}
+
+// Attention, one head per thread: the core's head pass (scores, mask, scaling, softmax with
+// exact zeros, output).
+attn::Status detail::attendHeads(const ForwardOptions& options, long li, const FloatMatrix& x,
+                                 Mode mode, Scaling scaling, const BoolMatrix* mask, long fresh,
+                                 std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
+                                 FloatMatrix& concat)
+{
+    const long h = static_cast<long>(heads.size());
+    const long n = x.rows();
+    std::vector<Status> statuses(static_cast<std::size_t>(h));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long j = 0; j < h; ++j)
+        statuses[static_cast<std::size_t>(j)] =
+            mask ? attendProjectedMasked<float>(*mask, scaling, heads[static_cast<std::size_t>(j)])
+                 : attendProjected<float>(mode, scaling, heads[static_cast<std::size_t>(j)]);
+    trace.attention.resize(static_cast<std::size_t>(h));
+    for (long j = 0; j < h; ++j) {
+        const auto sj = static_cast<std::size_t>(j);
+        const long dh = heads[sj].V.cols();
+        if (statuses[sj].code == StatusCode::NonFinite) {
+            // An input that is not finite came from below: the layer before (its feed-forward
+            // block overflowed) or the embeddings.
+            if (!x.allFinite()) return nonFinite(li - 1, -1, li ? "its output" : "the embeddings");
+            return nonFinite(li, j, stageOf(heads[sj], statuses[sj]));
+        }
+        if (!statuses[sj].ok())
+            return attn::failure(attn::StatusCode::TensorShape, "", layerField(li, j, "attention"),
+                                 describe(statuses[sj]));
+        if (options.outputHook) {
+            options.outputHook(static_cast<int>(li), static_cast<int>(j), heads[sj].output);
+            if (heads[sj].output.rows() != n || heads[sj].output.cols() != dh)
+                return attn::failure(attn::StatusCode::TensorShape, "", layerField(li, j, "output"),
+                                     "the output hook changed its shape");
+        }
+        concat.middleCols(j * dh, dh) = heads[sj].output.bottomRows(fresh);
+        trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
+    }
+    return {};
+}
 
 // The MLP of a layer, the same in both families: out = act(x W_in + b) W_out + b (`inner` is
 // scratch, n x I).
@@ -133,7 +194,7 @@ attn::Status predictionPositions(const Model& model, const std::vector<int>& ids
             }
             out.push_back(p);
         }
-    } else if (model.config().family == Family::Gpt2) {
+    } else if (model.config().family != Family::Bert) {
         out.push_back(n - 1);
     } else if (model.hasLanguageHead() && options.maskTokenId >= 0) {
         for (long i = 0; i < n; ++i) {
@@ -151,6 +212,10 @@ void embed(const Model& model, const std::vector<int>& ids, FloatMatrix& x)
     const long n = static_cast<long>(ids.size());
     x.resize(n, c.width);
     const ConstRowMap word = model.wordEmbeddings();
+    if (c.family == Family::Decoder) {
+        for (long i = 0; i < n; ++i) x.row(i) = word.row(ids[static_cast<std::size_t>(i)]);
+        return;
+    }
     const ConstRowMap position = model.positionEmbeddings();
     for (long i = 0; i < n; ++i)
         x.row(i) = word.row(ids[static_cast<std::size_t>(i)]) + position.row(i);
@@ -161,21 +226,17 @@ void embed(const Model& model, const std::vector<int>& ids, FloatMatrix& x)
     }
 }
 
-// Rows an earlier run already has: the first `rows` of every layer, from `layers` (GPT-2 only).
-struct Reuse {
-    long rows = 0;
-    const std::vector<LayerTrace>* layers = nullptr;
-    const FloatMatrix* previousResidual = nullptr;  // the earlier run's last layer output
-};
-
 // One layer: reads x (the residual stream entering layer `li`), records it, its attention
 // input and every head's weights in `trace`, and leaves the layer's output in x. With `reuse`,
 // x's first reuse.rows rows must be the earlier run's (they are then left stale in the output)
 // and their projections are taken from it.
 attn::Status runLayer(const Model& model, long li, const ForwardOptions& options, FloatMatrix& x,
-                      LayerTrace& trace, std::vector<HeadResultT<float>>& heads, const Reuse& reuse)
+                      LayerTrace& trace, std::vector<HeadResultT<float>>& heads, const Reuse& reuse,
+                      const RopeTable& rope)
 {
     const ModelConfig& c = model.config();
+    if (c.family == Family::Decoder)
+        return detail::runDecoderLayer(model, li, options, x, trace, heads, reuse, rope);
     const LayerWeights& L = model.layers()[static_cast<std::size_t>(li)];
     const bool gpt2 = c.family == Family::Gpt2;
     const long n = x.rows();
@@ -226,46 +287,16 @@ attn::Status runLayer(const Model& model, long li, const ForwardOptions& options
         hr.Q = from[0]->middleCols(offset[0] + j * dh, dh);
         hr.K = from[1]->middleCols(offset[1] + j * dh, dh);
         hr.V = from[2]->middleCols(offset[2] + j * dh, dh);
-        if (options.hook) {
-            options.hook(static_cast<int>(li), static_cast<int>(j), hr);
-            if (hr.Q.rows() != n || hr.Q.cols() != dh || hr.K.rows() != n || hr.K.cols() != dh ||
-                hr.V.rows() != n || hr.V.cols() != dh)
-                return attn::failure(attn::StatusCode::TensorShape, "", layerField(li, j, "Q/K/V"),
-                                     "the head hook changed their shapes");
-        }
     }
+    if (attn::Status s = detail::hookHeads(options, li, n, dh, heads); !s.ok()) return s;
 
-    // Attention, one head per thread: the core's head pass (scores, causal mask, scaling,
-    // softmax with exact zeros, output).
     const Mode mode = gpt2 ? Mode::Causal : Mode::Self;
     const Scaling scaling = !gpt2 || c.scaleAttention ? Scaling::SqrtDk : Scaling::None;
-    std::vector<Status> statuses(static_cast<std::size_t>(h));
-#pragma omp parallel for schedule(dynamic, 1)
-    for (long j = 0; j < h; ++j)
-        statuses[static_cast<std::size_t>(j)] =
-            attendProjected<float>(mode, scaling, heads[static_cast<std::size_t>(j)]);
-    trace.attention.resize(static_cast<std::size_t>(h));
     FloatMatrix concat(fresh, d);
-    for (long j = 0; j < h; ++j) {
-        const auto sj = static_cast<std::size_t>(j);
-        if (statuses[sj].code == StatusCode::NonFinite) {
-            // An input that is not finite came from below: the layer before (its feed-forward
-            // block overflowed) or the embeddings.
-            if (!x.allFinite()) return nonFinite(li - 1, -1, li ? "its output" : "the embeddings");
-            return nonFinite(li, j, stageOf(heads[sj], statuses[sj]));
-        }
-        if (!statuses[sj].ok())
-            return attn::failure(attn::StatusCode::TensorShape, "", layerField(li, j, "attention"),
-                                 describe(statuses[sj]));
-        if (options.outputHook) {
-            options.outputHook(static_cast<int>(li), static_cast<int>(j), heads[sj].output);
-            if (heads[sj].output.rows() != n || heads[sj].output.cols() != dh)
-                return attn::failure(attn::StatusCode::TensorShape, "", layerField(li, j, "output"),
-                                     "the output hook changed its shape");
-        }
-        concat.middleCols(j * dh, dh) = heads[sj].output.bottomRows(fresh);
-        trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
-    }
+    if (attn::Status s = detail::attendHeads(options, li, x, mode, scaling, nullptr, fresh, heads,
+                                             trace, concat);
+        !s.ok())
+        return s;
 
     FloatMatrix a, inner, out;
     applyDense(concat, L.attnOut, a);
@@ -296,6 +327,8 @@ attn::Status finish(const Model& model, const ForwardOptions& options, const Flo
     if (attn::Status s = predictionPositions(model, r.ids, options, predict); !s.ok()) return s;
     if (c.family == Family::Gpt2)
         layerNorm(x, model.embeddingOrFinalNorm(), c.layerNormEps, r.finalHidden);
+    else if (c.family == Family::Decoder)
+        detail::rmsNormRows(x, model.embeddingOrFinalNorm(), c.layerNormEps, r.finalHidden);
     else
         r.finalHidden = x;
     if (!r.finalHidden.allFinite()) {
@@ -305,7 +338,8 @@ attn::Status finish(const Model& model, const ForwardOptions& options, const Flo
             if (r.layers[l].hidden.size() != 0 && !r.layers[l].hidden.allFinite())
                 return nonFinite(static_cast<long>(l) - 1, -1, "its output");
         if (!x.allFinite()) return nonFinite(c.layers - 1, -1, "its output");
-        return nonFinite(-1, -1, "the final LayerNorm");
+        return nonFinite(-1, -1,
+                         c.family == Family::Decoder ? "the final RMSNorm" : "the final LayerNorm");
     }
 
     r.logitRows.clear();
@@ -350,7 +384,11 @@ attn::Status runLayers(const Model& model, long start, const ForwardOptions& opt
                        ForwardResult& r, const Reuse& reuse = {})
 {
     std::vector<HeadResultT<float>> heads;
-    const long layers = model.config().layers;
+    const ModelConfig& c = model.config();
+    const long layers = c.layers;
+    // Every position's rotation angles, once for all layers and heads.
+    const RopeTable rope =
+        c.family == Family::Decoder ? ropeTable(c.rope, c.headDim(), 0, x.rows()) : RopeTable{};
     const auto keepGoing = [&](long done) {
         return !options.progress ||
                options.progress(static_cast<int>(done), static_cast<int>(layers));
@@ -363,7 +401,7 @@ attn::Status runLayers(const Model& model, long start, const ForwardOptions& opt
             x.topRows(reuse.rows) =
                 (*reuse.layers)[static_cast<std::size_t>(li)].hidden.topRows(reuse.rows);
         if (attn::Status s = runLayer(model, li, options, x, r.layers[static_cast<std::size_t>(li)],
-                                      heads, reuse);
+                                      heads, reuse, rope);
             !s.ok())
             return s;
     }
@@ -392,11 +430,15 @@ attn::Status guarded(const std::function<attn::Status()>& body)
 FloatMatrix attentionInput(const Model& model, const ForwardResult& result, int layer)
 {
     const LayerTrace& t = result.layers.at(static_cast<std::size_t>(layer));
-    if (model.config().family != Family::Gpt2) return t.hidden;
+    const Family family = model.config().family;
+    if (family == Family::Bert) return t.hidden;
     if (t.normed.rows() == t.hidden.rows() && t.normed.size() != 0) return t.normed;
     FloatMatrix normed;
-    layerNorm(t.hidden, model.layers()[static_cast<std::size_t>(layer)].ln1,
-              model.config().layerNormEps, normed);
+    const Norm& ln1 = model.layers()[static_cast<std::size_t>(layer)].ln1;
+    if (family == Family::Decoder)
+        detail::rmsNormRows(t.hidden, ln1, model.config().layerNormEps, normed);
+    else
+        layerNorm(t.hidden, ln1, model.config().layerNormEps, normed);
     return normed;
 }
 
@@ -439,14 +481,18 @@ attn::Status forwardReusing(const Model& model, std::span<const int> ids,
         ++same;
     same = std::min(same, n - 1);  // at least the last row is computed
     const long before = static_cast<long>(previous.ids.size());
-    bool usable = c.family == Family::Gpt2 && !options.hook && !options.outputHook && same > 0 &&
+    // The width of a layer's kept [Q | K | V]: GPT-2 3d; a decoder's query heads and its key
+    // and value heads.
+    const long kept =
+        c.family == Family::Decoder ? (c.heads + 2 * c.kvHeads) * c.headDim() : 3 * c.width;
+    bool usable = c.family != Family::Bert && !options.hook && !options.outputHook && same > 0 &&
                   &previous != &result &&
                   previous.layers.size() == static_cast<std::size_t>(c.layers) &&
                   previous.residual.rows() == before;
     for (std::size_t l = 0; usable && l < previous.layers.size(); ++l) {
         const LayerTrace& t = previous.layers[l];
         usable = t.hidden.rows() == before && t.normed.rows() == before &&
-                 t.projections.rows() == before && t.projections.cols() == 3 * c.width;
+                 t.projections.rows() == before && t.projections.cols() == kept;
     }
     if (!usable) return forward(model, ids, options, result);
     if (attn::Status s = checkIds(model, ids); !s.ok()) return s;

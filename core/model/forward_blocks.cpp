@@ -79,6 +79,11 @@ void activate(Activation activation, FloatMatrix& x)
             v[k] = 0.5f * v[k] * (1.0f + std::erf(v[k] * static_cast<float>(M_SQRT1_2)));
         break;
     case Activation::Relu: x = x.cwiseMax(0.0f); break;
+    case Activation::Silu:
+        // silu(x) = x sigmoid(x) = x / (1 + e^-x)
+#pragma omp parallel for schedule(static) if (count >= 65536)
+        for (long k = 0; k < count; ++k) v[k] = v[k] / (1.0f + std::exp(-v[k]));
+        break;
     }
 }
 

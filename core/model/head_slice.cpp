@@ -50,6 +50,10 @@ attn::Status sliceHead(const Model& model, const ForwardResult& result, int laye
 {
     if (attn::Status s = checkHead(model, result, layer, head); !s.ok()) return s;
     const ModelConfig& c = model.config();
+    if (c.family == Family::Decoder)
+        return attn::failure(attn::StatusCode::UnsupportedModel, "", headName(layer, head),
+                             "a head with rotary positions cannot be taken into the workbench "
+                             "yet");
     const LayerWeights& L = model.layers()[static_cast<std::size_t>(layer)];
     const long d = c.width;
     const long dh = c.headDim();

@@ -6,80 +6,9 @@
 #include <new>
 #include <utility>
 
+#include "core/model/model_binder.h"
+
 namespace attn::model {
-
-namespace {
-
-std::string shapeText(const std::vector<std::int64_t>& shape)
-{
-    std::string s = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
-
-}  // namespace
-
-// Looks tensors up by their Hugging Face names and checks their dtype and shape.
-class Binder {
-public:
-    Binder(const SafetensorsFile& file, std::string prefix)
-        : file_(file), prefix_(std::move(prefix))
-    {
-    }
-
-    // The tensor `name` (tried with the family prefix first, then bare) of shape `shape`.
-    // `alternative` (if not empty) is tried when `name` is absent.
-    attn::Status bind(const std::string& name, const std::vector<std::int64_t>& want,
-                      const float*& out, const std::string& alternative = {}) const
-    {
-        const TensorInfo* t = lookup(name);
-        if (t == nullptr && !alternative.empty()) t = lookup(alternative);
-        if (t == nullptr)
-            return attn::failure(attn::StatusCode::MissingTensor, file_.path(), prefix_ + name,
-                                 "missing from the checkpoint");
-        if (t->shape != want)
-            return attn::failure(attn::StatusCode::TensorShape, file_.path(), t->name,
-                                 "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
-        if (t->data == nullptr)
-            return attn::failure(
-                attn::StatusCode::UnsupportedDtype, file_.path(), t->name,
-                "dtype " + t->dtype + " cannot be used as weights (F32, F16, BF16)");
-        out = t->data;
-        return {};
-    }
-
-    [[nodiscard]] bool has(const std::string& name) const { return lookup(name) != nullptr; }
-
-    attn::Status norm(const std::string& base, long width, Norm& n) const
-    {
-        n.width = width;
-        if (attn::Status s = bind(base + ".weight", {width}, n.gamma, base + ".gamma"); !s.ok())
-            return s;
-        return bind(base + ".bias", {width}, n.beta, base + ".beta");
-    }
-
-    // Conv1D (weight [in, out]) or nn.Linear (weight [out, in]) with a bias.
-    attn::Status dense(const std::string& base, long in, long out, bool outByIn, Dense& d) const
-    {
-        d.in = in;
-        d.out = out;
-        d.outByIn = outByIn;
-        const std::vector<std::int64_t> shape =
-            outByIn ? std::vector<std::int64_t>{out, in} : std::vector<std::int64_t>{in, out};
-        if (attn::Status s = bind(base + ".weight", shape, d.weight); !s.ok()) return s;
-        return bind(base + ".bias", {out}, d.bias);
-    }
-
-private:
-    [[nodiscard]] const TensorInfo* lookup(const std::string& name) const
-    {
-        if (const TensorInfo* t = file_.find(prefix_ + name)) return t;
-        return file_.find(name);
-    }
-
-    const SafetensorsFile& file_;
-    std::string prefix_;
-};
 
 #define ATTN_TRY(expr)                                     \
     do {                                                   \
@@ -169,6 +98,12 @@ attn::Status Model::load(const std::string& folder, Model& out)
         Model m;
         m.folder_ = folder;
         ATTN_TRY(readConfig((dir / "config.json").string(), m.config_));
+        if (m.config_.family == Family::Decoder) {
+            ATTN_TRY(
+                loadDecoder(folder, m.config_, m.shards_, m.word_, m.output_, m.norm_, m.layers_));
+            out = std::move(m);
+            return {};
+        }
         const std::string weights = (dir / "model.safetensors").string();
         std::error_code ec;
         if (!std::filesystem::exists(weights, ec)) {
@@ -178,16 +113,18 @@ attn::Status Model::load(const std::string& folder, Model& out)
                                        "checkpoint to safetensors)"
                                      : "missing");
         }
-        ATTN_TRY(SafetensorsFile::open(weights, m.file_));
+        ATTN_TRY(SafetensorsFile::open(weights, m.shards_.front()));
         const ModelConfig& c = m.config_;
         if (c.family == Family::Gpt2) {
-            const Binder b(m.file_, m.file_.find("transformer.wte.weight") ? "transformer." : "");
+            const Binder b(m.shards_.front(),
+                           m.shards_.front().find("transformer.wte.weight") ? "transformer." : "");
             ATTN_TRY(bindGpt2(b, c, m.word_, m.position_, m.output_, m.norm_, m.layers_));
         } else {
-            const Binder b(m.file_,
-                           m.file_.find("bert.embeddings.word_embeddings.weight") ? "bert." : "");
+            const Binder b(
+                m.shards_.front(),
+                m.shards_.front().find("bert.embeddings.word_embeddings.weight") ? "bert." : "");
             ATTN_TRY(bindBert(b, c, m.word_, m.position_, m.tokenType_, m.norm_, m.layers_));
-            ATTN_TRY(bindMlm(m.file_, c, m.word_, m.mlm_));
+            ATTN_TRY(bindMlm(m.shards_.front(), c, m.word_, m.mlm_));
             m.output_ = m.mlm_.present ? m.mlm_.decoder : m.word_;
         }
         out = std::move(m);

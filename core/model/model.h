@@ -19,6 +19,13 @@
 //          MLM head (optional, never prefixed): cls.predictions.transform.dense [d, d],
 //          cls.predictions.transform.LayerNorm, cls.predictions.bias [V] (or decoder.bias),
 //          decoder cls.predictions.decoder.weight [V, d] if present, else word embeddings.
+//   Llama family (llama, mistral, qwen2, qwen3; prefix "model."), every Linear [out, in]:
+//          embed_tokens.weight [V, d], norm.weight [d], lm_head.weight [V, d] (unprefixed;
+//          absent when tied), layers.{i}.input_layernorm / post_attention_layernorm .weight [d],
+//          layers.{i}.self_attn.q_proj [h d_h, d], k_proj and v_proj [kv d_h, d],
+//          o_proj [d, h d_h] (biases where the config says), self_attn.q_norm / k_norm [d_h]
+//          (qwen3), layers.{i}.mlp.gate_proj and up_proj [I, d], down_proj [d, I]. One
+//          model.safetensors, or the shards model.safetensors.index.json maps the names to.
 
 #include <string>
 #include <vector>
@@ -51,6 +58,7 @@ struct Dense {
     [[nodiscard]] ConstVecMap b() const { return ConstVecMap(bias, out); }
 };
 
+// LayerNorm (gamma, beta) or RMSNorm (gamma only: beta is null).
 struct Norm {
     const float* gamma = nullptr;
     const float* beta = nullptr;
@@ -59,12 +67,16 @@ struct Norm {
 
 // GPT-2: x += attnOut(attention(ln1(x))); x += mlpOut(act(mlpIn(ln2(x)))).
 // BERT:  x = ln1(x + attnOut(attention(x))); x = ln2(x + mlpOut(act(mlpIn(x)))).
+// Decoders: x += attnOut(attention(rope(qNorm(q(ln1 x))), rope(kNorm(k(ln1 x))), v(ln1 x)));
+//           x += mlpOut(silu(gate(ln2 x)) * mlpIn(ln2 x))      (ln1, ln2, qNorm, kNorm: RMSNorm)
 struct LayerWeights {
     Norm ln1, ln2;
     Dense qkv;      // GPT-2: fused c_attn [d, 3d]
-    Dense q, k, v;  // BERT: separate projections
+    Dense q, k, v;  // BERT and decoders: separate projections (decoders: k, v per kv head)
     Dense attnOut;
     Dense mlpIn, mlpOut;
+    Dense gate;         // decoders: SwiGLU's gate_proj (mlpIn is up_proj, mlpOut down_proj)
+    Norm qNorm, kNorm;  // qwen3: per-head RMSNorm of q and k (width d_h); else unset
 };
 
 struct MlmHead {
@@ -83,7 +95,9 @@ public:
 
     [[nodiscard]] const ModelConfig& config() const { return config_; }
     [[nodiscard]] const std::string& folder() const { return folder_; }
-    [[nodiscard]] const SafetensorsFile& file() const { return file_; }
+    // The weights file (the first shard of a sharded checkpoint) and every shard.
+    [[nodiscard]] const SafetensorsFile& file() const { return shards_.front(); }
+    [[nodiscard]] const std::vector<SafetensorsFile>& shards() const { return shards_; }
     [[nodiscard]] bool loaded() const { return !layers_.empty(); }
 
     [[nodiscard]] ConstRowMap wordEmbeddings() const
@@ -103,7 +117,7 @@ public:
     {
         return ConstRowMap(output_, config_.vocab, config_.width);
     }
-    // GPT-2: ln_f; BERT: embeddings.LayerNorm.
+    // GPT-2: ln_f; BERT: embeddings.LayerNorm; decoders: the final RMSNorm.
     [[nodiscard]] const Norm& embeddingOrFinalNorm() const { return norm_; }
     [[nodiscard]] const std::vector<LayerWeights>& layers() const { return layers_; }
     [[nodiscard]] const MlmHead& mlm() const { return mlm_; }
@@ -111,14 +125,14 @@ public:
     // MLM head).
     [[nodiscard]] bool hasLanguageHead() const
     {
-        return config_.family == Family::Gpt2 || mlm_.present;
+        return config_.family != Family::Bert || mlm_.present;
     }
 
 private:
     friend class Binder;
     ModelConfig config_;
     std::string folder_;
-    SafetensorsFile file_;
+    std::vector<SafetensorsFile> shards_ = std::vector<SafetensorsFile>(1);
     const float* word_ = nullptr;
     const float* position_ = nullptr;
     const float* tokenType_ = nullptr;

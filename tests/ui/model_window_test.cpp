@@ -201,12 +201,12 @@ TEST(ModelWindow, ABadFolderIsRefusedNamingTheProblemAndTheOpenModelStays)
         << warnings.texts[0].toStdString();
 
     // An unknown model type, named with what is supported.
-    const QString other = dir.filePath(QStringLiteral("llama"));
+    const QString other = dir.filePath(QStringLiteral("encoder-decoder"));
     QDir().mkpath(other);
-    test::writeFile(other + QStringLiteral("/config.json"), R"({"model_type": "llama"})");
+    test::writeFile(other + QStringLiteral("/config.json"), R"({"model_type": "t5"})");
     EXPECT_FALSE(w->openFolder(other));
     ASSERT_EQ(warnings.texts.size(), 2);
-    EXPECT_TRUE(warnings.texts[1].contains(QStringLiteral("llama")))
+    EXPECT_TRUE(warnings.texts[1].contains(QStringLiteral("t5")))
         << warnings.texts[1].toStdString();
     EXPECT_TRUE(warnings.texts[1].contains(QStringLiteral("gpt2")))
         << warnings.texts[1].toStdString();

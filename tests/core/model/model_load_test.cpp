@@ -209,9 +209,10 @@ TEST(ModelLoad, RefusesUnknownModelType)
 {
     TempDir dir;
     const auto folder = dir.copyOf("gpt2_tiny");
-    test::writeBytes(folder / "config.json", R"({"model_type": "llama", "hidden_size": 16})");
-    expectLoadRefused(folder, attn::StatusCode::UnsupportedModel,
-                      "\"llama\" is not supported (supported: gpt2, bert)");
+    test::writeBytes(folder / "config.json", R"({"model_type": "t5", "d_model": 16})");
+    expectLoadRefused(
+        folder, attn::StatusCode::UnsupportedModel,
+        "\"t5\" is not supported (supported: gpt2, bert, llama, mistral, qwen2, qwen3)");
 }
 
 TEST(ModelLoad, RefusesIntegerTensorAsWeights)

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One layer of a Llama-family decoder (llama, mistral, qwen2, qwen3), written after Hugging
+// Face's modeling_llama.py and its siblings:
+//
+//   a = RMSNorm_1(x)                                         (n x d)
+//   Q = a W_q (+b), K = a W_k (+b), V = a W_v (+b)           (n x h d_h, n x kv d_h, n x kv d_h)
+//   qwen3: each head's q and k rows through their RMSNorm (width d_h)
+//   Q, K rotated by position (core/rope.h, the config's theta and scaling)
+//   query head j attends with key/value head j / (h / kv): softmax(q k^T / sqrt(d_h)) under the
+//   causal mask, or the sliding window where the layer slides
+//   x += [O_0 .. O_h-1] W_o (+b)
+//   m = RMSNorm_2(x);  x += (silu(m W_gate) * (m W_up)) W_down
+//
+// The kept projections of a layer are [Q | K | V] after normalisation and rotation: the rows of
+// a prefix do not change when text is added after it, so typing reuses them.
+#include <cmath>
+
+#include "core/attend_projected.h"
+#include "core/model/forward_internal.h"
+
+namespace attn::model {
+
+void detail::rmsNormRows(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y)
+{
+    const long n = x.rows();
+    const long d = x.cols();
+    y.resize(n, d);
+    const ConstVecMap gamma(norm.gamma, d);
+#pragma omp parallel for schedule(static) if (n * d >= 65536)
+    for (long i = 0; i < n; ++i) {
+        const double meanSquare = x.row(i).cast<double>().squaredNorm() / static_cast<double>(d);
+        const double inv = 1.0 / std::sqrt(meanSquare + static_cast<double>(eps));
+        y.row(i) = (x.row(i).cast<double>() * inv).cast<float>().cwiseProduct(gamma.transpose());
+    }
+}
+
+namespace {
+
+// Each head's block of `m` (width d_h each): RMSNorm with `norm` where it is set, then the
+// rotation of rows as positions row0 ...
+void normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& norm, float eps,
+                   const RopeTable& rope, long row0)
+{
+    FloatMatrix block, normed;
+    for (long j = 0; j < headCount; ++j) {
+        block = m.middleCols(j * dh, dh);
+        if (norm.gamma != nullptr) {
+            detail::rmsNormRows(block, norm, eps, normed);
+            block.swap(normed);
+        }
+        applyRope(block, rope, row0);
+        m.middleCols(j * dh, dh) = block;
+    }
+}
+
+// Query i sees keys i - window + 1 .. i.
+BoolMatrix slidingMask(long n, long window)
+{
+    BoolMatrix mask(n, n);
+    for (long i = 0; i < n; ++i)
+        for (long j = 0; j < n; ++j) mask(i, j) = j <= i && i - j < window;
+    return mask;
+}
+
+}  // namespace
+
+attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardOptions& options,
+                                     FloatMatrix& x, LayerTrace& trace,
+                                     std::vector<HeadResultT<float>>& heads, const Reuse& reuse,
+                                     const RopeTable& rope)
+{
+    const ModelConfig& c = model.config();
+    const LayerWeights& L = model.layers()[static_cast<std::size_t>(li)];
+    const long n = x.rows();
+    const long dh = c.headDim();
+    const long h = c.heads;
+    const long kv = c.kvHeads;
+    const long qWidth = h * dh;
+    const long kvWidth = kv * dh;
+    const long p = reuse.layers ? reuse.rows : 0;  // rows taken from the earlier run
+    const long fresh = n - p;
+    trace.hidden = x;
+    trace.normed.resize(0, 0);
+    trace.projections.resize(0, 0);
+
+    FloatMatrix normed, q, k, v;
+    rmsNormRows(x.bottomRows(fresh), L.ln1, c.layerNormEps, normed);
+    applyDense(normed, L.q, q);
+    applyDense(normed, L.k, k);
+    applyDense(normed, L.v, v);
+    normAndRotate(q, h, dh, L.qNorm, c.layerNormEps, rope, p);
+    normAndRotate(k, kv, dh, L.kNorm, c.layerNormEps, rope, p);
+
+    FloatMatrix qkv(n, qWidth + 2 * kvWidth);
+    if (p > 0) {
+        const LayerTrace& before = (*reuse.layers)[static_cast<std::size_t>(li)];
+        qkv.topRows(p) = before.projections.topRows(p);
+        if (options.keepTypingCache) {
+            trace.normed.resize(n, c.width);
+            trace.normed.topRows(p) = before.normed.topRows(p);
+            trace.normed.bottomRows(fresh) = normed;
+        }
+    } else if (options.keepTypingCache) {
+        trace.normed = normed;
+    }
+    qkv.bottomRows(fresh) << q, k, v;
+    if (options.keepTypingCache) trace.projections = qkv;
+
+    heads.resize(static_cast<std::size_t>(h));
+    for (long j = 0; j < h; ++j) {
+        HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
+        const long g = c.kvHeadOf(j);
+        hr.Q = qkv.middleCols(j * dh, dh);
+        hr.K = qkv.middleCols(qWidth + g * dh, dh);
+        hr.V = qkv.middleCols(qWidth + kvWidth + g * dh, dh);
+    }
+    if (attn::Status s = hookHeads(options, li, n, dh, heads); !s.ok()) return s;
+
+    BoolMatrix window;
+    if (c.slides(li) && c.slidingWindow < n) window = slidingMask(n, c.slidingWindow);
+    FloatMatrix concat(fresh, qWidth);
+    if (attn::Status s =
+            attendHeads(options, li, x, Mode::Causal, Scaling::SqrtDk,
+                        window.size() ? &window : nullptr, fresh, heads, trace, concat);
+        !s.ok())
+        return s;
+
+    FloatMatrix a, m, gate, up, out;
+    applyDense(concat, L.attnOut, a);
+    auto rows = x.bottomRows(fresh);
+    rows += a;
+    rmsNormRows(rows, L.ln2, c.layerNormEps, m);
+    applyDense(m, L.gate, gate);
+    applyDense(m, L.mlpIn, up);
+    activate(Activation::Silu, gate);
+    gate.array() *= up.array();
+    applyDense(gate, L.mlpOut, out);
+    rows += out;
+    return {};
+}
+
+}  // namespace attn::model

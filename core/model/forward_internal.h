@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What forward.cpp (GPT-2, BERT, the run loop) and forward_decoder.cpp (the Llama family's
+// layer) share. Internal to core/model.
+
+#include <string>
+#include <vector>
+
+#include "core/model/forward.h"
+#include "core/rope.h"
+
+namespace attn::model::detail {
+
+// Rows an earlier run already has: the first `rows` of every layer, from `layers` (causal
+// models only).
+struct Reuse {
+    long rows = 0;
+    const std::vector<LayerTrace>* layers = nullptr;
+    const FloatMatrix* previousResidual = nullptr;  // the earlier run's last layer output
+};
+
+// "layer 2 head 3 Q/K/V" (from 0 in, from 1 out; head -1: none).
+std::string layerField(long layer, long head, const char* what);
+
+// Calls the head hook on every head (their Q, K, V set), checking it kept their shapes (n rows,
+// d_h columns).
+attn::Status hookHeads(const ForwardOptions& options, long li, long n, long dh,
+                       std::vector<HeadResultT<float>>& heads);
+
+// Every head's attention (one head per thread; `mask` null: causal or bidirectional by `mode`),
+// the output hook, and the heads' last `fresh` output rows side by side in `concat`
+// (fresh x h d_h). The maps move into trace.attention. `x` (the layer's input) only names the
+// cause of a value that is not finite.
+attn::Status attendHeads(const ForwardOptions& options, long li, const FloatMatrix& x, Mode mode,
+                         Scaling scaling, const BoolMatrix* mask, long fresh,
+                         std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
+                         FloatMatrix& concat);
+
+// One decoder layer (forward_decoder.cpp), with runLayer's contract (forward.cpp): reads x,
+// records it and every head's map in `trace`, leaves the layer's output in x; with `reuse`,
+// only rows from reuse.rows on are computed. `rope` holds the angles of every position of x.
+attn::Status runDecoderLayer(const Model& model, long li, const ForwardOptions& options,
+                             FloatMatrix& x, LayerTrace& trace,
+                             std::vector<HeadResultT<float>>& heads, const Reuse& reuse,
+                             const RopeTable& rope);
+
+// The decoders' attention input of one layer: RMSNorm(hidden) with the layer's ln1.
+void rmsNormRows(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y);
+
+}  // namespace attn::model::detail

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Binding a checkpoint's tensors to a Model's weights by their Hugging Face names (model.cpp
+// for GPT-2 and BERT, model_decoder.cpp for the Llama family). Internal to core/model.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/model/model.h"
+
+namespace attn::model {
+
+inline std::string shapeText(const std::vector<std::int64_t>& shape)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+// Looks tensors up by name in one file or in every shard of a sharded checkpoint, and checks
+// their dtype and shape.
+class Binder {
+public:
+    Binder(const SafetensorsFile& file, std::string prefix)
+        : files_{&file}, prefix_(std::move(prefix))
+    {
+    }
+    Binder(std::vector<const SafetensorsFile*> files, std::string prefix)
+        : files_(std::move(files)), prefix_(std::move(prefix))
+    {
+    }
+
+    // The tensor `name` (tried with the family prefix first, then bare) of shape `shape`.
+    // `alternative` (if not empty) is tried when `name` is absent.
+    attn::Status bind(const std::string& name, const std::vector<std::int64_t>& want,
+                      const float*& out, const std::string& alternative = {}) const
+    {
+        const SafetensorsFile* in = nullptr;
+        const TensorInfo* t = lookup(name, in);
+        if (t == nullptr && !alternative.empty()) t = lookup(alternative, in);
+        if (t == nullptr)
+            return attn::failure(attn::StatusCode::MissingTensor, path(), prefix_ + name,
+                                 "missing from the checkpoint");
+        if (t->shape != want)
+            return attn::failure(attn::StatusCode::TensorShape, in->path(), t->name,
+                                 "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
+        if (t->data == nullptr)
+            return attn::failure(
+                attn::StatusCode::UnsupportedDtype, in->path(), t->name,
+                "dtype " + t->dtype + " cannot be used as weights (F32, F16, BF16)");
+        out = t->data;
+        return {};
+    }
+
+    [[nodiscard]] bool has(const std::string& name) const
+    {
+        const SafetensorsFile* in = nullptr;
+        return lookup(name, in) != nullptr;
+    }
+
+    attn::Status norm(const std::string& base, long width, Norm& n) const
+    {
+        n.width = width;
+        if (attn::Status s = bind(base + ".weight", {width}, n.gamma, base + ".gamma"); !s.ok())
+            return s;
+        return bind(base + ".bias", {width}, n.beta, base + ".beta");
+    }
+
+    // RMSNorm: a weight, no bias.
+    attn::Status rmsNorm(const std::string& base, long width, Norm& n) const
+    {
+        n.width = width;
+        n.beta = nullptr;
+        return bind(base + ".weight", {width}, n.gamma);
+    }
+
+    // Conv1D (weight [in, out]) or nn.Linear (weight [out, in]) with a bias (or none, when
+    // `withBias` is false).
+    attn::Status dense(const std::string& base, long in, long out, bool outByIn, Dense& d,
+                       bool withBias = true) const
+    {
+        d.in = in;
+        d.out = out;
+        d.outByIn = outByIn;
+        d.bias = nullptr;
+        const std::vector<std::int64_t> shape =
+            outByIn ? std::vector<std::int64_t>{out, in} : std::vector<std::int64_t>{in, out};
+        if (attn::Status s = bind(base + ".weight", shape, d.weight); !s.ok()) return s;
+        if (!withBias) return {};
+        return bind(base + ".bias", {out}, d.bias);
+    }
+
+    // The file named in messages about a tensor that is nowhere.
+    [[nodiscard]] std::string path() const
+    {
+        return files_.empty() ? std::string() : files_.front()->path();
+    }
+
+private:
+    [[nodiscard]] const TensorInfo* lookup(const std::string& name,
+                                           const SafetensorsFile*& in) const
+    {
+        for (const SafetensorsFile* f : files_)
+            if (const TensorInfo* t = f->find(prefix_ + name)) {
+                in = f;
+                return t;
+            }
+        for (const SafetensorsFile* f : files_)
+            if (const TensorInfo* t = f->find(name)) {
+                in = f;
+                return t;
+            }
+        return nullptr;
+    }
+
+    std::vector<const SafetensorsFile*> files_;
+    std::string prefix_;
+};
+
+// Opens the decoder's weights (model.safetensors, or the shards that
+// model.safetensors.index.json lists) into `shards` and binds them into the model's fields.
+attn::Status loadDecoder(const std::string& folder, const ModelConfig& c,
+                         std::vector<SafetensorsFile>& shards, const float*& word,
+                         const float*& output, Norm& finalNorm, std::vector<LayerWeights>& layers);
+
+}  // namespace attn::model

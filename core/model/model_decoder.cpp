@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Opening a Llama-family checkpoint: one model.safetensors, or the shards that
+// model.safetensors.index.json maps tensor names to, as the hub ships models over ~5 GB.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/io/bounded_file.h"
+#include "core/io/json_read.h"
+#include "core/model/model_binder.h"
+
+namespace attn::model {
+
+namespace {
+
+#define ATTN_TRY(expr)                                     \
+    do {                                                   \
+        if (attn::Status s_ = (expr); !s_.ok()) return s_; \
+    } while (false)
+
+// An index lists a name per tensor: a few MB for the largest models there are.
+constexpr std::uint64_t kMaxIndexBytes = std::uint64_t{64} << 20;
+
+// The shard files model.safetensors.index.json names, in the order they first appear, each a
+// plain file name inside the folder. Every tensor it maps must be in the file it names.
+attn::Status readIndex(const std::filesystem::path& index, std::vector<std::string>& files,
+                       std::map<std::string, std::string>& where)
+{
+    const std::string path = index.string();
+    std::string text;
+    const io::ReadStatus rs = io::readBoundedFile(path, kMaxIndexBytes, text);
+    if (rs.error != io::ReadError::Ok)
+        return attn::failure(attn::StatusCode::FileOpen, path, "",
+                             "cannot read: " + io::describe(rs));
+    nlohmann::json j;
+    if (const io::JsonProblem p = io::parseJson(text, j); !p.ok())
+        return attn::failure(
+            attn::StatusCode::ConfigField, path, p.path,
+            p.kind == io::JsonProblem::Kind::Syntax ? "not valid JSON: " + p.message : p.message);
+    const auto map = j.is_object() ? j.find("weight_map") : j.end();
+    if (map == j.end() || !map->is_object() || map->empty())
+        return attn::failure(attn::StatusCode::ConfigField, path, "weight_map",
+                             "missing or empty (it maps every tensor to its shard)");
+    std::set<std::string> seen;
+    for (auto it = map->begin(); it != map->end(); ++it) {
+        if (!it.value().is_string())
+            return attn::failure(attn::StatusCode::ConfigField, path, "weight_map." + it.key(),
+                                 "must be a file name");
+        const std::string file = it.value().get<std::string>();
+        if (file.empty() || file.find('/') != std::string::npos ||
+            file.find('\\') != std::string::npos || file == "." || file == "..")
+            return attn::failure(attn::StatusCode::ConfigField, path, "weight_map." + it.key(),
+                                 "\"" + file + "\" is not a file name in the model's folder");
+        if (seen.insert(file).second) files.push_back(file);
+        where[it.key()] = file;
+    }
+    return {};
+}
+
+attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>& shards)
+{
+    const std::filesystem::path dir(folder);
+    const std::filesystem::path single = dir / "model.safetensors";
+    const std::filesystem::path index = dir / "model.safetensors.index.json";
+    std::error_code ec;
+    shards.clear();
+    if (std::filesystem::exists(single, ec)) {
+        shards.emplace_back();
+        return SafetensorsFile::open(single.string(), shards.back());
+    }
+    if (!std::filesystem::exists(index, ec)) {
+        shards.emplace_back();
+        const bool bin = std::filesystem::exists(dir / "pytorch_model.bin", ec) ||
+                         std::filesystem::exists(dir / "pytorch_model.bin.index.json", ec);
+        return attn::failure(attn::StatusCode::FileOpen, single.string(), "",
+                             bin ? "missing (pytorch_model.bin is not read: convert the "
+                                   "checkpoint to safetensors)"
+                                 : "missing, and there is no model.safetensors.index.json");
+    }
+    std::vector<std::string> files;
+    std::map<std::string, std::string> where;
+    ATTN_TRY(readIndex(index, files, where));
+    for (const std::string& f : files) {
+        shards.emplace_back();
+        ATTN_TRY(SafetensorsFile::open((dir / f).string(), shards.back()));
+    }
+    for (const auto& [name, file] : where) {
+        const auto pos =
+            static_cast<std::size_t>(std::find(files.begin(), files.end(), file) - files.begin());
+        if (shards[pos].find(name) == nullptr)
+            return attn::failure(attn::StatusCode::MissingTensor, shards[pos].path(), name,
+                                 "the index places it in this shard, which lacks it");
+    }
+    return {};
+}
+
+}  // namespace
+
+attn::Status loadDecoder(const std::string& folder, const ModelConfig& c,
+                         std::vector<SafetensorsFile>& shards, const float*& word,
+                         const float*& output, Norm& finalNorm, std::vector<LayerWeights>& layers)
+{
+    if (attn::Status s = openShards(folder, shards); !s.ok()) {
+        if (shards.empty()) shards.emplace_back();
+        return s;
+    }
+    std::vector<const SafetensorsFile*> files;
+    for (const SafetensorsFile& f : shards) files.push_back(&f);
+    const Binder b(files, "model.");
+    const long d = c.width;
+    const long dh = c.headDim();
+    const long qWidth = c.heads * dh;
+    const long kvWidth = c.kvHeads * dh;
+    ATTN_TRY(b.bind("embed_tokens.weight", {c.vocab, d}, word));
+    ATTN_TRY(b.rmsNorm("norm", d, finalNorm));
+    output = word;
+    if (b.has("lm_head.weight") || !c.tieWordEmbeddings)
+        ATTN_TRY(b.bind("lm_head.weight", {c.vocab, d}, output));
+    // Layer by layer as the checkpoint backs them (num_hidden_layers is only a number).
+    layers.clear();
+    for (long i = 0; i < c.layers; ++i) {
+        const std::string p = "layers." + std::to_string(i) + ".";
+        LayerWeights& L = layers.emplace_back();
+        ATTN_TRY(b.rmsNorm(p + "input_layernorm", d, L.ln1));
+        ATTN_TRY(b.dense(p + "self_attn.q_proj", d, qWidth, true, L.q, c.attentionBias));
+        ATTN_TRY(b.dense(p + "self_attn.k_proj", d, kvWidth, true, L.k, c.attentionBias));
+        ATTN_TRY(b.dense(p + "self_attn.v_proj", d, kvWidth, true, L.v, c.attentionBias));
+        ATTN_TRY(b.dense(p + "self_attn.o_proj", qWidth, d, true, L.attnOut, c.outputBias));
+        if (c.qkNorm) {
+            ATTN_TRY(b.rmsNorm(p + "self_attn.q_norm", dh, L.qNorm));
+            ATTN_TRY(b.rmsNorm(p + "self_attn.k_norm", dh, L.kNorm));
+        }
+        ATTN_TRY(b.rmsNorm(p + "post_attention_layernorm", d, L.ln2));
+        ATTN_TRY(b.dense(p + "mlp.gate_proj", d, c.inner, true, L.gate, c.mlpBias));
+        ATTN_TRY(b.dense(p + "mlp.up_proj", d, c.inner, true, L.mlpIn, c.mlpBias));
+        ATTN_TRY(b.dense(p + "mlp.down_proj", c.inner, d, true, L.mlpOut, c.mlpBias));
+    }
+    return {};
+}
+
+}  // namespace attn::model
