@@ -10,6 +10,9 @@ namespace attn::tok {
 
 std::vector<int> Tokenizer::encode(std::string_view utf8) const
 {
+    // A tokenizer.json adds what its post-processor adds (Llama's BOS), as Hugging Face's
+    // tokenizer(text) does: the model is fed, and shows, the tokens it was trained to see first.
+    if (const HfTokenizer* h = hf()) return h->encode(utf8, true);
     return std::visit([&](const auto& t) { return t.encode(utf8); }, impl_);
 }
 

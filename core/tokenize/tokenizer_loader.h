@@ -42,8 +42,8 @@ public:
     {
     }
 
-    // The text's ids, without the special tokens a tokenizer.json's post-processor adds
-    // (HfTokenizer::encode gives those on request).
+    // The text's ids as the model reads them: BERT's with [CLS] and [SEP], a tokenizer.json's
+    // with the special tokens its post-processor adds (Llama's BOS; Qwen adds none).
     [[nodiscard]] std::vector<int> encode(std::string_view utf8) const;
     [[nodiscard]] std::vector<Token> encodeTokens(std::string_view utf8) const;
     [[nodiscard]] Token token(int id) const;

@@ -125,6 +125,10 @@ TEST(TokenizerLoader, ShowsByteFallbackTokensAsOneCharacter)
     // "鑫" is outside Mistral's vocabulary: three byte tokens, shown as the character and
     // two continuation marks.
     const auto ids = t.encode("鑫");
+    // The model reads what Hugging Face's tokenizer(text) gives: BOS (<s>, id 1) first.
+    ASSERT_FALSE(ids.empty());
+    EXPECT_EQ(ids.front(), 1);
+    EXPECT_EQ(t.hf()->encode("鑫", false).size() + 1, ids.size());
     const auto shown = t.display(ids);
     ASSERT_EQ(shown.size(), ids.size());
     ASSERT_GE(shown.size(), 3u);
