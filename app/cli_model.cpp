@@ -117,7 +117,10 @@ QJsonObject resultJson(const attn::model::Model& model, const attn::tok::Tokeniz
     root[QStringLiteral("model")] = QJsonObject{
         {QStringLiteral("type"), QString::fromStdString(std::string(tokenizer.modelType()))},
         {QStringLiteral("layers"), static_cast<qint64>(c.layers)},
-        {QStringLiteral("heads"), static_cast<qint64>(c.heads)}};
+        {QStringLiteral("heads"), static_cast<qint64>(c.heads)},
+        // Key/value heads: fewer than the query heads where several share one (grouped-query
+        // attention); "layers" still has one map per query head.
+        {QStringLiteral("kv_heads"), static_cast<qint64>(c.kvHeads)}};
     QJsonArray texts, ids;
     for (const attn::tok::Token& t : tokens) {
         texts.append(QString::fromStdString(t.text));  // GPT-2 decoded, BERT as in the vocabulary

@@ -27,9 +27,13 @@ bool isAblation(HeadEditKind kind)
     return kind == HeadEditKind::AblateZero || kind == HeadEditKind::AblateMean;
 }
 
-bool sameTarget(const HeadEdit& a, const HeadEdit& b)
+// Whether two edits change the same thing: one head's ablation, or one vector. Keys and
+// values are the key/value head's, which `group` query heads share.
+bool sameTarget(const HeadEdit& a, const HeadEdit& b, long group)
 {
-    if (a.layer != b.layer || a.head != b.head) return false;
+    if (a.layer != b.layer) return false;
+    const bool shared = a.kind == HeadEditKind::Key || a.kind == HeadEditKind::Value;
+    if (shared ? a.head / group != b.head / group : a.head != b.head) return false;
     if (isAblation(a.kind) || isAblation(b.kind)) return isAblation(a.kind) && isAblation(b.kind);
     return a.kind == b.kind && a.index == b.index;
 }
@@ -82,7 +86,7 @@ attn::Status checkEdits(const Model& model, long tokens, std::span<const HeadEdi
         if (!std::isfinite(e.scale))
             return refuse(attn::StatusCode::NonFinite, i, "scale", -1, -1, "scale is not finite");
         for (std::size_t k = 0; k < i; ++k) {
-            if (!sameTarget(edits[k], e)) continue;
+            if (!sameTarget(edits[k], e, std::max(1L, c.groupSize()))) continue;
             attn::Status s = refuse(attn::StatusCode::DuplicateEdit, i, "", -1, -1,
                                     "the same as edit " + std::to_string(k + 1) + " (" +
                                         describe(edits[k]) + "); give each once");
@@ -93,18 +97,28 @@ attn::Status checkEdits(const Model& model, long tokens, std::span<const HeadEdi
     return {};
 }
 
-ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits)
+ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits, long groupSize)
 {
     ForwardOptions o = base;
     const auto all = std::make_shared<const std::vector<HeadEdit>>(std::move(edits));
-    o.hook = [all, earlier = base.hook](int layer, int head, HeadResultT<float>& hr) {
+    const long group = std::max(1L, groupSize);
+    o.hook = [all, group, earlier = base.hook](int layer, int head, HeadResultT<float>& hr) {
         if (earlier) earlier(layer, head, hr);
         for (const HeadEdit& e : *all) {
-            if (e.layer != layer || e.head != head) continue;
+            if (e.layer != layer) continue;
+            const bool sameHead = e.head == head;
+            // Keys and values belong to the key/value head the group shares.
+            const bool sameKeyValueHead = e.head / group == head / group;
             switch (e.kind) {
-            case HeadEditKind::Query: hr.Q.row(e.index) *= e.scale; break;
-            case HeadEditKind::Key: hr.K.row(e.index) *= e.scale; break;
-            case HeadEditKind::Value: hr.V.row(e.index) *= e.scale; break;
+            case HeadEditKind::Query:
+                if (sameHead) hr.Q.row(e.index) *= e.scale;
+                break;
+            case HeadEditKind::Key:
+                if (sameKeyValueHead) hr.K.row(e.index) *= e.scale;
+                break;
+            case HeadEditKind::Value:
+                if (sameKeyValueHead) hr.V.row(e.index) *= e.scale;
+                break;
             default: break;
             }
         }
@@ -134,7 +148,8 @@ attn::Status runEdited(const Model& model, const ForwardResult& before,
     if (edits.empty()) return {};
     int first = model.config().layers - 1;
     for (const HeadEdit& e : edits) first = std::min(first, e.layer);
-    const ForwardOptions edited = withEdits(options, {edits.begin(), edits.end()});
+    const ForwardOptions edited =
+        withEdits(options, {edits.begin(), edits.end()}, model.config().groupSize());
     attn::Status s = forwardFrom(model, first, edited, after);
     if (s.code != attn::StatusCode::NonFinite || (s.layer < 0 && s.stage.empty())) return s;
     // `before` ran the same ids to the end with finite values, so the edits made these. Name

@@ -36,8 +36,11 @@ std::string describe(const HeadEdit& edit);
 // layers") and `detail` holds the sentence after the names.
 attn::Status checkEdits(const Model& model, long tokens, std::span<const HeadEdit> edits);
 
-// The options with hooks that apply `edits` (added to any hooks `base` has).
-ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits);
+// The options with hooks that apply `edits` (added to any hooks `base` has). With grouped-query
+// heads (`groupSize` query heads per key/value head), a key or value edit of head j acts on its
+// key/value head, and so on every query head of j's group; query edits and ablations act on j.
+ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits,
+                         long groupSize = 1);
 
 // The edited run: `before` (a complete forward() of the same ids) with its layers from the first
 // edited one re-run under the edits. `after` is overwritten; `before` is left as it is. A value

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>attnlab::ArchitectureNote</name>
+    <message numerus="yes">
+        <source>Sliding window: in the layers that slide, a token sees only the %n latest tokens.</source>
+        <translation>
+            <numerusform>Sliding window: in the layers that slide, a token sees only the latest token.</numerusform>
+            <numerusform>Sliding window: in the layers that slide, a token sees only the %n latest tokens.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::CostPanel</name>
     <message numerus="yes">
         <source>Done: %n point(s). %1</source>

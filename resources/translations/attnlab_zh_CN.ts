@@ -153,6 +153,23 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ArchitectureNote</name>
+    <message>
+        <source>Grouped-query attention: the %1 query heads share %2 key/value heads, %3 to a group (bracketed above the maps), so a key or value edit changes every head of its group.</source>
+        <translation>分组查询注意力：%1 个查询头共用 %2 个键值头，每组 %3 个（图上方用括号标出），所以编辑一个键或值会改变同组的每个头。</translation>
+    </message>
+    <message>
+        <source>Rotary positions: no position vector is added; each query and key is turned by an angle proportional to its position (θ = %1), so a score depends on how far apart the two tokens are.</source>
+        <translation>旋转位置编码：不加位置向量；每个查询和键按与位置成正比的角度旋转（θ = %1），所以得分取决于两个词元相距多远。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sliding window: in the layers that slide, a token sees only the %n latest tokens.</source>
+        <translation>
+            <numerusform>滑动窗口：在使用滑动窗口的层里，一个词元只看最近的 %n 个词元。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::AtomicFile</name>
     <message>
         <source>the disk is full: %1 needed, %2 free</source>
@@ -1938,6 +1955,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Run the model on a text first.</source>
         <translation>请先在一段文本上运行模型。</translation>
     </message>
+    <message>
+        <source>%1 · %2 layers × %3 heads (%4 key/value heads) · width %5</source>
+        <translation>%1 · %2 层 × %3 个头（%4 个键值头）· 宽度 %5</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelFigures</name>
@@ -2042,6 +2063,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>query %1 %2 → key %3 %4: %5</source>
         <translation>查询 %1 %2 → 键 %3 %4：%5</translation>
     </message>
+    <message>
+        <source>Key and value edits act on heads %1–%2 (they share this key/value head)</source>
+        <translation>键和值的编辑作用于头 %1–%2（它们共用这个键值头）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelGrid</name>
@@ -2060,6 +2085,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>L%1</source>
         <translation>L%1</translation>
+    </message>
+    <message>
+        <source>KV %1</source>
+        <translation>KV %1</translation>
     </message>
 </context>
 <context>

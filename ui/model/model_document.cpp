@@ -118,6 +118,13 @@ QString ModelDocument::describeModel() const
 {
     if (!loaded_) return tr("No model open");
     const attn::model::ModelConfig& c = loaded_->model.config();
+    if (c.kvHeads > 0 && c.kvHeads < c.heads)
+        return tr("%1 · %2 layers × %3 heads (%4 key/value heads) · width %5")
+            .arg(modelType())
+            .arg(c.layers)
+            .arg(c.heads)
+            .arg(c.kvHeads)
+            .arg(c.width);
     return tr("%1 · %2 layers × %3 heads · width %4")
         .arg(modelType())
         .arg(c.layers)

@@ -64,8 +64,8 @@ Figure modelGridFigure(std::shared_ptr<const ModelSnapshot> snapshot, const QStr
             vector ? std::vector<QImage>() : modelGridImages(*snapshot, 256);
         p.setFont(figure_detail::makeFont(basePx));
         paintModelGrid(p, gridArea, *snapshot, images, style);
-        const ModelGridGeometry g =
-            modelGridGeometry(gridArea, snapshot->layers(), snapshot->heads(), basePx);
+        const ModelGridGeometry g = modelGridGeometry(
+            gridArea, snapshot->layers(), snapshot->heads(), basePx, snapshot->groupSize);
         const QRectF bar(g.cells.right() + basePx, g.cells.top(), basePx * 1.2,
                          std::min(g.cells.height(), basePx * 16));
         figure_detail::paintColorBar(p, bar, ColorScale::Weights, QCPRange(0.0, 1.0), barFont,

@@ -108,6 +108,16 @@ void ModelFocusPanel::editMenu(const QPoint& pos)
     add(tr("Halve Key %1 “%2”").arg(column + 1).arg(key), Kind::Key, column, 0.5f);
     add(tr("Double Value %1 “%2”").arg(column + 1).arg(key), Kind::Value, column, 2.0f);
     add(tr("Double Query %1 “%2”").arg(row + 1).arg(query), Kind::Query, row, 2.0f);
+    if (snap->groupSize > 1) {
+        // Grouped-query attention: the key and value belong to the key/value head the group
+        // shares, so their edits reach every head of it.
+        const int first = s.head / snap->groupSize * snap->groupSize;
+        QAction* note = menu.addAction(
+            tr("Key and value edits act on heads %1–%2 (they share this key/value head)")
+                .arg(first + 1)
+                .arg(first + snap->groupSize));
+        note->setEnabled(false);
+    }
     menu.addSeparator();
     QAction* restore = menu.addAction(tr("Restore This Head"), this,
                                       [this, s] { document_->restoreHead(s.layer, s.head); });

@@ -59,8 +59,10 @@ QImage weightsThumbnail(const attn::model::FloatMatrix& w, int maxPixels)
 
 QRectF ModelGridGeometry::cellRect(int layer, int column) const
 {
-    const double x =
-        cells.left() + column * (side + gap) + (column >= columns - 2 ? aggregateGap : 0);
+    const int heads = columns - 2;
+    const int groupsBefore = group > 1 ? std::min(column, heads - 1) / group : 0;
+    const double x = cells.left() + column * (side + gap) + groupsBefore * groupGap +
+                     (column >= columns - 2 ? aggregateGap : 0);
     const double y = cells.top() + layer * (side + gap);
     return {x, y, side, side};
 }
@@ -73,23 +75,31 @@ ModelGridCell ModelGridGeometry::cellAt(const QPointF& point) const
     return {};
 }
 
-ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, double basePx)
+ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, double basePx,
+                                    int group)
 {
     ModelGridGeometry g;
     g.layers = layers;
     g.columns = heads + 2;
+    g.group = group > 1 && heads % group == 0 ? group : 1;
+    const int extraGroups = g.group > 1 ? heads / g.group - 1 : 0;
     const double rowHeader = basePx * 3.2;  // "L12"
-    const double columnHeader = basePx * 1.8;
+    g.groupHeader = g.group > 1 ? basePx * 1.6 : 0.0;
+    const double columnHeader = basePx * 1.8 + g.groupHeader;
     const QRectF room = area.adjusted(rowHeader, columnHeader, 0, 0);
     if (layers <= 0 || heads <= 0 || room.width() <= 0 || room.height() <= 0) return g;
     // side * columns + gaps + aggregateGap = width; side * layers + gaps = height.
     const double gapShare = 0.08;
-    const double byWidth = room.width() / (g.columns * (1 + gapShare) + 0.6);
+    const double groupShare = 0.35;
+    const double byWidth =
+        room.width() / (g.columns * (1 + gapShare) + 0.6 + extraGroups * groupShare);
     const double byHeight = room.height() / (layers * (1 + gapShare));
     g.side = std::max(2.0, std::min(byWidth, byHeight));
     g.gap = g.side * gapShare;
     g.aggregateGap = g.side * 0.6;
-    g.cells = QRectF(room.topLeft(), QSizeF(g.columns * (g.side + g.gap) + g.aggregateGap,
+    g.groupGap = g.side * groupShare;
+    g.cells = QRectF(room.topLeft(), QSizeF(g.columns * (g.side + g.gap) + g.aggregateGap +
+                                                extraGroups * g.groupGap,
                                             layers * (g.side + g.gap)));
     return g;
 }
@@ -109,7 +119,8 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
                     const std::vector<QImage>& images, const ModelGridStyle& style)
 {
     const int heads = snapshot.heads();
-    const ModelGridGeometry g = modelGridGeometry(area, snapshot.layers(), heads, style.basePx);
+    const ModelGridGeometry g =
+        modelGridGeometry(area, snapshot.layers(), heads, style.basePx, snapshot.groupSize);
     if (g.side <= 0) return;
     p.save();
     QFont font = p.font();
@@ -126,10 +137,30 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
         if (wide > room)
             fitted.setPixelSize(std::max(5, static_cast<int>(font.pixelSize() * room / wide)));
         p.setFont(fitted);
-        p.drawText(QRectF(r.center().x() - room / 2, area.top(), room, g.cells.top() - area.top()),
+        p.drawText(QRectF(r.center().x() - room / 2, area.top() + g.groupHeader, room,
+                          g.cells.top() - area.top() - g.groupHeader),
                    Qt::AlignHCenter | Qt::AlignBottom, title);
     }
     p.setFont(font);
+    // Heads that share a key/value head: a bracket over them, named after it.
+    for (int k = 0; g.group > 1 && k < heads / g.group; ++k) {
+        const QRectF first = g.cellRect(0, k * g.group);
+        const QRectF last = g.cellRect(0, (k + 1) * g.group - 1);
+        const double y = area.top() + g.groupHeader * 0.8;
+        p.drawLine(QPointF(first.left(), y + g.groupHeader * 0.15), QPointF(first.left(), y));
+        p.drawLine(QPointF(first.left(), y), QPointF(last.right(), y));
+        p.drawLine(QPointF(last.right(), y), QPointF(last.right(), y + g.groupHeader * 0.15));
+        const QString name = ModelGridPaintTr::tr("KV %1").arg(k + 1);
+        const QRectF box(first.left(), area.top(), last.right() - first.left(), y - area.top());
+        const double wide = QFontMetricsF(font, p.device()).horizontalAdvance(name);
+        QFont fitted = font;
+        if (wide > box.width())
+            fitted.setPixelSize(
+                std::max(5, static_cast<int>(font.pixelSize() * box.width() / wide)));
+        p.setFont(fitted);
+        p.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, name);
+        p.setFont(font);
+    }
     for (int l = 0; l < g.layers; ++l) {
         const QRectF r = g.cellRect(l, 0);
         p.drawText(QRectF(area.left(), r.top(), g.cells.left() - area.left() - g.gap, r.height()),

@@ -30,14 +30,20 @@ struct ModelGridGeometry {
     double side = 0.0;
     double gap = 0.0;
     double aggregateGap = 0.0;  // extra space before the mean column
+    double groupGap = 0.0;      // extra space between groups of heads sharing keys and values
     int layers = 0;
-    int columns = 0;  // heads + 2
+    int columns = 0;           // heads + 2
+    int group = 1;             // query heads per key/value head
+    double groupHeader = 0.0;  // height of the "KV 1" line above the head titles (0: none)
     [[nodiscard]] QRectF cellRect(int layer, int column) const;
     [[nodiscard]] ModelGridCell cellAt(const QPointF& point) const;
 };
 
-// Square thumbnails as large as fit in `area` with headers of text size `basePx`.
-ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, double basePx);
+// Square thumbnails as large as fit in `area` with headers of text size `basePx`. With `group`
+// > 1 (grouped-query attention) every `group` consecutive heads stand together under a bracket
+// naming the key/value head they share.
+ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, double basePx,
+                                    int group = 1);
 
 // The window's thumbnails: a longer text is pooled to this many pixels a side.
 constexpr int kModelThumbnailPixels = 128;

@@ -51,7 +51,8 @@ QRectF ModelGridView::area() const
 
 ModelGridGeometry ModelGridView::geometry() const
 {
-    return modelGridGeometry(area(), shown_->layers(), shown_->heads(), basePx());
+    return modelGridGeometry(area(), shown_->layers(), shown_->heads(), basePx(),
+                             shown_->groupSize);
 }
 
 QRect ModelGridView::cellRect(int layer, int column) const

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/model_snapshot.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QElapsedTimer>
@@ -158,6 +160,7 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     const attn::model::ModelConfig& config = loaded.model.config();
     auto snap = std::make_shared<ModelSnapshot>();
     snap->text = text;
+    snap->groupSize = static_cast<int>(std::max(1L, config.groupSize()));
     snap->tokens = tokenizer.encodeTokens(text.toStdString());
     if (snap->tokens.empty()) {
         outcome.empty = true;

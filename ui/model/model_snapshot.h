@@ -57,6 +57,9 @@ struct ModelSnapshot {
     // text does not hold up the window.
     std::vector<QImage> thumbnails;
     double milliseconds = 0.0;  // tokenizing, the forward pass and the aggregates
+    // Query heads per key/value head: above 1, consecutive heads share their keys and values
+    // (grouped-query attention) and the model view groups them.
+    int groupSize = 1;
 
     [[nodiscard]] int layers() const { return static_cast<int>(result.layers.size()); }
     [[nodiscard]] int heads() const

@@ -27,6 +27,7 @@
 
 #include "ui/export/figure_renderer.h"
 #include "ui/io/autosave.h"
+#include "ui/model/architecture_note.h"
 #include "ui/model/builtin_models.h"
 #include "ui/model/head_scores_panel.h"
 #include "ui/model/head_scores_source.h"
@@ -214,6 +215,7 @@ void ModelWindow::buildInterface()
     topLayout->setContentsMargins(6, 6, 6, 0);
     topLayout->addLayout(row);
     topLayout->addWidget(message_);
+    topLayout->addWidget(new ArchitectureNote(doc_, top));
 
     grid_ = new ModelGridView(doc_);
     focus_ = new ModelFocusPanel(doc_);

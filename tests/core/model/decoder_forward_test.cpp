@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/model/forward.h"
+#include "core/model/head_edit.h"
 #include "model_files.h"
 
 namespace attn::model {
@@ -158,6 +159,32 @@ TEST(DecoderForward, GroupedHeads_ShareOneKeyPerGroup)
     EXPECT_EQ(keys[0], keys[1]);
     EXPECT_EQ(keys[2], keys[3]);
     EXPECT_NE(keys[0], keys[2]);
+}
+
+TEST(DecoderEdits, KeyEditOfAQueryHead_ActsOnEveryHeadOfItsGroup)
+{
+    Model model;
+    ASSERT_TRUE(Model::load(decoderFixture("llama3_tied_bf16").string(), model).ok());
+    ForwardOptions options;
+    ForwardResult before, after;
+    const std::vector<int> ids{1, 5, 9, 2, 7, 3};
+    ASSERT_TRUE(forward(model, ids, options, before).ok());
+    const HeadEdit doubled{HeadEditKind::Key, 0, 1, 2, 2.0f};
+    ASSERT_TRUE(runEdited(model, before, std::vector<HeadEdit>{doubled}, options, after).ok());
+    const auto change = attentionChange(before, after);
+    EXPECT_GT(change[0][0], 0.0f) << "head 1 shares head 2's key/value head";
+    EXPECT_GT(change[0][1], 0.0f);
+    EXPECT_EQ(change[0][2], 0.0f) << "the other group keeps its keys";
+    EXPECT_EQ(change[0][3], 0.0f);
+    // The same key through another head of the group is one vector edited twice.
+    const HeadEdit again{HeadEditKind::Key, 0, 0, 2, 3.0f};
+    EXPECT_EQ(checkEdits(model, 6, std::vector<HeadEdit>{doubled, again}).code,
+              attn::StatusCode::DuplicateEdit);
+    const HeadEdit query{HeadEditKind::Query, 0, 1, 2, 2.0f};
+    ASSERT_TRUE(runEdited(model, before, std::vector<HeadEdit>{query}, options, after).ok());
+    const auto queryChange = attentionChange(before, after);
+    EXPECT_EQ(queryChange[0][0], 0.0f) << "a query is one head's own";
+    EXPECT_GT(queryChange[0][1], 0.0f);
 }
 
 // A copy of a fixture whose config.json has `key` set to `value` (JSON text).
