@@ -374,23 +374,26 @@ def rope_weights(X, W, theta):
 
 
 def rope():
-    """Eight copies of one word: without positions every row is uniform; with rotary positions
+    """Seven copies of one word: without positions every row is uniform; with rotary positions
     the map is banded, and a smaller theta narrows the band (or, at theta = 1, makes it
-    oscillate). The pairs' energies (0.98, 8, 2.88, 2) put most of the score in pair 2, whose
-    frequency theta^(-1/4) is the one theta moves most visibly over eight positions."""
-    tokens = ["la"] * 8
+    oscillate: back up at distance 6, almost 2 pi). The pairs' energies (0.98, 8, 2.88, 2) put
+    most of the score in pair 2, whose frequency theta^(-1/4) is the one theta moves most
+    visibly over a few positions. Seven rows, not eight: the presenter's walkthrough at
+    1366x768 puts X, Q, K and V two by two, and eight rows of cells there were too low for
+    their values."""
+    tokens = ["la"] * 7
     x = np.array([0.7, 2.0, 1.2, 1.0, 0.7, 2.0, 1.2, 1.0])
     X = np.tile(x, (len(tokens), 1))
     W = np.eye(8)
     plain = rope_weights(X, W, None)
-    assert np.allclose(plain, 1 / 8), plain
-    near = [rope_weights(X, W, t)[7, 7] for t in (10000, 100, 10)]
+    assert np.allclose(plain, 1 / 7), plain
+    near = [rope_weights(X, W, t)[6, 6] for t in (10000, 100, 10)]
     assert near[0] < near[1] < near[2], near  # a smaller theta, a narrower band
     wide = rope_weights(X, W, 1)
-    assert wide[7, 1] > 0.3 > wide[7, 4], wide[7]  # theta = 1: back up at distance 6
+    assert wide[6, 0] > 0.3 > wide[6, 3], wide[6]  # theta = 1: back up at distance 6
     for t in (10000, 100, 10, 1):
-        print("theta", t, "row 8:", " ".join("%.3f" % w for w in rope_weights(X, W, t)[7]))
-    return session(tokens, X, [(W, W, W)], view=(0, 7, 7))
+        print("theta", t, "row 7:", " ".join("%.3f" % w for w in rope_weights(X, W, t)[6]))
+    return session(tokens, X, [(W, W, W)], view=(0, 6, 6))
 
 
 LESSONS = [
@@ -470,9 +473,9 @@ LESSONS = [
      "先训练一层、再训练两层，看一个会复制的头突然出现；然后把它关掉。"),
     ("rope", rope,
      "Positions by rotation (RoPE)", "用旋转表示位置（RoPE）",
-     "Eight identical words: without positions every weight is 1/8; turn RoPE on and a band "
+     "Seven identical words: without positions every weight is 1/7; turn RoPE on and a band "
      "appears along the diagonal, narrower as θ shrinks.",
-     "八个相同的词：没有位置时每个权重都是 1/8；打开 RoPE，对角线上出现一条带，θ 越小带越窄。"),
+     "七个相同的词：没有位置时每个权重都是 1/7；打开 RoPE，对角线上出现一条带，θ 越小带越窄。"),
 ]
 
 

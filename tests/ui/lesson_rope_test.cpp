@@ -69,20 +69,20 @@ protected:
     QString textEn_, textZh_;
 };
 
-TEST_F(RopeLesson, WithoutPositionsEveryScoreIs13_86AndEveryWeightAnEighth)
+TEST_F(RopeLesson, WithoutPositionsEveryScoreIs13_86AndEveryWeightASeventh)
 {
     const attn::AttentionInput& in = doc_->session().input;
-    EXPECT_EQ(in.queryCount(), 8);
+    EXPECT_EQ(in.queryCount(), 7);
     EXPECT_EQ(in.keyDim(), 8);
     EXPECT_FALSE(in.rope.has_value());
     const attn::HeadResult& hr = *doc_->currentHead();
-    EXPECT_LT((hr.weights.array() - 0.125).abs().maxCoeff(), 1e-12);
+    EXPECT_LT((hr.weights.array() - 1.0 / 7.0).abs().maxCoeff(), 1e-12);
     EXPECT_LT((hr.scores.array() - 13.86).abs().maxCoeff(), 1e-9);
-    expectNamed("0.125");
+    expectNamed("1/7 = 0.143");
     expectNamed("13.86");
     press(1);
     press(0);  // and back
-    EXPECT_LT((doc_->currentHead()->weights.array() - 0.125).abs().maxCoeff(), 1e-12);
+    EXPECT_LT((doc_->currentHead()->weights.array() - 1.0 / 7.0).abs().maxCoeff(), 1e-12);
 }
 
 TEST_F(RopeLesson, Theta10000GivesFrequenciesABandAndConstantDiagonals)
@@ -95,22 +95,22 @@ TEST_F(RopeLesson, Theta10000GivesFrequenciesABandAndConstantDiagonals)
     for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(f[i], named[i], 1e-12);
     expectNamed("0.01");
     expectNamed("0.001");
-    expectWeight(8, 8, "0.20");
-    expectWeight(8, 7, "0.17");
-    // The second "la", six back, gets more than the fourth.
-    expectWeight(8, 2, "0.12");
-    expectWeight(8, 4, "0.09");
+    expectWeight(7, 7, "0.22");
+    expectWeight(7, 6, "0.19");
+    // The first "la", six back, gets more than the fourth.
+    expectWeight(7, 1, "0.13");
+    expectWeight(7, 4, "0.10");
     // The Pipeline's S: every diagonal constant, 13.86 on the main one and 13.37 next to it.
     const attn::Matrix& s = doc_->currentHead()->scores;
-    for (long i = 1; i < 8; ++i)
-        for (long j = 1; j < 8; ++j) EXPECT_NEAR(s(i, j), s(i - 1, j - 1), 1e-12);
+    for (long i = 1; i < 7; ++i)
+        for (long j = 1; j < 7; ++j) EXPECT_NEAR(s(i, j), s(i - 1, j - 1), 1e-12);
     EXPECT_NEAR(s(3, 3), 13.86, 1e-9);
     EXPECT_NEAR(s(4, 3), 13.37, 0.005);
     expectNamed("13.37");
     expectNamed("6.28");
-    // Row 1 is row 8 reversed.
+    // Row 1 is row 7 reversed.
     const attn::Matrix& p = doc_->currentHead()->weights;
-    for (long j = 0; j < 8; ++j) EXPECT_NEAR(p(0, j), p(7, 7 - j), 1e-12);
+    for (long j = 0; j < 7; ++j) EXPECT_NEAR(p(0, j), p(6, 6 - j), 1e-12);
 }
 
 TEST_F(RopeLesson, SmallerThetasNarrowTheBandAndThetaOneOscillates)
@@ -118,16 +118,16 @@ TEST_F(RopeLesson, SmallerThetasNarrowTheBandAndThetaOneOscillates)
     press(1);
     press(2);
     EXPECT_EQ(doc_->session().input.rope->theta, 100.0);
-    expectWeight(8, 8, "0.42");
-    expectWeight(8, 7, "0.31");
-    expectWeight(8, 1, "0.003", 0.0005);
+    expectWeight(7, 7, "0.42");
+    expectWeight(7, 6, "0.31");
+    expectWeight(7, 1, "0.008", 0.0005);
     press(3);
-    expectWeight(8, 8, "0.61");
+    expectWeight(7, 7, "0.61");
     press(4);
     EXPECT_EQ(doc_->session().input.rope->theta, 1.0);
-    expectWeight(5, 5, "0.82");
-    expectWeight(8, 8, "0.44");
-    expectWeight(8, 2, "0.36");
+    expectWeight(4, 4, "0.82");
+    expectWeight(7, 7, "0.51");
+    expectWeight(7, 1, "0.42");
 }
 
 TEST_F(RopeLesson, EachButtonIsOneUndoStep)
