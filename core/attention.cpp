@@ -8,6 +8,7 @@
 
 #include "core/head_pass.h"
 #include "core/projection.h"
+#include "core/rope.h"
 #include "core/softmax.h"
 
 namespace attn {
@@ -103,6 +104,21 @@ bool certainlyFinite(const AttentionInput& in, const std::vector<Projected<T>>& 
 }  // namespace
 
 template <typename T>
+void turnByPositions(const AttentionInput& in, HeadResultT<T>& hr)
+{
+    if (!in.rope) {
+        hr.rotatedQ.resize(0, 0);
+        hr.rotatedK.resize(0, 0);
+        return;
+    }
+    // Queries and keys each count their positions from 0: in cross mode the source's own.
+    hr.rotatedQ = hr.Q;
+    applyRope(hr.rotatedQ, *in.rope, 0);
+    hr.rotatedK = hr.K;
+    applyRope(hr.rotatedK, *in.rope, 0);
+}
+
+template <typename T>
 void combineHeads(const AttentionInput& in, AttentionResultT<T>& r)
 {
     const long n = in.queryCount();
@@ -136,6 +152,7 @@ Status computeAttention(const AttentionInput& in, AttentionResultT<T>& result, c
         hr.Q = std::move(projected[h].Q);
         hr.K = std::move(projected[h].K);
         hr.V = std::move(projected[h].V);
+        turnByPositions(in, hr);
         if (Status s = weighHead<T>(in, static_cast<int>(h), kind, &general, hr); !s.ok()) return s;
     }
     combineHeads(in, r);
@@ -144,6 +161,8 @@ Status computeAttention(const AttentionInput& in, AttentionResultT<T>& result, c
     return {};
 }
 
+template void turnByPositions<double>(const AttentionInput&, HeadResultT<double>&);
+template void turnByPositions<float>(const AttentionInput&, HeadResultT<float>&);
 template void combineHeads<double>(const AttentionInput&, AttentionResultT<double>&);
 template void combineHeads<float>(const AttentionInput&, AttentionResultT<float>&);
 template Status computeAttention<double>(const AttentionInput&, AttentionResultT<double>&,

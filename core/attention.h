@@ -4,6 +4,8 @@
 //
 // Shapes (n queries from X, m keys from X or, in cross mode, from Y; h heads):
 //   1. Q = X W_Q (n x d_k), K = S_K W_K (m x d_k), V = S_K W_V (m x d_v), then vector edits
+//      1b. with rotary positions: Q' = Q with row i turned as position i, K' = K with row j
+//          turned as position j (core/rope.h); the scores below use Q' and K'
 //   2. scores  = Q K^T                 (n x m)   [additive: v^T tanh(W_a q_i + U_a k_j)]
 //   3. scaled  = scores / divisor      (n x m)   divisor = 1, sqrt(d_k) or temperature
 //   4. weights = row softmax(scaled) over cells the mask allows; masked cells are exactly 0,
@@ -50,13 +52,21 @@ struct SoftmaxBookT {
 
 template <typename T>
 struct HeadResultT {
+    // Q and K as projected and edited (what a vector edit changes), V.
     MatrixT<T> Q, K, V;
+    // With rotary positions, Q and K with each row turned by its position (step 1b); empty
+    // without them.
+    MatrixT<T> rotatedQ, rotatedK;
     MatrixT<T> scores;   // raw Q K^T (or additive scores)
     MatrixT<T> scaled;   // scores / divisor
     BoolMatrix mask;     // effective: true = may attend
     MatrixT<T> weights;  // P
     MatrixT<T> output;   // P V
     RowDiagnosticsT<T> diagnostics;
+
+    // The queries and keys the scores are made from: turned ones with rotary positions.
+    [[nodiscard]] const MatrixT<T>& scoringQ() const { return rotatedQ.size() != 0 ? rotatedQ : Q; }
+    [[nodiscard]] const MatrixT<T>& scoringK() const { return rotatedK.size() != 0 ? rotatedK : K; }
 
 private:
     SoftmaxBookT<T> book_;
@@ -95,6 +105,11 @@ template <typename T>
 Status computeAttention(const AttentionInput& input, AttentionResultT<T>& result,
                         const Limits& limits = {});
 
+// Step 1b: sets hr.rotatedQ and hr.rotatedK from hr.Q and hr.K when the input has rotary
+// positions, empties them otherwise.
+template <typename T>
+void turnByPositions(const AttentionInput& input, HeadResultT<T>& hr);
+
 // Fills concat and the final output from the heads' outputs (used after any update).
 template <typename T>
 void combineHeads(const AttentionInput& input, AttentionResultT<T>& result);
@@ -106,6 +121,8 @@ MaskKind classifyMask(const BoolMatrix& mask);
 
 extern template Status computeAttention<double>(const AttentionInput&, AttentionResultT<double>&,
                                                 const Limits&);
+extern template void turnByPositions<double>(const AttentionInput&, HeadResultT<double>&);
+extern template void turnByPositions<float>(const AttentionInput&, HeadResultT<float>&);
 extern template void combineHeads<double>(const AttentionInput&, AttentionResultT<double>&);
 extern template void combineHeads<float>(const AttentionInput&, AttentionResultT<float>&);
 extern template Status computeAttention<float>(const AttentionInput&, AttentionResultT<float>&,

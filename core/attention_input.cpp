@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "core/rope.h"
+
 namespace attn {
 
 double AttentionInput::scoreDivisor() const
@@ -134,6 +136,27 @@ Status checkEdits(const AttentionInput& in)
     return {};
 }
 
+// Rotary positions need dot-product scoring and parameters that can turn vectors of width d_k.
+Status checkRope(const AttentionInput& in)
+{
+    if (!in.rope) return {};
+    Status s;
+    s.code = StatusCode::BadRope;
+    s.value = in.keyDim();
+    if (in.score != ScoreFunction::Dot) {
+        s.field = "score";
+        s.detail =
+            "rotary positions need dot-product scoring: only q . k turns into a function of "
+            "the distance between the positions";
+        return s;
+    }
+    const std::string field = ropeProblemField(*in.rope, in.keyDim());
+    if (field.empty()) return {};
+    s.field = field == "width" ? "d_k" : "rope." + field;
+    s.detail = ropeProblem(*in.rope, in.keyDim());
+    return s;
+}
+
 }  // namespace
 
 std::size_t estimateBytes(const AttentionInput& in, std::size_t scalarBytes)
@@ -144,8 +167,10 @@ std::size_t estimateBytes(const AttentionInput& in, std::size_t scalarBytes)
     const auto dk = static_cast<std::size_t>(std::max<long>(in.keyDim(), 0));
     const auto dv = static_cast<std::size_t>(std::max<long>(in.valueDim(), 0));
     // scores, scaled, weights as scalars; the mask as bytes; Q, K, V, output.
+    // With rotary positions, Q and K are kept turned as well.
+    const std::size_t rotated = in.rope ? (n + m) * dk : 0;
     const std::size_t perHead =
-        n * m * (3 * scalarBytes + 1) + (n * dk + m * dk + m * dv + n * dv) * scalarBytes;
+        n * m * (3 * scalarBytes + 1) + (n * dk + m * dk + m * dv + n * dv + rotated) * scalarBytes;
     return h * perHead + 2 * n * h * dv * scalarBytes;
 }
 
@@ -163,6 +188,7 @@ Status validate(const AttentionInput& in, const Limits& limits, std::size_t scal
     if (in.scaling == Scaling::Temperature &&
         (!std::isfinite(in.temperature) || in.temperature <= 0.0))
         return Status{StatusCode::BadTemperature, "temperature"};
+    if (Status s = checkRope(in); !s.ok()) return s;
 
     if (Status s = checkFinite("X", in.X); !s.ok()) return s;
     if (in.mode == Mode::Cross) {

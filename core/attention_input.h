@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 
+#include "core/rope_params.h"
 #include "core/status.h"
 
 namespace attn {
@@ -78,6 +79,11 @@ struct AttentionInput {
     bool sharedProjections = false;  // W_K and W_V taken equal to W_Q
     std::optional<BoolMatrix> mask;  // n x m, true = may attend
     std::vector<VectorEdit> edits;
+    // Rotary positions (core/rope.h): set, query row i is turned as position i and key row j
+    // as position j (in cross mode the source's positions, also from 0), after the projection
+    // and the vector edits, before the scores. Dot-product scoring only: the angle difference
+    // that makes the score relative appears in q . k, not in additive scoring's W q + U k.
+    std::optional<Rope> rope;
 
     [[nodiscard]] long queryCount() const { return X.rows(); }
     [[nodiscard]] long keyCount() const { return mode == Mode::Cross ? Y.rows() : X.rows(); }

@@ -122,9 +122,12 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
     const long m = hr.K.rows();
     sizeHead(hr, n, m);
     const bool dot = in.score == ScoreFunction::Dot;
+    // Turned by their positions when the input has rotary positions.
+    const MatrixT<T>& Q = hr.scoringQ();
+    const MatrixT<T>& K = hr.scoringK();
     // Additive scores are a row loop of their own (tanh dominates); dot products are made
     // block by block below.
-    if (!dot) computeScores<T>(in, head, hr.Q, hr.K, hr.scores);
+    if (!dot) computeScores<T>(in, head, Q, K, hr.scores);
 
     const ScoreScaler<T> scale(static_cast<T>(in.scoreDivisor()));
     const long blocks = (n + kHeadBlockRows - 1) / kHeadBlockRows;
@@ -139,8 +142,8 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
         const long i0 = (blocks - 1 - k) * kHeadBlockRows;
         const long rows = std::min(kHeadBlockRows, n - i0);
         if (dot)
-            product<T>(rows, hr.Q.cols(), m, hr.Q.data() + i0 * hr.Q.cols(), hr.Q.cols(),
-                       hr.K.data(), hr.K.cols(), true, hr.scores.data() + i0 * m, m);
+            product<T>(rows, Q.cols(), m, Q.data() + i0 * Q.cols(), Q.cols(), K.data(), K.cols(),
+                       true, hr.scores.data() + i0 * m, m);
         for (long i = i0; i < i0 + rows; ++i) {
             const RowFault f = weighRow<T>(kind, general, scale, hr, i);
             if (f != RowFault::None) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/projection.h"
+#include "core/rope.h"
 #include "core/scores.h"
 #include "core/softmax.h"
 
@@ -43,6 +44,31 @@ bool scoresStayFinite(const AttentionInput& in, const VectorT<T>& raw)
     return scaled.allFinite();
 }
 
+// With rotary positions, the edited vector `vec` of position `index` turned as the full
+// computation turns it (applyRope at that position), into its row of `turned`; nothing
+// without them.
+template <typename T>
+void turnEditedRow(const AttentionInput& in, const VectorT<T>& vec, long index, MatrixT<T>& turned)
+{
+    if (!in.rope || turned.size() == 0) return;
+    MatrixT<T> row = vec.transpose();
+    applyRope(row, *in.rope, index);
+    turned.row(index) = row.row(0);
+}
+
+// Row `index` of the turned vectors (empty without rotary positions), and putting it back.
+template <typename T>
+VectorT<T> savedTurnedRow(const MatrixT<T>& turned, long index)
+{
+    return turned.size() == 0 ? VectorT<T>() : VectorT<T>(turned.row(index).transpose());
+}
+
+template <typename T>
+void restoreTurnedRow(const VectorT<T>& row, long index, MatrixT<T>& turned)
+{
+    if (turned.size() != 0) turned.row(index) = row.transpose();
+}
+
 }  // namespace
 
 template <typename T>
@@ -80,22 +106,28 @@ Status AttentionEngineT<T>::setEdit(const VectorEdit& edit)
     bool finite = vec.allFinite();
     if (finite && edit.role == Role::Key) {
         const VectorT<T> oldK = hr.K.row(idx).transpose();
+        const VectorT<T> oldTurned = savedTurnedRow(hr.rotatedK, idx);
         const VectorT<T> oldCol = hr.scores.col(idx);
         hr.K.row(idx) = vec.transpose();
-        computeScoreColumn<T>(input_, edit.head, hr.Q, hr.K, idx, hr.scores);
+        turnEditedRow(input_, vec, idx, hr.rotatedK);
+        computeScoreColumn<T>(input_, edit.head, hr.scoringQ(), hr.scoringK(), idx, hr.scores);
         finite = scoresStayFinite<T>(input_, hr.scores.col(idx));
         if (!finite) {
             hr.K.row(idx) = oldK.transpose();
+            restoreTurnedRow(oldTurned, idx, hr.rotatedK);
             hr.scores.col(idx) = oldCol;
         }
     } else if (finite && edit.role == Role::Query) {
         const VectorT<T> oldQ = hr.Q.row(idx).transpose();
+        const VectorT<T> oldTurned = savedTurnedRow(hr.rotatedQ, idx);
         const VectorT<T> oldRow = hr.scores.row(idx).transpose();
         hr.Q.row(idx) = vec.transpose();
-        computeScoreRow<T>(input_, edit.head, hr.Q, hr.K, idx, hr.scores);
+        turnEditedRow(input_, vec, idx, hr.rotatedQ);
+        computeScoreRow<T>(input_, edit.head, hr.scoringQ(), hr.scoringK(), idx, hr.scores);
         finite = scoresStayFinite<T>(input_, hr.scores.row(idx).transpose());
         if (!finite) {
             hr.Q.row(idx) = oldQ.transpose();
+            restoreTurnedRow(oldTurned, idx, hr.rotatedQ);
             hr.scores.row(idx) = oldRow.transpose();
         }
     }

@@ -10,6 +10,7 @@
 #include "core/head_pass.h"
 #include "core/kernels/gemm.h"
 #include "core/projection.h"
+#include "core/rope.h"
 #include "core/scores.h"
 #include "core/softmax.h"
 
@@ -211,6 +212,11 @@ LongOutcome computeLongAttention(const AttentionInput& in, LongResult& result, c
         if (!allFiniteLinear(hd.Q)) return {headFailure(StatusCode::NonFinite, head, "Q")};
         if (!allFiniteLinear(hd.K)) return {headFailure(StatusCode::NonFinite, head, "K")};
         if (!allFiniteLinear(hd.V)) return {headFailure(StatusCode::NonFinite, head, "V")};
+        if (in.rope) {
+            // Turned in place: the long path keeps only the vectors its scores are made from.
+            applyRope(hd.Q, *in.rope, 0);
+            applyRope(hd.K, *in.rope, 0);
+        }
         weighHead(job, hd, run);
         if (run.cancelled.load()) return {Status{}, true};
         if (const int f = run.fault.load(); f != 0)

@@ -20,7 +20,7 @@
 namespace attn {
 
 struct LongHead {
-    MatrixT<float> Q, K, V;
+    MatrixT<float> Q, K, V;  // with rotary positions, Q and K turned by their positions
     MatrixT<float> weights;  // P, n x m; masked cells exactly 0, a fully masked row all 0
     MatrixT<float> output;   // P V, n x d_v
     VectorT<float> entropy;  // per row, nats (0 for a fully masked row)

@@ -2,6 +2,9 @@
 #include "core/naive_reference.h"
 
 #include <cmath>
+#include <vector>
+
+#include "core/rope.h"
 
 namespace attn {
 
@@ -24,6 +27,28 @@ Vector naiveProject(const AttentionInput& in, const Matrix& src, const Matrix& W
         for (long c = 0; c < out.size(); ++c) out[c] *= e.scale;
     }
     return out;
+}
+
+// Step 1b from the formula, one pair at a time: in row p, (x_i, x_{i+d/2}) turns by the angle
+// p f_i, with f_i = theta^(-2i/d) (scaled frequencies come from ropeInverseFrequencies).
+Matrix naiveTurn(const Matrix& x, const Rope& rope)
+{
+    const long d = x.cols();
+    const long half = d / 2;
+    std::vector<double> f = ropeInverseFrequencies(rope, d);
+    if (rope.scaling == RopeScaling::None)
+        for (long i = 0; i < half; ++i)
+            f[static_cast<std::size_t>(i)] =
+                std::pow(rope.theta, -2.0 * static_cast<double>(i) / static_cast<double>(d));
+    Matrix y = x;
+    for (long p = 0; p < x.rows(); ++p) {
+        for (long i = 0; i < half; ++i) {
+            const double angle = static_cast<double>(p) * f[static_cast<std::size_t>(i)];
+            y(p, i) = x(p, i) * std::cos(angle) - x(p, i + half) * std::sin(angle);
+            y(p, i + half) = x(p, i + half) * std::cos(angle) + x(p, i) * std::sin(angle);
+        }
+    }
+    return y;
 }
 
 bool naiveAllowed(const AttentionInput& in, long i, long j)
@@ -109,6 +134,10 @@ Status naiveAttention(const AttentionInput& in, AttentionResult& result)
             hr.K.row(j) = naiveProject(in, keySrc, wk, bk, Role::Key, h, j);
             hr.V.row(j) = naiveProject(in, keySrc, wv, bv, Role::Value, h, j);
         }
+        if (in.rope) {
+            hr.rotatedQ = naiveTurn(hr.Q, *in.rope);
+            hr.rotatedK = naiveTurn(hr.K, *in.rope);
+        }
         hr.scores.resize(n, m);
         hr.scaled.resize(n, m);
         hr.mask.resize(n, m);
@@ -119,7 +148,7 @@ Status naiveAttention(const AttentionInput& in, AttentionResult& result)
             double rowMax = 0.0;
             bool any = false;
             for (long j = 0; j < m; ++j) {
-                hr.scores(i, j) = naiveScore(in, h, hr.Q, hr.K, i, j);
+                hr.scores(i, j) = naiveScore(in, h, hr.scoringQ(), hr.scoringK(), i, j);
                 hr.scaled(i, j) = hr.scores(i, j) / in.scoreDivisor();
                 hr.mask(i, j) = naiveAllowed(in, i, j);
                 if (hr.mask(i, j) && (!any || hr.scaled(i, j) > rowMax)) rowMax = hr.scaled(i, j);

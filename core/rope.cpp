@@ -30,23 +30,46 @@ bool parseRopeScaling(const std::string& name, RopeScaling& out)
     return true;
 }
 
-std::string ropeProblem(const Rope& rope, long dim)
+namespace {
+
+struct RopeFault {
+    std::string field;
+    std::string message;
+};
+
+// The one list of rules behind ropeProblem() and ropeProblemField().
+RopeFault ropeFault(const Rope& rope, long dim)
 {
     if (dim <= 0 || dim % 2 != 0)
-        return "rotary positions need an even vector width, not " + std::to_string(dim);
+        return {"width", "rotary positions need an even vector width, not " + std::to_string(dim)};
     if (!std::isfinite(rope.theta) || rope.theta <= 0.0)
-        return "the rotary base theta must be a finite number above 0";
+        return {"theta", "the rotary base theta must be a finite number above 0"};
     if (rope.scaling == RopeScaling::None) return {};
     if (!std::isfinite(rope.factor) || rope.factor < 1.0)
-        return "the rotary scaling factor must be a finite number of at least 1";
+        return {"factor", "the rotary scaling factor must be a finite number of at least 1"};
     if (rope.scaling == RopeScaling::Llama3) {
-        if (!(rope.lowFreqFactor > 0.0) || !(rope.highFreqFactor > rope.lowFreqFactor) ||
-            !std::isfinite(rope.highFreqFactor))
-            return "llama3 rotary scaling needs 0 < low_freq_factor < high_freq_factor";
+        const char* message = "llama3 rotary scaling needs 0 < low_freq_factor < high_freq_factor";
+        if (!(rope.lowFreqFactor > 0.0) || !std::isfinite(rope.lowFreqFactor))
+            return {"low_freq_factor", message};
+        if (!(rope.highFreqFactor > rope.lowFreqFactor) || !std::isfinite(rope.highFreqFactor))
+            return {"high_freq_factor", message};
         if (!(rope.originalPositions > 0.0) || !std::isfinite(rope.originalPositions))
-            return "llama3 rotary scaling needs original_max_position_embeddings above 0";
+            return {"original_max_position_embeddings",
+                    "llama3 rotary scaling needs original_max_position_embeddings above 0"};
     }
     return {};
+}
+
+}  // namespace
+
+std::string ropeProblem(const Rope& rope, long dim)
+{
+    return ropeFault(rope, dim).message;
+}
+
+std::string ropeProblemField(const Rope& rope, long dim)
+{
+    return ropeFault(rope, dim).field;
 }
 
 std::vector<double> ropeInverseFrequencies(const Rope& rope, long dim)

@@ -20,21 +20,9 @@
 #include <vector>
 
 #include "core/attention_input.h"
+#include "core/rope_params.h"
 
 namespace attn {
-
-enum class RopeScaling { None, Linear, Llama3 };
-
-struct Rope {
-    double theta = 10000.0;
-    RopeScaling scaling = RopeScaling::None;
-    double factor = 1.0;              // linear and llama3
-    double lowFreqFactor = 1.0;       // llama3
-    double highFreqFactor = 4.0;      // llama3
-    double originalPositions = 8192;  // llama3: original_max_position_embeddings
-
-    bool operator==(const Rope&) const = default;
-};
 
 // Names for files and messages: "none", "linear", "llama3"; parseRopeScaling is the inverse
 // (false for anything else).
@@ -45,6 +33,10 @@ bool parseRopeScaling(const std::string& name, RopeScaling& out);
 // width, a theta that is not finite and > 0, a factor < 1 or not finite, llama3 factors that
 // are not 0 < low < high, or original positions that are not > 0.
 std::string ropeProblem(const Rope& rope, long dim);
+// What ropeProblem() complains about, for messages that name it: "width", or the parameter's
+// name in Hugging Face's rope_scaling ("theta", "factor", "low_freq_factor",
+// "high_freq_factor", "original_max_position_embeddings"); "" when there is no problem.
+std::string ropeProblemField(const Rope& rope, long dim);
 
 // The d/2 inverse frequencies, scaling applied.
 std::vector<double> ropeInverseFrequencies(const Rope& rope, long dim);

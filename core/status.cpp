@@ -20,6 +20,7 @@ const char* codeName(StatusCode code)
     case StatusCode::MissingAdditive: return "missing_additive";
     case StatusCode::EditScaleTooLarge: return "edit_scale_too_large";
     case StatusCode::BadTarget: return "bad_target";
+    case StatusCode::BadRope: return "bad_rope";
     case StatusCode::NonFinite: return "non_finite";
     case StatusCode::MaskShape: return "mask_shape";
     case StatusCode::BadTemperature: return "bad_temperature";
@@ -211,6 +212,7 @@ std::string describe(const Status& s)
     case StatusCode::Cancelled: out << "cancelled"; break;
     case StatusCode::TokenizerFile: out << "cannot be read"; break;
     case StatusCode::TokenizerSyntax: out << "is not a valid tokenizer file"; break;
+    case StatusCode::BadRope: out << "rotary positions cannot be applied"; break;
     case StatusCode::BadTarget:
         out << "(row " << s.row + 1 << ", column " << s.col + 1
             << ") is negative: a target pattern holds weights >= 0";

@@ -30,6 +30,9 @@ enum class StatusCode {
     MissingAdditive,       // additive scoring, but a head has no additive parameters (d_a = 0)
     EditScaleTooLarge,     // an edit's scale beyond kMaxEditScale: its scores would overflow
     BadTarget,             // a training target entry is negative (field, row, col name it)
+    BadRope,  // rotary positions cannot turn these vectors: `field` is "d_k" (odd; `value` holds
+              // it), "score" (additive scoring) or the parameter ("rope.theta", ...); `detail`
+              // is the English sentence
     // Checkpoints (safetensors, config.json) and model runs.
     FileOpen,          // the file is missing or unreadable
     FileTruncated,     // shorter than its header says

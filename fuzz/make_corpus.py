@@ -44,6 +44,13 @@ for key, width in (("b_Q", "d_k"), ("b_K", "d_k"), ("b_V", "d_v")):
 s["provenance"] = {"model_folder": "/models/gpt2", "safetensors_sha256": "0" * 64,
                    "model_type": "gpt2", "layer": 3, "head": 1, "text": "The animal"}
 write("session", "v2-biases-provenance.attnlab.json", json.dumps(s, indent=1, ensure_ascii=False))
+# A version-3 session with rotary positions, llama3-scaled, on the RoPE lesson's even d_k.
+s = json.loads((LESSONS / "rope.attnlab.json").read_text())
+s["version"] = 3
+s["options"]["rope"] = {"theta": 500000.0, "scaling": "llama3", "factor": 8.0,
+                        "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                        "original_max_position_embeddings": 8192.0}
+write("session", "v3-rope-llama3.attnlab.json", json.dumps(s, indent=1, ensure_ascii=False))
 
 # The lesson catalogue.
 write("lesson_catalog", "lessons.json", (LESSONS / "lessons.json").read_bytes())

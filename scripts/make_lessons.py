@@ -349,6 +349,53 @@ def induction():
     return session(tokens, X, [(WQ, WK, WV)], mode="causal", view=(0, 5, 1))
 
 
+# --- positions by rotation (RoPE) -------------------------------------------------------------
+def rope_turn(M, theta):
+    """Rotary positions as core/rope.h applies them (rotate-half pairs (c, c + d/2)): row p
+    turned by the angles p * theta^(-2c/d)."""
+    n, d = M.shape
+    h = d // 2
+    f = theta ** (-2.0 * np.arange(h) / d)
+    out = M.copy()
+    for p in range(n):
+        c, s = np.cos(p * f), np.sin(p * f)
+        out[p, :h] = M[p, :h] * c - M[p, h:] * s
+        out[p, h:] = M[p, h:] * c + M[p, :h] * s
+    return out
+
+
+def rope_weights(X, W, theta):
+    Q, K = X @ W, X @ W
+    if theta:
+        Q, K = rope_turn(Q, theta), rope_turn(K, theta)
+    s = Q @ K.T / math.sqrt(W.shape[1])
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def rope():
+    """Seven copies of one word: without positions every row is uniform; with rotary positions
+    the map is banded, and a smaller theta narrows the band (or, at theta = 1, makes it
+    oscillate: back up at distance 6, almost 2 pi). The pairs' energies (0.98, 8, 2.88, 2) put
+    most of the score in pair 2, whose frequency theta^(-1/4) is the one theta moves most
+    visibly over a few positions. Seven rows, not eight: the presenter's walkthrough at
+    1366x768 puts X, Q, K and V two by two, and eight rows of cells there were too low for
+    their values."""
+    tokens = ["la"] * 7
+    x = np.array([0.7, 2.0, 1.2, 1.0, 0.7, 2.0, 1.2, 1.0])
+    X = np.tile(x, (len(tokens), 1))
+    W = np.eye(8)
+    plain = rope_weights(X, W, None)
+    assert np.allclose(plain, 1 / 7), plain
+    near = [rope_weights(X, W, t)[6, 6] for t in (10000, 100, 10)]
+    assert near[0] < near[1] < near[2], near  # a smaller theta, a narrower band
+    wide = rope_weights(X, W, 1)
+    assert wide[6, 0] > 0.3 > wide[6, 3], wide[6]  # theta = 1: back up at distance 6
+    for t in (10000, 100, 10, 1):
+        print("theta", t, "row 7:", " ".join("%.3f" % w for w in rope_weights(X, W, t)[6]))
+    return session(tokens, X, [(W, W, W)], view=(0, 6, 6))
+
+
 LESSONS = [
     ("hand-exercise", hand_exercise,
      "The hand exercise: double one key", "动手练习：把一个键放大两倍",
@@ -424,6 +471,11 @@ LESSONS = [
      "Induction heads form", "归纳头的形成",
      "Train one layer, then two, and watch a head that copies appear at once; then switch it off.",
      "先训练一层、再训练两层，看一个会复制的头突然出现；然后把它关掉。"),
+    ("rope", rope,
+     "Positions by rotation (RoPE)", "用旋转表示位置（RoPE）",
+     "Seven identical words: without positions every weight is 1/7; turn RoPE on and a band "
+     "appears along the diagonal, narrower as θ shrinks.",
+     "七个相同的词：没有位置时每个权重都是 1/7；打开 RoPE，对角线上出现一条带，θ 越小带越窄。"),
 ]
 
 
@@ -453,6 +505,8 @@ LAYOUT = {
     "real-model": {"tab": "weights", "right": ["LessonDock"]},
     "model-care": {"tab": "weights", "right": ["LessonDock"]},
     "induction-form": {"tab": "weights", "right": ["LessonDock"]},
+    "rope": {"tab": "weights", "left": ["ControlsDock", "RowInspectorDock"],
+             "right": ["LessonDock"]},
 }
 
 

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/projection.h"
+#include "core/rope.h"
 #include "core/train/additive_backward.h"
 #include "core/train/checks.h"
 
@@ -120,9 +122,21 @@ void dotHeadBackward(const HeadResultT<T>& hr, const MatrixT<T>* dO, const Matri
         dZ = (P.array() * (dP.array().colwise() - rowDot.array())).matrix();
         if (dZSeed != nullptr) dZ += dZSeed->block(i0, 0, rows, cols);
         dZ *= inverseDivisor;
-        dQ.middleRows(i0, rows).noalias() += dZ * hr.K.topRows(cols);
-        dK.topRows(cols).noalias() += dZ.transpose() * hr.Q.middleRows(i0, rows);
+        dQ.middleRows(i0, rows).noalias() += dZ * hr.scoringK().topRows(cols);
+        dK.topRows(cols).noalias() += dZ.transpose() * hr.scoringQ().middleRows(i0, rows);
     }
+}
+
+// With rotary positions the scores saw Q and K turned, row p by the angles p f: the gradient
+// with respect to the unturned rows is the gradient turned back (the transpose of a rotation
+// is the rotation by the opposite angle, i.e. at position -p).
+template <typename T>
+void turnGradientBack(const AttentionInput& in, MatrixT<T>& dTurned)
+{
+    if (!in.rope || dTurned.size() == 0) return;
+    std::vector<long> back(static_cast<std::size_t>(dTurned.rows()));
+    for (std::size_t p = 0; p < back.size(); ++p) back[p] = -static_cast<long>(p);
+    applyRopeAt(dTurned, *in.rope, back);
 }
 
 // True when the scaled-score cotangent is zero above the diagonal (a cross-entropy's is).
@@ -218,6 +232,8 @@ Status backward(const AttentionInput& in, const AttentionResultT<T>& r, const Co
             hg.U_a = std::move(ag.U_a);
             hg.v = std::move(ag.v);
         }
+        turnGradientBack(in, dQ);
+        turnGradientBack(in, dK);
         // 6, 7. Edits and projections.
         projectionBackward<T>(in, h, Role::Query, X, std::move(dQ), hg, dX);
         projectionBackward<T>(in, h, Role::Key, keySource, std::move(dK), hg, dKeySource);

@@ -151,6 +151,18 @@
         <source>Combined output %1</source>
         <translation>合并输出 %1</translation>
     </message>
+    <message>
+        <source>Q = RoPE(X·W_Q) %1</source>
+        <translation>Q = RoPE(X·W_Q) %1</translation>
+    </message>
+    <message>
+        <source>K = RoPE(Y·W_K) %1</source>
+        <translation>K = RoPE(Y·W_K) %1</translation>
+    </message>
+    <message>
+        <source>K = RoPE(X·W_K) %1</source>
+        <translation>K = RoPE(X·W_K) %1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ArchitectureNote</name>
@@ -410,6 +422,22 @@
         <source>Number of heads. The heads that stay keep their matrices; new ones are drawn from the seed.</source>
         <translation>头的数量。保留下来的头保持原有矩阵；新增的头由种子随机生成。</translation>
     </message>
+    <message>
+        <source>&amp;Rotary positions (RoPE)</source>
+        <translation>旋转位置编码（RoPE）(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Turns each query and key by its position before the scores, pair of coordinates by pair, so that q·k depends on the distance between the tokens.</source>
+        <translation>在打分之前，按位置把每个查询和键逐对坐标旋转，使 q·k 只取决于词与词之间的距离。</translation>
+    </message>
+    <message>
+        <source>The base θ of the rotation: pair i turns by position × θ^(−2i/d_k). A smaller θ turns faster, so the preference for near tokens decays and oscillates sooner.</source>
+        <translation>旋转的基数 θ：第 i 对坐标转过“位置 × θ^(−2i/d_k)”。θ 越小转得越快，对邻近词的偏好衰减和振荡得越早。</translation>
+    </message>
+    <message>
+        <source>RoPE &amp;base θ:</source>
+        <translation>RoPE 基数 θ(&amp;B)：</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CostPanel</name>
@@ -642,6 +670,18 @@
     <message>
         <source>pinned: after “%1”, since undone</source>
         <translation>已固定：“%1”之后（该步已撤销）</translation>
+    </message>
+    <message>
+        <source>Change RoPE θ</source>
+        <translation>修改 RoPE 的 θ</translation>
+    </message>
+    <message>
+        <source>Turn on rotary positions (RoPE)</source>
+        <translation>打开旋转位置编码（RoPE）</translation>
+    </message>
+    <message>
+        <source>Turn off rotary positions (RoPE)</source>
+        <translation>关闭旋转位置编码（RoPE）</translation>
     </message>
 </context>
 <context>
@@ -2962,6 +3002,10 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
         <translation>%1
 [“%2”, %3] = %4</translation>
     </message>
+    <message>
+        <source>q_%1 and k_%2 are turned by their positions (RoPE, θ = %3).</source>
+        <translation>q_%1 和 k_%2 已按各自的位置旋转（RoPE，θ = %3）。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::PredictionsPanel</name>
@@ -3181,6 +3225,29 @@ Save before quitting? Discard quits without saving.</source>
         <translation>尚未保存：%1
 
 退出前要保存吗？选择“放弃”则不保存直接退出。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::RopeLessonButtons</name>
+    <message>
+        <source>No positions</source>
+        <translation>不加位置</translation>
+    </message>
+    <message>
+        <source>Rotary positions off: the scores do not see where a token stands</source>
+        <translation>关闭旋转位置编码：分数看不出词在哪个位置</translation>
+    </message>
+    <message>
+        <source>RoPE, θ = %1</source>
+        <translation>RoPE，θ = %1</translation>
+    </message>
+    <message>
+        <source>θ = %1</source>
+        <translation>θ = %1</translation>
+    </message>
+    <message>
+        <source>Rotary positions on with the base θ = %1</source>
+        <translation>打开旋转位置编码，基数 θ = %1</translation>
     </message>
 </context>
 <context>
@@ -3596,6 +3663,18 @@ measuring…</source>
     <message>
         <source>%1: %2 (counted from 1): %3</source>
         <translation>%1：%2（从 1 开始计数）：%3</translation>
+    </message>
+    <message>
+        <source>should be a number above 0.</source>
+        <translation>应为大于 0 的数。</translation>
+    </message>
+    <message>
+        <source>should be a number of at least 1.</source>
+        <translation>应为不小于 1 的数。</translation>
+    </message>
+    <message>
+        <source>should be a number above low_freq_factor (%1).</source>
+        <translation>应为大于 low_freq_factor（%1）的数。</translation>
     </message>
 </context>
 <context>
@@ -4019,6 +4098,30 @@ measuring…</source>
         <source>%1 %2</source>
         <comment>two sentences</comment>
         <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>Rotary positions (RoPE) turn q and k in pairs of coordinates, so d_k must be even; it is %1.</source>
+        <translation>旋转位置编码（RoPE）按坐标对旋转 q 和 k，所以 d_k 必须是偶数；现在是 %1。</translation>
+    </message>
+    <message>
+        <source>Rotary positions (RoPE) need dot-product scoring: only q·k turns into a function of the distance between the positions.</source>
+        <translation>旋转位置编码（RoPE）需要点积打分：只有 q·k 会变成两个位置之间距离的函数。</translation>
+    </message>
+    <message>
+        <source>The RoPE base θ must be a number above 0.</source>
+        <translation>RoPE 的基数 θ 必须是大于 0 的数。</translation>
+    </message>
+    <message>
+        <source>The RoPE scaling factor must be a number of at least 1.</source>
+        <translation>RoPE 的缩放因子必须是不小于 1 的数。</translation>
+    </message>
+    <message>
+        <source>llama3 RoPE scaling needs 0 &lt; low_freq_factor &lt; high_freq_factor.</source>
+        <translation>llama3 的 RoPE 缩放要求 0 &lt; low_freq_factor &lt; high_freq_factor。</translation>
+    </message>
+    <message>
+        <source>llama3 RoPE scaling needs original_max_position_embeddings above 0.</source>
+        <translation>llama3 的 RoPE 缩放要求 original_max_position_embeddings 大于 0。</translation>
     </message>
 </context>
 <context>
@@ -5072,6 +5175,15 @@ measuring…</source>
     <message>
         <source>v · tanh(…) = %1</source>
         <translation>v · tanh(…) = %1</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences</comment>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>q and k are turned by their positions (RoPE, θ = %1).</source>
+        <translation>q 和 k 已按各自的位置旋转（RoPE，θ = %1）。</translation>
     </message>
 </context>
 <context>

@@ -13,7 +13,7 @@ namespace attnlab {
 namespace {
 // Undo steps of the same id fold into one (StateStep): a drag of one vector, a burst of
 // temperature changes, a tool's own ids.
-enum MergeIds { VectorEditMerge = 1000, SessionMergeBase = 2000, TemperatureMerge };
+enum MergeIds { VectorEditMerge = 1000, SessionMergeBase = 2000, TemperatureMerge, RopeMerge };
 
 class DocumentTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::Commands)
@@ -198,6 +198,16 @@ bool Document::setTemperature(double temperature)
 bool Document::setScore(attn::ScoreFunction score)
 {
     return commit([] { return tr("Change score function"); }, ops::setScore(doc_.target(), score));
+}
+
+bool Document::setRope(const std::optional<attn::Rope>& rope, bool merge)
+{
+    if (rope && doc_.target().input.rope)
+        return commit([] { return tr("Change RoPE θ"); }, ops::setRope(doc_.target(), rope),
+                      merge ? RopeMerge : -1);
+    return commit(rope ? Label([] { return tr("Turn on rotary positions (RoPE)"); })
+                       : Label([] { return tr("Turn off rotary positions (RoPE)"); }),
+                  ops::setRope(doc_.target(), rope));
 }
 
 bool Document::setKeyDim(int dK)

@@ -88,6 +88,9 @@ public:
     bool setScaling(attn::Scaling scaling);
     bool setTemperature(double temperature);  // a burst of these is one undo step
     bool setScore(attn::ScoreFunction score);
+    // Rotary positions on (these parameters) or off (nullopt). With `merge`, consecutive
+    // changes of the parameters while they stay on (a spin box's steps) are one undo step.
+    bool setRope(const std::optional<attn::Rope>& rope, bool merge = false);
     bool setKeyDim(int dK);
     bool setShared(bool shared);
     bool setHeadCount(int heads);

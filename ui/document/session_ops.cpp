@@ -89,6 +89,13 @@ Changed setScore(const Session& s, attn::ScoreFunction score)
     return c;
 }
 
+Changed setRope(const Session& s, const std::optional<attn::Rope>& rope)
+{
+    Changed c = unchanged(s);
+    c.session.input.rope = rope;
+    return c;
+}
+
 Changed setKeyDim(const Session& s, int dK)
 {
     Changed c = unchanged(s);

@@ -6,9 +6,9 @@
 //
 // Invariants, the same for every operation:
 //  - Vector edits survive every change under which they are still valid (their head,
-//    position and components exist). Mode, scaling, temperature, score function, d_k and
-//    shared projections keep them: the textbook's "doubled key under a causal mask".
-//    Edits that no longer fit (fewer heads, a shorter or changed sequence) are dropped and
+//    position and components exist). Mode, scaling, temperature, score function, rotary
+//    positions, d_k and shared projections keep them: the textbook's "doubled key under a causal
+//    mask". Edits that no longer fit (fewer heads, a shorter or changed sequence) are dropped and
 //    named in the notes.
 //  - A custom mask survives while its shape (n x m) still fits the session; otherwise it is
 //    dropped with a note.
@@ -67,6 +67,9 @@ Changed setMode(const Session& s, attn::Mode mode);
 Changed setScaling(const Session& s, attn::Scaling scaling);
 Changed setTemperature(const Session& s, double temperature);
 Changed setScore(const Session& s, attn::ScoreFunction score);
+// Rotary positions on (with these parameters) or off (nullopt). Edits are kept: they change
+// the vectors before they are turned.
+Changed setRope(const Session& s, const std::optional<attn::Rope>& rope);
 // New random projections of width d_k (d_v follows when projections are shared).
 Changed setKeyDim(const Session& s, int dK);
 Changed setShared(const Session& s, bool shared);

@@ -87,15 +87,21 @@ struct NamedMatrix {
     bool components;  // columns are components, not keys
 };
 
+// With rotary positions, Q and K turned by their positions follow K: the scores are made from
+// those, so that scores = Q_rotated K_rotated^T holds in the exported numbers too.
 std::vector<NamedMatrix> headMatrices(const attn::HeadResult& hr)
 {
-    return {{"Q", &hr.Q, false, true},
-            {"K", &hr.K, true, true},
-            {"V", &hr.V, true, true},
-            {"scores", &hr.scores, false, false},
-            {"scaled", &hr.scaled, false, false},
-            {"weights", &hr.weights, false, false},
-            {"output", &hr.output, false, true}};
+    std::vector<NamedMatrix> list{{"Q", &hr.Q, false, true}, {"K", &hr.K, true, true}};
+    if (hr.rotatedQ.size() != 0) {
+        list.push_back({"Q_rotated", &hr.rotatedQ, false, true});
+        list.push_back({"K_rotated", &hr.rotatedK, true, true});
+    }
+    list.insert(list.end(), {{"V", &hr.V, true, true},
+                             {"scores", &hr.scores, false, false},
+                             {"scaled", &hr.scaled, false, false},
+                             {"weights", &hr.weights, false, false},
+                             {"output", &hr.output, false, true}});
+    return list;
 }
 
 attn::Matrix maskMatrix(const attn::HeadResult& hr)
@@ -117,8 +123,9 @@ std::size_t estimateNumbersBytes(const attn::AttentionInput& in, NumbersFormat f
     const auto d = static_cast<std::size_t>(std::max<long>(in.modelDim(), 1));
     // Per head: scores, scaled and weights (n x m numbers), the mask (n x m booleans), Q, K, V
     // and the output; then concat, output and five diagnostics per row.
-    const std::size_t numbers =
-        h * (3 * n * m + n * dk + m * dk + m * dv + n * dv) + n * h * dv + n * d + 5 * h * n;
+    const std::size_t rotated = in.rope ? n * dk + m * dk : 0;  // Q and K turned (RoPE)
+    const std::size_t numbers = h * (3 * n * m + n * dk + m * dk + m * dv + n * dv + rotated) +
+                                n * h * dv + n * d + 5 * h * n;
     const std::size_t booleans = h * n * m;
     // Measured: about 17 bytes per number in JSON ("0.0123456789012345, "), 6 per boolean; a CSV
     // line repeats the head, stage, row, column and both tokens (about 40 bytes more).
@@ -168,6 +175,10 @@ QByteArray resultToJson(const Session& session, const attn::AttentionResult& res
         };
         field("Q", jsonMatrix(hr.Q, ind), true);
         field("K", jsonMatrix(hr.K, ind));
+        if (hr.rotatedQ.size() != 0) {
+            field("Q_rotated", jsonMatrix(hr.rotatedQ, ind));
+            field("K_rotated", jsonMatrix(hr.rotatedK, ind));
+        }
         field("V", jsonMatrix(hr.V, ind));
         field("scores", jsonMatrix(hr.scores, ind));
         field("scaled", jsonMatrix(hr.scaled, ind));

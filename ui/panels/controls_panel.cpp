@@ -16,6 +16,7 @@ namespace attnlab {
 ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), doc_(doc)
 {
     auto* form = new QFormLayout(this);
+    form_ = form;
 
     mode_ = new QComboBox(this);
     mode_->addItem(tr("Self-attention"));
@@ -60,6 +61,22 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
            "runs a small feed-forward network for every pair."));
     form->addRow(tr("S&core:"), score_);
 
+    rope_ = new QCheckBox(tr("&Rotary positions (RoPE)"), this);
+    rope_->setToolTip(
+        tr("Turns each query and key by its position before the scores, pair of coordinates "
+           "by pair, so that q·k depends on the distance between the tokens."));
+    form->addRow(QString(), rope_);
+
+    theta_ = new QDoubleSpinBox(this);
+    theta_->setRange(1.0, 1e7);
+    theta_->setDecimals(1);
+    theta_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    theta_->setKeyboardTracking(false);  // typing 500 must not first apply θ = 5
+    theta_->setToolTip(
+        tr("The base θ of the rotation: pair i turns by position × θ^(−2i/d_k). A smaller θ "
+           "turns faster, so the preference for near tokens decays and oscillates sooner."));
+    form->addRow(tr("RoPE &base θ:"), theta_);
+
     shared_ = new QCheckBox(tr("One projection for Q, K and V"), this);
     shared_->setToolTip(
         tr("W_K and W_V taken equal to W_Q: a token then mostly attends to "
@@ -86,6 +103,8 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
     connect(dk_, &QSpinBox::editingFinished, this, [this] { changeKeyDim(dk_->value()); });
     connect(score_, &QComboBox::activated, this, &ControlsPanel::changeScore);
     connect(shared_, &QCheckBox::toggled, this, &ControlsPanel::changeShared);
+    connect(rope_, &QCheckBox::toggled, this, &ControlsPanel::changeRope);
+    connect(theta_, &QDoubleSpinBox::valueChanged, this, &ControlsPanel::changeTheta);
     connect(heads_, &QSpinBox::editingFinished, this, [this] { changeHeads(heads_->value()); });
     connect(head_, &QComboBox::activated, doc_, &Document::setHead);
     connect(doc_, &Document::inputsChanged, this, &ControlsPanel::refresh);
@@ -97,7 +116,7 @@ void ControlsPanel::refresh()
 {
     const attn::AttentionInput& in = doc_->session().input;
     const QSignalBlocker b1(mode_), b2(scaling_), b3(temperature_), b4(dk_), b5(score_),
-        b6(shared_), b7(heads_), b8(head_);
+        b6(shared_), b7(heads_), b8(head_), b9(rope_), b10(theta_);
     mode_->setCurrentIndex(static_cast<int>(in.mode));
     scaling_->setCurrentIndex(in.scaling == attn::Scaling::SqrtDk ? 0
                               : in.scaling == attn::Scaling::None ? 1
@@ -107,6 +126,9 @@ void ControlsPanel::refresh()
     dk_->setValue(static_cast<int>(in.keyDim()));
     score_->setCurrentIndex(static_cast<int>(in.score));
     shared_->setChecked(in.sharedProjections);
+    rope_->setChecked(in.rope.has_value());
+    theta_->setValue(in.rope ? in.rope->theta : attn::Rope{}.theta);
+    form_->setRowVisible(theta_, in.rope.has_value());
     const int heads = static_cast<int>(in.heads.size());
     heads_->setValue(heads);
     head_->clear();
@@ -146,6 +168,24 @@ void ControlsPanel::changeScore(int index)
 void ControlsPanel::changeShared(bool on)
 {
     settle(doc_->setShared(on));
+}
+
+void ControlsPanel::changeRope(bool on)
+{
+    std::optional<attn::Rope> rope;
+    if (on) {
+        rope = attn::Rope{};
+        rope->theta = theta_->value();
+    }
+    settle(doc_->setRope(rope));
+}
+
+void ControlsPanel::changeTheta(double theta)
+{
+    std::optional<attn::Rope> rope = doc_->session().input.rope;
+    if (!rope || rope->theta == theta) return;
+    rope->theta = theta;
+    settle(doc_->setRope(rope, true));  // the spin box's steps are one undo step
 }
 
 void ControlsPanel::changeHeads(int heads)

@@ -150,10 +150,18 @@ QString PipelinePanel::scoreBreakdown(int row, int col) const
                      .arg(q, k)
                      .arg(row + 1)
                      .arg(col + 1);
-        const int d = static_cast<int>(hr->Q.cols());
+        // With rotary positions, the turned q and k (those the scores are made from).
+        const attn::Matrix& Q = hr->scoringQ();
+        const attn::Matrix& K = hr->scoringK();
+        if (in.rope)
+            lines << tr("q_%1 and k_%2 are turned by their positions (RoPE, θ = %3).")
+                         .arg(row + 1)
+                         .arg(col + 1)
+                         .arg(num(in.rope->theta));
+        const int d = static_cast<int>(Q.cols());
         std::vector<int> listed(static_cast<std::size_t>(d));
         std::iota(listed.begin(), listed.end(), 0);
-        const auto term = [&](int c) { return hr->Q(row, c) * hr->K(col, c); };
+        const auto term = [&](int c) { return Q(row, c) * K(col, c); };
         double rest = 0.0;
         if (d > ListAllTerms) {
             // Only the largest terms, in component order; the others as one total.
@@ -167,7 +175,7 @@ QString PipelinePanel::scoreBreakdown(int row, int col) const
         for (int c : listed)
             lines << tr("  c = %1:  %2 × %3 = %4")
                          .arg(c + 1)
-                         .arg(num(hr->Q(row, c)), num(hr->K(col, c)), num(term(c)));
+                         .arg(num(Q(row, c)), num(K(col, c)), num(term(c)));
         if (d > ListAllTerms)
             lines << tr("  … %1 smaller terms: %2 in total").arg(d - ListedTerms).arg(num(rest));
         lines << tr("Sum: %1").arg(num(score));

@@ -112,16 +112,23 @@ void WorkingPanel::rebuild()
             QLatin1Char(' ') + tr("(the additive scores are divided by d too, like dot products)");
     // The true maximum of this row and the exps taken from it, computed afresh by the core.
     const attn::RowWorking working = attn::explainRow(*hr, i);
-    header_->setText(
+    // With rotary positions the scores are made from q and k turned by their positions.
+    const attn::Matrix& Q = hr->scoringQ();
+    QString header =
         working.fullyMasked
             ? tr("Row %1 (%2): q = %3.  %4.  Every key is masked: the row's weights are all 0.")
                   .arg(row + 1)
-                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(hr->Q, i), divisorText)
+                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(Q, i), divisorText)
             : tr("Row %1 (%2): q = %3.  %4.  m = %5 is the shift the softmax subtracts "
                  "(the row's largest scaled score), so that exp never overflows.")
                   .arg(row + 1)
-                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(hr->Q, i), divisorText,
-                       num(working.max)));
+                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(Q, i), divisorText,
+                       num(working.max));
+    if (s.input.rope)
+        header = tr("%1 %2", "two sentences")
+                     .arg(header, tr("q and k are turned by their positions (RoPE, θ = %1).")
+                                      .arg(num(s.input.rope->theta)));
+    header_->setText(header);
 
     table_->setRowCount(static_cast<int>(shown) + 1);
     auto set = [this](int r, int c, const QString& text) {
@@ -170,11 +177,13 @@ void WorkingPanel::rebuild()
 
 QString WorkingPanel::dotWorking(const attn::HeadResult& hr, long i, long j, bool terms) const
 {
-    if (!terms) return tr("k = %1").arg(vectorText(hr.K, j));
+    const attn::Matrix& Q = hr.scoringQ();
+    const attn::Matrix& K = hr.scoringK();
+    if (!terms) return tr("k = %1").arg(vectorText(K, j));
     QStringList parts;
-    for (long c = 0; c < hr.Q.cols(); ++c)
-        parts << QStringLiteral("%1×%2").arg(QString::number(hr.Q(i, c), 'f', 3),
-                                             QString::number(hr.K(j, c), 'f', 3));
+    for (long c = 0; c < Q.cols(); ++c)
+        parts << QStringLiteral("%1×%2").arg(QString::number(Q(i, c), 'f', 3),
+                                             QString::number(K(j, c), 'f', 3));
     return parts.join(QStringLiteral(" + "));
 }
 

@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 
+#include "core/rope.h"
 #include "ui/readers/atomic_file.h"
 #include "ui/readers/bounded_read.h"
 #include "ui/readers/session_format.h"
@@ -83,6 +84,12 @@ std::optional<attn::Role> roleFromName(const QString& name)
 {
     return valueOf(kRoles, name);
 }
+std::optional<attn::RopeScaling> ropeScalingFromName(const QString& name)
+{
+    attn::RopeScaling scaling{};
+    if (!attn::parseRopeScaling(name.toStdString(), scaling)) return std::nullopt;
+    return scaling;
+}
 
 QString fileFieldOf(const attn::Status& status)
 {
@@ -100,6 +107,11 @@ QString fileFieldOf(const attn::Status& status)
     if (f == QLatin1String("mask")) return QStringLiteral("options.mask");
     if (f == QLatin1String("temperature")) return QStringLiteral("options.temperature");
     if (f == QLatin1String("size")) return QString();
+    if (status.code == attn::StatusCode::BadRope) {
+        // Rotary positions refused: the width they turn, the score function, or a parameter.
+        if (f == QLatin1String("d_k")) return QStringLiteral("projections.d_k");
+        return QStringLiteral("options.") + f;
+    }
     return f;
 }
 

@@ -30,9 +30,10 @@ struct FileError {
     [[nodiscard]] QString message() const;
 };
 
-// Version 2 adds per-head biases (b_Q, b_K, b_V) and `provenance`; a session that uses
-// neither is written as version 1, which older AttnLabs read too.
-inline constexpr int kSessionFormatVersion = 2;
+// Version 2 adds per-head biases (b_Q, b_K, b_V) and `provenance`, version 3 rotary
+// positions (`options.rope`). A session is written with the lowest version that holds what it
+// uses, so that older AttnLabs still read the ones that use nothing newer.
+inline constexpr int kSessionFormatVersion = 3;
 inline constexpr qint64 kMaxSessionFileBytes = qint64{512} << 20;  // 512 MiB
 
 // Reads and validates a session file. On failure `out` is untouched.
@@ -40,7 +41,8 @@ bool readSessionFile(const QString& path, SessionFile& out, FileError& error);
 // Parses session JSON already in memory (`origin` names it in errors).
 bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFile& out,
                       FileError& error);
-// The format version a session needs: 2 with biases or a provenance, else 1.
+// The format version a session needs: 3 with rotary positions, 2 with biases or a provenance,
+// else 1.
 int sessionFormatVersion(const Session& session);
 // The JSON text of a session; doubles are written so that they read back bit-identical.
 QByteArray sessionToJson(const SessionFile& file);

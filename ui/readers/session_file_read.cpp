@@ -49,12 +49,12 @@ bool readSequence(Reader& r, const Json& v, const QString& path, long dModel, QS
                     embeddings);
 }
 
-bool readOptions(Reader& r, const Json& v, attn::AttentionInput& in)
+bool readOptions(Reader& r, const Json& v, long version, attn::AttentionInput& in)
 {
     const QString path = QStringLiteral("options");
     JObject o;
     if (!r.object(v, path, {"mode", "scaling", "temperature", "score", "shared_projections"},
-                  {"mask"}, o))
+                  version >= 3 ? Keys{"mask", "rope"} : Keys{"mask"}, o))
         return false;
     const auto at = [&o](const char* k) -> const Json& { return o[QLatin1String(k)]; };
     if (!r.choice(at("mode"), member(path, "mode"), &modeFromName,
@@ -67,6 +67,12 @@ bool readOptions(Reader& r, const Json& v, attn::AttentionInput& in)
         !r.boolean(at("shared_projections"), member(path, "shared_projections"),
                    in.sharedProjections))
         return false;
+    in.rope.reset();
+    if (o.contains(QLatin1String("rope"))) {
+        attn::Rope rope;
+        if (!readRope(r, at("rope"), rope)) return false;
+        in.rope = rope;
+    }
     in.mask.reset();
     if (!o.contains(QLatin1String("mask"))) return true;
     const QString maskPath = member(path, "mask");
@@ -154,7 +160,7 @@ bool readRoot(Reader& r, const Json& root, long version, SessionFile& f)
         !readSequence(r, o[QLatin1String("source")], QStringLiteral("source"), dModel,
                       s.sourceTokens, s.input.Y))
         return false;
-    if (!readOptions(r, o[QLatin1String("options")], s.input) ||
+    if (!readOptions(r, o[QLatin1String("options")], version, s.input) ||
         !readProjections(r, o[QLatin1String("projections")], version, s) ||
         !readEdits(r, o[QLatin1String("edits")], s.input.edits))
         return false;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Reading the projections, edits, view state and seed of a session file.
+// Reading the projections, rotary positions, edits, view state and seed of a session file.
 
 #include <algorithm>
 #include <functional>
@@ -230,6 +230,49 @@ bool readProvenance(Reader& r, const Json& v, ModelProvenance& out)
     p.layer = static_cast<int>(layer);
     p.head = static_cast<int>(head);
     out = std::move(p);
+    return true;
+}
+
+bool readRope(Reader& r, const Json& v, attn::Rope& out)
+{
+    const QString path = QStringLiteral("options.rope");
+    JObject o;
+    if (!r.object(v, path, {"theta"},
+                  {"scaling", "factor", "low_freq_factor", "high_freq_factor",
+                   "original_max_position_embeddings"},
+                  o))
+        return false;
+    attn::Rope rope;
+    // Each number is read only when present (Rope's defaults otherwise) and must be above its
+    // bound, or equal to it when `orEqual`.
+    const auto positive = [&](const char* key, double bound, bool orEqual, const QString& rule,
+                              double& value) {
+        if (!o.contains(QLatin1String(key))) return true;
+        const QString at = member(path, key);
+        if (!r.number(o[QLatin1String(key)], at, value)) return false;
+        const bool fits = orEqual ? value >= bound : value > bound;
+        return fits || r.fail(at, rule);
+    };
+    if (!positive("theta", 0.0, false, SessionReaderTr::tr("should be a number above 0."),
+                  rope.theta))
+        return false;
+    if (o.contains(QLatin1String("scaling")) &&
+        !r.choice(o[QLatin1String("scaling")], member(path, "scaling"), &ropeScalingFromName,
+                  "\"none\", \"linear\", \"llama3\"", rope.scaling))
+        return false;
+    if (!positive("factor", 1.0, true, SessionReaderTr::tr("should be a number of at least 1."),
+                  rope.factor) ||
+        !positive("low_freq_factor", 0.0, false, SessionReaderTr::tr("should be a number above 0."),
+                  rope.lowFreqFactor) ||
+        !positive("original_max_position_embeddings", 0.0, false,
+                  SessionReaderTr::tr("should be a number above 0."), rope.originalPositions))
+        return false;
+    if (!positive("high_freq_factor", rope.lowFreqFactor, false,
+                  SessionReaderTr::tr("should be a number above low_freq_factor (%1).")
+                      .arg(rope.lowFreqFactor),
+                  rope.highFreqFactor))
+        return false;
+    out = rope;
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "core/rope.h"
 #include "ui/readers/session_file.h"
 #include "ui/readers/session_format.h"
 
@@ -192,6 +193,25 @@ void options(Writer& w, const attn::AttentionInput& in)
     w.string(scoreName(in.score));
     w.item("shared_projections");
     w.boolean(in.sharedProjections);
+    if (in.rope) {
+        // Every parameter, whatever the scaling uses, so that the file reads back exactly.
+        const attn::Rope& rope = *in.rope;
+        w.item("rope");
+        w.open('{');
+        w.item("theta");
+        w.number(rope.theta);
+        w.item("scaling");
+        w.string(QLatin1String(attn::ropeScalingName(rope.scaling)));
+        w.item("factor");
+        w.number(rope.factor);
+        w.item("low_freq_factor");
+        w.number(rope.lowFreqFactor);
+        w.item("high_freq_factor");
+        w.number(rope.highFreqFactor);
+        w.item("original_max_position_embeddings");
+        w.number(rope.originalPositions);
+        w.close('}');
+    }
     if (in.mask) {
         w.item("mask");
         w.open('[');
@@ -273,6 +293,7 @@ QByteArray jsonString(const QString& s)
 
 int sessionFormatVersion(const Session& session)
 {
+    if (session.input.rope) return 3;
     return hasBiases(session.input.heads) || session.provenance ? 2 : 1;
 }
 

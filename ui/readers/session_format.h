@@ -23,6 +23,7 @@ std::optional<attn::Mode> modeFromName(const QString& name);
 std::optional<attn::Scaling> scalingFromName(const QString& name);
 std::optional<attn::ScoreFunction> scoreFromName(const QString& name);
 std::optional<attn::Role> roleFromName(const QString& name);
+std::optional<attn::RopeScaling> ropeScalingFromName(const QString& name);
 
 // Shortest text that reads back to the same double; always with '.' or an exponent.
 QByteArray jsonNumber(double value);

@@ -247,7 +247,9 @@ private:
 
 bool readSequence(Reader& r, const Json& v, const QString& path, long dModel, QStringList& tokens,
                   attn::Matrix& embeddings);
-bool readOptions(Reader& r, const Json& v, attn::AttentionInput& in);
+// Rotary positions (`options.rope`) are a field from format version 3 on.
+bool readOptions(Reader& r, const Json& v, long version, attn::AttentionInput& in);
+bool readRope(Reader& r, const Json& v, attn::Rope& out);
 // Biases (b_Q, b_K, b_V) are fields from format version 2 on.
 bool readProjections(Reader& r, const Json& v, long version, Session& s);
 bool readProvenance(Reader& r, const Json& v, ModelProvenance& out);

@@ -204,10 +204,36 @@ QString modelMessage(const attn::Status& s)
     return str(attn::describe(s));
 }
 
+// Rotary positions refused: the width they turn, the score function, or a parameter.
+QString ropeRefusal(const attn::Status& s)
+{
+    const std::string& f = s.field;
+    if (f == "d_k")
+        return StatusTextTr::tr(
+                   "Rotary positions (RoPE) turn q and k in pairs of coordinates, so d_k must be "
+                   "even; it is %1.")
+            .arg(s.value);
+    if (f == "score")
+        return StatusTextTr::tr(
+            "Rotary positions (RoPE) need dot-product scoring: only q·k turns into a function "
+            "of the distance between the positions.");
+    if (f == "rope.theta") return StatusTextTr::tr("The RoPE base θ must be a number above 0.");
+    if (f == "rope.factor")
+        return StatusTextTr::tr("The RoPE scaling factor must be a number of at least 1.");
+    if (f == "rope.low_freq_factor" || f == "rope.high_freq_factor")
+        return StatusTextTr::tr(
+            "llama3 RoPE scaling needs 0 < low_freq_factor < high_freq_factor.");
+    if (f == "rope.original_max_position_embeddings")
+        return StatusTextTr::tr(
+            "llama3 RoPE scaling needs original_max_position_embeddings above 0.");
+    return str(attn::describe(s));
+}
+
 }  // namespace
 
 QString statusMessage(const attn::Status& s)
 {
+    if (s.code == attn::StatusCode::BadRope) return ropeRefusal(s);
     // A model run's non-finite value names its layer and stage rather than a matrix cell.
     if (!s.detail.empty() ||
         (s.code == attn::StatusCode::NonFinite &&

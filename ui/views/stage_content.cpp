@@ -25,8 +25,13 @@ QString titleOf(const Session& session, Stage stage, bool full)
     switch (stage) {
     case Stage::X:
         return full ? StageContent::tr("X: token embeddings %1") : StageContent::tr("X %1");
-    case Stage::Q: return StageContent::tr("Q = X·W_Q %1");
+    case Stage::Q:
+        // With rotary positions the stage shows the turned vectors the scores are made from.
+        return in.rope ? StageContent::tr("Q = RoPE(X·W_Q) %1") : StageContent::tr("Q = X·W_Q %1");
     case Stage::K:
+        if (in.rope)
+            return cross ? StageContent::tr("K = RoPE(Y·W_K) %1")
+                         : StageContent::tr("K = RoPE(X·W_K) %1");
         return cross ? StageContent::tr("K = Y·W_K %1") : StageContent::tr("K = X·W_K %1");
     case Stage::V:
         return cross ? StageContent::tr("V = Y·W_V %1") : StageContent::tr("V = X·W_V %1");
@@ -101,8 +106,8 @@ HeatmapContent buildStageFor(const Session& session, const attn::HeadResult& hr,
     c.scale = ColorScale::Diverging;
     switch (stage) {
     case Stage::X: c.values = session.input.X; break;
-    case Stage::Q: c.values = hr.Q; break;
-    case Stage::K: c.values = hr.K; break;
+    case Stage::Q: c.values = hr.scoringQ(); break;
+    case Stage::K: c.values = hr.scoringK(); break;
     case Stage::V: c.values = hr.V; break;
     case Stage::Scores: c.values = hr.scores; break;
     case Stage::Scaled: c.values = hr.scaled; break;

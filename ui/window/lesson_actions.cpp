@@ -16,6 +16,7 @@
 #include "ui/model/model_lesson_launcher.h"
 #include "ui/panels/cost_panel.h"
 #include "ui/panels/lesson_panel.h"
+#include "ui/panels/rope_lesson_buttons.h"
 #include "ui/panels/scaling_plot.h"
 #include "ui/panels/working_panel.h"
 #include "ui/readers/lesson_catalog.h"
@@ -57,6 +58,7 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
                        {QStringLiteral("animal"), QStringLiteral("动物")});
     panel_->addAttachment(QStringLiteral("model-care"), care);
     panel_->addAttachment(QStringLiteral("induction-form"), new InductionLessonLauncher(panel_));
+    panel_->addAttachment(QStringLiteral("rope"), new RopeLessonButtons(doc, panel_));
     connect(panel_, &LessonPanel::restartRequested, this, &LessonActions::openLesson);
     buildMenu();
     window_->installEventFilter(this);

@@ -43,6 +43,8 @@ Difference compareResults(const AttentionResultT<T>& got, const AttentionResult&
         consider(p + "Q", maxAbsDiff(g.Q, w.Q));
         consider(p + "K", maxAbsDiff(g.K, w.K));
         consider(p + "V", maxAbsDiff(g.V, w.V));
+        consider(p + "rotatedQ", maxAbsDiff(g.rotatedQ, w.rotatedQ));
+        consider(p + "rotatedK", maxAbsDiff(g.rotatedK, w.rotatedK));
         consider(p + "scores", maxAbsDiff(g.scores, w.scores));
         consider(p + "scaled", maxAbsDiff(g.scaled, w.scaled));
         consider(p + "weights", maxAbsDiff(g.weights, w.weights));

@@ -92,6 +92,36 @@ TEST(GradFiniteDifference, EveryParameterMatchesCentralDifferences_CrossAdditive
               "cross additive mask edits, 2 heads, no W_O");
 }
 
+// With rotary positions the scores see Q and K turned; the gradients are turned back.
+TEST(GradFiniteDifference, EveryParameterMatchesCentralDifferences_RotaryPositions)
+{
+    for (Mode mode : {Mode::Self, Mode::Causal, Mode::Cross}) {
+        RandomSpec spec;
+        spec.n = 5;
+        spec.m = 4;
+        spec.dModel = 4;
+        spec.dK = 4;
+        spec.heads = 2;
+        spec.mode = mode;
+        spec.seed = 31 + static_cast<std::uint64_t>(mode);
+        AttentionInput in = randomInput(spec);
+        in.rope = Rope{};
+        in.rope->theta = 3.0;
+        in.edits.push_back({Role::Key, 1, 2, 1.5, {{0, 0.4}}});
+        Rng rng(spec.seed + 1000);
+        const Objective objective = randomObjective(in, rng);
+        GradientsT<double> grads;
+        ASSERT_TRUE(objectiveGradients<double>(in, objective, grads));
+        const FdReport report = finiteDifferenceCheck(in, objective, grads);
+        for (const MatrixCheck& m : report.matrices) {
+            EXPECT_LE(m.relError, kFiniteDifferenceTolerance) << m.name;
+            EXPECT_LE(m.fdSpread, kSpreadTolerance) << m.name;
+        }
+        std::printf("[ figures  ] %-44s worst rel. error %.2e (%s)\n", "rotary positions",
+                    report.worst, report.worstName.c_str());
+    }
+}
+
 // Every mode x scaling x scoring x shared combination, with biases, edits, a custom mask,
 // one or two heads and W_O alternating between the cases.
 TEST(GradFiniteDifference, EveryParameterMatchesCentralDifferences_EverySettingCombination)

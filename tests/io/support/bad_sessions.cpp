@@ -47,6 +47,20 @@ QJsonArray rows(std::initializer_list<QJsonArray> list)
     return a;
 }
 
+// The good file as version 3 with `rope` as options.rope, and `more` changed after.
+QByteArray withRope(const QJsonObject& rope, const std::function<void(QJsonObject&)>& more = {})
+{
+    return edited([&](QJsonObject& r) {
+        r[QLatin1String("version")] = 3;
+        QJsonObject o = r[QLatin1String("options")].toObject();
+        o[QLatin1String("rope")] = rope;
+        r[QLatin1String("options")] = o;
+        if (more) more(r);
+    });
+}
+
+const QJsonObject kGoodRope{{QStringLiteral("theta"), 10000.0}};
+
 const std::vector<BadSessionFile> kBadFiles = {
     {"not_json", [] { return QByteArray("this is not JSON"); }, "", "not valid JSON"},
     {"empty", [] { return QByteArray(); }, "", "not valid JSON"},
@@ -56,7 +70,61 @@ const std::vector<BadSessionFile> kBadFiles = {
      "not an AttnLab session"},
     {"no_tag", [] { return edited([](QJsonObject& r) { r.remove(QLatin1String("format")); }); },
      "format", "missing"},
-    {"newer_version", [] { return withValue("version", "", 3); }, "version", "newer AttnLab"},
+    {"newer_version", [] { return withValue("version", "", 4); }, "version", "newer AttnLab"},
+    // Rotary positions: a version 3 field, each parameter checked, and what the core refuses.
+    {"rope_in_version_2",
+     [] { return withRope(kGoodRope, [](QJsonObject& r) { r[QLatin1String("version")] = 2; }); },
+     "options.rope", "not a field of this format version"},
+    {"rope_without_theta",
+     [] {
+         return withRope({{QStringLiteral("scaling"), QStringLiteral("none")}});
+     },
+     "options.rope.theta", "missing"},
+    {"rope_theta_zero",
+     [] {
+         return withRope({{QStringLiteral("theta"), 0.0}});
+     },
+     "options.rope.theta", "above 0"},
+    {"rope_theta_text",
+     [] {
+         return withRope({{QStringLiteral("theta"), QStringLiteral("10000")}});
+     },
+     "options.rope.theta", "number"},
+    {"rope_unknown_scaling",
+     [] {
+         return withRope({{QStringLiteral("theta"), 10000.0},
+                          {QStringLiteral("scaling"), QStringLiteral("yarn")}});
+     },
+     "options.rope.scaling", "\"llama3\""},
+    {"rope_factor_below_one",
+     [] {
+         return withRope({{QStringLiteral("theta"), 10000.0},
+                          {QStringLiteral("scaling"), QStringLiteral("linear")},
+                          {QStringLiteral("factor"), 0.5}});
+     },
+     "options.rope.factor", "at least 1"},
+    {"rope_high_not_above_low",
+     [] {
+         return withRope({{QStringLiteral("theta"), 10000.0},
+                          {QStringLiteral("low_freq_factor"), 4.0},
+                          {QStringLiteral("high_freq_factor"), 2.0}});
+     },
+     "options.rope.high_freq_factor", "above low_freq_factor"},
+    {"rope_unknown_field",
+     [] {
+         return withRope({{QStringLiteral("theta"), 10000.0}, {QStringLiteral("beta"), 1.0}});
+     },
+     "options.rope.beta", "not a field"},
+    {"rope_with_odd_d_k", [] { return withRope(kGoodRope); }, "projections.d_k", "even"},
+    {"rope_with_additive_scoring",
+     [] {
+         return withRope(kGoodRope, [](QJsonObject& r) {
+             QJsonObject o = r[QLatin1String("options")].toObject();
+             o[QLatin1String("score")] = QStringLiteral("additive");
+             r[QLatin1String("options")] = o;
+         });
+     },
+     "options.score", "dot-product"},
     // Version 2 fields in a version 1 file, and bad version 2 fields.
     {"bias_in_version_1",
      [] {
