@@ -5,6 +5,7 @@
 //   attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] [--warmup 1] [--all-logits]
 //                              [--parts]
 //   attnlab_model_bench --gemm [--reps 9]
+//   attnlab_model_bench --gemm-weights [--reps 9]
 //
 // Prints one JSON object per measurement, prefixed with "RESULT " (lines starting with "#" are
 // information):
@@ -23,10 +24,22 @@
 // applyDense (the packed SGEMM) and applyDenseEigen (Eigen's product, split by columns), on 1
 // and 2 OpenMP threads; one "gemm" line each with GFLOP/s of the best and the median pass
 // (2 n in out flops a pass), after one warm-up.
+// --gemm-weights needs no checkpoint either: kernels::gemmWeights on BF16 and F16 weights against
+// kernels::sgemm on the same weights in F32, on the Llama-family layout (nn.Linear, [out, in]) at
+// in = 1024 (Qwen3-0.6B's width): n = 1, 128, 512 rows, out = 1024, 3072, and the lm_head of one
+// row against a 151,936-token vocabulary. One-row products read every weight once, as the typing
+// path does, so each pass cycles through enough distinct copies of W (at least 256 MiB of F32) that
+// it comes from memory, not the cache; the time is per product. The formats take turns within
+// each of `reps` rounds (after one warm-up round), so that other load meets them alike; the
+// table gives ms best (median) and the time ratio of the best passes and the median of the
+// rounds' ratios. One "gemm_weights" line each, on the threads OMP_NUM_THREADS gives.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <omp.h>
@@ -95,7 +108,8 @@ int usage()
     std::fprintf(stderr,
                  "usage: attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] "
                  "[--warmup 1] [--all-logits] [--parts]\n"
-                 "       attnlab_model_bench --gemm [--reps 9]\n");
+                 "       attnlab_model_bench --gemm [--reps 9]\n"
+                 "       attnlab_model_bench --gemm-weights [--reps 9]\n");
     return 2;
 }
 
@@ -164,15 +178,134 @@ int gemmBench(int reps)
     return 0;
 }
 
+// Float to bfloat16 or IEEE half, rounded to nearest even (finite, normal inputs: the bench's
+// weights are uniform in +-0.1).
+std::uint16_t narrow(float x, attn::kernels::WeightFormat format)
+{
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    if (format == attn::kernels::WeightFormat::BF16)
+        return static_cast<std::uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+    const std::uint32_t sign = (bits >> 16) & 0x8000u;
+    const int exponent = static_cast<int>((bits >> 23) & 0xffu) - 127 + 15;
+    std::uint32_t mantissa = bits & 0x7fffffu;
+    if (exponent <= 0) {  // a half subnormal: shift the implicit 1 in, round to nearest even
+        if (exponent < -10) return static_cast<std::uint16_t>(sign);
+        mantissa |= 0x800000u;
+        const int shift = 14 - exponent;
+        const std::uint32_t half = 1u << (shift - 1);
+        const std::uint32_t rest = mantissa & ((1u << shift) - 1);
+        std::uint32_t out = mantissa >> shift;
+        if (rest > half || (rest == half && (out & 1u) != 0)) ++out;
+        return static_cast<std::uint16_t>(sign | out);
+    }
+    std::uint32_t out = (static_cast<std::uint32_t>(exponent) << 10) | (mantissa >> 13);
+    const std::uint32_t rest = mantissa & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (out & 1u) != 0)) ++out;
+    return static_cast<std::uint16_t>(sign | out);
+}
+
+struct WeightsShape {
+    long n, in, out;
+    const char* what;
+};
+
+int gemmWeightsBench(int reps)
+{
+    using attn::kernels::WeightFormat;
+    const WeightsShape shapes[] = {
+        {1, 1024, 1024, "q/o_proj, one new token"},  {1, 1024, 3072, "gate/up_proj, one new token"},
+        {128, 1024, 1024, "q/o_proj, 128 tokens"},   {128, 1024, 3072, "gate/up_proj, 128 tokens"},
+        {512, 1024, 1024, "q/o_proj, 512 tokens"},   {512, 1024, 3072, "gate/up_proj, 512 tokens"},
+        {1, 1024, 151936, "lm_head, last position"},
+    };
+    const WeightFormat formats[] = {WeightFormat::F32, WeightFormat::BF16, WeightFormat::F16};
+    const char* const formatNames[] = {"F32 (sgemm)", "BF16", "F16"};
+    constexpr double kColdBytes = 256.0 * (1 << 20);
+    std::mt19937 gen(11);
+    std::uniform_real_distribution<float> dist(-0.1f, 0.1f);
+    std::printf("# gemm-weights: path %s, OpenMP threads %d; W as [out, in]\n",
+                attn::kernels::gemmPathName(attn::kernels::gemmPath()), omp_get_max_threads());
+    std::printf(
+        "| n x in x out | copies of W | F32 sgemm ms best (median) | BF16 ms | F16 ms | "
+        "BF16 / F32 time: best (median round) | F16 / F32 "
+        "|\n|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const WeightsShape& s : shapes) {
+        const std::size_t count = static_cast<std::size_t>(s.in * s.out);
+        const double f32Bytes = 4.0 * static_cast<double>(count);
+        const long copies =
+            s.n == 1 ? std::max(1L, static_cast<long>(std::ceil(kColdBytes / f32Bytes))) : 1;
+        std::vector<float> w(count * static_cast<std::size_t>(copies));
+        for (float& v : w) v = dist(gen);
+        std::vector<std::uint16_t> halves[2];
+        for (int h = 0; h < 2; ++h) {
+            halves[h].resize(w.size());
+            for (std::size_t i = 0; i < w.size(); ++i) halves[h][i] = narrow(w[i], formats[h + 1]);
+        }
+        std::vector<float> bias(static_cast<std::size_t>(s.out));
+        for (float& v : bias) v = dist(gen);
+        std::vector<float> x(static_cast<std::size_t>(s.n * s.in));
+        for (float& v : x) v = dist(gen);
+        std::vector<float> y(static_cast<std::size_t>(s.n * s.out));
+        // Rounds: the three formats one after the other, so that other load on the machine
+        // meets them alike; a ratio is taken within each round.
+        std::vector<double> ms[3], ratio[3];
+        for (int r = 0; r <= reps; ++r) {
+            double round[3];
+            for (int f = 0; f < 3; ++f) {
+                const auto t0 = Clock::now();
+                for (long copy = 0; copy < copies; ++copy) {
+                    const std::size_t at = static_cast<std::size_t>(copy) * count;
+                    const void* weights = f == 0
+                                              ? static_cast<const void*>(w.data() + at)
+                                              : static_cast<const void*>(halves[f - 1].data() + at);
+                    attn::kernels::gemmWeights(s.n, s.in, s.out, x.data(), s.in, weights,
+                                               formats[f], s.in, true, bias.data(), y.data(),
+                                               s.out);
+                }
+                round[f] = msSince(t0) / static_cast<double>(copies);
+            }
+            if (r == 0) continue;  // the warm-up
+            for (int f = 0; f < 3; ++f) {
+                ms[f].push_back(round[f]);
+                ratio[f].push_back(round[f] / round[0]);
+            }
+        }
+        double best[3], median[3], ratioMedian[3];
+        for (int f = 0; f < 3; ++f) {
+            std::sort(ms[f].begin(), ms[f].end());
+            std::sort(ratio[f].begin(), ratio[f].end());
+            best[f] = ms[f].front();
+            median[f] = ms[f][ms[f].size() / 2];
+            ratioMedian[f] = ratio[f][ratio[f].size() / 2];
+        }
+        std::printf(
+            "| %ld x %ld x %ld | %ld | %.3f (%.3f) | %.3f (%.3f) | %.3f (%.3f) | %.2f (%.2f) | "
+            "%.2f (%.2f) |\n",
+            s.n, s.in, s.out, copies, best[0], median[0], best[1], median[1], best[2], median[2],
+            best[1] / best[0], ratioMedian[1], best[2] / best[0], ratioMedian[2]);
+        for (int f = 0; f < 3; ++f)
+            std::printf(
+                "RESULT {\"what\": \"gemm_weights\", \"shape\": \"%s\", \"n\": %ld, "
+                "\"in\": %ld, \"out\": %ld, \"format\": \"%s\", \"copies\": %ld, "
+                "\"threads\": %d, \"ms_best\": %.4f, \"ms_median\": %.4f}\n",
+                s.what, s.n, s.in, s.out, formatNames[f], copies, omp_get_max_threads(), best[f],
+                median[f]);
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
     if (argc < 2) return usage();
-    if (std::string(argv[1]) == "--gemm") {
+    if (std::string(argv[1]) == "--gemm" || std::string(argv[1]) == "--gemm-weights") {
         const bool hasReps = argc == 4 && std::string(argv[2]) == "--reps";
         if (argc != 2 && !hasReps) return usage();
-        return gemmBench(hasReps ? std::max(1, std::atoi(argv[3])) : 9);
+        const int reps = hasReps ? std::max(1, std::atoi(argv[3])) : 9;
+        return std::string(argv[1]) == "--gemm" ? gemmBench(reps) : gemmWeightsBench(reps);
     }
     const std::string folder = argv[1];
     std::vector<long> tokens{128, 512};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the safetensors reader (SafetensorsFile::fromMemory, which open() uses on
-// the mapped file). Every float tensor it accepts is read to its last element.
+// the mapped file). Every float tensor it accepts is read to its last element; opened again
+// without widening F16 and BF16 (widenHalf = false), every tensor's raw bytes are read to the last.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +28,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::int64_t n = t.elementCount();
         for (std::int64_t k = 0; k < n; ++k) sink = sink + t.data[k];
     }
+    attn::model::SafetensorsFile mapped;
+    if (!attn::model::SafetensorsFile::fromMemory(copy.get(), size, "fuzz.safetensors", mapped,
+                                                  {.widenHalf = false})
+             .ok())
+        std::abort();
+    volatile unsigned char byteSink = 0;
+    for (const attn::model::TensorInfo& t : mapped.tensors()) {
+        const bool half = t.dtype == "F16" || t.dtype == "BF16";
+        if (t.raw == nullptr || (half && t.data != nullptr)) std::abort();
+        if (half && reinterpret_cast<std::uintptr_t>(t.raw) % 2 != 0) std::abort();
+        const auto* bytes = static_cast<const unsigned char*>(t.raw);
+        for (std::uint64_t k = 0; k < t.end - t.begin; ++k) byteSink = byteSink + bytes[k];
+    }
     (void)sink;
+    (void)byteSink;
     return 0;
 }

@@ -14,9 +14,11 @@ namespace {
 bool cpuHasAvx2Fma()
 {
 #if defined(__x86_64__) || defined(__i386__)
-    // libgcc's check includes the operating system's support for the YMM state (XGETBV).
+    // libgcc's check includes the operating system's support for the YMM state (XGETBV). F16C
+    // widens half-precision weights in the same units; every CPU with AVX2 has it.
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+           __builtin_cpu_supports("f16c");
 #else
     return false;
 #endif
@@ -25,8 +27,8 @@ bool cpuHasAvx2Fma()
 bool cpuHasAvx512()
 {
 #if defined(__x86_64__) || defined(__i386__)
-    // Every extension gemm_avx512.cpp is compiled for; libgcc also checks that the operating
-    // system saves the ZMM and mask registers.
+    // Every extension gemm_avx512.cpp is compiled for (F16C and FMA through cpuHasAvx2Fma);
+    // libgcc also checks that the operating system saves the ZMM and mask registers.
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
@@ -44,6 +46,13 @@ bool runs(GemmPath path)
     case GemmPath::Avx512: return detail::avx512CompiledIn() && cpuHasAvx512();
     }
     return false;
+}
+
+// C = bias on every row (or 0): the product of an empty inner dimension.
+void fillWithBias(long n, long m, const float* bias, float* c, long ldc)
+{
+    for (long i = 0; i < n; ++i)
+        for (long j = 0; j < m; ++j) c[i * ldc + j] = bias != nullptr ? bias[j] : 0.0f;
 }
 
 }  // namespace
@@ -100,8 +109,7 @@ void sgemm(GemmPath path, long n, long k, long m, const float* a, long lda, cons
 {
     if (n <= 0 || m <= 0) return;
     if (k <= 0) {
-        for (long i = 0; i < n; ++i)
-            for (long j = 0; j < m; ++j) c[i * ldc + j] = bias != nullptr ? bias[j] : 0.0f;
+        fillWithBias(n, m, bias, c, ldc);
         return;
     }
     if (path == GemmPath::Avx512)
@@ -110,6 +118,34 @@ void sgemm(GemmPath path, long n, long k, long m, const float* a, long lda, cons
         detail::sgemmAvx2Fma(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
     else
         detail::sgemmPortable(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
+}
+
+void gemmWeights(long n, long k, long m, const float* a, long lda, const void* b,
+                 WeightFormat format, long ldb, bool bTransposed, const float* bias, float* c,
+                 long ldc)
+{
+    gemmWeights(gemmPath(), n, k, m, a, lda, b, format, ldb, bTransposed, bias, c, ldc);
+}
+
+void gemmWeights(GemmPath path, long n, long k, long m, const float* a, long lda, const void* b,
+                 WeightFormat format, long ldb, bool bTransposed, const float* bias, float* c,
+                 long ldc)
+{
+    if (format == WeightFormat::F32) {
+        sgemm(path, n, k, m, a, lda, static_cast<const float*>(b), ldb, bTransposed, bias, c, ldc);
+        return;
+    }
+    if (n <= 0 || m <= 0) return;
+    if (k <= 0) {
+        fillWithBias(n, m, bias, c, ldc);
+        return;
+    }
+    if (path == GemmPath::Avx512)
+        detail::gemmWeightsAvx512(n, k, m, a, lda, b, format, ldb, bTransposed, bias, c, ldc);
+    else if (path == GemmPath::Avx2Fma)
+        detail::gemmWeightsAvx2Fma(n, k, m, a, lda, b, format, ldb, bTransposed, bias, c, ldc);
+    else
+        detail::gemmWeightsPortable(n, k, m, a, lda, b, format, ldb, bTransposed, bias, c, ldc);
 }
 
 }  // namespace attn::kernels

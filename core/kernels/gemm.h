@@ -22,6 +22,8 @@
 
 #include <vector>
 
+#include "core/kernels/weight_format.h"
+
 namespace attn::kernels {
 
 enum class GemmPath { Portable, Avx2Fma, Avx512 };
@@ -48,5 +50,22 @@ void sgemm(long n, long k, long m, const float* a, long lda, const float* b, lon
 // The same on a given path, which must be one of supportedGemmPaths() (tests, benchmarks).
 void sgemm(GemmPath path, long n, long k, long m, const float* a, long lda, const float* b,
            long ldb, bool bTransposed, const float* bias, float* c, long ldc);
+
+// C = A B (+ bias) with B's elements stored in `format` (weight_format.h), as a memory-mapped
+// checkpoint holds them: shapes, strides (ldb counts elements, not bytes) and threads as sgemm.
+// No copy of B is made: the packed paths widen B to float while they pack it, which they do
+// anyway; the portable path widens at most 256 of B's columns (rows when transposed) at a time,
+// per thread, and multiplies them with Eigen. One row of A (n = 1, a token typed) is a
+// matrix-vector product that widens B as it reads it, once. b must be aligned to its element
+// size. F32 is sgemm itself; F16 and BF16 agree with sgemm on a widened copy of B bit for bit on
+// the packed paths for n > 1, and up to float rounding otherwise.
+void gemmWeights(long n, long k, long m, const float* a, long lda, const void* b,
+                 WeightFormat format, long ldb, bool bTransposed, const float* bias, float* c,
+                 long ldc);
+
+// The same on a given path, which must be one of supportedGemmPaths() (tests, benchmarks).
+void gemmWeights(GemmPath path, long n, long k, long m, const float* a, long lda, const void* b,
+                 WeightFormat format, long ldb, bool bTransposed, const float* bias, float* c,
+                 long ldc);
 
 }  // namespace attn::kernels

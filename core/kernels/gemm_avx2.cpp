@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Avx2Fma path of kernels::sgemm (shapes in gemm.h), compiled with -mavx2 -mfma: the Goto
-// driver of gemm_goto.h with a register kernel for 16 ymm registers, blocked for Zen 3 (L1d 32
-// KiB, L2 512 KiB per core).
+// The Avx2Fma path of kernels::sgemm and gemmWeights (shapes in gemm.h), compiled with -mavx2
+// -mfma -mf16c: the Goto driver of gemm_goto.h with a register kernel for 16 ymm registers,
+// blocked for Zen 3 (L1d 32 KiB, L2 512 KiB per core); one-row products of half-precision
+// weights in gemm_gemv.h.
 //
 //   tile     MR x NR = 6 x 16 of C in 12 ymm accumulators; per step p of k: 2 loads of B,
 //            6 broadcasts of A, 12 FMAs (2 FMAs a cycle: 6 cycles a step)
@@ -14,15 +15,16 @@
 
 #include "core/kernels/gemm_paths.h"
 
-#if defined(__AVX2__) && defined(__FMA__)
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #include <immintrin.h>
 
+#include "core/kernels/gemm_gemv.h"
 #include "core/kernels/gemm_goto.h"
 #endif
 
 namespace attn::kernels::detail {
 
-#if defined(__AVX2__) && defined(__FMA__)
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 
 namespace {
 
@@ -114,7 +116,14 @@ void sgemmAvx2Fma(long n, long k, long m, const float* a, long lda, const float*
     sgemmGoto<Avx2Fma>(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
 }
 
-#else  // not an x86 compiler that can target AVX2 and FMA
+void gemmWeightsAvx2Fma(long n, long k, long m, const float* a, long lda, const void* b,
+                        WeightFormat format, long ldb, bool bTransposed, const float* bias,
+                        float* c, long ldc)
+{
+    gemmWeightsGoto<Avx2Fma>(n, k, m, a, lda, b, format, ldb, bTransposed, bias, c, ldc);
+}
+
+#else  // not an x86 compiler that can target AVX2, FMA and F16C
 
 bool avx2FmaCompiledIn()
 {
@@ -125,6 +134,13 @@ void sgemmAvx2Fma(long n, long k, long m, const float* a, long lda, const float*
                   bool bTransposed, const float* bias, float* c, long ldc)
 {
     sgemmPortable(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
+}
+
+void gemmWeightsAvx2Fma(long n, long k, long m, const float* a, long lda, const void* b,
+                        WeightFormat format, long ldb, bool bTransposed, const float* bias,
+                        float* c, long ldc)
+{
+    gemmWeightsPortable(n, k, m, a, lda, b, format, ldb, bTransposed, bias, c, ldc);
 }
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Avx512 path of kernels::sgemm (shapes in gemm.h), compiled with -mavx512f -mavx512vl
-// -mavx512bw -mavx512dq -mfma: the Goto driver of gemm_goto.h with a register kernel for 32 zmm
-// registers, blocked for Zen 5 (L1d 48 KiB, L2 1 MiB per core, two 512-bit FMA units).
+// The Avx512 path of kernels::sgemm and gemmWeights (shapes in gemm.h), compiled with -mavx512f
+// -mavx512vl -mavx512bw -mavx512dq -mfma -mf16c: the Goto driver of gemm_goto.h with a register
+// kernel for 32 zmm registers, blocked for Zen 5 (L1d 48 KiB, L2 1 MiB per core, two 512-bit FMA
+// units); one-row products of half-precision weights in gemm_gemv.h.
 //
 //   tile     MR x NR = 8 x 48 of C in 24 zmm accumulators; per step p of k: 3 loads of B,
 //            8 broadcasts of A, 24 FMAs (2 FMAs a cycle: 12 cycles a step, 11 loads in them).
@@ -19,10 +20,11 @@
 #include "core/kernels/gemm_paths.h"
 
 #if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__) && \
-    defined(__AVX512DQ__) && defined(__FMA__) && defined(__AVX2__)
+    defined(__AVX512DQ__) && defined(__FMA__) && defined(__AVX2__) && defined(__F16C__)
 #define ATTNLAB_GEMM_AVX512 1
 #include <immintrin.h>
 
+#include "core/kernels/gemm_gemv.h"
 #include "core/kernels/gemm_goto.h"
 #endif
 
@@ -119,6 +121,13 @@ void sgemmAvx512(long n, long k, long m, const float* a, long lda, const float* 
     sgemmGoto<Avx512>(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
 }
 
+void gemmWeightsAvx512(long n, long k, long m, const float* a, long lda, const void* b,
+                       WeightFormat format, long ldb, bool bTransposed, const float* bias, float* c,
+                       long ldc)
+{
+    gemmWeightsGoto<Avx512>(n, k, m, a, lda, b, format, ldb, bTransposed, bias, c, ldc);
+}
+
 #else  // not an x86 compiler that can target AVX-512
 
 bool avx512CompiledIn()
@@ -130,6 +139,13 @@ void sgemmAvx512(long n, long k, long m, const float* a, long lda, const float* 
                  bool bTransposed, const float* bias, float* c, long ldc)
 {
     sgemmPortable(n, k, m, a, lda, b, ldb, bTransposed, bias, c, ldc);
+}
+
+void gemmWeightsAvx512(long n, long k, long m, const float* a, long lda, const void* b,
+                       WeightFormat format, long ldb, bool bTransposed, const float* bias, float* c,
+                       long ldc)
+{
+    gemmWeightsPortable(n, k, m, a, lda, b, format, ldb, bTransposed, bias, c, ldc);
 }
 
 #endif

@@ -31,7 +31,11 @@
 // unit (gemm_paths.h says why sharing would fault on older CPUs;
 // core_tests.kernel_units_are_isolated checks the objects). For the same reason nothing from the
 // standard library's templates is used: min, the scratch buffer and its growth are written out.
-// Include it only from a unit compiled for AVX2 or more, after <immintrin.h>.
+// Include it only from a unit compiled for AVX2, FMA and F16C or more, after <immintrin.h>.
+//
+// B's elements: float, or half-precision weights as a checkpoint stores them (WeightFormat),
+// which step 2 widens to float as it packs them. The packed panels are then the same floats a
+// widened copy of B would give, so the product is the same bit for bit, and no copy of B is made.
 
 #include <cstddef>
 #include <cstdlib>
@@ -62,6 +66,40 @@ long larger(long a, long b)
 {
     return a > b ? a : b;
 }
+
+// How B's elements of each WeightFormat are read: 8 consecutive ones as floats, and one.
+struct F32Elements {
+    using Type = float;
+    static __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+    static float load1(const float* p) { return *p; }
+};
+
+// bfloat16 is the top half of a float: zero-extend to 32 bits, shift left by 16.
+struct Bf16Elements {
+    using Type = unsigned short;
+    static __m256 load8(const unsigned short* p)
+    {
+        const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(bits), 16));
+    }
+    static float load1(const unsigned short* p)
+    {
+        const unsigned int bits = static_cast<unsigned int>(*p) << 16;
+        float f;
+        __builtin_memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+};
+
+// IEEE half: F16C's conversion (exact; subnormals, Inf and NaN included; MXCSR plays no part).
+struct F16Elements {
+    using Type = unsigned short;
+    static __m256 load8(const unsigned short* p)
+    {
+        return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    }
+    static float load1(const unsigned short* p) { return _cvtsh_ss(*p); }
+};
 
 // One tile: C[0..rows) x [0..cols) = (first ? bias or 0 : C) + sum_p a[p MR + i] b[p NR + j].
 using Kernel = void (*)(long kc, const float* a, const float* b, float* c, long ldc, long cols,
@@ -106,27 +144,28 @@ void packA(const float* a, long lda, long rows, long kc, float* dst)
 // Rows [0, kc) x columns [0, w) of B (k x m, from its element (pc, j0)) as w / NR panels of
 // kc x NR, row by row: each row of the slice is read once, front to back (a panel at a time,
 // 64 bytes from each of kc rows 12 KiB apart, 2 x 768 x 3072 took 1.15 ms instead of 0.75).
-template <int NR>
-void packB(const float* b, long ldb, long kc, long w, float* dst)
+template <int NR, class E>
+void packB(const typename E::Type* b, long ldb, long kc, long w, float* dst)
 {
     const long full = w / NR * NR;
     for (long p = 0; p < kc; ++p) {
-        const float* row = b + p * ldb;
+        const typename E::Type* row = b + p * ldb;
         float* out = dst + p * NR;
         for (long j = 0; j < full; j += NR)
             for (int q = 0; q < NR; q += 8)
-                _mm256_store_ps(out + j * kc + q, _mm256_loadu_ps(row + j + q));
-        for (long j = full; j < w; ++j) out[full * kc + j - full] = row[j];
+                _mm256_store_ps(out + j * kc + q, E::load8(row + j + q));
+        for (long j = full; j < w; ++j) out[full * kc + j - full] = E::load1(row + j);
         if (full < w)
             for (long j = w; j < full + NR; ++j) out[full * kc + j - full] = 0.0f;
     }
 }
 
-// dst[q * ldd + r] = src[r * lds + q] for an 8 x 8 block.
-void transpose8(const float* src, long lds, float* dst, long ldd)
+// dst[q * ldd + r] = src[r * lds + q] for an 8 x 8 block, widened to float.
+template <class E>
+void transpose8(const typename E::Type* src, long lds, float* dst, long ldd)
 {
     __m256 r[8], t[8];
-    for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * lds);
+    for (int i = 0; i < 8; ++i) r[i] = E::load8(src + i * lds);
     for (int i = 0; i < 8; i += 2) {
         t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
         t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
@@ -144,22 +183,23 @@ void transpose8(const float* src, long lds, float* dst, long ldd)
 }
 
 // The same panel from B stored transposed (m x k, from its element (j, pc)).
-template <int NR>
-void packBTransposed(const float* b, long ldb, long kc, long cols, float* dst)
+template <int NR, class E>
+void packBTransposed(const typename E::Type* b, long ldb, long kc, long cols, float* dst)
 {
     long p = 0;
     if (cols == NR)
         for (; p + 8 <= kc; p += 8)
-            for (int q = 0; q < NR; q += 8) transpose8(b + q * ldb + p, ldb, dst + p * NR + q, NR);
+            for (int q = 0; q < NR; q += 8)
+                transpose8<E>(b + q * ldb + p, ldb, dst + p * NR + q, NR);
     for (; p < kc; ++p)
-        for (long j = 0; j < NR; ++j) dst[p * NR + j] = j < cols ? b[j * ldb + p] : 0.0f;
+        for (long j = 0; j < NR; ++j) dst[p * NR + j] = j < cols ? E::load1(b + j * ldb + p) : 0.0f;
 }
 
 struct Problem {
     long n, k, m;
     const float* a;
     long lda;
-    const float* b;
+    const void* b;  // elements of the driver's E::Type
     long ldb;
     bool bTransposed;
     const float* bias;
@@ -171,18 +211,19 @@ struct Problem {
 };
 
 // Loops 2-5 for columns [j0, j0 + w) of C, with A packed in `ap` and scratch `bp` for B.
-template <class Isa>
+template <class Isa, class E>
 void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
 {
     constexpr int MR = Isa::MR, NR = Isa::NR;
+    const auto* b = static_cast<const typename E::Type*>(P.b);
     for (long pc = 0; pc < P.k; pc += P.kcBlock) {
         const long kc = smaller(P.kcBlock, P.k - pc);
         if (P.bTransposed)
             for (long jr = 0; jr < w; jr += NR)
-                packBTransposed<NR>(P.b + (j0 + jr) * P.ldb + pc, P.ldb, kc, smaller(NR, w - jr),
-                                    bp + jr * kc);
+                packBTransposed<NR, E>(b + (j0 + jr) * P.ldb + pc, P.ldb, kc, smaller(NR, w - jr),
+                                       bp + jr * kc);
         else
-            packB<NR>(P.b + pc * P.ldb + j0, P.ldb, kc, w, bp);
+            packB<NR, E>(b + pc * P.ldb + j0, P.ldb, kc, w, bp);
         const float* aSlice = ap + pc * P.rowsPadded;
         for (long ic = 0; ic < P.n; ic += P.mcBlock) {
             const long mc = smaller(P.mcBlock, P.n - ic);
@@ -200,9 +241,10 @@ void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
     }
 }
 
-template <class Isa>
-void sgemmGoto(long n, long k, long m, const float* a, long lda, const float* b, long ldb,
-               bool bTransposed, const float* bias, float* c, long ldc)
+// B's elements are E::Type (F32Elements: sgemm).
+template <class Isa, class E = F32Elements>
+void sgemmGoto(long n, long k, long m, const float* a, long lda, const typename E::Type* b,
+               long ldb, bool bTransposed, const float* bias, float* c, long ldc)
 {
     constexpr int MR = Isa::MR, NR = Isa::NR;
     const long panels = ceilDiv(n, MR);
@@ -254,7 +296,7 @@ void sgemmGoto(long n, long k, long m, const float* a, long lda, const float* b,
 #pragma omp for schedule(dynamic, 1) nowait
         for (long chunk = 0; chunk < chunks; ++chunk) {  // loop 1
             const long j0 = chunk * chunkWidth;
-            runChunk<Isa>(P, ap, bp, j0, smaller(chunkWidth, m - j0));
+            runChunk<Isa, E>(P, ap, bp, j0, smaller(chunkWidth, m - j0));
         }
     }
 }

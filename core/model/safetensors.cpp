@@ -330,7 +330,8 @@ private:
 
 }  // namespace
 
-attn::Status SafetensorsFile::open(const std::string& path, SafetensorsFile& out)
+attn::Status SafetensorsFile::open(const std::string& path, SafetensorsFile& out,
+                                   const SafetensorsOptions& options)
 {
     out = SafetensorsFile();
     // Checked on the opened descriptor before it is mapped: a FIFO or a device is refused
@@ -355,24 +356,26 @@ attn::Status SafetensorsFile::open(const std::string& path, SafetensorsFile& out
                              std::string("cannot map: ") + std::strerror(errno));
     auto mapping = std::make_unique<Mapping>(address, fileSize);
     SafetensorsFile file;
-    if (attn::Status s = parse(address, fileSize, path, file); !s.ok()) return s;
+    if (attn::Status s = parse(address, fileSize, path, options, file); !s.ok()) return s;
     file.mapping_ = std::move(mapping);
     out = std::move(file);
     return {};
 }
 
 attn::Status SafetensorsFile::fromMemory(const void* bytes, std::size_t size,
-                                         const std::string& name, SafetensorsFile& out)
+                                         const std::string& name, SafetensorsFile& out,
+                                         const SafetensorsOptions& options)
 {
     out = SafetensorsFile();
     SafetensorsFile file;
-    if (attn::Status s = parse(bytes, size, name, file); !s.ok()) return s;
+    if (attn::Status s = parse(bytes, size, name, options, file); !s.ok()) return s;
     out = std::move(file);
     return {};
 }
 
 attn::Status SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
-                                    const std::string& path, SafetensorsFile& file)
+                                    const std::string& path, const SafetensorsOptions& options,
+                                    SafetensorsFile& file)
 {
     try {
         file.path_ = path;
@@ -435,7 +438,9 @@ attn::Status SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
             TensorInfo& t = file.tensors_[i];
             file.index_.emplace(t.name, i);
             const unsigned char* src = data + t.begin;
+            t.raw = src;
             const auto count = static_cast<std::size_t>(t.elementCount());
+            const bool halfPrecision = t.dtype == "F16" || t.dtype == "BF16";
             if (t.dtype == "F32") {
                 if (reinterpret_cast<std::uintptr_t>(src) % alignof(float) == 0) {
                     t.data = reinterpret_cast<const float*>(src);
@@ -444,8 +449,18 @@ attn::Status SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
                 auto buffer = std::make_unique<float[]>(count);
                 std::memcpy(buffer.get(), src, count * sizeof(float));
                 t.data = buffer.get();
+                t.raw = buffer.get();
                 file.owned_.push_back(std::move(buffer));
-            } else if (t.dtype == "F16" || t.dtype == "BF16") {
+            } else if (halfPrecision && !options.widenHalf) {
+                if (reinterpret_cast<std::uintptr_t>(src) % alignof(std::uint16_t) == 0) continue;
+                auto buffer = std::make_unique<std::uint16_t[]>(count);
+                std::memcpy(buffer.get(), src, count * sizeof(std::uint16_t));
+                t.raw = buffer.get();
+                file.ownedHalf_.push_back(std::move(buffer));
+                t.copied = true;
+                file.copiedBytes_ += count * sizeof(std::uint16_t);
+                continue;
+            } else if (halfPrecision) {
                 auto buffer = std::make_unique<float[]>(count);
                 const bool half = t.dtype == "F16";
                 for (std::size_t k = 0; k < count; ++k) {

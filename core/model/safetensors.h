@@ -8,8 +8,10 @@
 // The file is memory-mapped. F32 tensors are views into the mapping (no copy; a tensor whose
 // start is not 4-byte aligned — never the case in files the safetensors library writes, as it
 // pads the header to 8 bytes — is copied once instead of being read through a misaligned
-// float pointer). F16 and BF16 tensors are converted to float once, at open. Other dtypes the
-// format defines are listed with their facts but have no float data.
+// float pointer). F16 and BF16 tensors are converted to float once, at open, unless the caller
+// asks to keep them as they are (SafetensorsOptions::widenHalf = false: kernels::gemmWeights reads
+// them straight from the mapping). Other dtypes the format defines are listed with their facts
+// but have no float data. Every tensor's stored bytes are at TensorInfo::raw.
 // Everything is validated at open; errors come back as a attn::Status naming the file and the
 // tensor or field, never as an exception or a crash. The header is read as a stream (no JSON
 // tree), so what a header costs is its tensors, however it is nested or padded; a header over
@@ -32,10 +34,22 @@ struct TensorInfo {
     std::vector<std::int64_t> shape;  // row-major
     std::uint64_t begin = 0;          // byte offsets within the data section
     std::uint64_t end = 0;
-    const float* data = nullptr;  // product(shape) floats; null for non-float dtypes
-    bool copied = false;          // data lives in a converted (or realigned) buffer
+    const float* data = nullptr;  // product(shape) floats; null for non-float dtypes, and for
+                                  // F16 / BF16 opened with widenHalf = false
+    // The tensor's bytes as stored (little-endian), for every dtype: in the mapping, or, for a
+    // tensor whose start in the file is not a multiple of its element size and that is read in
+    // place (F32, and F16 / BF16 with widenHalf = false), in the aligned copy made of it. So raw
+    // is aligned to the element size wherever data is null for a half-precision tensor.
+    const void* raw = nullptr;
+    bool copied = false;  // data (or raw, if data is null) lives in a converted or realigned buffer
 
     [[nodiscard]] std::int64_t elementCount() const;
+};
+
+struct SafetensorsOptions {
+    // Convert F16 and BF16 tensors to float at open (TensorInfo::data); false keeps them in the
+    // mapping (TensorInfo::raw only) for kernels that widen them as they read them.
+    bool widenHalf = true;
 };
 
 class SafetensorsFile {
@@ -48,26 +62,28 @@ public:
     SafetensorsFile& operator=(const SafetensorsFile&) = delete;
 
     // Opens and validates `path`. On failure `out` is left empty.
-    static attn::Status open(const std::string& path, SafetensorsFile& out);
+    static attn::Status open(const std::string& path, SafetensorsFile& out,
+                             const SafetensorsOptions& options = {});
     // Validates a safetensors file already in memory (`name` stands for it in messages), with
     // the same rules as open(). Tensors point into `bytes`, which must outlive `out`.
     static attn::Status fromMemory(const void* bytes, std::size_t size, const std::string& name,
-                                   SafetensorsFile& out);
+                                   SafetensorsFile& out, const SafetensorsOptions& options = {});
 
     [[nodiscard]] const std::string& path() const { return path_; }
     [[nodiscard]] const std::vector<TensorInfo>& tensors() const { return tensors_; }
     // The tensor called `name`, or nullptr.
     [[nodiscard]] const TensorInfo* find(const std::string& name) const;
-    // Bytes of float data held outside the mapping (converted F16/BF16, realigned F32).
+    // Bytes held outside the mapping (converted F16/BF16, realigned F32, F16 and BF16).
     [[nodiscard]] std::size_t copiedBytes() const { return copiedBytes_; }
 
 private:
     struct Mapping;
     static attn::Status parse(const void* bytes, std::uint64_t size, const std::string& name,
-                              SafetensorsFile& file);
+                              const SafetensorsOptions& options, SafetensorsFile& file);
     std::string path_;
     std::unique_ptr<Mapping> mapping_;
     std::vector<std::unique_ptr<float[]>> owned_;
+    std::vector<std::unique_ptr<std::uint16_t[]>> ownedHalf_;  // realigned F16 / BF16
     std::vector<TensorInfo> tensors_;
     std::unordered_map<std::string, std::size_t> index_;
     std::size_t copiedBytes_ = 0;

@@ -115,10 +115,11 @@ TEST(Gemm, EveryPathTheCpuRunsIsSupportedAndOneIsChosen)
     EXPECT_EQ(paths.front(), kernels::GemmPath::Portable);
     EXPECT_NE(std::find(paths.begin(), paths.end(), kernels::gemmPath()), paths.end());
 #if defined(__x86_64__)
-    // Every x86-64 machine this project runs its CI on has AVX2 and FMA: a binary that does not
-    // offer the packed kernel there has lost it (the portable build's dispatch).
+    // Every x86-64 machine this project runs its CI on has AVX2, FMA and F16C: a binary that
+    // does not offer the packed kernel there has lost it (the portable build's dispatch).
     __builtin_cpu_init();
-    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                      __builtin_cpu_supports("f16c");
     const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
                         __builtin_cpu_supports("avx512dq");

@@ -87,6 +87,90 @@ TEST(Safetensors, ReadsMisalignedF32ByCopyingIt)
     EXPECT_TRUE(a->copied);
     EXPECT_EQ(a->data[0], 1.5f);
     EXPECT_EQ(a->data[1], -2.25f);
+    EXPECT_EQ(a->raw, a->data);  // the aligned copy
+}
+
+// The data section of a safetensors file's bytes: its tensors' bytes start there.
+std::string dataSection(const std::string& bytes)
+{
+    std::uint64_t n = 0;
+    for (int i = 7; i >= 0; --i)
+        n = (n << 8) | static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)]);
+    return bytes.substr(8 + n);
+}
+
+TEST(Safetensors, KeepsBfloat16MappedWithoutCopyWhenAskedNotToWiden)
+{
+    const auto path = test::modelFixture("bert_tiny_bf16_prefixed") / "model.safetensors";
+    const std::string data = dataSection(test::readBytes(path));
+    SafetensorsFile mapped, widened;
+    ASSERT_TRUE(SafetensorsFile::open(path.string(), mapped, {.widenHalf = false}).ok());
+    ASSERT_TRUE(SafetensorsFile::open(path.string(), widened).ok());
+    EXPECT_EQ(mapped.copiedBytes(), 0u);
+    EXPECT_GT(widened.copiedBytes(), 0u);
+    ASSERT_EQ(mapped.tensors().size(), widened.tensors().size());
+    long halfTensors = 0;
+    for (std::size_t i = 0; i < mapped.tensors().size(); ++i) {
+        const TensorInfo& t = mapped.tensors()[i];
+        const TensorInfo& w = widened.tensors()[i];
+        ASSERT_NE(t.raw, nullptr) << t.name;
+        const std::size_t bytes = t.end - t.begin;
+        // Raw bytes are the file's, wherever the tensor is read from.
+        EXPECT_EQ(std::memcmp(t.raw, data.data() + t.begin, bytes), 0) << t.name;
+        EXPECT_EQ(std::memcmp(w.raw, data.data() + t.begin, bytes), 0) << t.name;
+        if (t.dtype != "BF16") continue;
+        ++halfTensors;
+        EXPECT_EQ(t.data, nullptr) << t.name;
+        EXPECT_FALSE(t.copied) << t.name;
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(t.raw) % 2, 0u) << t.name;
+        // The default still converts, to the same values.
+        ASSERT_NE(w.data, nullptr) << t.name;
+        EXPECT_TRUE(w.copied) << t.name;
+        const auto* bits = static_cast<const std::uint16_t*>(t.raw);
+        for (std::int64_t k = 0; k < t.elementCount(); ++k)
+            ASSERT_EQ(w.data[k], bfloat16ToFloat(bits[k])) << t.name << "[" << k << "]";
+    }
+    EXPECT_GT(halfTensors, 0);
+
+    const std::string bytes = test::readBytes(path);
+    SafetensorsFile inMemory;
+    ASSERT_TRUE(SafetensorsFile::fromMemory(bytes.data(), bytes.size(), "in memory", inMemory,
+                                            {.widenHalf = false})
+                    .ok());
+    EXPECT_EQ(inMemory.copiedBytes(), 0u);
+    for (const TensorInfo& t : inMemory.tensors())
+        EXPECT_TRUE(t.dtype == "BF16" ? t.data == nullptr : true) << t.name;
+}
+
+TEST(Safetensors, CopiesMisalignedHalfTensorOnceWhenNotWidening)
+{
+    // An odd header length puts the data at an odd byte.
+    TempDir dir;
+    std::string header = R"({"h":{"dtype":"F16","shape":[3],"data_offsets":[0,6]},)"
+                         R"("b":{"dtype":"BF16","shape":[2],"data_offsets":[6,10]}})";
+    if ((8 + header.size()) % 2 == 0) header += ' ';
+    const std::string data("\x00\x3c\x00\xc0\x01\x00\x80\x3f\x40\xc0", 10);
+    const auto path = dir.path() / "t.safetensors";
+    test::writeBytes(path, test::safetensorsBytes(header, data));
+    SafetensorsFile file;
+    ASSERT_TRUE(SafetensorsFile::open(path.string(), file, {.widenHalf = false}).ok());
+    EXPECT_EQ(file.copiedBytes(), 10u);
+    const TensorInfo* h = file.find("h");
+    const TensorInfo* b = file.find("b");
+    ASSERT_NE(h, nullptr);
+    ASSERT_NE(b, nullptr);
+    for (const TensorInfo* t : {h, b}) {
+        EXPECT_TRUE(t->copied);
+        EXPECT_EQ(t->data, nullptr);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(t->raw) % 2, 0u);
+    }
+    const auto* hb = static_cast<const std::uint16_t*>(h->raw);
+    const auto* bb = static_cast<const std::uint16_t*>(b->raw);
+    EXPECT_EQ(halfToFloat(hb[0]), 1.0f);
+    EXPECT_EQ(halfToFloat(hb[1]), -2.0f);
+    EXPECT_EQ(halfToFloat(hb[2]), std::ldexp(1.0f, -24));
+    EXPECT_EQ(bfloat16ToFloat(bb[0]), 1.0f);
+    EXPECT_EQ(bfloat16ToFloat(bb[1]), -3.0f);
 }
 
 TEST(Safetensors, KeepsNonFloatTensorsWithoutData)
