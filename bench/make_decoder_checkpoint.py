@@ -117,16 +117,22 @@ def blocks(shape, std, rng):
 
 
 def shard_plan(specs, count, item):
-    """File name per tensor: `count` files of about equal size, tensors in order."""
+    """File name per tensor: at most `count` files, tensors in order, a new file begun when the
+    next tensor would take the current one past total / count (save_pretrained's max_shard_size
+    rule). A tensor is never split, so a big embedding can leave fewer files than asked for; the
+    names count the files there are."""
     if count == 1:
         return {name: "model.safetensors" for name, _, _ in specs}
     sizes = [int(np.prod(shape)) * item for _, shape, _ in specs]
-    total, done, plan = sum(sizes), 0, {}
+    limit = -(-sum(sizes) // count)
+    index, filled, numbers = 0, 0, {}
     for (name, _, _), size in zip(specs, sizes):
-        index = min(count - 1, done * count // total)
-        plan[name] = f"model-{index + 1:05d}-of-{count:05d}.safetensors"
-        done += size
-    return plan
+        if filled > 0 and filled + size > limit and index + 1 < count:
+            index, filled = index + 1, 0
+        numbers[name] = index
+        filled += size
+    files = index + 1
+    return {name: f"model-{i + 1:05d}-of-{files:05d}.safetensors" for name, i in numbers.items()}
 
 
 def write_file(path, specs, dtype, item, rng):
