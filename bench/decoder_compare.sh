@@ -19,7 +19,11 @@
 #   REPS=3             timed forward passes per length per round (after one warm-up)
 #   TORCH_PASSIVE=1    also run PyTorch with OMP_WAIT_POLICY=PASSIVE each round; the ratio is
 #                      taken against the faster PyTorch
-#   PARTS=1            ours with --parts once per model, after the rounds
+#   OURS_PASSIVE=1     the same for ours (libgomp's spinning barriers cost much on a busy
+#                      machine); the ratio takes the faster of ours too, so both sides are judged
+#                      alike
+#   PARTS=1            ours with --parts once per model, after the rounds (OMP_WAIT_POLICY=PASSIVE,
+#                      as the long pass)
 #   LONG_SHAPE=smollm2-135m LONG_TOKENS=4096   one forward of ours at that length in a process of
 #                      its own (time and peak RSS); LONG_TOKENS=0 skips it. Every map is kept, so
 #                      it needs layers x heads x n^2 x 4 bytes (17 GiB for SmolLM2 at 4,096):
@@ -96,6 +100,11 @@ for round in $(seq 1 "$ROUNDS"); do
         log "round $round of $ROUNDS, $shape (load $(load)): ours"
         OMP_NUM_THREADS="$THREADS" "$BENCH" "$ckpt" "${common[@]}" \
             | tee "$dir/ours.txt" | grep -v '^RESULT ' >&2
+        if [[ "${OURS_PASSIVE:-1}" == 1 ]]; then
+            log "round $round, $shape (load $(load)): ours, OMP_WAIT_POLICY=PASSIVE"
+            OMP_NUM_THREADS="$THREADS" OMP_WAIT_POLICY=PASSIVE "$BENCH" "$ckpt" "${common[@]}" \
+                | tee "$dir/ours-passive.txt" | grep -v '^RESULT ' >&2
+        fi
         log "round $round, $shape (load $(load)): PyTorch"
         env "${torch_env[@]}" "$PY" "$ROOT/bench/torch_decoder_peer.py" "$ckpt" "${common[@]}" \
             --threads "$THREADS" | tee "$dir/torch.txt" | grep -v '^RESULT ' >&2
@@ -111,7 +120,8 @@ done
 if [[ "${PARTS:-1}" == 1 ]]; then
     for shape in $SHAPES; do
         log "$shape (load $(load)): ours with --parts"
-        OMP_NUM_THREADS="$THREADS" "$BENCH" "$(folder "$shape")" "${common[@]}" --parts \
+        OMP_NUM_THREADS="$THREADS" OMP_WAIT_POLICY=PASSIVE "$BENCH" "$(folder "$shape")" \
+            "${common[@]}" --parts \
             | grep '^RESULT {"what": "parts"' >"$out_dir/$shape/parts.txt" || true
     done
 fi
@@ -140,7 +150,8 @@ EOF
         else
             log "$LONG_SHAPE at $LONG_TOKENS tokens (load $(load)): one forward, needs about $((need_kb / 1024)) MiB"
             if ! (ulimit -v $((avail_kb - 1024 * 1024)) &&
-                  OMP_NUM_THREADS="$THREADS" "$BENCH" "$ckpt" --tokens "$LONG_TOKENS" --reps 1 --warmup 0); then
+                  OMP_NUM_THREADS="$THREADS" OMP_WAIT_POLICY=PASSIVE "$BENCH" "$ckpt" \
+                      --tokens "$LONG_TOKENS" --reps 1 --warmup 0); then
                 echo "RESULT {\"what\": \"failed\", \"why\": \"the pass failed under a $(((avail_kb - 1024 * 1024) / 1024)) MiB address-space limit\"}"
             fi
         fi

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The markdown tables of a bench/decoder_compare.sh run: decoder_table.py OUT_DIR.
 
-OUT_DIR/<shape>/round-*/ours.txt, torch.txt and (optionally) torch-passive.txt hold the
-"RESULT {json}" lines of attnlab_model_bench and torch_decoder_peer.py; OUT_DIR/<shape>/parts.txt
-ours with --parts; OUT_DIR/long.txt (optional) one long forward pass of ours, or a line saying
-why it was skipped. As in model_table.py, each round's ratio is our fastest pass over PyTorch's
-fastest pass in that round (the faster of its two configurations): a neighbour on a shared
-machine only ever adds time, and both sides are judged alike.
+OUT_DIR/<shape>/round-*/ours.txt, torch.txt and (optionally) ours-passive.txt and
+torch-passive.txt hold the "RESULT {json}" lines of attnlab_model_bench and
+torch_decoder_peer.py (the -passive ones ran with OMP_WAIT_POLICY=PASSIVE);
+OUT_DIR/<shape>/parts.txt ours with --parts; OUT_DIR/long.txt (optional) one long forward pass of
+ours, or a line saying why it was skipped. As in model_table.py, each round's ratio is our
+fastest pass over PyTorch's fastest pass in that round, each side in the faster of its two
+configurations: a neighbour on a shared machine only ever adds time, and both sides are judged
+alike.
 
 Goals (issue #26): forward <= 0.8 x PyTorch's time at every length, in every round; Model::load
 <= 1 s; peak resident memory <= 1.15 x the checkpoint's size on disk + the activations, i.e. the
@@ -29,6 +31,7 @@ OPEN_GOAL_MS = 1000.0
 RSS_FACTOR = 1.15
 LONG_GOAL_S, LONG_GOAL_GIB = 30.0, 3.0
 PEERS = ("torch.txt", "torch-passive.txt")
+OURS = ("ours.txt", "ours-passive.txt")
 PART_ORDER = ("qkv_proj", "rope", "attention", "o_proj", "mlp_proj", "swiglu", "rmsnorm",
               "copies", "logits")
 
@@ -55,44 +58,50 @@ def main():
     forward_rows, open_rows, check_rows, part_rows = [], [], [], []
     for shape in shapes:
         rounds = sorted(glob.glob(os.path.join(out, shape, "round-*")))
-        mine_all = [results(os.path.join(d, "ours.txt")) for d in rounds]
+        mine_all = [results(os.path.join(d, OURS[0])) for d in rounds]
+        mine_passive = [results(os.path.join(d, OURS[1])) for d in rounds]
         peers_all = [[results(os.path.join(d, f)) for f in PEERS] for d in rounds]
         info = first(mine_all[0], "open")
         name = f"{shape} ({info['model_type']}, {info['layers']} × {info['heads']} heads)"
         tokens = sorted({r["tokens"] for r in of(mine_all[0], "forward")})
         for n in tokens:
-            ours, torch, passive, ratios = [], [], [], []
-            for mine, peers in zip(mine_all, peers_all):
-                mine_n = [r for r in of(mine, "forward") if r["tokens"] == n]
+            ours, ours_passive, torch, passive, ratios = [], [], [], [], []
+            for mine, mine_p, peers in zip(mine_all, mine_passive, peers_all):
+                mine_n = [[r for r in of(m, "forward") if r["tokens"] == n] for m in (mine, mine_p)]
                 peer_n = [[r for r in of(p, "forward") if r["tokens"] == n] for p in peers]
-                if not mine_n or not any(peer_n):
+                if not any(mine_n) or not any(peer_n):
                     continue
-                ours += mine_n[0]["times_ms"]
+                if mine_n[0]:
+                    ours += mine_n[0][0]["times_ms"]
+                if mine_n[1]:
+                    ours_passive += mine_n[1][0]["times_ms"]
                 if peer_n[0]:
                     torch += peer_n[0][0]["times_ms"]
                 if peer_n[1]:
                     passive += peer_n[1][0]["times_ms"]
                 fastest = min(min(p[0]["times_ms"]) for p in peer_n if p)
-                ratios.append(min(mine_n[0]["times_ms"]) / fastest)
+                ratios.append(min(min(m[0]["times_ms"]) for m in mine_n if m) / fastest)
             if not ratios:
                 continue
             verdict = "met" if max(ratios) <= FORWARD_GOAL else \
                 f"not met ({sum(r <= FORWARD_GOAL for r in ratios)} of {len(ratios)})"
             forward_rows.append(
-                f"| {name} | {n} | {fmt(ours)} | {fmt(torch) if torch else '-'} "
+                f"| {name} | {n} | {fmt(ours) if ours else '-'} "
+                f"| {fmt(ours_passive) if ours_passive else '-'} | {fmt(torch) if torch else '-'} "
                 f"| {fmt(passive) if passive else '-'} | **{statistics.median(ratios):.2f}** "
                 f"| {', '.join(f'{r:.2f}' for r in ratios)} | {verdict} |")
 
-        # Opening and memory: every round's process of ours.
-        opens = [first(m, "open") for m in mine_all]
-        mems = [first(m, "memory") for m in mine_all if first(m, "memory")]
+        # Opening and memory: every process of ours.
+        every = mine_all + [m for m in mine_passive if m]
+        opens = [first(m, "open") for m in every]
+        mems = [first(m, "memory") for m in every if first(m, "memory")]
         load_ms = [o["load_ms"] for o in opens]
         file_mib = mib(info["file_bytes"], "bytes")
         act_mib = mib(mems[0]["result_bytes"], "bytes")
         budget = RSS_FACTOR * file_mib + act_mib
         peaks = [mib(m["peak_rss_kb"]) for m in mems]
-        torch_peaks = [mib(first(p[0], "memory")["peak_rss_kb"]) for p in peers_all
-                       if p[0] and first(p[0], "memory")]
+        torch_peaks = [mib(first(p, "memory")["peak_rss_kb"]) for ps in peers_all for p in ps
+                       if p and first(p, "memory")]
         open_rows.append(
             f"| {shape} | {file_mib:,.0f} MiB, {info['shards']} file(s); "
             f"{mib(info['copied_bytes'], 'bytes'):,.0f} MiB converted at open "
@@ -121,12 +130,12 @@ def main():
     print("Forward pass (every head's map kept, logits of the last position); ms: median (min) "
           "over every timed pass")
     print()
-    print("| model | tokens | ours | PyTorch | PyTorch, OMP_WAIT_POLICY=PASSIVE "
+    print("| model | tokens | ours | ours, OMP_WAIT_POLICY=PASSIVE | PyTorch | PyTorch, PASSIVE "
           "| ours / PyTorch (median of rounds) | rounds, fastest passes | goal ≤ 0.8 every round |")
-    print("|---|---:|---:|---:|---:|---:|---|---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|")
     print("\n".join(forward_rows))
     print()
-    print("Opening and memory (ours; over every round's process)")
+    print("Opening and memory (ours; over every process of the rounds)")
     print()
     print("| model | checkpoint | Model::load, ms: median (min) | goal ≤ 1 s | VmRSS after the open "
           "| peak RSS (ru_maxrss), median (min) | 1.15 × file + activations | goal "
@@ -141,7 +150,8 @@ def main():
         print("\n".join(check_rows))
     if part_rows:
         print()
-        print("Where our time goes (--parts, a separate process after the rounds; ms, median)")
+        print("Where our time goes (--parts, OMP_WAIT_POLICY=PASSIVE, a separate process after the "
+              "rounds; ms, median)")
         print()
         print("| model | tokens | " + " | ".join(PART_ORDER) + " | sum |")
         print("|---|---:|" + "---:|" * (len(PART_ORDER) + 1))
