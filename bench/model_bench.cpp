@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab_model_bench: opening a real checkpoint and running attn::model::forward on it. Not a
-// test; bench/model_compare.sh runs it beside the PyTorch peer (torch_peer.py).
+// test; bench/model_compare.sh (GPT-2) and bench/decoder_compare.sh (Llama-family decoders) run
+// it beside the PyTorch peers (torch_peer.py, torch_decoder_peer.py).
 //
 //   attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] [--warmup 1] [--all-logits]
 //                              [--parts]
@@ -10,16 +11,24 @@
 // Prints one JSON object per measurement, prefixed with "RESULT " (lines starting with "#" are
 // information):
 //   open       Model::load's wall time, and the process's resident memory (VmRSS, and its
-//              file-backed and anonymous parts) before and after it, with the file's size
-//   tokenizer  attn::tok::loadTokenizer's wall time, when the folder holds vocab.json
+//              file-backed and anonymous parts) before and after it, its peak so far
+//              (getrusage's ru_maxrss), the size of the weights on disk (every shard) and the
+//              bytes converted or copied out of the mapping
+//   tokenizer  attn::tok::loadTokenizer's wall time, when the folder holds vocab.json or
+//              tokenizer.json
 //   forward    per token count: the times of `reps` forward passes (every head's attention of
 //              every layer kept; logits for the last position only unless --all-logits), after
 //              `warmup` ones (timed apart: the process's first pass also maps the weights'
-//              pages, which the open left untouched); ids are (i * 7919) mod V, as in torch_peer.py
+//              pages, which the open left untouched); ids are (i * 7919) mod V, as in the peers.
+//              The previous pass's result is freed before each pass, so that the peak holds
+//              one result, as a window does
+//   check      per token count: the last position's 5 most likely ids and its first 8 logits
+//              (the peers print the same, to compare)
 //   parts      with --parts, per token count: the median time of each stage of the pass
 //              (bench/model_parts.cpp), and which GEMM kernel ran
 //   memory     resident memory after the forward passes, with the last pass's result alive
-//              (result_bytes: its matrices' floats)
+//              (result_bytes: its matrices' floats: every map, every layer's input, the final
+//              states and logits), and the process's peak resident memory (ru_maxrss)
 // --gemm needs no checkpoint: y = x W + b on the model's shapes with random weights, through
 // applyDense (the packed SGEMM) and applyDenseEigen (Eigen's product, split by columns), on 1
 // and 2 OpenMP threads; one "gemm" line each with GFLOP/s of the best and the median pass
@@ -46,6 +55,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <variant>
 #include <vector>
 
@@ -92,6 +102,14 @@ std::string json(const Resident& r, const char* prefix)
     s << '"' << prefix << "_rss_kb\": " << r.total << ", \"" << prefix
       << "_rss_file_kb\": " << r.file << ", \"" << prefix << "_rss_anon_kb\": " << r.anon;
     return s.str();
+}
+
+// The process's peak resident memory so far, in kB.
+long peakResidentKb()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
 }
 
 std::vector<long> parseList(const std::string& text)
@@ -342,19 +360,36 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "cannot open %s\n", folder.c_str());
         return 1;
     }
-    const auto fileBytes = std::filesystem::file_size(model.file().path());
+    const long openedPeak = peakResidentKb();
+    std::uintmax_t fileBytes = 0;
+    std::size_t copiedBytes = 0;
+    for (const attn::model::SafetensorsFile& shard : model.shards()) {
+        fileBytes += std::filesystem::file_size(shard.path());
+        copiedBytes += shard.copiedBytes();
+    }
+    const attn::model::ModelConfig& config = model.config();
     std::printf(
-        "RESULT {\"what\": \"open\", \"load_ms\": %.3f, \"file_bytes\": %llu, "
-        "\"copied_bytes\": %zu, %s, %s}\n",
-        loadMs, static_cast<unsigned long long>(fileBytes), model.file().copiedBytes(),
-        json(before, "before").c_str(), json(opened, "after").c_str());
+        "RESULT {\"what\": \"open\", \"model_type\": \"%s\", \"layers\": %ld, \"heads\": %ld, "
+        "\"kv_heads\": %ld, \"head_dim\": %ld, \"load_ms\": %.3f, \"file_bytes\": %llu, "
+        "\"shards\": %zu, \"copied_bytes\": %zu, %s, %s, \"after_peak_rss_kb\": %ld}\n",
+        config.modelType.c_str(), config.layers, config.heads,
+        config.kvHeads > 0 ? config.kvHeads : config.heads, config.headDim(), loadMs,
+        static_cast<unsigned long long>(fileBytes), model.shards().size(), copiedBytes,
+        json(before, "before").c_str(), json(opened, "after").c_str(), openedPeak);
 
-    if (std::filesystem::exists(std::filesystem::path(folder) / "vocab.json")) {
+    const std::filesystem::path dir(folder);
+    if (std::filesystem::exists(dir / "vocab.json") ||
+        std::filesystem::exists(dir / "tokenizer.json")) {
+        const std::string type =
+            std::filesystem::exists(dir / "vocab.json") ? "gpt2" : config.modelType;
         const auto tokStart = Clock::now();
-        const auto tokenizer = attn::tok::loadTokenizer(folder, "gpt2");
+        const auto tokenizer = attn::tok::loadTokenizer(folder, type);
         const double tokMs = msSince(tokStart);
-        std::printf("RESULT {\"what\": \"tokenizer\", \"load_ms\": %.3f, \"ok\": %s}\n", tokMs,
-                    std::holds_alternative<attn::tok::Tokenizer>(tokenizer) ? "true" : "false");
+        std::printf(
+            "RESULT {\"what\": \"tokenizer\", \"type\": \"%s\", \"load_ms\": %.3f, "
+            "\"ok\": %s}\n",
+            type.c_str(), tokMs,
+            std::holds_alternative<attn::tok::Tokenizer>(tokenizer) ? "true" : "false");
     }
 
     attn::model::ForwardOptions options;
@@ -367,6 +402,7 @@ int main(int argc, char** argv)
             ids[static_cast<std::size_t>(i)] = static_cast<int>(i * 7919 % vocab);
         std::vector<double> times, warm;
         for (int r = 0; r < warmup + reps; ++r) {
+            kept = {};  // one result alive at a time
             attn::model::ForwardResult result;
             const auto t0 = Clock::now();
             const attn::Status s = attn::model::forward(model, ids, options, result);
@@ -388,15 +424,30 @@ int main(int argc, char** argv)
             "\"median_ms\": %.3f, \"min_ms\": %.3f, \"times_ms\": [%s], \"warmup_ms\": [%s]}\n",
             n, allLogits ? "true" : "false", sorted[sorted.size() / 2], sorted.front(),
             list.str().c_str(), warmList.str().c_str());
+        const Eigen::VectorXf last = kept.logits.bottomRows(1).transpose();
+        std::ostringstream top, head;
+        const auto best = attn::model::topTokens(last, 5);
+        for (std::size_t i = 0; i < best.size(); ++i) top << (i ? ", " : "") << best[i].id;
+        for (long i = 0; i < std::min<long>(8, last.size()); ++i)
+            head << (i ? ", " : "") << last[i];
+        std::printf(
+            "RESULT {\"what\": \"check\", \"tokens\": %ld, \"top5\": [%s], "
+            "\"logits_head\": [%s]}\n",
+            n, top.str().c_str(), head.str().c_str());
         std::fflush(stdout);
         if (parts) attn::bench::printParts(model, n, reps);
     }
     std::size_t floats = static_cast<std::size_t>(kept.finalHidden.size() + kept.logits.size());
     for (const attn::model::LayerTrace& t : kept.layers) {
-        floats += static_cast<std::size_t>(t.hidden.size() + t.normed.size());
+        floats +=
+            static_cast<std::size_t>(t.hidden.size() + t.normed.size() + t.projections.size());
         for (const auto& p : t.attention) floats += static_cast<std::size_t>(p.size());
     }
-    std::printf("RESULT {\"what\": \"memory\", \"tokens\": %zu, \"result_bytes\": %zu, %s}\n",
-                kept.ids.size(), floats * sizeof(float), json(resident(), "after_forward").c_str());
+    floats += static_cast<std::size_t>(kept.residual.size());
+    std::printf(
+        "RESULT {\"what\": \"memory\", \"tokens\": %zu, \"result_bytes\": %zu, %s, "
+        "\"peak_rss_kb\": %ld}\n",
+        kept.ids.size(), floats * sizeof(float), json(resident(), "after_forward").c_str(),
+        peakResidentKb());
     return 0;
 }

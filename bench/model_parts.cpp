@@ -1,15 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The stages of attn::model::forward's GPT-2 layer, run one by one through the same building
-// blocks (forward.h, attend_projected.h), each timed on its own. The sum is a little above a
+// The stages of attn::model::forward's layer, run one by one through the same building blocks
+// (forward.h, attend_projected.h, rope.h), each timed on its own. The sum is a little above a
 // whole forward pass's time: the pass overlaps nothing, but every stage here also pays for its
 // own start of the OpenMP threads.
 //
+// GPT-2:
 //   layernorm   ln_1 and ln_2 of every layer and the final norm
 //   dense       c_attn, attn.c_proj, mlp.c_fc, mlp.c_proj (kernels::sgemm)
 //   attention   every head's scores, mask, softmax and output (one head a thread)
 //   gelu        the MLP's activation
 //   residual    the two residual additions and the heads' concatenation
 //   logits      the last position's row times the tied embedding (50257 x 768)
+//
+// Llama-family decoders (forward_decoder.cpp's layer):
+//   rmsnorm     input_layernorm and post_attention_layernorm of every layer, the final norm
+//   qkv_proj    q_proj, k_proj, v_proj (kernels::sgemm)
+//   rope        Qwen3's per-head q_norm / k_norm and the rotation of every q and k head (with
+//               the run's table of angles)
+//   attention   every query head's scores, mask, softmax and output (one head a thread; a
+//               group's query heads read the same key and value columns)
+//   o_proj      the attention output projection
+//   mlp_proj    gate_proj, up_proj, down_proj
+//   swiglu      silu(gate) * up
+//   copies      the layer input kept for re-runs, [Q | K | V] joined, the heads' Q/K/V slices
+//               and outputs copied in and out, and the two residual additions
+//   logits      the last position's row times the tied embedding (V x d)
 #include "bench/model_parts.h"
 
 #include <algorithm>
@@ -22,6 +37,8 @@
 #include "core/attend_projected.h"
 #include "core/kernels/gemm.h"
 #include "core/model/forward.h"
+#include "core/model/forward_internal.h"
+#include "core/rope.h"
 
 namespace attn::bench {
 
@@ -42,10 +59,170 @@ private:
     Clock::time_point start_;
 };
 
+void print(const std::map<std::string, std::vector<double>>& parts, long n)
+{
+    std::string fields;
+    double total = 0.0;
+    for (auto [name, v] : parts) {
+        std::sort(v.begin(), v.end());
+        const double median = v[v.size() / 2];
+        total += median;
+        char buf[96];
+        std::snprintf(buf, sizeof buf, ", \"%s_ms\": %.3f", name.c_str(), median);
+        fields += buf;
+    }
+    std::printf(
+        "RESULT {\"what\": \"parts\", \"tokens\": %ld, \"gemm_path\": \"%s\", "
+        "\"sum_ms\": %.3f%s}\n",
+        n, kernels::gemmPathName(kernels::gemmPath()), total, fields.c_str());
+    std::fflush(stdout);
+}
+
+// Each head's block of `m` (d_h wide): its RMSNorm where `norm` is set, then the rotation, as
+// forward_decoder.cpp's normAndRotate.
+void normAndRotate(FloatMatrix& m, long headCount, long dh, const model::Norm& norm, float eps,
+                   const RopeTable& rope)
+{
+    FloatMatrix block, normed;
+    for (long j = 0; j < headCount; ++j) {
+        block = m.middleCols(j * dh, dh);
+        if (norm.gamma != nullptr) {
+            model::detail::rmsNormRows(block, norm, eps, normed);
+            block.swap(normed);
+        }
+        applyRope(block, rope, 0);
+        m.middleCols(j * dh, dh) = block;
+    }
+}
+
+void printDecoderParts(const model::Model& m, long n, int reps)
+{
+    const model::ModelConfig& c = m.config();
+    const long d = c.width, h = c.heads, kv = c.kvHeads, dh = c.headDim();
+    const long qWidth = h * dh, kvWidth = kv * dh;
+    std::map<std::string, std::vector<double>> parts;
+    FloatMatrix x(n, d);
+    for (long i = 0; i < n; ++i) x.row(i) = m.wordEmbeddings().row(i * 7919 % c.vocab);
+    for (int rep = 0; rep <= reps; ++rep) {  // rep 0 warms up
+        std::map<std::string, double> t;
+        FloatMatrix hidden = x, kept, normed, q, k, v, qkv, concat(n, qWidth), a, gate, up, out;
+        std::vector<HeadResultT<float>> heads(static_cast<std::size_t>(h));
+        // Every layer's maps stay alive, as forward keeps them: each layer's heads write fresh
+        // buffers, as they do there.
+        std::vector<std::vector<FloatMatrix>> maps(m.layers().size());
+        std::size_t li = 0;
+        RopeTable rope;
+        {
+            Timer _(t["rope"]);
+            rope = ropeTable(c.rope, dh, 0, n);
+        }
+        for (const model::LayerWeights& L : m.layers()) {
+            {
+                Timer _(t["copies"]);
+                kept = hidden;
+            }
+            {
+                Timer _(t["rmsnorm"]);
+                model::detail::rmsNormRows(hidden, L.ln1, c.layerNormEps, normed);
+            }
+            {
+                Timer _(t["qkv_proj"]);
+                model::applyDense(normed, L.q, q);
+                model::applyDense(normed, L.k, k);
+                model::applyDense(normed, L.v, v);
+            }
+            {
+                Timer _(t["rope"]);
+                normAndRotate(q, h, dh, L.qNorm, c.layerNormEps, rope);
+                normAndRotate(k, kv, dh, L.kNorm, c.layerNormEps, rope);
+            }
+            {
+                Timer _(t["copies"]);
+                qkv.resize(n, qWidth + 2 * kvWidth);
+                qkv << q, k, v;
+                for (long j = 0; j < h; ++j) {
+                    auto& hr = heads[static_cast<std::size_t>(j)];
+                    const long g = c.kvHeadOf(j);
+                    hr.Q = qkv.middleCols(j * dh, dh);
+                    hr.K = qkv.middleCols(qWidth + g * dh, dh);
+                    hr.V = qkv.middleCols(qWidth + kvWidth + g * dh, dh);
+                }
+            }
+            {
+                Timer _(t["attention"]);
+#pragma omp parallel for schedule(dynamic, 1)
+                for (long j = 0; j < h; ++j)
+                    (void)attendProjected<float>(Mode::Causal, Scaling::SqrtDk,
+                                                 heads[static_cast<std::size_t>(j)]);
+            }
+            {
+                Timer _(t["copies"]);
+                for (long j = 0; j < h; ++j) {
+                    const auto sj = static_cast<std::size_t>(j);
+                    concat.middleCols(j * dh, dh) = heads[sj].output;
+                    maps[li].push_back(std::move(heads[sj].weights));
+                }
+                ++li;
+            }
+            {
+                Timer _(t["o_proj"]);
+                model::applyDense(concat, L.attnOut, a);
+            }
+            {
+                Timer _(t["copies"]);
+                hidden += a;
+            }
+            {
+                Timer _(t["rmsnorm"]);
+                model::detail::rmsNormRows(hidden, L.ln2, c.layerNormEps, normed);
+            }
+            {
+                Timer _(t["mlp_proj"]);
+                model::applyDense(normed, L.gate, gate);
+                model::applyDense(normed, L.mlpIn, up);
+            }
+            {
+                Timer _(t["swiglu"]);
+                model::activate(model::Activation::Silu, gate);
+                gate.array() *= up.array();
+            }
+            {
+                Timer _(t["mlp_proj"]);
+                model::applyDense(gate, L.mlpOut, out);
+            }
+            {
+                Timer _(t["copies"]);
+                hidden += out;
+            }
+        }
+        {
+            Timer _(t["rmsnorm"]);
+            model::detail::rmsNormRows(hidden, m.embeddingOrFinalNorm(), c.layerNormEps, normed);
+        }
+        {
+            Timer _(t["logits"]);
+            model::Dense head;
+            head.weight = m.outputEmbeddings().data();
+            head.in = d;
+            head.out = c.vocab;
+            head.outByIn = true;
+            FloatMatrix last = normed.bottomRows(1), logits;
+            model::applyDense(last, head, logits);
+        }
+        if (rep > 0)
+            for (const auto& [name, ms] : t) parts[name].push_back(ms);
+    }
+    print(parts, n);
+}
+
 }  // namespace
 
 void printParts(const model::Model& m, long n, int reps)
 {
+    if (m.config().family == model::Family::Decoder) {
+        printDecoderParts(m, n, reps);
+        return;
+    }
     const model::ModelConfig& c = m.config();
     const long d = c.width, h = c.heads, dh = c.headDim();
     std::map<std::string, std::vector<double>> parts;
@@ -129,21 +306,7 @@ void printParts(const model::Model& m, long n, int reps)
         if (rep > 0)
             for (const auto& [name, ms] : t) parts[name].push_back(ms);
     }
-    std::string fields;
-    double total = 0.0;
-    for (auto& [name, v] : parts) {
-        std::sort(v.begin(), v.end());
-        const double median = v[v.size() / 2];
-        total += median;
-        char buf[96];
-        std::snprintf(buf, sizeof buf, ", \"%s_ms\": %.3f", name.c_str(), median);
-        fields += buf;
-    }
-    std::printf(
-        "RESULT {\"what\": \"parts\", \"tokens\": %ld, \"gemm_path\": \"%s\", "
-        "\"sum_ms\": %.3f%s}\n",
-        n, kernels::gemmPathName(kernels::gemmPath()), total, fields.c_str());
-    std::fflush(stdout);
+    print(parts, n);
 }
 
 }  // namespace attn::bench

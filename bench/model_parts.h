@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Where a GPT-2 forward pass spends its time: attnlab_model_bench FOLDER --parts.
+// Where a forward pass (GPT-2 or a Llama-family decoder) spends its time:
+// attnlab_model_bench FOLDER --parts.
 #include "core/model/model.h"
 
 namespace attn::bench {

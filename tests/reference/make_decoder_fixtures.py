@@ -186,8 +186,10 @@ def rms_norm(x, weight, eps):
 # ---------------------------------------------------------------------------------------------
 # The forward pass. `w` maps the hub's tensor names to float64 tensors.
 
-def decoder_forward(w, cfg, ids):
-    """Returns (attention: list over layers of heads x n x n, logits: n x V)."""
+def decoder_forward(w, cfg, ids, last_logits_only=False):
+    """Returns (attention: list over layers of heads x n x n, logits: n x V, or 1 x V for the
+    last position only, as attn::model::forward computes by default). Runs in the dtype of `w`
+    (the fixtures: float64; bench/torch_decoder_peer.py: float32)."""
     n = len(ids)
     heads, kv_heads, dim = cfg["num_attention_heads"], kv_heads_of(cfg), head_dim_of(cfg)
     group = heads // kv_heads
@@ -229,6 +231,8 @@ def decoder_forward(w, cfg, ids):
         h = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
         gated = F.silu(linear(h, p + "mlp.", "gate")) * linear(h, p + "mlp.", "up")
         x = x + linear(gated, p + "mlp.", "down")
+    if last_logits_only:
+        x = x[-1:]
     x = rms_norm(x, w["model.norm.weight"], eps)
     head = w["model.embed_tokens.weight"] if cfg.get("tie_word_embeddings") else w["lm_head.weight"]
     return attentions, x @ head.T
