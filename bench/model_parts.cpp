@@ -102,7 +102,7 @@ void printDecoderParts(const model::Model& m, long n, int reps)
     const long qWidth = h * dh, kvWidth = kv * dh;
     std::map<std::string, std::vector<double>> parts;
     FloatMatrix x(n, d);
-    for (long i = 0; i < n; ++i) x.row(i) = m.wordEmbeddings().row(i * 7919 % c.vocab);
+    for (long i = 0; i < n; ++i) m.embeddingRow(i * 7919 % c.vocab, &x(i, 0));
     for (int rep = 0; rep <= reps; ++rep) {  // rep 0 warms up
         std::map<std::string, double> t;
         FloatMatrix hidden = x, kept, normed, q, k, v, qkv, concat(n, qWidth), a, gate, up, out;

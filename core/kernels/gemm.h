@@ -68,4 +68,12 @@ void gemmWeights(GemmPath path, long n, long k, long m, const float* a, long lda
                  WeightFormat format, long ldb, bool bTransposed, const float* bias, float* c,
                  long ldc);
 
+// rows x cols elements of a matrix stored in `format` (row stride ld elements) as dense floats
+// (row stride cols), exactly: what a caller needs of a few rows of kept half-precision weights,
+// an embedding row or a head's slice of a projection. src must be aligned to its element size.
+void widenWeights(WeightFormat format, const void* src, long ld, long rows, long cols, float* dst);
+
+// Whether all `count` elements at `src` are finite (no NaN, no Inf), read in their format.
+[[nodiscard]] bool weightsFinite(WeightFormat format, const void* src, long count);
+
 }  // namespace attn::kernels

@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 
+#include "core/kernels/gemm.h"
 #include "core/kernels/gemm_paths.h"
 
 namespace attn::kernels::detail {
@@ -137,3 +138,29 @@ void gemmWeightsPortable(long n, long k, long m, const float* a, long lda, const
 }
 
 }  // namespace attn::kernels::detail
+
+namespace attn::kernels {
+
+void widenWeights(WeightFormat format, const void* src, long ld, long rows, long cols, float* dst)
+{
+    if (format == WeightFormat::F32) {
+        const auto* f = static_cast<const float*>(src);
+        for (long r = 0; r < rows; ++r) std::copy_n(f + r * ld, cols, dst + r * cols);
+        return;
+    }
+    detail::widen(format, static_cast<const std::uint16_t*>(src), ld, rows, cols, dst);
+}
+
+bool weightsFinite(WeightFormat format, const void* src, long count)
+{
+    if (format == WeightFormat::F32)
+        return Eigen::Map<const Eigen::VectorXf>(static_cast<const float*>(src), count).allFinite();
+    // The exponent field all ones is Inf or NaN: 5 bits in IEEE half, 8 in bfloat16.
+    const std::uint16_t exponent = format == WeightFormat::BF16 ? 0x7f80u : 0x7c00u;
+    const auto* e = static_cast<const std::uint16_t*>(src);
+    bool finite = true;
+    for (long i = 0; i < count; ++i) finite &= (e[i] & exponent) != exponent;
+    return finite;
+}
+
+}  // namespace attn::kernels

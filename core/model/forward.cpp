@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/attend_projected.h"
+#include "core/kernels/gemm.h"
 #include "core/model/forward_internal.h"
 
 namespace attn::model {
@@ -60,9 +61,16 @@ attn::Status blame(const Model& model, const ForwardOptions& options, attn::Stat
     if (!options.hook && !options.outputHook) s.cause = attn::Cause::Text;
     for (const SafetensorsFile& file : model.shards())
         for (const TensorInfo& t : file.tensors()) {
-            if (t.data == nullptr) continue;
-            if (!Eigen::Map<const Eigen::VectorXf>(t.data, static_cast<long>(t.elementCount()))
-                     .allFinite()) {
+            const auto count = static_cast<long>(t.elementCount());
+            const bool finite =
+                t.data != nullptr
+                    ? kernels::weightsFinite(kernels::WeightFormat::F32, t.data, count)
+                : t.raw != nullptr && t.dtype == "BF16"
+                    ? kernels::weightsFinite(kernels::WeightFormat::BF16, t.raw, count)
+                : t.raw != nullptr && t.dtype == "F16"
+                    ? kernels::weightsFinite(kernels::WeightFormat::F16, t.raw, count)
+                    : true;
+            if (!finite) {
                 s.cause = attn::Cause::Weights;
                 s.field = t.name;
                 s.file = file.path();
@@ -211,11 +219,11 @@ void embed(const Model& model, const std::vector<int>& ids, FloatMatrix& x)
     const ModelConfig& c = model.config();
     const long n = static_cast<long>(ids.size());
     x.resize(n, c.width);
-    const ConstRowMap word = model.wordEmbeddings();
     if (c.family == Family::Decoder) {
-        for (long i = 0; i < n; ++i) x.row(i) = word.row(ids[static_cast<std::size_t>(i)]);
+        for (long i = 0; i < n; ++i) model.embeddingRow(ids[static_cast<std::size_t>(i)], &x(i, 0));
         return;
     }
+    const ConstRowMap word = model.wordEmbeddings();
     const ConstRowMap position = model.positionEmbeddings();
     for (long i = 0; i < n; ++i)
         x.row(i) = word.row(ids[static_cast<std::size_t>(i)]) + position.row(i);
@@ -354,11 +362,7 @@ attn::Status finish(const Model& model, const ForwardOptions& options, const Flo
     FloatMatrix rows(static_cast<long>(r.logitRows.size()), c.width);
     for (std::size_t i = 0; i < r.logitRows.size(); ++i)
         rows.row(static_cast<long>(i)) = r.finalHidden.row(r.logitRows[i]);
-    Dense decoder;
-    decoder.weight = model.outputEmbeddings().data();
-    decoder.in = c.width;
-    decoder.out = c.vocab;
-    decoder.outByIn = true;
+    Dense decoder = model.outputLayer();
     if (c.family == Family::Bert && model.mlm().present) {
         const MlmHead& head = model.mlm();
         FloatMatrix t, normed;

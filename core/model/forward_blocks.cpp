@@ -19,24 +19,25 @@ void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
     // memory's speed, where packing W first reads it twice (1 x 768 x 3072: 0.26 ms against
     // 0.71). From two rows on the packed product is faster: 1.1-1.7x on GPT-2's layers, 4.5x
     // on the 50257 x 768 decoder, where Eigen's small-n GEMM is slow (2 rows: 71 ms vs 16).
-    if (x.rows() == 1) {
+    // Half-precision W (a decoder's kept BF16) goes to gemmWeights at every n: its one-row path
+    // is a matrix-vector product that widens W as it reads it.
+    if (x.rows() == 1 && dense.raw == nullptr) {
         applyDenseEigen(x, dense, y);
         return;
     }
     const long n = x.rows();
     y.resize(n, dense.out);
-    kernels::sgemm(n, dense.in, dense.out, x.data(), x.cols(), dense.weight,
-                   dense.outByIn ? dense.in : dense.out, dense.outByIn, dense.bias, y.data(),
-                   dense.out);
+    kernels::gemmWeights(n, dense.in, dense.out, x.data(), x.cols(), dense.elements(), dense.format,
+                         dense.storedCols(), dense.outByIn, dense.bias, y.data(), dense.out);
 }
 
 void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
 {
     const long n = x.rows();
     y.resize(n, dense.out);
-    kernels::sgemm(kernels::GemmPath::Portable, n, dense.in, dense.out, x.data(), x.cols(),
-                   dense.weight, dense.outByIn ? dense.in : dense.out, dense.outByIn, dense.bias,
-                   y.data(), dense.out);
+    kernels::gemmWeights(kernels::GemmPath::Portable, n, dense.in, dense.out, x.data(), x.cols(),
+                         dense.elements(), dense.format, dense.storedCols(), dense.outByIn,
+                         dense.bias, y.data(), dense.out);
 }
 
 void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y)

@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "core/model/forward_internal.h"
+
 namespace attn::model {
 
 namespace {
@@ -32,15 +34,72 @@ attn::Status checkHead(const Model& model, const ForwardResult& result, int laye
 // Columns [c0, c0 + width) of y = x W + b as a d x width block and its bias.
 void columns(const Dense& dense, long c0, long width, FloatMatrix& w, Eigen::VectorXf& b)
 {
-    const ConstRowMap stored = dense.stored();
     if (dense.outByIn)
-        w = stored.middleRows(c0, width).transpose();
+        w = dense.storedRowsWidened(c0, width).transpose();
     else
-        w = stored.middleCols(c0, width);
+        w = dense.storedRowsWidened(0, dense.in).middleCols(c0, width);
     if (dense.bias != nullptr)
         b = dense.b().segment(c0, width);
     else
         b = Eigen::VectorXf::Zero(width);
+}
+
+// Query i sees keys i - window + 1 .. i (with the causal mask, the window's far edge).
+BoolMatrix windowMask(long n, long window)
+{
+    BoolMatrix mask(n, n);
+    for (long i = 0; i < n; ++i)
+        for (long j = 0; j < n; ++j) mask(i, j) = i - j < window;
+    return mask;
+}
+
+// Rows of `m` (n x d_h) through RMSNorm with `norm`'s gamma.
+void normHeadRows(FloatMatrix& m, const Norm& norm, float eps)
+{
+    FloatMatrix normed;
+    detail::rmsNormRows(m, norm, eps, normed);
+    m.swap(normed);
+}
+
+// A decoder's head: query head `head` with the key/value head of its group, turned by the
+// model's rotary positions, under its sliding window where the layer has one. Qwen3 normalises
+// each head's q and k after the projection, which x W + b cannot express: its slice hands the
+// head's q, k (normalised, not yet turned) and v over as X (n x 3 d_h), with projections that
+// pick them out, so that the workbench still turns, scores and edits them as the model does.
+attn::Status sliceDecoderHead(const Model& model, const ForwardResult& result, int layer, int head,
+                              HeadSlice& out)
+{
+    const ModelConfig& c = model.config();
+    const LayerWeights& L = model.layers()[static_cast<std::size_t>(layer)];
+    const long dh = c.headDim();
+    const long g = c.kvHeadOf(head);
+    HeadSlice slice;
+    slice.X = attentionInput(model, result, layer);
+    columns(L.q, head * dh, dh, slice.W_Q, slice.b_Q);
+    columns(L.k, g * dh, dh, slice.W_K, slice.b_K);
+    columns(L.v, g * dh, dh, slice.W_V, slice.b_V);
+    slice.causal = true;
+    slice.rope = c.rope;
+    const long n = slice.X.rows();
+    if (c.slides(layer) && c.slidingWindow < n) slice.window = windowMask(n, c.slidingWindow);
+    if (c.qkNorm) {
+        FloatMatrix q = (slice.X * slice.W_Q).rowwise() + slice.b_Q.transpose();
+        FloatMatrix k = (slice.X * slice.W_K).rowwise() + slice.b_K.transpose();
+        const FloatMatrix v = (slice.X * slice.W_V).rowwise() + slice.b_V.transpose();
+        normHeadRows(q, L.qNorm, c.layerNormEps);
+        normHeadRows(k, L.kNorm, c.layerNormEps);
+        slice.X.resize(n, 3 * dh);
+        slice.X << q, k, v;
+        const FloatMatrix eye = FloatMatrix::Identity(dh, dh);
+        for (FloatMatrix* w : {&slice.W_Q, &slice.W_K, &slice.W_V}) w->setZero(3 * dh, dh);
+        slice.W_Q.topRows(dh) = eye;
+        slice.W_K.middleRows(dh, dh) = eye;
+        slice.W_V.bottomRows(dh) = eye;
+        for (Eigen::VectorXf* b : {&slice.b_Q, &slice.b_K, &slice.b_V}) b->setZero(dh);
+        slice.handedOver = true;
+    }
+    out = std::move(slice);
+    return {};
 }
 
 }  // namespace
@@ -50,10 +109,7 @@ attn::Status sliceHead(const Model& model, const ForwardResult& result, int laye
 {
     if (attn::Status s = checkHead(model, result, layer, head); !s.ok()) return s;
     const ModelConfig& c = model.config();
-    if (c.family == Family::Decoder)
-        return attn::failure(attn::StatusCode::UnsupportedModel, "", headName(layer, head),
-                             "a head with rotary positions cannot be taken into the workbench "
-                             "yet");
+    if (c.family == Family::Decoder) return sliceDecoderHead(model, result, layer, head, out);
     const LayerWeights& L = model.layers()[static_cast<std::size_t>(layer)];
     const long d = c.width;
     const long dh = c.headDim();
@@ -89,6 +145,8 @@ AttentionInput headInput(const Model& model, const HeadSlice& slice)
     p.b_V = slice.b_V.cast<double>();
     in.heads.push_back(std::move(p));
     in.mode = slice.causal ? Mode::Causal : Mode::Self;
+    in.rope = slice.rope;
+    if (slice.window.size() != 0) in.mask = slice.window;
     const bool scaled = c.family != Family::Gpt2 || c.scaleAttention;
     in.scaling = scaled ? Scaling::SqrtDk : Scaling::None;
     in.score = ScoreFunction::Dot;

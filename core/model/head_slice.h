@@ -3,24 +3,30 @@
 // One head of a real model taken out as the attention core's input, and the model run again
 // with that head's result replaced: the workbench's side of a real head.
 //
-// Shapes (n tokens, d = width, d_h = d / heads):
+// Shapes (n tokens, d = width, d_h = the head's width):
 //   X        n x d    what the layer's attention reads (GPT-2: ln_1 of the residual stream;
-//                     BERT: the residual stream)
+//                     BERT: the residual stream; decoders: RMSNorm_1 of it)
 //   W_Q/K/V  d x d_h  the head's columns of the layer's projections (GPT-2's fused c_attn,
-//                     BERT's query/key/value, stored [out, in] there, transposed here)
-//   b_Q/K/V  d_h      their biases
+//                     BERT's query/key/value, stored [out, in] there, transposed here; a
+//                     decoder's key and value columns are those of the query head's group)
+//   b_Q/K/V  d_h      their biases (zero where the model has none)
 // so that q_i = x_i W_Q + b_Q (and k, v alike) are the vectors the model's head scores with,
-// and softmax(Q K^T / sqrt(d_h)) under the model's mask is the model's map for that head.
+// and softmax(Q K^T / sqrt(d_h)) under the model's mask is the model's map for that head. A
+// decoder's q and k are turned by position first (rope), and a sliding window masks more.
+// Qwen3 normalises q and k per head after the projection: its X is [q | k | v] (n x 3 d_h)
+// with W_Q, W_K, W_V the identity blocks that pick them out (handedOver).
 //
 // runWithHead() carries a head's weights P (n x n) and output P V (n x d_h), as the workbench
 // computed them after its edits, into the model: it re-runs from that layer on, from the
 // residual stream an unedited run kept, with the head's output replaced (the other heads and
 // every later layer computed as usual), and records P as that head's map.
 
+#include <optional>
 #include <span>
 
 #include "core/attention_input.h"
 #include "core/model/forward.h"
+#include "core/rope_params.h"
 
 namespace attn::model {
 
@@ -28,7 +34,10 @@ struct HeadSlice {
     FloatMatrix X;
     FloatMatrix W_Q, W_K, W_V;
     Eigen::VectorXf b_Q, b_K, b_V;
-    bool causal = false;  // GPT-2's mask; BERT attends both ways
+    bool causal = false;       // GPT-2's and the decoders' mask; BERT attends both ways
+    std::optional<Rope> rope;  // decoders: the rotation turning q and k by position
+    BoolMatrix window;         // a sliding window's mask (n x n) where the layer slides; else empty
+    bool handedOver = false;   // X is the head's [q | k | v] (qwen3's normalised q and k)
 };
 
 // Takes head `head` of layer `layer` (from 0) out of `result`, an unedited forward() of `model`.

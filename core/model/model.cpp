@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/model.h"
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -88,7 +89,40 @@ attn::Status bindMlm(const SafetensorsFile& file, const ModelConfig& c, const fl
     return {};
 }
 
+// A [V, d] float table as an nn.Linear without bias.
+Dense floatTable(const float* table, const ModelConfig& c)
+{
+    Dense d;
+    d.weight = table;
+    d.in = c.width;
+    d.out = c.vocab;
+    d.outByIn = true;
+    return d;
+}
+
 }  // namespace
+
+void Model::embeddingRow(long id, float* out) const
+{
+    const long d = config_.width;
+    if (embedding_.raw == nullptr) {
+        std::copy_n(word_ + id * d, d, out);
+        return;
+    }
+    const auto* base = static_cast<const unsigned char*>(embedding_.raw);
+    kernels::widenWeights(embedding_.format, base + id * d * 2, d, 1, d, out);
+}
+
+FloatRows Dense::storedRowsWidened(long r0, long count) const
+{
+    const long cols = storedCols();
+    FloatRows rows(count, cols);
+    const std::size_t size = format == kernels::WeightFormat::F32 ? sizeof(float) : 2;
+    const auto* base = static_cast<const unsigned char*>(elements());
+    kernels::widenWeights(format, base + static_cast<std::size_t>(r0 * cols) * size, cols, count,
+                          cols, rows.data());
+    return rows;
+}
 
 attn::Status Model::load(const std::string& folder, Model& out)
 {
@@ -99,8 +133,10 @@ attn::Status Model::load(const std::string& folder, Model& out)
         m.folder_ = folder;
         ATTN_TRY(readConfig((dir / "config.json").string(), m.config_));
         if (m.config_.family == Family::Decoder) {
-            ATTN_TRY(
-                loadDecoder(folder, m.config_, m.shards_, m.word_, m.output_, m.norm_, m.layers_));
+            ATTN_TRY(loadDecoder(folder, m.config_,
+                                 DecoderWeights{m.shards_, m.widened_, m.embedding_, m.outputLayer_,
+                                                m.norm_, m.layers_}));
+            m.word_ = m.embedding_.weight;
             out = std::move(m);
             return {};
         }
@@ -115,18 +151,21 @@ attn::Status Model::load(const std::string& folder, Model& out)
         }
         ATTN_TRY(SafetensorsFile::open(weights, m.shards_.front()));
         const ModelConfig& c = m.config_;
+        const float* output = nullptr;
         if (c.family == Family::Gpt2) {
             const Binder b(m.shards_.front(),
                            m.shards_.front().find("transformer.wte.weight") ? "transformer." : "");
-            ATTN_TRY(bindGpt2(b, c, m.word_, m.position_, m.output_, m.norm_, m.layers_));
+            ATTN_TRY(bindGpt2(b, c, m.word_, m.position_, output, m.norm_, m.layers_));
         } else {
             const Binder b(
                 m.shards_.front(),
                 m.shards_.front().find("bert.embeddings.word_embeddings.weight") ? "bert." : "");
             ATTN_TRY(bindBert(b, c, m.word_, m.position_, m.tokenType_, m.norm_, m.layers_));
             ATTN_TRY(bindMlm(m.shards_.front(), c, m.word_, m.mlm_));
-            m.output_ = m.mlm_.present ? m.mlm_.decoder : m.word_;
+            output = m.mlm_.present ? m.mlm_.decoder : m.word_;
         }
+        m.embedding_ = floatTable(m.word_, c);
+        m.outputLayer_ = floatTable(output, c);
         out = std::move(m);
         return {};
     } catch (const std::bad_alloc&) {

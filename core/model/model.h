@@ -27,11 +27,13 @@
 //          (qwen3), layers.{i}.mlp.gate_proj and up_proj [I, d], down_proj [d, I]. One
 //          model.safetensors, or the shards model.safetensors.index.json maps the names to.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "core/kernels/weight_format.h"
 #include "core/model/config.h"
 #include "core/model/safetensors.h"
 #include "core/status.h"
@@ -42,19 +44,29 @@ using ConstRowMap =
     Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
                Eigen::Unaligned>;
 using ConstVecMap = Eigen::Map<const Eigen::VectorXf, Eigen::Unaligned>;
+using FloatRows = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // y = x W + b with W stored [in, out] (GPT-2 Conv1D) or [out, in] (nn.Linear, outByIn).
+// W is F32 (weight) or, in a decoder's checkpoint, F16 or BF16 kept as stored in the mapping
+// (weight null; raw and format): kernels::gemmWeights widens it as it reads it. The bias is
+// always float.
 struct Dense {
     const float* weight = nullptr;
+    const void* raw = nullptr;  // W's elements in `format`; null means `weight`, F32
+    kernels::WeightFormat format = kernels::WeightFormat::F32;
     const float* bias = nullptr;
     long in = 0;
     long out = 0;
     bool outByIn = false;
 
-    [[nodiscard]] ConstRowMap stored() const
+    [[nodiscard]] long storedRows() const { return outByIn ? out : in; }
+    [[nodiscard]] long storedCols() const { return outByIn ? in : out; }
+    [[nodiscard]] const void* elements() const
     {
-        return outByIn ? ConstRowMap(weight, out, in) : ConstRowMap(weight, in, out);
+        return raw != nullptr ? raw : static_cast<const void*>(weight);
     }
+    // The stored rows [r0, r0 + count) as floats (widened when W is half-precision).
+    [[nodiscard]] FloatRows storedRowsWidened(long r0, long count) const;
     [[nodiscard]] ConstVecMap b() const { return ConstVecMap(bias, out); }
 };
 
@@ -100,10 +112,17 @@ public:
     [[nodiscard]] const std::vector<SafetensorsFile>& shards() const { return shards_; }
     [[nodiscard]] bool loaded() const { return !layers_.empty(); }
 
+    // GPT-2 and BERT: the float table [V, d]. Decoders may keep theirs in F16 or BF16: read
+    // them with embeddingRow() and outputLayer().
     [[nodiscard]] ConstRowMap wordEmbeddings() const
     {
         return ConstRowMap(word_, config_.vocab, config_.width);
     }
+    // Token `id`'s embedding, widened to float when stored in half precision: width floats.
+    void embeddingRow(long id, float* out) const;
+    // The language-model head's matrix [V, d], outByIn, without a bias: lm_head, GPT-2's tied
+    // wte, BERT's MLM decoder (its bias is MlmHead::bias) or a decoder's tied embeddings.
+    [[nodiscard]] const Dense& outputLayer() const { return outputLayer_; }
     [[nodiscard]] ConstRowMap positionEmbeddings() const
     {
         return ConstRowMap(position_, config_.positions, config_.width);
@@ -112,10 +131,6 @@ public:
     [[nodiscard]] ConstRowMap tokenTypeEmbeddings() const
     {
         return ConstRowMap(tokenType_, config_.typeVocab, config_.width);
-    }
-    [[nodiscard]] ConstRowMap outputEmbeddings() const
-    {
-        return ConstRowMap(output_, config_.vocab, config_.width);
     }
     // GPT-2: ln_f; BERT: embeddings.LayerNorm; decoders: the final RMSNorm.
     [[nodiscard]] const Norm& embeddingOrFinalNorm() const { return norm_; }
@@ -136,7 +151,9 @@ private:
     const float* word_ = nullptr;
     const float* position_ = nullptr;
     const float* tokenType_ = nullptr;
-    const float* output_ = nullptr;
+    Dense embedding_;
+    Dense outputLayer_;
+    std::vector<std::unique_ptr<float[]>> widened_;  // half-precision norms and biases as float
     Norm norm_;
     std::vector<LayerWeights> layers_;
     MlmHead mlm_;

@@ -3,10 +3,12 @@
 // Binding a checkpoint's tensors to a Model's weights by their Hugging Face names (model.cpp
 // for GPT-2 and BERT, model_decoder.cpp for the Llama family). Internal to core/model.
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/kernels/gemm.h"
 #include "core/model/model.h"
 
 namespace attn::model {
@@ -26,8 +28,12 @@ public:
         : files_{&file}, prefix_(std::move(prefix))
     {
     }
-    Binder(std::vector<const SafetensorsFile*> files, std::string prefix)
-        : files_(std::move(files)), prefix_(std::move(prefix))
+    // `widened` (if given) receives float copies of the F16 / BF16 tensors bound with bind(),
+    // for files opened with widenHalf = false: norms and biases, small beside the matrices that
+    // bindMatrix() leaves in the mapping.
+    Binder(std::vector<const SafetensorsFile*> files, std::string prefix,
+           std::vector<std::unique_ptr<float[]>>* widened = nullptr)
+        : files_(std::move(files)), prefix_(std::move(prefix)), widened_(widened)
     {
     }
 
@@ -45,11 +51,38 @@ public:
         if (t->shape != want)
             return attn::failure(attn::StatusCode::TensorShape, in->path(), t->name,
                                  "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
-        if (t->data == nullptr)
-            return attn::failure(
-                attn::StatusCode::UnsupportedDtype, in->path(), t->name,
-                "dtype " + t->dtype + " cannot be used as weights (F32, F16, BF16)");
-        out = t->data;
+        if (t->data != nullptr) {
+            out = t->data;
+            return {};
+        }
+        kernels::WeightFormat format{};
+        if (widened_ == nullptr || !halfFormat(*t, format)) return unsupported(*in, *t);
+        const long count = static_cast<long>(t->elementCount());
+        auto copy = std::make_unique<float[]>(static_cast<std::size_t>(count));
+        kernels::widenWeights(format, t->raw, count, 1, count, copy.get());
+        out = copy.get();
+        widened_->push_back(std::move(copy));
+        return {};
+    }
+
+    // A weight matrix of shape `want`: F32 as `weight`, F16 / BF16 left as stored (raw, format).
+    attn::Status bindMatrix(const std::string& name, const std::vector<std::int64_t>& want,
+                            Dense& d) const
+    {
+        const SafetensorsFile* in = nullptr;
+        const TensorInfo* t = lookup(name, in);
+        if (t == nullptr)
+            return attn::failure(attn::StatusCode::MissingTensor, path(), prefix_ + name,
+                                 "missing from the checkpoint");
+        if (t->shape != want)
+            return attn::failure(attn::StatusCode::TensorShape, in->path(), t->name,
+                                 "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
+        d.weight = t->data;
+        d.raw = nullptr;
+        d.format = kernels::WeightFormat::F32;
+        if (t->data != nullptr) return {};
+        if (!halfFormat(*t, d.format)) return unsupported(*in, *t);
+        d.raw = t->raw;
         return {};
     }
 
@@ -86,7 +119,7 @@ public:
         d.bias = nullptr;
         const std::vector<std::int64_t> shape =
             outByIn ? std::vector<std::int64_t>{out, in} : std::vector<std::int64_t>{in, out};
-        if (attn::Status s = bind(base + ".weight", shape, d.weight); !s.ok()) return s;
+        if (attn::Status s = bindMatrix(base + ".weight", shape, d); !s.ok()) return s;
         if (!withBias) return {};
         return bind(base + ".bias", {out}, d.bias);
     }
@@ -98,6 +131,24 @@ public:
     }
 
 private:
+    static bool halfFormat(const TensorInfo& t, kernels::WeightFormat& format)
+    {
+        if (t.raw == nullptr) return false;
+        if (t.dtype == "F16")
+            format = kernels::WeightFormat::F16;
+        else if (t.dtype == "BF16")
+            format = kernels::WeightFormat::BF16;
+        else
+            return false;
+        return true;
+    }
+
+    static attn::Status unsupported(const SafetensorsFile& in, const TensorInfo& t)
+    {
+        return attn::failure(attn::StatusCode::UnsupportedDtype, in.path(), t.name,
+                             "dtype " + t.dtype + " cannot be used as weights (F32, F16, BF16)");
+    }
+
     [[nodiscard]] const TensorInfo* lookup(const std::string& name,
                                            const SafetensorsFile*& in) const
     {
@@ -116,12 +167,22 @@ private:
 
     std::vector<const SafetensorsFile*> files_;
     std::string prefix_;
+    std::vector<std::unique_ptr<float[]>>* widened_ = nullptr;
+};
+
+// What loadDecoder fills in.
+struct DecoderWeights {
+    std::vector<SafetensorsFile>& shards;
+    std::vector<std::unique_ptr<float[]>>& widened;  // norms and biases stored F16 / BF16
+    Dense& embedding;                                // [V, d], outByIn
+    Dense& output;                                   // lm_head, or the embedding when tied
+    Norm& finalNorm;
+    std::vector<LayerWeights>& layers;
 };
 
 // Opens the decoder's weights (model.safetensors, or the shards that
 // model.safetensors.index.json lists) into `shards` and binds them into the model's fields.
-attn::Status loadDecoder(const std::string& folder, const ModelConfig& c,
-                         std::vector<SafetensorsFile>& shards, const float*& word,
-                         const float*& output, Norm& finalNorm, std::vector<LayerWeights>& layers);
+// F16 and BF16 matrices stay in the mapping, read by kernels::gemmWeights as they are stored.
+attn::Status loadDecoder(const std::string& folder, const ModelConfig& c, DecoderWeights out);
 
 }  // namespace attn::model

@@ -59,6 +59,10 @@ attn::Status readIndex(const std::filesystem::path& index, std::vector<std::stri
     return {};
 }
 
+// A BF16 checkpoint widened to float at open would take twice its size in memory: the matrices
+// stay in the mapping instead, and the kernels widen them as they read them.
+constexpr SafetensorsOptions kKeepHalf{.widenHalf = false};
+
 attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>& shards)
 {
     const std::filesystem::path dir(folder);
@@ -68,7 +72,7 @@ attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>&
     shards.clear();
     if (std::filesystem::exists(single, ec)) {
         shards.emplace_back();
-        return SafetensorsFile::open(single.string(), shards.back());
+        return SafetensorsFile::open(single.string(), shards.back(), kKeepHalf);
     }
     if (!std::filesystem::exists(index, ec)) {
         shards.emplace_back();
@@ -84,7 +88,7 @@ attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>&
     ATTN_TRY(readIndex(index, files, where));
     for (const std::string& f : files) {
         shards.emplace_back();
-        ATTN_TRY(SafetensorsFile::open((dir / f).string(), shards.back()));
+        ATTN_TRY(SafetensorsFile::open((dir / f).string(), shards.back(), kKeepHalf));
     }
     for (const auto& [name, file] : where) {
         const auto pos =
@@ -98,26 +102,30 @@ attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>&
 
 }  // namespace
 
-attn::Status loadDecoder(const std::string& folder, const ModelConfig& c,
-                         std::vector<SafetensorsFile>& shards, const float*& word,
-                         const float*& output, Norm& finalNorm, std::vector<LayerWeights>& layers)
+attn::Status loadDecoder(const std::string& folder, const ModelConfig& c, DecoderWeights out)
 {
+    std::vector<SafetensorsFile>& shards = out.shards;
     if (attn::Status s = openShards(folder, shards); !s.ok()) {
         if (shards.empty()) shards.emplace_back();
         return s;
     }
     std::vector<const SafetensorsFile*> files;
     for (const SafetensorsFile& f : shards) files.push_back(&f);
-    const Binder b(files, "model.");
+    const Binder b(files, "model.", &out.widened);
+    std::vector<LayerWeights>& layers = out.layers;
     const long d = c.width;
     const long dh = c.headDim();
     const long qWidth = c.heads * dh;
     const long kvWidth = c.kvHeads * dh;
-    ATTN_TRY(b.bind("embed_tokens.weight", {c.vocab, d}, word));
-    ATTN_TRY(b.rmsNorm("norm", d, finalNorm));
-    output = word;
+    out.embedding = Dense();
+    out.embedding.in = d;
+    out.embedding.out = c.vocab;
+    out.embedding.outByIn = true;
+    ATTN_TRY(b.bindMatrix("embed_tokens.weight", {c.vocab, d}, out.embedding));
+    ATTN_TRY(b.rmsNorm("norm", d, out.finalNorm));
+    out.output = out.embedding;
     if (b.has("lm_head.weight") || !c.tieWordEmbeddings)
-        ATTN_TRY(b.bind("lm_head.weight", {c.vocab, d}, output));
+        ATTN_TRY(b.bindMatrix("lm_head.weight", {c.vocab, d}, out.output));
     // Layer by layer as the checkpoint backs them (num_hidden_layers is only a number).
     layers.clear();
     for (long i = 0; i < c.layers; ++i) {

@@ -33,7 +33,7 @@ bool headSession(const HeadSource& source, int layer, int head, Session& out, QS
     Session session;
     session.input = attn::model::headInput(model, slice);
     session.targetTokens = source.labels;
-    session.dModel = static_cast<int>(model.config().width);
+    session.dModel = static_cast<int>(session.input.modelDim());
     session.dAdditive = kAdditiveWidth;
     session.seed = 1;
     // The model has no additive scorer; one drawn from the seed lets the switch be tried.

@@ -223,10 +223,13 @@ bool readProvenance(Reader& r, const Json& v, ModelProvenance& out)
         return r.fail(
             member(path, "safetensors_sha256"),
             SessionReaderTr::tr("should be 64 lower-case hexadecimal digits (a SHA-256)."));
-    if (p.modelType != QLatin1String("gpt2") && p.modelType != QLatin1String("bert"))
-        return r.fail(
-            member(path, "model_type"),
-            SessionReaderTr::tr("is \"%1\"; it should be \"gpt2\" or \"bert\".").arg(p.modelType));
+    static const QStringList types{QStringLiteral("gpt2"),  QStringLiteral("bert"),
+                                   QStringLiteral("llama"), QStringLiteral("mistral"),
+                                   QStringLiteral("qwen2"), QStringLiteral("qwen3")};
+    if (!types.contains(p.modelType))
+        return r.fail(member(path, "model_type"),
+                      SessionReaderTr::tr("is \"%1\"; it should be one of %2.")
+                          .arg(p.modelType, types.join(QStringLiteral(", "))));
     p.layer = static_cast<int>(layer);
     p.head = static_cast<int>(head);
     out = std::move(p);

@@ -164,13 +164,13 @@ const std::vector<BadSessionFile> kBadFiles = {
              r[QLatin1String("provenance")] =
                  QJsonObject{{QStringLiteral("model_folder"), QStringLiteral("/models/x")},
                              {QStringLiteral("safetensors_sha256"), QString(64, QLatin1Char('a'))},
-                             {QStringLiteral("model_type"), QStringLiteral("llama")},
+                             {QStringLiteral("model_type"), QStringLiteral("t5")},
                              {QStringLiteral("layer"), 0},
                              {QStringLiteral("head"), 0},
                              {QStringLiteral("text"), QStringLiteral("hi")}};
          });
      },
-     "provenance.model_type", "\"gpt2\" or \"bert\""},
+     "provenance.model_type", "gpt2, bert, llama, mistral, qwen2, qwen3"},
     {"missing_field",
      [] {
          return edited([](QJsonObject& r) {
