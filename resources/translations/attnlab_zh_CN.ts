@@ -3645,10 +3645,6 @@ measuring…</source>
         <translation>应为 64 个小写十六进制数字（一个 SHA-256）。</translation>
     </message>
     <message>
-        <source>is &quot;%1&quot;; it should be &quot;gpt2&quot; or &quot;bert&quot;.</source>
-        <translation>是“%1”；应为“gpt2”或“bert”。</translation>
-    </message>
-    <message>
         <source>cannot be saved: the session would take %1 MiB, more than the %2 MiB a session file may hold.</source>
         <translation>无法保存：会话将占 %1 MiB，超过会话文件最多能容纳的 %2 MiB。</translation>
     </message>
