@@ -159,7 +159,12 @@ int gemmBench(int reps)
         for (float& v : bias) v = dist(gen);
         attn::model::FloatMatrix x(s.n, s.in);
         for (long i = 0; i < x.size(); ++i) x.data()[i] = dist(gen);
-        const attn::model::Dense dense{w.data(), bias.data(), s.in, s.out, s.outByIn};
+        attn::model::Dense dense;
+        dense.weight = w.data();
+        dense.bias = bias.data();
+        dense.in = s.in;
+        dense.out = s.out;
+        dense.outByIn = s.outByIn;
         const double flops =
             2.0 * static_cast<double>(s.n) * static_cast<double>(s.in) * static_cast<double>(s.out);
         for (const int threads : {1, 2}) {

@@ -21,6 +21,7 @@
 
 #include "core/model/head_edit.h"
 #include "core/model/head_slice.h"
+#include "support/decoder_folder.h"
 #include "support/model_folder.h"
 #include "ui/document/document.h"
 #include "ui/model/model_document.h"
@@ -315,6 +316,53 @@ TEST(HeadLink, BertHeadsAttendBothWaysAndCarryTheirEditsToTheMaskedPrediction)
     for (const ModelGuess& g : linked->predictions.front().top)
         moved = std::max(moved, std::abs(g.probability - g.before));
     EXPECT_GT(moved, 1e-6);
+}
+
+// A Qwen3 head (grouped keys, rotary positions, q/k norms): the session carries the rotation,
+// the workbench's map is the model's, it saves as version 3 and attaches again when opened.
+TEST(HeadLink, ARotaryHeadComesWithItsRotationAndSavesAndAttachesAgain)
+{
+    Bench b;
+    b.folder = test::qwen3Folder(b.dir);
+    b.workbench = std::make_unique<MainWindow>();
+    b.workbench->show();
+    b.model = std::make_unique<ModelWindow>();
+    ModelWindowDialogs d;
+    d.warn = [](const QString&, const QString&) {};
+    b.model->setDialogs(d);
+    ASSERT_TRUE(b.model->openFolder(b.folder));
+    b.model->setText(QStringLiteral("它是一只动物，它很累。"));
+    ASSERT_TRUE(settled(b.model->document()));
+    ASSERT_TRUE(b.model->document()->openInWorkbench(1, 3));
+    b.link()->flush();
+    const Session& s = b.doc()->session();
+    ASSERT_TRUE(s.provenance.has_value());
+    EXPECT_EQ(s.provenance->modelType, QStringLiteral("qwen3"));
+    ASSERT_TRUE(s.input.rope.has_value());
+    EXPECT_EQ(*s.input.rope, b.model->document()->loaded()->model.config().rope);
+    EXPECT_EQ(s.input.mode, attn::Mode::Causal);
+    const auto run = b.model->document()->snapshot();
+    EXPECT_LE(worst(run->result.layers[1].attention[3], b.doc()->result().heads[0].weights), 1e-5);
+    ASSERT_TRUE(b.link()->active()) << b.link()->mismatch().toStdString();
+    // Doubling a key there moves the model's prediction.
+    ASSERT_TRUE(b.doc()->editVector({attn::Role::Key, 0, 1, 2.0, {}}));
+    b.link()->flush();
+    ASSERT_TRUE(b.link()->snapshot());
+    double moved = 0.0;
+    for (const ModelGuess& g : b.link()->snapshot()->predictions.front().top)
+        moved = std::max(moved, std::abs(g.probability - g.before));
+    EXPECT_GT(moved, 1e-6);
+
+    const QString path = b.dir.filePath(QStringLiteral("rope-head.attnlab.json"));
+    SessionFile file;
+    file.session = b.doc()->session();
+    FileError error;
+    ASSERT_TRUE(writeSessionFile(path, file, error)) << error.message().toStdString();
+    MainWindow other;
+    ASSERT_TRUE(other.openFile(path) && other.fileActions()->waitForOpen());
+    EXPECT_EQ(other.document()->session().input.rope, s.input.rope);
+    other.headLink()->flush();
+    EXPECT_TRUE(other.headLink()->active());
 }
 
 }  // namespace

@@ -202,7 +202,12 @@ TEST(Gemm, ApplyDenseAgreesWithEigensProduct)
         const auto bias = randomValues(static_cast<std::size_t>(out), 5);
         const auto xs = randomValues(static_cast<std::size_t>(n * in), 6);
         const FloatMatrix x = Eigen::Map<const FloatMatrix>(xs.data(), n, in);
-        const Dense dense{w.data(), bias.data(), in, out, outByIn};
+        Dense dense;
+        dense.weight = w.data();
+        dense.bias = bias.data();
+        dense.in = in;
+        dense.out = out;
+        dense.outByIn = outByIn;
         FloatMatrix ours, eigen;
         applyDense(x, dense, ours);
         applyDenseEigen(x, dense, eigen);

@@ -14,17 +14,13 @@
 namespace attn::model {
 namespace {
 
+using test::decoderFixture;
 using test::json;
 using test::TempDir;
 
 // The bounds: attention within 1e-5, logits within 1e-4 of float64, top-10 identical.
 constexpr double kDecoderAttentionTolerance = 1e-5;
 constexpr double kDecoderLogitTolerance = 1e-4;
-
-std::filesystem::path decoderFixture(const std::string& name)
-{
-    return test::modelFixture(name).parent_path().parent_path() / "decoders" / name;
-}
 
 struct DecoderAgreement {
     double attention = INFINITY;
@@ -263,7 +259,11 @@ TEST(DecoderCheckpoint, ShardedModel_ListsEveryShard)
     EXPECT_EQ(model.shards().size(), 2u);
     EXPECT_EQ(model.config().family, Family::Decoder);
     EXPECT_FALSE(model.config().tieWordEmbeddings);
-    EXPECT_NE(model.outputEmbeddings().data(), model.wordEmbeddings().data());
+    EXPECT_NE(model.outputLayer().elements(), model.layers().front().q.elements());
+    float first = 0.0f;
+    model.embeddingRow(0, &first);  // F16 rows widened on the way
+    EXPECT_TRUE(std::isfinite(first));
+    EXPECT_EQ(model.outputLayer().format, kernels::WeightFormat::F16);
 }
 
 }  // namespace

@@ -17,14 +17,10 @@
 namespace attn::model {
 namespace {
 
+using test::decoderFixture;
 using test::json;
 
-constexpr double kMapTolerance = 1e-5;  // the workbench (double) against the model (float)
-
-std::filesystem::path decoderFixture(const std::string& name)
-{
-    return test::modelFixture(name).parent_path().parent_path() / "decoders" / name;
-}
+constexpr double kDecoderMapTolerance = 1e-5;  // the workbench (double) against the model (float)
 
 struct OpenedDecoder {
     Model model;
@@ -73,7 +69,7 @@ TEST_P(DecoderSlices, EveryHeadsWorkbenchMap_IsTheModelsWithin1e5)
             worst = std::max(worst,
                              (result.heads[0].weights - want.cast<double>()).cwiseAbs().maxCoeff());
         }
-    EXPECT_LT(worst, kMapTolerance) << GetParam();
+    EXPECT_LT(worst, kDecoderMapTolerance) << GetParam();
     std::printf("[ figures  ] %s: workbench against model %.2g\n", GetParam(), worst);
 }
 
@@ -104,7 +100,7 @@ TEST_P(DecoderSlices, AKeyEditCarriedBack_EqualsTheSameEditInTheModel)
     ASSERT_TRUE(runEdited(r.model, r.before, edits, r.options, edited).ok());
     const FloatMatrix& modelMap =
         edited.layers[static_cast<std::size_t>(layer)].attention[static_cast<std::size_t>(head)];
-    EXPECT_LT((o.weights - modelMap).cwiseAbs().maxCoeff(), kMapTolerance);
+    EXPECT_LT((o.weights - modelMap).cwiseAbs().maxCoeff(), kDecoderMapTolerance);
     EXPECT_GT(
         (o.weights -
          r.before.layers[static_cast<std::size_t>(layer)].attention[static_cast<std::size_t>(head)])

@@ -32,6 +32,12 @@ inline fs::path modelFixture(const std::string& name)
     return fs::path(ATTNLAB_FIXTURE_DIR) / "models" / name;
 }
 
+// The Llama-family checkpoints of tests/reference/make_decoder_fixtures.py.
+inline fs::path decoderFixture(const std::string& name)
+{
+    return fs::path(ATTNLAB_FIXTURE_DIR) / "decoders" / name;
+}
+
 class TempDir {
 public:
     TempDir()
