@@ -201,11 +201,7 @@ void printDecoderParts(const model::Model& m, long n, int reps)
         }
         {
             Timer _(t["logits"]);
-            model::Dense head;
-            head.weight = m.outputEmbeddings().data();
-            head.in = d;
-            head.out = c.vocab;
-            head.outByIn = true;
+            const model::Dense& head = m.outputLayer();
             FloatMatrix last = normed.bottomRows(1), logits;
             model::applyDense(last, head, logits);
         }
@@ -295,11 +291,7 @@ void printParts(const model::Model& m, long n, int reps)
         }
         {
             Timer _(t["logits"]);
-            model::Dense decoder;
-            decoder.weight = m.outputEmbeddings().data();
-            decoder.in = d;
-            decoder.out = c.vocab;
-            decoder.outByIn = true;
+            const model::Dense& decoder = m.outputLayer();
             FloatMatrix logits;
             model::applyDense(last, decoder, logits);
         }
