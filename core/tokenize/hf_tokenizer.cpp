@@ -87,6 +87,7 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
     if (!model.contains("vocab") || !model["vocab"].is_object())
         return fail("model.vocab: missing or not an object of token: id");
     long long maxId = -1;
+    t.vocab_.reserve(model["vocab"].size());
     for (const auto& [piece, id] : model["vocab"].items()) {
         if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() >= kMaxId)
             return fail("model.vocab[\"" + piece + "\"]: the id must be an integer from 0 to " +
@@ -184,29 +185,32 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
         return fail("model.merges: missing or not a list");
     const json& merges = model["merges"];
     t.merges_.reserve(merges.size());
+    std::string joined;  // left + right, one buffer for all 150,000 merges
     for (std::size_t k = 0; k < merges.size(); ++k) {
         const json& m = merges[k];
-        std::string left, right;
+        std::string_view left, right;
         if (m.is_string()) {
-            const std::string s = m.get<std::string>();
+            const std::string& s = m.get_ref<const std::string&>();
             const std::size_t space = s.find(' ');
             if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
                 return fail(listPath("model.merges", k) + ": \"" + s +
                             "\" is not two tokens separated by one space");
-            left = s.substr(0, space);
-            right = s.substr(space + 1);
+            left = std::string_view(s).substr(0, space);
+            right = std::string_view(s).substr(space + 1);
         } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-            left = m[0].get<std::string>();
-            right = m[1].get<std::string>();
+            left = m[0].get_ref<const std::string&>();
+            right = m[1].get_ref<const std::string&>();
         } else {
             return fail(listPath("model.merges", k) + ": must be \"a b\" or [\"a\", \"b\"]");
         }
+        joined.assign(left);
+        joined += right;
         const auto l = t.vocab_.find(left);
         const auto r = t.vocab_.find(right);
-        const auto both = t.vocab_.find(left + right);
+        const auto both = t.vocab_.find(std::string_view(joined));
         if (l == t.vocab_.end() || r == t.vocab_.end() || both == t.vocab_.end())
-            return fail(listPath("model.merges", k) + ": \"" + left + "\", \"" + right +
-                        "\" or their merge is not in model.vocab");
+            return fail(listPath("model.merges", k) + ": \"" + std::string(left) + "\", \"" +
+                        std::string(right) + "\" or their merge is not in model.vocab");
         t.merges_.try_emplace(pairKey(l->second, r->second),
                               Merge{static_cast<int>(k), both->second});
     }

@@ -90,7 +90,15 @@ private:
     void bpe(const std::string& piece, std::vector<int>& ids) const;
 
     // The model.
-    std::unordered_map<std::string, int> vocab_;
+    // Looked up by string_view too (the merges' halves, without a copy each).
+    struct PieceHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept
+        {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    std::unordered_map<std::string, int, PieceHash, std::equal_to<>> vocab_;
     std::vector<std::string> pieces_;  // id -> string (added tokens included)
     struct Merge {
         int rank;

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "core/io/atomic_file.h"
+#include "core/kernels/gemm.h"
 #include "core/train/gpt2_export.h"
 
 namespace attn::gpt2 {
@@ -259,6 +260,9 @@ std::string ModelRun::trainingJson(const std::string& command, double seconds) c
                      {"precision", s.precision == Precision::Float ? "float32" : "float64"},
                      {"betas", {0.9, 0.999}},
                      {"eps", 1e-8}};
+    // The losses are bit for bit those of another run on the same kernel path only: the AVX2
+    // and AVX-512 products round differently (the first 50 of the Tang model's agree to 3e-9).
+    j["gemm_path"] = kernels::gemmPathName(kernels::gemmPath());
     j["seconds"] = seconds;
     j["step_seconds"] = stepSeconds_;
     j["steps_done"] = trainer_.steps();
