@@ -25,10 +25,12 @@
 #   PARTS=1            ours with --parts once per model, after the rounds (OMP_WAIT_POLICY=PASSIVE,
 #                      as the long pass)
 #   LONG_SHAPE=smollm2-135m LONG_TOKENS=4096   one forward of ours at that length in a process of
-#                      its own (time and peak RSS); LONG_TOKENS=0 skips it. Every map is kept, so
-#                      it needs layers x heads x n^2 x 4 bytes (17 GiB for SmolLM2 at 4,096):
-#                      it is skipped when MemAvailable is short of that plus 2 GiB, and runs under
-#                      ulimit -v so that it fails alone rather than starving the machine
+#                      its own (time and peak RSS), its maps pooled as the model window keeps
+#                      them from 1,024 tokens on (--pool-above 1024: 512 x 512 cells per head, and
+#                      each layer's queries and keys); LONG_TOKENS=0 skips it. It runs under
+#                      ulimit -v so that it fails alone rather than starving the machine. The
+#                      window's own figure (text to painted model view, every head enlarged) is
+#                      attnlab-bench model DIR --long N (docs/PERFORMANCE.md)
 #   JOBS=1             build parallelism (the build runs under nice -n 15)
 #   BUILD_DIR=...      default <repo>/build-bench
 #   QUIET_WAIT=0       seconds to wait (at most) for the 1-minute load average to fall below 0.7
@@ -130,15 +132,19 @@ if [[ "$LONG_TOKENS" != 0 ]]; then
     ckpt="$(folder "$LONG_SHAPE")"
     [[ -f "$ckpt/config.json" ]] || "$PY" "$ROOT/bench/make_decoder_checkpoint.py" "$ckpt" \
         --shape "$LONG_SHAPE" --dtype "$DTYPE" >&2
-    # Every map kept (4-byte floats), the heads' scratch of one layer (scores, scaled, mask), the
-    # weights widened to float and the file's pages.
+    # Pooled maps (512 x 512 floats a head), every layer's input and queries and keys, a layer's
+    # projections and MLP scratch, and the file's pages.
     need_kb=$("$PY" - "$ckpt" "$LONG_TOKENS" <<'EOF'
 import json, os, sys
 cfg = json.load(open(os.path.join(sys.argv[1], "config.json")))
 n, layers, heads = int(sys.argv[2]), cfg["num_hidden_layers"], cfg["num_attention_heads"]
+d, kv = cfg["hidden_size"], cfg.get("num_key_value_heads", heads)
+dh = cfg.get("head_dim") or d // heads
 size = sum(os.path.getsize(os.path.join(sys.argv[1], f)) for f in os.listdir(sys.argv[1])
            if f.endswith(".safetensors"))
-print(int((layers * heads * n * n * 4 + heads * n * n * 9 + 3 * size) / 1024))
+kept = layers * (heads * 512 * 512 + n * (d + (heads + kv) * dh)) * 4
+scratch = n * (4 * d + 3 * cfg["intermediate_size"] + 3 * heads * dh) * 4
+print(int((kept + scratch + size) / 1024))
 EOF
 )
     avail_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
@@ -151,7 +157,7 @@ EOF
             log "$LONG_SHAPE at $LONG_TOKENS tokens (load $(load)): one forward, needs about $((need_kb / 1024)) MiB"
             if ! (ulimit -v $((avail_kb - 1024 * 1024)) &&
                   OMP_NUM_THREADS="$THREADS" OMP_WAIT_POLICY=PASSIVE "$BENCH" "$ckpt" \
-                      --tokens "$LONG_TOKENS" --reps 1 --warmup 0); then
+                      --tokens "$LONG_TOKENS" --reps 1 --warmup 0 --pool-above 1024); then
                 echo "RESULT {\"what\": \"failed\", \"why\": \"the pass failed under a $(((avail_kb - 1024 * 1024) / 1024)) MiB address-space limit\"}"
             fi
         fi

@@ -21,7 +21,9 @@ Writes OUT_DIR/config.json and OUT_DIR/model.safetensors (or --shards N files
 model-0000i-of-0000N.safetensors and model.safetensors.index.json, as save_pretrained names
 them). Qwen shapes also get Qwen3's tokenizer.json and tokenizer_config.json, unpacked from
 tests/reference/tokenizers/hf/qwen3.tar.xz; SmolLM2's tokenizer is not in the repository, so
-that folder has none (the benchmark feeds ids directly). Do not commit the output.
+that folder gets Mistral's (tests/reference/tokenizers/hf/mistral.tar.xz), whose ids all fall
+inside SmolLM2's vocabulary: the model window reads text with it (the forward benchmark feeds
+ids directly). Do not commit the output.
 
 Weights: every Linear and the embedding normal with std 0.02, every RMSNorm weight (and
 Qwen3's q_norm / k_norm) 1: the residual stream grows slowly and stays finite over 28 layers.
@@ -72,7 +74,12 @@ TINY_QWEN3 = dict(QWEN3_0_6B, head_dim=16, hidden_size=64, intermediate_size=128
                   num_key_value_heads=2)
 
 SHAPES = {"qwen3-0.6b": QWEN3_0_6B, "smollm2-135m": SMOLLM2_135M, "tiny-qwen3": TINY_QWEN3}
-TOKENIZERS = {"qwen3-0.6b": QWEN3_TOKENIZER, "tiny-qwen3": QWEN3_TOKENIZER}
+MISTRAL_TOKENIZER = os.path.join(HERE, "..", "tests", "reference", "tokenizers", "hf",
+                                 "mistral.tar.xz")
+# SmolLM2's own tokenizer is not in the repository: Mistral's (32,000 ids, all inside SmolLM2's
+# 49,152) stands in, so that the model window can read text with that shape.
+TOKENIZERS = {"qwen3-0.6b": QWEN3_TOKENIZER, "tiny-qwen3": QWEN3_TOKENIZER,
+              "smollm2-135m": MISTRAL_TOKENIZER}
 STORED = {"bf16": ("BF16", "bfloat16", 2), "f32": ("F32", "float32", 4)}
 BLOCK_FLOATS = 1 << 24  # rows drawn at once: 64 MB of float32
 
@@ -198,7 +205,7 @@ def main():
     params = sum(int(np.prod(shape)) for _, shape, _ in specs)
     print(f"wrote {args.out}: {args.shape}, {params / 1e6:.1f} M parameters, {dtype}, "
           f"{total / 2**20:.0f} MiB in {len(set(plan.values()))} file(s); "
-          + ("tokenizer.json from qwen3.tar.xz" if tokenizer else
+          + (f"tokenizer.json from {os.path.basename(tokenizer)}" if tokenizer else
              "no tokenizer (none is committed for this model: feed ids)"))
 
 

@@ -4,7 +4,7 @@
 // it beside the PyTorch peers (torch_peer.py, torch_decoder_peer.py).
 //
 //   attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] [--warmup 1] [--all-logits]
-//                              [--parts]
+//                              [--parts] [--pool-above N]
 //   attnlab_model_bench --gemm [--reps 9]
 //   attnlab_model_bench --gemm-weights [--reps 9]
 //
@@ -125,7 +125,7 @@ int usage()
 {
     std::fprintf(stderr,
                  "usage: attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] "
-                 "[--warmup 1] [--all-logits] [--parts]\n"
+                 "[--warmup 1] [--all-logits] [--parts] [--pool-above N]\n"
                  "       attnlab_model_bench --gemm [--reps 9]\n"
                  "       attnlab_model_bench --gemm-weights [--reps 9]\n");
     return 2;
@@ -336,6 +336,7 @@ int main(int argc, char** argv)
     int warmup = 1;
     bool allLogits = false;
     bool parts = false;
+    long poolAbove = 0;
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool hasValue = i + 1 < argc;
@@ -349,6 +350,8 @@ int main(int argc, char** argv)
             allLogits = true;
         else if (arg == "--parts")
             parts = true;
+        else if (arg == "--pool-above" && hasValue)
+            poolAbove = std::atol(argv[++i]);
         else
             return usage();
     }
@@ -399,6 +402,7 @@ int main(int argc, char** argv)
 
     attn::model::ForwardOptions options;
     options.allLogits = allLogits;
+    options.poolAbove = poolAbove;  // as the model window keeps a long text's maps
     const long vocab = model.config().vocab;
     attn::model::ForwardResult kept;  // the last pass's traces stay alive for the memory line
     for (const long n : tokens) {
@@ -442,17 +446,15 @@ int main(int argc, char** argv)
         std::fflush(stdout);
         if (parts) attn::bench::printParts(model, n, reps);
     }
-    std::size_t floats = static_cast<std::size_t>(kept.finalHidden.size() + kept.logits.size());
-    for (const attn::model::LayerTrace& t : kept.layers) {
-        floats +=
-            static_cast<std::size_t>(t.hidden.size() + t.normed.size() + t.projections.size());
-        for (const auto& p : t.attention) floats += static_cast<std::size_t>(p.size());
-    }
-    floats += static_cast<std::size_t>(kept.residual.size());
+    std::size_t bytes = attn::model::cachedBytes(kept);
+    for (const attn::model::LayerTrace& t : kept.layers)
+        for (const auto& p : t.attention)
+            bytes += static_cast<std::size_t>(p.size()) * sizeof(float);
     std::printf(
-        "RESULT {\"what\": \"memory\", \"tokens\": %zu, \"result_bytes\": %zu, %s, "
-        "\"peak_rss_kb\": %ld}\n",
-        kept.ids.size(), floats * sizeof(float), json(resident(), "after_forward").c_str(),
-        peakResidentKb());
+        "RESULT {\"what\": \"memory\", \"tokens\": %zu, \"result_bytes\": %zu, "
+        "\"pooled\": %s, %s, \"peak_rss_kb\": %ld}\n",
+        kept.ids.size(), bytes,
+        !kept.layers.empty() && kept.layers.front().isPooled() ? "true" : "false",
+        json(resident(), "after_forward").c_str(), peakResidentKb());
     return 0;
 }

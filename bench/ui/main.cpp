@@ -5,6 +5,7 @@
 //   attnlab-bench ui --model DIR [--text T] [--layers LIST] [--head H] [--steps N]
 //   attnlab-bench ui --train [--seconds S]                     the window while the Trainer trains
 //   attnlab-bench model DIR [--tokens N] [--keys K]            typing into the real-model window
+//   attnlab-bench model DIR --long N                           a long text's first model view
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <QTextStream>
 
 #include "bench/ui/head_benchmark.h"
+#include "bench/ui/model_long_benchmark.h"
 #include "bench/ui/model_typing_benchmark.h"
 #include "bench/ui/slider_benchmark.h"
 #include "bench/ui/train_benchmark.h"
@@ -46,7 +48,9 @@ const char* kUsage =
     "  Trains previous-token in the Trainer dock at full speed and times the\n"
     "  window's frames and the training steps per second.\n"
     "       attnlab-bench model DIR [--tokens N] [--keys K]\n"
-    "  Types into the real model window and times each re-run and repaint.\n";
+    "  Types into the real model window and times each re-run and repaint.\n"
+    "       attnlab-bench model DIR --long N\n"
+    "  Times a text of N tokens to its first model view, then every head's whole map.\n";
 
 int benchUi(const QStringList& args)
 {
@@ -137,17 +141,33 @@ int benchModel(const QStringList& args)
                                     QStringLiteral("n"), QStringLiteral("32"));
     const QCommandLineOption keys(QStringLiteral("keys"), QStringLiteral("Keystrokes to time."),
                                   QStringLiteral("count"), QStringLiteral("20"));
-    parser.addOptions({tokens, keys});
+    const QCommandLineOption longText(
+        QStringLiteral("long"),
+        QStringLiteral("Time a text of this many tokens to its first model view, then every "
+                       "head's whole map, instead of typing."),
+        QStringLiteral("n"));
+    parser.addOptions({tokens, keys, longText});
     parser.process(args);
     if (parser.positionalArguments().size() < 2) {
         qCritical("attnlab-bench model: give a model folder");
         return 2;
     }
+    QTextStream out(stdout);
+    if (parser.isSet(longText)) {
+        attnlab::ModelLongOptions lo;
+        lo.folder = parser.positionalArguments().at(1);
+        lo.tokens = std::max(1, parser.value(longText).toInt());
+        const attnlab::ModelLongResult r = attnlab::runModelLongBenchmark(lo, out);
+        if (!r.error.isEmpty()) {
+            qCritical("attnlab-bench model --long: %s", qUtf8Printable(r.error));
+            return 3;
+        }
+        return 0;
+    }
     attnlab::ModelTypingOptions o;
     o.folder = parser.positionalArguments().at(1);
     o.tokens = std::max(1, parser.value(tokens).toInt());
     o.keys = std::max(1, parser.value(keys).toInt());
-    QTextStream out(stdout);
     const attnlab::ModelTypingResult r = attnlab::runModelTypingBenchmark(o, out);
     if (!r.error.isEmpty()) {
         qCritical("attnlab-bench model: %s", qUtf8Printable(r.error));

@@ -12,6 +12,16 @@ FloatMatrix headAverage(const LayerTrace& layer)
     return sum;
 }
 
+PooledMap pooledHeadAverage(const LayerTrace& layer)
+{
+    PooledMap mean;
+    if (layer.pooled.empty()) return mean;
+    mean = layer.pooled.front();
+    for (std::size_t j = 1; j < layer.pooled.size(); ++j) mean.cells += layer.pooled[j].cells;
+    mean.cells /= static_cast<float>(layer.pooled.size());
+    return mean;
+}
+
 std::vector<FloatMatrix> attentionRollout(const std::vector<FloatMatrix>& averages)
 {
     std::vector<FloatMatrix> rollout;

@@ -18,6 +18,11 @@ namespace attn::model {
 // The mean of the layer's heads (an empty matrix when the layer has none).
 FloatMatrix headAverage(const LayerTrace& layer);
 
+// A pooled layer's (LayerTrace::pooled) heads' pooled cells, averaged: each cell the mean of
+// the heads' largest weights in that block (so not the pooled mean map, which would be
+// smaller wherever the heads' peaks fall apart). Empty for a layer whose maps are whole.
+PooledMap pooledHeadAverage(const LayerTrace& layer);
+
 // R_0 .. R_{L-1}, one n x n matrix per layer, from the layers' head averages.
 std::vector<FloatMatrix> attentionRollout(const std::vector<FloatMatrix>& averages);
 

@@ -113,7 +113,27 @@ attn::Status detail::attendHeads(const ForwardOptions& options, long li, const F
         statuses[static_cast<std::size_t>(j)] =
             mask ? attendProjectedMasked<float>(*mask, scaling, heads[static_cast<std::size_t>(j)])
                  : attendProjected<float>(mode, scaling, heads[static_cast<std::size_t>(j)]);
+    if (attn::Status s = finishHeads(options, li, x, statuses, fresh, heads, concat); !s.ok())
+        return s;
+    trace.pooled.clear();
     trace.attention.resize(static_cast<std::size_t>(h));
+    trace.firstShare.assign(static_cast<std::size_t>(h), 0.0f);
+    for (long j = 0; j < h; ++j) {
+        const auto sj = static_cast<std::size_t>(j);
+        trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
+        if (n > 1)
+            trace.firstShare[sj] = trace.attention[sj].col(0).tail(n - 1).cast<double>().sum() /
+                                   static_cast<double>(n - 1);
+    }
+    return {};
+}
+
+attn::Status detail::finishHeads(const ForwardOptions& options, long li, const FloatMatrix& x,
+                                 const std::vector<Status>& statuses, long fresh,
+                                 std::vector<HeadResultT<float>>& heads, FloatMatrix& concat)
+{
+    const long h = static_cast<long>(heads.size());
+    const long n = x.rows();
     for (long j = 0; j < h; ++j) {
         const auto sj = static_cast<std::size_t>(j);
         const long dh = heads[sj].V.cols();
@@ -133,7 +153,6 @@ attn::Status detail::attendHeads(const ForwardOptions& options, long li, const F
                                      "the output hook changed its shape");
         }
         concat.middleCols(j * dh, dh) = heads[sj].output.bottomRows(fresh);
-        trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
     }
     return {};
 }
@@ -450,9 +469,11 @@ std::size_t cachedBytes(const ForwardResult& r)
 {
     std::size_t floats =
         static_cast<std::size_t>(r.residual.size() + r.finalHidden.size() + r.logits.size());
-    for (const LayerTrace& t : r.layers)
+    for (const LayerTrace& t : r.layers) {
         floats +=
             static_cast<std::size_t>(t.hidden.size() + t.normed.size() + t.projections.size());
+        for (const PooledMap& p : t.pooled) floats += static_cast<std::size_t>(p.cells.size());
+    }
     return floats * sizeof(float);
 }
 

@@ -31,11 +31,28 @@ using FloatMatrix = MatrixT<float>;
 // What a run keeps of one layer. `hidden` is the cache a re-run from this layer starts from
 // (n x d floats per layer); `normed` and `projections` are kept only with
 // ForwardOptions::keepTypingCache (4 n x d more per layer), for forwardReusing.
+// A long decoder run (ForwardOptions::poolAbove) keeps every head's map pooled to screen
+// resolution instead (`pooled`; `attention` is then empty) and the layer's turned queries and
+// keys, from which exactMap() makes any head's map again.
+
+// A map pooled to screen resolution: each cell the largest weight of a block x block square of
+// the map (as the workbench's pyramid pools, so that one strong cell stays visible at any zoom).
+struct PooledMap {
+    long n = 0;         // the map it pools is n x n
+    long block = 1;     // map cells per pooled cell, along each side
+    FloatMatrix cells;  // ceil(n / block) square
+};
+
 struct LayerTrace {
     FloatMatrix hidden;                  // n x d: the residual stream entering the layer
-    FloatMatrix normed;                  // GPT-2 with the typing cache: ln_1(hidden); else empty
-    FloatMatrix projections;             // GPT-2 with the typing cache: [Q | K | V] (n x 3d)
+    FloatMatrix normed;                  // with the typing cache: the attention's input
+    FloatMatrix projections;             // with the typing cache: [Q | K | V] (GPT-2: n x 3d;
+                                         // decoders: turned, n x (h + 2 kv) d_h); a pooled
+                                         // decoder run without it: [Q | K]
     std::vector<FloatMatrix> attention;  // per head, n x n weights (rows sum to 1)
+    std::vector<PooledMap> pooled;       // per head, when the run pooled its maps
+    std::vector<float> firstShare;       // per head: the mean weight queries 1.. put on token 0
+    [[nodiscard]] bool isPooled() const { return attention.empty() && !pooled.empty(); }
 };
 
 struct TokenProbability {
@@ -82,6 +99,12 @@ struct ForwardOptions {
     // take an earlier run's rows: typing costs about one token's pass, for 4 n x d more floats
     // per layer. Off: a layer keeps its input `hidden` only.
     bool keepTypingCache = false;
+    // Decoders: with more tokens than this (> 0), every head's map is kept pooled to at most
+    // poolSide cells a side (LayerTrace::pooled) and never whole, and each layer keeps its
+    // turned queries and keys for exactMap(). 8,192 tokens of Qwen3-0.6B then keep 0.45 GiB of
+    // maps and 2.6 GiB of queries and keys, instead of 112 GiB of maps.
+    long poolAbove = 0;
+    long poolSide = 512;
     HeadHook hook;
     HeadOutputHook outputHook;
     ProgressCallback progress;
@@ -112,8 +135,20 @@ attn::Status forwardFrom(const Model& model, int startLayer, const ForwardOption
 // GPT-2 (the kept copy, or computed again), hidden for BERT. n x d.
 FloatMatrix attentionInput(const Model& model, const ForwardResult& result, int layer);
 
-// Bytes of the floats a run keeps besides the attention maps: the per-layer traces
-// (hidden, and the typing cache when kept), the residual and final hidden states, the logits.
+// Head `head`'s whole map in layer `layer` of `result`: a copy of a kept map, or, in a pooled
+// run, made again from the layer's kept queries and keys (attendCausal: equal to a whole run's
+// map to float rounding). BadLayer for a layer or head outside the run.
+attn::Status exactMap(const Model& model, const ForwardResult& result, int layer, int head,
+                      FloatMatrix& out);
+
+// A decoder head's scaled score q_i . k_j / sqrt(d_h) (turned vectors, as the map is made from),
+// from the layer's kept queries and keys; false when the run kept none or the cell is outside.
+bool headScore(const Model& model, const ForwardResult& result, int layer, int head, long query,
+               long key, float& score);
+
+// Bytes of the floats a run keeps besides its whole attention maps: the per-layer traces
+// (hidden, the typing cache or a pooled run's queries and keys, pooled maps), the residual and
+// final hidden states, the logits.
 std::size_t cachedBytes(const ForwardResult& result);
 
 // Building blocks, exposed for tests: row-wise LayerNorm, activations, and y = x W + b

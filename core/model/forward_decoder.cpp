@@ -121,7 +121,8 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
         trace.normed = normed;
     }
     qkv.bottomRows(fresh) << q, k, v;
-    if (options.keepTypingCache) trace.projections = qkv;
+    const bool pooled = options.poolAbove > 0 && n > options.poolAbove;
+    if (options.keepTypingCache && !pooled) trace.projections = qkv;
 
     heads.resize(static_cast<std::size_t>(h));
     for (long j = 0; j < h; ++j) {
@@ -133,14 +134,30 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
     }
     if (attn::Status s = hookHeads(options, li, n, dh, heads); !s.ok()) return s;
 
-    BoolMatrix window;
-    if (c.slides(li) && c.slidingWindow < n) window = slidingMask(n, c.slidingWindow);
+    const long window = c.slides(li) && c.slidingWindow < n ? c.slidingWindow : 0;
     FloatMatrix concat(fresh, qWidth);
-    if (attn::Status s =
-            attendHeads(options, li, x, Mode::Causal, Scaling::SqrtDk,
-                        window.size() ? &window : nullptr, fresh, heads, trace, concat);
-        !s.ok())
-        return s;
+    if (pooled) {
+        // exactMap() makes maps from what is kept, so it keeps what the heads scored: edited
+        // queries, and edited keys as the first head of each group has them (an edit of a key
+        // acts on its whole group, as withEdits() applies it).
+        if (options.hook)
+            for (long j = 0; j < h; ++j) {
+                const HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
+                qkv.middleCols(j * dh, dh) = hr.Q;
+                if (j % c.groupSize() == 0) qkv.middleCols(qWidth + c.kvHeadOf(j) * dh, dh) = hr.K;
+            }
+        trace.projections = options.keepTypingCache ? qkv : qkv.leftCols(qWidth + kvWidth);
+        if (attn::Status s = attendHeadsPooled(options, li, x, window, fresh, heads, trace, concat);
+            !s.ok())
+            return s;
+    } else {
+        BoolMatrix mask;
+        if (window > 0) mask = slidingMask(n, window);
+        if (attn::Status s = attendHeads(options, li, x, Mode::Causal, Scaling::SqrtDk,
+                                         window > 0 ? &mask : nullptr, fresh, heads, trace, concat);
+            !s.ok())
+            return s;
+    }
 
     FloatMatrix a, m, gate, up, out;
     applyDense(concat, L.attnOut, a);

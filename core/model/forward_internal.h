@@ -36,6 +36,19 @@ attn::Status attendHeads(const ForwardOptions& options, long li, const FloatMatr
                          std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
                          FloatMatrix& concat);
 
+// attendHeads for a long causal run (forward_pooled.cpp): every head's map pooled into
+// trace.pooled (attendCausal), never whole; `window` > 0 is a sliding window.
+attn::Status attendHeadsPooled(const ForwardOptions& options, long li, const FloatMatrix& x,
+                               long window, long fresh, std::vector<HeadResultT<float>>& heads,
+                               LayerTrace& trace, FloatMatrix& concat);
+
+// What attendHeads and attendHeadsPooled do once the heads are weighed (`statuses` one per
+// head): name a head that failed, call the output hook, and join the heads' last `fresh` output
+// rows into `concat`.
+attn::Status finishHeads(const ForwardOptions& options, long li, const FloatMatrix& x,
+                         const std::vector<Status>& statuses, long fresh,
+                         std::vector<HeadResultT<float>>& heads, FloatMatrix& concat);
+
 // One decoder layer (forward_decoder.cpp), with runLayer's contract (forward.cpp): reads x,
 // records it and every head's map in `trace`, leaves the layer's output in x; with `reuse`,
 // only rows from reuse.rows on are computed. `rope` holds the angles of every position of x.

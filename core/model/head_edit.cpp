@@ -175,6 +175,21 @@ std::vector<std::vector<float>> attentionChange(const ForwardResult& before,
     std::vector<std::vector<float>> change;
     if (before.layers.size() != after.layers.size()) return change;
     for (std::size_t l = 0; l < before.layers.size(); ++l) {
+        if (before.layers[l].isPooled() || after.layers[l].isPooled()) {
+            // A long run's maps are pooled: the change of the largest weight of each block.
+            const auto& a = before.layers[l].pooled;
+            const auto& b = after.layers[l].pooled;
+            if (a.size() != b.size()) return {};
+            std::vector<float> row;
+            for (std::size_t h = 0; h < a.size(); ++h) {
+                if (a[h].cells.rows() != b[h].cells.rows() || a[h].block != b[h].block) return {};
+                row.push_back(a[h].cells.size() == 0
+                                  ? 0.0f
+                                  : (a[h].cells - b[h].cells).cwiseAbs().maxCoeff());
+            }
+            change.push_back(std::move(row));
+            continue;
+        }
         const auto& a = before.layers[l].attention;
         const auto& b = after.layers[l].attention;
         if (a.size() != b.size()) return {};

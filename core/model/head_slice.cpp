@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "core/model/causal_head.h"
 #include "core/model/forward_internal.h"
 
 namespace attn::model {
@@ -182,8 +183,15 @@ attn::Status runWithHead(const Model& model, const ForwardResult& before, const 
     };
     ForwardResult run = before;
     if (attn::Status s = forwardFrom(model, o.layer, replaced, run); !s.ok()) return s;
-    run.layers[static_cast<std::size_t>(o.layer)].attention[static_cast<std::size_t>(o.head)] =
-        o.weights;
+    LayerTrace& t = run.layers[static_cast<std::size_t>(o.layer)];
+    const auto h = static_cast<std::size_t>(o.head);
+    if (t.isPooled())
+        t.pooled[h] = poolMap(o.weights, t.pooled[h].block);
+    else
+        t.attention[h] = o.weights;
+    if (h < t.firstShare.size() && n > 1)
+        t.firstShare[h] =
+            o.weights.col(0).tail(n - 1).cast<double>().sum() / static_cast<double>(n - 1);
     after = std::move(run);
     return {};
 }

@@ -1177,6 +1177,13 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::HeadLines</name>
+    <message>
+        <source>The head view draws a line for each pair of tokens that attend; %1 tokens are too many to follow. The model view and the enlarged map show every head.</source>
+        <translation>头视图为每一对相互注意的词元画一条线；%1 个词元的线太多，无法看清。模型视图和放大图会显示每一个头。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::HeadLinesCanvas</name>
     <message>
         <source>Left: queries; right: keys. Point at a token to see only its lines.</source>
@@ -1999,6 +2006,18 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>%1 · %2 layers × %3 heads (%4 key/value heads) · width %5</source>
         <translation>%1 · %2 层 × %3 个头（%4 个键值头）· 宽度 %5</translation>
     </message>
+    <message>
+        <source>Rollout multiplies every layer&apos;s whole map; from %1 tokens on the model view keeps each map at screen resolution, and rollout is not computed.</source>
+        <translation>注意力展开要把每一层的完整注意力图相乘；从 %1 个词元起，模型视图只按屏幕分辨率保存每张图，不计算注意力展开。</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2 puts %3 % of its attention on the first token (attention sink %4 of %5).</source>
+        <translation>第 %1 层第 %2 个头把 %3% 的注意力放在第一个词元上（注意力汇聚点，第 %4 个，共 %5 个）。</translation>
+    </message>
+    <message>
+        <source>No head puts half of its attention on the first token; layer %1, head %2 comes closest with %3 %.</source>
+        <translation>没有哪个头把一半的注意力放在第一个词元上；最接近的是第 %1 层第 %2 个头，占 %3%。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelFigures</name>
@@ -2043,10 +2062,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
 </context>
 <context>
     <name>attnlab::ModelFocusPanel</name>
-    <message>
-        <source>Rows: queries; columns: keys. Click a row to list its strongest keys.</source>
-        <translation>行：查询；列：键。点击一行，列出它最关注的键。</translation>
-    </message>
     <message>
         <source>Key</source>
         <translation>键</translation>
@@ -2106,6 +2121,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Key and value edits act on heads %1–%2 (they share this key/value head)</source>
         <translation>键和值的编辑作用于头 %1–%2（它们共用这个键值头）</translation>
+    </message>
+    <message>
+        <source>Rows: queries; columns: keys. Click a row to list its strongest keys. Scroll to zoom.</source>
+        <translation>行：查询；列：键。点击一行，列出它最强的键。滚动鼠标滚轮缩放。</translation>
+    </message>
+    <message>
+        <source> (score q·k/√d_h %1)</source>
+        <translation>（分数 q·k/√d_h 为 %1）</translation>
     </message>
 </context>
 <context>
@@ -2168,6 +2191,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Its real queries, keys and values in the workbench: drag a key and watch the model&apos;s prediction</source>
         <translation>把它真实的查询、键和值放进工作台：拖动一个键，看模型的预测怎么变</translation>
+    </message>
+    <message>
+        <source>%1 % of its attention on the first token</source>
+        <translation>%1% 的注意力在第一个词元上</translation>
+    </message>
+    <message>
+        <source>Drawn at screen resolution: each pixel the strongest weight of its block of cells</source>
+        <translation>按屏幕分辨率绘制：每个像素显示它所覆盖的格子中最大的权重</translation>
     </message>
 </context>
 <context>
@@ -2914,6 +2945,18 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source>Induction Heads: &amp;2 Layers</source>
         <translation>归纳头：两层(&amp;2)</translation>
+    </message>
+    <message>
+        <source>Next Attention &amp;Sink</source>
+        <translation>下一个注意力汇聚点(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Enlarge the next head whose queries put most of their attention on the first token (ringed in the model view)</source>
+        <translation>放大下一个其查询把大部分注意力放在第一个词元上的头（在模型视图中带圆圈）</translation>
+    </message>
+    <message>
+        <source>The enlarged map has nothing to draw: %1</source>
+        <translation>放大图没有可画的内容：%1</translation>
     </message>
 </context>
 <context>

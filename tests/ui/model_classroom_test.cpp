@@ -269,7 +269,7 @@ TEST(ModelTokens, AChineseTextIsLabelledByItsCharactersWithTheBytesOnHover)
     const HeatmapContent& map = o.window->focusPanel()->map()->content();
     EXPECT_EQ(map.rowLabels, want);
     EXPECT_EQ(map.columnLabels, want);
-    EXPECT_EQ(map.values.rows(), 18);
+    EXPECT_EQ(map.rows(), 18);
 
     // Hover: the readable piece and its raw bytes.
     ModelFocusPanel* focus = o.window->focusPanel();

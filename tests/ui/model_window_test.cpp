@@ -99,8 +99,10 @@ TEST(ModelWindow, OpensAGpt2FolderAndShowsEveryLayerAndHeadAsTheCoreComputesThem
     EXPECT_EQ(shown.title, QStringLiteral("Layer 2, head 3"));
     EXPECT_EQ(shown.rowLabels, snap->labels);
     const auto& want = expected.layers[1].attention[2];
-    ASSERT_EQ(shown.values.rows(), want.rows());
-    EXPECT_LT((shown.values - want.cast<double>()).cwiseAbs().maxCoeff(), 1e-7);
+    // The floats themselves, read in place (no double copy).
+    ASSERT_TRUE(shown.floats);
+    ASSERT_EQ(shown.rows(), want.rows());
+    EXPECT_LT((*shown.floats - want).cwiseAbs().maxCoeff(), 1e-7f);
 
     // The mean and rollout columns: labelled as what they are.
     QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->cellRect(0, 4).center());

@@ -3,10 +3,26 @@
 
 #include <algorithm>
 
+#include <QCoreApplication>
 #include <QPainter>
 #include <QPainterPath>
 
 namespace attnlab {
+
+namespace {
+class HeadLinesTr {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::HeadLines)
+};
+}  // namespace
+
+QString headLinesTooLong(long tokens)
+{
+    return HeadLinesTr::tr(
+               "The head view draws a line for each pair of tokens that attend; "
+               "%1 tokens are too many to follow. The model view and the enlarged "
+               "map show every head.")
+        .arg(tokens);
+}
 
 QColor headColor(int head)
 {

@@ -27,6 +27,9 @@ struct HeadLinesContent {
     int hoverKey = -1;    // a right token under the mouse: only the lines into it
 };
 
+// Why a long text (a pooled run, model_snapshot.h) has no head view, translated.
+QString headLinesTooLong(long tokens);
+
 // A colour per head, distinct for up to 16 heads (then repeating), readable on white.
 QColor headColor(int head);
 

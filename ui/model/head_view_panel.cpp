@@ -71,6 +71,12 @@ void HeadLinesCanvas::paintEvent(QPaintEvent*)
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("No run yet."));
         return;
     }
+    if (snapshot_->pooled()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
+                   headLinesTooLong(snapshot_->tokenCount()));
+        return;
+    }
     HeadLinesContent c;
     c.labels = snapshot_->labels;
     const auto& attention = snapshot_->result.layers[static_cast<std::size_t>(layer_)].attention;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/model_document.h"
 
+#include <algorithm>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <QFile>
 
 #include "core/model/aggregate.h"
+#include "ui/model/model_grid_paint.h"
 #include "ui/model/model_loader.h"
 #include "ui/model/workbench_opener.h"
 #include "ui/readers/status_text.h"
@@ -232,17 +234,117 @@ void ModelDocument::selectQuery(int row)
     setSelection(s);
 }
 
-const attn::model::FloatMatrix* ModelDocument::focusedMatrix() const
+std::shared_ptr<const attn::model::FloatMatrix> ModelDocument::focusedMatrix() const
 {
-    if (!snapshot() || snapshot()->layers() == 0) return nullptr;
+    const auto snap = snapshot();
+    if (!snap || snap->layers() == 0) return nullptr;
     const auto l = static_cast<std::size_t>(selection_.layer);
-    switch (selection_.focus) {
-    case ModelFocus::Head:
-        return &snapshot()->result.layers[l].attention[static_cast<std::size_t>(selection_.head)];
-    case ModelFocus::LayerAverage: return &snapshot()->averages[l];
-    case ModelFocus::Rollout: return &snapshot()->rollout[l];
+    using Matrix = attn::model::FloatMatrix;
+    if (!snap->pooled()) {
+        // Views into the published run, which they keep alive.
+        switch (selection_.focus) {
+        case ModelFocus::Head:
+            return std::shared_ptr<const Matrix>(
+                snap, &snap->result.layers[l].attention[static_cast<std::size_t>(selection_.head)]);
+        case ModelFocus::LayerAverage:
+            return std::shared_ptr<const Matrix>(snap, &snap->averages[l]);
+        case ModelFocus::Rollout: return std::shared_ptr<const Matrix>(snap, &snap->rollout[l]);
+        }
+        return nullptr;
     }
-    return nullptr;
+    if (selection_.focus == ModelFocus::Rollout) return nullptr;
+    ModelSelection key = selection_;
+    key.query = -1;
+    if (exact_ && exactRun_.lock() == snap && exactFor_ == key) return exact_;
+    exact_.reset();  // the old map goes before the new one is made
+    auto made = std::make_shared<Matrix>();
+    const attn::model::Model& model = loaded_->model;
+    const auto headMap = [&](int head, Matrix& out) {
+        return attn::model::exactMap(model, snap->result, selection_.layer, head, out).ok();
+    };
+    if (selection_.focus == ModelFocus::Head) {
+        if (!headMap(selection_.head, *made)) return nullptr;
+    } else {
+        Matrix one;
+        for (int h = 0; h < snap->heads(); ++h) {
+            if (!headMap(h, one)) return nullptr;
+            if (h == 0)
+                made->swap(one);
+            else
+                *made += one;
+        }
+        *made /= static_cast<float>(snap->heads());
+    }
+    exact_ = std::move(made);
+    exactRun_ = snap;
+    exactFor_ = key;
+    return exact_;
+}
+
+QString ModelDocument::focusAbsence() const
+{
+    const auto snap = snapshot();
+    if (!snap) return tr("Type a text to see the model's attention.");
+    if (snap->pooled() && selection_.focus == ModelFocus::Rollout)
+        return tr("Rollout multiplies every layer's whole map; from %1 tokens on the model view "
+                  "keeps each map at screen resolution, and rollout is not computed.")
+            .arg(modelPoolAbove() + 1);
+    return {};
+}
+
+bool ModelDocument::focusedScore(long query, long key, float& score) const
+{
+    const auto snap = snapshot();
+    if (!snap || !loaded_ || snap->edited() || selection_.focus != ModelFocus::Head) return false;
+    return attn::model::headScore(loaded_->model, snap->result, selection_.layer, selection_.head,
+                                  query, key, score);
+}
+
+bool ModelDocument::selectNextSink()
+{
+    const auto snap = snapshot();
+    if (!snap) return false;
+    struct Share {
+        int layer, head;
+        float share;
+    };
+    std::vector<Share> heads;
+    for (int l = 0; l < snap->layers(); ++l) {
+        const std::vector<float>& f = snap->result.layers[static_cast<std::size_t>(l)].firstShare;
+        for (int h = 0; h < static_cast<int>(f.size()); ++h)
+            heads.push_back({l, h, f[static_cast<std::size_t>(h)]});
+    }
+    if (heads.empty()) return false;
+    std::stable_sort(heads.begin(), heads.end(),
+                     [](const Share& a, const Share& b) { return a.share > b.share; });
+    const auto sinks = std::count_if(heads.begin(), heads.end(),
+                                     [](const Share& s) { return s.share >= kSinkMark; });
+    std::size_t next = 0;
+    if (sinks > 0) {
+        // The one after the selected head in the ranking, round the sinks.
+        for (std::size_t k = 0; k < static_cast<std::size_t>(sinks); ++k)
+            if (selection_.focus == ModelFocus::Head && heads[k].layer == selection_.layer &&
+                heads[k].head == selection_.head)
+                next = (k + 1) % static_cast<std::size_t>(sinks);
+    }
+    const Share& s = heads[next];
+    selectHead(s.layer, s.head);
+    const QString share = QString::number(100.0 * s.share, 'f', 0);
+    if (sinks > 0)
+        Q_EMIT noticed(tr("Layer %1, head %2 puts %3 % of its attention on the first token "
+                          "(attention sink %4 of %5).")
+                           .arg(s.layer + 1)
+                           .arg(s.head + 1)
+                           .arg(share)
+                           .arg(next + 1)
+                           .arg(sinks));
+    else
+        Q_EMIT noticed(tr("No head puts half of its attention on the first token; layer %1, "
+                          "head %2 comes closest with %3 %.")
+                           .arg(s.layer + 1)
+                           .arg(s.head + 1)
+                           .arg(share));
+    return true;
 }
 
 QString ModelDocument::focusTitle() const

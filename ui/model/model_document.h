@@ -124,9 +124,23 @@ public:
     void selectHead(int layer, int head);
     void selectAggregate(int layer, ModelFocus focus);
     void selectQuery(int row);
-    // The matrix the large map shows (nullptr before a run) and its title.
-    [[nodiscard]] const attn::model::FloatMatrix* focusedMatrix() const;
+    // The matrix the large map shows (nullptr before a run, and for a pooled run's rollout) and
+    // its title. A pooled run (model_snapshot.h) keeps no whole map: a head's is made on demand
+    // from its layer's kept queries and keys (attn::model::exactMap), a layer mean from its
+    // heads', and kept until the selection or the run changes.
+    [[nodiscard]] std::shared_ptr<const attn::model::FloatMatrix> focusedMatrix() const;
     [[nodiscard]] QString focusTitle() const;
+    // Why focusedMatrix() is null (translated): no run, or a rollout not computed.
+    [[nodiscard]] QString focusAbsence() const;
+    // The selected head's scaled score q_i . k_j / sqrt(d_h) where the run kept its queries and
+    // keys (a decoder's pooled or typing-cached run without edits); false otherwise.
+    bool focusedScore(long query, long key, float& score) const;
+
+    // Attention sinks: heads whose queries put at least kSinkMark (model_grid_paint.h) of their
+    // weight on the first token (LayerTrace::firstShare). Selects the next one after the
+    // selection, strongest first, and says how many there are (noticed); false without a run.
+    // With none, selects the head that comes closest and says so.
+    bool selectNextSink();
 
 Q_SIGNALS:
     void selectionChanged();
@@ -156,6 +170,10 @@ private:
     Runs doc_;
     ModelSelection selection_;
     QTimer debounce_;
+    // focusedMatrix()'s whole map of a pooled run, and what it was made for.
+    mutable std::shared_ptr<const attn::model::FloatMatrix> exact_;
+    mutable std::weak_ptr<const ModelSnapshot> exactRun_;
+    mutable ModelSelection exactFor_;
     std::jthread hasher_;  // the open model's SHA-256, ahead of need (stopped and joined first)
 };
 

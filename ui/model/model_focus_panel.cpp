@@ -32,7 +32,6 @@ ModelFocusPanel::ModelFocusPanel(ModelDocument* document, QWidget* parent)
     setObjectName(QStringLiteral("modelFocus"));
     map_->setMinimumSize(240, 220);
     keys_->setMinimumHeight(60);
-    map_->setToolTip(tr("Rows: queries; columns: keys. Click a row to list its strongest keys."));
     hover_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     rowTitle_->setWordWrap(true);
     keys_->setColumnCount(2);
@@ -69,11 +68,13 @@ ModelFocusPanel::ModelFocusPanel(ModelDocument* document, QWidget* parent)
 
 void ModelFocusPanel::refresh()
 {
-    const attn::model::FloatMatrix* w = document_->focusedMatrix();
+    const auto w = document_->focusedMatrix();
     const auto snap = document_->snapshot();
     HeatmapContent c;
     if (w && snap) {
-        c.values = w->cast<double>();
+        // Read in place by the view's pyramid (zoom pools it to the screen): no double copy of
+        // a long text's map.
+        c.floats = w;
         c.rowLabels = snap->labels;
         c.columnLabels = snap->labels;
         c.title = document_->focusTitle();
@@ -84,6 +85,9 @@ void ModelFocusPanel::refresh()
     }
     map_->setContent(std::move(c));
     map_->setSelection(document_->selection().query, -1);
+    map_->setToolTip(w || !snap ? tr("Rows: queries; columns: keys. Click a row to list its "
+                                     "strongest keys. Scroll to zoom.")
+                                : document_->focusAbsence());
     showRow();
     showHover(hoverRow_, hoverColumn_);
 }
@@ -131,9 +135,13 @@ void ModelFocusPanel::editMenu(const QPoint& pos)
 void ModelFocusPanel::showRow()
 {
     keys_->setRowCount(0);
-    const attn::model::FloatMatrix* w = document_->focusedMatrix();
+    const auto w = document_->focusedMatrix();
     const auto snap = document_->snapshot();
     const int row = document_->selection().query;
+    if (snap && !w) {
+        rowTitle_->setText(document_->focusAbsence());
+        return;
+    }
     if (!w || !snap || row < 0 || row >= w->rows()) {
         rowTitle_->setText(tr("Click a row of the map to see which keys its query reads most."));
         return;
@@ -164,17 +172,22 @@ void ModelFocusPanel::showHover(int row, int column)
 {
     hoverRow_ = row;
     hoverColumn_ = column;
-    const attn::model::FloatMatrix* w = document_->focusedMatrix();
+    const auto w = document_->focusedMatrix();
     const auto snap = document_->snapshot();
     if (!w || !snap || row < 0 || column < 0 || row >= w->rows() || column >= w->cols()) {
         hover_->clear();
         return;
     }
     // One arg() call: a token spelling "%3" must not be taken for a place marker.
-    hover_->setText(tr("query %1 %2 → key %3 %4: %5")
-                        .arg(QString::number(row + 1), tokenDetail(*snap, row),
-                             QString::number(column + 1), tokenDetail(*snap, column),
-                             QString::number((*w)(row, column), 'f', 4)));
+    QString text =
+        tr("query %1 %2 → key %3 %4: %5")
+            .arg(QString::number(row + 1), tokenDetail(*snap, row), QString::number(column + 1),
+                 tokenDetail(*snap, column), QString::number((*w)(row, column), 'f', 4));
+    // The score behind the weight, recomputed from the kept query and key.
+    float score = 0.0f;
+    if (column <= row && document_->focusedScore(row, column, score))
+        text += tr(" (score q·k/√d_h %1)").arg(QString::number(score, 'f', 3));
+    hover_->setText(text);
 }
 
 }  // namespace attnlab

@@ -20,8 +20,14 @@ const attn::model::FloatMatrix& matrixAt(const ModelSnapshot& s, int layer, int 
 {
     const auto l = static_cast<std::size_t>(layer);
     const int heads = s.heads();
-    if (column < heads) return s.result.layers[l].attention[static_cast<std::size_t>(column)];
-    return column == heads ? s.averages[l] : s.rollout[l];
+    static const attn::model::FloatMatrix none;
+    if (column < heads) {
+        const attn::model::LayerTrace& t = s.result.layers[l];
+        const auto h = static_cast<std::size_t>(column);
+        return t.isPooled() ? t.pooled[h].cells : t.attention[h];
+    }
+    if (column == heads) return s.averages[l];
+    return l < s.rollout.size() ? s.rollout[l] : none;  // a pooled run has no rollout
 }
 
 QString columnTitle(int column, int heads)
@@ -34,6 +40,7 @@ QString columnTitle(int column, int heads)
 
 QImage weightsThumbnail(const attn::model::FloatMatrix& w, int maxPixels)
 {
+    if (w.size() == 0) return {};
     const attn::Matrix values = w.cast<double>();
     CellRanks ranks;
     fillCellRanks(values, nullptr, QCPRange(0.0, 1.0), CellPooling::Highest, ranks);
@@ -171,7 +178,11 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
     for (int l = 0; l < g.layers; ++l) {
         for (int c = 0; c < g.columns; ++c) {
             const QRectF r = g.cellRect(l, c);
-            if (style.vectorCells) {
+            if (matrixAt(snapshot, l, c).size() == 0) {
+                // Not computed (a pooled run's rollout): an empty tile with a dash.
+                p.fillRect(r, QColor(0xee, 0xee, 0xee));
+                p.drawText(r, Qt::AlignCenter, QStringLiteral("–"));
+            } else if (style.vectorCells) {
                 const attn::model::FloatMatrix& w = matrixAt(snapshot, l, c);
                 const double ch = r.height() / static_cast<double>(w.rows());
                 const double cw = r.width() / static_cast<double>(w.cols());
@@ -183,6 +194,25 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
             } else {
                 const std::size_t k = static_cast<std::size_t>(l * g.columns + c);
                 if (k < images.size()) p.drawImage(r, images[k]);
+            }
+        }
+    }
+    // Attention sinks: a head whose queries put most of their weight on the first token gets a
+    // ring at its top right corner (ModelDocument::selectNextSink finds them in turn).
+    if (style.markSinks) {
+        p.setBrush(Qt::NoBrush);
+        for (int l = 0; l < g.layers; ++l) {
+            const std::vector<float>& first =
+                snapshot.result.layers[static_cast<std::size_t>(l)].firstShare;
+            for (int c = 0; c < std::min(heads, static_cast<int>(first.size())); ++c) {
+                if (first[static_cast<std::size_t>(c)] < kSinkMark) continue;
+                const QRectF r = g.cellRect(l, c);
+                const double d = std::max(4.0, r.width() * 0.22);
+                const QRectF ring(r.right() - d * 1.15, r.top() + d * 0.15, d, d);
+                p.setPen(QPen(QColor(0xff, 0xff, 0xff), std::max(1.5, d * 0.3)));
+                p.drawEllipse(ring);
+                p.setPen(QPen(QColor(0x20, 0x20, 0x20), std::max(0.8, d * 0.12)));
+                p.drawEllipse(ring);
             }
         }
     }

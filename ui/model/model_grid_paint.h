@@ -60,7 +60,12 @@ struct ModelGridStyle {
     double basePx = 12.0;
     ModelGridCell selected;    // framed; layer -1 for none
     bool vectorCells = false;  // cells as rectangles (export), else the images
+    bool markSinks = true;     // a ring on heads that are attention sinks
 };
+
+// A head is marked as an attention sink from this share of its weight on the first token
+// (LayerTrace::firstShare), as ModelDocument::kSinkShare finds them.
+inline constexpr float kSinkMark = 0.5f;
 
 void paintModelGrid(QPainter& painter, const QRectF& area, const ModelSnapshot& snapshot,
                     const std::vector<QImage>& images, const ModelGridStyle& style);

@@ -211,7 +211,17 @@ bool ModelGridView::event(QEvent* event)
             QToolTip::hideText();
             return true;
         }
-        const QString text = modelMapName(cell.layer, cell.column, shown_->heads());
+        QString text = modelMapName(cell.layer, cell.column, shown_->heads());
+        const std::vector<float>& first =
+            shown_->result.layers[static_cast<std::size_t>(cell.layer)].firstShare;
+        if (cell.column < static_cast<int>(first.size()))
+            text += QLatin1Char('\n') +
+                    tr("%1 % of its attention on the first token")
+                        .arg(QString::number(100.0 * first[static_cast<std::size_t>(cell.column)],
+                                             'f', 0));
+        if (shown_->pooled())
+            text += QLatin1Char('\n') + tr("Drawn at screen resolution: each pixel the strongest "
+                                           "weight of its block of cells");
         QToolTip::showText(help->globalPos(), text + QLatin1Char('\n') + tr("Click to enlarge"),
                            this);
         return true;

@@ -111,13 +111,38 @@ std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QStrin
     return loaded;
 }
 
+long modelPoolAbove()
+{
+    bool ok = false;
+    const long set = qEnvironmentVariable("ATTNLAB_POOL_ABOVE").toLong(&ok);
+    return ok && set > 0 ? set : kModelPoolAbove;
+}
+
 attn::model::ForwardOptions runOptions(const LoadedModel& loaded)
 {
     attn::model::ForwardOptions options;
     if (const attn::tok::BertTokenizer* bert = loaded.tokenizer->bert())
         options.maskTokenId = bert->maskId().value_or(-1);
+    options.poolAbove = modelPoolAbove();
+    options.poolSide = kModelPoolSide;
     return options;
 }
+
+namespace {
+
+// The typing cache (the attention input and [Q | K | V] of every layer) is kept while it
+// fits in this: 8,192 tokens of Qwen3-0.6B would take 5.6 GB of it, 4,096 of SmolLM2-135M 1 GB.
+constexpr double kTypingCacheBytes = 3.0 * (1 << 30);
+
+bool typingCacheFits(const attn::model::ModelConfig& c, long n)
+{
+    const double perToken =
+        static_cast<double>(2 * c.width + (c.heads + 2 * std::max(1L, c.kvHeads)) * c.headDim());
+    return static_cast<double>(c.layers) * static_cast<double>(n) * perToken * 4.0 <=
+           kTypingCacheBytes;
+}
+
+}  // namespace
 
 std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
                                        const attn::model::ForwardResult& after,
@@ -180,7 +205,8 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         snap->labels << QString::fromStdString(d.label);
     attn::model::ForwardOptions options = runOptions(loaded);
     options.progress = progress;
-    options.keepTypingCache = true;  // the next keystroke reuses this run's rows
+    // The next keystroke reuses this run's rows, where keeping them fits.
+    options.keepTypingCache = typingCacheFits(config, snap->tokenCount());
     // Reuse the previous run's unedited rows (its edited ones belong to other edits).
     const attn::model::ForwardResult* reusable =
         previous ? (previous->edited() ? &previous->unedited : &previous->result) : nullptr;
@@ -203,9 +229,15 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         outcome.error = ModelSnapshotTr::tr("The model could not run: %1").arg(statusMessage(s));
         return outcome;
     }
-    for (const attn::model::LayerTrace& layer : snap->result.layers)
-        snap->averages.push_back(attn::model::headAverage(layer));
-    snap->rollout = attn::model::attentionRollout(snap->averages);
+    if (snap->pooled()) {
+        // Rollout multiplies every layer's whole map (n^3 each): a pooled run has none.
+        for (const attn::model::LayerTrace& layer : snap->result.layers)
+            snap->averages.push_back(attn::model::pooledHeadAverage(layer).cells);
+    } else {
+        for (const attn::model::LayerTrace& layer : snap->result.layers)
+            snap->averages.push_back(attn::model::headAverage(layer));
+        snap->rollout = attn::model::attentionRollout(snap->averages);
+    }
     snap->predictions =
         guessesOf(tokenizer, snap->result, snap->edited() ? &snap->unedited : nullptr);
     if (progress && !progress(snap->layers() + 1, snap->layers() + 1)) {

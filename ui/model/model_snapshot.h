@@ -5,6 +5,7 @@
 // the attention rollout (core/model/aggregate.h) and the predictions with their tokens as text.
 // Made on the worker by runModelText(); immutable once published.
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -64,7 +65,16 @@ struct ModelSnapshot {
     [[nodiscard]] int layers() const { return static_cast<int>(result.layers.size()); }
     [[nodiscard]] int heads() const
     {
-        return result.layers.empty() ? 0 : static_cast<int>(result.layers.front().attention.size());
+        if (result.layers.empty()) return 0;
+        const attn::model::LayerTrace& t = result.layers.front();
+        return static_cast<int>(std::max(t.attention.size(), t.pooled.size()));
+    }
+    // A long text's run: every head's map is kept pooled (LayerTrace::pooled), `averages` holds
+    // the heads' pooled cells averaged, there is no rollout, and a whole map is made on demand
+    // (ModelDocument::focusedMatrix).
+    [[nodiscard]] bool pooled() const
+    {
+        return !result.layers.empty() && result.layers.front().isPooled();
     }
     [[nodiscard]] long tokenCount() const { return static_cast<long>(tokens.size()); }
     [[nodiscard]] bool edited() const { return !edits.empty(); }
@@ -122,7 +132,14 @@ QString tokenDetail(const ModelSnapshot& snapshot, long index);
 // `heads + 1` the rollout through the layer ("Layer 3, head 5"; layer and column from 0).
 QString modelMapName(int layer, int column, int heads);
 
-// The options every run of `loaded` uses (BERT: its [MASK] id to predict at).
+// From this many tokens on a decoder's maps are kept pooled (ForwardOptions::poolAbove), to
+// kModelPoolSide cells a side: 1,024, or ATTNLAB_POOL_ABOVE where it is set (tests, and anyone
+// who wants pooled maps on a shorter text or whole maps on a longer one).
+inline constexpr long kModelPoolAbove = 1024;
+inline constexpr long kModelPoolSide = 512;
+[[nodiscard]] long modelPoolAbove();
+
+// The options every run of `loaded` uses (BERT: its [MASK] id to predict at; pooling).
 attn::model::ForwardOptions runOptions(const LoadedModel& loaded);
 
 // The predictions of `after` with their tokens as text; with `before` (an unedited run of the

@@ -29,6 +29,7 @@
 #include "ui/io/autosave.h"
 #include "ui/model/architecture_note.h"
 #include "ui/model/builtin_models.h"
+#include "ui/model/head_lines_paint.h"
 #include "ui/model/head_scores_panel.h"
 #include "ui/model/head_scores_source.h"
 #include "ui/model/head_view_panel.h"
@@ -264,6 +265,9 @@ void ModelWindow::buildInterface()
     resizeDocks({headDock}, {400}, Qt::Horizontal);
     resizeDocks({headDock, predictionDock}, {1, 1}, Qt::Vertical);
 
+    // A long context (8,192 tokens is some 40,000 characters) must not be cut at QLineEdit's
+    // default 32,767.
+    text_->setMaxLength(1 << 22);
     connect(text_, &QLineEdit::textEdited, doc_, &ModelDocument::setText);
     connect(examples_, &QComboBox::activated, this, [this](int index) {
         if (index > 0) setText(examples_->itemText(index));
@@ -352,6 +356,14 @@ void ModelWindow::buildMenus()
     train->addAction(tr("Induction Heads: &1 Layer"), this, [this] { showTrainer(1); });
     train->addAction(tr("Induction Heads: &2 Layers"), this, [this] { showTrainer(2); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* sink =
+        view->addAction(tr("Next Attention &Sink"), doc_, &ModelDocument::selectNextSink);
+    sink->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    sink->setToolTip(
+        tr("Enlarge the next head whose queries put most of their attention on the "
+           "first token (ringed in the model view)"));
+    sink->setObjectName(QStringLiteral("nextSink"));
+    view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
     presenter_->addActions(view);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -416,10 +428,20 @@ bool ModelWindow::exportTo(ModelExport what, const QString& path, QString& error
     const ModelSelection& s = doc_->selection();
     switch (what) {
     case ModelExport::Grid: f = modelGridFigure(snap, modelName()); break;
-    case ModelExport::Focus:
-        f = modelMapFigure(snap->labels, *doc_->focusedMatrix(), doc_->focusTitle());
+    case ModelExport::Focus: {
+        const auto w = doc_->focusedMatrix();
+        if (!w) {
+            error = tr("The enlarged map has nothing to draw: %1").arg(doc_->focusAbsence());
+            return false;
+        }
+        f = modelMapFigure(snap->labels, *w, doc_->focusTitle());
         break;
+    }
     case ModelExport::HeadView: {
+        if (snap->pooled()) {
+            error = headLinesTooLong(snap->tokenCount());
+            return false;
+        }
         const int head = headView_->shownHead();
         f = headLinesFigure(snap, s.layer, head >= 0 ? std::vector<int>{head} : std::vector<int>{});
         break;
