@@ -108,12 +108,15 @@ TEST(ModelLongText, MapsArePooledAndTheEnlargedHeadIsTheCoresWholeMap)
     EXPECT_TRUE(w.doc()->focusAbsence().contains(QStringLiteral("9 tokens")))
         << w.doc()->focusAbsence().toStdString();
     QString error;
-    EXPECT_FALSE(w.window->exportTo(ModelExport::HeadView, w.dir.filePath(QStringLiteral("h.png")), error));
+    EXPECT_FALSE(
+        w.window->exportTo(ModelExport::HeadView, w.dir.filePath(QStringLiteral("h.png")), error));
     EXPECT_TRUE(error.contains(QStringLiteral("too many"))) << error.toStdString();
     w.doc()->selectHead(1, 0);
-    EXPECT_TRUE(w.window->exportTo(ModelExport::Focus, w.dir.filePath(QStringLiteral("f.png")), error))
+    EXPECT_TRUE(
+        w.window->exportTo(ModelExport::Focus, w.dir.filePath(QStringLiteral("f.png")), error))
         << error.toStdString();
-    EXPECT_TRUE(w.window->exportTo(ModelExport::Grid, w.dir.filePath(QStringLiteral("g.png")), error))
+    EXPECT_TRUE(
+        w.window->exportTo(ModelExport::Grid, w.dir.filePath(QStringLiteral("g.png")), error))
         << error.toStdString();
 }
 
