@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -36,6 +37,7 @@
 
 #include "core/attend_projected.h"
 #include "core/kernels/gemm.h"
+#include "core/model/causal_head.h"
 #include "core/model/forward.h"
 #include "core/model/forward_internal.h"
 #include "core/rope.h"
@@ -78,23 +80,6 @@ void print(const std::map<std::string, std::vector<double>>& parts, long n)
     std::fflush(stdout);
 }
 
-// Each head's block of `m` (d_h wide): its RMSNorm where `norm` is set, then the rotation, as
-// forward_decoder.cpp's normAndRotate.
-void normAndRotate(FloatMatrix& m, long headCount, long dh, const model::Norm& norm, float eps,
-                   const RopeTable& rope)
-{
-    FloatMatrix block, normed;
-    for (long j = 0; j < headCount; ++j) {
-        block = m.middleCols(j * dh, dh);
-        if (norm.gamma != nullptr) {
-            model::detail::rmsNormRows(block, norm, eps, normed);
-            block.swap(normed);
-        }
-        applyRope(block, rope, 0);
-        m.middleCols(j * dh, dh) = block;
-    }
-}
-
 void printDecoderParts(const model::Model& m, long n, int reps)
 {
     const model::ModelConfig& c = m.config();
@@ -133,8 +118,8 @@ void printDecoderParts(const model::Model& m, long n, int reps)
             }
             {
                 Timer _(t["rope"]);
-                normAndRotate(q, h, dh, L.qNorm, c.layerNormEps, rope);
-                normAndRotate(k, kv, dh, L.kNorm, c.layerNormEps, rope);
+                model::detail::normAndRotate(q, h, dh, L.qNorm, c.layerNormEps, rope, 0);
+                model::detail::normAndRotate(k, kv, dh, L.kNorm, c.layerNormEps, rope, 0);
             }
             {
                 Timer _(t["copies"]);
@@ -150,10 +135,26 @@ void printDecoderParts(const model::Model& m, long n, int reps)
             }
             {
                 Timer _(t["attention"]);
+                // As forward_pooled.cpp's attendHeadsCausal weighs a decoder's heads.
 #pragma omp parallel for schedule(dynamic, 1)
-                for (long j = 0; j < h; ++j)
-                    (void)attendProjected<float>(Mode::Causal, Scaling::SqrtDk,
-                                                 heads[static_cast<std::size_t>(j)]);
+                for (long j = 0; j < h; ++j) {
+                    auto& hr = heads[static_cast<std::size_t>(j)];
+                    model::CausalHeadInput in;
+                    in.q = hr.Q.data();
+                    in.ldq = dh;
+                    in.k = hr.K.data();
+                    in.ldk = dh;
+                    in.v = hr.V.data();
+                    in.ldv = dh;
+                    in.n = n;
+                    in.dh = dh;
+                    in.dv = dh;
+                    in.divisor = static_cast<float>(std::sqrt(static_cast<double>(dh)));
+                    model::CausalHeadOutput want;
+                    want.weights = &hr.weights;
+                    want.output = &hr.output;
+                    (void)model::attendCausal(in, want);
+                }
             }
             {
                 Timer _(t["copies"]);

@@ -34,14 +34,12 @@ void detail::rmsNormRows(const FloatMatrix& x, const Norm& norm, float eps, Floa
     }
 }
 
-namespace {
-
 // Each head's block of `m` (width d_h each): RMSNorm with `norm` where it is set, then the
 // rotation of rows as positions row0 ... Every head of a row in one pass and one parallel region
 // for all rows: a region per head (Qwen3: 16 q heads of 128) cost more than the work, and so did
 // a row's temporaries. The arithmetic is rmsNormRows' and applyRope's, element by element.
-void normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& norm, float eps,
-                   const RopeTable& rope, long row0)
+void detail::normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& norm, float eps,
+                           const RopeTable& rope, long row0)
 {
     const long n = m.rows();
     const long half = dh / 2;
@@ -69,17 +67,6 @@ void normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& norm, fl
         }
     }
 }
-
-// Query i sees keys i - window + 1 .. i.
-BoolMatrix slidingMask(long n, long window)
-{
-    BoolMatrix mask(n, n);
-    for (long i = 0; i < n; ++i)
-        for (long j = 0; j < n; ++j) mask(i, j) = j <= i && i - j < window;
-    return mask;
-}
-
-}  // namespace
 
 attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardOptions& options,
                                      FloatMatrix& x, LayerTrace& trace,
@@ -147,17 +134,11 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
                 if (j % c.groupSize() == 0) qkv.middleCols(qWidth + c.kvHeadOf(j) * dh, dh) = hr.K;
             }
         trace.projections = options.keepTypingCache ? qkv : qkv.leftCols(qWidth + kvWidth);
-        if (attn::Status s = attendHeadsPooled(options, li, x, window, fresh, heads, trace, concat);
-            !s.ok())
-            return s;
-    } else {
-        BoolMatrix mask;
-        if (window > 0) mask = slidingMask(n, window);
-        if (attn::Status s = attendHeads(options, li, x, Mode::Causal, Scaling::SqrtDk,
-                                         window > 0 ? &mask : nullptr, fresh, heads, trace, concat);
-            !s.ok())
-            return s;
     }
+    if (attn::Status s =
+            attendHeadsCausal(options, li, x, window, pooled, fresh, heads, trace, concat);
+        !s.ok())
+        return s;
 
     FloatMatrix a, m, gate, up, out;
     applyDense(concat, L.attnOut, a);

@@ -36,13 +36,16 @@ attn::Status attendHeads(const ForwardOptions& options, long li, const FloatMatr
                          std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
                          FloatMatrix& concat);
 
-// attendHeads for a long causal run (forward_pooled.cpp): every head's map pooled into
-// trace.pooled (attendCausal), never whole; `window` > 0 is a sliding window.
-attn::Status attendHeadsPooled(const ForwardOptions& options, long li, const FloatMatrix& x,
-                               long window, long fresh, std::vector<HeadResultT<float>>& heads,
-                               LayerTrace& trace, FloatMatrix& concat);
+// attendHeads for a decoder's causal heads (forward_pooled.cpp), by attendCausal: only the keys
+// a row may see are scored, and no scores are kept beside the map. `window` > 0 is a sliding
+// window. Whole maps go to trace.attention; `pooled` keeps them in trace.pooled instead, never
+// whole (a long run).
+attn::Status attendHeadsCausal(const ForwardOptions& options, long li, const FloatMatrix& x,
+                               long window, bool pooled, long fresh,
+                               std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
+                               FloatMatrix& concat);
 
-// What attendHeads and attendHeadsPooled do once the heads are weighed (`statuses` one per
+// What attendHeads and attendHeadsCausal do once the heads are weighed (`statuses` one per
 // head): name a head that failed, call the output hook, and join the heads' last `fresh` output
 // rows into `concat`.
 attn::Status finishHeads(const ForwardOptions& options, long li, const FloatMatrix& x,
@@ -56,6 +59,11 @@ attn::Status runDecoderLayer(const Model& model, long li, const ForwardOptions& 
                              FloatMatrix& x, LayerTrace& trace,
                              std::vector<HeadResultT<float>>& heads, const Reuse& reuse,
                              const RopeTable& rope);
+
+// Each head's block of `m` (n x headCount d_h): RMSNorm with `norm` where it is set (Qwen3's
+// q/k norms), then the rotation of rows as positions rope.first + row0 ...
+void normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& norm, float eps,
+                   const RopeTable& rope, long row0);
 
 // The decoders' attention input of one layer: RMSNorm(hidden) with the layer's ln1.
 void rmsNormRows(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A long decoder run's attention (ForwardOptions::poolAbove): every head weighed by
-// attendCausal a block of rows at a time, its map kept pooled, and the exact map of any head made
-// again on demand from the layer's kept queries and keys.
+// A decoder's attention: every head weighed by attendCausal a block of rows at a time, its map
+// kept whole or, in a long run (ForwardOptions::poolAbove), pooled; and the exact map of any head
+// of a pooled run made again on demand from the layer's kept queries and keys.
 #include <cmath>
 #include <string>
 
@@ -10,15 +10,19 @@
 
 namespace attn::model {
 
-attn::Status detail::attendHeadsPooled(const ForwardOptions& options, long li, const FloatMatrix& x,
-                                       long window, long fresh,
+attn::Status detail::attendHeadsCausal(const ForwardOptions& options, long li, const FloatMatrix& x,
+                                       long window, bool pooled, long fresh,
                                        std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
                                        FloatMatrix& concat)
 {
     const long h = static_cast<long>(heads.size());
     const long n = x.rows();
-    trace.attention.clear();
-    trace.pooled.assign(static_cast<std::size_t>(h), PooledMap());
+    if (pooled) {
+        trace.attention.clear();
+        trace.pooled.assign(static_cast<std::size_t>(h), PooledMap());
+    } else {
+        trace.pooled.clear();
+    }
     trace.firstShare.assign(static_cast<std::size_t>(h), 0.0f);
     std::vector<Status> statuses(static_cast<std::size_t>(h));
     // One head per thread, as attendHeads; each head's blocks then run on its thread.
@@ -39,14 +43,26 @@ attn::Status detail::attendHeadsPooled(const ForwardOptions& options, long li, c
         in.window = window;
         in.divisor = static_cast<float>(std::sqrt(static_cast<double>(in.dh)));
         CausalHeadOutput out;
-        out.pooled = &trace.pooled[sj];
-        out.side = options.poolSide;
+        if (pooled) {
+            out.pooled = &trace.pooled[sj];
+            out.side = options.poolSide;
+            hr.weights.resize(0, 0);  // a whole map from an earlier, shorter run
+        } else {
+            out.weights = &hr.weights;
+        }
         out.output = &hr.output;
         out.firstShare = &trace.firstShare[sj];
         statuses[sj] = attendCausal(in, out);
-        hr.weights.resize(0, 0);  // a whole map from an earlier, shorter run
     }
-    return finishHeads(options, li, x, statuses, fresh, heads, concat);
+    if (attn::Status s = finishHeads(options, li, x, statuses, fresh, heads, concat); !s.ok())
+        return s;
+    if (!pooled) {
+        trace.attention.resize(static_cast<std::size_t>(h));
+        for (long j = 0; j < h; ++j)  // the head reuses the old buffer in the next layer
+            trace.attention[static_cast<std::size_t>(j)].swap(
+                heads[static_cast<std::size_t>(j)].weights);
+    }
+    return {};
 }
 
 attn::Status exactMap(const Model& model, const ForwardResult& result, int layer, int head,
