@@ -260,9 +260,9 @@ TEST(DecoderCheckpoint, ShardedModel_ListsEveryShard)
     EXPECT_EQ(model.config().family, Family::Decoder);
     EXPECT_FALSE(model.config().tieWordEmbeddings);
     EXPECT_NE(model.outputLayer().elements(), model.layers().front().q.elements());
-    float first = 0.0f;
-    model.embeddingRow(0, &first);  // F16 rows widened on the way
-    EXPECT_TRUE(std::isfinite(first));
+    std::vector<float> row(static_cast<std::size_t>(model.config().width));
+    model.embeddingRow(0, row.data());  // F16 rows widened on the way
+    EXPECT_TRUE(std::isfinite(row.front()) && std::isfinite(row.back()));
     EXPECT_EQ(model.outputLayer().format, kernels::WeightFormat::F16);
 }
 
