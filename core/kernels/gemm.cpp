@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/kernels/gemm.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -11,14 +14,22 @@ namespace attn::kernels {
 
 namespace {
 
+#if defined(__x86_64__) || defined(__i386__)
+// F16C from CPUID leaf 1: clang 14's __builtin_cpu_supports does not know "f16c".
+bool cpuHasF16c()
+{
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
+}
+#endif
+
 bool cpuHasAvx2Fma()
 {
 #if defined(__x86_64__) || defined(__i386__)
     // libgcc's check includes the operating system's support for the YMM state (XGETBV). F16C
     // widens half-precision weights in the same units; every CPU with AVX2 has it.
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-           __builtin_cpu_supports("f16c");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpuHasF16c();
 #else
     return false;
 #endif
