@@ -32,8 +32,8 @@ using FloatMatrix = MatrixT<float>;
 // (n x d floats per layer); `normed` and `projections` are kept only with
 // ForwardOptions::keepTypingCache (4 n x d more per layer), for forwardReusing.
 // A long decoder run (ForwardOptions::poolAbove) keeps every head's map pooled to screen
-// resolution instead (`pooled`; `attention` is then empty) and the layer's turned queries and
-// keys, from which exactMap() makes any head's map again.
+// resolution instead (`pooled`; `attention` is then empty); exactMap() makes any head's map
+// again from the layer's input `hidden`.
 
 // A map pooled to screen resolution: each cell the largest weight of a block x block square of
 // the map (as the workbench's pyramid pools, so that one strong cell stays visible at any zoom).
@@ -47,8 +47,7 @@ struct LayerTrace {
     FloatMatrix hidden;                  // n x d: the residual stream entering the layer
     FloatMatrix normed;                  // with the typing cache: the attention's input
     FloatMatrix projections;             // with the typing cache: [Q | K | V] (GPT-2: n x 3d;
-                                         // decoders: turned, n x (h + 2 kv) d_h); a pooled
-                                         // decoder run without it: [Q | K]
+                                         // decoders: turned, n x (h + 2 kv) d_h)
     std::vector<FloatMatrix> attention;  // per head, n x n weights (rows sum to 1)
     std::vector<PooledMap> pooled;       // per head, when the run pooled its maps
     std::vector<float> firstShare;       // per head: the mean weight queries 1.. put on token 0
@@ -100,9 +99,9 @@ struct ForwardOptions {
     // per layer. Off: a layer keeps its input `hidden` only.
     bool keepTypingCache = false;
     // Decoders: with more tokens than this (> 0), every head's map is kept pooled to at most
-    // poolSide cells a side (LayerTrace::pooled) and never whole, and each layer keeps its
-    // turned queries and keys for exactMap(). 8,192 tokens of Qwen3-0.6B then keep 0.45 GiB of
-    // maps and 2.6 GiB of queries and keys, instead of 112 GiB of maps.
+    // poolSide cells a side (LayerTrace::pooled) and never whole; exactMap() makes one again
+    // from the layer's input. 8,192 tokens of Qwen3-0.6B then keep 0.45 GiB of maps beside the
+    // 0.9 GiB of layer inputs, instead of 112 GiB of maps.
     long poolAbove = 0;
     long poolSide = 512;
     HeadHook hook;
@@ -136,13 +135,15 @@ attn::Status forwardFrom(const Model& model, int startLayer, const ForwardOption
 FloatMatrix attentionInput(const Model& model, const ForwardResult& result, int layer);
 
 // Head `head`'s whole map in layer `layer` of `result`: a copy of a kept map, or, in a pooled
-// run, made again from the layer's kept queries and keys (attendCausal: equal to a whole run's
-// map to float rounding). BadLayer for a layer or head outside the run.
+// run, made again from the layer's kept input as the run made it (the head's queries and keys
+// projected, normed and turned, then attendCausal: equal to a whole run's map to float
+// rounding). `hook` must be the run's ForwardOptions::hook (its edits of Q and K are made
+// again); it is called with the head's Q, K and V. BadLayer for a layer or head outside the run.
 attn::Status exactMap(const Model& model, const ForwardResult& result, int layer, int head,
-                      FloatMatrix& out);
+                      FloatMatrix& out, const HeadHook& hook = {});
 
-// A decoder head's scaled score q_i . k_j / sqrt(d_h) (turned vectors, as the map is made from),
-// from the layer's kept queries and keys; false when the run kept none or the cell is outside.
+// A decoder head's scaled score q_i . k_j / sqrt(d_h) (turned vectors, as the map is made from,
+// without a hook's edits), made from the layer's kept input; false for a cell outside the run.
 bool headScore(const Model& model, const ForwardResult& result, int layer, int head, long query,
                long key, float& score);
 

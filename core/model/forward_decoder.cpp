@@ -113,7 +113,7 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
     k.resize(0, 0);
     v.resize(0, 0);
     const bool pooled = options.poolAbove > 0 && n > options.poolAbove;
-    if (options.keepTypingCache && !pooled) trace.projections = qkv;
+    if (options.keepTypingCache) trace.projections = qkv;
 
     heads.resize(static_cast<std::size_t>(h));
     for (long j = 0; j < h; ++j) {
@@ -127,18 +127,6 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
 
     const long window = c.slides(li) && c.slidingWindow < n ? c.slidingWindow : 0;
     FloatMatrix concat(fresh, qWidth);
-    if (pooled) {
-        // exactMap() makes maps from what is kept, so it keeps what the heads scored: edited
-        // queries, and edited keys as the first head of each group has them (an edit of a key
-        // acts on its whole group, as withEdits() applies it).
-        if (options.hook)
-            for (long j = 0; j < h; ++j) {
-                const HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
-                qkv.middleCols(j * dh, dh) = hr.Q;
-                if (j % c.groupSize() == 0) qkv.middleCols(qWidth + c.kvHeadOf(j) * dh, dh) = hr.K;
-            }
-        trace.projections = options.keepTypingCache ? qkv : qkv.leftCols(qWidth + kvWidth);
-    }
     if (attn::Status s =
             attendHeadsCausal(options, li, x, window, pooled, fresh, heads, trace, concat);
         !s.ok())

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A decoder's attention: every head weighed by attendCausal a block of rows at a time, its map
 // kept whole or, in a long run (ForwardOptions::poolAbove), pooled; and the exact map of any head
-// of a pooled run made again on demand from the layer's kept queries and keys.
+// of a pooled run made again on demand from the layer's kept input.
 #include <cmath>
 #include <string>
 
@@ -65,15 +65,55 @@ attn::Status detail::attendHeadsCausal(const ForwardOptions& options, long li, c
     return {};
 }
 
-attn::Status exactMap(const Model& model, const ForwardResult& result, int layer, int head,
-                      FloatMatrix& out)
+namespace {
+
+std::string headText(int layer, int head)
+{
+    return "layer " + std::to_string(layer + 1) + " head " + std::to_string(head + 1);
+}
+
+// Head `head`'s turned query and key rows of layer `layer`, as the run made them, for the rows
+// of `hidden` (the layer's input at positions first, first + 1, ...): RMSNorm, the head's
+// columns of q_proj and its key/value head's of k_proj (and of v_proj with `values`), the
+// q/k norms, the rotation.
+void headVectors(const Model& model, int layer, int head, const FloatMatrix& hidden, long first,
+                 bool values, HeadResultT<float>& hr)
 {
     const ModelConfig& c = model.config();
-    const std::string name =
-        "layer " + std::to_string(layer + 1) + " head " + std::to_string(head + 1);
+    const LayerWeights& L = model.layers()[static_cast<std::size_t>(layer)];
+    const long dh = c.headDim();
+    const long g = c.kvHeadOf(head);
+    FloatMatrix normed;
+    detail::rmsNormRows(hidden, L.ln1, c.layerNormEps, normed);
+    applyDense(normed, L.q.outputRange(head * dh, dh), hr.Q);
+    applyDense(normed, L.k.outputRange(g * dh, dh), hr.K);
+    if (values)
+        applyDense(normed, L.v.outputRange(g * dh, dh), hr.V);
+    else
+        hr.V.resize(0, 0);
+    const RopeTable rope = ropeTable(c.rope, dh, first, hidden.rows());
+    detail::normAndRotate(hr.Q, 1, dh, L.qNorm, c.layerNormEps, rope, 0);
+    detail::normAndRotate(hr.K, 1, dh, L.kNorm, c.layerNormEps, rope, 0);
+}
+
+bool decoderHead(const Model& model, const ForwardResult& result, int layer, int head)
+{
+    const ModelConfig& c = model.config();
+    return c.family == Family::Decoder && layer >= 0 &&
+           static_cast<std::size_t>(layer) < result.layers.size() && head >= 0 && head < c.heads &&
+           result.layers[static_cast<std::size_t>(layer)].hidden.rows() ==
+               static_cast<long>(result.ids.size());
+}
+
+}  // namespace
+
+attn::Status exactMap(const Model& model, const ForwardResult& result, int layer, int head,
+                      FloatMatrix& out, const HeadHook& hook)
+{
+    const ModelConfig& c = model.config();
     if (layer < 0 || static_cast<std::size_t>(layer) >= result.layers.size() || head < 0 ||
         head >= c.heads)
-        return attn::failure(attn::StatusCode::BadLayer, "", name,
+        return attn::failure(attn::StatusCode::BadLayer, "", headText(layer, head),
                              "the run has " + std::to_string(result.layers.size()) + " layers of " +
                                  std::to_string(c.heads) + " heads");
     const LayerTrace& t = result.layers[static_cast<std::size_t>(layer)];
@@ -81,18 +121,24 @@ attn::Status exactMap(const Model& model, const ForwardResult& result, int layer
         out = t.attention[static_cast<std::size_t>(head)];
         return {};
     }
+    if (!decoderHead(model, result, layer, head))
+        return attn::failure(attn::StatusCode::BadLayer, "", headText(layer, head),
+                             "the run kept neither its map nor its layer's input");
     const long n = static_cast<long>(result.ids.size());
     const long dh = c.headDim();
-    const long qWidth = c.heads * dh;
-    if (c.family != Family::Decoder || t.projections.rows() != n ||
-        t.projections.cols() < qWidth + c.kvHeads * dh)
-        return attn::failure(attn::StatusCode::BadLayer, "", name,
-                             "the run kept neither its map nor its queries and keys");
+    HeadResultT<float> hr;
+    headVectors(model, layer, head, t.hidden, 0, static_cast<bool>(hook), hr);
+    if (hook) {
+        hook(layer, head, hr);
+        if (hr.Q.rows() != n || hr.Q.cols() != dh || hr.K.rows() != n || hr.K.cols() != dh)
+            return attn::failure(attn::StatusCode::TensorShape, "", headText(layer, head),
+                                 "the head hook changed the shape of Q or K");
+    }
     CausalHeadInput in;
-    in.q = t.projections.data() + head * dh;
-    in.ldq = t.projections.cols();
-    in.k = t.projections.data() + qWidth + c.kvHeadOf(head) * dh;
-    in.ldk = t.projections.cols();
+    in.q = hr.Q.data();
+    in.ldq = dh;
+    in.k = hr.K.data();
+    in.ldk = dh;
     in.n = n;
     in.dh = dh;
     in.window = c.slides(layer) && c.slidingWindow < n ? c.slidingWindow : 0;
@@ -105,19 +151,16 @@ attn::Status exactMap(const Model& model, const ForwardResult& result, int layer
 bool headScore(const Model& model, const ForwardResult& result, int layer, int head, long query,
                long key, float& score)
 {
-    const ModelConfig& c = model.config();
-    if (c.family != Family::Decoder || layer < 0 ||
-        static_cast<std::size_t>(layer) >= result.layers.size() || head < 0 || head >= c.heads)
+    const long n = static_cast<long>(result.ids.size());
+    if (!decoderHead(model, result, layer, head) || query < 0 || key < 0 || query >= n || key >= n)
         return false;
-    const FloatMatrix& p = result.layers[static_cast<std::size_t>(layer)].projections;
-    const long dh = c.headDim();
-    const long qWidth = c.heads * dh;
-    if (query < 0 || key < 0 || query >= p.rows() || key >= p.rows() ||
-        p.cols() < qWidth + c.kvHeads * dh)
-        return false;
-    const auto q = p.row(query).segment(head * dh, dh);
-    const auto k = p.row(key).segment(qWidth + c.kvHeadOf(head) * dh, dh);
-    score = q.dot(k) / static_cast<float>(std::sqrt(static_cast<double>(dh)));
+    const FloatMatrix& hidden = result.layers[static_cast<std::size_t>(layer)].hidden;
+    HeadResultT<float> atQuery, atKey;
+    headVectors(model, layer, head, hidden.row(query), query, false, atQuery);
+    headVectors(model, layer, head, hidden.row(key), key, false, atKey);
+    const long dh = model.config().headDim();
+    score = atQuery.Q.row(0).dot(atKey.K.row(0)) /
+            static_cast<float>(std::sqrt(static_cast<double>(dh)));
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include "core/model/model.h"
 
 #include <algorithm>
+#include <cassert>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -113,15 +114,37 @@ void Model::embeddingRow(long id, float* out) const
     kernels::widenWeights(embedding_.format, base + id * d * 2, d, 1, d, out);
 }
 
+namespace {
+
+// Where stored row `r` of `d` starts.
+const void* storedRow(const Dense& d, long r)
+{
+    const std::size_t size = d.format == kernels::WeightFormat::F32 ? sizeof(float) : 2;
+    return static_cast<const unsigned char*>(d.elements()) +
+           static_cast<std::size_t>(r * d.storedCols()) * size;
+}
+
+}  // namespace
+
 FloatRows Dense::storedRowsWidened(long r0, long count) const
 {
     const long cols = storedCols();
     FloatRows rows(count, cols);
-    const std::size_t size = format == kernels::WeightFormat::F32 ? sizeof(float) : 2;
-    const auto* base = static_cast<const unsigned char*>(elements());
-    kernels::widenWeights(format, base + static_cast<std::size_t>(r0 * cols) * size, cols, count,
-                          cols, rows.data());
+    kernels::widenWeights(format, storedRow(*this, r0), cols, count, cols, rows.data());
     return rows;
+}
+
+Dense Dense::outputRange(long first, long count) const
+{
+    assert(outByIn && first >= 0 && count >= 0 && first + count <= out);
+    Dense d = *this;
+    if (raw != nullptr)
+        d.raw = storedRow(*this, first);
+    else
+        d.weight = static_cast<const float*>(storedRow(*this, first));
+    if (bias != nullptr) d.bias = bias + first;
+    d.out = count;
+    return d;
 }
 
 attn::Status Model::load(const std::string& folder, Model& out)

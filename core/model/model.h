@@ -67,6 +67,10 @@ struct Dense {
     }
     // The stored rows [r0, r0 + count) as floats (widened when W is half-precision).
     [[nodiscard]] FloatRows storedRowsWidened(long r0, long count) const;
+    // The outputs [first, first + count) alone (one head's columns of a projection), as a view
+    // of the same stored elements, bias included. W must be stored [out, in] (outByIn), where
+    // those outputs are whole stored rows.
+    [[nodiscard]] Dense outputRange(long first, long count) const;
     [[nodiscard]] ConstVecMap b() const { return ConstVecMap(bias, out); }
 };
 

@@ -259,8 +259,12 @@ std::shared_ptr<const attn::model::FloatMatrix> ModelDocument::focusedMatrix() c
     exact_.reset();  // the old map goes before the new one is made
     auto made = std::make_shared<Matrix>();
     const attn::model::Model& model = loaded_->model;
+    // The run's edits of queries and keys, made again with the head's vectors.
+    const attn::model::HeadHook hook =
+        snap->edited() ? attn::model::withEdits({}, snap->edits, snap->groupSize).hook
+                       : attn::model::HeadHook{};
     const auto headMap = [&](int head, Matrix& out) {
-        return attn::model::exactMap(model, snap->result, selection_.layer, head, out).ok();
+        return attn::model::exactMap(model, snap->result, selection_.layer, head, out, hook).ok();
     };
     if (selection_.focus == ModelFocus::Head) {
         if (!headMap(selection_.head, *made)) return nullptr;

@@ -126,7 +126,7 @@ public:
     void selectQuery(int row);
     // The matrix the large map shows (nullptr before a run, and for a pooled run's rollout) and
     // its title. A pooled run (model_snapshot.h) keeps no whole map: a head's is made on demand
-    // from its layer's kept queries and keys (attn::model::exactMap), a layer mean from its
+    // from its layer's kept input (attn::model::exactMap), a layer mean from its
     // heads', and kept until the selection or the run changes.
     [[nodiscard]] std::shared_ptr<const attn::model::FloatMatrix> focusedMatrix() const;
     [[nodiscard]] QString focusTitle() const;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Long decoder runs keep every head's map pooled (ForwardOptions::poolAbove): the pooled cells
 // must be the largest weights of their blocks of the whole run's map, the run's logits the
-// whole run's, and exactMap() must make any head's whole map again from the kept queries and
-// keys, edits and sliding windows included. attendCausal itself must agree with the core's head
+// whole run's, and exactMap() must make any head's whole map again from the layer's kept input,
+// edits and sliding windows included. attendCausal itself must agree with the core's head
 // pass (attendProjected) to float rounding.
 #include <cmath>
 #include <gtest/gtest.h>
@@ -144,6 +144,8 @@ TEST_P(PooledRuns, PooledCellsLogitsAndExactMapsAreTheWholeRunsOwn)
         const LayerTrace& t = r.pooled.layers[static_cast<std::size_t>(l)];
         ASSERT_TRUE(t.isPooled());
         ASSERT_EQ(static_cast<long>(t.pooled.size()), c.heads);
+        EXPECT_EQ(t.projections.size(), 0)
+            << "no queries or keys are kept without the typing cache";
         for (int h = 0; h < c.heads; ++h) {
             const FloatMatrix& whole =
                 r.whole.layers[static_cast<std::size_t>(l)].attention[static_cast<std::size_t>(h)];
@@ -183,13 +185,18 @@ TEST(PooledRun, AnEditedRunsExactMapIsTheEditedMap)
     options.poolSide = 3;
     ASSERT_TRUE(runEdited(r.model, r.pooled, edits, options, pooledEdited).ok());
     EXPECT_LT((pooledEdited.logits - wholeEdited.logits).cwiseAbs().maxCoeff(), kPooledSameLogits);
+    const HeadHook hook = withEdits({}, edits, r.model.config().groupSize()).hook;
     for (const auto& [layer, head] : {std::pair{1, 2}, std::pair{1, 3}, std::pair{0, 1}}) {
         FloatMatrix exact;
-        ASSERT_TRUE(exactMap(r.model, pooledEdited, layer, head, exact).ok());
+        ASSERT_TRUE(exactMap(r.model, pooledEdited, layer, head, exact, hook).ok());
         const FloatMatrix& want = wholeEdited.layers[static_cast<std::size_t>(layer)]
                                       .attention[static_cast<std::size_t>(head)];
         EXPECT_LT((exact - want).cwiseAbs().maxCoeff(), kPooledSameMap) << layer << " " << head;
     }
+    FloatMatrix withoutEdits;
+    ASSERT_TRUE(exactMap(r.model, pooledEdited, 1, 2, withoutEdits).ok());
+    EXPECT_GT((withoutEdits - wholeEdited.layers[1].attention[2]).cwiseAbs().maxCoeff(), 1e-3f)
+        << "the map is the edited one because the hook is made again";
     // The change grid compares pooled cells: the edited head changed, an earlier one did not.
     const auto change = attentionChange(r.pooled, pooledEdited);
     ASSERT_EQ(change.size(), 2u);
