@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include "bench/ui/bench_stats.h"
+#include "bench/ui/bench_wait.h"
 #include "ui/document/document.h"
 #include "ui/model/head_link.h"
 #include "ui/model/model_document.h"
@@ -23,21 +24,6 @@
 namespace attnlab {
 
 namespace {
-
-// Waits as the window does, asleep until an event comes (the worker's result is one): a busy
-// loop here would take a core from the model's threads.
-bool waitFor(const std::function<bool()>& done, int timeoutMs)
-{
-    QElapsedTimer t;
-    t.start();
-    QTimer tick;  // wakes the loop now and then to look at the clock
-    tick.start(20);
-    while (!done()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QApplication::processEvents(QEventLoop::WaitForMoreEvents);
-    }
-    return true;
-}
 
 HeadBenchmarkRow measure(ModelWindow& model, int layer, const HeadBenchmarkOptions& o,
                          QString& error)

@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include "bench/ui/bench_stats.h"
+#include "bench/ui/bench_wait.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_grid_view.h"
 #include "ui/model/model_window.h"
@@ -16,23 +17,6 @@
 namespace attnlab {
 
 namespace {
-
-// Waits in the event loop, as the window does, checking `done` every 20 ms: a loop of
-// processEvents() would keep a core busy that the forward pass's threads need (on two cores it
-// cost a third of a 2,048-token run).
-template <typename Done>
-bool waitFor(Done done, int timeoutMs)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QEventLoop loop;
-        QTimer::singleShot(20, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return true;
-}
 
 // VmHWM, the process's peak resident set, in KiB (0 where /proc is not there).
 long peakResidentKb()

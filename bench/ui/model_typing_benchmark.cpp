@@ -9,6 +9,7 @@
 #include <QLineEdit>
 
 #include "bench/ui/bench_stats.h"
+#include "bench/ui/bench_wait.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_grid_view.h"
 #include "ui/model/model_window.h"
@@ -16,19 +17,6 @@
 namespace attnlab {
 
 namespace {
-
-// Processes events until `done` or the timeout; false on timeout.
-template <typename Done>
-bool waitFor(Done done, int timeoutMs)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return true;
-}
 
 void press(QWidget* target, int key, const QString& text)
 {

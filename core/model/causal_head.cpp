@@ -54,6 +54,14 @@ PooledMap poolMap(const FloatMatrix& map, long block)
     return p;
 }
 
+float firstShareOf(const FloatMatrix& map)
+{
+    const long n = map.rows();
+    if (n < 2) return 0.0f;
+    return static_cast<float>(map.col(0).tail(n - 1).cast<double>().sum() /
+                              static_cast<double>(n - 1));
+}
+
 attn::Status attendCausal(const CausalHeadInput& in, const CausalHeadOutput& out)
 {
     const long n = in.n;

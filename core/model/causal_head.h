@@ -25,6 +25,10 @@ long poolBlock(long n, long side);
 // `map` (n x n) pooled by `block`.
 PooledMap poolMap(const FloatMatrix& map, long block);
 
+// The mean weight that queries 1 .. n-1 of `map` (n x n) put on the first token (0 for n < 2):
+// LayerTrace::firstShare, how much of a sink a head is.
+float firstShareOf(const FloatMatrix& map);
+
 struct CausalHeadInput {
     const float* q = nullptr;  // n x dh, row stride ldq: the queries as scored (turned)
     long ldq = 0;

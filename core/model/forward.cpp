@@ -11,6 +11,7 @@
 
 #include "core/attend_projected.h"
 #include "core/kernels/gemm.h"
+#include "core/model/causal_head.h"
 #include "core/model/forward_internal.h"
 
 namespace attn::model {
@@ -106,7 +107,6 @@ attn::Status detail::attendHeads(const ForwardOptions& options, long li, const F
                                  FloatMatrix& concat)
 {
     const long h = static_cast<long>(heads.size());
-    const long n = x.rows();
     std::vector<Status> statuses(static_cast<std::size_t>(h));
 #pragma omp parallel for schedule(dynamic, 1)
     for (long j = 0; j < h; ++j)
@@ -121,9 +121,7 @@ attn::Status detail::attendHeads(const ForwardOptions& options, long li, const F
     for (long j = 0; j < h; ++j) {
         const auto sj = static_cast<std::size_t>(j);
         trace.attention[sj].swap(heads[sj].weights);  // the head reuses the old buffer
-        if (n > 1)
-            trace.firstShare[sj] = trace.attention[sj].col(0).tail(n - 1).cast<double>().sum() /
-                                   static_cast<double>(n - 1);
+        trace.firstShare[sj] = firstShareOf(trace.attention[sj]);
     }
     return {};
 }

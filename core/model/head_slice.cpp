@@ -189,9 +189,7 @@ attn::Status runWithHead(const Model& model, const ForwardResult& before, const 
         t.pooled[h] = poolMap(o.weights, t.pooled[h].block);
     else
         t.attention[h] = o.weights;
-    if (h < t.firstShare.size() && n > 1)
-        t.firstShare[h] =
-            o.weights.col(0).tail(n - 1).cast<double>().sum() / static_cast<double>(n - 1);
+    if (h < t.firstShare.size()) t.firstShare[h] = firstShareOf(o.weights);
     after = std::move(run);
     return {};
 }

@@ -43,14 +43,8 @@ public:
                       const float*& out, const std::string& alternative = {}) const
     {
         const SafetensorsFile* in = nullptr;
-        const TensorInfo* t = lookup(name, in);
-        if (t == nullptr && !alternative.empty()) t = lookup(alternative, in);
-        if (t == nullptr)
-            return attn::failure(attn::StatusCode::MissingTensor, path(), prefix_ + name,
-                                 "missing from the checkpoint");
-        if (t->shape != want)
-            return attn::failure(attn::StatusCode::TensorShape, in->path(), t->name,
-                                 "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
+        const TensorInfo* t = nullptr;
+        if (attn::Status s = locate(name, alternative, want, in, t); !s.ok()) return s;
         if (t->data != nullptr) {
             out = t->data;
             return {};
@@ -70,13 +64,8 @@ public:
                             Dense& d) const
     {
         const SafetensorsFile* in = nullptr;
-        const TensorInfo* t = lookup(name, in);
-        if (t == nullptr)
-            return attn::failure(attn::StatusCode::MissingTensor, path(), prefix_ + name,
-                                 "missing from the checkpoint");
-        if (t->shape != want)
-            return attn::failure(attn::StatusCode::TensorShape, in->path(), t->name,
-                                 "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
+        const TensorInfo* t = nullptr;
+        if (attn::Status s = locate(name, {}, want, in, t); !s.ok()) return s;
         d.weight = t->data;
         d.raw = nullptr;
         d.format = kernels::WeightFormat::F32;
@@ -147,6 +136,22 @@ private:
     {
         return attn::failure(attn::StatusCode::UnsupportedDtype, in.path(), t.name,
                              "dtype " + t.dtype + " cannot be used as weights (F32, F16, BF16)");
+    }
+
+    // The tensor `name` (or `alternative` when it is absent) in `in`, checked against `want`.
+    attn::Status locate(const std::string& name, const std::string& alternative,
+                        const std::vector<std::int64_t>& want, const SafetensorsFile*& in,
+                        const TensorInfo*& t) const
+    {
+        t = lookup(name, in);
+        if (t == nullptr && !alternative.empty()) t = lookup(alternative, in);
+        if (t == nullptr)
+            return attn::failure(attn::StatusCode::MissingTensor, path(), prefix_ + name,
+                                 "missing from the checkpoint");
+        if (t->shape != want)
+            return attn::failure(attn::StatusCode::TensorShape, in->path(), t->name,
+                                 "shape " + shapeText(t->shape) + ", expected " + shapeText(want));
+        return {};
     }
 
     [[nodiscard]] const TensorInfo* lookup(const std::string& name,

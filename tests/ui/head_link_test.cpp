@@ -51,10 +51,10 @@ struct Bench {
     [[nodiscard]] HeadLink* link() const { return workbench->headLink(); }
 };
 
-void open(Bench& b, const char* fixture = "gpt2_tiny", bool gpt2 = true,
-          const QString& text = QStringLiteral("the cat sat."))
+// The model window on `folder` running `text`, its head (`layer`, `head`) sent to the workbench.
+void openHead(Bench& b, const QString& folder, const QString& text, int layer, int head)
 {
-    b.folder = test::modelFolder(b.dir, fixture, gpt2);
+    b.folder = folder;
     b.workbench = std::make_unique<MainWindow>();
     b.workbench->show();
     b.model = std::make_unique<ModelWindow>();
@@ -64,8 +64,14 @@ void open(Bench& b, const char* fixture = "gpt2_tiny", bool gpt2 = true,
     ASSERT_TRUE(b.model->openFolder(b.folder));
     b.model->setText(text);
     ASSERT_TRUE(settled(b.model->document()));
-    ASSERT_TRUE(b.model->document()->openInWorkbench(kLayer, kHead));
+    ASSERT_TRUE(b.model->document()->openInWorkbench(layer, head));
     b.link()->flush();
+}
+
+void open(Bench& b, const char* fixture = "gpt2_tiny", bool gpt2 = true,
+          const QString& text = QStringLiteral("the cat sat."))
+{
+    openHead(b, test::modelFolder(b.dir, fixture, gpt2), text, kLayer, kHead);
 }
 
 QString sha256Of(const QString& path)
@@ -323,18 +329,8 @@ TEST(HeadLink, BertHeadsAttendBothWaysAndCarryTheirEditsToTheMaskedPrediction)
 TEST(HeadLink, ARotaryHeadComesWithItsRotationAndSavesAndAttachesAgain)
 {
     Bench b;
-    b.folder = test::qwen3Folder(b.dir);
-    b.workbench = std::make_unique<MainWindow>();
-    b.workbench->show();
-    b.model = std::make_unique<ModelWindow>();
-    ModelWindowDialogs d;
-    d.warn = [](const QString&, const QString&) {};
-    b.model->setDialogs(d);
-    ASSERT_TRUE(b.model->openFolder(b.folder));
-    b.model->setText(QStringLiteral("它是一只动物，它很累。"));
-    ASSERT_TRUE(settled(b.model->document()));
-    ASSERT_TRUE(b.model->document()->openInWorkbench(1, 3));
-    b.link()->flush();
+    ASSERT_NO_FATAL_FAILURE(
+        openHead(b, test::qwen3Folder(b.dir), QStringLiteral("它是一只动物，它很累。"), 1, 3));
     const Session& s = b.doc()->session();
     ASSERT_TRUE(s.provenance.has_value());
     EXPECT_EQ(s.provenance->modelType, QStringLiteral("qwen3"));

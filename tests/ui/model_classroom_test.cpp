@@ -126,7 +126,7 @@ TEST(ModelFocus, TheHoverReadoutFollowsAnEdit)
         << focus->hoverLabel()->text().toStdString() << " vs " << after.toStdString();
 }
 
-TEST(Predictions, ChangeIsInSignedPercentagePointsAndNeverPrintsZeroForAChange)
+TEST(Predictions, ChangeIsInSignedPercentagePoints_ZeroOnlyBelowAMillionthOfAPoint)
 {
     const QString minus(QChar(0x2212));
     EXPECT_EQ(percentPointChange(0.012, 0.011), minus + QStringLiteral("0.1 pp"));
@@ -135,6 +135,9 @@ TEST(Predictions, ChangeIsInSignedPercentagePointsAndNeverPrintsZeroForAChange)
     EXPECT_EQ(percentPointChange(0.01152, 0.01148), minus + QStringLiteral("0.004 pp"));
     EXPECT_EQ(percentPointChange(0.5, 0.5000003), QStringLiteral("+0.00003 pp"));
     EXPECT_EQ(percentPointChange(0.25, 0.25), QStringLiteral("0.0 pp"));
+    EXPECT_EQ(percentPointChange(0.3, 0.3 + 2e-11), QStringLiteral("0.0 pp"))
+        << "float noise is no change";
+    EXPECT_EQ(percentPointChange(0.3, 0.3 - 2e-8), minus + QStringLiteral("0.000002 pp"));
 
     // In the window: every change of a probability reads as one.
     Opened o;

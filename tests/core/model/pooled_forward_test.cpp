@@ -88,6 +88,7 @@ TEST(AttendCausal, EqualsTheHeadPass_WithAndWithoutAWindow)
             const double share =
                 n > 1 ? hr.weights.col(0).tail(n - 1).cast<double>().sum() / (n - 1) : 0.0;
             EXPECT_NEAR(first, share, 1e-6);
+            EXPECT_NEAR(firstShareOf(hr.weights), share, 1e-6);
         }
 }
 
