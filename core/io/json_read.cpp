@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <span>
 #include <vector>
 
 namespace attn::io {
@@ -44,9 +45,16 @@ struct CountingIterator {
 class StrictBuilder : public nlohmann::json_sax<json> {
 public:
     StrictBuilder(json& root, const JsonLimits& limits, JsonProblem& problem, const char* begin,
-                  const char* const* read)
-        : root_(root), limits_(limits), problem_(problem), begin_(begin), read_(read)
+                  const char* const* read, std::span<const JsonStream> streams)
+        : root_(root),
+          limits_(limits),
+          problem_(problem),
+          begin_(begin),
+          read_(read),
+          streams_(streams)
     {
+        // A streamed element is built in its container's Level: the levels must not move.
+        levels_.reserve(static_cast<std::size_t>(std::max(0, limits.maxDepth)) + 1);
     }
 
     bool null() override { return value(nullptr); }
@@ -65,6 +73,10 @@ public:
     bool key(string_t& k) override
     {
         Level& top = levels_.back();
+        if (top.stream != nullptr) {
+            top.key = std::move(k);
+            return true;
+        }
         // One look-up, not two: a tokenizer.json's vocabulary is an object of 150,000 keys.
         const auto [at, inserted] = top.node->get_ref<json::object_t&>().try_emplace(k);
         top.key = std::move(k);
@@ -100,6 +112,11 @@ private:
         json* slot = nullptr;  // where an object's next value goes
         std::string key;
         std::size_t index = 0;  // an array's next element
+        // The keys from the top when only keys lead here ("model.vocab"), for the streams.
+        std::string keyPath;
+        bool keyed = false;
+        const JsonStream* stream = nullptr;  // its elements go to stream->take
+        json pending;                        // a streamed element being read
     };
 
     bool count()
@@ -118,6 +135,11 @@ private:
             return &root_;
         }
         Level& top = levels_.back();
+        if (top.stream != nullptr) {
+            if (top.node->is_array()) ++top.index;
+            top.pending = std::move(v);
+            return &top.pending;
+        }
         if (top.node->is_array()) {
             ++top.index;
             top.node->push_back(std::move(v));
@@ -132,7 +154,41 @@ private:
     {
         if (!count()) return false;
         place(json(std::forward<T>(v)));
-        return true;
+        return levels_.empty() || levels_.back().stream == nullptr || deliver(levels_.back());
+    }
+
+    // Hands the element just read to the stream of its container.
+    bool deliver(Level& l)
+    {
+        const bool list = l.node->is_array();
+        std::string message;
+        if (l.stream->take(list ? nullptr : &l.key, list ? l.index - 1 : l.index++, l.pending,
+                           message)) {
+            l.pending = nullptr;
+            return true;
+        }
+        if (list) --l.index;  // the path names the element refused, not the next one
+        return fail(JsonProblem::Kind::Refused, std::move(message));
+    }
+
+    // The level of a container opened where the parser is: its key path, and its stream if
+    // one has that path.
+    Level opened(json* node) const
+    {
+        Level l;
+        l.node = node;
+        if (streams_.empty()) return l;
+        if (levels_.empty()) {
+            l.keyed = true;
+        } else if (const Level& parent = levels_.back();
+                   parent.keyed && parent.stream == nullptr && !parent.node->is_array()) {
+            l.keyed = true;
+            l.keyPath = parent.keyPath.empty() ? parent.key : parent.keyPath + '.' + parent.key;
+        }
+        if (l.keyed)
+            for (const JsonStream& s : streams_)
+                if (s.path == l.keyPath) l.stream = &s;
+        return l;
     }
 
     bool open(json&& container)
@@ -145,14 +201,14 @@ private:
             return fail(JsonProblem::Kind::TooDeep, std::move(message));
         }
         json* node = place(std::move(container));
-        levels_.push_back(Level{node, nullptr, {}, 0});
+        levels_.push_back(opened(node));
         return true;
     }
 
     bool close()
     {
         levels_.pop_back();
-        return true;
+        return levels_.empty() || levels_.back().stream == nullptr || deliver(levels_.back());
     }
 
     // The path of the value being read: each enclosing array's element in hand (the innermost
@@ -190,6 +246,7 @@ private:
     JsonProblem& problem_;
     const char* begin_;
     const char* const* read_;
+    std::span<const JsonStream> streams_;
     std::vector<Level> levels_;
     std::size_t values_ = 0;
 };
@@ -274,6 +331,12 @@ private:
 
 JsonProblem parseJson(std::string_view text, nlohmann::json& out, const JsonLimits& limits)
 {
+    return parseJson(text, out, {}, limits);
+}
+
+JsonProblem parseJson(std::string_view text, nlohmann::json& out,
+                      std::span<const JsonStream> streams, const JsonLimits& limits)
+{
     out = nullptr;
     JsonProblem problem;
     const auto starts = [&text](std::string_view bom) { return text.substr(0, bom.size()) == bom; };
@@ -290,7 +353,7 @@ JsonProblem parseJson(std::string_view text, nlohmann::json& out, const JsonLimi
     }
     nlohmann::json root;
     const char* read = text.data();
-    StrictBuilder builder(root, limits, problem, text.data(), &read);
+    StrictBuilder builder(root, limits, problem, text.data(), &read, streams);
     const bool parsed =
         nlohmann::json::sax_parse(CountingIterator{text.data(), &read},
                                   CountingIterator{text.data() + text.size(), nullptr}, &builder);

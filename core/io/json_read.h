@@ -8,8 +8,10 @@
 // UTF-32 text. nlohmann itself refuses ill-formed UTF-8 and skips a UTF-8 byte-order mark.
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -29,7 +31,8 @@ struct JsonProblem {
         DuplicateKey,
         TooManyValues,
         Utf16,
-        Utf32
+        Utf32,
+        Refused  // a JsonStream's taker refused an element
     };
     Kind kind = Kind::None;
     std::string path;      // the JSON path where it was met, lists from 1 ("options.mask[3]")
@@ -42,6 +45,24 @@ struct JsonProblem {
 
 // Parses `text` into `out` under `limits`; `out` is left null on failure.
 JsonProblem parseJson(std::string_view text, nlohmann::json& out, const JsonLimits& limits = {});
+
+// A container whose elements are handed to `take` one by one as they are read, instead of being
+// kept in the tree (which then holds it empty): a tokenizer.json's vocabulary and merges, 150,000
+// entries each, cost more as tree nodes than in the reader's own tables. The keys of a streamed
+// object are not checked for duplicates: that is for the taker to refuse.
+struct JsonStream {
+    std::string path;  // the keys from the top, joined by '.' ("model.vocab"); not in a list
+    // The element's key (null in a list), its index from 0, and its value (a whole tree when
+    // it is itself a container); both may be moved from when it returns true. Returning false
+    // stops the parse with a Refused problem whose message is `message`.
+    std::function<bool(std::string* key, std::size_t index, nlohmann::json& value,
+                       std::string& message)>
+        take;
+};
+
+// parseJson, with the containers at the streams' paths handed over as they are read.
+JsonProblem parseJson(std::string_view text, nlohmann::json& out,
+                      std::span<const JsonStream> streams, const JsonLimits& limits = {});
 
 // The lengths of the lists reached through object keys alone, up to `levels` keys deep, by
 // path ("target.tokens" -> 30000): what a reader checks against its limits before a tree of

@@ -67,14 +67,68 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
                                              std::string_view configJson, const std::string& name,
                                              const std::string& configName)
 {
+    HfTokenizer t;
+    // model.vocab and model.merges (150,000 entries each in today's files) go straight into
+    // tables as they are read, not into the tree: the merges wait for the whole vocabulary,
+    // which a file may give after them.
+    long long maxId = -1;
+    std::vector<std::string> mergeTexts;     // "left right"
+    std::vector<std::uint32_t> mergeSplits;  // where right starts in each
+    const io::JsonStream streams[] = {
+        {"model.vocab",
+         [&t, &maxId](std::string* piece, std::size_t, json& id, std::string& message) {
+             // A list is another model's vocabulary (Unigram's [piece, score] pairs): model.type
+             // names the problem below.
+             if (piece == nullptr) return true;
+             const auto path = [piece] { return "model.vocab[\"" + *piece + "\"]"; };
+             if (!id.is_number_integer() || id.get<long long>() < 0 ||
+                 id.get<long long>() >= kMaxId) {
+                 message =
+                     path() + ": the id must be an integer from 0 to " + std::to_string(kMaxId - 1);
+                 return false;
+             }
+             const long long value = id.get<long long>();
+             if (!t.vocab_.insert(*piece, static_cast<int>(value))) {
+                 message = path() + ": appears twice; each token may appear only once";
+                 return false;
+             }
+             maxId = std::max(maxId, value);
+             return true;
+         }},
+        {"model.merges",
+         [&mergeTexts, &mergeSplits](std::string*, std::size_t k, json& m, std::string& message) {
+             std::string text;
+             std::size_t split = 0;
+             if (m.is_string()) {
+                 text = std::move(m.get_ref<std::string&>());
+                 const std::size_t space = text.find(' ');
+                 if (space == std::string::npos || text.find(' ', space + 1) != std::string::npos) {
+                     message = listPath("model.merges", k) + ": \"" + text +
+                               "\" is not two tokens separated by one space";
+                     return false;
+                 }
+                 split = space + 1;
+             } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
+                 text = std::move(m[0].get_ref<std::string&>());
+                 text += ' ';
+                 split = text.size();
+                 text += m[1].get_ref<const std::string&>();
+             } else {
+                 message = listPath("model.merges", k) + ": must be \"a b\" or [\"a\", \"b\"]";
+                 return false;
+             }
+             mergeTexts.push_back(std::move(text));
+             mergeSplits.push_back(static_cast<std::uint32_t>(split));
+             return true;
+         }}};
     json root;
-    if (const io::JsonProblem p = io::parseJson(tokenizerJson, root); !p.ok())
-        return tokenizerError(name, "not valid JSON: " + io::describe(p));
+    if (const io::JsonProblem p = io::parseJson(tokenizerJson, root, streams); !p.ok())
+        return tokenizerError(name, p.kind == io::JsonProblem::Kind::Refused
+                                        ? p.message
+                                        : "not valid JSON: " + io::describe(p));
     if (!root.is_object()) return tokenizerError(name, "the top level must be an object");
     std::string error;
     const auto fail = [&name](std::string what) { return tokenizerError(name, std::move(what)); };
-
-    HfTokenizer t;
 
     // The model.
     if (!root.contains("model") || !root["model"].is_object())
@@ -86,15 +140,6 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
     if (type != "BPE") return fail("model.type: \"" + type + "\" is not supported (only \"BPE\")");
     if (!model.contains("vocab") || !model["vocab"].is_object())
         return fail("model.vocab: missing or not an object of token: id");
-    long long maxId = -1;
-    t.vocab_.reserve(model["vocab"].size());
-    for (const auto& [piece, id] : model["vocab"].items()) {
-        if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() >= kMaxId)
-            return fail("model.vocab[\"" + piece + "\"]: the id must be an integer from 0 to " +
-                        std::to_string(kMaxId - 1));
-        maxId = std::max(maxId, id.get<long long>());
-        t.vocab_.emplace(piece, static_cast<int>(id.get<long long>()));
-    }
     if (t.vocab_.empty()) return fail("model.vocab: empty");
     for (const auto& key : {"dropout"}) {
         if (model.contains(key) && !model[key].is_null() &&
@@ -151,12 +196,14 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
     }
 
     t.pieces_.assign(static_cast<std::size_t>(maxId + 1), std::string());
-    for (const auto& [piece, id] : t.vocab_) {
-        if (!t.pieces_[id].empty())
-            return fail("model.vocab: the id " + std::to_string(id) + " is given to both \"" +
-                        t.pieces_[id] + "\" and \"" + piece + "\"");
+    std::string twice;
+    t.vocab_.forEach([&](std::string_view piece, int id) {
+        if (!t.pieces_[id].empty() && twice.empty())
+            twice = "model.vocab: the id " + std::to_string(id) + " is given to both \"" +
+                    t.pieces_[id] + "\" and \"" + std::string(piece) + "\"";
         t.pieces_[id] = piece;
-    }
+    });
+    if (!twice.empty()) return fail(twice);
     t.addedIndexOfId_.assign(t.pieces_.size(), -1);
     for (std::size_t i = 0; i < t.added_.size(); ++i) {
         t.pieces_[t.added_[i].id] = t.added_[i].content;
@@ -165,54 +212,37 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
 
     if (model.contains("unk_token") && !model["unk_token"].is_null()) {
         if (!model["unk_token"].is_string()) return fail("model.unk_token: not a string");
-        const auto it = t.vocab_.find(model["unk_token"].get<std::string>());
-        if (it == t.vocab_.end())
+        t.unkId_ = t.vocab_.find(model["unk_token"].get_ref<const std::string&>());
+        if (t.unkId_ < 0)
             return fail("model.unk_token: \"" + model["unk_token"].get<std::string>() +
                         "\" is not in model.vocab");
-        t.unkId_ = it->second;
     }
     if (t.byteFallback_) {
         for (int b = 0; b < 256; ++b) {
             static const char* hex = "0123456789ABCDEF";
             const std::string piece = std::string("<0x") + hex[b >> 4] + hex[b & 15] + ">";
-            const auto it = t.vocab_.find(piece);
-            t.byteIds_[b] = it == t.vocab_.end() ? -1 : it->second;
+            t.byteIds_[b] = t.vocab_.find(piece);
         }
     }
 
-    // Merges: "a b" or ["a", "b"]; a, b and ab must all be in the vocabulary.
+    // Merges (read above as "a b"): a, b and ab must all be in the vocabulary.
     if (!model.contains("merges") || !model["merges"].is_array())
         return fail("model.merges: missing or not a list");
-    const json& merges = model["merges"];
-    t.merges_.reserve(merges.size());
+    t.merges_.reserve(mergeTexts.size());
     std::string joined;  // left + right, one buffer for all 150,000 merges
-    for (std::size_t k = 0; k < merges.size(); ++k) {
-        const json& m = merges[k];
-        std::string_view left, right;
-        if (m.is_string()) {
-            const std::string& s = m.get_ref<const std::string&>();
-            const std::size_t space = s.find(' ');
-            if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
-                return fail(listPath("model.merges", k) + ": \"" + s +
-                            "\" is not two tokens separated by one space");
-            left = std::string_view(s).substr(0, space);
-            right = std::string_view(s).substr(space + 1);
-        } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-            left = m[0].get_ref<const std::string&>();
-            right = m[1].get_ref<const std::string&>();
-        } else {
-            return fail(listPath("model.merges", k) + ": must be \"a b\" or [\"a\", \"b\"]");
-        }
+    for (std::size_t k = 0; k < mergeTexts.size(); ++k) {
+        const std::string_view text = mergeTexts[k];
+        const std::string_view left = text.substr(0, mergeSplits[k] - 1);
+        const std::string_view right = text.substr(mergeSplits[k]);
         joined.assign(left);
         joined += right;
-        const auto l = t.vocab_.find(left);
-        const auto r = t.vocab_.find(right);
-        const auto both = t.vocab_.find(std::string_view(joined));
-        if (l == t.vocab_.end() || r == t.vocab_.end() || both == t.vocab_.end())
+        const int l = t.vocab_.find(left);
+        const int r = t.vocab_.find(right);
+        const int both = t.vocab_.find(joined);
+        if (l < 0 || r < 0 || both < 0)
             return fail(listPath("model.merges", k) + ": \"" + std::string(left) + "\", \"" +
                         std::string(right) + "\" or their merge is not in model.vocab");
-        t.merges_.try_emplace(pairKey(l->second, r->second),
-                              Merge{static_cast<int>(k), both->second});
+        t.merges_.try_emplace(pairKey(l, r), Merge{static_cast<int>(k), both});
     }
 
     // The pipeline around the model.
@@ -239,8 +269,7 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
     const auto idOfSpecial = [&t](const std::string& content) {
         for (const auto& a : t.added_)
             if (a.content == content) return a.id;
-        const auto it = t.vocab_.find(content);
-        return it == t.vocab_.end() ? -1 : it->second;
+        return t.vocab_.find(content);
     };
     std::function<std::optional<std::string>(const json&, const std::string&)> readPost =
         [&](const json& p, const std::string& path) -> std::optional<std::string> {
@@ -436,8 +465,8 @@ void HfTokenizer::splitOnAdded(std::string_view text, const Candidates& candidat
 void HfTokenizer::bpe(const std::string& piece, std::vector<int>& ids) const
 {
     if (ignoreMerges_) {
-        if (const auto it = vocab_.find(piece); it != vocab_.end()) {
-            ids.push_back(it->second);
+        if (const int id = vocab_.find(piece); id >= 0) {
+            ids.push_back(id);
             return;
         }
     }
@@ -458,11 +487,11 @@ void HfTokenizer::bpe(const std::string& piece, std::vector<int>& ids) const
     for (std::size_t i = 0; i < piece.size();) {
         std::size_t n = unicode::validSequenceLength(piece, i);
         if (n == 0) n = 1;
-        const std::string ch = piece.substr(i, n);
+        const std::string_view ch = std::string_view(piece).substr(i, n);
         i += n;
-        if (const auto it = vocab_.find(ch); it != vocab_.end()) {
+        if (const int id = vocab_.find(ch); id >= 0) {
             flushUnk();
-            symbols.push_back({it->second, 0, 0, true});
+            symbols.push_back({id, 0, 0, true});
             continue;
         }
         if (byteFallback_) {
@@ -566,8 +595,7 @@ int HfTokenizer::idOf(std::string_view p) const
 {
     for (const auto& a : added_)
         if (a.content == p) return a.id;
-    const auto it = vocab_.find(std::string(p));
-    return it == vocab_.end() ? -1 : it->second;
+    return vocab_.find(p);
 }
 
 bool HfTokenizer::isSpecial(int id) const

@@ -31,6 +31,7 @@
 
 #include "core/tokenize/hf_pipeline.h"
 #include "core/tokenize/loaded.h"
+#include "core/tokenize/piece_index.h"
 
 namespace attn::tok {
 
@@ -90,15 +91,7 @@ private:
     void bpe(const std::string& piece, std::vector<int>& ids) const;
 
     // The model.
-    // Looked up by string_view too (the merges' halves, without a copy each).
-    struct PieceHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const noexcept
-        {
-            return std::hash<std::string_view>{}(s);
-        }
-    };
-    std::unordered_map<std::string, int, PieceHash, std::equal_to<>> vocab_;
+    PieceIndex vocab_;
     std::vector<std::string> pieces_;  // id -> string (added tokens included)
     struct Merge {
         int rank;

@@ -230,7 +230,8 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
                                  "appear only once.")
                                  .arg(p.line));
     case Kind::Syntax:
-    case Kind::TooManyValues: {
+    case Kind::TooManyValues:
+    case Kind::Refused: {  // not met: sessions are read without streams
         // nlohmann says "parse error at line L, column C: what"; the line is given apart.
         QString what = QString::fromStdString(p.message);
         const qsizetype colon = what.indexOf(QLatin1String(": "));

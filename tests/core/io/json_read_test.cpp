@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace attn::io {
 namespace {
@@ -90,6 +91,49 @@ TEST(JsonRead, ListLengthsAreCountedThroughKeysAloneWithoutATree)
         {"target.tokens", 3}, {"target.embeddings", 2}, {"x", 1}};
     EXPECT_EQ(lengths, expected);  // not x[0].y, not a.b.c (three keys deep)
     EXPECT_FALSE(jsonListLengths(std::string(100, '['), 2, lengths));
+}
+
+TEST(JsonRead, StreamedContainersHandOverEachElementAndStayEmptyInTheTree)
+{
+    std::vector<std::string> seen;
+    const JsonStream streams[] = {
+        {"m.vocab",
+         [&seen](std::string* key, std::size_t i, nlohmann::json& v, std::string&) {
+             seen.push_back(*key + "=" + v.dump() + "@" + std::to_string(i));
+             return true;
+         }},
+        {"m.merges", [&seen](std::string* key, std::size_t i, nlohmann::json& v, std::string&) {
+             seen.push_back((key ? "key?" : "") + v.dump() + "@" + std::to_string(i));
+             return true;
+         }}};
+    nlohmann::json out;
+    ASSERT_TRUE(
+        parseJson(R"({"m": {"merges": ["a b", ["c", {"d": [1]}]], "vocab": {"x": 1, "y": 2},)"
+                  R"( "k": 3}, "list": [{"vocab": {"z": 0}}]})",
+                  out, streams)
+            .ok());
+    const std::vector<std::string> want = {R"("a b"@0)", R"(["c",{"d":[1]}]@1)", "x=1@0", "y=2@1"};
+    EXPECT_EQ(seen, want)
+        << "containers inside an element come whole; a list's elements have no key";
+    EXPECT_EQ(out["m"]["vocab"], nlohmann::json::object());
+    EXPECT_EQ(out["m"]["merges"], nlohmann::json::array());
+    EXPECT_EQ(out["m"]["k"], 3);
+    EXPECT_EQ(out["list"][0]["vocab"]["z"], 0) << "a path through a list is not streamed";
+}
+
+TEST(JsonRead, AStreamsRefusalStopsTheParseWithItsMessageAndPath)
+{
+    const JsonStream streams[] = {
+        {"merges", [](std::string*, std::size_t i, nlohmann::json&, std::string& message) {
+             message = "no " + std::to_string(i);
+             return i < 2;
+         }}};
+    nlohmann::json out;
+    const JsonProblem p = parseJson(R"({"merges": [1, [2], 3, 4]})", out, streams);
+    EXPECT_EQ(p.kind, Kind::Refused);
+    EXPECT_EQ(p.message, "no 2");
+    EXPECT_EQ(p.path, "merges[3]");
+    EXPECT_TRUE(out.is_null());
 }
 
 }  // namespace

@@ -310,6 +310,7 @@ TEST(HfTokenizer, MalformedFilesAreRefusedNamingTheField)
         {"[1, 2]", "top level"},
         {broken(R"({"model": null})"), "model:"},
         {broken(R"({"model": {"type": "WordPiece"}})"), "model.type"},
+        {broken(R"({"model": {"type": "Unigram", "vocab": [["a", -1.5]]}})"), "model.type"},
         {broken(R"({"model": {"vocab": {"a": -3}}})"), "model.vocab[\"a\"]"},
         {broken(R"({"model": {"vocab": {"a": 2, "b": 2}}})"), "model.vocab"},
         {broken(R"({"model": {"merges": ["a b", "a q"]}})"), "model.merges[2]"},
@@ -347,6 +348,13 @@ TEST(HfTokenizer, MalformedFilesAreRefusedNamingTheField)
         EXPECT_NE(message.find(field), std::string::npos)
             << "expected the message to name " << field << ", got: " << message;
     }
+    // A token twice in the vocabulary (the file's text: a parsed tree would keep one of them).
+    std::string twice = tinyJson("{}").dump();
+    const std::size_t vocab = twice.find(R"("vocab":{)");
+    ASSERT_NE(vocab, std::string::npos);
+    twice.insert(vocab + 9, R"("a":7,)");
+    EXPECT_NE(refusal(twice).find(R"(model.vocab["a"]: appears twice)"), std::string::npos)
+        << refusal(twice);
     EXPECT_NE(refusal(tinyJson("{}").dump(),
                       R"({"tokenizer_class": "LlamaTokenizer", "bos_token": "<nope>"})")
                   .find("bos_token"),
