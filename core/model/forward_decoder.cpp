@@ -108,11 +108,15 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
         trace.normed = normed;
     }
     qkv.bottomRows(fresh) << q, k, v;
-    // The joined copy is all that is read from here on (8,192 tokens of Qwen3: 128 MiB).
-    q.resize(0, 0);
-    k.resize(0, 0);
-    v.resize(0, 0);
     const bool pooled = options.poolAbove > 0 && n > options.poolAbove;
+    if (pooled) {
+        // The joined copy is all that is read from here on (8,192 tokens of Qwen3: 128 MiB). Not
+        // in a short run: freeing them here moves glibc's mmap threshold before the maps are
+        // made, and SmolLM2's 512-token run then ended 20 MiB larger.
+        q.resize(0, 0);
+        k.resize(0, 0);
+        v.resize(0, 0);
+    }
     if (options.keepTypingCache) trace.projections = qkv;
 
     heads.resize(static_cast<std::size_t>(h));
