@@ -6,6 +6,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/io/bounded_file.h"
 #include "core/io/json_read.h"
@@ -102,6 +104,27 @@ attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>&
 
 }  // namespace
 
+namespace {
+
+// The norms and biases are widened to floats at open: 60 to 120 small tensors spread over the
+// file. From a cold page cache each was a disk read of its own, one after another (0.4-1.6 s
+// for Qwen3-0.6B); asking for all their pages first lets the reads overlap.
+void askForSmallTensors(const SafetensorsFile& f)
+{
+    constexpr std::uint64_t kSmall = 256 * 1024;
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    for (const TensorInfo& t : f.tensors()) {
+        if (t.copied || t.raw == nullptr || t.end - t.begin > kSmall || t.end == t.begin) continue;
+        const auto begin = reinterpret_cast<std::uintptr_t>(t.raw);
+        const std::uintptr_t first = begin / page * page;
+        const std::uintptr_t last = begin + (t.end - t.begin);
+        // Advice only: a failure leaves the pages to be read when they are touched.
+        madvise(reinterpret_cast<void*>(first), last - first, MADV_WILLNEED);
+    }
+}
+
+}  // namespace
+
 attn::Status loadDecoder(const std::string& folder, const ModelConfig& c, DecoderWeights out)
 {
     std::vector<SafetensorsFile>& shards = out.shards;
@@ -110,7 +133,10 @@ attn::Status loadDecoder(const std::string& folder, const ModelConfig& c, Decode
         return s;
     }
     std::vector<const SafetensorsFile*> files;
-    for (const SafetensorsFile& f : shards) files.push_back(&f);
+    for (const SafetensorsFile& f : shards) {
+        files.push_back(&f);
+        askForSmallTensors(f);
+    }
     const Binder b(files, "model.", &out.widened);
     std::vector<LayerWeights>& layers = out.layers;
     const long d = c.width;
