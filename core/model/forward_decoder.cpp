@@ -112,7 +112,7 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
     if (pooled) {
         // The joined copy is all that is read from here on (8,192 tokens of Qwen3: 128 MiB). Not
         // in a short run: freeing them here moves glibc's mmap threshold before the maps are
-        // made, and SmolLM2's 512-token run then ended 20 MiB larger.
+        // made, which leaves SmolLM2's 512-token run 20 MiB larger.
         q.resize(0, 0);
         k.resize(0, 0);
         v.resize(0, 0);
