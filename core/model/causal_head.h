@@ -8,7 +8,7 @@
 //              strong cell, a first-token sink or a diagonal stays visible at any zoom)
 //   output     P V, what the layer goes on with
 //   firstShare the mean weight that queries 1 .. n-1 put on the first token (attention sinks)
-//   weights    the whole map: an exact map on demand, from a layer's kept queries and keys
+//   weights    the whole map: an exact map on demand, from queries and keys made again
 //
 // Scores, scaling and softmax are those of the core's head pass (core/head_pass.h): raw
 // scores by kernels::sgemm, ScoreScaler, softmaxRow with exact zeros, so a map made here equals

@@ -148,7 +148,7 @@ bool headScore(const Model& model, const ForwardResult& result, int layer, int h
                long key, float& score);
 
 // Bytes of the floats a run keeps besides its whole attention maps: the per-layer traces
-// (hidden, the typing cache or a pooled run's queries and keys, pooled maps), the residual and
+// (hidden, the typing cache, pooled maps), the residual and
 // final hidden states, the logits.
 std::size_t cachedBytes(const ForwardResult& result);
 

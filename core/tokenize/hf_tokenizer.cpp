@@ -9,6 +9,7 @@
 
 #include "core/io/json_read.h"
 #include "core/tokenize/gpt2_tokenizer.h"
+#include "core/tokenize/hf_model_tables.h"
 #include "core/tokenize/unicode.h"
 
 namespace attn::tok {
@@ -17,19 +18,10 @@ using nlohmann::json;
 
 namespace {
 
-// Ids above this are refused: the table of pieces is as long as the largest id, and the
-// largest vocabularies in use (Gemma's) have about 262,000 entries.
-constexpr long long kMaxId = 1 << 24;
-
 std::uint64_t pairKey(int left, int right)
 {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) |
            static_cast<std::uint32_t>(right);
-}
-
-std::string listPath(const std::string& path, std::size_t i)
-{
-    return path + "[" + std::to_string(i + 1) + "]";
 }
 
 bool isWordChar(char32_t cp)
@@ -68,59 +60,9 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
                                              const std::string& configName)
 {
     HfTokenizer t;
-    // model.vocab and model.merges (150,000 entries each in today's files) go straight into
-    // tables as they are read, not into the tree: the merges wait for the whole vocabulary,
-    // which a file may give after them.
-    long long maxId = -1;
-    std::vector<std::string> mergeTexts;     // "left right"
-    std::vector<std::uint32_t> mergeSplits;  // where right starts in each
-    const io::JsonStream streams[] = {
-        {"model.vocab",
-         [&t, &maxId](std::string* piece, std::size_t, json& id, std::string& message) {
-             // A list is another model's vocabulary (Unigram's [piece, score] pairs): model.type
-             // names the problem below.
-             if (piece == nullptr) return true;
-             const auto path = [piece] { return "model.vocab[\"" + *piece + "\"]"; };
-             if (!id.is_number_integer() || id.get<long long>() < 0 ||
-                 id.get<long long>() >= kMaxId) {
-                 message =
-                     path() + ": the id must be an integer from 0 to " + std::to_string(kMaxId - 1);
-                 return false;
-             }
-             const long long value = id.get<long long>();
-             if (!t.vocab_.insert(*piece, static_cast<int>(value))) {
-                 message = path() + ": appears twice; each token may appear only once";
-                 return false;
-             }
-             maxId = std::max(maxId, value);
-             return true;
-         }},
-        {"model.merges",
-         [&mergeTexts, &mergeSplits](std::string*, std::size_t k, json& m, std::string& message) {
-             std::string text;
-             std::size_t split = 0;
-             if (m.is_string()) {
-                 text = std::move(m.get_ref<std::string&>());
-                 const std::size_t space = text.find(' ');
-                 if (space == std::string::npos || text.find(' ', space + 1) != std::string::npos) {
-                     message = listPath("model.merges", k) + ": \"" + text +
-                               "\" is not two tokens separated by one space";
-                     return false;
-                 }
-                 split = space + 1;
-             } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-                 text = std::move(m[0].get_ref<std::string&>());
-                 text += ' ';
-                 split = text.size();
-                 text += m[1].get_ref<const std::string&>();
-             } else {
-                 message = listPath("model.merges", k) + ": must be \"a b\" or [\"a\", \"b\"]";
-                 return false;
-             }
-             mergeTexts.push_back(std::move(text));
-             mergeSplits.push_back(static_cast<std::uint32_t>(split));
-             return true;
-         }}};
+    // model.vocab and model.merges go straight into their tables as they are read.
+    hf::ModelTables tables(t.vocab_);
+    const auto streams = tables.streams();
     json root;
     if (const io::JsonProblem p = io::parseJson(tokenizerJson, root, streams); !p.ok())
         return tokenizerError(name, p.kind == io::JsonProblem::Kind::Refused
@@ -141,6 +83,7 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
     if (!model.contains("vocab") || !model["vocab"].is_object())
         return fail("model.vocab: missing or not an object of token: id");
     if (t.vocab_.empty()) return fail("model.vocab: empty");
+    long long maxId = tables.maxId();
     for (const auto& key : {"dropout"}) {
         if (model.contains(key) && !model[key].is_null() &&
             !(model[key].is_number() && model[key].get<double>() == 0.0))
@@ -166,13 +109,13 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
         if (!added.is_array()) return fail("added_tokens: not a list");
         for (std::size_t i = 0; i < added.size(); ++i) {
             const json& a = added[i];
-            const std::string path = listPath("added_tokens", i);
+            const std::string path = hf::listPath("added_tokens", i);
             if (!a.is_object()) return fail(path + ": not an object");
             HfAddedToken tok;
             if (!a.contains("id") || !a["id"].is_number_integer() || a["id"].get<long long>() < 0 ||
-                a["id"].get<long long>() >= kMaxId)
+                a["id"].get<long long>() >= hf::kMaxTokenId)
                 return fail(path + ".id: missing or not an integer from 0 to " +
-                            std::to_string(kMaxId - 1));
+                            std::to_string(hf::kMaxTokenId - 1));
             tok.id = static_cast<int>(a["id"].get<long long>());
             if (!a.contains("content") || !a["content"].is_string() ||
                 a["content"].get<std::string>().empty())
@@ -225,25 +168,15 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
         }
     }
 
-    // Merges (read above as "a b"): a, b and ab must all be in the vocabulary.
+    // Merges: a, b and ab must all be in the vocabulary.
     if (!model.contains("merges") || !model["merges"].is_array())
         return fail("model.merges: missing or not a list");
-    t.merges_.reserve(mergeTexts.size());
-    std::string joined;  // left + right, one buffer for all 150,000 merges
-    for (std::size_t k = 0; k < mergeTexts.size(); ++k) {
-        const std::string_view text = mergeTexts[k];
-        const std::string_view left = text.substr(0, mergeSplits[k] - 1);
-        const std::string_view right = text.substr(mergeSplits[k]);
-        joined.assign(left);
-        joined += right;
-        const int l = t.vocab_.find(left);
-        const int r = t.vocab_.find(right);
-        const int both = t.vocab_.find(joined);
-        if (l < 0 || r < 0 || both < 0)
-            return fail(listPath("model.merges", k) + ": \"" + std::string(left) + "\", \"" +
-                        std::string(right) + "\" or their merge is not in model.vocab");
-        t.merges_.try_emplace(pairKey(l, r), Merge{static_cast<int>(k), both});
-    }
+    std::vector<hf::MergeIds> merges;
+    if (!tables.mergeIds(merges, error)) return fail(error);
+    t.merges_.reserve(merges.size());
+    for (std::size_t k = 0; k < merges.size(); ++k)
+        t.merges_.try_emplace(pairKey(merges[k].left, merges[k].right),
+                              Merge{static_cast<int>(k), merges[k].result});
 
     // The pipeline around the model.
     const auto stage = [&root](const char* key) -> const json* {
@@ -281,7 +214,7 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
             if (!p.contains("processors") || !p["processors"].is_array())
                 return path + ".processors: missing or not a list";
             for (std::size_t i = 0; i < p["processors"].size(); ++i)
-                if (auto e = readPost(p["processors"][i], listPath(path + ".processors", i)))
+                if (auto e = readPost(p["processors"][i], hf::listPath(path + ".processors", i)))
                     return e;
             return std::nullopt;
         }
@@ -306,7 +239,7 @@ Loaded<HfTokenizer> HfTokenizer::fromStrings(std::string_view tokenizerJson,
         bool seenA = false;
         for (std::size_t i = 0; i < p["single"].size(); ++i) {
             const json& item = p["single"][i];
-            const std::string ipath = listPath(path + ".single", i);
+            const std::string ipath = hf::listPath(path + ".single", i);
             if (item.is_object() && item.contains("Sequence")) {
                 if (seenA) return ipath + ": the text may appear only once";
                 seenA = true;
