@@ -12,66 +12,16 @@
 #include <unistd.h>
 #include <utility>
 
+#include "core/io/command_files.h"
+#include "core/io/write_target.h"
+
 namespace attn::io {
 
 namespace {
 
-struct Fd {
-    int fd = -1;
-    ~Fd()
-    {
-        if (fd >= 0) ::close(fd);
-    }
-};
-
-std::string folderOf(const std::string& path)
-{
-    const std::size_t slash = path.rfind('/');
-    if (slash == std::string::npos) return ".";
-    if (slash == 0) return "/";
-    return path.substr(0, slash);
-}
-
-// Follows `path` through its chain of symlinks to what it names (which may not exist yet), so
-// that the file is replaced and the links stay links. Returns false on a loop.
-bool resolveLinks(std::string path, std::string& out)
-{
-    for (int hop = 0; hop < 40; ++hop) {
-        struct stat st {};
-        if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
-            out = path;
-            return true;
-        }
-        std::string link(4096, '\0');
-        const ssize_t n = ::readlink(path.c_str(), link.data(), link.size());
-        if (n < 0 || static_cast<std::size_t>(n) >= link.size()) return false;
-        link.resize(static_cast<std::size_t>(n));
-        path = link.front() == '/' ? link : folderOf(path) + "/" + link;
-    }
-    errno = ELOOP;
-    return false;
-}
-
-bool writeAll(int fd, const char* data, std::size_t size, int& error)
-{
-    // In pieces, so that a short write names the failure it met.
-    constexpr std::size_t kPiece = std::size_t{1} << 20;
-    std::size_t at = 0;
-    while (at < size) {
-        const ssize_t n = ::write(fd, data + at, std::min(kPiece, size - at));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            error = errno;
-            return false;
-        }
-        if (n == 0) {
-            error = ENOSPC;
-            return false;
-        }
-        at += static_cast<std::size_t>(n);
-    }
-    return true;
-}
+using detail::Fd;
+using detail::folderOf;
+using detail::writeAll;
 
 WriteStatus failed(WriteStatus s, int error)
 {
@@ -122,27 +72,59 @@ std::string temporaryName(const std::string& target, int attempt)
            "-" + std::to_string(attempt) + ".tmp";
 }
 
+WriteStatus refusal(WriteStatus s, WriteError error, int errnoValue, std::string other = {})
+{
+    s.error = error;
+    s.errnoValue = errnoValue;
+    s.other = std::move(other);
+    return s;
+}
+
+// The checks of checkWritable; `st` and `exists` say what the target was found to be.
+WriteStatus examine(const std::string& path, struct stat& st, bool& exists)
+{
+    WriteStatus s;
+    exists = false;
+    if (path.empty()) return refusal(s, WriteError::EmptyPath, ENOENT);
+    if (!detail::resolveLinks(path, s.target)) return failed(s, errno == 0 ? ELOOP : errno);
+    exists = ::stat(s.target.c_str(), &st) == 0;
+    if (!exists && errno != ENOENT) return failed(s, errno);
+    if (exists && !S_ISREG(st.st_mode)) {
+        s.kind = detail::kindOf(st.st_mode);
+        if (s.kind != FileKind::CharDevice && s.kind != FileKind::Fifo)
+            s.error = WriteError::NotWritable;
+        return s;
+    }
+    const std::string folder = folderOf(s.target);
+    struct stat dir {};
+    if (::stat(folder.c_str(), &dir) != 0 || !S_ISDIR(dir.st_mode))
+        return refusal(s, WriteError::NoFolder, ENOENT, folder);
+    if (exists && !detail::mayWrite(s.target, W_OK))
+        return refusal(s, WriteError::NoPermission, EACCES);
+    // The file is replaced by a new one made in its folder.
+    if (!detail::mayWrite(folder, W_OK | X_OK))
+        return refusal(s, WriteError::NoPermission, EACCES, folder);
+    return detail::checkAgainstCommand(s.target, s);
+}
+
 }  // namespace
+
+WriteStatus checkWritable(const std::string& path)
+{
+    struct stat st {};
+    bool exists = false;
+    return examine(path, st, exists);
+}
 
 WriteStatus writeFileAtomically(const std::string& path, const char* data, std::size_t size)
 {
-    WriteStatus s;
-    s.needed = size;
-    if (!resolveLinks(path, s.target)) return failed(s, errno == 0 ? ELOOP : errno);
     struct stat st {};
-    const bool exists = ::stat(s.target.c_str(), &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) {
-        s.kind = S_ISCHR(st.st_mode)    ? FileKind::CharDevice
-                 : S_ISFIFO(st.st_mode) ? FileKind::Fifo
-                 : S_ISDIR(st.st_mode)  ? FileKind::Directory
-                 : S_ISBLK(st.st_mode)  ? FileKind::BlockDevice
-                 : S_ISSOCK(st.st_mode) ? FileKind::Socket
-                                        : FileKind::Other;
-        if (s.kind == FileKind::CharDevice || s.kind == FileKind::Fifo)
-            return writeInPlace(s, data, size);
-        s.error = WriteError::NotWritable;
-        return s;
-    }
+    bool exists = false;
+    WriteStatus s = examine(path, st, exists);
+    s.needed = size;
+    if (!s.ok()) return s;
+    if (s.kind == FileKind::CharDevice || s.kind == FileKind::Fifo)
+        return writeInPlace(s, data, size);
     // The free space before anything of ours is on the disk, for an honest "disk is full".
     const std::string folder = folderOf(s.target);
     if (struct statvfs vfs{}; ::statvfs(folder.c_str(), &vfs) == 0) {
@@ -174,6 +156,7 @@ WriteStatus writeFileAtomically(const std::string& path, const char* data, std::
     // The rename itself reaches the disk with the folder's entry.
     if (Fd dir{::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)}; dir.fd >= 0)
         (void)::fsync(dir.fd);
+    detail::noteWritten(s.target);
     return s;
 }
 
@@ -189,6 +172,19 @@ std::string describe(const WriteStatus& s)
     case WriteError::NoReader:
         return "is a FIFO (named pipe) that nobody reads; nothing was written";
     case WriteError::SystemError: return std::strerror(s.errnoValue);
+    case WriteError::EmptyPath: return "no file name was given";
+    case WriteError::NoFolder: return "the folder " + s.other + " does not exist";
+    case WriteError::NoPermission:
+        return s.other.empty()
+                   ? "you may not write this file (permission denied); it is left as it was"
+                   : "you may not write in the folder " + s.other + " (permission denied)";
+    case WriteError::SameAsInput:
+        return "is the same file as the input " + s.other + ", which it would overwrite";
+    case WriteError::NotOurs:
+        return "is a folder AttnLab did not make (it holds " + s.other +
+               "); nothing in it was changed: choose a new or empty folder";
+    case WriteError::SameAsOutput:
+        return "is the same file as the output " + s.other + "; give each output its own file";
     }
     return "cannot be written";
 }

@@ -10,20 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/io/command_files.h"
+#include "core/io/write_target.h"
+
 namespace attn::io {
 
 namespace {
 
-FileKind kindOf(mode_t mode)
-{
-    if (S_ISREG(mode)) return FileKind::Regular;
-    if (S_ISDIR(mode)) return FileKind::Directory;
-    if (S_ISFIFO(mode)) return FileKind::Fifo;
-    if (S_ISCHR(mode)) return FileKind::CharDevice;
-    if (S_ISBLK(mode)) return FileKind::BlockDevice;
-    if (S_ISSOCK(mode)) return FileKind::Socket;
-    return FileKind::Other;
-}
+using detail::kindOf;
 
 std::string sizeText(std::uint64_t bytes)
 {
@@ -114,6 +108,8 @@ ReadStatus openRegularFile(const std::string& path, std::uint64_t limit, Regular
         return s;
     }
     s.size = static_cast<std::uint64_t>(st.st_size);
+    // Whatever a command reads, it must not then overwrite (command_files.h).
+    detail::noteInput(path, st.st_dev, st.st_ino);
     if (s.size > limit) {
         s.error = ReadError::TooLarge;
         return s;

@@ -2,6 +2,7 @@
 #include "core/io/json_read.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <span>
 #include <vector>
@@ -61,17 +62,31 @@ public:
     bool boolean(bool v) override { return value(v); }
     bool number_integer(number_integer_t v) override { return value(v); }
     bool number_unsigned(number_unsigned_t v) override { return value(v); }
-    bool number_float(number_float_t v, const string_t&) override { return value(v); }
-    bool string(string_t& v) override { return value(std::move(v)); }
+    bool number_float(number_float_t v, const string_t& text) override
+    {
+        if (!std::isfinite(v) || (v == 0.0 && nonZeroDigits(text)))
+            return fail(JsonProblem::Kind::NumberRange,
+                        text.substr(0, 40) + " is out of the range of a double" +
+                            (v == 0.0 ? " (it would read as 0)" : ""));
+        return value(v);
+    }
+    bool string(string_t& v) override
+    {
+        return grow(JsonCosts::string + extra(v.size())) && value(std::move(v));
+    }
     bool binary(binary_t& v) override { return value(json::binary(std::move(v))); }
 
-    bool start_object(std::size_t) override { return open(json::object()); }
-    bool start_array(std::size_t) override { return open(json::array()); }
+    bool start_object(std::size_t) override
+    {
+        return grow(JsonCosts::object) && open(json::object());
+    }
+    bool start_array(std::size_t) override { return grow(JsonCosts::list) && open(json::array()); }
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
 
     bool key(string_t& k) override
     {
+        if (!grow(JsonCosts::member + extra(k.size()))) return false;
         Level& top = levels_.back();
         if (top.stream != nullptr) {
             top.key = std::move(k);
@@ -119,8 +134,38 @@ private:
         json pending;                        // a streamed element being read
     };
 
+    // Whether the digits before the exponent are not all 0.
+    static bool nonZeroDigits(const string_t& text)
+    {
+        for (const char c : text) {
+            if (c == 'e' || c == 'E') break;
+            if (c >= '1' && c <= '9') return true;
+        }
+        return false;
+    }
+
+    static std::size_t extra(std::size_t chars)
+    {
+        return chars > JsonCosts::inlineChars ? chars + 1 : 0;
+    }
+
+    // Counts what the tree grows by; refuses past the limit.
+    bool grow(std::size_t bytes)
+    {
+        bytes_ += bytes;
+        if (bytes_ <= limits_.maxTreeBytes) return true;
+        std::string message = "would take more than ";
+        message += std::to_string(limits_.maxTreeBytes >> 20);
+        message += " MiB of memory to read (";
+        message += std::to_string(values_);
+        message += " values so far)";
+        return fail(JsonProblem::Kind::TooLarge, std::move(message));
+    }
+
     bool count()
     {
+        const bool inList = !levels_.empty() && levels_.back().node->is_array();
+        if (!grow(JsonCosts::value + (inList ? JsonCosts::slot : 0))) return false;
         if (++values_ <= limits_.maxValues) return true;
         std::string message = "holds more than ";
         message += std::to_string(limits_.maxValues);
@@ -249,6 +294,7 @@ private:
     std::span<const JsonStream> streams_;
     std::vector<Level> levels_;
     std::size_t values_ = 0;
+    std::size_t bytes_ = 0;
 };
 
 // Counts the elements of the lists reached through keys alone; builds nothing.

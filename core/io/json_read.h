@@ -4,8 +4,10 @@
 // lessons): nlohmann's parser driven through its SAX interface, so that what a tree-building
 // parser would silently accept or pay for is refused as it is met, before the tree grows:
 // nesting deeper than a limit, a key twice in one object (a parser keeps one of them, so a file
-// would mean something else to another reader), more values than a limit, and a UTF-16 or
-// UTF-32 text. nlohmann itself refuses ill-formed UTF-8 and skips a UTF-8 byte-order mark.
+// would mean something else to another reader), more values than a limit, a tree that would
+// take more memory than a limit, a number that does not fit a double (1e999, or 1e-400, which
+// would silently read as 0), and a UTF-16 or UTF-32 text. nlohmann itself refuses ill-formed UTF-8
+// and skips a UTF-8 byte-order mark.
 
 #include <cstddef>
 #include <functional>
@@ -20,6 +22,20 @@ namespace attn::io {
 struct JsonLimits {
     int maxDepth = 64;                 // files from outside nest a handful of levels
     std::size_t maxValues = 1u << 26;  // values of any kind, containers included
+    // The memory the tree may take, counted as it grows (treeBytes below): a value costs far
+    // more in the tree than in the text (`{}` is 2 bytes of text and about 80 of tree), so a
+    // file within its size limit could otherwise take many times that in memory.
+    std::size_t maxTreeBytes = std::size_t{1} << 30;
+};
+
+// What the reader counts for the tree, as glibc allocates it: 16 bytes a value, 64 more for an
+// object and 64 for each of its members (a map node and its key; plus the key's bytes beyond
+// 15), 40 more for a list and 16 for each slot (a list's room grows by doubling), 48 more for
+// a string (plus its bytes beyond 15). Streamed elements count too: the bound holds for the
+// peak of what a parse ever holds.
+struct JsonCosts {
+    static constexpr std::size_t value = 16, object = 64, member = 64, list = 40, slot = 16,
+                                 string = 48, inlineChars = 15;
 };
 
 struct JsonProblem {
@@ -30,6 +46,8 @@ struct JsonProblem {
         TooDeep,
         DuplicateKey,
         TooManyValues,
+        TooLarge,     // the tree would take more than maxTreeBytes
+        NumberRange,  // a number beyond double's range, or so small it would read as 0
         Utf16,
         Utf32,
         Refused  // a JsonStream's taker refused an element

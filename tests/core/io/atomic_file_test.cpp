@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "model/model_files.h"
+#include "support/as_nobody.h"
 
 namespace attn::io {
 namespace {
@@ -107,9 +108,71 @@ TEST(AtomicFile, AFailedWriteLeavesTheOldFileAndNoTemporaryFile)
     TempDir dir;
     const fs::path out = dir.path() / "missing-folder" / "out.json";
     const WriteStatus s = write(out, "bytes");
-    EXPECT_EQ(s.error, WriteError::SystemError);
-    EXPECT_EQ(describe(s), "No such file or directory");
+    EXPECT_EQ(s.error, WriteError::NoFolder);
+    EXPECT_EQ(describe(s),
+              "the folder " + (dir.path() / "missing-folder").string() + " does not exist");
     EXPECT_EQ(entries(dir.path()), 0u);
+}
+
+TEST(AtomicFile, AnEmptyPathIsRefusedBeforeAnythingIsLookedAt)
+{
+    const WriteStatus s = write("", "bytes");
+    EXPECT_EQ(s.error, WriteError::EmptyPath);
+    EXPECT_EQ(describe(s), "no file name was given");
+    EXPECT_EQ(checkWritable("").error, WriteError::EmptyPath);
+}
+
+// As `cp` would not, the writer does not replace a file its user could not open for writing,
+// though the folder would let it rename a new file over it: a read-only file, another user's
+// file in a shared folder.
+TEST(AtomicFile, AFileTheUserMayNotWriteIsNotReplacedThoughItsFolderIsWritable)
+{
+    TempDir dir;
+    fs::permissions(dir.path(), fs::perms::all);  // a shared folder: anyone may add files
+    const fs::path readOnly = dir.path() / "read-only.json";
+    model::test::writeBytes(readOnly, "kept");
+    fs::permissions(readOnly,
+                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const fs::path others = dir.path() / "others.json";
+    model::test::writeBytes(others, "theirs");
+    fs::permissions(others, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                                fs::perms::others_read);
+    if (::geteuid() == 0) {
+        // Root owns both; as nobody, neither may be written.
+        ASSERT_EQ(::chown(readOnly.c_str(), test::kNobody, test::kNobody), 0);
+    }
+    const int code = test::runAsNobody([&] {
+        int failures = 0;
+        for (const fs::path& p : {readOnly, others}) {
+            if (::geteuid() != 0 && p == others) continue;  // one user owns both then
+            const WriteStatus s = write(p, "replaced");
+            const WriteStatus c = checkWritable(p.string());
+            if (s.error != WriteError::NoPermission || c.error != WriteError::NoPermission ||
+                describe(s).find("permission denied") == std::string::npos)
+                ++failures;
+        }
+        const WriteStatus fresh = write(dir.path() / "new.json", "mine");
+        return failures + (fresh.ok() ? 0 : 10);
+    });
+    EXPECT_EQ(code, 0);
+    EXPECT_EQ(model::test::readBytes(readOnly), "kept");
+    EXPECT_EQ(model::test::readBytes(others), "theirs");
+}
+
+TEST(AtomicFile, AFolderTheUserMayNotWriteInIsNamed)
+{
+    TempDir dir;
+    const fs::path locked = dir.path() / "locked";
+    fs::create_directories(locked);
+    fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                fs::perms::group_exec | fs::perms::others_read |
+                                fs::perms::others_exec);
+    const int code = test::runAsNobody([&] {
+        const WriteStatus s = write(locked / "out.json", "bytes");
+        return s.error == WriteError::NoPermission && s.other == locked.string() ? 0 : 1;
+    });
+    EXPECT_EQ(code, 0);
+    EXPECT_FALSE(fs::exists(locked / "out.json"));
 }
 
 }  // namespace

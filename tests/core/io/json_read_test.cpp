@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "support/address_limit.h"
+
 namespace attn::io {
 namespace {
 
@@ -134,6 +136,58 @@ TEST(JsonRead, AStreamsRefusalStopsTheParseWithItsMessageAndPath)
     EXPECT_EQ(p.message, "no 2");
     EXPECT_EQ(p.path, "merges[3]");
     EXPECT_TRUE(out.is_null());
+}
+
+// Empty objects are 3 bytes of text each and about 100 bytes of tree: within its size limit a
+// file could ask for many times its size. The reader counts what the tree takes as it grows.
+TEST(JsonRead, ATreeLargerThanItsMemoryLimitIsRefusedAsItGrows)
+{
+    std::string text = "{\"overrides\": [";
+    for (int i = 0; i < 100000; ++i) text += i ? ",{}" : "{}";
+    text += "]}";
+    JsonLimits limits;
+    limits.maxTreeBytes = std::size_t{1} << 20;
+    const JsonProblem p = problemOf(text, limits);
+    EXPECT_EQ(p.kind, Kind::TooLarge);
+    EXPECT_NE(p.message.find("more than 1 MiB of memory"), std::string::npos) << p.message;
+    EXPECT_EQ(p.path.substr(0, 10), "overrides[");
+    limits.maxTreeBytes = std::size_t{64} << 20;
+    EXPECT_TRUE(problemOf(text, limits).ok());
+}
+
+// A 40 MB text of empty objects, which nlohmann's own parser turns into about 1.3 GB of tree,
+// read with a limit of 256 MiB: refused before it is read to its end, and the parse never takes
+// much more than the limit (the child's address space may grow by 400 MiB only).
+TEST(JsonRead, EmptyObjectsPastTheLimitAreRefusedWithinItsMemory)
+{
+    if (!test::addressLimitWorks()) GTEST_SKIP() << "AddressSanitizer reserves terabytes";
+    std::string text = "[{}";
+    text.reserve(40u << 20);
+    while (text.size() < (40u << 20)) text += ",{}";
+    text += "]";
+    const test::LimitedRun run = test::runWithAddressBudget(400 * test::kMiB, [&text] {
+        nlohmann::json out;
+        JsonLimits limits;
+        limits.maxTreeBytes = std::size_t{256} << 20;
+        const JsonProblem p = parseJson(text, out, limits);
+        return std::to_string(static_cast<int>(p.kind)) + " " + p.message;
+    });
+    ASSERT_TRUE(run.exited) << "signal " << run.signal;
+    EXPECT_EQ(run.report.substr(0, run.report.find(' ')),
+              std::to_string(static_cast<int>(Kind::TooLarge)))
+        << run.report;
+}
+
+TEST(JsonRead, ANumberThatWouldReadAsZeroOrInfinityIsRefused)
+{
+    JsonProblem p = problemOf("{\"eps\": 1e-400}");
+    EXPECT_EQ(p.kind, Kind::NumberRange);
+    EXPECT_EQ(p.path, "eps");
+    EXPECT_NE(p.message.find("would read as 0"), std::string::npos) << p.message;
+    EXPECT_NE(problemOf("[1e999]").kind, Kind::None);
+    nlohmann::json out;
+    ASSERT_TRUE(parseJson("[0.0, -0e5, 0.000e-999, 5e-324, 1e-300]", out).ok());
+    EXPECT_EQ(out[3].get<double>(), 5e-324);
 }
 
 }  // namespace
