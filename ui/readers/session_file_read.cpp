@@ -229,6 +229,18 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
                                  "appears twice in the same object (line %1); each field may "
                                  "appear only once.")
                                  .arg(p.line));
+    case Kind::TooLarge:
+        return r.fail(field,
+                      sessionio::SessionReaderTr::tr(
+                          "the file would take more than %1 MiB of memory to read (line %2): it "
+                          "holds too many values for its size.")
+                          .arg(attn::io::JsonLimits{}.maxTreeBytes >> 20)
+                          .arg(p.line));
+    case Kind::NumberRange:
+        return r.fail(field, sessionio::SessionReaderTr::tr(
+                                 "holds a number out of the range of a double (line %1): %2")
+                                 .arg(p.line)
+                                 .arg(QString::fromStdString(p.message)));
     case Kind::Syntax:
     case Kind::TooManyValues:
     case Kind::Refused: {  // not met: sessions are read without streams

@@ -214,6 +214,12 @@ const std::vector<BadSessionFile> kBadFiles = {
          return b.replace("\"temperature\": 1.0", "\"temperature\": 1e999");
      },
      "options.temperature", "not valid JSON"},
+    {"tiny_number",  // would read as 0, which the file does not say
+     [] {
+         QByteArray b = goodJson();
+         return b.replace("\"temperature\": 1.0", "\"temperature\": 1e-400");
+     },
+     "options.temperature", "out of the range of a double"},
     {"tokens_rows_differ",
      [] {
          return withValue(
@@ -265,6 +271,18 @@ const std::vector<BadSessionFile> kBadFiles = {
          return withValue("edits", "", QJsonArray{first, second});
      },
      "edits[2]", "value 1 of head 1"},
+    // One component set twice in one edit: which value holds would depend on the order.
+    {"override_twice",
+     [] {
+         QJsonObject e{{QStringLiteral("role"), QStringLiteral("key")},
+                       {QStringLiteral("head"), 0},
+                       {QStringLiteral("index"), 0}};
+         e[QStringLiteral("overrides")] = QJsonArray{
+             QJsonObject{{QStringLiteral("component"), 1}, {QStringLiteral("value"), 0.5}},
+             QJsonObject{{QStringLiteral("component"), 1}, {QStringLiteral("value"), -2.0}}};
+         return withValue("edits", "", QJsonArray{e});
+     },
+     "edits[1].overrides", "component 2 twice"},
     {"fractional_head", [] { return withValue("view", "head", 0.5); }, "view.head", "whole number"},
     // A width declared without the numbers that would back it: switching to additive scoring
     // would draw 2^24 x d_k numbers per head (2 GB, and seconds of frozen window).
