@@ -49,6 +49,7 @@ const char* codeName(StatusCode code)
     case StatusCode::Cancelled: return "cancelled";
     case StatusCode::TokenizerFile: return "tokenizer_file";
     case StatusCode::TokenizerSyntax: return "tokenizer_syntax";
+    case StatusCode::FolderMismatch: return "folder_mismatch";
     }
     return "unknown";
 }
@@ -182,8 +183,11 @@ std::string describe(const Status& s)
             << (s.bytesBudget >> 20) << " MiB";
         break;
     case StatusCode::DuplicateEdit:
-        out << "edits the same vector (" << s.subject << ") as edit " << s.row + 1
-            << "; give each vector one edit";
+        if (s.field == "overrides")
+            out << "set component " << s.col + 1 << " twice; give each component once";
+        else
+            out << "edits the same vector (" << s.subject << ") as edit " << s.row + 1
+                << "; give each vector one edit";
         break;
     case StatusCode::MissingAdditive:
         out << "is empty: additive scoring needs every head's W_a, U_a and v (d_a >= 1)";
@@ -212,6 +216,9 @@ std::string describe(const Status& s)
     case StatusCode::Cancelled: out << "cancelled"; break;
     case StatusCode::TokenizerFile: out << "cannot be read"; break;
     case StatusCode::TokenizerSyntax: out << "is not a valid tokenizer file"; break;
+    case StatusCode::FolderMismatch:
+        out << "does not belong with the other files of its folder";
+        break;
     case StatusCode::BadRope: out << "rotary positions cannot be applied"; break;
     case StatusCode::BadTarget:
         out << "(row " << s.row + 1 << ", column " << s.col + 1

@@ -56,7 +56,12 @@ enum class StatusCode {
     // Tokenizer files.
     TokenizerFile,    // a tokenizer file is missing, a folder, too large or unreadable
     TokenizerSyntax,  // a tokenizer file's content is malformed (`detail` says how)
+    // Model folders.
+    FolderMismatch,  // a file does not match the SHA-256 that the folder's training.json records
 };
+
+// The last code: tests and translations walk every code up to it.
+inline constexpr StatusCode kLastStatusCode = StatusCode::FolderMismatch;
 
 // What made a model run's values non-finite: its weights (a tensor holds NaN or Inf; `field`
 // names it), the text (the weights are finite, but this input drives a value beyond float

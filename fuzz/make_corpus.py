@@ -163,3 +163,32 @@ for name, target in (("gpt2_cases.json", "gpt2_encode"), ("bert_cases.json", "be
             continue
         seen.add(text)
         write(target, f"case-{k:03d}.txt", text)
+
+# Corpora: the opening of the Tang poems, English with punctuation, mixed scripts and emoji,
+# and a text of one repeated character.
+tang = (ROOT / "resources" / "models" / "tang" / "corpus.txt").read_text(encoding="utf-8")
+write("corpus", "tang-head.txt", tang[:400])
+write("corpus", "english.txt", "The animal didn't cross the street because it was too tired.\n")
+write("corpus", "mixed.txt", "那只动物没过街，因为它太累了 — it was tired 🤖 ¿qué? ΑΒΓ\t\n")
+write("corpus", "one-character.txt", "a" * 40)
+
+# train-model's options, the words separated by NUL: the built-in models' commands, each at
+# the edges of their ranges, and malformed ones.
+def options(*words):
+    return "\0".join(words)
+
+
+write("train_options", "induction.txt", options(
+    "--task", "induction", "--layers", "2", "--attention-only", "--seed", "1", "-o", "out"))
+write("train_options", "tang.txt", options(
+    "--corpus", "corpus.txt", "--layers", "3", "--heads", "4", "--d-model", "64", "--context", "64",
+    "--batch", "16", "--steps", "2000", "--lr", "3e-3", "--init-std", "0.02", "--warmup", "100",
+    "--final-lr", "0.1", "--measure-every", "250", "-o", "tang"))
+write("train_options", "small.txt", options(
+    "--task=induction", "--context=16", "--d-model=8", "--heads=1", "--layers=1", "--steps=1",
+    "--batch=1", "--output=o", "--curve", "c.csv", "--threads", "2", "--stop-after", "1"))
+write("train_options", "edges.txt", options(
+    "--task", "induction", "--context", "1024", "--d-model", "1024", "--layers", "48",
+    "--heads", "64", "--batch", "1024", "--steps", "10000000", "--lr", "10", "-o", "x"))
+write("train_options", "bad.txt", options(
+    "--task", "induction", "--layers", "0x10", "--lr", "nan", "--layers", "2", "-o", ""))

@@ -32,7 +32,8 @@ attn::Status parseGpt2(const Reader& r, const std::string& file, ModelConfig& c)
     ATTN_TRY(r.size("n_layer", c.layers));
     ATTN_TRY(r.size("n_head", c.heads));
     ATTN_TRY(r.size("n_embd", c.width));
-    ATTN_TRY(r.size("vocab_size", c.vocab));
+    // One token would leave the model nothing to predict (every probability 1).
+    ATTN_TRY(r.size("vocab_size", c.vocab, -1, 2));
     if (r.has("n_positions"))
         ATTN_TRY(r.size("n_positions", c.positions));
     else
@@ -59,7 +60,8 @@ attn::Status parseBert(const Reader& r, const std::string& file, ModelConfig& c)
     ATTN_TRY(r.size("intermediate_size", c.inner));
     ATTN_TRY(r.size("max_position_embeddings", c.positions));
     ATTN_TRY(r.size("type_vocab_size", c.typeVocab, 2));
-    ATTN_TRY(r.size("vocab_size", c.vocab));
+    // One token would leave the model nothing to predict (every probability 1).
+    ATTN_TRY(r.size("vocab_size", c.vocab, -1, 2));
     ATTN_TRY(r.number("layer_norm_eps", c.layerNormEps, 1e-12f));
     ATTN_TRY(r.activation("hidden_act", "gelu", c.activation));
     ATTN_TRY(r.flag("tie_word_embeddings", c.tieWordEmbeddings, true));

@@ -120,7 +120,7 @@ attn::Status parseDecoder(const Reader& r, const json& j, const std::string& fil
     ATTN_TRY(r.size("num_attention_heads", c.heads));
     ATTN_TRY(r.size("hidden_size", c.width));
     ATTN_TRY(r.size("intermediate_size", c.inner));
-    ATTN_TRY(r.size("vocab_size", c.vocab));
+    ATTN_TRY(r.size("vocab_size", c.vocab, -1, 2));
     ATTN_TRY(r.size("num_key_value_heads", c.kvHeads, c.heads));
     // transformers' defaults: Qwen3Config sets head_dim = 128; the others width / heads.
     ATTN_TRY(r.size("head_dim", c.explicitHeadDim, type == "qwen3" ? 128 : 0));

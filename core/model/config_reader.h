@@ -31,7 +31,8 @@ public:
     Reader(const json& j, const std::string& file) : j_(j), file_(file) {}
 
     // A required (or defaulted, when `fallback` >= 0) positive integer.
-    attn::Status size(const char* key, long& out, long fallback = -1) const
+    // A whole number from `minimum` to 2^24 (`fallback` when absent, if it is not negative).
+    attn::Status size(const char* key, long& out, long fallback = -1, long minimum = 1) const
     {
         const auto it = j_.find(key);
         if (it == j_.end() || it->is_null()) {
@@ -41,10 +42,11 @@ public:
             }
             return attn::failure(attn::StatusCode::ConfigField, file_, key, "missing");
         }
-        if (!it->is_number_integer() || it->get<std::int64_t>() <= 0 ||
+        if (!it->is_number_integer() || it->get<std::int64_t>() < minimum ||
             it->get<std::int64_t>() > kMaxDimension)
             return attn::failure(attn::StatusCode::ConfigField, file_, key,
-                                 "must be a positive integer up to 2^24, got " + shown(*it));
+                                 "must be a whole number from " + std::to_string(minimum) +
+                                     " to 2^24 (16777216), got " + shown(*it));
         out = static_cast<long>(it->get<std::int64_t>());
         return {};
     }
@@ -119,7 +121,7 @@ public:
         }
         if (!it->is_number() || !(it->get<double>() > 0.0) || !(it->get<double>() < 1e300))
             return attn::failure(attn::StatusCode::ConfigField, file_, key,
-                                 "must be a number above 0, got " + shown(*it));
+                                 "must be a number above 0 and below 1e300, got " + shown(*it));
         out = it->get<double>();
         return {};
     }

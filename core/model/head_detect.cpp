@@ -2,6 +2,7 @@
 #include "core/model/head_detect.h"
 
 #include <algorithm>
+#include <string>
 
 #include "core/random_init.h"
 
@@ -28,11 +29,18 @@ attn::Status scoreSequences(const Model& model, long m,
                             const std::vector<std::vector<int>>& sequences, HeadScoreTable& out,
                             const ProgressCallback& progress)
 {
-    if (m < 1 || sequences.empty())
-        return failure(StatusCode::EmptyInput, "", "m", "m and the count must be at least 1");
+    if (m < kMinDetectHalf || sequences.empty())
+        return failure(StatusCode::EmptyInput, "", "m",
+                       "m must be at least " + std::to_string(kMinDetectHalf) +
+                           " (below, the induction offset i-m+1 is the previous token) and the "
+                           "count at least 1; m is " +
+                           std::to_string(m));
     if (2 * m > model.config().positions) {
         Status s =
-            failure(StatusCode::TooLong, "", "m", "2m tokens are more than the model's positions");
+            failure(StatusCode::TooLong, "", "m",
+                    "2m = " + std::to_string(2 * m) + " tokens are more than the model's " +
+                        std::to_string(model.config().positions) + " positions; m may be at most " +
+                        std::to_string(model.config().positions / 2));
         s.value = 2 * m;
         s.limit = model.config().positions;
         return s;
@@ -68,8 +76,20 @@ attn::Status scoreSequences(const Model& model, long m,
 attn::Status detectHeads(const Model& model, const DetectSpec& spec, HeadScoreTable& out,
                          const ProgressCallback& progress)
 {
-    if (spec.m < 1 || spec.count < 1)
-        return failure(StatusCode::EmptyInput, "", "m", "m and the count must be at least 1");
+    // Random tokens repeat by chance as often as 1 in the pool's size: with one token, every
+    // head would score as a duplicate-token head.
+    const long pool =
+        spec.candidates.empty() ? model.config().vocab : static_cast<long>(spec.candidates.size());
+    if (pool < 2) {
+        Status s = failure(StatusCode::EmptyInput, "", "vocab",
+                           "the scores need at least 2 different tokens to draw from; there are " +
+                               std::to_string(pool));
+        s.value = pool;
+        s.limit = 2;
+        return s;
+    }
+    if (spec.count < 1)
+        return failure(StatusCode::EmptyInput, "", "count", "the count must be at least 1");
     std::vector<std::vector<int>> sequences;
     for (long k = 0; k < spec.count; ++k)
         sequences.push_back(repeatedSequence(spec, model.config().vocab, k));

@@ -13,6 +13,10 @@
 
 namespace attn::model {
 
+// The shortest m the scores mean something at: with m = 2 the induction offset (i - m + 1) is
+// the previous token, with m = 1 the token itself.
+inline constexpr long kMinDetectHalf = 3;
+
 struct DetectSpec {
     long m = 32;
     long count = 16;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/model/model_binder.h"
+#include "core/model/model_folder.h"
 
 namespace attn::model {
 
@@ -154,6 +155,8 @@ attn::Status Model::load(const std::string& folder, Model& out)
         const std::filesystem::path dir(folder);
         Model m;
         m.folder_ = folder;
+        // A folder AttnLab wrote is opened only as it was written (model_folder.h).
+        ATTN_TRY(checkFolderDigests(folder));
         ATTN_TRY(readConfig((dir / "config.json").string(), m.config_));
         if (m.config_.family == Family::Decoder) {
             ATTN_TRY(loadDecoder(folder, m.config_,

@@ -87,7 +87,10 @@ CopyProbe makeCopyProbe(long m, long count, std::uint64_t seed)
     std::vector<int> x(static_cast<std::size_t>(p.T + 1));
     for (long b = 0; b < count; ++b) {
         for (int& v : x) v = letter(rng);
-        const long k = uniformIn(rng, 8, std::max(8L, 3 * m / 4));
+        // A segment and its repeat fit in 2m letters whatever m is (k <= m); from m = 8 on,
+        // k is in [8, 3m/4] as the header says.
+        const long kMin = std::min(8L, m);
+        const long k = uniformIn(rng, kMin, std::max(kMin, std::min(m, 3 * m / 4)));
         const long s = uniformIn(rng, 0, std::max(0L, p.T - 2 * k));
         for (long i = 0; i < k; ++i)
             x[static_cast<std::size_t>(s + k + i)] = x[static_cast<std::size_t>(s + i)];

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/train/gpt2_export.h"
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
-#include <system_error>
 
-#include "core/io/atomic_file.h"
+#include "core/model/model_folder.h"
 
 namespace attn::gpt2 {
 
@@ -65,16 +63,45 @@ std::string checkpointConfig(const Config& c)
 
 Status exportCheckpoint(const Parameters& params, const std::string& folder)
 {
-    std::error_code ec;
-    std::filesystem::create_directories(folder, ec);
-    if (ec) return failure(StatusCode::FileOpen, folder, "", ec.message());
-    const std::string configPath = (std::filesystem::path(folder) / "config.json").string();
-    const std::string config = checkpointConfig(params.config);
-    if (const io::WriteStatus w = io::writeFileAtomically(configPath, config.data(), config.size());
-        !w.ok())
-        return failure(StatusCode::FileOpen, configPath, "", io::describe(w));
-    return model::writeSafetensors((std::filesystem::path(folder) / "model.safetensors").string(),
-                                   checkpointTensors(params), {{"format", "pt"}});
+    std::string weights;
+    if (Status s = model::safetensorsBytes(checkpointTensors(params), {{"format", "pt"}}, weights);
+        !s.ok())
+        return s;
+    return writeModelFolder(folder, {{"config.json", checkpointConfig(params.config)},
+                                     {"model.safetensors", std::move(weights)}});
+}
+
+std::vector<std::string> modelFolderNames()
+{
+    return {"config.json", "model.safetensors", "vocab.json", "merges.txt", "training.json"};
+}
+
+io::FolderPolicy modelFolderPolicy(const std::string& folder)
+{
+    model::FolderRecord record;
+    io::FolderPolicy policy;
+    policy.mayReplace = model::readFolderRecord(folder, record).ok() && record.ours;
+    policy.keepOthers = true;
+    policy.makeParents = true;
+    return policy;
+}
+
+Status writeModelFolder(const std::string& folder,
+                        const std::vector<std::pair<std::string, std::string>>& files)
+{
+    std::vector<io::FolderFile> parts;
+    for (const auto& [name, bytes] : files) parts.push_back({name, bytes});
+    const io::WriteStatus w = io::writeFolderAtomically(folder, parts, modelFolderPolicy(folder));
+    if (!w.ok()) return failure(StatusCode::FileOpen, folder, "", io::describe(w));
+    return {};
+}
+
+Status checkModelFolder(const std::string& folder)
+{
+    const io::WriteStatus w =
+        io::checkFolderWritable(folder, modelFolderNames(), modelFolderPolicy(folder));
+    if (!w.ok()) return failure(StatusCode::FileOpen, folder, "", io::describe(w));
+    return {};
 }
 
 }  // namespace attn::gpt2

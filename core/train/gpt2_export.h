@@ -7,8 +7,10 @@
 // each MLP adds exactly 0 to the residual stream and the checkpoint runs the trained function.
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/io/folder_file.h"
 #include "core/model/safetensors_write.h"
 #include "core/train/gpt2_train.h"
 
@@ -18,8 +20,21 @@ namespace attn::gpt2 {
 std::vector<model::TensorToWrite> checkpointTensors(const Parameters& params);
 // config.json's text: model_type gpt2, the sizes, gelu_new, LayerNorm eps 1e-5, tied output.
 std::string checkpointConfig(const Config& config);
-// Creates `folder` if needed and writes both files into it (FileOpen naming the file that
-// could not be written).
+// Writes both files as the whole folder `folder` (see writeModelFolder; FileOpen naming the
+// folder and why it could not be written).
 Status exportCheckpoint(const Parameters& params, const std::string& folder);
+
+// The files of a model folder AttnLab writes, in the order written: config.json,
+// model.safetensors, vocab.json, merges.txt, training.json.
+std::vector<std::string> modelFolderNames();
+// How such a folder is written (core/io/folder_file.h): whole, into a new folder that takes the
+// old one's place; an existing folder only if AttnLab made it (model_folder.h), the user's own
+// other files in it kept.
+io::FolderPolicy modelFolderPolicy(const std::string& folder);
+// Writes `files` (name, bytes) as the folder; FileOpen naming it and the reason.
+Status writeModelFolder(const std::string& folder,
+                        const std::vector<std::pair<std::string, std::string>>& files);
+// Whether `folder` could be written so, before a run spends minutes: FileOpen as above.
+Status checkModelFolder(const std::string& folder);
 
 }  // namespace attn::gpt2

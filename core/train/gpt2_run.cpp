@@ -3,13 +3,15 @@
 
 #include <chrono>
 #include <cmath>
-#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numbers>
 
-#include "core/io/atomic_file.h"
+#include "core/io/sha256.h"
 #include "core/kernels/gemm.h"
+#include "core/model/model_folder.h"
 #include "core/train/gpt2_export.h"
+#include "core/train/run_limits.h"
 
 namespace attn::gpt2 {
 
@@ -20,11 +22,6 @@ namespace {
 constexpr std::uint64_t kDataStream = 0xD1B54A32D192ED03ULL;
 constexpr std::uint64_t kProbeSeed = 20220308;   // copy-accuracy probe
 constexpr std::uint64_t kDetectSeed = 20220309;  // repeated sequences of the head scores
-
-Status sizeError(const std::string& field, const std::string& detail)
-{
-    return failure(StatusCode::ConfigField, "", field, detail);
-}
 
 nlohmann::ordered_json scoresJson(const HeadScoreTable& table)
 {
@@ -50,13 +47,17 @@ CharVocabulary letterVocabulary()
     return v;
 }
 
+long copyProbeCount(const RunSpec& spec)
+{
+    const long T = std::max(2L, 2 * (spec.context / 2));
+    return std::min(spec.probeCount, std::max(8L, 16384 / T));
+}
+
 Status ModelRun::create(const RunSpec& spec, std::unique_ptr<ModelRun>& out)
 {
-    if (spec.steps < 1) return sizeError("steps", "must be at least 1");
-    if (spec.batch < 1) return sizeError("batch", "must be at least 1");
-    if (spec.context < 2) return sizeError("context", "must be at least 2");
-    if (!(spec.learningRate > 0.0) || !std::isfinite(spec.learningRate))
-        return sizeError("lr", "must be a number above 0");
+    // The ranges first: a corpus is not read into a vocabulary for a run that cannot be.
+    if (Status s = checkRunSpec(spec, kLetters); !s.ok() && s.code != StatusCode::TooLarge)
+        return s;
     CharVocabulary vocab;
     std::vector<int> ids;
     if (spec.data == DataKind::Induction) {
@@ -72,6 +73,7 @@ Status ModelRun::create(const RunSpec& spec, std::unique_ptr<ModelRun>& out)
             return s;
         }
     }
+    if (Status s = checkRunSpec(spec, static_cast<long>(vocab.pieces.size())); !s.ok()) return s;
     Config c;
     c.vocab = static_cast<long>(vocab.pieces.size());
     c.maxT = spec.context;
@@ -97,7 +99,7 @@ ModelRun::ModelRun(const RunSpec& spec, Parameters params, CharVocabulary vocab,
       data_(spec.seed ^ kDataStream)
 {
     if (spec_.data == DataKind::Induction)
-        probe_ = makeCopyProbe(spec_.context / 2, spec_.probeCount, kProbeSeed);
+        probe_ = makeCopyProbe(spec_.context / 2, copyProbeCount(spec_), kProbeSeed);
 }
 
 double ModelRun::rateAt(long k) const
@@ -226,10 +228,12 @@ void ModelRun::measure()
     measures_.push_back(std::move(m));
 }
 
-std::string ModelRun::trainingJson(const std::string& command, double seconds) const
+std::string ModelRun::trainingJson(const std::string& command, double seconds,
+                                   const std::map<std::string, std::string>& digests) const
 {
     const RunSpec& s = spec_;
     nlohmann::ordered_json j;
+    j["written_by"] = model::kWrittenBy;
     j["command"] = command;
     j["seed"] = s.seed;
     j["data"] = s.data == DataKind::Induction ? "induction" : "corpus";
@@ -277,6 +281,7 @@ std::string ModelRun::trainingJson(const std::string& command, double seconds) c
         measures.push_back(e);
     }
     j["measures"] = measures;
+    if (!digests.empty()) j["files"] = digests;
     // nlohmann writes the shortest text that reads back as the same double, so a retraining
     // can be compared with the record bit for bit.
     return j.dump(1) + "\n";
@@ -284,19 +289,21 @@ std::string ModelRun::trainingJson(const std::string& command, double seconds) c
 
 Status ModelRun::write(const std::string& folder, const std::string& command, double seconds) const
 {
-    if (Status s = exportCheckpoint(trainer_.parameters(), folder); !s.ok()) return s;
-    const std::filesystem::path dir(folder);
-    const std::pair<const char*, std::string> files[] = {
+    std::string weights;
+    if (Status s = model::safetensorsBytes(checkpointTensors(trainer_.parameters()),
+                                           {{"format", "pt"}}, weights);
+        !s.ok())
+        return s;
+    std::vector<std::pair<std::string, std::string>> files{
+        {"config.json", checkpointConfig(trainer_.parameters().config)},
+        {"model.safetensors", std::move(weights)},
         {"vocab.json", vocabJson(vocab_)},
-        {"merges.txt", mergesText(vocab_)},
-        {"training.json", trainingJson(command, seconds)}};
-    for (const auto& [name, text] : files) {
-        const std::string path = (dir / name).string();
-        if (const io::WriteStatus w = io::writeFileAtomically(path, text.data(), text.size());
-            !w.ok())
-            return failure(StatusCode::FileOpen, path, "", io::describe(w));
-    }
-    return Status::success();
+        {"merges.txt", mergesText(vocab_)}};
+    // training.json ties the others together: a reader refuses the folder if one changes.
+    std::map<std::string, std::string> digests;
+    for (const auto& [name, bytes] : files) digests[name] = io::sha256Hex(bytes);
+    files.emplace_back("training.json", trainingJson(command, seconds, digests));
+    return writeModelFolder(folder, files);
 }
 
 }  // namespace attn::gpt2

@@ -9,6 +9,7 @@
 // machine, however often it is measured (the measures draw from streams of their own).
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,10 +49,14 @@ struct RunSpec {
     // gradient checks hold to 1e-12 (the parameters and AdamW are in double either way).
     Precision precision = Precision::Float;
     InductionMix mix;
-    long evalEvery = 100;  // measures every N steps and after the last (0: only at the end)
-    long probeCount = 256;
+    long evalEvery = 100;   // measures every N steps and after the last (0: only at the end)
+    long probeCount = 256;  // at most; see copyProbeCount
     long detectCount = 8;
 };
+
+// The copy probe's sequences: probeCount, but no more than 16,384 tokens of them in all (and at
+// least 8 sequences), so that a measure at a long context costs what one at 64 tokens does.
+long copyProbeCount(const RunSpec& spec);
 
 // The attention of every head on one sequence: T x T per head, row-major (row i = query i).
 struct HeadMaps {
@@ -76,8 +81,9 @@ struct Measure {
 
 class ModelRun {
 public:
-    // ConfigField naming a size that is wrong, or the corpus's problem (not UTF-8, too short
-    // for one window).
+    // ConfigField naming a setting outside its range, TooLarge for a run that would hold too
+    // much memory or write too large a record (run_limits.h), or the corpus's problem (not
+    // UTF-8, too short for one window).
     static Status create(const RunSpec& spec, std::unique_ptr<ModelRun>& out);
 
     // One step on a fresh batch, then the measures when they are due. NonFinite: the step
@@ -112,11 +118,14 @@ public:
     // measures: what the speed benchmark compares.
     [[nodiscard]] double stepSeconds() const { return stepSeconds_; }
 
-    // training.json: the command, the seed, the settings, the loss of every step and the
-    // measures.
-    [[nodiscard]] std::string trainingJson(const std::string& command, double seconds) const;
+    // training.json: who wrote it, the command, the seed, the settings, the loss of every step,
+    // the measures and the SHA-256 of each other file of the folder (`digests`, by name).
+    [[nodiscard]] std::string trainingJson(
+        const std::string& command, double seconds,
+        const std::map<std::string, std::string>& digests = {}) const;
     // The Hugging Face GPT-2 folder: config.json, model.safetensors, vocab.json, merges.txt
-    // and training.json. FileOpen naming a file that could not be written.
+    // and training.json, written whole (gpt2_export.h: writeModelFolder). FileOpen naming the
+    // folder and why it could not be written.
     Status write(const std::string& folder, const std::string& command, double seconds) const;
 
 private:

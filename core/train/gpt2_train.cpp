@@ -34,6 +34,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+
+#include <Eigen/Core>
 
 #include "core/random_init.h"
 #include "core/train/checks.h"
@@ -184,6 +187,27 @@ Status makeParameters(const Config& c, Parameters& out)
     return {};
 }
 
+std::size_t trainerBytes(const Config& c, long B, long T, Precision precision, int threads)
+{
+    const auto C = static_cast<double>(c.channels);
+    const double perLayer = 3 * C * C + C * C + 8 * C + (c.attentionOnly ? 0 : 8 * C * C + 7 * C);
+    // Each tensor starts on a 64-byte line: at most 8 doubles of padding each.
+    const double params = static_cast<double>(c.vocab + c.maxT) * C + 2 * C +
+                          static_cast<double>(c.layers) * (perLayer + 12 * 8) + 4 * 8;
+    const bool isFloat = precision == Precision::Float;
+    const double scalar = isFloat ? 4.0 : 8.0;
+    const std::size_t line = isFloat ? 16 : 8;
+    const double acts = static_cast<double>(actLayout(c, B, T, false, line).total +
+                                            actLayout(c, B, T, true, line).total);
+    const double scratch = static_cast<double>(threads) * static_cast<double>(T) * T;
+    double bytes = params * (4 * 8 + (isFloat ? 2 * 4 : 0)) + (acts + scratch) * scalar;
+    if (isFloat) {
+        const double att = static_cast<double>(c.layers) * B * c.heads * T * T;
+        bytes += (att + static_cast<double>(B) * T * c.vocab) * 8;
+    }
+    return static_cast<std::size_t>(bytes);
+}
+
 void initialise(Parameters& p, std::uint64_t seed, double stddev)
 {
     Rng rng(seed);
@@ -204,6 +228,24 @@ void initialise(Parameters& p, std::uint64_t seed, double stddev)
     }
 }
 
+namespace {
+
+// Eigen blocks its products by the cache sizes it reads from the CPU, so the same products sum
+// in another order, and round differently, on a CPU with another L1 (a 32 KiB L1d gave the
+// Tang and induction models' second losses 2e-10 apart from the 48 KiB one they were trained
+// on). Fixed sizes make a run repeat bit for bit on every machine of one kernel path; these
+// are those of the machine the built-in models were trained on (Zen 5).
+void fixEigenBlocking()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        Eigen::setCpuCacheSizes(std::ptrdiff_t{48} << 10, std::ptrdiff_t{1} << 20,
+                                std::ptrdiff_t{32} << 20);
+    });
+}
+
+}  // namespace
+
 Trainer::Trainer(Parameters params, const AdamSettings& settings, Precision precision)
     : params_(std::move(params)),
       settings_(settings),
@@ -212,6 +254,7 @@ Trainer::Trainer(Parameters params, const AdamSettings& settings, Precision prec
       m_(params_.values.size(), 0.0),
       v_(params_.values.size(), 0.0)
 {
+    fixEigenBlocking();
 }
 
 template <typename S>

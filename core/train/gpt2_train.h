@@ -109,6 +109,13 @@ void initialise(Parameters& params, std::uint64_t seed, double stddev = 0.02);
 // speed, with losses and gradients that agree with double to float's precision.
 enum class Precision { Double, Float };
 
+// About how many bytes a Trainer for `config` holds once it has run batches of B sequences of T:
+// the parameters with their gradients and Adam's moments (double), in Float their float copies,
+// the passes' buffers (activations, their gradients, the attention's scratch for `threads`
+// threads) and in Float the double views of the attention and the logits. For refusing a run
+// before it allocates (run_limits.h); within a few percent of what it takes.
+std::size_t trainerBytes(const Config& config, long B, long T, Precision precision, int threads);
+
 struct AdamSettings {
     double learningRate = 1e-3;
     double beta1 = 0.9;

@@ -27,7 +27,7 @@ struct InLanguage {
 
 TEST(StatusText, EveryCoreCodeIsWordedByTheWindow)
 {
-    for (int c = 1; c <= static_cast<int>(attn::StatusCode::TokenizerSyntax); ++c) {
+    for (int c = 1; c <= static_cast<int>(attn::kLastStatusCode); ++c) {
         attn::Status s;
         s.code = static_cast<attn::StatusCode>(c);
         EXPECT_FALSE(statusMessage(s).isEmpty()) << attn::codeName(s.code);

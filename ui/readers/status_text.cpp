@@ -199,6 +199,11 @@ QString modelMessage(const attn::Status& s)
         return file + StatusTextTr::tr("the tokenizer file cannot be read (%1).").arg(detail);
     case attn::StatusCode::TokenizerSyntax:
         return file + StatusTextTr::tr("the tokenizer file is not valid (%1).").arg(detail);
+    case attn::StatusCode::FolderMismatch:
+        return file + StatusTextTr::tr(
+                          "does not belong with the other files of its folder (%1). The folder "
+                          "was changed after AttnLab wrote it; it is not opened.")
+                          .arg(detail);
     default: break;
     }
     return str(attn::describe(s));
@@ -298,6 +303,10 @@ QString statusMessage(const attn::Status& s)
         what = StatusTextTr::tr("The edit names a head, token or component that does not exist.");
         break;
     case attn::StatusCode::DuplicateEdit:
+        if (s.field == "overrides")
+            return StatusTextTr::tr("%1 sets component %2 twice; give each component once.")
+                .arg(field.isEmpty() ? StatusTextTr::tr("The edit") : field)
+                .arg(s.col + 1);
         return StatusTextTr::tr(
                    "%1 edits the same vector (%2) as edit %3; each vector may have one edit.")
             .arg(field, str(s.subject))
@@ -320,6 +329,19 @@ QString statusMessage(const attn::Status& s)
             .arg(s.row + 1)
             .arg(s.col + 1);
     case attn::StatusCode::TooLarge:
+        // A training run: its memory, or the size of the record it writes.
+        if (s.field == "memory")
+            return StatusTextTr::tr(
+                       "This training run would hold about %1 MiB of memory, more than the limit "
+                       "of %2 MiB. Use a smaller model, batch or context.")
+                .arg(s.bytesNeeded >> 20)
+                .arg(s.bytesBudget >> 20);
+        if (s.field == "training.json")
+            return StatusTextTr::tr(
+                       "The run's training.json would be about %1 MiB, more than the limit of %2 "
+                       "MiB. Measure less often or train fewer steps.")
+                .arg(s.bytesNeeded >> 20)
+                .arg(s.bytesBudget >> 20);
         what = StatusTextTr::tr(
                    "This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer "
                    "tokens or heads.")

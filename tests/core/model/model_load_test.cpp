@@ -93,6 +93,28 @@ TEST(ModelConfig, RefusesMissingOrBadFields)
     EXPECT_NE(attn::describe(s).find("swish"), std::string::npos) << attn::describe(s);
 }
 
+// A refusal names the range it holds to: "above 0" alone for 1e308, which is above 0, said
+// nothing. One token is no vocabulary: every prediction would be that token at 100%.
+TEST(ModelConfig, RefusalsStateTheRangeAndAVocabularyNeedsTwoTokens)
+{
+    std::ifstream in(test::decoderFixture("llama2_sharded_f16") / "config.json");
+    json j = json::parse(in);
+    j["rope_theta"] = 1e308;
+    ModelConfig c;
+    attn::Status s = parseConfig(j.dump(), "config.json", c);
+    EXPECT_EQ(s.field, "rope_theta");
+    EXPECT_NE(s.detail.find("below 1e300"), std::string::npos) << s.detail;
+    j["rope_theta"] = 10000.0;
+    j["vocab_size"] = 1;
+    s = parseConfig(j.dump(), "config.json", c);
+    EXPECT_EQ(s.field, "vocab_size");
+    EXPECT_NE(s.detail.find("from 2 to"), std::string::npos) << s.detail;
+    s = parseConfig(R"({"model_type": "gpt2", "n_layer": 1, "n_head": 1, "n_embd": 8,
+        "n_positions": 8, "vocab_size": 1})",
+                    "cfg.json", c);
+    EXPECT_EQ(s.field, "vocab_size");
+}
+
 TEST(ModelConfig, RefusesAValueNestedDeeperThan64Levels)
 {
     // Its message once printed the value with a recursive dump(): 10^5 levels overflowed the

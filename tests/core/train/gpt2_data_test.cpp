@@ -98,6 +98,32 @@ TEST(CopyProbe, ScoresEachLetterOfTheRepeatAfterItsFirst)
     EXPECT_EQ(maxScored, 23);
 }
 
+// Below m = 8 a segment of 8 letters and its repeat do not fit in 2m: the probe wrote past its
+// sequence (and past its buffer at the last one). Each segment now fits its own sequence.
+TEST(CopyProbe, ShortSequencesKeepTheirRepeatInsideThemselves)
+{
+    for (long m = 1; m <= 9; ++m) {
+        const CopyProbe p = makeCopyProbe(m, 5, 3);
+        ASSERT_EQ(p.T, 2 * m);
+        ASSERT_EQ(p.scored.size(), static_cast<std::size_t>(5 * 2 * m));
+        for (long b = 0; b < p.count; ++b) {
+            long scored = 0, first = -1;
+            for (long t = 0; t < p.T; ++t) {
+                if (!p.scored[b * p.T + t]) continue;
+                if (first < 0) first = t;
+                ++scored;
+            }
+            if (scored == 0) continue;  // a segment of one letter scores nothing
+            const long k = scored + 1;
+            ASSERT_LE(k, m) << "m = " << m;
+            for (long t = first; t < first + scored; ++t) {
+                ASSERT_GE(t + 1 - k, 0) << "m = " << m;
+                EXPECT_EQ(p.targets[b * p.T + t], p.tokens[b * p.T + t + 1 - k]) << "m = " << m;
+            }
+        }
+    }
+}
+
 TEST(CopyProbe, PerfectLogitsScoreOneAndUniformLogitsScoreNone)
 {
     const CopyProbe p = makeCopyProbe(8, 3, 2);
