@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli.h"
 
+#include <cmath>
 #include <cstring>
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QTextStream>
 
+#include "core/io/command_files.h"
+#include "core/tokenize/unicode.h"
 #include "ui/export/figure.h"
 #include "ui/export/numbers_export.h"
+#include "ui/readers/atomic_file.h"
 
 namespace attnlab::cli {
 
@@ -56,6 +60,29 @@ QStringList rawArguments(int argc, char** argv)
     QStringList out;
     for (int i = 0; i < argc; ++i) out << QString::fromLocal8Bit(argv[i]);
     return out;
+}
+
+int refuseNonUtf8(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg(argv[i]);
+        for (std::size_t at = 0; at < arg.size();) {
+            const std::size_t n = attn::tok::unicode::validSequenceLength(arg, at);
+            if (n > 0) {
+                at += n;
+                continue;
+            }
+            const QString after =
+                i > 1 ? CliTr::tr(" (after %1)").arg(QString::fromUtf8(argv[i - 1]).left(40))
+                      : QString();
+            return fail(WrongUsage, CliTr::tr("argument %1%2 is not valid UTF-8 at byte %3; "
+                                              "AttnLab reads its arguments as UTF-8")
+                                        .arg(i)
+                                        .arg(after)
+                                        .arg(at + 1));
+        }
+    }
+    return Success;
 }
 
 QString usageText(const QString& command)
@@ -155,6 +182,36 @@ int fail(int code, const QString& message)
     return code;
 }
 
+bool parseSize(const QString& text, std::size_t& out)
+{
+    QString t = text.trimmed().toUpper();
+    if (t.endsWith(QLatin1Char('B'))) t.chop(1);
+    int shift = 0;
+    if (t.endsWith(QLatin1Char('K'))) shift = 10;
+    if (t.endsWith(QLatin1Char('M'))) shift = 20;
+    if (t.endsWith(QLatin1Char('G'))) shift = 30;
+    if (shift) t.chop(1);
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    if (!ok || !(v > 0) || v * std::ldexp(1.0, shift) > 1e18) return false;
+    out = static_cast<std::size_t>(v * std::ldexp(1.0, shift));
+    return true;
+}
+
+bool checkOutputs(const QStringList& paths, int& code)
+{
+    for (const QString& path : paths) {
+        if (path.isEmpty()) continue;
+        const attn::io::WriteStatus w =
+            attn::io::reserveOutput(QFile::encodeName(path).toStdString());
+        if (!w.ok()) {
+            code = fail(WriteFailed, QStringLiteral("%1: %2").arg(path, writeProblemText(w)));
+            return false;
+        }
+    }
+    return true;
+}
+
 int writeOutput(const QString& path, const QByteArray& bytes)
 {
     if (path.isEmpty()) {
@@ -171,6 +228,9 @@ int writeOutput(const QString& path, const QByteArray& bytes)
 
 int runCli(const QStringList& arguments)
 {
+    // No output of a command may overwrite one of its inputs or another of its outputs
+    // (core/io/command_files.h): the file layer checks every read and write against this.
+    const attn::io::CommandFiles files;
     const QStringList args = arguments.mid(1);
     const QString command = args.value(0);
     if (command == QLatin1String("--help") || command == QLatin1String("-h") ||

@@ -4,6 +4,8 @@
 // main() asks isCliCommand() before creating the application (to choose the
 // offscreen platform) and then hands the arguments to runCli().
 
+#include <cstddef>
+
 #include <QCommandLineOption>
 #include <QStringList>
 
@@ -22,6 +24,10 @@ bool isCliCommand(int argc, char** argv);
 // argv as strings, taken before QApplication removes the arguments it knows (-session,
 // -style, ...): `attnlab render --session FILE` must see its own --session.
 QStringList rawArguments(int argc, char** argv);
+// Refuses (WrongUsage, with the argument and the byte named on stderr) arguments that are not
+// valid UTF-8: converted to text they would be changed silently (a byte replaced by U+FFFD),
+// and a file name so changed names another file. Success when every argument is UTF-8.
+int refuseNonUtf8(int argc, char** argv);
 // Runs the command in `arguments` (program name first); returns the exit code.
 int runCli(const QStringList& arguments);
 
@@ -66,6 +72,13 @@ QString usageText(const QString& command = QString());
 int usageError(const QString& command, const QString& message);
 // Prints "attnlab: MESSAGE" to stderr and returns `code`.
 int fail(int code, const QString& message);
+// A size such as "800M", "4G", "1048576", "512K" (powers of 1024); false if it is not one.
+bool parseSize(const QString& text, std::size_t& out);
+// Checks, before the command works, that each of `paths` can be written and is neither one of
+// the command's inputs read so far nor another of its outputs (core/io/command_files.h, which
+// runCli opens); an empty entry (stdout) is skipped. False with `code` set (WriteFailed, the
+// path and the reason on stderr).
+bool checkOutputs(const QStringList& paths, int& code);
 // Writes `bytes` to `path` (atomically), or to stdout when `path` is empty; returns Success or
 // WriteFailed (with the reason on stderr).
 int writeOutput(const QString& path, const QByteArray& bytes);

@@ -47,6 +47,16 @@ bool parseCommand(QCommandLineParser& parser, const QStringList& args, int& code
         code = printOut(usageText(command));
         return false;
     }
+    // An empty value names no file and no text: "-o ''" would otherwise write to stdout.
+    for (const QString& name : parser.optionNames()) {
+        if (parser.values(name).contains(QString())) {
+            code = usageError(
+                command,
+                CliCommandsTr::tr("%1%2 is given an empty value")
+                    .arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name));
+            return false;
+        }
+    }
     if (!parser.positionalArguments().isEmpty()) {
         code = usageError(command, CliCommandsTr::tr("unexpected argument \"%1\"")
                                        .arg(parser.positionalArguments().constFirst()));
@@ -134,23 +144,6 @@ bool parseInt(const QString& text, int lo, int hi, int& out)
     return ok && out >= lo && out <= hi;
 }
 
-// "800M", "4G", "1048576", "512K" (powers of 1024).
-bool parseSize(const QString& text, std::size_t& out)
-{
-    QString t = text.trimmed().toUpper();
-    if (t.endsWith(QLatin1Char('B'))) t.chop(1);
-    int shift = 0;
-    if (t.endsWith(QLatin1Char('K'))) shift = 10;
-    if (t.endsWith(QLatin1Char('M'))) shift = 20;
-    if (t.endsWith(QLatin1Char('G'))) shift = 30;
-    if (shift) t.chop(1);
-    bool ok = false;
-    const double v = t.toDouble(&ok);
-    if (!ok || !(v > 0) || v * std::ldexp(1.0, shift) > 1e18) return false;
-    out = static_cast<std::size_t>(v * std::ldexp(1.0, shift));
-    return true;
-}
-
 bool parseRange(const QString& text, QCPRange& range)
 {
     const QStringList parts = text.split(QLatin1Char(','));
@@ -230,7 +223,10 @@ int runRender(const QStringList& args)
     Session session;
     attn::AttentionResult result;
     QString name;
-    if (!loadAndCompute(parser, cmd, edits, session, result, name, code)) return code;
+    const auto writable = [&out](const Session&, int& refused) {
+        return checkOutputs({out}, refused);
+    };
+    if (!loadAndCompute(parser, cmd, edits, session, result, name, code, writable)) return code;
     const int heads = static_cast<int>(result.heads.size());
     if (!req.allHeads && head > heads)
         return usageError(cmd, CliCommandsTr::tr("there is no head %1: %2 has %3 head(s)")
@@ -311,6 +307,7 @@ int runCompute(const QStringList& args)
     QString name;
     // Said before the core starts: a run of n = 9,000 would compute for minutes first.
     const auto fits = [&](const Session& s, int& refused) {
+        if (!checkOutputs({out}, refused)) return false;
         if (estimateNumbersBytes(s.input, format) <= limit) return true;
         refused =
             fail(WriteFailed,

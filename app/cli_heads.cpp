@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab heads --model DIR [--m 32] [--count 16] [--seed K] [-o scores.json]: every head's
 // detector scores (core/model/head_detect.h), printed as a table and written as JSON.
+#include <nlohmann/json.hpp>
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 #include "app/cli.h"
+#include "core/io/json_read.h"
 #include "core/model/head_detect.h"
 #include "core/tokenize/tokenizer_loader.h"
 #include "ui/model/builtin_models.h"
@@ -26,20 +26,22 @@ const QCommandLineOption kHalf(QStringLiteral("m"), QString(), QStringLiteral("m
 const QCommandLineOption kCount(QStringLiteral("count"), QString(), QStringLiteral("n"));
 const QCommandLineOption kHeadsSeed(QStringLiteral("seed"), QString(), QStringLiteral("K"));
 
-bool positive(const QCommandLineParser& p, const QCommandLineOption& o, long hi, long& value,
-              int& code)
+bool wholeNumber(const QCommandLineParser& p, const QCommandLineOption& o, long lo, long hi,
+                 long& value, int& code)
 {
     if (!p.isSet(o)) return true;
     bool ok = false;
     const qlonglong v = p.value(o).toLongLong(&ok);
-    if (ok && v >= 1 && v <= hi) {
+    if (ok && v >= lo && v <= hi) {
         value = static_cast<long>(v);
         return true;
     }
     code = usageError(QStringLiteral("heads"),
-                      CliHeadsTr::tr("--%1 must be a whole number from 1 to %2")
+                      CliHeadsTr::tr("--%1 must be a whole number from %2 to %3, not \"%4\"")
                           .arg(o.names().constFirst())
-                          .arg(hi));
+                          .arg(lo)
+                          .arg(hi)
+                          .arg(p.value(o)));
     return false;
 }
 
@@ -72,9 +74,9 @@ int runHeads(const QStringList& args)
     if (!parser.isSet(kHeadsModel)) return usageError(cmd, CliHeadsTr::tr("--model DIR is needed"));
     attn::model::DetectSpec spec;
     long seed = 1;
-    if (!positive(parser, kHalf, 1 << 20, spec.m, code) ||
-        !positive(parser, kCount, 100000, spec.count, code) ||
-        !positive(parser, kHeadsSeed, 2147483647L, seed, code))
+    if (!wholeNumber(parser, kHalf, attn::model::kMinDetectHalf, 1 << 20, spec.m, code) ||
+        !wholeNumber(parser, kCount, 1, 100000, spec.count, code) ||
+        !wholeNumber(parser, kHeadsSeed, 1, 2147483647L, seed, code))
         return code;
     spec.seed = static_cast<std::uint64_t>(seed);
     QString resolveError;
@@ -87,29 +89,30 @@ int runHeads(const QStringList& args)
     auto loaded = attn::tok::loadTokenizer(folder, model.config().modelType);
     if (const auto* e = std::get_if<attn::Status>(&loaded))
         return fail(BadInput, QString::fromStdString(attn::describe(*e)));
+    if (!checkOutputs({parser.value(kOutputOption)}, code)) return code;
     spec.candidates =
         attn::tok::ordinaryTokenIds(std::get<attn::tok::Tokenizer>(loaded), model.config().vocab);
     attn::HeadScoreTable table;
     if (const attn::Status s = attn::model::detectHeads(model, spec, table); !s.ok())
         return fail(BadInput, QString::fromStdString(attn::describe(s)));
 
-    QJsonArray layers;
+    nlohmann::ordered_json layers = nlohmann::ordered_json::array();
     // A data table: its columns are named as in the JSON, in every language.
     QString text = QStringLiteral("layer head  previous  duplicate  induction  first\n");
     for (std::size_t l = 0; l < table.size(); ++l) {
-        QJsonArray heads;
+        nlohmann::ordered_json heads = nlohmann::ordered_json::array();
         for (std::size_t h = 0; h < table[l].size(); ++h) {
-            QJsonObject o;
+            nlohmann::ordered_json o = nlohmann::ordered_json::object();
             QString line = QStringLiteral("%1 %2").arg(l + 1, 5).arg(h + 1, 4);
             for (attn::HeadKind k : attn::kHeadKinds) {
                 const double v = attn::scoreOf(table[l][h], k);
-                o[QLatin1String(attn::headKindKey(k))] = v;
+                o[attn::headKindKey(k)] = v;
                 line += QStringLiteral("  %1").arg(v, 9, 'f', 4);
             }
-            heads.append(o);
+            heads.push_back(o);
             text += line + QLatin1Char('\n');
         }
-        layers.append(QJsonObject{{QStringLiteral("heads"), heads}});
+        layers.push_back({{"heads", heads}});
     }
     for (attn::HeadKind k : attn::kHeadKinds) {
         int layer = -1, head = -1;
@@ -122,9 +125,9 @@ int runHeads(const QStringList& args)
                         .arg(attn::scoreOf(table[layer][head], k), 0, 'f', 4);
     }
     if (parser.isSet(kOutputOption)) {
-        const QJsonObject root{{QStringLiteral("layers"), layers}};
+        const nlohmann::ordered_json root = {{"layers", layers}};
         if (int c = writeOutput(parser.value(kOutputOption),
-                                QJsonDocument(root).toJson(QJsonDocument::Indented));
+                                QByteArray::fromStdString(root.dump(4) + "\n"));
             c != Success)
             return c;
     }
@@ -149,11 +152,21 @@ int runModels(const QStringList& args)
     for (const BuiltinModel& m : builtinModels()) {
         QString command;
         QFile f(QStringLiteral(":/models/%1/training.json").arg(m.name));
-        if (f.open(QIODevice::ReadOnly))
-            command = QJsonDocument::fromJson(f.readAll())
-                          .object()
-                          .value(QStringLiteral("command"))
-                          .toString();
+        nlohmann::json record;
+        // The losses and measures are long and not needed here.
+        const auto skip = [](std::string*, std::size_t, nlohmann::json&, std::string&) {
+            return true;
+        };
+        const attn::io::JsonStream streams[] = {{"loss", skip}, {"measures", skip}};
+        if (f.open(QIODevice::ReadOnly)) {
+            const QByteArray bytes = f.readAll();
+            if (attn::io::parseJson(
+                    std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                    record, streams)
+                    .ok() &&
+                record.contains("command") && record["command"].is_string())
+                command = QString::fromStdString(record["command"].get<std::string>());
+        }
         text += QStringLiteral("%1\t%2\t%3\n").arg(builtinReference(m.name), m.title, command);
     }
     return printOut(text);

@@ -8,12 +8,11 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <QLocale>
 
 #include "app/cli.h"
 #include "app/cli_model_edits.h"
+#include "app/cli_model_json.h"
 #include "core/model/forward.h"
 #include "core/tokenize/tokenizer_loader.h"
 #include "ui/export/figure.h"
@@ -43,96 +42,8 @@ const QCommandLineOption kEdit(QStringLiteral("edit"), QString(), QStringLiteral
 const QCommandLineOption kAblate(QStringLiteral("ablate"), QString(), QStringLiteral("head"));
 const QCommandLineOption kSessionOut(QStringLiteral("session-out"), QString(),
                                      QStringLiteral("file"));
-
-QJsonArray rowsOf(const attn::model::FloatMatrix& m)
-{
-    QJsonArray rows;
-    for (long i = 0; i < m.rows(); ++i) {
-        QJsonArray row;
-        for (long j = 0; j < m.cols(); ++j) row.append(static_cast<double>(m(i, j)));
-        rows.append(row);
-    }
-    return rows;
-}
-
-QJsonArray layersJson(const attn::model::ForwardResult& r)
-{
-    QJsonArray layers;
-    for (const attn::model::LayerTrace& layer : r.layers) {
-        QJsonArray heads;
-        for (const attn::model::FloatMatrix& w : layer.attention)
-            heads.append(QJsonObject{{QStringLiteral("weights"), rowsOf(w)}});
-        layers.append(QJsonObject{{QStringLiteral("heads"), heads}});
-    }
-    return layers;
-}
-
-// A predicted token as the window lists it: readable, or the bytes of a character it only
-// starts, with "…" ("<E5><AE>…").
-QString guessLabel(const attn::tok::Tokenizer& tokenizer, int id)
-{
-    const attn::tok::TokenDisplay d = tokenizer.display({id}).front();
-    return QString::fromStdString(d.label) + (d.cutOff ? QString(QChar(0x2026)) : QString());
-}
-
-// The tokens' readable labels (core/tokenize/token_display.h): one per token, a character that
-// byte-level BPE split named on its first piece.
-QStringList displayLabels(const attn::tok::Tokenizer& tokenizer,
-                          const std::vector<attn::tok::Token>& tokens)
-{
-    std::vector<int> ids;
-    for (const attn::tok::Token& t : tokens) ids.push_back(t.id);
-    QStringList out;
-    for (const attn::tok::TokenDisplay& d : tokenizer.display(ids))
-        out << QString::fromStdString(d.label);
-    return out;
-}
-
-QJsonArray predictionsJson(const attn::tok::Tokenizer& tokenizer,
-                           const attn::model::ForwardResult& r)
-{
-    QJsonArray predictions;
-    for (const attn::model::Prediction& p : r.predictions) {
-        QJsonArray top;
-        for (const attn::model::TokenProbability& t : p.top)
-            top.append(QJsonObject{
-                {QStringLiteral("token"), QString::fromStdString(tokenizer.token(t.id).text)},
-                {QStringLiteral("display"), guessLabel(tokenizer, t.id)},
-                {QStringLiteral("id"), t.id},
-                {QStringLiteral("p"), static_cast<double>(t.probability)}});
-        // Positions from 1, as the window and every message count them.
-        predictions.append(
-            QJsonObject{{QStringLiteral("position"), static_cast<qint64>(p.position) + 1},
-                        {QStringLiteral("top"), top}});
-    }
-    return predictions;
-}
-
-QJsonObject resultJson(const attn::model::Model& model, const attn::tok::Tokenizer& tokenizer,
-                       const std::vector<attn::tok::Token>& tokens,
-                       const attn::model::ForwardResult& r)
-{
-    const attn::model::ModelConfig& c = model.config();
-    QJsonObject root;
-    root[QStringLiteral("model")] = QJsonObject{
-        {QStringLiteral("type"), QString::fromStdString(std::string(tokenizer.modelType()))},
-        {QStringLiteral("layers"), static_cast<qint64>(c.layers)},
-        {QStringLiteral("heads"), static_cast<qint64>(c.heads)},
-        // Key/value heads: fewer than the query heads where several share one (grouped-query
-        // attention); "layers" still has one map per query head.
-        {QStringLiteral("kv_heads"), static_cast<qint64>(c.kvHeads)}};
-    QJsonArray texts, ids;
-    for (const attn::tok::Token& t : tokens) {
-        texts.append(QString::fromStdString(t.text));  // GPT-2 decoded, BERT as in the vocabulary
-        ids.append(t.id);
-    }
-    root[QStringLiteral("tokens")] = texts;
-    root[QStringLiteral("display")] = QJsonArray::fromStringList(displayLabels(tokenizer, tokens));
-    root[QStringLiteral("ids")] = ids;
-    root[QStringLiteral("layers")] = layersJson(r);
-    root[QStringLiteral("predictions")] = predictionsJson(tokenizer, r);
-    return root;
-}
+const QCommandLineOption kMaxOutput(QStringLiteral("max-output"), QString(),
+                                    QStringLiteral("size"));
 
 // The predictions after the edits beside those before: for each position, the edited run's top
 // 10 with each token's probability before and the change, in percentage points.
@@ -230,7 +141,7 @@ QString modelUsage()
     return CliModelTr::tr(
         "Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]\n"
         "                     [--layer L] [--head H] [--edit ...] [--ablate ...]\n"
-        "                     [--session-out S.attnlab.json]\n"
+        "                     [--session-out S.attnlab.json] [--max-output SIZE]\n"
         "  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the\n"
         "  tokenizer: vocab.json + merges.txt, or vocab.txt), or a model built into AttnLab\n"
         "  (--model builtin:NAME, see attnlab models), on TEXT. JSON (to stdout without\n"
@@ -247,14 +158,17 @@ QString modelUsage()
         "  edited run's JSON plus \"before\": {\"predictions\", \"layers\"}.\n"
         "  --session-out writes head --layer/--head as a workbench session (format version 2:\n"
         "  the layer's attention input, the head's W_Q, W_K, W_V and biases, and where it came\n"
-        "  from); without -o nothing else is written.\n");
+        "  from); without -o nothing else is written.\n"
+        "  The JSON grows as the square of the text: one that would be larger than 512 MiB\n"
+        "  is refused before the run, with its size; --max-output SIZE (800M, 4G) allows it.\n");
 }
 
 int runModel(const QStringList& args)
 {
     const QString cmd = QStringLiteral("model");
     QCommandLineParser parser;
-    parser.addOptions({kModel, kText, kOutput, kLayer, kHead, kEdit, kAblate, kSessionOut});
+    parser.addOptions(
+        {kModel, kText, kOutput, kLayer, kHead, kEdit, kAblate, kSessionOut, kMaxOutput});
     int parsed = Success;
     if (!parseCommand(parser, args, parsed)) return parsed;
     if (!parser.isSet(kModel) || !parser.isSet(kText))
@@ -274,6 +188,11 @@ int runModel(const QStringList& args)
     std::vector<attn::model::HeadEdit> edits;
     if (QString error; !parseModelEdits(parser.values(kEdit), parser.values(kAblate), edits, error))
         return usageError(cmd, error);
+    std::size_t limit = kMaxNumbersBytes;
+    if (parser.isSet(kMaxOutput) && !parseSize(parser.value(kMaxOutput), limit))
+        return usageError(cmd,
+                          CliModelTr::tr("--max-output takes a size such as 800M or 4G, not %1")
+                              .arg(parser.value(kMaxOutput)));
     QString resolveError;
     const QString resolved = resolveModelFolder(parser.value(kModel), resolveError);
     if (resolved.isEmpty()) return fail(BadInput, resolveError);
@@ -286,8 +205,24 @@ int runModel(const QStringList& args)
         return fail(BadInput, QString::fromStdString(attn::describe(*e)));
     const attn::tok::Tokenizer& tokenizer = std::get<attn::tok::Tokenizer>(loaded);
 
+    // The model's files are read: no output may be one of them.
+    if (int code = Success; !checkOutputs({out, sessionOut}, code)) return code;
     const std::vector<attn::tok::Token> tokens =
         tokenizer.encodeTokens(parser.value(kText).toStdString());
+    // The maps grow as the square of the text: a JSON too large to write is refused before
+    // the run (as attnlab compute refuses), with the size it would have had.
+    if (const bool json = !image && (parser.isSet(kOutput) || edits.empty()); json) {
+        const std::size_t bytes = modelJsonBytes(model.config().layers, model.config().heads,
+                                                 static_cast<long>(tokens.size()), !edits.empty());
+        if (bytes > limit)
+            return fail(WriteFailed,
+                        CliModelTr::tr("%1 tokens: the JSON of every head's map would be about %2, "
+                                       "more than the limit of %3; give --max-output to allow "
+                                       "it, or draw one head's map (-o OUT.png).")
+                            .arg(tokens.size())
+                            .arg(QLocale().formattedDataSize(static_cast<qint64>(bytes)),
+                                 QLocale().formattedDataSize(static_cast<qint64>(limit))));
+    }
     std::vector<int> ids;
     for (const attn::tok::Token& t : tokens) ids.push_back(t.id);
     attn::model::ForwardOptions options;
@@ -350,12 +285,8 @@ int runModel(const QStringList& args)
     if (!edits.empty() && !parser.isSet(kOutput))
         return writeOutput(QString(),
                            comparisonText(tokenizer, tokens, edits, result, edited).toUtf8());
-    QJsonObject root = resultJson(model, tokenizer, tokens, shown);
-    if (!edits.empty())
-        root[QStringLiteral("before")] =
-            QJsonObject{{QStringLiteral("predictions"), predictionsJson(tokenizer, result)},
-                        {QStringLiteral("layers"), layersJson(result)}};
-    const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Compact);
+    const QByteArray bytes =
+        modelJson(model, tokenizer, tokens, shown, edits.empty() ? nullptr : &result);
     return writeOutput(parser.isSet(kOutput) ? out : QString(), bytes);
 }
 

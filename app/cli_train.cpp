@@ -120,6 +120,7 @@ int runTrain(const QStringList& args)
     Session session;
     QString name;
     if (!loadNamedSession(parser, kSession, kLesson, command, session, name, code)) return code;
+    if (!checkOutputs({parser.value(kOutputOption), parser.value(kCurve)}, code)) return code;
     if (settings.head >= static_cast<int>(session.input.heads.size()))
         return usageError(command,
                           CliTrainTr::tr("%1 has %n head(s); --head %2 does not exist", nullptr,

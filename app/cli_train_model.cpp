@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attnlab train-model: trains a whole GPT-2 (core/train/gpt2_run.h) on the induction task or a
 // corpus and writes it as a Hugging Face folder with its training.json.
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
 
 #include "app/cli.h"
+#include "core/io/command_files.h"
+#include "core/train/gpt2_export.h"
 #include "core/train/gpt2_run.h"
+#include "core/train/run_arguments.h"
+#include "ui/readers/atomic_file.h"
 #include "ui/readers/status_text.h"
 
 namespace attnlab::cli {
@@ -19,64 +22,45 @@ class CliTrainModelTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::cli)
 };
 
-const QCommandLineOption kTaskOption(QStringLiteral("task"), QString(), QStringLiteral("task"));
-const QCommandLineOption kCorpus(QStringLiteral("corpus"), QString(), QStringLiteral("file"));
-const QCommandLineOption kLayers(QStringLiteral("layers"), QString(), QStringLiteral("L"));
-const QCommandLineOption kHeads(QStringLiteral("heads"), QString(), QStringLiteral("H"));
-const QCommandLineOption kDModel(QStringLiteral("d-model"), QString(), QStringLiteral("D"));
-const QCommandLineOption kContext(QStringLiteral("context"), QString(), QStringLiteral("N"));
-const QCommandLineOption kAttentionOnly(QStringLiteral("attention-only"), QString());
-const QCommandLineOption kStepsOption(QStringLiteral("steps"), QString(), QStringLiteral("S"));
-const QCommandLineOption kBatch(QStringLiteral("batch"), QString(), QStringLiteral("B"));
-const QCommandLineOption kRate(QStringLiteral("lr"), QString(), QStringLiteral("X"));
-const QCommandLineOption kSeedOption(QStringLiteral("seed"), QString(), QStringLiteral("K"));
-const QCommandLineOption kCurveOption(QStringLiteral("curve"), QString(), QStringLiteral("file"));
-const QCommandLineOption kThreads(QStringLiteral("threads"), QString(), QStringLiteral("n"));
-const QCommandLineOption kInitStd(QStringLiteral("init-std"), QString(), QStringLiteral("X"));
-const QCommandLineOption kWarmup(QStringLiteral("warmup"), QString(), QStringLiteral("S"));
-const QCommandLineOption kFinalFraction(QStringLiteral("final-lr"), QString(), QStringLiteral("F"));
-const QCommandLineOption kStopAfter(QStringLiteral("stop-after"), QString(), QStringLiteral("S"));
-const QCommandLineOption kEvalEvery(QStringLiteral("measure-every"), QString(),
-                                    QStringLiteral("S"));
+using attn::gpt2::ArgumentProblem;
 
-// A number in (0, hi] from option `o`, or a usage error.
-bool numberOption(const QCommandLineParser& p, const QCommandLineOption& o, double hi,
-                  double& value, int& code)
+QString optionName(const ArgumentProblem& p)
 {
-    if (!p.isSet(o)) return true;
-    bool ok = false;
-    const double v = p.value(o).toDouble(&ok);
-    if (ok && v > 0.0 && v <= hi) {
-        value = v;
-        return true;
-    }
-    code = usageError(QStringLiteral("train-model"),
-                      CliTrainModelTr::tr("--%1 must be a number above 0 and at most %2")
-                          .arg(o.names().constFirst())
-                          .arg(hi));
-    return false;
+    return (p.option.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) +
+           QString::fromStdString(p.option);
 }
 
-constexpr long kMaxSize = 4096;
-constexpr long kMaxStepCount = 10000000;
-
-// A whole number in [lo, hi] from option `o`, or a usage error.
-bool wholeOption(const QCommandLineParser& p, const QCommandLineOption& o, long lo, long hi,
-                 long& value, int& code)
+// What is wrong with the options, in the user's language.
+QString argumentText(const ArgumentProblem& p)
 {
-    if (!p.isSet(o)) return true;
-    bool ok = false;
-    const qlonglong v = p.value(o).toLongLong(&ok);
-    if (ok && v >= lo && v <= hi) {
-        value = static_cast<long>(v);
-        return true;
+    using Kind = ArgumentProblem::Kind;
+    const QString option = optionName(p);
+    const QString value = QString::fromStdString(p.value);
+    switch (p.kind) {
+    case Kind::None: break;
+    case Kind::UnknownOption: return CliTrainModelTr::tr("unknown option %1").arg(option);
+    case Kind::MissingValue: return CliTrainModelTr::tr("%1 needs a value").arg(option);
+    case Kind::UnexpectedValue: return CliTrainModelTr::tr("%1 takes no value").arg(option);
+    case Kind::Twice: return CliTrainModelTr::tr("%1 is given twice; give it once").arg(option);
+    case Kind::Stray: return CliTrainModelTr::tr("\"%1\" is not an option").arg(value);
+    case Kind::OutOfRange:
+        if (p.range.whole)
+            return CliTrainModelTr::tr("%1 must be a whole number from %2 to %3, not \"%4\"")
+                .arg(option)
+                .arg(p.range.lo)
+                .arg(p.range.hi, 0, 'f', 0)
+                .arg(value);
+        return CliTrainModelTr::tr("%1 must be a number above %2 and at most %3, not \"%4\"")
+            .arg(option)
+            .arg(p.range.lo)
+            .arg(p.range.hi)
+            .arg(value);
+    case Kind::NoData: return CliTrainModelTr::tr("give one of --task induction and --corpus FILE");
+    case Kind::UnknownTask: return CliTrainModelTr::tr("--task \"%1\" is not induction").arg(value);
+    case Kind::NoOutput: return CliTrainModelTr::tr("-o DIR is required");
+    case Kind::EmptyValue: return CliTrainModelTr::tr("%1 is given an empty file name").arg(option);
     }
-    code = usageError(QStringLiteral("train-model"),
-                      CliTrainModelTr::tr("--%1 must be a whole number from %2 to %3")
-                          .arg(o.names().constFirst())
-                          .arg(lo)
-                          .arg(hi));
-    return false;
+    return QString::fromStdString(attn::gpt2::describe(p));
 }
 
 QString quoted(const QString& arg)
@@ -103,6 +87,40 @@ QByteArray curveCsv(const attn::gpt2::ModelRun& run)
         out += '\n';
     }
     return out;
+}
+
+}  // namespace
+
+namespace {
+
+// The ranges, from the table the options are read against (run_limits.h).
+QString limitsUsage()
+{
+    QStringList ranges;
+    for (const attn::gpt2::SettingRange& r : attn::gpt2::settingRanges())
+        ranges << (r.whole ? QStringLiteral("--%1 %2-%3")
+                                 .arg(QString::fromLatin1(r.option.data(),
+                                                          static_cast<qsizetype>(r.option.size())))
+                                 .arg(r.lo)
+                                 .arg(r.hi, 0, 'f', 0)
+                           : QStringLiteral("--%1 (%2, %3]")
+                                 .arg(QString::fromLatin1(r.option.data(),
+                                                          static_cast<qsizetype>(r.option.size())))
+                                 .arg(r.lo)
+                                 .arg(r.hi));
+    return CliTrainModelTr::tr(
+               "  Ranges: %1.\n"
+               "  The induction task needs --context %2 or more. A corpus may be at most %3 MiB,\n"
+               "  a run may hold at most %4 MiB of memory and write a training.json of at most\n"
+               "  %5 MiB; beyond, it is refused before it starts, with its figures.\n"
+               "  -o DIR is written whole: a new or empty folder, or one that AttnLab wrote (it\n"
+               "  is replaced, and other files you put in it stay). The outputs are checked\n"
+               "  before the first step.\n")
+        .arg(ranges.join(QStringLiteral(", ")))
+        .arg(attn::gpt2::kMinInductionContext)
+        .arg(attn::gpt2::kMaxCorpusBytes >> 20)
+        .arg(attn::gpt2::kMaxRunBytes >> 20)
+        .arg(attn::gpt2::kMaxRecordBytes >> 20);
 }
 
 }  // namespace
@@ -135,93 +153,96 @@ QString trainModelUsage()
                "  --stop-after S: stop after step S of the same run (its schedule unchanged),\n"
                "  to check a recorded run's first steps.\n"
                "  --curve writes step,loss,copy_accuracy.\n")
-        .arg(d.steps)
-        .arg(d.learningRate)
-        .arg(d.initStd)
-        .arg(d.warmup)
-        .arg(d.finalFraction)
-        .arg(d.evalEvery);
+               .arg(d.steps)
+               .arg(d.learningRate)
+               .arg(d.initStd)
+               .arg(d.warmup)
+               .arg(d.finalFraction)
+               .arg(d.evalEvery) +
+           limitsUsage();
 }
+
+namespace {
+
+// Why ModelRun refused the request: a setting or its size is the user's to change (exit 2),
+// the corpus is a bad input (exit 3).
+int refusal(const attn::Status& s, const attn::gpt2::RunArguments& request)
+{
+    const QString corpus = QString::fromStdString(request.corpusPath);
+    const QString command = QStringLiteral("train-model");
+    if (s.code == attn::StatusCode::ConfigField)
+        return usageError(command, QStringLiteral("--%1 %2").arg(QString::fromStdString(s.field),
+                                                                 QString::fromStdString(s.detail)));
+    if (s.code == attn::StatusCode::TooLarge) return usageError(command, statusMessage(s));
+    if (s.code == attn::StatusCode::TokenizerSyntax && !corpus.isEmpty())
+        return fail(
+            BadInput,
+            CliTrainModelTr::tr("%1 is not valid UTF-8 at byte %2").arg(corpus).arg(s.value));
+    if (s.code == attn::StatusCode::TooLong && !corpus.isEmpty())
+        return fail(BadInput, CliTrainModelTr::tr("%1 has %2 characters; one window of the context "
+                                                  "needs %3")
+                                  .arg(corpus)
+                                  .arg(s.value)
+                                  .arg(s.limit));
+    if (s.code == attn::StatusCode::EmptyInput && !corpus.isEmpty())
+        return fail(BadInput, CliTrainModelTr::tr("%1 holds no text").arg(corpus));
+    return fail(BadInput, statusMessage(s));
+}
+
+// Every output of the run, checked before the first step: a run of minutes must not end in
+// "cannot write". The folder and the curve are reserved (in the command's CommandFiles, which
+// runCli opens) so that neither is the other, nor the corpus.
+int checkOutputs(const attn::gpt2::RunArguments& request)
+{
+    const attn::io::WriteStatus folder =
+        attn::io::reserveOutputFolder(request.output, attn::gpt2::modelFolderNames(),
+                                      attn::gpt2::modelFolderPolicy(request.output));
+    if (!folder.ok())
+        return fail(WriteFailed,
+                    QStringLiteral("%1: %2").arg(QFile::decodeName(request.output.c_str()),
+                                                 writeProblemText(folder)));
+    if (request.curve.empty()) return Success;
+    const attn::io::WriteStatus curve = attn::io::reserveOutput(request.curve);
+    if (!curve.ok())
+        return fail(WriteFailed,
+                    QStringLiteral("%1: %2").arg(QFile::decodeName(request.curve.c_str()),
+                                                 writeProblemText(curve)));
+    return Success;
+}
+
+}  // namespace
 
 int runTrainModel(const QStringList& args)
 {
     const QString command = QStringLiteral("train-model");
-    QCommandLineParser parser;
-    parser.addOptions({kTaskOption, kCorpus, kLayers, kHeads, kDModel, kContext, kAttentionOnly,
-                       kStepsOption, kBatch, kRate, kSeedOption, kCurveOption, kThreads, kInitStd,
-                       kWarmup, kFinalFraction, kEvalEvery, kStopAfter, kOutputOption});
-    int code = Success;
-    if (!parseCommand(parser, args, code)) return code;
-    attn::gpt2::RunSpec spec;
-    if (parser.isSet(kTaskOption) == parser.isSet(kCorpus))
-        return usageError(command,
-                          CliTrainModelTr::tr("give one of --task induction and --corpus FILE"));
-    if (parser.isSet(kTaskOption) && parser.value(kTaskOption) != QLatin1String("induction"))
-        return usageError(
-            command,
-            CliTrainModelTr::tr("--task \"%1\" is not induction").arg(parser.value(kTaskOption)));
-    if (!parser.isSet(kOutputOption))
-        return usageError(command, CliTrainModelTr::tr("-o DIR is required"));
-    long seed = 1, threads = 1, stopAfter = 0;
-    if (!wholeOption(parser, kLayers, 1, 64, spec.layers, code) ||
-        !wholeOption(parser, kHeads, 1, 64, spec.heads, code) ||
-        !wholeOption(parser, kDModel, 1, kMaxSize, spec.channels, code) ||
-        !wholeOption(parser, kContext, 2, kMaxSize, spec.context, code) ||
-        !wholeOption(parser, kStepsOption, 1, kMaxStepCount, spec.steps, code) ||
-        !wholeOption(parser, kBatch, 1, kMaxSize, spec.batch, code) ||
-        !wholeOption(parser, kSeedOption, 0, 2147483647L, seed, code) ||
-        !wholeOption(parser, kThreads, 1, 64, threads, code) ||
-        !wholeOption(parser, kWarmup, 0, kMaxStepCount, spec.warmup, code) ||
-        !wholeOption(parser, kEvalEvery, 0, kMaxStepCount, spec.evalEvery, code) ||
-        !wholeOption(parser, kStopAfter, 1, kMaxStepCount, stopAfter, code) ||
-        !numberOption(parser, kInitStd, 10.0, spec.initStd, code) ||
-        !numberOption(parser, kFinalFraction, 1.0, spec.finalFraction, code) ||
-        !numberOption(parser, kRate, 10.0, spec.learningRate, code))
-        return code;
-    spec.seed = static_cast<std::uint64_t>(seed);
-    if (spec.channels % spec.heads != 0)
-        return usageError(command,
-                          CliTrainModelTr::tr("--d-model %1 is not a multiple of --heads %2")
-                              .arg(spec.channels)
-                              .arg(spec.heads));
-    spec.attentionOnly = parser.isSet(kAttentionOnly);
-    if (parser.isSet(kCorpus)) {
-        const QString path = parser.value(kCorpus);
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(BadInput, CliTrainModelTr::tr("%1: %2").arg(path, f.errorString()));
-        const QByteArray bytes = f.readAll();
-        spec.data = attn::gpt2::DataKind::Corpus;
-        spec.corpus.assign(bytes.constData(), static_cast<std::size_t>(bytes.size()));
-        spec.corpusName = path.toStdString();
+    std::vector<std::string> arguments;
+    for (const QString& a : args.mid(1)) {
+        if (a == QLatin1String("-h") || a == QLatin1String("--help"))
+            return printOut(usageText(command));
+        arguments.push_back(QFile::encodeName(a).toStdString());
+    }
+    attn::gpt2::RunArguments request;
+    if (const ArgumentProblem p = attn::gpt2::parseRunArguments(arguments, request); !p.ok())
+        return usageError(command, argumentText(p));
+    attn::gpt2::RunSpec& spec = request.spec;
+    if (!request.corpusPath.empty()) {
+        if (const attn::Status s = attn::gpt2::readCorpus(request.corpusPath, spec.corpus); !s.ok())
+            return fail(BadInput, statusMessage(s));
     }
     std::unique_ptr<attn::gpt2::ModelRun> run;
-    if (attn::Status s = attn::gpt2::ModelRun::create(spec, run); !s.ok()) {
-        const QString corpus = parser.value(kCorpus);
-        if (s.code == attn::StatusCode::TokenizerSyntax && parser.isSet(kCorpus))
-            return fail(
-                BadInput,
-                CliTrainModelTr::tr("%1 is not valid UTF-8 at byte %2").arg(corpus).arg(s.value));
-        if (s.code == attn::StatusCode::TooLong && parser.isSet(kCorpus))
-            return fail(BadInput,
-                        CliTrainModelTr::tr("%1 has %2 characters; one window of the context "
-                                            "needs %3")
-                            .arg(corpus)
-                            .arg(s.value)
-                            .arg(s.limit));
-        if (s.code == attn::StatusCode::EmptyInput && parser.isSet(kCorpus))
-            return fail(BadInput, CliTrainModelTr::tr("%1 holds no text").arg(corpus));
-        return fail(BadInput, statusMessage(s));
-    }
+    if (attn::Status s = attn::gpt2::ModelRun::create(spec, run); !s.ok())
+        return refusal(s, request);
+    if (const int code = checkOutputs(request); code != Success) return code;
     QStringList words{QStringLiteral("attnlab")};
     for (const QString& a : args) words << quoted(a);
     const std::string recorded = words.join(QLatin1Char(' ')).toStdString();
 
-    run->setThreads(static_cast<int>(threads));
+    run->setThreads(static_cast<int>(request.threads));
     QElapsedTimer clock;
     clock.start();
     std::size_t reported = 0;
-    const long lastStep = stopAfter > 0 ? std::min(stopAfter, spec.steps) : spec.steps;
+    const long lastStep =
+        request.stopAfter > 0 ? std::min(request.stopAfter, spec.steps) : spec.steps;
     while (run->trainer().steps() < lastStep) {
         if (attn::Status s = run->step(); !s.ok())
             return fail(BadInput, CliTrainModelTr::tr("step %1: %2 (try a smaller --lr)")
@@ -250,11 +271,13 @@ int runTrainModel(const QStringList& args)
     if (run->measures().empty() || run->measures().back().step != run->trainer().steps())
         run->measure();  // stopped early: the state it stopped in
     const double seconds = static_cast<double>(clock.elapsed()) / 1000.0;
-    const QString dir = parser.value(kOutputOption);
-    if (attn::Status s = run->write(dir.toStdString(), recorded, seconds); !s.ok())
+    const QString dir = QFile::decodeName(request.output.c_str());
+    if (attn::Status s = run->write(request.output, recorded, seconds); !s.ok())
         return fail(WriteFailed, statusMessage(s));
-    if (parser.isSet(kCurveOption)) {
-        if (int c = writeOutput(parser.value(kCurveOption), curveCsv(*run)); c != Success) return c;
+    if (!request.curve.empty()) {
+        if (int c = writeOutput(QFile::decodeName(request.curve.c_str()), curveCsv(*run));
+            c != Success)
+            return c;
     }
     const attn::gpt2::Measure& last = run->measures().back();
     QString summary = CliTrainModelTr::tr("%1: %2 steps in %3 s, loss %4")

@@ -65,6 +65,10 @@ int main(int argc, char** argv)
     if (cli && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (cli) provideRuntimeDir();
+    if (cli) {
+        if (const int code = attnlab::cli::refuseNonUtf8(argc, argv); code != attnlab::cli::Success)
+            return code;
+    }
     // Before QApplication, which takes arguments of its own (such as --session).
     const QStringList cliArgs = cli ? attnlab::cli::rawArguments(argc, argv) : QStringList();
     QApplication app(argc, argv);

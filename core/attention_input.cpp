@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/attention_input.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -118,7 +119,7 @@ Status checkEdits(const AttentionInput& in)
         Status s = validateEdit(in, edit);
         if (!s.ok()) {
             const bool scale = s.code == StatusCode::EditScaleTooLarge;
-            s.field = scale ? "scale" : "";
+            if (s.code != StatusCode::DuplicateEdit) s.field = scale ? "scale" : "";
             s.edit = static_cast<int>(e);
             return s;
         }
@@ -237,6 +238,17 @@ Status validateEdit(const AttentionInput& in, const VectorEdit& ed)
             s.col = o.component;
             return s;
         }
+    }
+    // A component set twice: which value holds would depend on the order they are applied in.
+    std::vector<int> components;
+    for (const ComponentOverride& o : ed.overrides) components.push_back(o.component);
+    std::sort(components.begin(), components.end());
+    if (const auto twice = std::adjacent_find(components.begin(), components.end());
+        twice != components.end()) {
+        s.code = StatusCode::DuplicateEdit;
+        s.field = "overrides";
+        s.col = *twice;
+        return s;
     }
     if (!std::isfinite(ed.scale)) {
         s.code = StatusCode::NonFinite;

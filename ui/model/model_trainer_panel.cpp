@@ -22,6 +22,7 @@
 #include <QSplitter>
 #include <QStandardPaths>
 
+#include "core/train/run_limits.h"
 #include "ui/document/away.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/model/builtin_models.h"
@@ -36,8 +37,9 @@ namespace attnlab {
 
 namespace {
 
-constexpr qint64 kCorpusLimit = 64LL << 20;  // a text of 64 MiB is far more than a run reads
-constexpr long kMeasureEvery = 50;           // denser than the command's 100: smoother curves
+// The command line's limit (core/train/run_limits.h): a text far larger than a run reads.
+constexpr auto kCorpusLimit = static_cast<qint64>(attn::gpt2::kMaxCorpusBytes);
+constexpr long kMeasureEvery = 50;  // denser than the command's 100: smoother curves
 
 QSpinBox* spin(QWidget* parent, int lo, int hi, int value, int step = 1)
 {

@@ -8,7 +8,7 @@
 #include <QByteArray>
 #include <QString>
 
-#include "core/io/bounded_file.h"
+#include "core/io/atomic_file.h"
 
 namespace attnlab {
 
@@ -19,5 +19,9 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString& 
 
 // "a FIFO (named pipe)", "a character device", ... translated.
 QString fileKindText(attn::io::FileKind kind);
+
+// Why a write was refused or failed, translated, without the path ("the disk is full: ...",
+// "it is the same file as the input s.json, which it would overwrite").
+QString writeProblemText(const attn::io::WriteStatus& status);
 
 }  // namespace attnlab

@@ -41,6 +41,12 @@ CliRun runAttnlabWithAddressLimit(qint64 kib, const QStringList& args)
                    args);
 }
 
+CliRun runAttnlabScript(const QString& script)
+{
+    return run(QStringLiteral("/bin/sh"),
+               QStringList{QStringLiteral("-c"), script, QStringLiteral(ATTNLAB_BINARY)});
+}
+
 qint64 attnlabAddressBaseline(const QStringList& args)
 {
     qint64 low = 0, high = qint64{8} << 20;  // KiB: fails at low, succeeds at high

@@ -19,6 +19,9 @@ CliRun runAttnlab(const QStringList& args);
 // The same through `sh -c 'ulimit -v KIB; exec attnlab ARGS'`: the program's address space is
 // limited to `kib` KiB (what it allocates beyond fails).
 CliRun runAttnlabWithAddressLimit(qint64 kib, const QStringList& args);
+// The same through `sh -c SCRIPT`, with $0 the attnlab binary: for arguments that are not
+// text (bytes that are not UTF-8, made with printf), which QProcess cannot pass.
+CliRun runAttnlabScript(const QString& script);
 // The least address space (KiB, to 4 MiB) with which `args` still exits 0: the program's own
 // baseline (Qt, fonts, threads) for that command, measured by bisection up to 8 GiB.
 qint64 attnlabAddressBaseline(const QStringList& args);

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli_model_json.h"
+
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace attnlab::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The most a weight takes: "-1.2345678e-05," (the shortest float text is at most 9 digits).
+constexpr std::size_t kWeightBytes = 16;
+
+void appendFloat(std::string& out, float v)
+{
+    if (!std::isfinite(v)) {
+        out += "null";  // as JSON has no NaN; a run's maps are finite
+        return;
+    }
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+    out.append(text, end);
+}
+
+// "[{"heads": [{"weights": [[...], ...]}, ...]}, ...]"
+void appendLayers(std::string& out, const attn::model::ForwardResult& r)
+{
+    out += '[';
+    for (std::size_t l = 0; l < r.layers.size(); ++l) {
+        out += l ? ",{\"heads\":[" : "{\"heads\":[";
+        const auto& heads = r.layers[l].attention;
+        for (std::size_t h = 0; h < heads.size(); ++h) {
+            out += h ? ",{\"weights\":[" : "{\"weights\":[";
+            const attn::model::FloatMatrix& m = heads[h];
+            for (long i = 0; i < m.rows(); ++i) {
+                out += i ? ",[" : "[";
+                for (long j = 0; j < m.cols(); ++j) {
+                    if (j) out += ',';
+                    appendFloat(out, m(i, j));
+                }
+                out += ']';
+            }
+            out += "]}";
+        }
+        out += "]}";
+    }
+    out += ']';
+}
+
+Json predictionsJson(const attn::tok::Tokenizer& tokenizer, const attn::model::ForwardResult& r)
+{
+    Json predictions = Json::array();
+    for (const attn::model::Prediction& p : r.predictions) {
+        Json top = Json::array();
+        for (const attn::model::TokenProbability& t : p.top)
+            top.push_back({{"token", tokenizer.token(t.id).text},
+                           {"display", guessLabel(tokenizer, t.id).toStdString()},
+                           {"id", t.id},
+                           {"p", t.probability}});
+        // Positions from 1, as the window and every message count them.
+        predictions.push_back({{"position", p.position + 1}, {"top", top}});
+    }
+    return predictions;
+}
+
+std::string dump(const Json& j)
+{
+    // Text the tokenizer could not decode is replaced, never a reason to fail the run.
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace
+
+QStringList displayLabels(const attn::tok::Tokenizer& tokenizer,
+                          const std::vector<attn::tok::Token>& tokens)
+{
+    std::vector<int> ids;
+    for (const attn::tok::Token& t : tokens) ids.push_back(t.id);
+    QStringList out;
+    for (const attn::tok::TokenDisplay& d : tokenizer.display(ids))
+        out << QString::fromStdString(d.label);
+    return out;
+}
+
+QString guessLabel(const attn::tok::Tokenizer& tokenizer, int id)
+{
+    const attn::tok::TokenDisplay d = tokenizer.display({id}).front();
+    return QString::fromStdString(d.label) + (d.cutOff ? QString(QChar(0x2026)) : QString());
+}
+
+std::size_t modelJsonBytes(long layers, long heads, long tokens, bool withBefore)
+{
+    const double n = static_cast<double>(tokens);
+    const double maps = static_cast<double>(layers) * heads * (n * (n * kWeightBytes + 3) + 20);
+    // Tokens (text, label, id) and the predictions (ten guesses a position) at a generous
+    // 1,500 bytes a token, and 4 kB of the rest.
+    const double bytes = (withBefore ? 2 : 1) * (maps + n * 1500) + 4096;
+    return bytes >= 1e18 ? std::size_t{1} << 60 : static_cast<std::size_t>(bytes);
+}
+
+QByteArray modelJson(const attn::model::Model& model, const attn::tok::Tokenizer& tokenizer,
+                     const std::vector<attn::tok::Token>& tokens,
+                     const attn::model::ForwardResult& shown,
+                     const attn::model::ForwardResult* before)
+{
+    const attn::model::ModelConfig& c = model.config();
+    // Key/value heads: fewer than the query heads where several share one (grouped-query
+    // attention); "layers" still has one map per query head.
+    const Json modelInfo = {{"type", std::string(tokenizer.modelType())},
+                            {"layers", c.layers},
+                            {"heads", c.heads},
+                            {"kv_heads", c.kvHeads}};
+    Json texts = Json::array(), ids = Json::array(), display = Json::array();
+    for (const attn::tok::Token& t : tokens) {
+        texts.push_back(t.text);  // GPT-2 decoded, BERT as in the vocabulary
+        ids.push_back(t.id);
+    }
+    for (const QString& label : displayLabels(tokenizer, tokens))
+        display.push_back(label.toStdString());
+    std::string out;
+    out.reserve(modelJsonBytes(c.layers, c.heads, static_cast<long>(tokens.size()), before));
+    out += "{\"model\":" + dump(modelInfo) + ",\"tokens\":" + dump(texts) +
+           ",\"display\":" + dump(display) + ",\"ids\":" + dump(ids) + ",\"layers\":";
+    appendLayers(out, shown);
+    out += ",\"predictions\":" + dump(predictionsJson(tokenizer, shown));
+    if (before != nullptr) {
+        out += ",\"before\":{\"predictions\":" + dump(predictionsJson(tokenizer, *before)) +
+               ",\"layers\":";
+        appendLayers(out, *before);
+        out += '}';
+    }
+    out += "}";
+    return QByteArray::fromStdString(out);
+}
+
+}  // namespace attnlab::cli
