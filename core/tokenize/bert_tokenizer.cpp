@@ -109,7 +109,7 @@ Loaded<BertTokenizer> BertTokenizer::fromFiles(const std::filesystem::path& voca
         options = std::get<BertOptions>(parsed);
     }
     std::string text;
-    if (auto err = readWholeFile(vocabTxt, text)) return *err;
+    if (auto err = readWholeFile(vocabTxt, text, kMaxVocabFileBytes)) return *err;
     return fromVocabText(text, options, vocabTxt.string());
 }
 
@@ -117,6 +117,7 @@ Loaded<BertTokenizer> BertTokenizer::fromVocabText(std::string_view text, BertOp
                                                    const std::string& name)
 {
     if (text.empty()) return tokenizerError(name, "the file is empty");
+    if (auto err = checkLineCount(text, name, "a vocabulary")) return *err;
     BertTokenizer t;
     t.options_ = options;
     std::size_t pos = 0;

@@ -92,10 +92,15 @@ std::size_t matchAt(const std::u32string& t, const std::vector<CharClass>& cls, 
     return 1;
 }
 
-std::optional<attn::Status> parseJson(std::string_view text, const std::string& name, json& out)
+std::optional<attn::Status> parseJson(std::string_view text, const std::string& name, json& out,
+                                      const io::JsonLimits& limits = {})
 {
-    if (const io::JsonProblem p = io::parseJson(text, out); !p.ok())
-        return tokenizerError(name, "not valid JSON: " + io::describe(p));
+    const io::JsonProblem p = io::parseJson(text, out, limits);
+    if (p.kind == io::JsonProblem::Kind::TooManyValues)
+        return tokenizerError(name, "has more than " + std::to_string(kMaxVocabEntries) +
+                                        " tokens; a vocabulary may have at most " +
+                                        std::to_string(kMaxVocabEntries));
+    if (!p.ok()) return tokenizerError(name, "not valid JSON: " + io::describe(p));
     return std::nullopt;
 }
 
@@ -167,7 +172,9 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromStrings(std::string_view vocabJson,
                                                  const std::string& mergesName)
 {
     json obj;
-    if (auto err = parseJson(vocabJson, vocabName, obj)) return *err;
+    // The object and its tokens: one value more than the tokens.
+    if (auto err = parseJson(vocabJson, vocabName, obj, {64, kMaxVocabEntries + 1})) return *err;
+    if (auto err = checkLineCount(merges, mergesName, "a merges file")) return *err;
     Builder b;
     if (auto err = readVocabObject(obj, vocabName, "the file", b)) return *err;
     std::size_t lineNo = 0;
@@ -225,8 +232,8 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromFiles(const std::filesystem::path& voca
                                                const std::filesystem::path& mergesTxt)
 {
     std::string vocabText, mergesText;
-    if (auto err = readWholeFile(vocabJson, vocabText)) return *err;
-    if (auto err = readWholeFile(mergesTxt, mergesText)) return *err;
+    if (auto err = readWholeFile(vocabJson, vocabText, kMaxVocabFileBytes)) return *err;
+    if (auto err = readWholeFile(mergesTxt, mergesText, kMaxVocabFileBytes)) return *err;
     return fromStrings(vocabText, mergesText, vocabJson.string(), mergesTxt.string());
 }
 

@@ -111,10 +111,12 @@ Loaded<Tokenizer> wrap(Loaded<T> loaded)
     return Tokenizer(std::move(std::get<T>(loaded)));
 }
 
-bool isFile(const std::filesystem::path& p)
+// Whether the folder has something of this name. Whatever it is (a FIFO, a device, a folder),
+// the reader names it: "file not found" is for names that are not there.
+bool present(const std::filesystem::path& p)
 {
     std::error_code ec;
-    return std::filesystem::is_regular_file(p, ec);
+    return std::filesystem::exists(p, ec);
 }
 
 }  // namespace
@@ -129,33 +131,33 @@ Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string
     if (modelType == "gpt2") {
         const auto vocab = folder / "vocab.json";
         const auto merges = folder / "merges.txt";
-        if (isFile(vocab) && isFile(merges)) return wrap(Gpt2Tokenizer::fromFiles(vocab, merges));
+        if (present(vocab) && present(merges)) return wrap(Gpt2Tokenizer::fromFiles(vocab, merges));
         const auto fast = folder / "tokenizer.json";
-        if (isFile(fast)) return wrap(Gpt2Tokenizer::fromTokenizerJson(fast));
-        const auto missing = isFile(vocab) ? merges : vocab;
+        if (present(fast)) return wrap(Gpt2Tokenizer::fromTokenizerJson(fast));
+        const auto missing = present(vocab) ? merges : vocab;
         return failure(StatusCode::TokenizerFile, missing.string(), "",
                        "file not found: a GPT-2 tokenizer needs vocab.json and merges.txt, "
                        "or tokenizer.json");
     }
     if (modelType == "bert") {
         const auto vocab = folder / "vocab.txt";
-        if (!isFile(vocab)) {
+        if (!present(vocab)) {
             return failure(StatusCode::TokenizerFile, vocab.string(), "",
                            "file not found: a BERT tokenizer needs vocab.txt");
         }
         const auto config = folder / "tokenizer_config.json";
         return wrap(
-            BertTokenizer::fromFiles(vocab, isFile(config) ? config : std::filesystem::path()));
+            BertTokenizer::fromFiles(vocab, present(config) ? config : std::filesystem::path()));
     }
     // Llama, Mistral, Qwen and the rest: the tokenizer.json says what the tokenizer is.
     const auto fast = folder / "tokenizer.json";
-    if (!isFile(fast)) {
+    if (!present(fast)) {
         return failure(StatusCode::TokenizerFile, fast.string(), "",
                        "file not found: the tokenizer of a \"" + std::string(modelType) +
                            "\" model needs tokenizer.json");
     }
     const auto config = folder / "tokenizer_config.json";
-    auto loaded = HfTokenizer::fromFiles(fast, isFile(config) ? config : std::filesystem::path());
+    auto loaded = HfTokenizer::fromFiles(fast, present(config) ? config : std::filesystem::path());
     if (auto* err = std::get_if<attn::Status>(&loaded)) return *err;
     return Tokenizer(std::move(std::get<HfTokenizer>(loaded)), std::string(modelType));
 }
