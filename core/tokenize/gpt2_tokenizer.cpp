@@ -131,6 +131,7 @@ namespace {
 struct Builder {
     std::vector<std::pair<std::string, long long>> vocab;  // in file order
     std::vector<std::pair<std::string, std::string>> merges;
+    std::vector<std::string> mergePlaces;  // "line 7", "model.merges[6]": for messages
 };
 
 std::optional<attn::Status> readVocabObject(const json& obj, const std::string& name,
@@ -161,7 +162,41 @@ std::optional<attn::Status> splitMergeLine(std::string_view line, const std::str
                                         std::string(line.substr(0, 80)) + "\"");
     }
     b.merges.emplace_back(std::string(line.substr(0, space)), std::string(line.substr(space + 1)));
+    b.mergePlaces.push_back(where);
     return std::nullopt;
+}
+
+// Both halves of every merge and what they make must be tokens of the vocabulary, as Hugging
+// Face's tokenizers requires (MergeTokenOutOfVocabulary): otherwise BPE makes symbols that
+// have no id, and the text they stand for would be lost.
+std::optional<attn::Status> checkMergesInVocabulary(const Gpt2Tokenizer& t, const Builder& b,
+                                                    const std::string& name,
+                                                    const std::string& vocabWord)
+{
+    for (std::size_t k = 0; k < b.merges.size(); ++k) {
+        const auto& [left, right] = b.merges[k];
+        const std::string pair = "\"" + left + " " + right + "\"";
+        std::string what;
+        if (t.idOf(left) < 0)
+            what = "\"" + left + "\" (of " + pair + ")";
+        else if (t.idOf(right) < 0)
+            what = "\"" + right + "\" (of " + pair + ")";
+        else if (t.idOf(left + right) < 0)
+            what = "\"" + left + right + "\" (the merge of " + pair + ")";
+        if (!what.empty())
+            return tokenizerError(name, b.mergePlaces[k] + ": " + what + " is not in " + vocabWord);
+    }
+    return std::nullopt;
+}
+
+// The tokenizer built from `b`, or why it cannot be.
+Loaded<Gpt2Tokenizer> checked(Loaded<Gpt2Tokenizer> built, const Builder& b,
+                              const std::string& name, const std::string& vocabWord)
+{
+    if (const auto* t = std::get_if<Gpt2Tokenizer>(&built)) {
+        if (auto err = checkMergesInVocabulary(*t, b, name, vocabWord)) return *err;
+    }
+    return built;
 }
 
 }  // namespace
@@ -188,11 +223,14 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromStrings(std::string_view vocabJson,
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.empty()) continue;
         if (lineNo == 1 && line.rfind("#version", 0) == 0) continue;
-        if (auto err = splitMergeLine(line, mergesName, "line " + std::to_string(lineNo), b)) {
-            return *err;
-        }
+        const std::string where = "line " + std::to_string(lineNo);
+        bool invalid = false;
+        (void)unicode::decodeUtf8(line, &invalid);
+        if (invalid) return tokenizerError(mergesName, where + " is not valid UTF-8");
+        if (auto err = splitMergeLine(line, mergesName, where, b)) return *err;
     }
-    return build(b.vocab, b.merges, vocabName);
+    return checked(build(b.vocab, b.merges, vocabName), b, mergesName,
+                   std::filesystem::path(vocabName).filename().string());
 }
 
 Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromTokenizerJsonString(std::string_view text,
@@ -221,11 +259,12 @@ Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromTokenizerJsonString(std::string_view te
             if (auto err = splitMergeLine(m.get<std::string>(), name, where, b)) return *err;
         } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
             b.merges.emplace_back(m[0].get<std::string>(), m[1].get<std::string>());
+            b.mergePlaces.push_back(where);
         } else {
             return tokenizerError(name, where + ": expected \"a b\" or [\"a\", \"b\"]");
         }
     }
-    return build(b.vocab, b.merges, name);
+    return checked(build(b.vocab, b.merges, name), b, name, "model.vocab");
 }
 
 Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromFiles(const std::filesystem::path& vocabJson,
