@@ -49,6 +49,7 @@ const char* codeName(StatusCode code)
     case StatusCode::Cancelled: return "cancelled";
     case StatusCode::TokenizerFile: return "tokenizer_file";
     case StatusCode::TokenizerSyntax: return "tokenizer_syntax";
+    case StatusCode::TokenizerMismatch: return "tokenizer_mismatch";
     }
     return "unknown";
 }
@@ -212,6 +213,7 @@ std::string describe(const Status& s)
     case StatusCode::Cancelled: out << "cancelled"; break;
     case StatusCode::TokenizerFile: out << "cannot be read"; break;
     case StatusCode::TokenizerSyntax: out << "is not a valid tokenizer file"; break;
+    case StatusCode::TokenizerMismatch: out << "the tokenizer does not fit the model"; break;
     case StatusCode::BadRope: out << "rotary positions cannot be applied"; break;
     case StatusCode::BadTarget:
         out << "(row " << s.row + 1 << ", column " << s.col + 1

@@ -54,8 +54,10 @@ enum class StatusCode {
     BadLayer,          // a start layer outside the model, or no cached input for it
     Cancelled,         // the caller's progress callback asked to stop
     // Tokenizer files.
-    TokenizerFile,    // a tokenizer file is missing, a folder, too large or unreadable
-    TokenizerSyntax,  // a tokenizer file's content is malformed (`detail` says how)
+    TokenizerFile,      // a tokenizer file is missing, a folder, too large or unreadable
+    TokenizerSyntax,    // a tokenizer file's content is malformed (`detail` says how)
+    TokenizerMismatch,  // the tokenizer's ids do not fit the model's vocabulary: `value` is the
+                        // id (or the count of tokens), `limit` config.json's vocab_size
 };
 
 // What made a model run's values non-finite: its weights (a tensor holds NaN or Inf; `field`
