@@ -50,6 +50,7 @@ const char* codeName(StatusCode code)
     case StatusCode::TokenizerFile: return "tokenizer_file";
     case StatusCode::TokenizerSyntax: return "tokenizer_syntax";
     case StatusCode::TokenizerMismatch: return "tokenizer_mismatch";
+    case StatusCode::TokenizerGrowth: return "tokenizer_growth";
     }
     return "unknown";
 }
@@ -214,6 +215,9 @@ std::string describe(const Status& s)
     case StatusCode::TokenizerFile: out << "cannot be read"; break;
     case StatusCode::TokenizerSyntax: out << "is not a valid tokenizer file"; break;
     case StatusCode::TokenizerMismatch: out << "the tokenizer does not fit the model"; break;
+    case StatusCode::TokenizerGrowth:
+        out << "a tokenizer stage would make the text longer than it may be";
+        break;
     case StatusCode::BadRope: out << "rotary positions cannot be applied"; break;
     case StatusCode::BadTarget:
         out << "(row " << s.row + 1 << ", column " << s.col + 1

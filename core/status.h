@@ -58,6 +58,8 @@ enum class StatusCode {
     TokenizerSyntax,    // a tokenizer file's content is malformed (`detail` says how)
     TokenizerMismatch,  // the tokenizer's ids do not fit the model's vocabulary: `value` is the
                         // id (or the count of tokens), `limit` config.json's vocab_size
+    TokenizerGrowth,    // a tokenizer.json stage would make the text longer than it may be:
+                        // `stage` names it, `value` is the bytes it would reach, `limit` the bound
 };
 
 // What made a model run's values non-finite: its weights (a tensor holds NaN or Inf; `field`

@@ -17,7 +17,7 @@ namespace {
 using testing::freshTempDir;
 using testing::writeFile;
 
-std::string refusal(const Loaded<Tokenizer>& loaded)
+std::string folderRefusal(const Loaded<Tokenizer>& loaded)
 {
     const auto* err = std::get_if<attn::Status>(&loaded);
     return err ? describe(*err) : std::string("(loaded)");
@@ -49,7 +49,7 @@ TEST(TokenizerFiles, AFifoNamedAsATokenizerFileIsReportedAsAFifoWithItsPath)
         const auto fifo = dir / c.file;
         std::filesystem::remove(fifo);
         ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-        const std::string message = refusal(loadTokenizer(dir, c.modelType));
+        const std::string message = folderRefusal(loadTokenizer(dir, c.modelType));
         EXPECT_EQ(message.find(fifo.string() + ": "), 0u) << c.file << ": " << message;
         EXPECT_NE(message.find("is a FIFO (named pipe), not a file"), std::string::npos)
             << c.file << ": " << message;
@@ -62,7 +62,7 @@ TEST(TokenizerFiles, ADeviceLinkedAsVocabTxtIsReportedAsADevice)
     writeValidFiles(dir);
     std::filesystem::remove(dir / "vocab.txt");
     std::filesystem::create_symlink("/dev/zero", dir / "vocab.txt");
-    const std::string message = refusal(loadTokenizer(dir, "bert"));
+    const std::string message = folderRefusal(loadTokenizer(dir, "bert"));
     EXPECT_EQ(message,
               (dir / "vocab.txt").string() + ": is a character device, not a file; it is not read");
 }
@@ -75,7 +75,7 @@ TEST(TokenizerFiles, AHugeSparseVocabularyIsRefusedWithItsSizeAndTheLimitWithout
         const auto huge = dir / c.file;
         std::filesystem::resize_file(huge, std::uintmax_t{20} << 30);  // sparse: no disk used
         const auto start = std::chrono::steady_clock::now();
-        const std::string message = refusal(loadTokenizer(dir, c.modelType));
+        const std::string message = folderRefusal(loadTokenizer(dir, c.modelType));
         EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
         EXPECT_EQ(message.find(huge.string() + ": is 20480 MiB; such a file may be at most "), 0u)
             << message;
@@ -84,7 +84,7 @@ TEST(TokenizerFiles, AHugeSparseVocabularyIsRefusedWithItsSizeAndTheLimitWithout
     const auto dir = freshTempDir("huge_vocab");
     writeValidFiles(dir);
     std::filesystem::resize_file(dir / "vocab.txt", std::uintmax_t{40} << 20);
-    EXPECT_EQ(refusal(loadTokenizer(dir, "bert")),
+    EXPECT_EQ(folderRefusal(loadTokenizer(dir, "bert")),
               (dir / "vocab.txt").string() + ": is 40 MiB; such a file may be at most 16 MiB");
 }
 
