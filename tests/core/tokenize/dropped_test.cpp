@@ -2,6 +2,7 @@
 // What a tokenizer cannot represent is never lost silently: it becomes the unknown token where
 // the model has one, is otherwise left out as a whole character, and is reported with its text
 // and its place in the text typed.
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -92,6 +93,67 @@ TEST(DroppedCharacters, AByteLevelVocabularyLeavesOutAWholeCharacterNeverSomeOfI
     EXPECT_EQ(dropped, (std::vector<Dropped>{{robot, 2, 4, Fate::Omitted}}));
     // The same through the old signature: no byte of it is left.
     EXPECT_EQ(t.decode(t.encode(robot)), "");
+}
+
+// ---- GPT-2's byte-level vocabularies: no unknown token ----------------------------------------
+
+std::filesystem::path builtInModel(const std::string& name)
+{
+    return std::filesystem::path(ATTNLAB_FIXTURE_DIR) / "../../../resources/models" / name;
+}
+
+Gpt2Tokenizer gpt2From(const std::filesystem::path& folder)
+{
+    auto loaded = Gpt2Tokenizer::fromFiles(folder / "vocab.json", folder / "merges.txt");
+    if (auto* err = std::get_if<attn::Status>(&loaded)) {
+        ADD_FAILURE() << describe(*err);
+        std::abort();
+    }
+    return std::get<Gpt2Tokenizer>(std::move(loaded));
+}
+
+TEST(DroppedCharacters, TheInductionModelReportsTheLettersItLacks)
+{
+    // A character-level vocabulary of a..z: capitals and the space have no token.
+    const Gpt2Tokenizer t = gpt2From(builtInModel("induction"));
+    std::vector<Dropped> dropped;
+    EXPECT_EQ(t.encode("abcXYZ def", dropped), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+    EXPECT_EQ(dropped, (std::vector<Dropped>{{"X", 3, 1, Fate::Omitted},
+                                             {"Y", 4, 1, Fate::Omitted},
+                                             {"Z", 5, 1, Fate::Omitted},
+                                             {" ", 6, 1, Fate::Omitted}}));
+}
+
+TEST(DroppedCharacters, TheTangModelLeavesOutWholeCharactersNeverOrphanBytes)
+{
+    // 🤖 (F0 9F A4 96): the vocabulary has 9F, A4 and 96 (from other characters) but not F0.
+    const Gpt2Tokenizer t = gpt2From(builtInModel("tang"));
+    const std::string robot = "\xF0\x9F\xA4\x96";
+    const std::vector<int> ids = t.encode("月Q" + robot + "月");
+    EXPECT_EQ(t.decode(ids), "月月");
+    std::vector<Dropped> dropped;
+    EXPECT_EQ(t.encode("月Q" + robot + "月", dropped), ids);
+    EXPECT_EQ(dropped,
+              (std::vector<Dropped>{{"Q", 3, 1, Fate::Omitted}, {robot, 4, 4, Fate::Omitted}}));
+}
+
+TEST(DroppedCharacters, AGpt2VocabularyWithoutALetterLeavesItOutWhereverItIs)
+{
+    nlohmann::json vocab = nlohmann::json::object();
+    for (int b = 0; b < 256; ++b) {
+        if (b == 'h') continue;
+        std::string symbol;
+        unicode::appendUtf8(symbol, Gpt2Tokenizer::byteToUnicode(static_cast<std::uint8_t>(b)));
+        vocab[symbol] = static_cast<int>(vocab.size());
+    }
+    auto loaded = Gpt2Tokenizer::fromStrings(vocab.dump(), "#version: 0.2\n");
+    ASSERT_TRUE(std::holds_alternative<Gpt2Tokenizer>(loaded));
+    const Gpt2Tokenizer& t = std::get<Gpt2Tokenizer>(loaded);
+    std::vector<Dropped> dropped;
+    const std::vector<int> ids = t.encode("xh h", dropped);
+    EXPECT_EQ(t.decode(ids), "x ");
+    EXPECT_EQ(dropped,
+              (std::vector<Dropped>{{"h", 1, 1, Fate::Omitted}, {"h", 3, 1, Fate::Omitted}}));
 }
 
 }  // namespace
