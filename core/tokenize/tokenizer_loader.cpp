@@ -97,6 +97,21 @@ std::vector<Token> Tokenizer::encodeTokens(std::string_view utf8) const
     return tokens;
 }
 
+Encoded Tokenizer::encodeReported(std::string_view utf8) const
+{
+    Encoded out;
+    std::vector<int> ids;
+    if (const HfTokenizer* h = hf())
+        out.status = h->encode(utf8, true, ids, out.dropped);
+    else if (const Gpt2Tokenizer* g = gpt2())
+        ids = g->encode(utf8, out.dropped);
+    else
+        ids = std::get<BertTokenizer>(impl_).encode(utf8, out.dropped);
+    out.tokens.reserve(ids.size());
+    for (const int id : ids) out.tokens.push_back(token(id));
+    return out;
+}
+
 std::size_t Tokenizer::vocabSize() const
 {
     return std::visit([](const auto& t) { return t.vocabSize(); }, impl_);

@@ -39,6 +39,15 @@ struct Token {
                         // gpt2_tokenizer.h; BERT: piece)
 };
 
+// A text's tokens and what of it no token stands for in full (dropped.h).
+struct Encoded {
+    std::vector<Token> tokens;
+    std::vector<Dropped> dropped;  // in the order of the text
+    // Not ok when a tokenizer.json stage refused the text (StatusCode::TokenizerGrowth, naming
+    // the stage, the size it would reach and the limit): tokens and dropped are then empty.
+    Status status;
+};
+
 class Tokenizer {
 public:
     explicit Tokenizer(Gpt2Tokenizer t) : impl_(std::move(t)) {}
@@ -53,6 +62,10 @@ public:
     // with the special tokens its post-processor adds (Llama's BOS; Qwen adds none).
     [[nodiscard]] std::vector<int> encode(std::string_view utf8) const;
     [[nodiscard]] std::vector<Token> encodeTokens(std::string_view utf8) const;
+    // The tokens of encodeTokens(), with what became the unknown token or was left out: each
+    // character (BERT: each word WordPiece could not split) with its byte offset in `utf8`.
+    // encode() and encodeTokens() give the same tokens, and none when a stage refuses.
+    [[nodiscard]] Encoded encodeReported(std::string_view utf8) const;
     [[nodiscard]] Token token(int id) const;
     // Readable labels of consecutive tokens (token_display.h): GPT-2's pieces of one character
     // named by that character; BERT's pieces as in the vocabulary (no bytes).

@@ -7,12 +7,22 @@
 #include <string>
 #include <vector>
 
+#include "core/tokenize/bert_tokenizer.h"
 #include "core/tokenize/gpt2_tokenizer.h"
 #include "core/tokenize/hf_tokenizer.h"
+#include "core/tokenize/tokenizer_loader.h"
 #include "core/tokenize/unicode.h"
 #include "tokenize/tokenizer_test_support.h"
 
 namespace attn::tok {
+
+// Failures show the entries, not their bytes.
+void PrintTo(const Dropped& d, std::ostream* os)
+{
+    *os << "{\"" << d.text << "\", " << d.offset << ", " << d.length << ", "
+        << (d.fate == Dropped::Fate::Unknown ? "Unknown" : "Omitted") << "}";
+}
+
 namespace {
 
 using testing::tinyJson;
@@ -154,6 +164,61 @@ TEST(DroppedCharacters, AGpt2VocabularyWithoutALetterLeavesItOutWhereverItIs)
     EXPECT_EQ(t.decode(ids), "x ");
     EXPECT_EQ(dropped,
               (std::vector<Dropped>{{"h", 1, 1, Fate::Omitted}, {"h", 3, 1, Fate::Omitted}}));
+}
+
+// ---- BERT: [UNK] for a word WordPiece cannot split -------------------------------------------
+
+TEST(DroppedCharacters, ABertWordThatBecomesUnkIsReportedWholeWhereItWasTyped)
+{
+    auto loaded =
+        BertTokenizer::fromVocabText("[PAD]\n[UNK]\n[CLS]\n[SEP]\nthe\nanimal\n,\nnaive\n##s\n");
+    ASSERT_TRUE(std::holds_alternative<BertTokenizer>(loaded));
+    const BertTokenizer& t = std::get<BertTokenizer>(loaded);
+    std::vector<Dropped> dropped;
+    // "Naïve" loses its accent and is a word; "zebra" and "!" are not in the vocabulary; the
+    // bell character is cleaned away; [MASK] is written but the vocabulary has none.
+    const std::vector<int> ids = t.encode("The animal, zebra\x07! Na\xC3\xAFves [MASK]", dropped);
+    EXPECT_EQ(ids, (std::vector<int>{2, 4, 5, 6, 1, 1, 7, 8, 1, 3}));
+    EXPECT_EQ(dropped, (std::vector<Dropped>{{"zebra", 12, 5, Fate::Unknown},
+                                             {"\x07", 17, 1, Fate::Omitted},
+                                             {"!", 18, 1, Fate::Unknown},
+                                             {"[MASK]", 28, 6, Fate::Unknown}}));
+    // A word of accented letters that becomes [UNK] is reported with all its bytes.
+    EXPECT_EQ(t.encode("Cr\xC3\xA8me", dropped), (std::vector<int>{2, 1, 3}));
+    EXPECT_EQ(dropped, (std::vector<Dropped>{{"Cr\xC3\xA8me", 0, 6, Fate::Unknown}}));
+    // [UNK] written in the text is no loss.
+    EXPECT_EQ(t.encode("[UNK]", dropped), (std::vector<int>{2, 1, 3}));
+    EXPECT_TRUE(dropped.empty());
+}
+
+// ---- the tokenizer of a model folder ------------------------------------------------------------
+
+TEST(DroppedCharacters, ATokenizerGivesItsTokensWithWhatItDropped)
+{
+    auto loaded = loadTokenizer(builtInModel("induction"), "gpt2", 26);
+    ASSERT_TRUE(std::holds_alternative<Tokenizer>(loaded));
+    const Tokenizer& t = std::get<Tokenizer>(loaded);
+    const Encoded e = t.encodeReported("abcXYZ def");
+    ASSERT_TRUE(e.status.ok());
+    std::string letters;
+    for (const Token& token : e.tokens) letters += token.text;
+    EXPECT_EQ(letters, "abcdef");
+    EXPECT_EQ(e.dropped.size(), 4u);
+    EXPECT_EQ(t.encodeTokens("abcXYZ def").size(), e.tokens.size());
+
+    // A tokenizer.json stage that refuses the text: no tokens, and the status says why.
+    const auto dir = testing::freshTempDir("growing");
+    const nlohmann::json grow = {
+        {"type", "Replace"}, {"pattern", {{"String", "a"}}}, {"content", std::string(20, 'a')}};
+    nlohmann::json json = tinyJson("{}");
+    json["normalizer"] = {{"type", "Sequence"}, {"normalizers", {grow, grow}}};
+    testing::writeFile(dir / "tokenizer.json", json.dump());
+    loaded = loadTokenizer(dir, "llama");
+    ASSERT_TRUE(std::holds_alternative<Tokenizer>(loaded));
+    const Encoded refused = std::get<Tokenizer>(loaded).encodeReported(std::string(100, 'a'));
+    EXPECT_EQ(refused.status.code, StatusCode::TokenizerGrowth);
+    EXPECT_TRUE(refused.tokens.empty());
+    EXPECT_TRUE(std::get<Tokenizer>(loaded).encode(std::string(100, 'a')).empty());
 }
 
 }  // namespace
