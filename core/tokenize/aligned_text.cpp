@@ -33,7 +33,20 @@ AlignedChars alignInputChars(std::string_view input)
 
 AlignedText alignInput(std::string_view input)
 {
-    return toText(alignInputChars(input));
+    AlignedText out;
+    out.text.reserve(input.size());
+    out.from.reserve(input.size());
+    for (std::size_t i = 0; i < input.size();) {
+        char32_t cp = 0;
+        bool illFormed = false;
+        const std::size_t n = unicode::decodeAt(input, i, cp, &illFormed);
+        const Span span{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + n)};
+        const std::string_view bytes = illFormed ? "\xEF\xBF\xBD" : input.substr(i, n);
+        out.text.append(bytes);
+        for (std::size_t k = 0; k < bytes.size(); ++k) out.from.push_back(span);
+        i += n;
+    }
+    return out;
 }
 
 AlignedChars toChars(const AlignedText& text)
@@ -59,7 +72,7 @@ AlignedText toText(const AlignedChars& chars)
     for (std::size_t k = 0; k < chars.cps.size(); ++k) {
         const std::size_t before = out.text.size();
         unicode::appendUtf8(out.text, chars.cps[k]);
-        out.from.insert(out.from.end(), out.text.size() - before, chars.from[k]);
+        for (std::size_t b = before; b < out.text.size(); ++b) out.from.push_back(chars.from[k]);
     }
     return out;
 }
@@ -168,12 +181,19 @@ bool StageBudget::admit(std::string_view stage, std::size_t bytes)
     return false;
 }
 
+TextBuilder::TextBuilder(const StageBudget& budget) : limit_(budget.limit())
+{
+    // Most stages give about as many bytes as the text has.
+    out_.text.reserve(budget.textBytes());
+    out_.from.reserve(budget.textBytes());
+}
+
 void TextBuilder::append(std::string_view bytes, Span from)
 {
     size_ += bytes.size();
     if (size_ > limit_) return;
     out_.text.append(bytes);
-    out_.from.insert(out_.from.end(), bytes.size(), from);
+    for (std::size_t k = 0; k < bytes.size(); ++k) out_.from.push_back(from);
 }
 
 void TextBuilder::appendCopy(const AlignedText& source, std::size_t begin, std::size_t end)

@@ -96,7 +96,7 @@ private:
 // that the refusal can say how long the text would have become.
 class TextBuilder {
 public:
-    explicit TextBuilder(const StageBudget& budget) : limit_(budget.limit()) {}
+    explicit TextBuilder(const StageBudget& budget);
     // Appends `bytes`, all standing for `from`.
     void append(std::string_view bytes, Span from);
     // Appends bytes [begin, end) of `source` with their own spans.

@@ -194,8 +194,11 @@ AlignedChars BertTokenizer::cleanChunk(std::string_view chunk, std::size_t offse
     for (std::size_t k = 0; k < in.cps.size(); ++k) {
         const Span span{static_cast<std::uint32_t>(in.from[k].begin + offset),
                         static_cast<std::uint32_t>(in.from[k].end + offset)};
-        const std::u32string one(1, in.cps[k]);
-        for (const char32_t cp : options_.lowerCase ? lowerPerCharacter(one) : one) {
+        const char32_t c0 = in.cps[k];
+        const bool ascii = c0 < 0x80;
+        const std::u32string one(
+            1, ascii && options_.lowerCase && c0 >= U'A' && c0 <= U'Z' ? c0 - U'A' + U'a' : c0);
+        for (const char32_t cp : options_.lowerCase && !ascii ? lowerPerCharacter(one) : one) {
             if (cp == 0 || cp == 0xFFFD || isBertControl(cp)) {
                 if (log) log->add(span, Dropped::Fate::Omitted);
                 continue;
@@ -228,14 +231,18 @@ void BertTokenizer::basicTokenizeChunk(std::string_view chunk, std::size_t offse
         word.from.assign(cleaned.from.begin() + static_cast<std::ptrdiff_t>(i),
                          cleaned.from.begin() + static_cast<std::ptrdiff_t>(j));
         i = j;
-        word = transformAligned(word, unicode::nfc);
+        // NFC, lower() (the chunk is lower-cased already) and accent stripping leave ASCII as
+        // it is.
+        const bool ascii =
+            std::all_of(word.cps.begin(), word.cps.end(), [](char32_t c) { return c < 0x80; });
+        if (!ascii) word = transformAligned(word, unicode::nfc);
         const Word whole = wordOf(word, 0, word.cps.size(), true);
         if (std::find(specials_.begin(), specials_.end(), whole.text) != specials_.end()) {
             out.push_back(whole);
             continue;
         }
-        if (options_.lowerCase) word = transformAligned(word, unicode::toLowerPython);
-        if (strip) word = stripAccents(word);
+        if (options_.lowerCase && !ascii) word = transformAligned(word, unicode::toLowerPython);
+        if (strip && !ascii) word = stripAccents(word);
         // _run_split_on_punc
         std::size_t start = 0;
         for (std::size_t k = 0; k < word.cps.size(); ++k) {

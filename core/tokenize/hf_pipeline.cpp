@@ -137,9 +137,14 @@ std::optional<AlignedText> normalizeForm(const AlignedText& in, const Normalizer
                                          std::u32string (*form)(std::u32string_view),
                                          StageBudget& budget)
 {
-    const AlignedText made = toText(transformAligned(toChars(in), form));
     TextBuilder out(budget);
-    out.appendCopy(made, 0, made.size());
+    const std::u32string cps = unicode::decodeUtf8(in.text);
+    if (form(cps) == cps) {
+        out.appendCopy(in, 0, in.size());  // already in this form, as most text is
+    } else {
+        const AlignedText made = toText(transformAligned(toChars(in), form));
+        out.appendCopy(made, 0, made.size());
+    }
     return out.finish(budget, n.stage);
 }
 
@@ -189,22 +194,31 @@ std::optional<AlignedText> Normalizer::apply(const AlignedText& in, StageBudget&
 
 namespace {
 
-// ByteLevel on one piece: a space before it if asked for, GPT-2's split, each byte as its
-// character (standing for the character the byte is part of).
-void byteLevel(const PreTokenizer& p, const AlignedText& piece, TextBuilder& out)
+// ByteLevel on bytes [begin, end) of `all`: a space before them if asked for, GPT-2's split,
+// each byte as its character (standing for the character the byte is part of).
+void byteLevel(const PreTokenizer& p, const AlignedText& all, std::size_t begin, std::size_t end,
+               TextBuilder& out)
 {
-    AlignedText s;
-    if (p.addPrefixSpace && !piece.text.starts_with(' ')) s.text = " ";
-    s.from.assign(s.text.size(), spanOf(piece, 0, 0));
-    s.text += piece.text;
-    s.from.insert(s.from.end(), piece.from.begin(), piece.from.end());
+    const std::string_view piece = std::string_view(all.text).substr(begin, end - begin);
+    const bool prefix = p.addPrefixSpace && !piece.starts_with(' ');
+    std::string spaced;
+    if (prefix) {
+        spaced.reserve(piece.size() + 1);
+        spaced.push_back(' ');
+        spaced.append(piece);
+    }
+    const std::string_view s = prefix ? std::string_view(spaced) : piece;
+    const Span inserted = spanOf(all, begin, begin);
     const std::vector<Range> parts =
-        p.useRegex ? splitBy(s.text, p.pattern, PreTokenizer::Behavior::Isolated, false)
+        p.useRegex ? splitBy(s, p.pattern, PreTokenizer::Behavior::Isolated, false)
                    : std::vector<Range>{{0, s.size()}};
     const auto& chars = byteLevelChars();
     for (const auto& [from, to] : parts) {
-        for (std::size_t k = from; k < to; ++k)
-            out.append(chars[static_cast<unsigned char>(s.text[k])], s.from[k]);
+        for (std::size_t k = from; k < to; ++k) {
+            const Span span =
+                prefix ? (k == 0 ? inserted : all.from[begin + k - 1]) : all.from[begin + k];
+            out.append(chars[static_cast<unsigned char>(s[k])], span);
+        }
         out.cut();
     }
 }
@@ -260,7 +274,7 @@ std::optional<Pieces> PreTokenizer::apply(const Pieces& in, bool first, StageBud
                 out.cut();
             }
             break;
-        case Kind::ByteLevel: byteLevel(*this, in.all.slice(begin, end), out); break;
+        case Kind::ByteLevel: byteLevel(*this, in.all, begin, end, out); break;
         case Kind::Metaspace:
             metaspace(*this, in.all.slice(begin, end), first && i == 0, out);
             break;
