@@ -100,6 +100,15 @@ TEST(TokenizerFiles, AVocabularyOfTooManyLinesIsRefusedWithTheCountAndTheLimit)
     ASSERT_TRUE(std::holds_alternative<attn::Status>(merges));
     EXPECT_EQ(describe(std::get<attn::Status>(merges)),
               "merges.txt: has 600003 lines; a merges file may have at most 500000");
+    // A vocab.json is refused at its 500,001st token, before the rest is read into memory.
+    std::string vocab = "{";
+    for (int i = 0; i <= 500'000; ++i)
+        vocab += "\"t" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+    vocab.back() = '}';
+    const auto tokens = Gpt2Tokenizer::fromStrings(vocab, "");
+    ASSERT_TRUE(std::holds_alternative<attn::Status>(tokens));
+    EXPECT_EQ(describe(std::get<attn::Status>(tokens)),
+              "vocab.json: has more than 500000 tokens; a vocabulary may have at most 500000");
 }
 
 }  // namespace
