@@ -215,9 +215,7 @@ std::string describe(const Status& s)
     case StatusCode::TokenizerFile: out << "cannot be read"; break;
     case StatusCode::TokenizerSyntax: out << "is not a valid tokenizer file"; break;
     case StatusCode::TokenizerMismatch: out << "the tokenizer does not fit the model"; break;
-    case StatusCode::TokenizerGrowth:
-        out << "a tokenizer stage would make the text longer than it may be";
-        break;
+    case StatusCode::TokenizerGrowth: out << "a tokenizer stage would grow the text too far"; break;
     case StatusCode::BadRope: out << "rotary positions cannot be applied"; break;
     case StatusCode::BadTarget:
         out << "(row " << s.row + 1 << ", column " << s.col + 1
