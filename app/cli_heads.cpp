@@ -86,7 +86,7 @@ int runHeads(const QStringList& args)
     attn::model::Model model;
     if (const attn::Status s = attn::model::Model::load(folder, model); !s.ok())
         return fail(BadInput, QString::fromStdString(attn::describe(s)));
-    auto loaded = attn::tok::loadTokenizer(folder, model.config().modelType);
+    auto loaded = attn::tok::loadTokenizer(folder, model.config().modelType, model.config().vocab);
     if (const auto* e = std::get_if<attn::Status>(&loaded))
         return fail(BadInput, QString::fromStdString(attn::describe(*e)));
     if (!checkOutputs({parser.value(kOutputOption)}, code)) return code;

@@ -49,6 +49,8 @@ const char* codeName(StatusCode code)
     case StatusCode::Cancelled: return "cancelled";
     case StatusCode::TokenizerFile: return "tokenizer_file";
     case StatusCode::TokenizerSyntax: return "tokenizer_syntax";
+    case StatusCode::TokenizerMismatch: return "tokenizer_mismatch";
+    case StatusCode::TokenizerGrowth: return "tokenizer_growth";
     case StatusCode::FolderMismatch: return "folder_mismatch";
     }
     return "unknown";
@@ -216,6 +218,8 @@ std::string describe(const Status& s)
     case StatusCode::Cancelled: out << "cancelled"; break;
     case StatusCode::TokenizerFile: out << "cannot be read"; break;
     case StatusCode::TokenizerSyntax: out << "is not a valid tokenizer file"; break;
+    case StatusCode::TokenizerMismatch: out << "the tokenizer does not fit the model"; break;
+    case StatusCode::TokenizerGrowth: out << "a tokenizer stage would grow the text too far"; break;
     case StatusCode::FolderMismatch:
         out << "does not belong with the other files of its folder";
         break;

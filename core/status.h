@@ -54,8 +54,12 @@ enum class StatusCode {
     BadLayer,          // a start layer outside the model, or no cached input for it
     Cancelled,         // the caller's progress callback asked to stop
     // Tokenizer files.
-    TokenizerFile,    // a tokenizer file is missing, a folder, too large or unreadable
-    TokenizerSyntax,  // a tokenizer file's content is malformed (`detail` says how)
+    TokenizerFile,      // a tokenizer file is missing, a folder, too large or unreadable
+    TokenizerSyntax,    // a tokenizer file's content is malformed (`detail` says how)
+    TokenizerMismatch,  // the tokenizer's ids do not fit the model's vocabulary: `value` is the
+                        // id (or the count of tokens), `limit` config.json's vocab_size
+    TokenizerGrowth,    // a tokenizer.json stage would make the text longer than it may be:
+                        // `stage` names it, `value` is the bytes it would reach, `limit` the bound
     // Model folders.
     FolderMismatch,  // a file does not match the SHA-256 that the folder's training.json records
 };

@@ -164,6 +164,99 @@ for name, target in (("gpt2_cases.json", "gpt2_encode"), ("bert_cases.json", "be
         seen.add(text)
         write(target, f"case-{k:03d}.txt", text)
 
+# tokenizer.json pipelines around the fixed vocabulary of fuzz_hf_pipeline.cpp (ids 0-255 the
+# byte characters, 256 "<unk>", 257 "<s>", 258 "</s>"): a JSON object with the stages, a NUL,
+# and a text. Each seed is one real pipeline or one kind of stage.
+TEXT = "The animal didn't cross, 它太累了! <s>  naïve e\u0301 🤖\n\t x </s> ab c"
+QWEN_SPLIT = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+"
+              r"[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+BOS = {"type": "TemplateProcessing",
+       "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}},
+                  {"Sequence": {"id": "A", "type_id": 0}}],
+       "special_tokens": {"<s>": {"id": "<s>", "ids": [257], "tokens": ["<s>"]}}}
+ADDED = [{"id": 257, "content": "<s>", "special": True, "normalized": False},
+         {"id": 258, "content": "</s>", "special": True, "normalized": False, "lstrip": True,
+          "rstrip": True}]
+SEEDS = {
+    "mistral": {
+        "model": {"unk_token": "<unk>", "byte_fallback": True, "fuse_unk": True},
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "Prepend", "prepend": "▁"},
+            {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]},
+        "decoder": {"type": "Sequence", "decoders": [
+            {"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+            {"type": "ByteFallback"}, {"type": "Fuse"},
+            {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+        "post_processor": BOS, "added_tokens": ADDED},
+    "qwen": {
+        "normalizer": {"type": "NFC"},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": QWEN_SPLIT}, "behavior": "Isolated",
+             "invert": False},
+            {"type": "ByteLevel", "add_prefix_space": False, "use_regex": False}]},
+        "decoder": {"type": "ByteLevel"},
+        "post_processor": {"type": "ByteLevel", "add_prefix_space": False},
+        "added_tokens": ADDED},
+    "llama3": {
+        "model": {"ignore_merges": True},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": QWEN_SPLIT}, "behavior": "Isolated"},
+            {"type": "ByteLevel", "add_prefix_space": False, "use_regex": False}]},
+        "post_processor": {"type": "Sequence", "processors": [
+            {"type": "ByteLevel", "add_prefix_space": True}, BOS]},
+        "decoder": {"type": "ByteLevel"}},
+    "gpt2-bytelevel": {
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": True, "use_regex": True},
+        "decoder": {"type": "ByteLevel"}},
+    "bytelevel-missing-bytes": {
+        "model": {"remove": ["ð", "Ł", "a"]},
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False}},
+    "metaspace-first": {
+        "model": {"unk_token": "<unk>"},
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first",
+                          "split": True},
+        "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first"},
+        "added_tokens": ADDED},
+    "nfd-replace-regex-splits": {
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "NFD"},
+            {"type": "Replace", "pattern": {"Regex": "\\s+"}, "content": " "}]},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious"},
+            {"type": "Split", "pattern": {"Regex": "\\p{P}"}, "behavior": "Contiguous"},
+            {"type": "Split", "pattern": {"Regex": "[a-z]+"}, "behavior": "Removed",
+             "invert": True},
+            {"type": "Split", "pattern": {"String": "e"}, "behavior": "MergedWithNext"}]}},
+    "unsupported-normalizers": {
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "NFKC"}, {"type": "Lowercase"}, {"type": "Strip", "left": True}]}},
+    "bert-processing": {
+        "model": {"unk_token": "<unk>"},
+        "post_processor": {"type": "BertProcessing", "cls": ["<s>", 257], "sep": ["</s>", 258]}},
+    "roberta-processing": {
+        "post_processor": {"type": "RobertaProcessing", "cls": ["<s>", 257],
+                           "sep": ["</s>", 258], "trim_offsets": True}},
+    "growing-replace": {
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "Replace", "pattern": {"String": "a"}, "content": "a" * 20},
+            {"type": "Replace", "pattern": {"String": "a"}, "content": "a" * 20}]}},
+    "empty-regex-replace": {
+        "normalizer": {"type": "Replace", "pattern": {"Regex": ""}, "content": "▁"},
+        "decoder": {"type": "Replace", "pattern": {"Regex": ""}, "content": "x"}},
+    "added-token-flags": {
+        "model": {"unk_token": "<unk>", "fuse_unk": False},
+        "normalizer": {"type": "Prepend", "prepend": "▁"},
+        "added_tokens": [
+            {"id": 257, "content": "<s>", "special": True, "normalized": False,
+             "single_word": True},
+            {"id": 600, "content": "naïve", "special": False, "normalized": True,
+             "lstrip": True},
+            {"id": 258, "content": "</s>", "special": True, "normalized": False,
+             "rstrip": True}]},
+}
+for name, spec in SEEDS.items():
+    write("hf_pipeline", f"{name}.txt", json.dumps(spec, ensure_ascii=False) + "\0" + TEXT)
+
 # Corpora: the opening of the Tang poems, English with punctuation, mixed scripts and emoji,
 # and a text of one repeated character.
 tang = (ROOT / "resources" / "models" / "tang" / "corpus.txt").read_text(encoding="utf-8")

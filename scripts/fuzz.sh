@@ -33,8 +33,8 @@ case "${1:-}" in
   *) seconds=$1 ;;
 esac
 
-ALL_TARGETS=(session lesson_catalog safetensors config gpt2_load bert_load hf_load gpt2_encode
-  bert_encode corpus train_options)
+ALL_TARGETS=(session lesson_catalog safetensors config gpt2_load bert_load hf_load hf_pipeline
+  gpt2_encode bert_encode corpus train_options)
 read -r -a targets <<<"${TARGETS:-${ALL_TARGETS[*]}}"
 jobs=${JOBS:-1}
 dir="${FUZZ_BUILD_DIR:-$ATTNLAB_ROOT/build-fuzz}"

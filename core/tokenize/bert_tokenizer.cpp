@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tokenize/bert_tokenizer.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/io/json_read.h"
@@ -53,22 +54,6 @@ std::u32string lowerPerCharacter(std::u32string_view text)
     return out;
 }
 
-// Python's str.split() with no argument: runs of str.isspace() characters. After _clean_text
-// these are ' ' and the line/paragraph separators U+2028/U+2029 (Zl, Zp), which cleaning keeps.
-std::vector<std::u32string> splitWhitespace(const std::u32string& text)
-{
-    std::vector<std::u32string> words;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && unicode::isPythonSpace(text[i])) ++i;
-        std::size_t j = i;
-        while (j < text.size() && !unicode::isPythonSpace(text[j])) ++j;
-        if (j > i) words.emplace_back(text.substr(i, j - i));
-        i = j;
-    }
-    return words;
-}
-
 }  // namespace
 
 Loaded<BertOptions> BertTokenizer::optionsFromConfigJson(std::string_view text,
@@ -109,7 +94,7 @@ Loaded<BertTokenizer> BertTokenizer::fromFiles(const std::filesystem::path& voca
         options = std::get<BertOptions>(parsed);
     }
     std::string text;
-    if (auto err = readWholeFile(vocabTxt, text)) return *err;
+    if (auto err = readWholeFile(vocabTxt, text, kMaxVocabFileBytes)) return *err;
     return fromVocabText(text, options, vocabTxt.string());
 }
 
@@ -117,6 +102,7 @@ Loaded<BertTokenizer> BertTokenizer::fromVocabText(std::string_view text, BertOp
                                                    const std::string& name)
 {
     if (text.empty()) return tokenizerError(name, "the file is empty");
+    if (auto err = checkLineCount(text, name, "a vocabulary")) return *err;
     BertTokenizer t;
     t.options_ = options;
     std::size_t pos = 0;
@@ -172,71 +158,108 @@ bool BertTokenizer::contains(std::string_view p) const
     return vocab_.count(std::string(p)) != 0;
 }
 
-void BertTokenizer::basicTokenizeChunk(std::string_view chunk, std::vector<std::string>& out) const
+namespace {
+
+// The characters of `chars` [begin, end) as UTF-8, with the span of all of them.
+BertTokenizer::Word wordOf(const AlignedChars& chars, std::size_t begin, std::size_t end,
+                           bool special)
 {
-    std::u32string text = unicode::decodeUtf8(chunk);
-    if (options_.lowerCase) text = lowerPerCharacter(text);
-    // _clean_text
-    std::u32string cleaned;
-    cleaned.reserve(text.size());
-    for (char32_t cp : text) {
-        if (cp == 0 || cp == 0xFFFD || isBertControl(cp)) continue;
-        cleaned.push_back(isBertWhitespace(cp) ? U' ' : cp);
+    return {unicode::encodeUtf8(std::u32string_view(chars.cps).substr(begin, end - begin)),
+            spanOf(chars.from, begin, end), special};
+}
+
+// A word without its non-spacing marks, after NFD (_run_strip_accents).
+AlignedChars stripAccents(const AlignedChars& word)
+{
+    const AlignedChars decomposed = transformAligned(word, unicode::nfd);
+    AlignedChars out;
+    for (std::size_t k = 0; k < decomposed.cps.size(); ++k) {
+        if (unicode::isNonspacingMark(decomposed.cps[k])) continue;
+        out.cps.push_back(decomposed.cps[k]);
+        out.from.push_back(decomposed.from[k]);
     }
-    // _tokenize_chinese_chars
-    if (options_.tokenizeChineseChars) {
-        std::u32string spaced;
-        spaced.reserve(cleaned.size());
-        for (char32_t cp : cleaned) {
-            if (isCjk(cp)) {
-                spaced.push_back(U' ');
-                spaced.push_back(cp);
-                spaced.push_back(U' ');
-            } else {
-                spaced.push_back(cp);
+    return out;
+}
+
+}  // namespace
+
+// _clean_text and _tokenize_chinese_chars: each character of the chunk lower-cased (when asked),
+// control characters, NUL and U+FFFD dropped (and logged), white space made a space, CJK
+// ideographs given a space on either side.
+AlignedChars BertTokenizer::cleanChunk(std::string_view chunk, std::size_t offset,
+                                       DropLog* log) const
+{
+    const AlignedChars in = alignInputChars(chunk);
+    AlignedChars out;
+    for (std::size_t k = 0; k < in.cps.size(); ++k) {
+        const Span span{static_cast<std::uint32_t>(in.from[k].begin + offset),
+                        static_cast<std::uint32_t>(in.from[k].end + offset)};
+        const char32_t c0 = in.cps[k];
+        const bool ascii = c0 < 0x80;
+        const std::u32string one(
+            1, ascii && options_.lowerCase && c0 >= U'A' && c0 <= U'Z' ? c0 - U'A' + U'a' : c0);
+        for (const char32_t cp : options_.lowerCase && !ascii ? lowerPerCharacter(one) : one) {
+            if (cp == 0 || cp == 0xFFFD || isBertControl(cp)) {
+                if (log) log->add(span, Dropped::Fate::Omitted);
+                continue;
+            }
+            const bool cjk = options_.tokenizeChineseChars && isCjk(cp);
+            for (const char32_t c : cjk ? std::u32string{U' ', cp, U' '}
+                                        : std::u32string(1, isBertWhitespace(cp) ? U' ' : cp)) {
+                out.cps.push_back(c);
+                out.from.push_back(span);
             }
         }
-        cleaned.swap(spaced);
     }
-    const std::u32string normalized = unicode::nfc(cleaned);
+    return out;
+}
+
+void BertTokenizer::basicTokenizeChunk(std::string_view chunk, std::size_t offset,
+                                       std::vector<Word>& out, DropLog* log) const
+{
+    const AlignedChars cleaned = cleanChunk(chunk, offset, log);
     const bool strip = options_.lowerCase ? options_.stripAccents.value_or(true)
                                           : options_.stripAccents.value_or(false);
-    for (std::u32string word : splitWhitespace(normalized)) {
-        const std::string utf8Word = unicode::encodeUtf8(word);
-        bool special = false;
-        for (const std::string& s : specials_) special = special || s == utf8Word;
-        if (special) {
-            out.push_back(utf8Word);
+    // str.split() then NFC per word: the same as NFC first, since white space never composes.
+    for (std::size_t i = 0; i < cleaned.cps.size();) {
+        while (i < cleaned.cps.size() && unicode::isPythonSpace(cleaned.cps[i])) ++i;
+        std::size_t j = i;
+        while (j < cleaned.cps.size() && !unicode::isPythonSpace(cleaned.cps[j])) ++j;
+        if (j == i) break;
+        AlignedChars word;
+        word.cps = cleaned.cps.substr(i, j - i);
+        word.from.assign(cleaned.from.begin() + static_cast<std::ptrdiff_t>(i),
+                         cleaned.from.begin() + static_cast<std::ptrdiff_t>(j));
+        i = j;
+        // NFC, lower() (the chunk is lower-cased already) and accent stripping leave ASCII as
+        // it is.
+        const bool ascii =
+            std::all_of(word.cps.begin(), word.cps.end(), [](char32_t c) { return c < 0x80; });
+        if (!ascii) word = transformAligned(word, unicode::nfc);
+        const Word whole = wordOf(word, 0, word.cps.size(), true);
+        if (std::find(specials_.begin(), specials_.end(), whole.text) != specials_.end()) {
+            out.push_back(whole);
             continue;
         }
-        if (options_.lowerCase) word = unicode::toLowerPython(word);
-        if (strip) {
-            std::u32string stripped;
-            for (char32_t cp : unicode::nfd(word)) {
-                if (!unicode::isNonspacingMark(cp)) stripped.push_back(cp);
-            }
-            word.swap(stripped);
-        }
+        if (options_.lowerCase && !ascii) word = transformAligned(word, unicode::toLowerPython);
+        if (strip && !ascii) word = stripAccents(word);
         // _run_split_on_punc
-        std::u32string current;
-        for (char32_t cp : word) {
-            if (isBertPunctuation(cp)) {
-                if (!current.empty()) out.push_back(unicode::encodeUtf8(current));
-                current.clear();
-                out.push_back(unicode::encodeUtf8(std::u32string_view(&cp, 1)));
-            } else {
-                current.push_back(cp);
-            }
+        std::size_t start = 0;
+        for (std::size_t k = 0; k < word.cps.size(); ++k) {
+            if (!isBertPunctuation(word.cps[k])) continue;
+            if (k > start) out.push_back(wordOf(word, start, k, false));
+            out.push_back(wordOf(word, k, k + 1, false));
+            start = k + 1;
         }
-        if (!current.empty()) out.push_back(unicode::encodeUtf8(current));
+        if (start < word.cps.size()) out.push_back(wordOf(word, start, word.cps.size(), false));
     }
 }
 
-std::vector<std::string> BertTokenizer::basicTokenize(std::string_view utf8) const
+std::vector<BertTokenizer::Word> BertTokenizer::words(std::string_view utf8, DropLog* log) const
 {
     // PreTrainedTokenizer.tokenize: cut out special tokens written in the text (earliest
     // position first; none of BERT's is a prefix of another), tokenize the pieces between.
-    std::vector<std::string> out;
+    std::vector<Word> out;
     std::size_t start = 0;
     std::size_t i = 0;
     while (i < utf8.size()) {
@@ -253,12 +276,22 @@ std::vector<std::string> BertTokenizer::basicTokenize(std::string_view utf8) con
             ++i;
             continue;
         }
-        basicTokenizeChunk(utf8.substr(start, i - start), out);
-        out.push_back(*found);
+        basicTokenizeChunk(utf8.substr(start, i - start), start, out, log);
+        out.push_back(
+            {*found,
+             {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + found->size())},
+             true});
         i += found->size();
         start = i;
     }
-    basicTokenizeChunk(utf8.substr(start), out);
+    basicTokenizeChunk(utf8.substr(start), start, out, log);
+    return out;
+}
+
+std::vector<std::string> BertTokenizer::basicTokenize(std::string_view utf8) const
+{
+    std::vector<std::string> out;
+    for (Word& w : words(utf8, nullptr)) out.push_back(std::move(w.text));
     return out;
 }
 
@@ -298,23 +331,43 @@ void BertTokenizer::wordPiece(const std::string& word, std::vector<std::string>&
 std::vector<std::string> BertTokenizer::tokenize(std::string_view utf8) const
 {
     std::vector<std::string> out;
-    for (const std::string& word : basicTokenize(utf8)) {
-        bool special = false;
-        for (const std::string& s : specials_) special = special || s == word;
-        if (special) {
-            out.push_back(word);  // kept whole; encode() maps it to [UNK] if absent
-        } else {
-            wordPiece(word, out);
-        }
+    for (const Word& word : words(utf8, nullptr)) {
+        if (word.special)
+            out.push_back(word.text);  // kept whole; encode() maps it to [UNK] if absent
+        else
+            wordPiece(word.text, out);
     }
     return out;
 }
 
 std::vector<int> BertTokenizer::encode(std::string_view utf8) const
 {
+    std::vector<Dropped> dropped;
+    return encode(utf8, dropped);
+}
+
+std::vector<int> BertTokenizer::encode(std::string_view utf8, std::vector<Dropped>& dropped) const
+{
+    DropLog log;
     std::vector<int> ids{cls_};
-    for (const std::string& p : tokenize(utf8)) ids.push_back(idOf(p));
+    std::vector<std::string> pieces;
+    for (const Word& word : words(utf8, &log)) {
+        pieces.clear();
+        if (word.special)
+            pieces.push_back(word.text);
+        else
+            wordPiece(word.text, pieces);
+        for (const std::string& p : pieces) {
+            const int id = idOf(p);
+            // A word WordPiece could not split, or a special token the vocabulary lacks (not
+            // [UNK] written in the text).
+            if (id == unk_ && !(word.special && word.text == piece(unk_)))
+                log.add(word.span, Dropped::Fate::Unknown);
+            ids.push_back(id);
+        }
+    }
     ids.push_back(sep_);
+    dropped = log.report(utf8);
     return ids;
 }
 

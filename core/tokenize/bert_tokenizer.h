@@ -12,7 +12,8 @@
 //  3. WordPiece: greedy longest match first, continuation pieces prefixed "##"; a word with no
 //     match, or longer than 100 code points, becomes [UNK].
 // encode() adds [CLS] ... [SEP]. Invalid UTF-8 in the text is replaced by U+FFFD, which step 2
-// drops, so encode never fails.
+// drops, so encode never fails. What becomes [UNK] (a word, as a whole) and what step 2 drops
+// (control characters, NUL, U+FFFD) is reported with its place in the text (dropped.h).
 
 #include <filesystem>
 #include <optional>
@@ -21,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/tokenize/dropped.h"
 #include "core/tokenize/loaded.h"
 
 namespace attn::tok {
@@ -44,8 +46,10 @@ public:
     static Loaded<BertOptions> optionsFromConfigJson(std::string_view json,
                                                      const std::string& name);
 
-    // [CLS] + tokens + [SEP].
+    // [CLS] + tokens + [SEP], and what of the text became [UNK] or was dropped.
     [[nodiscard]] std::vector<int> encode(std::string_view utf8) const;
+    [[nodiscard]] std::vector<int> encode(std::string_view utf8,
+                                          std::vector<Dropped>& dropped) const;
     // WordPiece strings without [CLS]/[SEP], e.g. {"the", "animal", "[MASK]", "cross"}.
     [[nodiscard]] std::vector<std::string> tokenize(std::string_view utf8) const;
     // BasicTokenizer's words (before WordPiece), special tokens kept whole.
@@ -65,9 +69,20 @@ public:
     [[nodiscard]] std::optional<int> padId() const { return pad_; }
     [[nodiscard]] std::optional<int> maskId() const { return mask_; }
 
+    // A word of BasicTokenizer with the bytes of the text it came from.
+    struct Word {
+        std::string text;
+        Span span;
+        bool special = false;  // a special token, kept whole
+    };
+
 private:
     BertTokenizer() = default;
-    void basicTokenizeChunk(std::string_view chunk, std::vector<std::string>& out) const;
+    [[nodiscard]] std::vector<Word> words(std::string_view utf8, DropLog* log) const;
+    [[nodiscard]] AlignedChars cleanChunk(std::string_view chunk, std::size_t offset,
+                                          DropLog* log) const;
+    void basicTokenizeChunk(std::string_view chunk, std::size_t offset, std::vector<Word>& out,
+                            DropLog* log) const;
 
     BertOptions options_;
     std::vector<std::string> pieces_;

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tokenize/gpt2_tokenizer.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <limits>
-#include <nlohmann/json.hpp>
 
-#include "core/io/json_read.h"
 #include "core/tokenize/unicode.h"
 
 namespace attn::tok {
 namespace {
-
-using nlohmann::json;
 
 // GPT-2's bytes_to_unicode(): printable bytes stand for themselves, the others are moved to
 // 256, 257, ... in byte order.
@@ -92,13 +89,6 @@ std::size_t matchAt(const std::u32string& t, const std::vector<CharClass>& cls, 
     return 1;
 }
 
-std::optional<attn::Status> parseJson(std::string_view text, const std::string& name, json& out)
-{
-    if (const io::JsonProblem p = io::parseJson(text, out); !p.ok())
-        return tokenizerError(name, "not valid JSON: " + io::describe(p));
-    return std::nullopt;
-}
-
 }  // namespace
 
 char32_t Gpt2Tokenizer::byteToUnicode(std::uint8_t byte)
@@ -106,198 +96,31 @@ char32_t Gpt2Tokenizer::byteToUnicode(std::uint8_t byte)
     return byteToUnicodeTable()[byte];
 }
 
-std::vector<std::string> Gpt2Tokenizer::preTokenize(std::string_view utf8)
+namespace {
+
+// GPT-2's pieces of a text, as [begin, end) code point ranges.
+std::vector<std::pair<std::size_t, std::size_t>> pieceRanges(const std::u32string& text)
 {
-    const std::u32string text = unicode::decodeUtf8(utf8);
     std::vector<CharClass> cls(text.size());
     for (std::size_t k = 0; k < text.size(); ++k) cls[k] = classify(text[k]);
-    std::vector<std::string> pieces;
-    std::size_t i = 0;
-    while (i < text.size()) {
+    std::vector<std::pair<std::size_t, std::size_t>> pieces;
+    for (std::size_t i = 0; i < text.size();) {
         const std::size_t len = matchAt(text, cls, i);
-        pieces.push_back(unicode::encodeUtf8(std::u32string_view(text).substr(i, len)));
+        pieces.emplace_back(i, i + len);
         i += len;
     }
     return pieces;
 }
 
-namespace {
-
-struct Builder {
-    std::vector<std::pair<std::string, long long>> vocab;  // in file order
-    std::vector<std::pair<std::string, std::string>> merges;
-};
-
-std::optional<attn::Status> readVocabObject(const json& obj, const std::string& name,
-                                            const std::string& where, Builder& b)
-{
-    if (!obj.is_object()) {
-        return tokenizerError(name, where + " must be a JSON object mapping tokens to ids");
-    }
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        const json& v = it.value();
-        if (!v.is_number_integer()) {
-            return tokenizerError(
-                name, where + ": the id of token \"" + it.key() + "\" is not an integer");
-        }
-        b.vocab.emplace_back(it.key(), v.get<long long>());
-    }
-    return std::nullopt;
-}
-
-std::optional<attn::Status> splitMergeLine(std::string_view line, const std::string& name,
-                                           const std::string& where, Builder& b)
-{
-    const std::size_t space = line.find(' ');
-    const std::size_t count =
-        space == std::string_view::npos ? 1 : (line.find(' ', space + 1) == line.npos ? 2 : 3);
-    if (count != 2 || space == 0 || space + 1 == line.size()) {
-        return tokenizerError(name, where + ": expected two tokens separated by one space, got \"" +
-                                        std::string(line.substr(0, 80)) + "\"");
-    }
-    b.merges.emplace_back(std::string(line.substr(0, space)), std::string(line.substr(space + 1)));
-    return std::nullopt;
-}
-
 }  // namespace
 
-Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromStrings(std::string_view vocabJson,
-                                                 std::string_view merges,
-                                                 const std::string& vocabName,
-                                                 const std::string& mergesName)
+std::vector<std::string> Gpt2Tokenizer::preTokenize(std::string_view utf8)
 {
-    json obj;
-    if (auto err = parseJson(vocabJson, vocabName, obj)) return *err;
-    Builder b;
-    if (auto err = readVocabObject(obj, vocabName, "the file", b)) return *err;
-    std::size_t lineNo = 0;
-    std::size_t pos = 0;
-    while (pos <= merges.size()) {
-        std::size_t end = merges.find('\n', pos);
-        if (end == std::string_view::npos) end = merges.size();
-        std::string_view line = merges.substr(pos, end - pos);
-        pos = end + 1;
-        ++lineNo;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (line.empty()) continue;
-        if (lineNo == 1 && line.rfind("#version", 0) == 0) continue;
-        if (auto err = splitMergeLine(line, mergesName, "line " + std::to_string(lineNo), b)) {
-            return *err;
-        }
-    }
-    return build(b.vocab, b.merges, vocabName);
-}
-
-Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromTokenizerJsonString(std::string_view text,
-                                                             const std::string& name)
-{
-    json root;
-    if (auto err = parseJson(text, name, root)) return *err;
-    if (!root.is_object() || !root.contains("model") || !root["model"].is_object()) {
-        return tokenizerError(name, "no \"model\" object (not a Hugging Face tokenizer.json?)");
-    }
-    const json& model = root["model"];
-    if (model.contains("type") && model["type"].is_string() && model["type"] != "BPE") {
-        return tokenizerError(name, "model.type is \"" + model["type"].get<std::string>() +
-                                        "\", expected \"BPE\" for GPT-2");
-    }
-    if (!model.contains("vocab")) return tokenizerError(name, "model.vocab is missing");
-    if (!model.contains("merges")) return tokenizerError(name, "model.merges is missing");
-    Builder b;
-    if (auto err = readVocabObject(model["vocab"], name, "model.vocab", b)) return *err;
-    const json& merges = model["merges"];
-    if (!merges.is_array()) return tokenizerError(name, "model.merges must be an array");
-    for (std::size_t k = 0; k < merges.size(); ++k) {
-        const json& m = merges[k];
-        const std::string where = "model.merges[" + std::to_string(k) + "]";
-        if (m.is_string()) {
-            if (auto err = splitMergeLine(m.get<std::string>(), name, where, b)) return *err;
-        } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-            b.merges.emplace_back(m[0].get<std::string>(), m[1].get<std::string>());
-        } else {
-            return tokenizerError(name, where + ": expected \"a b\" or [\"a\", \"b\"]");
-        }
-    }
-    return build(b.vocab, b.merges, name);
-}
-
-Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromFiles(const std::filesystem::path& vocabJson,
-                                               const std::filesystem::path& mergesTxt)
-{
-    std::string vocabText, mergesText;
-    if (auto err = readWholeFile(vocabJson, vocabText)) return *err;
-    if (auto err = readWholeFile(mergesTxt, mergesText)) return *err;
-    return fromStrings(vocabText, mergesText, vocabJson.string(), mergesTxt.string());
-}
-
-Loaded<Gpt2Tokenizer> Gpt2Tokenizer::fromTokenizerJson(const std::filesystem::path& tokenizerJson)
-{
-    std::string text;
-    if (auto err = readWholeFile(tokenizerJson, text)) return *err;
-    return fromTokenizerJsonString(text, tokenizerJson.string());
-}
-
-int Gpt2Tokenizer::intern(const std::string& symbol)
-{
-    auto [it, inserted] = symbols_.try_emplace(symbol, static_cast<int>(symbolText_.size()));
-    if (inserted) {
-        symbolText_.push_back(symbol);
-        const auto v = vocab_.find(symbol);
-        symbolId_.push_back(v == vocab_.end() ? -1 : v->second);
-    }
-    return it->second;
-}
-
-Loaded<Gpt2Tokenizer> Gpt2Tokenizer::build(
-    const std::vector<std::pair<std::string, long long>>& vocab,
-    const std::vector<std::pair<std::string, std::string>>& merges, const std::string& vocabName)
-{
-    if (vocab.empty()) return tokenizerError(vocabName, "the vocabulary is empty");
-    // Ids may have gaps, but not absurd ones: a corrupt id must not allocate gigabytes.
-    const long long maxAllowed = 4LL * static_cast<long long>(vocab.size()) + 1024;
-    Gpt2Tokenizer t;
-    long long maxId = -1;
-    for (const auto& [token, id] : vocab) {
-        if (id < 0 || id > maxAllowed) {
-            return tokenizerError(
-                vocabName, "token \"" + token + "\" has id " + std::to_string(id) +
-                               ", outside 0.." + std::to_string(maxAllowed) +
-                               " for a vocabulary of " + std::to_string(vocab.size()) + " entries");
-        }
-        maxId = std::max(maxId, id);
-    }
-    t.pieces_.assign(static_cast<std::size_t>(maxId + 1), std::string());
-    std::vector<bool> used(t.pieces_.size(), false);
-    for (const auto& [token, id] : vocab) {
-        const auto slot = static_cast<std::size_t>(id);
-        if (used[slot]) {
-            return tokenizerError(vocabName, "id " + std::to_string(id) + " is given to both \"" +
-                                                 t.pieces_[slot] + "\" and \"" + token + "\"");
-        }
-        used[slot] = true;
-        t.pieces_[slot] = token;
-        t.vocab_[token] = static_cast<int>(id);
-    }
-    // A byte-level vocabulary need not hold every byte: a character-level one (what
-    // `attnlab train-model` writes) holds only its text's bytes. As in Hugging Face's
-    // tokenizers without an unknown token, bytes it lacks are left out of the ids.
-    for (int byte = 0; byte < 256; ++byte) {
-        std::string symbol;
-        unicode::appendUtf8(symbol, byteToUnicode(static_cast<std::uint8_t>(byte)));
-        t.byteSymbols_[byte] = t.intern(symbol);
-    }
-    for (std::size_t rank = 0; rank < merges.size(); ++rank) {
-        const auto& [left, right] = merges[rank];
-        const int l = t.intern(left);
-        const int r = t.intern(right);
-        const int result = t.intern(left + right);
-        const std::uint64_t key =
-            (static_cast<std::uint64_t>(l) << 32) | static_cast<std::uint32_t>(r);
-        // The first occurrence of a pair keeps its rank (as a Python dict built in order
-        // would not: but duplicate merges do not occur in real files).
-        t.merges_.try_emplace(key, Merge{static_cast<int>(rank), result});
-    }
-    return t;
+    const std::u32string text = unicode::decodeUtf8(utf8);
+    std::vector<std::string> pieces;
+    for (const auto& [begin, end] : pieceRanges(text))
+        pieces.push_back(unicode::encodeUtf8(std::u32string_view(text).substr(begin, end - begin)));
+    return pieces;
 }
 
 void Gpt2Tokenizer::bpe(const std::string& pieceBytes, std::vector<int>& ids) const
@@ -339,29 +162,41 @@ void Gpt2Tokenizer::bpe(const std::string& pieceBytes, std::vector<int>& ids) co
         }
         word.swap(next);
     }
-    for (int symbol : word) {
-        const int id = symbolId_[static_cast<std::size_t>(symbol)];
-        if (id >= 0) {
-            ids.push_back(id);
-            continue;
-        }
-        // A merge produced a string the vocabulary lacks (a malformed pair of files), or a
-        // byte is not in it: fall back to the single bytes the vocabulary has.
-        const std::u32string cps =
-            unicode::decodeUtf8(symbolText_[static_cast<std::size_t>(symbol)]);
-        for (char32_t cp : cps) {
-            const int byte = unicodeToByte(cp);
-            if (byte < 0) continue;
-            const int byteId = symbolId_[static_cast<std::size_t>(byteSymbols_[byte])];
-            if (byteId >= 0) ids.push_back(byteId);
-        }
-    }
+    // Every merge's halves and result are tokens (gpt2_load.cpp checks), and encode() gave no
+    // byte the vocabulary lacks: every symbol has an id.
+    for (int symbol : word) ids.push_back(symbolId_[static_cast<std::size_t>(symbol)]);
 }
 
 std::vector<int> Gpt2Tokenizer::encode(std::string_view utf8) const
 {
+    std::vector<Dropped> dropped;
+    return encode(utf8, dropped);
+}
+
+std::vector<int> Gpt2Tokenizer::encode(std::string_view utf8, std::vector<Dropped>& dropped) const
+{
+    const AlignedChars text = alignInputChars(utf8);
+    const auto hasId = [this](unsigned char byte) {
+        return symbolId_[static_cast<std::size_t>(byteSymbols_[byte])] >= 0;
+    };
     std::vector<int> ids;
-    for (const std::string& piece : preTokenize(utf8)) bpe(piece, ids);
+    DropLog log;
+    std::string bytes;
+    for (const auto& [begin, end] : pieceRanges(text.cps)) {
+        // A character whose bytes the vocabulary does not all hold is left out whole, before
+        // the merges, so that its neighbours merge as if it had never been there.
+        bytes.clear();
+        for (std::size_t k = begin; k < end; ++k) {
+            std::string ch;
+            unicode::appendUtf8(ch, text.cps[k]);
+            if (std::all_of(ch.begin(), ch.end(), [&](char c) { return hasId(c); }))
+                bytes += ch;
+            else
+                log.add(text.from[k], Dropped::Fate::Omitted);
+        }
+        if (!bytes.empty()) bpe(bytes, ids);
+    }
+    dropped = log.report(utf8);
     return ids;
 }
 

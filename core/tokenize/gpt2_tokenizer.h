@@ -7,7 +7,10 @@
 // (implemented by hand; \s is Unicode White_Space as in Python's `regex` module), each piece's
 // bytes are mapped to printable characters by bytes_to_unicode(), and merged by BPE rank.
 // Text that is not valid UTF-8 is first repaired: each maximal ill-formed byte sequence becomes
-// U+FFFD (as Python's bytes.decode(errors="replace") does), so encode never fails.
+// U+FFFD (as Python's bytes.decode(errors="replace") does), so encode never fails. GPT-2's
+// vocabularies have no unknown token: a character whose bytes the vocabulary does not all hold
+// (a character-level vocabulary holds only its text's) is left out whole and reported
+// (dropped.h), never some of its bytes as tokens and the rest lost.
 //
 // Display: a token's bytes may be part of a UTF-8 sequence (one Chinese character can span two
 // tokens). tokenText() replaces each broken sequence by U+FFFD; tokenLabel() is for drawing a
@@ -24,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/tokenize/dropped.h"
 #include "core/tokenize/loaded.h"
 
 namespace attn::tok {
@@ -42,8 +46,10 @@ public:
     static Loaded<Gpt2Tokenizer> fromTokenizerJsonString(
         std::string_view json, const std::string& name = "tokenizer.json");
 
-    // Token ids of a UTF-8 text (any bytes accepted, see above).
+    // Token ids of a UTF-8 text (any bytes accepted, see above), and the characters left out.
     [[nodiscard]] std::vector<int> encode(std::string_view utf8) const;
+    [[nodiscard]] std::vector<int> encode(std::string_view utf8,
+                                          std::vector<Dropped>& dropped) const;
     // The concatenated bytes of the tokens (ids out of range are skipped).
     [[nodiscard]] std::string decode(const std::vector<int>& ids) const;
 

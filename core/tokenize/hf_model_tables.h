@@ -18,6 +18,13 @@ namespace attn::tok::hf {
 // largest vocabularies in use (Gemma's) have about 262,000 entries.
 inline constexpr long long kMaxTokenId = 1 << 24;
 
+// The key of a merge's pair of symbols in HfTokenizer's table of merges.
+inline std::uint64_t pairKey(int left, int right)
+{
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) |
+           static_cast<std::uint32_t>(right);
+}
+
 // "path[i + 1]": lists are counted from 1 in messages.
 std::string listPath(const std::string& path, std::size_t i);
 

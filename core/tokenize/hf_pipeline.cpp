@@ -2,105 +2,21 @@
 #include "core/tokenize/hf_pipeline.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <array>
 
 #include "core/tokenize/gpt2_tokenizer.h"
 #include "core/tokenize/unicode.h"
 
 namespace attn::tok::hf {
 
-using nlohmann::json;
-
 namespace {
-
-// The pattern of GPT-2's encoder.py, as Hugging Face's ByteLevel pre-tokenizer writes it.
-constexpr std::string_view kGpt2Pattern =
-    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
-
-std::string inQuotes(std::string_view s)
-{
-    // Built by appending: GCC 12 at -O3 warns (stringop-overflow, wrongly) on "\"" + s + "\"".
-    std::string out(1, '"');
-    out.append(s);
-    out.push_back('"');
-    return out;
-}
-
-// Reads an optional boolean member; false (with `error` set) when present but not a boolean.
-bool readBool(const json& j, const char* key, const std::string& path, bool& out,
-              std::string& error)
-{
-    const auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return true;
-    if (!it->is_boolean()) {
-        error = path + "." + key + ": must be true or false";
-        return false;
-    }
-    out = it->get<bool>();
-    return true;
-}
-
-bool readString(const json& j, const char* key, const std::string& path, std::string& out,
-                std::string& error)
-{
-    const auto it = j.find(key);
-    if (it == j.end() || !it->is_string()) {
-        error = path + "." + key + ": missing or not a string";
-        return false;
-    }
-    out = it->get<std::string>();
-    return true;
-}
-
-// The type of a stage object, or empty with `error` set.
-std::string typeOf(const json& j, const std::string& path, std::string& error)
-{
-    if (!j.is_object()) {
-        error = path + ": must be an object or null";
-        return {};
-    }
-    std::string type;
-    if (!readString(j, "type", path, type, error)) return {};
-    return type;
-}
-
-// Reads the list member `key` of a Sequence with `read` for each element.
-template <class T, class Read>
-bool readChildren(const json& j, const char* key, const std::string& path, Read read,
-                  std::vector<T>& out, std::string& error)
-{
-    const auto it = j.find(key);
-    if (it == j.end() || !it->is_array()) {
-        error = path + "." + key + ": missing or not a list";
-        return false;
-    }
-    for (std::size_t i = 0; i < it->size(); ++i) {
-        auto child = read((*it)[i], path + "." + key + "[" + std::to_string(i + 1) + "]", error);
-        if (!child) return false;
-        out.push_back(std::move(*child));
-    }
-    return true;
-}
-
-std::string replaceAll(const std::string& text, const Pattern& pattern, const std::string& content)
-{
-    std::string out;
-    std::size_t at = 0;
-    for (const auto& [from, to] : pattern.findAll(text)) {
-        out.append(text, at, from - at);
-        out += content;
-        at = to;
-    }
-    out.append(text, at, std::string::npos);
-    return out;
-}
 
 using Range = std::pair<std::size_t, std::size_t>;
 
 // Hugging Face's NormalizedString::split: the text cut into matches and the parts between them,
 // then joined or dropped by the behaviour. Empty pieces are dropped.
-std::vector<std::string> splitBy(const std::string& text, const Pattern& pattern,
-                                 PreTokenizer::Behavior behavior, bool invert)
+std::vector<Range> splitBy(std::string_view text, const Pattern& pattern,
+                           PreTokenizer::Behavior behavior, bool invert)
 {
     std::vector<std::pair<Range, bool>> parts;
     std::size_t prev = 0;
@@ -151,10 +67,21 @@ std::vector<std::string> splitBy(const std::string& text, const Pattern& pattern
         }
         break;
     }
-    std::vector<std::string> out;
-    for (const auto& [from, to] : kept)
-        if (to > from) out.push_back(text.substr(from, to - from));
-    return out;
+    std::erase_if(kept, [](const Range& r) { return r.second <= r.first; });
+    return kept;
+}
+
+// GPT-2's byte-to-character map as UTF-8, one string per byte.
+const std::array<std::string, 256>& byteLevelChars()
+{
+    static const std::array<std::string, 256> table = [] {
+        std::array<std::string, 256> t;
+        for (int b = 0; b < 256; ++b)
+            unicode::appendUtf8(t[static_cast<std::size_t>(b)],
+                                Gpt2Tokenizer::byteToUnicode(static_cast<std::uint8_t>(b)));
+        return t;
+    }();
+    return table;
 }
 
 }  // namespace
@@ -189,370 +116,189 @@ int byteLevelDecodeChar(char32_t cp)
     return cp < inverse.size() ? inverse[cp] : -1;
 }
 
+std::string replaceAll(const std::string& text, const Pattern& pattern, const std::string& content)
+{
+    std::string out;
+    std::size_t at = 0;
+    for (const auto& [from, to] : pattern.findAll(text)) {
+        out.append(text, at, from - at);
+        out += content;
+        at = to;
+    }
+    out.append(text, at, std::string::npos);
+    return out;
+}
+
 // ---- normalizers ----------------------------------------------------------------------------
-
-std::string Normalizer::apply(std::string s) const
-{
-    switch (kind) {
-    case Kind::Nfc: return unicode::encodeUtf8(unicode::nfc(unicode::decodeUtf8(s)));
-    case Kind::Nfd: return unicode::encodeUtf8(unicode::nfd(unicode::decodeUtf8(s)));
-    case Kind::Prepend: return s.empty() ? s : text + s;
-    case Kind::Replace: return replaceAll(s, pattern, text);
-    case Kind::Sequence:
-        for (const auto& child : children) s = child.apply(std::move(s));
-        return s;
-    }
-    return s;
-}
-
-std::optional<Pattern> readPattern(const json& j, const std::string& path, std::string& error)
-{
-    Pattern p;
-    if (j.is_object() && j.size() == 1 && j.contains("String") && j["String"].is_string()) {
-        p.literal = j["String"].get<std::string>();
-        return p;
-    }
-    if (j.is_object() && j.size() == 1 && j.contains("Regex") && j["Regex"].is_string()) {
-        std::string why;
-        p.regex = HfRegex::compile(j["Regex"].get<std::string>(), why);
-        if (!p.regex) {
-            error = path + ".Regex: not a valid regular expression: " + why;
-            return std::nullopt;
-        }
-        return p;
-    }
-    error = path + R"(: must be {"String": "..."} or {"Regex": "..."})";
-    return std::nullopt;
-}
-
-std::optional<Normalizer> readNormalizer(const json& j, const std::string& path, std::string& error)
-{
-    const std::string type = typeOf(j, path, error);
-    if (type.empty()) return std::nullopt;
-    Normalizer n;
-    if (type == "NFC") {
-        n.kind = Normalizer::Kind::Nfc;
-    } else if (type == "NFD") {
-        n.kind = Normalizer::Kind::Nfd;
-    } else if (type == "Prepend") {
-        n.kind = Normalizer::Kind::Prepend;
-        if (!readString(j, "prepend", path, n.text, error)) return std::nullopt;
-    } else if (type == "Replace") {
-        n.kind = Normalizer::Kind::Replace;
-        if (!readString(j, "content", path, n.text, error)) return std::nullopt;
-        auto p =
-            readPattern(j.contains("pattern") ? j["pattern"] : json(), path + ".pattern", error);
-        if (!p) return std::nullopt;
-        n.pattern = std::move(*p);
-    } else if (type == "Sequence") {
-        if (!readChildren(j, "normalizers", path, readNormalizer, n.children, error))
-            return std::nullopt;
-    } else {
-        error = path + ".type: the normalizer " + inQuotes(type) + " is not supported";
-        return std::nullopt;
-    }
-    return n;
-}
-
-// ---- pre-tokenizers -------------------------------------------------------------------------
-
-void PreTokenizer::applyInPlace(std::vector<std::string>& pieces, bool first) const
-{
-    if (kind == Kind::Sequence) {
-        for (const auto& child : children) child.applyInPlace(pieces, first);
-        return;
-    }
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-        for (auto& piece : apply(pieces[i], first && i == 0)) out.push_back(std::move(piece));
-    }
-    pieces = std::move(out);
-}
-
-std::vector<std::string> PreTokenizer::apply(const std::string& text, bool first) const
-{
-    switch (kind) {
-    case Kind::Split: return splitBy(text, pattern, behavior, invert);
-    case Kind::ByteLevel: {
-        std::string s = text;
-        if (addPrefixSpace && !s.starts_with(' ')) s.insert(0, 1, ' ');
-        std::vector<std::string> pieces =
-            useRegex ? splitBy(s, pattern, Behavior::Isolated, false) : std::vector<std::string>{s};
-        for (auto& p : pieces) p = byteLevelEncode(p);
-        return pieces;
-    }
-    case Kind::Metaspace: {
-        Pattern space;
-        space.literal = " ";
-        std::string s = replaceAll(text, space, replacement);
-        const bool prependHere = prepend == Prepend::Always || (prepend == Prepend::First && first);
-        if (prependHere && !s.starts_with(replacement)) s.insert(0, replacement);
-        if (!split) return {s};
-        Pattern marker;
-        marker.literal = replacement;
-        return splitBy(s, marker, Behavior::MergedWithNext, false);
-    }
-    case Kind::Sequence: {
-        std::vector<std::string> pieces{text};
-        applyInPlace(pieces, first);
-        return pieces;
-    }
-    }
-    return {text};
-}
-
-std::optional<PreTokenizer> readPreTokenizer(const json& j, const std::string& path,
-                                             std::string& error)
-{
-    const std::string type = typeOf(j, path, error);
-    if (type.empty()) return std::nullopt;
-    PreTokenizer p;
-    if (type == "Split") {
-        p.kind = PreTokenizer::Kind::Split;
-        auto pattern =
-            readPattern(j.contains("pattern") ? j["pattern"] : json(), path + ".pattern", error);
-        if (!pattern) return std::nullopt;
-        p.pattern = std::move(*pattern);
-        std::string behavior;
-        if (!readString(j, "behavior", path, behavior, error)) return std::nullopt;
-        using B = PreTokenizer::Behavior;
-        if (behavior == "Removed")
-            p.behavior = B::Removed;
-        else if (behavior == "Isolated")
-            p.behavior = B::Isolated;
-        else if (behavior == "MergedWithPrevious")
-            p.behavior = B::MergedWithPrevious;
-        else if (behavior == "MergedWithNext")
-            p.behavior = B::MergedWithNext;
-        else if (behavior == "Contiguous")
-            p.behavior = B::Contiguous;
-        else {
-            error = path + ".behavior: unknown behaviour " + inQuotes(behavior);
-            return std::nullopt;
-        }
-        if (!readBool(j, "invert", path, p.invert, error)) return std::nullopt;
-    } else if (type == "ByteLevel") {
-        p.kind = PreTokenizer::Kind::ByteLevel;
-        p.addPrefixSpace = true;  // the defaults of Hugging Face's ByteLevel
-        p.useRegex = true;
-        if (!readBool(j, "add_prefix_space", path, p.addPrefixSpace, error) ||
-            !readBool(j, "use_regex", path, p.useRegex, error))
-            return std::nullopt;
-        std::string why;
-        p.pattern.regex = HfRegex::compile(kGpt2Pattern, why);
-        if (!p.pattern.regex) {
-            error = path + ": GPT-2's pattern does not compile: " + why;
-            return std::nullopt;
-        }
-    } else if (type == "Metaspace") {
-        p.kind = PreTokenizer::Kind::Metaspace;
-        if (!readString(j, "replacement", path, p.replacement, error)) return std::nullopt;
-        if (unicode::decodeUtf8(p.replacement).size() != 1) {
-            error = path + ".replacement: must be one character";
-            return std::nullopt;
-        }
-        if (!readBool(j, "split", path, p.split, error)) return std::nullopt;
-        bool addPrefixSpace = true;
-        if (!readBool(j, "add_prefix_space", path, addPrefixSpace, error)) return std::nullopt;
-        p.prepend = addPrefixSpace ? PreTokenizer::Prepend::Always : PreTokenizer::Prepend::Never;
-        if (const auto it = j.find("prepend_scheme"); it != j.end() && !it->is_null()) {
-            const std::string scheme = it->is_string() ? it->get<std::string>() : "";
-            if (scheme == "always")
-                p.prepend = PreTokenizer::Prepend::Always;
-            else if (scheme == "first")
-                p.prepend = PreTokenizer::Prepend::First;
-            else if (scheme == "never")
-                p.prepend = PreTokenizer::Prepend::Never;
-            else {
-                error = path + R"(.prepend_scheme: must be "always", "first" or "never")";
-                return std::nullopt;
-            }
-        }
-    } else if (type == "Sequence") {
-        if (!readChildren(j, "pretokenizers", path, readPreTokenizer, p.children, error))
-            return std::nullopt;
-    } else {
-        error = path + ".type: the pre-tokenizer " + inQuotes(type) + " is not supported";
-        return std::nullopt;
-    }
-    return p;
-}
-
-// ---- decoders -------------------------------------------------------------------------------
 
 namespace {
 
-// "<0x0A>" -> 0x0A; -1 for anything else.
-int byteFallbackValue(std::string_view token)
+std::optional<AlignedText> normalizeForm(const AlignedText& in, const Normalizer& n,
+                                         std::u32string (*form)(std::u32string_view),
+                                         StageBudget& budget)
 {
-    if (token.size() != 6 || !token.starts_with("<0x") || token[5] != '>') return -1;
-    int value = 0;
-    for (std::size_t i = 3; i < 5; ++i) {
-        const char c = token[i];
-        int d = -1;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (c >= 'A' && c <= 'F')
-            d = c - 'A' + 10;
-        if (d < 0) return -1;
-        value = value * 16 + d;
+    TextBuilder out(budget);
+    const std::u32string cps = unicode::decodeUtf8(in.text);
+    if (form(cps) == cps) {
+        out.appendCopy(in, 0, in.size());  // already in this form, as most text is
+    } else {
+        const AlignedText made = toText(transformAligned(toChars(in), form));
+        out.appendCopy(made, 0, made.size());
     }
-    return value;
+    return out.finish(budget, n.stage);
 }
 
-// Bytes as text, each ill-formed byte a U+FFFD (as Rust's String::from_utf8_lossy).
-std::string lossy(std::string_view bytes)
+// Each match of the pattern becomes the content, standing for what it replaced (an empty
+// match's content for nothing of the text).
+std::optional<AlignedText> replace(const AlignedText& in, const Normalizer& n, StageBudget& budget)
 {
-    return replaceBrokenUtf8(bytes);
-}
-
-std::string byteLevelBytes(std::string_view token)
-{
-    std::string out;
-    for (const char32_t cp : unicode::decodeUtf8(token)) {
-        const int b = byteLevelDecodeChar(cp);
-        if (b >= 0)
-            out.push_back(static_cast<char>(b));
-        else
-            unicode::appendUtf8(out, cp);  // not a byte character: kept as it is
+    TextBuilder out(budget);
+    std::size_t at = 0;
+    for (const auto& [from, to] : n.pattern.findAll(in.text)) {
+        out.appendCopy(in, at, from);
+        out.append(n.text, spanOf(in, from, to));
+        at = to;
     }
-    return out;
+    out.appendCopy(in, at, in.size());
+    return out.finish(budget, n.stage);
 }
 
 }  // namespace
 
-std::vector<std::string> Decoder::decode(std::vector<std::string> tokens) const
+std::optional<AlignedText> Normalizer::apply(const AlignedText& in, StageBudget& budget) const
 {
     switch (kind) {
-    case Kind::ByteLevel: {
-        std::string bytes;
-        for (const auto& t : tokens) bytes += byteLevelBytes(t);
-        return {lossy(bytes)};
+    case Kind::Nfc: return normalizeForm(in, *this, unicode::nfc, budget);
+    case Kind::Nfd: return normalizeForm(in, *this, unicode::nfd, budget);
+    case Kind::Prepend: {
+        if (in.empty()) return in;
+        TextBuilder out(budget);
+        out.append(text, spanOf(in, 0, 0));
+        out.appendCopy(in, 0, in.size());
+        return out.finish(budget, stage);
     }
-    case Kind::Replace:
-        for (auto& t : tokens) t = replaceAll(t, pattern, text);
-        return tokens;
-    case Kind::ByteFallback: {
-        // A run of byte tokens becomes its text; if the run is not valid UTF-8, every byte of
-        // it becomes one U+FFFD (as Hugging Face's ByteFallback does).
-        std::vector<std::string> out;
-        std::string run;
-        std::size_t runTokens = 0;
-        const auto flush = [&] {
-            if (runTokens == 0) return;
-            bool invalid = false;
-            unicode::decodeUtf8(run, &invalid);
-            if (!invalid)
-                out.push_back(run);
-            else
-                for (std::size_t i = 0; i < runTokens; ++i) out.push_back("\uFFFD");
-            run.clear();
-            runTokens = 0;
-        };
-        for (auto& t : tokens) {
-            if (const int b = byteFallbackValue(t); b >= 0) {
-                run.push_back(static_cast<char>(b));
-                ++runTokens;
-            } else {
-                flush();
-                out.push_back(std::move(t));
-            }
+    case Kind::Replace: return replace(in, *this, budget);
+    case Kind::Sequence: {
+        std::optional<AlignedText> s = in;
+        for (const auto& child : children) {
+            s = child.apply(*s, budget);
+            if (!s) return std::nullopt;
         }
-        flush();
-        return out;
+        return s;
     }
-    case Kind::Fuse: {
-        std::string all;
-        for (const auto& t : tokens) all += t;
-        return {all};
     }
-    case Kind::Strip:
-        for (auto& t : tokens) {
-            for (int i = 0; i < start && t.starts_with(text); ++i) t.erase(0, text.size());
-            for (int i = 0; i < stop && t.ends_with(text); ++i) t.resize(t.size() - text.size());
-        }
-        return tokens;
-    case Kind::Metaspace:
-        for (std::size_t i = 0; i < tokens.size(); ++i) {
-            std::string& t = tokens[i];
-            if (i == 0 && prependFirst && t.starts_with(text)) t.erase(0, text.size());
-            Pattern marker;
-            marker.literal = text;
-            t = replaceAll(t, marker, " ");
-        }
-        return tokens;
-    case Kind::Sequence:
-        for (const auto& child : children) tokens = child.decode(std::move(tokens));
-        return tokens;
-    }
-    return tokens;
+    return in;
 }
 
-std::string Decoder::tokenBytes(std::string token) const
+// ---- pre-tokenizers -------------------------------------------------------------------------
+
+namespace {
+
+// ByteLevel on bytes [begin, end) of `all`: a space before them if asked for, GPT-2's split,
+// each byte as its character (standing for the character the byte is part of).
+void byteLevel(const PreTokenizer& p, const AlignedText& all, std::size_t begin, std::size_t end,
+               TextBuilder& out)
 {
-    switch (kind) {
-    case Kind::ByteLevel: return byteLevelBytes(token);
-    case Kind::Replace: return replaceAll(token, pattern, text);
-    case Kind::ByteFallback:
-        if (const int b = byteFallbackValue(token); b >= 0) return std::string(1, char(b));
-        return token;
-    case Kind::Metaspace: {
-        Pattern marker;
-        marker.literal = text;
-        return replaceAll(token, marker, " ");
+    const std::string_view piece = std::string_view(all.text).substr(begin, end - begin);
+    const bool prefix = p.addPrefixSpace && !piece.starts_with(' ');
+    std::string spaced;
+    if (prefix) {
+        spaced.reserve(piece.size() + 1);
+        spaced.push_back(' ');
+        spaced.append(piece);
     }
-    case Kind::Fuse:
-    case Kind::Strip: return token;
-    case Kind::Sequence:
-        for (const auto& child : children) token = child.tokenBytes(std::move(token));
-        return token;
+    const std::string_view s = prefix ? std::string_view(spaced) : piece;
+    const Span inserted = spanOf(all, begin, begin);
+    const std::vector<Range> parts =
+        p.useRegex ? splitBy(s, p.pattern, PreTokenizer::Behavior::Isolated, false)
+                   : std::vector<Range>{{0, s.size()}};
+    const auto& chars = byteLevelChars();
+    for (const auto& [from, to] : parts) {
+        for (std::size_t k = from; k < to; ++k) {
+            const Span span =
+                prefix ? (k == 0 ? inserted : all.from[begin + k - 1]) : all.from[begin + k];
+            out.append(chars[static_cast<unsigned char>(s[k])], span);
+        }
+        out.cut();
     }
-    return token;
 }
 
-std::optional<Decoder> readDecoder(const json& j, const std::string& path, std::string& error)
+// Metaspace on one piece: each space as the replacement, the replacement before it if asked
+// for, then cut before each replacement.
+void metaspace(const PreTokenizer& p, const AlignedText& piece, bool first, TextBuilder& out)
 {
-    const std::string type = typeOf(j, path, error);
-    if (type.empty()) return std::nullopt;
-    Decoder d;
-    if (type == "ByteLevel") {
-        d.kind = Decoder::Kind::ByteLevel;
-    } else if (type == "Replace") {
-        d.kind = Decoder::Kind::Replace;
-        if (!readString(j, "content", path, d.text, error)) return std::nullopt;
-        auto p =
-            readPattern(j.contains("pattern") ? j["pattern"] : json(), path + ".pattern", error);
-        if (!p) return std::nullopt;
-        d.pattern = std::move(*p);
-    } else if (type == "ByteFallback") {
-        d.kind = Decoder::Kind::ByteFallback;
-    } else if (type == "Fuse") {
-        d.kind = Decoder::Kind::Fuse;
-    } else if (type == "Strip") {
-        d.kind = Decoder::Kind::Strip;
-        if (!readString(j, "content", path, d.text, error)) return std::nullopt;
-        for (auto [key, out] : {std::pair{"start", &d.start}, std::pair{"stop", &d.stop}}) {
-            const auto it = j.find(key);
-            if (it == j.end() || !it->is_number_unsigned() || it->get<unsigned>() > 1024u) {
-                error = path + "." + key + ": must be a count from 0 to 1024";
-                return std::nullopt;
-            }
-            *out = static_cast<int>(it->get<unsigned>());
-        }
-    } else if (type == "Metaspace") {
-        d.kind = Decoder::Kind::Metaspace;
-        if (!readString(j, "replacement", path, d.text, error)) return std::nullopt;
-        if (const auto it = j.find("prepend_scheme"); it != j.end() && it->is_string())
-            d.prependFirst = it->get<std::string>() != "never";
-        else if (!readBool(j, "add_prefix_space", path, d.prependFirst, error))
-            return std::nullopt;
-    } else if (type == "Sequence") {
-        if (!readChildren(j, "decoders", path, readDecoder, d.children, error)) return std::nullopt;
-    } else {
-        error = path + ".type: the decoder " + inQuotes(type) + " is not supported";
-        return std::nullopt;
+    AlignedText s;
+    const bool prependHere = p.prepend == PreTokenizer::Prepend::Always ||
+                             (p.prepend == PreTokenizer::Prepend::First && first);
+    if (prependHere && !piece.text.starts_with(' ') && !piece.text.starts_with(p.replacement)) {
+        s.text = p.replacement;
+        s.from.assign(s.text.size(), spanOf(piece, 0, 0));
     }
-    return d;
+    for (std::size_t k = 0; k < piece.size(); ++k) {
+        const bool space = piece.text[k] == ' ';
+        s.text += space ? std::string_view(p.replacement) : std::string_view(&piece.text[k], 1);
+        s.from.insert(s.from.end(), space ? p.replacement.size() : 1, piece.from[k]);
+    }
+    Pattern marker;
+    marker.literal = p.replacement;
+    const std::vector<Range> parts =
+        p.split ? splitBy(s.text, marker, PreTokenizer::Behavior::MergedWithNext, false)
+                : std::vector<Range>{{0, s.size()}};
+    for (const auto& [from, to] : parts) {
+        out.appendCopy(s, from, to);
+        out.cut();
+    }
+}
+
+}  // namespace
+
+std::optional<Pieces> PreTokenizer::apply(const Pieces& in, bool first, StageBudget& budget) const
+{
+    if (kind == Kind::Sequence) {
+        std::optional<Pieces> pieces = in;
+        for (const auto& child : children) {
+            pieces = child.apply(*pieces, first, budget);
+            if (!pieces) return std::nullopt;
+        }
+        return pieces;
+    }
+    TextBuilder out(budget);
+    for (std::size_t i = 0; i < in.count(); ++i) {
+        const auto [begin, end] = in.range(i);
+        switch (kind) {
+        case Kind::Split:
+            for (const auto& [from, to] :
+                 splitBy(std::string_view(in.all.text).substr(begin, end - begin), pattern,
+                         behavior, invert)) {
+                out.appendCopy(in.all, begin + from, begin + to);
+                out.cut();
+            }
+            break;
+        case Kind::ByteLevel: byteLevel(*this, in.all, begin, end, out); break;
+        case Kind::Metaspace:
+            metaspace(*this, in.all.slice(begin, end), first && i == 0, out);
+            break;
+        case Kind::Sequence: break;
+        }
+    }
+    std::optional<AlignedText> all = out.finish(budget, stage);
+    if (!all) return std::nullopt;
+    return Pieces{std::move(*all), out.takeCuts()};
+}
+
+std::vector<std::string> PreTokenizer::apply(const std::string& text, bool first) const
+{
+    Pieces in{alignInput(text), {}};
+    if (!text.empty()) in.ends.push_back(in.all.size());
+    StageBudget budget(text.size());
+    std::vector<std::string> out;
+    if (const auto pieces = apply(in, first, budget)) {
+        for (std::size_t i = 0; i < pieces->count(); ++i) {
+            const auto [begin, end] = pieces->range(i);
+            out.push_back(pieces->all.text.substr(begin, end - begin));
+        }
+    }
+    return out;
 }
 
 }  // namespace attn::tok::hf

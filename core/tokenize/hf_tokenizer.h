@@ -16,6 +16,11 @@
 //      leftmost of equal ranks first; with ignore_merges a piece found whole in the vocabulary
 //      is one token;
 //   4. the post-processor adds its special tokens (TemplateProcessing's "<s>") when asked to.
+// What the vocabulary cannot represent is reported (dropped.h): a character that becomes the
+// unknown token, or, without one, is left out; a character whose bytes the vocabulary holds
+// only in part (a byte-level vocabulary without some bytes) is left out whole. Every stage's
+// output is held to the text's StageBudget (aligned_text.h): a text a stage would grow beyond
+// it is refused, never encoded in part.
 //
 // tokenizer_config.json is read only for what tokenizer.json leaves out of the encoding:
 // for a Llama tokenizer class, add_bos_token / add_eos_token decide the special tokens of
@@ -29,7 +34,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/tokenize/dropped.h"
 #include "core/tokenize/hf_pipeline.h"
+#include "core/tokenize/hf_post_processor.h"
 #include "core/tokenize/loaded.h"
 #include "core/tokenize/piece_index.h"
 
@@ -58,6 +65,12 @@ public:
 
     // Token ids of a UTF-8 text; ill-formed UTF-8 is first repaired (each maximal ill-formed
     // sequence becomes U+FFFD). With addSpecialTokens the post-processor's tokens are added.
+    // `dropped` says what of the text no token stands for in full. A stage that would grow the
+    // text beyond its bound refuses it (StatusCode::TokenizerGrowth): `ids` and `dropped` are
+    // then empty.
+    Status encode(std::string_view utf8, bool addSpecialTokens, std::vector<int>& ids,
+                  std::vector<Dropped>& dropped) const;
+    // The same without the report: empty when refused.
     [[nodiscard]] std::vector<int> encode(std::string_view utf8,
                                           bool addSpecialTokens = false) const;
     // The text for display, through the file's decoder (ids out of range are skipped).
@@ -76,7 +89,8 @@ public:
 private:
     HfTokenizer() = default;
     struct Split {
-        std::string text;
+        std::size_t begin = 0;  // bytes [begin, end) of the text split
+        std::size_t end = 0;
         int addedId = -1;  // an added token, or -1 for text still to tokenize
     };
     // The added tokens searched for in the raw text (normalized = false) or in the normalized
@@ -85,11 +99,28 @@ private:
         std::vector<std::pair<std::string, int>> tokens;
         bool startsWith[256] = {};
     };
-    void buildCandidates();
+    // Loading (hf_tokenizer.cpp); each returns the error's "<path>: what".
+    std::optional<std::string> readModelOptions(const nlohmann::json& model);
+    std::optional<std::string> readAddedTokens(const nlohmann::json& root, long long& maxId);
+    std::optional<std::string> placeTokens(long long maxId);
+    std::optional<std::string> readPipeline(const nlohmann::json& root);
+    std::optional<std::string> buildCandidates();
+    // Encoding (hf_encode.cpp).
     void splitOnAdded(std::string_view text, const Candidates& candidates,
                       std::vector<Split>& out) const;
-    void bpe(const std::string& piece, std::vector<int>& ids) const;
+    bool encodeSection(const AlignedText& section, bool& first, std::vector<int>& ids, DropLog& log,
+                       StageBudget& budget) const;
+    void bpe(const AlignedText& all, std::size_t begin, std::size_t end, std::vector<int>& ids,
+             DropLog& log) const;
+    // A piece's first symbols: one per character (or its fallback bytes, or the unknown
+    // token); a character the vocabulary cannot stand for, in part or in whole, is logged.
+    [[nodiscard]] std::vector<int> symbolsOf(const AlignedText& all, std::size_t begin,
+                                             std::size_t end, DropLog& log) const;
+    // BPE's merges on `symbols`, lowest rank first, the leftmost of equal ranks first.
+    void merge(std::vector<int>& symbols) const;
+    Status growthRefusal(const StageBudget& budget) const;
 
+    std::string name_;  // the file, for messages
     // The model.
     PieceIndex vocab_;
     std::vector<std::string> pieces_;  // id -> string (added tokens included)
@@ -112,8 +143,7 @@ private:
     std::optional<hf::Normalizer> normalizer_;
     std::optional<hf::PreTokenizer> preTokenizer_;
     std::optional<hf::Decoder> decoder_;
-    std::vector<int> prefixIds_;  // what the post-processor puts before and after the text
-    std::vector<int> suffixIds_;
+    hf::SpecialIds specialIds_;  // what the post-processor puts before and after the text
 };
 
 }  // namespace attn::tok

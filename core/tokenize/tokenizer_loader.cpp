@@ -2,6 +2,7 @@
 #include "core/tokenize/tokenizer_loader.h"
 
 #include <algorithm>
+#include <optional>
 #include <system_error>
 
 #include "core/tokenize/unicode.h"
@@ -96,6 +97,26 @@ std::vector<Token> Tokenizer::encodeTokens(std::string_view utf8) const
     return tokens;
 }
 
+Encoded Tokenizer::encodeReported(std::string_view utf8) const
+{
+    Encoded out;
+    std::vector<int> ids;
+    if (const HfTokenizer* h = hf())
+        out.status = h->encode(utf8, true, ids, out.dropped);
+    else if (const Gpt2Tokenizer* g = gpt2())
+        ids = g->encode(utf8, out.dropped);
+    else
+        ids = std::get<BertTokenizer>(impl_).encode(utf8, out.dropped);
+    out.tokens.reserve(ids.size());
+    for (const int id : ids) out.tokens.push_back(token(id));
+    return out;
+}
+
+std::size_t Tokenizer::vocabSize() const
+{
+    return std::visit([](const auto& t) { return t.vocabSize(); }, impl_);
+}
+
 std::string_view Tokenizer::modelType() const
 {
     if (hf()) return modelType_;
@@ -111,15 +132,46 @@ Loaded<Tokenizer> wrap(Loaded<T> loaded)
     return Tokenizer(std::move(std::get<T>(loaded)));
 }
 
-bool isFile(const std::filesystem::path& p)
+// Whether the folder has something of this name. Whatever it is (a FIFO, a device, a folder),
+// the reader names it: "file not found" is for names that are not there.
+bool present(const std::filesystem::path& p)
 {
     std::error_code ec;
-    return std::filesystem::is_regular_file(p, ec);
+    return std::filesystem::exists(p, ec);
 }
 
 }  // namespace
 
-Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string_view modelType)
+namespace {
+
+// Refuses a tokenizer whose ids do not fit a model of `modelVocab` rows (the header says why).
+std::optional<Status> checkFitsModel(const Tokenizer& t, long modelVocab, const std::string& file)
+{
+    const long count = static_cast<long>(t.vocabSize());
+    const auto refuse = [&](long value, std::string detail) {
+        Status s = failure(StatusCode::TokenizerMismatch, file, "", std::move(detail));
+        s.value = value;
+        s.limit = modelVocab;
+        return s;
+    };
+    if (count > modelVocab) {
+        const long id = count - 1;
+        return refuse(id, "the token \"" + t.token(static_cast<int>(id)).piece + "\" has the id " +
+                              std::to_string(id) + ", but the model (config.json's vocab_size) " +
+                              "has ids 0 to " + std::to_string(modelVocab - 1) + " only");
+    }
+    const long unused = std::max(kMinUnusedModelIds, modelVocab / kUnusedModelIdsDivisor);
+    if (modelVocab - count > unused) {
+        return refuse(count, "has " + std::to_string(count) + " tokens, but the model " +
+                                 "(config.json's vocab_size) has " + std::to_string(modelVocab) +
+                                 " ids; a tokenizer may leave at most " + std::to_string(unused) +
+                                 " of them without a token");
+    }
+    return std::nullopt;
+}
+
+Loaded<Tokenizer> loadFromFolder(const std::filesystem::path& folder, std::string_view modelType,
+                                 std::string& vocabFile)
 {
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec)) {
@@ -129,35 +181,52 @@ Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string
     if (modelType == "gpt2") {
         const auto vocab = folder / "vocab.json";
         const auto merges = folder / "merges.txt";
-        if (isFile(vocab) && isFile(merges)) return wrap(Gpt2Tokenizer::fromFiles(vocab, merges));
+        vocabFile = vocab.string();
+        if (present(vocab) && present(merges)) return wrap(Gpt2Tokenizer::fromFiles(vocab, merges));
         const auto fast = folder / "tokenizer.json";
-        if (isFile(fast)) return wrap(Gpt2Tokenizer::fromTokenizerJson(fast));
-        const auto missing = isFile(vocab) ? merges : vocab;
+        vocabFile = fast.string();
+        if (present(fast)) return wrap(Gpt2Tokenizer::fromTokenizerJson(fast));
+        const auto missing = present(vocab) ? merges : vocab;
         return failure(StatusCode::TokenizerFile, missing.string(), "",
                        "file not found: a GPT-2 tokenizer needs vocab.json and merges.txt, "
                        "or tokenizer.json");
     }
     if (modelType == "bert") {
         const auto vocab = folder / "vocab.txt";
-        if (!isFile(vocab)) {
+        vocabFile = vocab.string();
+        if (!present(vocab)) {
             return failure(StatusCode::TokenizerFile, vocab.string(), "",
                            "file not found: a BERT tokenizer needs vocab.txt");
         }
         const auto config = folder / "tokenizer_config.json";
         return wrap(
-            BertTokenizer::fromFiles(vocab, isFile(config) ? config : std::filesystem::path()));
+            BertTokenizer::fromFiles(vocab, present(config) ? config : std::filesystem::path()));
     }
     // Llama, Mistral, Qwen and the rest: the tokenizer.json says what the tokenizer is.
     const auto fast = folder / "tokenizer.json";
-    if (!isFile(fast)) {
+    vocabFile = fast.string();
+    if (!present(fast)) {
         return failure(StatusCode::TokenizerFile, fast.string(), "",
                        "file not found: the tokenizer of a \"" + std::string(modelType) +
                            "\" model needs tokenizer.json");
     }
     const auto config = folder / "tokenizer_config.json";
-    auto loaded = HfTokenizer::fromFiles(fast, isFile(config) ? config : std::filesystem::path());
+    auto loaded = HfTokenizer::fromFiles(fast, present(config) ? config : std::filesystem::path());
     if (auto* err = std::get_if<attn::Status>(&loaded)) return *err;
     return Tokenizer(std::move(std::get<HfTokenizer>(loaded)), std::string(modelType));
+}
+
+}  // namespace
+
+Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string_view modelType,
+                                long modelVocab)
+{
+    std::string vocabFile;
+    Loaded<Tokenizer> loaded = loadFromFolder(folder, modelType, vocabFile);
+    const auto* t = std::get_if<Tokenizer>(&loaded);
+    if (t == nullptr || modelVocab <= 0) return loaded;
+    if (auto err = checkFitsModel(*t, modelVocab, vocabFile)) return *err;
+    return loaded;
 }
 
 }  // namespace attn::tok

@@ -101,6 +101,27 @@ bool isCutOffSequence(std::string_view bytes, std::size_t i)
     return length > 1 && n < static_cast<std::size_t>(length) && i + n == bytes.size();
 }
 
+std::size_t decodeAt(std::string_view bytes, std::size_t i, char32_t& cp, bool* illFormed)
+{
+    int length = 0;
+    const std::size_t n = validPrefix(bytes, i, &length);
+    const bool bad = length == 0 || n != static_cast<std::size_t>(length);
+    if (illFormed) *illFormed = bad;
+    if (bad) {
+        cp = U'\uFFFD';
+        return n;
+    }
+    const auto b0 = static_cast<std::uint8_t>(bytes[i]);
+    if (length == 1) {
+        cp = b0;
+        return 1;
+    }
+    cp = b0 & (0xFFu >> (length + 1));
+    for (int k = 1; k < length; ++k)
+        cp = (cp << 6) | (static_cast<std::uint8_t>(bytes[i + k]) & 0x3Fu);
+    return n;
+}
+
 std::u32string decodeUtf8(std::string_view bytes, bool* invalid)
 {
     std::u32string out;
@@ -108,24 +129,10 @@ std::u32string decodeUtf8(std::string_view bytes, bool* invalid)
     if (invalid) *invalid = false;
     std::size_t i = 0;
     while (i < bytes.size()) {
-        int length = 0;
-        const std::size_t n = validPrefix(bytes, i, &length);
-        if (length == 0 || n != static_cast<std::size_t>(length)) {
-            out.push_back(U'\uFFFD');
-            if (invalid) *invalid = true;
-            i += n;
-            continue;
-        }
-        const auto b0 = static_cast<std::uint8_t>(bytes[i]);
         char32_t cp = 0;
-        if (length == 1) {
-            cp = b0;
-        } else {
-            cp = b0 & (0xFFu >> (length + 1));
-            for (int k = 1; k < length; ++k) {
-                cp = (cp << 6) | (static_cast<std::uint8_t>(bytes[i + k]) & 0x3Fu);
-            }
-        }
+        bool bad = false;
+        const std::size_t n = decodeAt(bytes, i, cp, &bad);
+        if (bad && invalid) *invalid = true;
         out.push_back(cp);
         i += n;
     }

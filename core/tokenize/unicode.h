@@ -15,6 +15,11 @@ const char* tablesVersion();
 // "substitution of maximal subparts") becomes one U+FFFD. `invalid`, if given, is set when
 // anything was replaced.
 std::u32string decodeUtf8(std::string_view bytes, bool* invalid = nullptr);
+// The character at bytes[i] (i < size) as decodeUtf8 reads it: sets `cp` (U+FFFD for an
+// ill-formed sequence, and then `illFormed` if given) and returns how many bytes it takes (the
+// maximal ill-formed part).
+std::size_t decodeAt(std::string_view bytes, std::size_t i, char32_t& cp,
+                     bool* illFormed = nullptr);
 void appendUtf8(std::string& out, char32_t cp);
 std::string encodeUtf8(std::u32string_view cps);
 // Length of the well-formed UTF-8 sequence starting at bytes[i], or 0 if ill-formed there.

@@ -101,7 +101,8 @@ std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QStrin
         error = statusMessage(s);
         return nullptr;
     }
-    auto tokenizer = attn::tok::loadTokenizer(native, loaded->model.config().modelType);
+    auto tokenizer = attn::tok::loadTokenizer(native, loaded->model.config().modelType,
+                                              loaded->model.config().vocab);
     if (const auto* e = std::get_if<attn::Status>(&tokenizer)) {
         error = statusMessage(*e);
         return nullptr;

@@ -199,6 +199,15 @@ QString modelMessage(const attn::Status& s)
         return file + StatusTextTr::tr("the tokenizer file cannot be read (%1).").arg(detail);
     case attn::StatusCode::TokenizerSyntax:
         return file + StatusTextTr::tr("the tokenizer file is not valid (%1).").arg(detail);
+    case attn::StatusCode::TokenizerMismatch:
+        return file + StatusTextTr::tr("the tokenizer does not fit the model (%1).").arg(detail);
+    case attn::StatusCode::TokenizerGrowth:
+        return StatusTextTr::tr(
+                   "The tokenizer's %1 would make the text %2 bytes long, more than the limit of "
+                   "%3; it is not run.")
+            .arg(str(s.stage))
+            .arg(s.value)
+            .arg(s.limit);
     case attn::StatusCode::FolderMismatch:
         return file + StatusTextTr::tr(
                           "does not belong with the other files of its folder (%1). The folder "

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tokenize/gpt2_tokenizer.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -215,6 +217,35 @@ TEST(Gpt2Tokenizer, RefusesMalformedFilesWithAMessage)
                           R"({"model": {"vocab": {}, "merges": [["a"]]}})"))
                   .find("model.merges[0]"),
               std::string::npos);
+}
+
+TEST(Gpt2Tokenizer, MergesOfInvalidUtf8AreRefusedNamingTheLine)
+{
+    const std::string vocab = R"({"a": 0, "b": 1, "ab": 2})";
+    EXPECT_EQ(errorOf(Gpt2Tokenizer::fromStrings(vocab, "#version: 0.2\na b\na \xFF\n")),
+              "merges.txt: line 3 is not valid UTF-8");
+}
+
+TEST(Gpt2Tokenizer, MergesOfTokensNotInTheVocabularyAreRefusedNamingTheLine)
+{
+    // GPT-2's own files without "h": its merges still join "h" with its neighbours, which
+    // Hugging Face's tokenizers refuses (MergeTokenOutOfVocabulary), as tokenizer.json is here.
+    nlohmann::json vocab = readJsonFixture("gpt2/vocab.json");
+    vocab.erase("h");
+    std::ifstream in(tokenizerFixtureDir() / "gpt2" / "merges.txt", std::ios::binary);
+    const std::string merges((std::istreambuf_iterator<char>(in)), {});
+    const std::string message = errorOf(Gpt2Tokenizer::fromStrings(vocab.dump(), merges));
+    EXPECT_EQ(message, "merges.txt: line 4: \"h\" (of \"h e\") is not in vocab.json") << message;
+    const std::string small = R"({"a": 0, "b": 1, "ab": 2})";
+    EXPECT_EQ(errorOf(Gpt2Tokenizer::fromStrings(small, "a b\nab c\n")),
+              "merges.txt: line 2: \"c\" (of \"ab c\") is not in vocab.json");
+    EXPECT_EQ(errorOf(Gpt2Tokenizer::fromStrings(R"({"a": 0, "b": 1})", "a b\n")),
+              "merges.txt: line 1: \"ab\" (the merge of \"a b\") is not in vocab.json");
+    // The same files as one tokenizer.json.
+    const nlohmann::json json = {
+        {"model", {{"vocab", nlohmann::json::parse(small)}, {"merges", {"a b", "ab c"}}}}};
+    EXPECT_EQ(errorOf(Gpt2Tokenizer::fromTokenizerJsonString(json.dump())),
+              "tokenizer.json: model.merges[1]: \"c\" (of \"ab c\") is not in model.vocab");
 }
 
 TEST(Gpt2Tokenizer, AVocabularyWithoutSomeBytesLeavesTheirCharactersOut)

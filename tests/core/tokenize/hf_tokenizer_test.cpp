@@ -12,6 +12,7 @@ namespace attn::tok {
 namespace {
 
 using testing::readJsonFixture;
+using testing::tinyJson;
 
 std::filesystem::path hfDir(const std::string& name)
 {
@@ -95,25 +96,6 @@ TEST(HfTokenizer, SentencePieceDecodeStripsThePrependedSpaceAndJoinsFallbackByte
 }
 
 // ---- small tokenizers written here ------------------------------------------------------------
-
-// A tokenizer.json around a character vocabulary, with the pipeline given.
-nlohmann::json tinyJson(const std::string& pipelineJson)
-{
-    nlohmann::json j = nlohmann::json::parse(pipelineJson);
-    nlohmann::json vocab = nlohmann::json::object();
-    int id = 0;
-    for (const std::string piece :
-         {"<unk>", "<s>", "a", "b", "c", "ab", "abc", "-", " ", "x", "\xE2\x96\x81",
-          "\xE2\x96\x81"
-          "a",
-          "<0xC3>", "<0xA9>", "[X]", "_"})
-        vocab[piece] = id++;
-    nlohmann::json model = {
-        {"type", "BPE"}, {"vocab", vocab}, {"merges", {"a b", "ab c", "\xE2\x96\x81 a"}}};
-    if (j.contains("model")) model.update(j["model"]);
-    j["model"] = model;
-    return j;
-}
 
 HfTokenizer tiny(const std::string& pipelineJson)
 {

@@ -2,6 +2,7 @@
 #include "core/tokenize/tokenizer_loader.h"
 
 #include <algorithm>
+#include <fstream>
 #include <gtest/gtest.h>
 
 #include "tokenize/tokenizer_test_support.h"
@@ -94,6 +95,56 @@ TEST(TokenizerLoader, NamesTheMissingFile)
     writeFile(dir / "vocab.txt", "");
     EXPECT_EQ(errorOf(loadTokenizer(dir, "bert")),
               (dir / "vocab.txt").string() + ": the file is empty");
+}
+
+TEST(TokenizerLoader, AVocabularyFarSmallerThanTheModelsIsRefused)
+{
+    // The first 1,000 lines of bert-base-uncased's vocab.txt for its model of 30,522 ids:
+    // nearly every word would become [UNK].
+    const auto dir = freshTempDir("bert_short");
+    std::ifstream in(tokenizerFixtureDir() / "bert-base-uncased" / "vocab.txt");
+    std::string lines, line;
+    for (int i = 0; i < 1000 && std::getline(in, line); ++i) lines += line + "\n";
+    writeFile(dir / "vocab.txt", lines);
+    const auto loaded = loadTokenizer(dir, "bert", 30522);
+    ASSERT_TRUE(std::holds_alternative<attn::Status>(loaded));
+    const attn::Status& s = std::get<attn::Status>(loaded);
+    EXPECT_EQ(s.code, StatusCode::TokenizerMismatch);
+    EXPECT_EQ(describe(s), (dir / "vocab.txt").string() +
+                               ": has 1000 tokens, but the model (config.json's vocab_size) has "
+                               "30522 ids; a tokenizer may leave at most 3815 of them without a "
+                               "token");
+    // Without the model's size nothing is checked.
+    EXPECT_TRUE(std::holds_alternative<Tokenizer>(loadTokenizer(dir, "bert")));
+}
+
+TEST(TokenizerLoader, AModelPaddedBeyondItsTokenizerIsAccepted)
+{
+    const auto gpt2 = tokenizerFixtureDir() / "gpt2";
+    // GPT-2's 50,257 tokens in a model of 50,304 rows (nanoGPT pads to a multiple of 64).
+    for (const long rows : {50257L, 50304L, 50257L + 50257L / 8})
+        EXPECT_TRUE(std::holds_alternative<Tokenizer>(loadTokenizer(gpt2, "gpt2", rows))) << rows;
+    EXPECT_FALSE(std::holds_alternative<Tokenizer>(loadTokenizer(gpt2, "gpt2", 2 * 50257L)));
+    // The built-in models fit their own configurations.
+    const auto models = std::filesystem::path(ATTNLAB_FIXTURE_DIR) / "../../../resources/models";
+    for (const auto& [name, rows] : {std::pair{"induction", 26L}, std::pair{"tang", 2870L}}) {
+        const auto loaded = loadTokenizer(models / name, "gpt2", rows);
+        EXPECT_TRUE(std::holds_alternative<Tokenizer>(loaded)) << name << ": " << errorOf(loaded);
+    }
+}
+
+TEST(TokenizerLoader, ATokenIdBeyondTheModelsVocabularyIsRefused)
+{
+    const auto gpt2 = tokenizerFixtureDir() / "gpt2";
+    const auto loaded = loadTokenizer(gpt2, "gpt2", 50000);
+    ASSERT_TRUE(std::holds_alternative<attn::Status>(loaded));
+    const attn::Status& s = std::get<attn::Status>(loaded);
+    EXPECT_EQ(s.code, StatusCode::TokenizerMismatch);
+    EXPECT_EQ(s.value, 50256);
+    EXPECT_EQ(s.limit, 50000);
+    EXPECT_EQ(describe(s), (gpt2 / "vocab.json").string() +
+                               ": the token \"<|endoftext|>\" has the id 50256, but the model "
+                               "(config.json's vocab_size) has ids 0 to 49999 only");
 }
 
 TEST(TokenizerLoader, OpensTokenizerJsonOfOtherModelTypes)

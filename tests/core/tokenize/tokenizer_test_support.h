@@ -38,4 +38,23 @@ inline void writeFile(const std::filesystem::path& path, const std::string& cont
     out << content;
 }
 
+// A tokenizer.json around a character vocabulary, with the pipeline given.
+inline nlohmann::json tinyJson(const std::string& pipelineJson)
+{
+    nlohmann::json j = nlohmann::json::parse(pipelineJson);
+    nlohmann::json vocab = nlohmann::json::object();
+    int id = 0;
+    for (const std::string piece :
+         {"<unk>", "<s>", "a", "b", "c", "ab", "abc", "-", " ", "x", "\xE2\x96\x81",
+          "\xE2\x96\x81"
+          "a",
+          "<0xC3>", "<0xA9>", "[X]", "_"})
+        vocab[piece] = id++;
+    nlohmann::json model = {
+        {"type", "BPE"}, {"vocab", vocab}, {"merges", {"a b", "ab c", "\xE2\x96\x81 a"}}};
+    if (j.contains("model")) model.update(j["model"]);
+    j["model"] = model;
+    return j;
+}
+
 }  // namespace attn::tok::testing
