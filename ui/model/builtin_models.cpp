@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/builtin_models.h"
 
-#include <sys/stat.h>
-
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -10,9 +8,7 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include "core/io/folder_file.h"
-#include "core/io/sha256.h"
-#include "core/model/model_folder.h"
+#include "core/model/model_cache.h"
 #include "ui/readers/atomic_file.h"
 
 namespace attnlab {
@@ -63,29 +59,6 @@ QString builtinReference(const QString& name)
     return kPrefix + name;
 }
 
-namespace {
-
-// Whether the copy at `dir` is the model's own: a real folder (not a link put in its place)
-// whose files are regular files (not links) with the bytes of the program's. A size is not
-// enough: an edit of layer_norm_epsilon keeps it.
-bool cachedIntact(const QString& dir, const QList<QByteArray>& digests)
-{
-    struct stat st {};
-    if (::lstat(QFile::encodeName(dir).constData(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
-    for (int i = 0; i < digests.size(); ++i) {
-        const std::string path =
-            QFile::encodeName(dir + QLatin1Char('/') + QLatin1String(kFiles[i])).toStdString();
-        if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-        std::string digest;
-        if (!attn::io::sha256OfFile(path, attn::model::kMaxRecordFileBytes, digest).ok() ||
-            QByteArray::fromStdString(digest) != digests[i].toHex())
-            return false;
-    }
-    return true;
-}
-
-}  // namespace
-
 QString resolveModelFolder(const QString& arg, QString& error)
 {
     if (!arg.startsWith(kPrefix)) return arg;
@@ -98,7 +71,7 @@ QString resolveModelFolder(const QString& arg, QString& error)
         return {};
     }
     QCryptographicHash all(QCryptographicHash::Sha256);
-    QList<QByteArray> contents, digests;
+    QList<QByteArray> contents;
     for (const char* file : kFiles) {
         QFile f(resourceDir(name) + QLatin1Char('/') + QLatin1String(file));
         if (!f.open(QIODevice::ReadOnly)) {
@@ -108,28 +81,16 @@ QString resolveModelFolder(const QString& arg, QString& error)
         }
         contents << f.readAll();
         all.addData(contents.back());
-        digests << QCryptographicHash::hash(contents.back(), QCryptographicHash::Sha256);
     }
     const QString dir = cacheDir(name, all.result());
-    if (cachedIntact(dir, digests)) return dir;
-    // Made anew in a fresh folder that then takes the place of whatever stood there (a changed
-    // copy, a link): nothing at that path is followed or written through.
-    if (!QDir().mkpath(QFileInfo(dir).absolutePath())) {
-        error = BuiltinModelsTr::tr("could not create the folder %1")
-                    .arg(QFileInfo(dir).absolutePath());
-        return {};
-    }
     std::vector<attn::io::FolderFile> files;
     for (int i = 0; i < contents.size(); ++i)
         files.push_back(
             {kFiles[i], std::string_view(contents[i].constData(),
                                          static_cast<std::size_t>(contents[i].size()))});
-    attn::io::FolderPolicy own;
-    own.mayReplace = true;
-    own.keepOthers = false;
-    own.followLinks = false;
-    const attn::io::WriteStatus w =
-        attn::io::writeFolderAtomically(QFile::encodeName(dir).toStdString(), files, own);
+    const std::string path = QFile::encodeName(dir).toStdString();
+    if (attn::model::cachedCopyIntact(path, files)) return dir;
+    const attn::io::WriteStatus w = attn::model::writeCachedCopy(path, files);
     if (!w.ok()) {
         error = QStringLiteral("%1: %2").arg(dir, writeProblemText(w));
         return {};
