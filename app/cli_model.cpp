@@ -116,6 +116,41 @@ QString editRefusal(const attn::Status& s, const QStringList& edits, const QStri
     return QStringLiteral("%1: %2").arg(option, QString::fromStdString(s.detail));
 }
 
+// Says on stderr what of the text no token stands for (the JSON lists it as "dropped").
+void noteDropped(const std::vector<attn::tok::Dropped>& dropped)
+{
+    if (dropped.empty()) return;
+    QStringList omitted, unknown;
+    for (const attn::tok::Dropped& d : dropped)
+        (d.fate == attn::tok::Dropped::Fate::Unknown ? unknown : omitted)
+            << QStringLiteral("\"%1\" (byte %2)")
+                   .arg(QString::fromStdString(d.text))
+                   .arg(d.offset + 1);
+    if (!omitted.isEmpty())
+        printErr(CliModelTr::tr("attnlab: note: not in the model's vocabulary, left out: %1\n")
+                     .arg(omitted.join(QStringLiteral(", "))));
+    if (!unknown.isEmpty())
+        printErr(CliModelTr::tr("attnlab: note: read as the unknown token: %1\n")
+                     .arg(unknown.join(QStringLiteral(", "))));
+}
+
+// The maps grow as the square of the text: a JSON too large to write is refused before the run
+// (as attnlab compute refuses), with the size it would have had.
+bool jsonFits(const attn::model::ModelConfig& c, long tokens, bool withBefore, std::size_t limit,
+              int& code)
+{
+    const std::size_t bytes = modelJsonBytes(c.layers, c.heads, tokens, withBefore);
+    if (bytes <= limit) return true;
+    code = fail(WriteFailed,
+                CliModelTr::tr("%1 tokens: the JSON of every head's map would be about %2, more "
+                               "than the limit of %3; give --max-output to allow it, or draw one "
+                               "head's map (-o OUT.png).")
+                    .arg(tokens)
+                    .arg(QLocale().formattedDataSize(static_cast<qint64>(bytes)),
+                         QLocale().formattedDataSize(static_cast<qint64>(limit))));
+    return false;
+}
+
 bool readIndex(const QCommandLineParser& parser, const QCommandLineOption& option, long count,
                int& out, int& code)
 {
@@ -160,7 +195,10 @@ QString modelUsage()
         "  the layer's attention input, the head's W_Q, W_K, W_V and biases, and where it came\n"
         "  from); without -o nothing else is written.\n"
         "  The JSON grows as the square of the text: one that would be larger than 512 MiB\n"
-        "  is refused before the run, with its size; --max-output SIZE (800M, 4G) allows it.\n");
+        "  is refused before the run, with its size; --max-output SIZE (800M, 4G) allows it.\n"
+        "  What of the text the tokenizer cannot represent becomes the unknown token where the\n"
+        "  model has one, or is left out whole; either way stderr names it and the JSON lists\n"
+        "  it in \"dropped\": [{\"text\", \"byte\" (from 1), \"bytes\", \"fate\"}].\n");
 }
 
 int runModel(const QStringList& args)
@@ -207,21 +245,15 @@ int runModel(const QStringList& args)
 
     // The model's files are read: no output may be one of them.
     if (int code = Success; !checkOutputs({out, sessionOut}, code)) return code;
-    const std::vector<attn::tok::Token> tokens =
-        tokenizer.encodeTokens(parser.value(kText).toStdString());
-    // The maps grow as the square of the text: a JSON too large to write is refused before
-    // the run (as attnlab compute refuses), with the size it would have had.
+    attn::tok::Encoded encoded = tokenizer.encodeReported(parser.value(kText).toStdString());
+    if (!encoded.status.ok())
+        return fail(BadInput, QString::fromStdString(attn::describe(encoded.status)));
+    const std::vector<attn::tok::Token> tokens = std::move(encoded.tokens);
+    noteDropped(encoded.dropped);
     if (const bool json = !image && (parser.isSet(kOutput) || edits.empty()); json) {
-        const std::size_t bytes = modelJsonBytes(model.config().layers, model.config().heads,
-                                                 static_cast<long>(tokens.size()), !edits.empty());
-        if (bytes > limit)
-            return fail(WriteFailed,
-                        CliModelTr::tr("%1 tokens: the JSON of every head's map would be about %2, "
-                                       "more than the limit of %3; give --max-output to allow "
-                                       "it, or draw one head's map (-o OUT.png).")
-                            .arg(tokens.size())
-                            .arg(QLocale().formattedDataSize(static_cast<qint64>(bytes)),
-                                 QLocale().formattedDataSize(static_cast<qint64>(limit))));
+        if (int code = Success; !jsonFits(model.config(), static_cast<long>(tokens.size()),
+                                          !edits.empty(), limit, code))
+            return code;
     }
     std::vector<int> ids;
     for (const attn::tok::Token& t : tokens) ids.push_back(t.id);
@@ -285,8 +317,8 @@ int runModel(const QStringList& args)
     if (!edits.empty() && !parser.isSet(kOutput))
         return writeOutput(QString(),
                            comparisonText(tokenizer, tokens, edits, result, edited).toUtf8());
-    const QByteArray bytes =
-        modelJson(model, tokenizer, tokens, shown, edits.empty() ? nullptr : &result);
+    const QByteArray bytes = modelJson(model, tokenizer, tokens, encoded.dropped, shown,
+                                       edits.empty() ? nullptr : &result);
     return writeOutput(parser.isSet(kOutput) ? out : QString(), bytes);
 }
 

@@ -103,6 +103,7 @@ std::size_t modelJsonBytes(long layers, long heads, long tokens, bool withBefore
 
 QByteArray modelJson(const attn::model::Model& model, const attn::tok::Tokenizer& tokenizer,
                      const std::vector<attn::tok::Token>& tokens,
+                     const std::vector<attn::tok::Dropped>& dropped,
                      const attn::model::ForwardResult& shown,
                      const attn::model::ForwardResult* before)
 {
@@ -120,10 +121,18 @@ QByteArray modelJson(const attn::model::Model& model, const attn::tok::Tokenizer
     }
     for (const QString& label : displayLabels(tokenizer, tokens))
         display.push_back(label.toStdString());
+    Json lost = Json::array();
+    for (const attn::tok::Dropped& d : dropped)
+        lost.push_back(
+            {{"text", d.text},
+             {"byte", d.offset + 1},
+             {"bytes", d.length},
+             {"fate", d.fate == attn::tok::Dropped::Fate::Unknown ? "unknown" : "omitted"}});
     std::string out;
     out.reserve(modelJsonBytes(c.layers, c.heads, static_cast<long>(tokens.size()), before));
     out += "{\"model\":" + dump(modelInfo) + ",\"tokens\":" + dump(texts) +
-           ",\"display\":" + dump(display) + ",\"ids\":" + dump(ids) + ",\"layers\":";
+           ",\"display\":" + dump(display) + ",\"ids\":" + dump(ids) +
+           ",\"dropped\":" + dump(lost) + ",\"layers\":";
     appendLayers(out, shown);
     out += ",\"predictions\":" + dump(predictionsJson(tokenizer, shown));
     if (before != nullptr) {

@@ -30,10 +30,12 @@ QString guessLabel(const attn::tok::Tokenizer& tokenizer, int id);
 // maps (`withBefore`: the maps twice).
 std::size_t modelJsonBytes(long layers, long heads, long tokens, bool withBefore);
 
-// {"model", "tokens", "display", "ids", "layers", "predictions"} of `shown`, and with `before`
-// "before": {"predictions", "layers"}.
+// {"model", "tokens", "display", "ids", "dropped", "layers", "predictions"} of `shown`, and
+// with `before` "before": {"predictions", "layers"}. "dropped": what of the text no token stands
+// for, [{"text", "byte" (from 1), "bytes", "fate": "omitted" | "unknown"}].
 QByteArray modelJson(const attn::model::Model& model, const attn::tok::Tokenizer& tokenizer,
                      const std::vector<attn::tok::Token>& tokens,
+                     const std::vector<attn::tok::Dropped>& dropped,
                      const attn::model::ForwardResult& shown,
                      const attn::model::ForwardResult* before);
 

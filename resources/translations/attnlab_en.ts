@@ -96,6 +96,16 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ModelSnapshot</name>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ModelTrainerPanel</name>
     <message numerus="yes">
         <source>At most %n step(s) a second</source>

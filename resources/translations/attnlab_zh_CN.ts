@@ -227,6 +227,34 @@
         <source>it is a FIFO (named pipe) that nobody is reading</source>
         <translation>它是一个没有读取方的 FIFO（命名管道）</translation>
     </message>
+    <message>
+        <source>no file name was given</source>
+        <translation>没有给出文件名</translation>
+    </message>
+    <message>
+        <source>the folder %1 does not exist</source>
+        <translation>文件夹%1不存在</translation>
+    </message>
+    <message>
+        <source>you may not write this file (permission denied); it is left as it was</source>
+        <translation>你没有写这个文件的权限（权限被拒绝）；它保持原样</translation>
+    </message>
+    <message>
+        <source>you may not write in the folder %1 (permission denied)</source>
+        <translation>你没有在文件夹%1中写入的权限（权限被拒绝）</translation>
+    </message>
+    <message>
+        <source>it is the same file as the input %1, which it would overwrite</source>
+        <translation>它与输入%1是同一个文件，写出会覆盖它</translation>
+    </message>
+    <message>
+        <source>it is the same file as the output %1; give each output its own file</source>
+        <translation>它与输出%1是同一个文件；请为每个输出给一个单独的文件</translation>
+    </message>
+    <message>
+        <source>it is a folder AttnLab did not make (it holds %1); nothing in it was changed: choose a new or empty folder</source>
+        <translation>这是一个不是由 AttnLab 创建的文件夹（其中有 %1）；里面的内容没有改动：请选择一个新的或空的文件夹</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::BoundedRead</name>
@@ -268,10 +296,6 @@
     <message>
         <source>the built-in model &quot;%1&quot; lacks %2</source>
         <translation>内置模型“%1”缺少 %2</translation>
-    </message>
-    <message>
-        <source>could not create the folder %1</source>
-        <translation>无法创建文件夹 %1</translation>
     </message>
 </context>
 <context>
@@ -2463,6 +2487,24 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
         <source>%1 (bytes %2)</source>
         <translation>%1（字节 %2）</translation>
     </message>
+    <message>
+        <source>not in this model&apos;s vocabulary, left out: %1</source>
+        <translation>不在这个模型的词表中，已略去：%1</translation>
+    </message>
+    <message>
+        <source>read as the unknown token: %1</source>
+        <translation>读作未知词元：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>还有 %n 处</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Some of the text has no token of its own: %1.</source>
+        <translation>文本中有一部分没有自己的词元：%1。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelTrainGrid</name>
@@ -3715,6 +3757,14 @@ measuring…</source>
         <source>should be a number above low_freq_factor (%1).</source>
         <translation>应为大于 low_freq_factor（%1）的数。</translation>
     </message>
+    <message>
+        <source>the file would take more than %1 MiB of memory to read (line %2): it holds too many values for its size.</source>
+        <translation>读取这个文件需要超过 %1 MiB 的内存（第 %2 行）：就其大小而言，它包含的值太多。</translation>
+    </message>
+    <message>
+        <source>holds a number out of the range of a double (line %1): %2</source>
+        <translation>包含一个超出 double 范围的数（第 %1 行）：%2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SessionMatrixModel</name>
@@ -4161,6 +4211,34 @@ measuring…</source>
     <message>
         <source>llama3 RoPE scaling needs original_max_position_embeddings above 0.</source>
         <translation>llama3 的 RoPE 缩放要求 original_max_position_embeddings 大于 0。</translation>
+    </message>
+    <message>
+        <source>the tokenizer does not fit the model (%1).</source>
+        <translation>分词器与模型不匹配（%1）。</translation>
+    </message>
+    <message>
+        <source>The tokenizer&apos;s %1 would make the text %2 bytes long, more than the limit of %3; it is not run.</source>
+        <translation>分词器的%1会使文本长达 %2 字节，超过上限 %3；未运行。</translation>
+    </message>
+    <message>
+        <source>does not belong with the other files of its folder (%1). The folder was changed after AttnLab wrote it; it is not opened.</source>
+        <translation>与所在文件夹中的其他文件不匹配（%1）。这个文件夹在 AttnLab 写出之后被改动过；不予打开。</translation>
+    </message>
+    <message>
+        <source>%1 sets component %2 twice; give each component once.</source>
+        <translation>%1 两次设置了分量 %2；每个分量只能设置一次。</translation>
+    </message>
+    <message>
+        <source>The edit</source>
+        <translation>该编辑</translation>
+    </message>
+    <message>
+        <source>This training run would hold about %1 MiB of memory, more than the limit of %2 MiB. Use a smaller model, batch or context.</source>
+        <translation>这次训练大约需要 %1 MiB 内存，超过上限 %2 MiB。请使用更小的模型、批量或上下文。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s training.json would be about %1 MiB, more than the limit of %2 MiB. Measure less often or train fewer steps.</source>
+        <translation>这次训练的 training.json 大约有 %1 MiB，超过上限 %2 MiB。请减少测量次数或训练步数。</translation>
     </message>
 </context>
 <context>
@@ -5739,56 +5817,6 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
 </translation>
     </message>
     <message>
-        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-                     [--session-out S.attnlab.json]
-  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
-  tokenizer: vocab.json + merges.txt, or vocab.txt), or a model built into AttnLab
-  (--model builtin:NAME, see attnlab models), on TEXT. JSON (to stdout without
-  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
-  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot; (from 1),
-  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token,
-  BERT each [MASK]. &quot;display&quot; labels each token readably: where GPT-2 splits one
-  character over several tokens, the first shows the character and the others ⋯.
-  PNG, SVG or PDF: the map of one head (--layer and --head count from 1; default 1).
-  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
-  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
-  zero (or its mean over positions). Both repeat; layers, heads and positions count
-  from 1. With edits: the predictions before and after (to stdout), or with -o the
-  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
-  --session-out writes head --layer/--head as a workbench session (format version 2:
-  the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
-  from); without -o nothing else is written.
-</source>
-        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-                     [--session-out S.attnlab.json]
-  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
-  分词器：vocab.json + merges.txt，或 vocab.txt），或 AttnLab 内置的模型
-  （--model builtin:NAME，见 attnlab models）。JSON（没有 -o 时写到标准输出）：
-  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
-  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;（从 1 计数）,
-  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
-  [MASK]。&quot;display&quot; 是每个词元易读的标签：GPT-2 把一个字符拆成几个词元时，第一个
-  显示这个字符，其余显示 ⋯。PNG、SVG 或 PDF：一个头的注意力图（--layer 和 --head
-  从 1 开始数；默认 1）。
-  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
-  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
-  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
-  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
-  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
-  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
-</translation>
-    </message>
-    <message>
-        <source>--%1 must be a number above 0 and at most %2</source>
-        <translation>--%1 必须大于 0，且不超过 %2</translation>
-    </message>
-    <message>
-        <source>--%1 must be a whole number from %2 to %3</source>
-        <translation>--%1 必须是 %2 到 %3 之间的整数</translation>
-    </message>
-    <message>
         <source>give one of --task induction and --corpus FILE</source>
         <translation>请给出 --task induction 和 --corpus FILE 中的一个</translation>
     </message>
@@ -5799,10 +5827,6 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
     <message>
         <source>-o DIR is required</source>
         <translation>需要 -o DIR</translation>
-    </message>
-    <message>
-        <source>--d-model %1 is not a multiple of --heads %2</source>
-        <translation>--d-model %1 不是 --heads %2 的倍数</translation>
     </message>
     <message>
         <source>step %1/%2  loss %3</source>
@@ -5891,6 +5915,139 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
     <message>
         <source>%1 holds no text</source>
         <translation>%1 里没有文本</translation>
+    </message>
+    <message>
+        <source> (after %1)</source>
+        <translation>（在%1之后）</translation>
+    </message>
+    <message>
+        <source>argument %1%2 is not valid UTF-8 at byte %3; AttnLab reads its arguments as UTF-8</source>
+        <translation>参数 %1%2 在第 %3 个字节处不是有效的 UTF-8；AttnLab 按 UTF-8 读取参数</translation>
+    </message>
+    <message>
+        <source>%1%2 is given an empty value</source>
+        <translation>%1%2 的值为空</translation>
+    </message>
+    <message>
+        <source>--%1 must be a whole number from %2 to %3, not &quot;%4&quot;</source>
+        <translation>--%1 必须是 %2 到 %3 之间的整数，而不是“%4”</translation>
+    </message>
+    <message>
+        <source>attnlab: note: not in the model&apos;s vocabulary, left out: %1
+</source>
+        <translation>attnlab：注意：不在模型的词表中，已略去：%1
+</translation>
+    </message>
+    <message>
+        <source>attnlab: note: read as the unknown token: %1
+</source>
+        <translation>attnlab：注意：读作未知词元：%1
+</translation>
+    </message>
+    <message>
+        <source>%1 tokens: the JSON of every head&apos;s map would be about %2, more than the limit of %3; give --max-output to allow it, or draw one head&apos;s map (-o OUT.png).</source>
+        <translation>%1 个词元：所有头的注意力图的 JSON 大约有 %2，超过上限 %3；用 --max-output 允许它，或只画一个头的图（-o OUT.png）。</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json] [--max-output SIZE]
+  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
+  tokenizer: vocab.json + merges.txt, or vocab.txt), or a model built into AttnLab
+  (--model builtin:NAME, see attnlab models), on TEXT. JSON (to stdout without
+  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot; (from 1),
+  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token,
+  BERT each [MASK]. &quot;display&quot; labels each token readably: where GPT-2 splits one
+  character over several tokens, the first shows the character and the others ⋯.
+  PNG, SVG or PDF: the map of one head (--layer and --head count from 1; default 1).
+  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
+  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
+  zero (or its mean over positions). Both repeat; layers, heads and positions count
+  from 1. With edits: the predictions before and after (to stdout), or with -o the
+  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
+  --session-out writes head --layer/--head as a workbench session (format version 2:
+  the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
+  from); without -o nothing else is written.
+  The JSON grows as the square of the text: one that would be larger than 512 MiB
+  is refused before the run, with its size; --max-output SIZE (800M, 4G) allows it.
+  What of the text the tokenizer cannot represent becomes the unknown token where the
+  model has one, or is left out whole; either way stderr names it and the JSON lists
+  it in &quot;dropped&quot;: [{&quot;text&quot;, &quot;byte&quot; (from 1), &quot;bytes&quot;, &quot;fate&quot;}].
+</source>
+        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json] [--max-output SIZE]
+  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
+  分词器：vocab.json + merges.txt，或 vocab.txt），或 AttnLab 内置的模型
+  （--model builtin:NAME，见 attnlab models）。JSON（没有 -o 时写到标准输出）：
+  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;（从 1 计数）,
+  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
+  [MASK]。&quot;display&quot; 是每个词元易读的标签：GPT-2 把一个字符拆成几个词元时，第一个
+  显示这个字符，其余显示 ⋯。PNG、SVG 或 PDF：一个头的注意力图（--layer 和 --head
+  从 1 开始数；默认 1）。
+  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
+  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
+  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
+  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
+  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
+  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
+  JSON 随文本长度的平方增长：会大于 512 MiB 的在运行前就被拒绝，并给出大小；
+  --max-output SIZE（800M、4G）可以允许它。
+  分词器无法表示的文本，在模型有未知词元时读作未知词元，否则整段略去；两种情况
+  都会在标准错误中指出，并在 JSON 的 &quot;dropped&quot; 中列出：
+  [{&quot;text&quot;, &quot;byte&quot;（从 1 计数）, &quot;bytes&quot;, &quot;fate&quot;}]。
+</translation>
+    </message>
+    <message>
+        <source>unknown option %1</source>
+        <translation>未知选项 %1</translation>
+    </message>
+    <message>
+        <source>%1 needs a value</source>
+        <translation>%1 需要一个值</translation>
+    </message>
+    <message>
+        <source>%1 takes no value</source>
+        <translation>%1 不带值</translation>
+    </message>
+    <message>
+        <source>%1 is given twice; give it once</source>
+        <translation>%1 给了两次；请只给一次</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an option</source>
+        <translation>“%1”不是选项</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number from %2 to %3, not &quot;%4&quot;</source>
+        <translation>%1 必须是 %2 到 %3 之间的整数，而不是“%4”</translation>
+    </message>
+    <message>
+        <source>%1 must be a number above %2 and at most %3, not &quot;%4&quot;</source>
+        <translation>%1 必须是一个数：大于 %2，至多 %3；不能是“%4”</translation>
+    </message>
+    <message>
+        <source>%1 is given an empty file name</source>
+        <translation>%1 的文件名为空</translation>
+    </message>
+    <message>
+        <source>  Ranges: %1.
+  The induction task needs --context %2 or more. A corpus may be at most %3 MiB,
+  a run may hold at most %4 MiB of memory and write a training.json of at most
+  %5 MiB; beyond, it is refused before it starts, with its figures.
+  -o DIR is written whole: a new or empty folder, or one that AttnLab wrote (it
+  is replaced, and other files you put in it stay). The outputs are checked
+  before the first step.
+</source>
+        <translation>  范围：%1。
+  induction 任务需要 --context %2 或更大。语料最多 %3 MiB，一次训练最多占用
+  %4 MiB 内存，写出的 training.json 最多 %5 MiB；超出的在开始前就被拒绝，
+  并给出相应数字。
+  -o DIR 整个写出：一个新的或空的文件夹，或 AttnLab 写出的文件夹（它会被替换，
+  你放在里面的其他文件保留）。所有输出在第一步之前就已检查。
+</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 
 #include "support/cli_test_support.h"
@@ -174,6 +177,37 @@ TEST(CliFiles, HeadScoresNeedAnMThatMeansSomethingAndSayTheModelsPositions)
     EXPECT_EQ(run.code, 3);
     EXPECT_TRUE(run.err.contains(QStringLiteral("2m = 34 tokens are more than the model's 32")))
         << run.err.toStdString();
+}
+
+// "abcXYZ def" on the induction model (a..z) was read as a b c d e f without a word; the Tang
+// model dropped "Q" and left orphan bytes of 🤖. What is left out is now named on stderr and
+// listed in the JSON.
+TEST(CliFiles, CharactersTheVocabularyLacksAreNamedOnStderrAndInTheJson)
+{
+    QTemporaryDir dir;
+    const QString out = dir.path() + QStringLiteral("/run.json");
+    const test::CliRun run = test::runAttnlab(
+        {QStringLiteral("model"), QStringLiteral("--model"), QStringLiteral("builtin:induction"),
+         QStringLiteral("--text"), QStringLiteral("abcXYZ def"), QStringLiteral("-o"), out});
+    ASSERT_EQ(run.code, 0) << run.err.toStdString();
+    EXPECT_TRUE(run.err.contains(QStringLiteral("left out: \"X\" (byte 4)")))
+        << run.err.toStdString();
+    const QByteArray json = fileBytes(out);
+    EXPECT_TRUE(
+        json.contains("\"dropped\":[{\"text\":\"X\",\"byte\":4,\"bytes\":1,"
+                      "\"fate\":\"omitted\"}"))
+        << json.left(400).toStdString();
+    const test::CliRun tang = test::runAttnlab(
+        {QStringLiteral("model"), QStringLiteral("--model"), QStringLiteral("builtin:tang"),
+         QStringLiteral("--text"), QStringLiteral("白日Q依山🤖尽")});
+    ASSERT_EQ(tang.code, 0) << tang.err.toStdString();
+    EXPECT_TRUE(tang.err.contains(QStringLiteral("\"Q\"")) &&
+                tang.err.contains(QStringLiteral("🤖")))
+        << tang.err.toStdString();
+    // The five characters the poems have, and no byte of the emoji left over as a token.
+    EXPECT_EQ(
+        QJsonDocument::fromJson(tang.out).object().value(QStringLiteral("ids")).toArray().size(),
+        5);
 }
 
 }  // namespace

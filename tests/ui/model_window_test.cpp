@@ -23,6 +23,7 @@
 #include "core/model/forward.h"
 #include "support/model_folder.h"
 #include "ui/document/document.h"
+#include "ui/model/builtin_models.h"
 #include "ui/model/head_link.h"
 #include "ui/model/head_view_panel.h"
 #include "ui/model/model_document.h"
@@ -429,6 +430,32 @@ TEST(ModelWindow, TheLessonDoesTheModelCareOpensTheHeadWhereItReadsAnimalMost)
     EXPECT_NEAR(main.document()->result().heads[0].weights(it, animal), most, 1e-5);
     EXPECT_TRUE(main.headLink()->active());
     delete w.data();
+}
+
+// Characters the vocabulary lacks were left out without a word ("abcXYZ def" became a b c d e
+// f); the window now names them beside the maps.
+TEST(ModelWindow, CharactersTheVocabularyLacksAreNamedNotLostInSilence)
+{
+    Warnings warnings;
+    auto w = makeWindow(warnings);
+    QString error;
+    const QString folder = resolveModelFolder(QStringLiteral("builtin:induction"), error);
+    ASSERT_FALSE(folder.isEmpty()) << error.toStdString();
+    ASSERT_TRUE(w->openFolder(folder));
+    w->setText(QStringLiteral("abcXYZ def"));
+    ASSERT_TRUE(settled(w->document()));
+    const auto snap = w->document()->snapshot();
+    ASSERT_TRUE(snap);
+    EXPECT_EQ(snap->tokenCount(), 6);
+    ASSERT_EQ(snap->dropped.size(), 4u);
+    EXPECT_EQ(snap->dropped[0].text, "X");
+    EXPECT_FALSE(w->message()->isHidden());
+    for (const char* c : {"X", "Y", "Z"})
+        EXPECT_TRUE(w->message()->text().contains(QLatin1String(c)))
+            << w->message()->text().toStdString();
+    w->setText(QStringLiteral("abcabc"));
+    ASSERT_TRUE(settled(w->document()));
+    EXPECT_TRUE(w->message()->isHidden()) << w->message()->text().toStdString();
 }
 
 }  // namespace

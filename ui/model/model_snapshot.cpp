@@ -174,6 +174,34 @@ std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
     return out;
 }
 
+QString droppedNotice(const std::vector<attn::tok::Dropped>& dropped)
+{
+    // At most a dozen of each, in the order of the text, each once.
+    constexpr int kShown = 12;
+    QStringList omitted, unknown;
+    int more = 0;
+    for (const attn::tok::Dropped& d : dropped) {
+        QStringList& list = d.fate == attn::tok::Dropped::Fate::Unknown ? unknown : omitted;
+        const QString quoted = QStringLiteral("“%1”").arg(QString::fromStdString(d.text));
+        if (list.contains(quoted)) continue;
+        if (list.size() < kShown)
+            list << quoted;
+        else
+            ++more;
+    }
+    QStringList parts;
+    if (!omitted.isEmpty())
+        parts << ModelSnapshotTr::tr("not in this model's vocabulary, left out: %1")
+                     .arg(omitted.join(QLatin1Char(' ')));
+    if (!unknown.isEmpty())
+        parts << ModelSnapshotTr::tr("read as the unknown token: %1")
+                     .arg(unknown.join(QLatin1Char(' ')));
+    if (more > 0) parts << ModelSnapshotTr::tr("and %n more", nullptr, more);
+    if (parts.isEmpty()) return {};
+    return ModelSnapshotTr::tr("Some of the text has no token of its own: %1.")
+        .arg(parts.join(QStringLiteral("; ")));
+}
+
 ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
                              const attn::model::ProgressCallback& progress,
                              const ModelSnapshot* previous,
@@ -187,7 +215,13 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     auto snap = std::make_shared<ModelSnapshot>();
     snap->text = text;
     snap->groupSize = static_cast<int>(std::max(1L, config.groupSize()));
-    snap->tokens = tokenizer.encodeTokens(text.toStdString());
+    attn::tok::Encoded encoded = tokenizer.encodeReported(text.toStdString());
+    if (!encoded.status.ok()) {
+        outcome.error = statusMessage(encoded.status);
+        return outcome;
+    }
+    snap->tokens = std::move(encoded.tokens);
+    snap->dropped = std::move(encoded.dropped);
     if (snap->tokens.empty()) {
         outcome.empty = true;
         return outcome;

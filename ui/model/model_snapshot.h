@@ -40,6 +40,8 @@ struct ModelPrediction {
 struct ModelSnapshot {
     QString text;
     std::vector<attn::tok::Token> tokens;
+    // What of the text no token stands for: left out, or become the unknown token.
+    std::vector<attn::tok::Dropped> dropped;
     // One per token: how the maps label it (a leading space as ␣; a character GPT-2 split over
     // several tokens on its first piece, a continuation mark on the others) and the long form
     // and raw bytes for hover text (core/tokenize/token_display.h).
@@ -87,6 +89,10 @@ struct ModelSnapshot {
 };
 
 // What a run came to: a snapshot, or a reason (English from the core, or translated here).
+// "Not in this model's vocabulary, left out: “X” “Y”; became [UNK]: “Crème”" (translated),
+// or empty when nothing was dropped.
+QString droppedNotice(const std::vector<attn::tok::Dropped>& dropped);
+
 struct ModelRunOutcome {
     std::shared_ptr<const ModelSnapshot> snapshot;
     bool cancelled = false;

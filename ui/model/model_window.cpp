@@ -101,8 +101,10 @@ ModelWindow::ModelWindow(QWidget* parent)
     connect(doc_, &ModelDocument::noticed, this,
             [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(doc_, &ModelDocument::snapshotChanged, this, [this] {
-        message_->say(QString());
-        if (const auto s = doc_->snapshot())
+        const auto shown = doc_->snapshot();
+        // What the tokenizer could not represent is said, never lost without a word.
+        message_->say(shown ? droppedNotice(shown->dropped) : QString());
+        if (const auto s = shown)
             statusBar()->showMessage(
                 tr("%n token(s), %1 ms", nullptr, static_cast<int>(s->tokenCount()))
                     .arg(s->milliseconds, 0, 'f', 0));
