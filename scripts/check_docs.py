@@ -73,7 +73,8 @@ def duplicate_headings(name, text):
 
 
 def tracked_folders(root, use_git=True):
-    """Every folder (at any depth, as 'a/b') that holds a file of the tree."""
+    """Every folder (at any depth, as 'a/b') that holds a file of the tree, and whether git said
+    which files those are."""
     files = None
     if use_git:
         try:
@@ -82,6 +83,7 @@ def tracked_folders(root, use_git=True):
             files = [f for f in out.decode("utf-8", "replace").split("\0") if f]
         except (OSError, subprocess.CalledProcessError):
             files = None
+    tracked = files is not None
     if files is None:
         files = []
         for top, dirs, names in os.walk(root):
@@ -93,7 +95,7 @@ def tracked_folders(root, use_git=True):
         parts = f.replace(os.sep, "/").split("/")[:-1]
         for depth in range(1, len(parts) + 1):
             folders.add("/".join(parts[:depth]))
-    return folders
+    return folders, tracked
 
 
 def layout_rows(lines):
@@ -119,7 +121,7 @@ def layout_rows(lines):
     return start, rows
 
 
-def layout_problems(name, text, folders):
+def layout_problems(name, text, folders, root, tracked):
     lines = text.splitlines()
     start, rows = layout_rows(lines)
     if start is None:
@@ -129,7 +131,9 @@ def layout_problems(name, text, folders):
     problems = []
     listed = {folder for _, folder in rows}
     for number, folder in rows:
-        if folder not in folders:
+        # Without git, a dot folder (.ci/) is not required but may still be listed.
+        exists = folder in folders or (not tracked and os.path.isdir(os.path.join(root, folder)))
+        if not exists:
             problems.append(f"{name}:{number}: the layout table names `{folder}/`, which is not "
                             "a folder of the tree")
     broken_down = {f.rsplit("/", 1)[0] for f in listed if "/" in f}
@@ -157,8 +161,8 @@ def check(root, use_git=True):
     if "README.md" not in texts:
         problems.append("README.md:1: missing")
     else:
-        problems += layout_problems("README.md", texts["README.md"],
-                                    tracked_folders(root, use_git))
+        folders, tracked = tracked_folders(root, use_git)
+        problems += layout_problems("README.md", texts["README.md"], folders, root, tracked)
     return problems, len(docs)
 
 
@@ -199,6 +203,7 @@ Usage
 | `core/io/` | files |
 | `ui/` | the interface |
 | `docs/` | documents |
+| `.hidden/` | a dot folder, listed though not required |
 
 ~~~
 ## Layout
@@ -257,7 +262,7 @@ def main(argv):
     for problem in problems:
         print(problem)
     print(f"check_docs: {count} documents and README's layout table (self-test passed), "
-          f"{len(problems)} problems")
+          f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
     return 1 if problems else 0
 
 
