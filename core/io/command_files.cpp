@@ -172,10 +172,25 @@ WriteStatus reserveOutputFolder(const std::string& folder, const std::vector<std
     return w;
 }
 
+namespace {
+thread_local int outputProbeDepth = 0;
+}  // namespace
+
+OutputProbe::OutputProbe()
+{
+    ++outputProbeDepth;
+}
+
+OutputProbe::~OutputProbe()
+{
+    --outputProbeDepth;
+}
+
 namespace detail {
 
 void noteInput(const std::string& path, unsigned long long device, unsigned long long inode)
 {
+    if (outputProbeDepth > 0) return;
     State& s = state();
     const std::lock_guard lock(s.mutex);
     if (!s.open) return;

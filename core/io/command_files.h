@@ -42,6 +42,17 @@ public:
                                 const FolderPolicy& policy);
 };
 
+// While one lives on this thread, the files the reader opens are not the command's inputs: a
+// look at an output before it is replaced (whether AttnLab wrote the model folder that -o names,
+// from its training.json) reads a file that the command means to replace.
+class OutputProbe {
+public:
+    OutputProbe();
+    ~OutputProbe();
+    OutputProbe(const OutputProbe&) = delete;
+    OutputProbe& operator=(const OutputProbe&) = delete;
+};
+
 // The same, for the CommandFiles that is open (only the checks, when none is): so that a
 // command's parts need not hand the object around.
 WriteStatus reserveOutput(const std::string& path);

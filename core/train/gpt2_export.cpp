@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/command_files.h"
 #include "core/model/model_folder.h"
 
 namespace attn::gpt2 {
@@ -80,7 +81,10 @@ io::FolderPolicy modelFolderPolicy(const std::string& folder)
 {
     model::FolderRecord record;
     io::FolderPolicy policy;
-    policy.mayReplace = model::readFolderRecord(folder, record).ok() && record.ours;
+    {
+        const io::OutputProbe probe;  // the record of the folder to be replaced is no input
+        policy.mayReplace = model::readFolderRecord(folder, record).ok() && record.ours;
+    }
     policy.keepOthers = true;
     policy.makeParents = true;
     return policy;

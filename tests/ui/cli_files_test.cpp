@@ -95,6 +95,41 @@ TEST(CliFiles, AModelFolderThatCannotBeWrittenIsRefusedBeforeTheFirstStep)
         << curve.err.toStdString();
 }
 
+TEST(CliFiles, RetrainingIntoAFolderItWroteReplacesItAndKeepsTheCorpusReadFromIt)
+{
+    QTemporaryDir dir;
+    const QString out = dir.path() + QStringLiteral("/m");
+    const QByteArray text = QByteArray("the cat sat on the mat. ").repeated(20);
+    const auto args = [&out](const QString& corpus) {
+        return QStringList{
+            QStringLiteral("train-model"), QStringLiteral("--corpus"), corpus,
+            QStringLiteral("--layers"),    QStringLiteral("1"),        QStringLiteral("--d-model"),
+            QStringLiteral("8"),           QStringLiteral("--heads"),  QStringLiteral("1"),
+            QStringLiteral("--context"),   QStringLiteral("8"),        QStringLiteral("--steps"),
+            QStringLiteral("2"),           QStringLiteral("-o"),       out};
+    };
+    test::writeFile(dir.path() + QStringLiteral("/corpus.txt"), text);
+    const test::CliRun first = test::runAttnlab(args(dir.path() + QStringLiteral("/corpus.txt")));
+    ASSERT_EQ(first.code, 0) << first.err.toStdString();
+    const QByteArray weights = fileBytes(out + QStringLiteral("/model.safetensors"));
+    // The corpus put beside the model, as the built-in models keep theirs. The folder's
+    // training.json is read to see that AttnLab wrote it, not as an input of the command: the
+    // same run again replaces the folder.
+    const QString corpus = out + QStringLiteral("/corpus.txt");
+    ASSERT_TRUE(QFile::rename(dir.path() + QStringLiteral("/corpus.txt"), corpus));
+    const test::CliRun again = test::runAttnlab(args(corpus));
+    ASSERT_EQ(again.code, 0) << again.err.toStdString();
+    EXPECT_EQ(fileBytes(out + QStringLiteral("/model.safetensors")), weights);
+    EXPECT_EQ(fileBytes(corpus), text);
+    // The corpus is an input all the same: a curve may not take its place.
+    const test::CliRun clash =
+        test::runAttnlab(args(corpus) + QStringList{QStringLiteral("--curve"), corpus});
+    EXPECT_EQ(clash.code, 4);
+    EXPECT_TRUE(clash.err.contains(QStringLiteral("same file as the input")))
+        << clash.err.toStdString();
+    EXPECT_EQ(fileBytes(corpus), text);
+}
+
 TEST(CliFiles, ACorpusThatIsAFifoOrADeviceIsRefusedAtOnce)
 {
     QTemporaryDir dir;
