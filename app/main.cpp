@@ -2,7 +2,8 @@
 // attnlab: the workbench window, or a headless command.
 //   attnlab [--recover] [--lesson ID] [FILE|MODEL_DIR]  open the window (and FILE, a session, a
 //                                       lesson, or a GPT-2/BERT checkpoint folder)
-//   attnlab render|compute|lessons|--help|--version   headless commands (app/cli.h)
+//   attnlab render|compute|lessons|model|train|train-model|heads|models|--help|--version
+//                                       headless commands (app/cli.h)
 #include <cerrno>
 #include <sys/stat.h>
 #include <unistd.h>

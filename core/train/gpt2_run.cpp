@@ -267,6 +267,10 @@ std::string ModelRun::trainingJson(const std::string& command, double seconds,
     // The losses are bit for bit those of another run on the same kernel path only: the AVX2
     // and AVX-512 products round differently (the first 50 of the Tang model's agree to 3e-9).
     j["gemm_path"] = kernels::gemmPathName(kernels::gemmPath());
+    // Eigen's own code (softmax, LayerNorm, the attention's products) is vectorised for the
+    // instruction sets the build allowed: a -march=native build rounds differently from the
+    // baseline one on the same kernel path.
+    j["eigen_simd"] = Eigen::SimdInstructionSetsInUse();
     j["seconds"] = seconds;
     j["step_seconds"] = stepSeconds_;
     j["steps_done"] = trainer_.steps();
