@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer targets of fuzz/ (Debian's clang 14, -fsanitize=fuzzer,address,undefined)
-# in build-fuzz and runs each of them.
+# in the checked build (build-checked/, which the sanitizer step of .ci/run shares: see
+# attnlab_configure_checked in setup.sh) and runs each of them.
 #
 #   scripts/fuzz.sh [SECONDS]      each target for SECONDS of CPU time (default 600) with its
 #                                  committed corpus (fuzz/corpus/<target>) plus a scratch corpus
-#                                  (build-fuzz/corpus/<target>, where new inputs go)
+#                                  (build-checked/corpus/<target>, where new inputs go)
 #   scripts/fuzz.sh --corpus-only  each target once over its committed corpus (CI: seconds)
 #
 #   TARGETS="session config"  only these (names without the attnlab_fuzz_ prefix)
 #   JOBS=2                    targets run side by side (default 1; the machine has 2 cores)
-#   FUZZ_BUILD_DIR            default build-fuzz
+#   CHECKED_BUILD_DIR         default build-checked
 #
 # SECONDS are CPU seconds, not wall seconds: the machine is shared, and a fuzzer that got half a
 # core for 600 s has fuzzed for 5 minutes. A watcher interrupts each fuzzer (SIGINT: libFuzzer
@@ -19,7 +20,7 @@
 #
 # Per target it prints the wall and CPU seconds, the executions, libFuzzer's coverage (cov: edges, ft: features) and the
 # outcome; anything found (crash-*, leak-*, oom-*, timeout-*) is kept in
-# build-fuzz/findings/<target>/ and the full log in build-fuzz/logs/<target>.log. Exits 1 if any
+# build-checked/findings/<target>/ and the full log in build-checked/logs/<target>.log. Exits 1 if any
 # target found something. Builds and runs at nice 10.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -37,18 +38,8 @@ ALL_TARGETS=(session lesson_catalog safetensors config gpt2_load bert_load hf_lo
   gpt2_encode bert_encode corpus train_options)
 read -r -a targets <<<"${TARGETS:-${ALL_TARGETS[*]}}"
 jobs=${JOBS:-1}
-dir="${FUZZ_BUILD_DIR:-$ATTNLAB_ROOT/build-fuzz}"
-
-attnlab_install_missing "${ATTNLAB_FUZZ_PACKAGES[@]}"
-
-# -O1 with assertions kept (no NDEBUG): Eigen's index checks stay on. Warnings are not errors
-# here: clang 14 warns where GCC (the compiler of the ordinary build) does not, e.g. on an
-# `omp simd` loop it does not vectorise under the sanitizers.
-cmake -S "$ATTNLAB_ROOT" -B "$dir" -G Ninja \
-  -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-  -DATTNLAB_BUILD_FUZZ=ON -DATTNLAB_BUILD_UI=OFF -DATTNLAB_BUILD_BENCH=OFF \
-  -DATTNLAB_WERROR=OFF "$(attnlab_unity)" >/dev/null
+attnlab_configure_checked
+dir="$ATTNLAB_CHECKED_DIR"
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("attnlab_fuzz_$t"); done
 nice -n 10 cmake --build "$dir" -j 2 --target "${build_targets[@]}"

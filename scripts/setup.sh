@@ -23,8 +23,8 @@ ATTNLAB_PACKAGES=(
   desktop-file-utils appstream libxml2-utils shared-mime-info libglib2.0-bin groff-base dpkg-dev
   lintian
 )
-# scripts/fuzz.sh only: clang 14 with libFuzzer, and clang's OpenMP runtime (the core uses
-# OpenMP; clang does not depend on libomp).
+# The checked build only (attnlab_configure_checked): clang 14 with libFuzzer, and clang's OpenMP
+# runtime (the core uses OpenMP; clang does not depend on libomp).
 ATTNLAB_FUZZ_PACKAGES=(clang libfuzzer-14-dev libomp-14-dev)
 # .ci/run's format check only.
 ATTNLAB_FORMAT_PACKAGES=(clang-format)
@@ -73,4 +73,20 @@ attnlab_build() {
     cmake -S "$ATTNLAB_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" "$(attnlab_unity)"
   fi
   cmake --build "$dir" -j "$(nproc)"
+}
+
+# The checked build (build-checked/, or CHECKED_BUILD_DIR): clang 14 with ASan + UBSan, the core
+# and the readers instrumented for libFuzzer as well. One compile of the core serves both the
+# sanitizer tests (core_tests, io_tests: .ci/run) and the fuzz targets (scripts/fuzz.sh), which
+# link libFuzzer; the tests link only the sanitizers, whose runtime takes the coverage hooks.
+# Warnings are not errors here: clang 14 warns where GCC, the compiler of the ordinary build, does
+# not (an `omp simd` loop it does not vectorise under the sanitizers). -O1, assertions on: Eigen's
+# index checks stay active.
+attnlab_configure_checked() {
+  attnlab_install_missing "${ATTNLAB_FUZZ_PACKAGES[@]}"
+  ATTNLAB_CHECKED_DIR="${CHECKED_BUILD_DIR:-$ATTNLAB_ROOT/build-checked}"
+  cmake -S "$ATTNLAB_ROOT" -B "$ATTNLAB_CHECKED_DIR" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DCMAKE_BUILD_TYPE=Sanitize -DATTNLAB_BUILD_FUZZ=ON -DATTNLAB_BUILD_READERS=ON \
+    -DATTNLAB_BUILD_UI=OFF -DATTNLAB_BUILD_BENCH=OFF -DATTNLAB_WERROR=OFF "$(attnlab_unity)" \
+    >/dev/null
 }
