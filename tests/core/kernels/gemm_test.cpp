@@ -11,6 +11,10 @@
 // missing term of typical size exceeds it many times over.
 #include "core/kernels/gemm.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -117,9 +121,11 @@ TEST(Gemm, EveryPathTheCpuRunsIsSupportedAndOneIsChosen)
 #if defined(__x86_64__)
     // Every x86-64 machine this project runs its CI on has AVX2, FMA and F16C: a binary that
     // does not offer the packed kernel there has lost it (the portable build's dispatch).
+    // F16C from CPUID leaf 1: clang 14's __builtin_cpu_supports does not know "f16c".
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    const bool f16c = __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
     __builtin_cpu_init();
-    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                      __builtin_cpu_supports("f16c");
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c;
     const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
                         __builtin_cpu_supports("avx512dq");

@@ -40,6 +40,8 @@ QByteArray withValue(const char* a, const char* b, const QJsonValue& v)
     });
 }
 
+// An array of arrays. Not QJsonArray{QJsonArray{...}}: with one element of its own type, clang
+// copies the inner array there (CWG 1467) where GCC nests it.
 QJsonArray rows(std::initializer_list<QJsonArray> list)
 {
     QJsonArray a;
@@ -128,7 +130,7 @@ const std::vector<BadSessionFile> kBadFiles = {
     // Version 2 fields in a version 1 file, and bad version 2 fields.
     {"bias_in_version_1",
      [] {
-         return withValue("projections", "b_Q", QJsonArray{QJsonArray{1.0, 2.0, 3.0}});
+         return withValue("projections", "b_Q", rows({QJsonArray{1.0, 2.0, 3.0}}));
      },
      "projections.b_Q", "not a field of this format version"},
     {"provenance_in_version_1", [] { return withValue("provenance", "", QJsonObject{}); },
@@ -138,7 +140,7 @@ const std::vector<BadSessionFile> kBadFiles = {
          return edited([](QJsonObject& r) {
              r[QLatin1String("version")] = 2;
              QJsonObject p = r[QLatin1String("projections")].toObject();
-             p[QLatin1String("b_K")] = QJsonArray{QJsonArray{1.0, 2.0}};
+             p[QLatin1String("b_K")] = rows({QJsonArray{1.0, 2.0}});
              r[QLatin1String("projections")] = p;
          });
      },
@@ -187,7 +189,7 @@ const std::vector<BadSessionFile> kBadFiles = {
     {"wrong_shape",
      [] {
          return withValue("projections", "W_Q",
-                          QJsonArray{rows({QJsonArray{1.0, 2.0, 3.0}, QJsonArray{1.0, 2.0, 3.0}})});
+                          rows({rows({QJsonArray{1.0, 2.0, 3.0}, QJsonArray{1.0, 2.0, 3.0}})}));
      },
      "projections.W_Q[1]", "3 rows"},
     {"ragged",
@@ -292,9 +294,9 @@ const std::vector<BadSessionFile> kBadFiles = {
              QJsonObject p = r[QLatin1String("projections")].toObject();
              p[QLatin1String("additive")] =
                  QJsonObject{{QStringLiteral("d_a"), 16777216},
-                             {QStringLiteral("W_a"), QJsonArray{QJsonArray{}}},
-                             {QStringLiteral("U_a"), QJsonArray{QJsonArray{}}},
-                             {QStringLiteral("v"), QJsonArray{QJsonArray{}}}};
+                             {QStringLiteral("W_a"), rows({QJsonArray{}})},
+                             {QStringLiteral("U_a"), rows({QJsonArray{}})},
+                             {QStringLiteral("v"), rows({QJsonArray{}})}};
              r[QLatin1String("projections")] = p;
          });
      },
