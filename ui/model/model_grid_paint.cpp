@@ -74,6 +74,25 @@ QRectF ModelGridGeometry::cellRect(int layer, int column) const
     return {x, y, side, side};
 }
 
+double ModelGridGeometry::ringWidth() const
+{
+    return std::max(2.0, gap * 0.8);
+}
+
+QRectF ModelGridGeometry::ringRect(int layer, int column) const
+{
+    const double w = ringWidth();
+    return cellRect(layer, column).adjusted(-w, -w, w, w);
+}
+
+QRectF ModelGridGeometry::columnTitleRect(int column, const QRectF& area) const
+{
+    const QRectF r = cellRect(0, column);
+    const double room = r.width() + gap;
+    const double top = area.top() + groupHeader;
+    return {r.center().x() - room / 2, top, room, std::max(0.0, cells.top() - ringWidth() - top)};
+}
+
 ModelGridCell ModelGridGeometry::cellAt(const QPointF& point) const
 {
     for (int l = 0; l < layers; ++l)
@@ -93,15 +112,24 @@ ModelGridGeometry modelGridGeometry(const QRectF& area, int layers, int heads, d
     const double rowHeader = basePx * 3.2;  // "L12"
     g.groupHeader = g.group > 1 ? basePx * 1.6 : 0.0;
     const double columnHeader = basePx * 1.8 + g.groupHeader;
-    const QRectF room = area.adjusted(rowHeader, columnHeader, 0, 0);
-    if (layers <= 0 || heads <= 0 || room.width() <= 0 || room.height() <= 0) return g;
+    if (layers <= 0 || heads <= 0) return g;
     // side * columns + gaps + aggregateGap = width; side * layers + gaps = height.
     const double gapShare = 0.08;
     const double groupShare = 0.35;
-    const double byWidth =
-        room.width() / (g.columns * (1 + gapShare) + 0.6 + extraGroups * groupShare);
-    const double byHeight = room.height() / (layers * (1 + gapShare));
-    g.side = std::max(2.0, std::min(byWidth, byHeight));
+    const auto sideIn = [&](const QRectF& room) {
+        const double byWidth =
+            room.width() / (g.columns * (1 + gapShare) + 0.6 + extraGroups * groupShare);
+        const double byHeight = room.height() / (layers * (1 + gapShare));
+        return std::max(2.0, std::min(byWidth, byHeight));
+    };
+    // Below the titles, room for the selected thumbnail's frame (ringWidth), reckoned for the
+    // thumbnails as large as they would be without it: they only shrink, and the frame with them.
+    QRectF room = area.adjusted(rowHeader, columnHeader, 0, 0);
+    if (room.width() <= 0 || room.height() <= 0) return g;
+    g.gap = sideIn(room) * gapShare;
+    room.setTop(room.top() + g.ringWidth());
+    if (room.height() <= 0) return g;
+    g.side = sideIn(room);
     g.gap = g.side * gapShare;
     g.aggregateGap = g.side * 0.6;
     g.groupGap = g.side * groupShare;
@@ -135,18 +163,16 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
     p.setFont(font);
     p.setPen(QColor(0x30, 0x30, 0x30));
     for (int c = 0; c < g.columns; ++c) {
-        const QRectF r = g.cellRect(0, c);
+        const QRectF box = g.columnTitleRect(c, area);
         const QString title = columnTitle(c, heads);
         // A header wider than its column is drawn smaller, never over its neighbour's.
-        const double room = r.width() + g.gap;
+        const double room = box.width();
         const double wide = QFontMetricsF(font, p.device()).horizontalAdvance(title);
         QFont fitted = font;
         if (wide > room)
             fitted.setPixelSize(std::max(5, static_cast<int>(font.pixelSize() * room / wide)));
         p.setFont(fitted);
-        p.drawText(QRectF(r.center().x() - room / 2, area.top() + g.groupHeader, room,
-                          g.cells.top() - area.top() - g.groupHeader),
-                   Qt::AlignHCenter | Qt::AlignBottom, title);
+        p.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, title);
     }
     p.setFont(font);
     // Heads that share a key/value head: a bracket over them, named after it.
@@ -219,11 +245,11 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
     if (style.selected.layer >= 0 && style.selected.layer < g.layers &&
         style.selected.column >= 0 && style.selected.column < g.columns) {
         QPen pen(QColor(0xd6, 0x27, 0x28));
-        pen.setWidthF(std::max(2.0, g.gap * 0.8));
+        pen.setWidthF(g.ringWidth());
         p.setPen(pen);
         p.setBrush(Qt::NoBrush);
         const double m = pen.widthF() / 2;
-        p.drawRect(g.cellRect(style.selected.layer, style.selected.column).adjusted(-m, -m, m, m));
+        p.drawRect(g.ringRect(style.selected.layer, style.selected.column).adjusted(m, m, -m, -m));
     }
     p.restore();
 }

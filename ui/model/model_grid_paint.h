@@ -37,6 +37,13 @@ struct ModelGridGeometry {
     double groupHeader = 0.0;  // height of the "KV 1" line above the head titles (0: none)
     [[nodiscard]] QRectF cellRect(int layer, int column) const;
     [[nodiscard]] ModelGridCell cellAt(const QPointF& point) const;
+    // The selected thumbnail's frame: its pen's width, and the rectangle it covers, which
+    // reaches that far outside the thumbnail.
+    [[nodiscard]] double ringWidth() const;
+    [[nodiscard]] QRectF ringRect(int layer, int column) const;
+    // Where a column's title is drawn in `area` (the area the geometry was made for): above the
+    // thumbnails and the selected one's frame, so that the frame never covers it.
+    [[nodiscard]] QRectF columnTitleRect(int column, const QRectF& area) const;
 };
 
 // Square thumbnails as large as fit in `area` with headers of text size `basePx`. With `group`
