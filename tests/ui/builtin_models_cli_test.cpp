@@ -70,16 +70,14 @@ TEST(BuiltinModelsCli, EachRetrainsItsFirstStepsBitForBitAndStaysSmall)
         args << QStringLiteral("--stop-after") << QString::number(kRetrainedSteps);
         const test::CliRun run = test::runAttnlab(args);
         ASSERT_EQ(run.code, 0) << run.err.toStdString();
+        const QJsonObject here = readJson(out.path() + QStringLiteral("/training.json"));
         const QJsonArray want = record.value(QStringLiteral("loss")).toArray();
-        const QJsonArray got = readJson(out.path() + QStringLiteral("/training.json"))
-                                   .value(QStringLiteral("loss"))
-                                   .toArray();
+        const QJsonArray got = here.value(QStringLiteral("loss")).toArray();
         ASSERT_EQ(got.size(), kRetrainedSteps);
         ASSERT_GE(want.size(), kRetrainedSteps);
         // Bit for bit on the kernel path and the Eigen vectorisation the model was trained with;
         // another path's or build's products round differently, and its losses agree to float
         // rounding only.
-        const QJsonObject here = readJson(out.path() + QStringLiteral("/training.json"));
         const auto pathOf = [](const QJsonObject& r) {
             return r.value(QStringLiteral("gemm_path")).toString() + QLatin1Char('/') +
                    r.value(QStringLiteral("eigen_simd")).toString();

@@ -104,10 +104,10 @@ ModelWindow::ModelWindow(QWidget* parent)
         const auto shown = doc_->snapshot();
         // What the tokenizer could not represent is said, never lost without a word.
         message_->say(shown ? droppedNotice(shown->dropped) : QString());
-        if (const auto s = shown)
+        if (shown)
             statusBar()->showMessage(
-                tr("%n token(s), %1 ms", nullptr, static_cast<int>(s->tokenCount()))
-                    .arg(s->milliseconds, 0, 'f', 0));
+                tr("%n token(s), %1 ms", nullptr, static_cast<int>(shown->tokenCount()))
+                    .arg(shown->milliseconds, 0, 'f', 0));
     });
     autosave_ = new Autosave(
         AutosaveKind::model(), [this] { return doc_->hasModel(); },
