@@ -11,7 +11,7 @@
 #include "core/io/json_read.h"
 #include "core/model/head_detect.h"
 #include "core/tokenize/tokenizer_loader.h"
-#include "ui/model/builtin_models.h"
+#include "ui/modelrun/builtin_models.h"
 
 namespace attnlab::cli {
 

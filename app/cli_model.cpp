@@ -13,16 +13,13 @@
 #include "app/cli.h"
 #include "app/cli_model_edits.h"
 #include "app/cli_model_json.h"
-#include "core/model/forward.h"
-#include "core/tokenize/tokenizer_loader.h"
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
+#include "ui/export/model_map_figure.h"
 #include "ui/export/numbers_export.h"
-#include "ui/model/builtin_models.h"
-#include "ui/model/head_session.h"
-#include "ui/model/model_figures.h"
-#include "ui/model/model_snapshot.h"
-#include "ui/model/predictions_panel.h"
+#include "ui/modelrun/builtin_models.h"
+#include "ui/modelrun/head_session.h"
+#include "ui/modelrun/model_snapshot.h"
 #include "ui/readers/session_file.h"
 
 namespace attnlab::cli {
@@ -47,43 +44,33 @@ const QCommandLineOption kMaxOutput(QStringLiteral("max-output"), QString(),
 
 // The predictions after the edits beside those before: for each position, the edited run's top
 // 10 with each token's probability before and the change, in percentage points.
-QString comparisonText(const attn::tok::Tokenizer& tokenizer,
-                       const std::vector<attn::tok::Token>& tokens,
-                       const std::vector<attn::model::HeadEdit>& edits,
-                       const attn::model::ForwardResult& before,
-                       const attn::model::ForwardResult& after)
+QString comparisonText(const ModelSnapshot& run)
 {
     QString out;
-    const QStringList labels = displayLabels(tokenizer, tokens);
     QStringList names;
-    for (const attn::model::HeadEdit& e : edits) names << QString::fromStdString(describe(e));
+    for (const attn::model::HeadEdit& e : run.edits) names << QString::fromStdString(describe(e));
     out += CliModelTr::tr("Edits: %1").arg(names.join(QStringLiteral("; "))) + QLatin1Char('\n');
-    for (std::size_t k = 0; k < after.predictions.size() && k < before.predictions.size(); ++k) {
-        const attn::model::Prediction& p = after.predictions[k];
-        const long at = p.position;
+    for (const ModelPrediction& p : run.predictions) {
         out += QLatin1Char('\n') +
                CliModelTr::tr("Position %1 (\"%2\"): token, before, after, change")
-                   .arg(at + 1)
-                   .arg(labels.value(static_cast<qsizetype>(at))) +
+                   .arg(p.position + 1)
+                   .arg(run.labels.value(static_cast<qsizetype>(p.position))) +
                QLatin1Char('\n');
-        for (const attn::model::TokenProbability& t : p.top) {
-            const double was = attn::model::tokenProbability(
-                before.logits.row(static_cast<long>(k)).transpose(), t.id);
-            const double now = t.probability;
+        for (const ModelGuess& g : p.top) {
             // One arg() call: a token spelling "%2" must not be taken for a place marker.
-            out += QStringLiteral("  %1 %2 % %3 % %4\n")
-                       .arg(QStringLiteral("%1").arg(guessLabel(tokenizer, t.id), -16),
-                            QStringLiteral("%1").arg(was * 100.0, 7, 'f', 2),
-                            QStringLiteral("%1").arg(now * 100.0, 7, 'f', 2),
-                            QStringLiteral("%1").arg(percentPointChange(was, now), 10));
+            out +=
+                QStringLiteral("  %1 %2 % %3 % %4\n")
+                    .arg(QStringLiteral("%1").arg(g.label, -16),
+                         QStringLiteral("%1").arg(g.before * 100.0, 7, 'f', 2),
+                         QStringLiteral("%1").arg(g.probability * 100.0, 7, 'f', 2),
+                         QStringLiteral("%1").arg(percentPointChange(g.before, g.probability), 10));
         }
     }
-    const std::vector<std::vector<float>> change = attn::model::attentionChange(before, after);
     out += QLatin1Char('\n') + CliModelTr::tr("Largest change of a weight, per layer and head:") +
            QLatin1Char('\n');
-    for (std::size_t l = 0; l < change.size(); ++l) {
+    for (std::size_t l = 0; l < run.change.size(); ++l) {
         QStringList row;
-        for (float v : change[l]) row << QString::number(static_cast<double>(v), 'f', 4);
+        for (float v : run.change[l]) row << QString::number(static_cast<double>(v), 'f', 4);
         out += CliModelTr::tr("  layer %1: %2").arg(l + 1).arg(row.join(QLatin1Char(' '))) +
                QLatin1Char('\n');
     }
@@ -201,125 +188,148 @@ QString modelUsage()
         "  it in \"dropped\": [{\"text\", \"byte\" (from 1), \"bytes\", \"fate\"}].\n");
 }
 
+namespace {
+
+// What `attnlab model` was asked for, read from its options before anything is opened.
+struct ModelRequest {
+    QString out;  // -o, "" for stdout
+    bool image = false;
+    QString sessionOut;
+    std::vector<attn::model::HeadEdit> edits;
+    QStringList editTexts, ablationTexts;  // as typed, to name an edit the core refused
+    std::size_t limit = kMaxNumbersBytes;
+    [[nodiscard]] bool json() const { return !image && (!out.isEmpty() || edits.empty()); }
+};
+
+bool readRequest(const QCommandLineParser& parser, ModelRequest& r, int& code)
+{
+    const QString cmd = QStringLiteral("model");
+    if (!parser.isSet(kModel) || !parser.isSet(kText)) {
+        code = usageError(cmd, CliModelTr::tr("--model DIR and --text TEXT are needed"));
+        return false;
+    }
+    r.out = parser.value(kOutput);
+    const QString ext = QFileInfo(r.out).suffix().toLower();
+    r.image =
+        ext == QLatin1String("png") || ext == QLatin1String("svg") || ext == QLatin1String("pdf");
+    if (parser.isSet(kOutput) && ext != QLatin1String("json") && !r.image) {
+        code = usageError(
+            cmd, CliModelTr::tr("%1: the output must end in .json, .png, .svg or .pdf").arg(r.out));
+        return false;
+    }
+    r.sessionOut = parser.value(kSessionOut);
+    if (parser.isSet(kSessionOut) && !r.sessionOut.endsWith(QLatin1String(".json"))) {
+        code = usageError(
+            cmd, CliModelTr::tr("%1: a session file ends in .attnlab.json").arg(r.sessionOut));
+        return false;
+    }
+    r.editTexts = parser.values(kEdit);
+    r.ablationTexts = parser.values(kAblate);
+    if (QString error; !parseModelEdits(r.editTexts, r.ablationTexts, r.edits, error)) {
+        code = usageError(cmd, error);
+        return false;
+    }
+    if (parser.isSet(kMaxOutput) && !parseSize(parser.value(kMaxOutput), r.limit)) {
+        code =
+            usageError(cmd, CliModelTr::tr("--max-output takes a size such as 800M or 4G, not %1")
+                                .arg(parser.value(kMaxOutput)));
+        return false;
+    }
+    return true;
+}
+
+// --session-out: head (layer, head) of the run without its edits as a workbench session.
+int writeHeadSession(const QCommandLineParser& parser, const ModelRequest& r,
+                     const LoadedModel& loaded, const ModelSnapshot& run, int layer, int head)
+{
+    HeadSource source;
+    source.model = &loaded.model;
+    source.run = run.edited() ? &run.unedited : &run.result;
+    source.labels = run.labels;
+    source.text = parser.value(kText);
+    source.folder = parser.value(kModel);
+    const QString weights = QString::fromStdString(loaded.model.file().path());
+    QString problem;
+    source.sha256 = fileSha256(weights, problem);
+    // The session names its model by this hash: without it the file would name none.
+    if (source.sha256.isEmpty())
+        return fail(BadInput, QStringLiteral("%1: %2").arg(weights, problem));
+    SessionFile file;
+    QString error;
+    if (!headSession(source, layer, head, file.session, error)) return fail(BadInput, error);
+    FileError written;
+    if (!writeSessionFile(r.sessionOut, file, written)) return fail(WriteFailed, written.message());
+    return Success;
+}
+
+// The run as asked: one head's map as a figure, the comparison with edits, or the JSON.
+int writeRun(const ModelRequest& r, const LoadedModel& loaded, const ModelSnapshot& run, int layer,
+             int head)
+{
+    if (r.image) {
+        const Figure f = modelMapFigure(
+            run.labels,
+            run.result.layers[static_cast<std::size_t>(layer)]
+                .attention[static_cast<std::size_t>(head)],
+            modelMapName(layer, head, static_cast<int>(loaded.model.config().heads)));
+        QString error;
+        if (!writeFigure(f, r.out, defaultFigureSize(f), 1.0, error))
+            return fail(WriteFailed, error);
+        return Success;
+    }
+    if (run.edited() && r.out.isEmpty())
+        return writeOutput(QString(), comparisonText(run).toUtf8());
+    return writeOutput(r.out, modelJson(loaded, run));
+}
+
+}  // namespace
+
 int runModel(const QStringList& args)
 {
     const QString cmd = QStringLiteral("model");
     QCommandLineParser parser;
     parser.addOptions(
         {kModel, kText, kOutput, kLayer, kHead, kEdit, kAblate, kSessionOut, kMaxOutput});
-    int parsed = Success;
-    if (!parseCommand(parser, args, parsed)) return parsed;
-    if (!parser.isSet(kModel) || !parser.isSet(kText))
-        return usageError(cmd, CliModelTr::tr("--model DIR and --text TEXT are needed"));
-    const QString out = parser.value(kOutput);
-    const QString ext = QFileInfo(out).suffix().toLower();
-    const bool image =
-        ext == QLatin1String("png") || ext == QLatin1String("svg") || ext == QLatin1String("pdf");
-    if (parser.isSet(kOutput) && ext != QLatin1String("json") && !image)
-        return usageError(
-            cmd, CliModelTr::tr("%1: the output must end in .json, .png, .svg or .pdf").arg(out));
-    const QString sessionOut = parser.value(kSessionOut);
-    if (parser.isSet(kSessionOut) && !sessionOut.endsWith(QLatin1String(".json")))
-        return usageError(
-            cmd, CliModelTr::tr("%1: a session file ends in .attnlab.json").arg(sessionOut));
-
-    std::vector<attn::model::HeadEdit> edits;
-    if (QString error; !parseModelEdits(parser.values(kEdit), parser.values(kAblate), edits, error))
-        return usageError(cmd, error);
-    std::size_t limit = kMaxNumbersBytes;
-    if (parser.isSet(kMaxOutput) && !parseSize(parser.value(kMaxOutput), limit))
-        return usageError(cmd,
-                          CliModelTr::tr("--max-output takes a size such as 800M or 4G, not %1")
-                              .arg(parser.value(kMaxOutput)));
+    int code = Success;
+    ModelRequest r;
+    if (!parseCommand(parser, args, code) || !readRequest(parser, r, code)) return code;
     QString resolveError;
     const QString resolved = resolveModelFolder(parser.value(kModel), resolveError);
     if (resolved.isEmpty()) return fail(BadInput, resolveError);
-    const std::string folder = QFile::encodeName(resolved).toStdString();
-    attn::model::Model model;
-    if (const attn::Status s = attn::model::Model::load(folder, model); !s.ok())
-        return fail(BadInput, QString::fromStdString(attn::describe(s)));
-    auto loaded = attn::tok::loadTokenizer(folder, model.config().modelType, model.config().vocab);
-    if (const auto* e = std::get_if<attn::Status>(&loaded))
-        return fail(BadInput, QString::fromStdString(attn::describe(*e)));
-    const attn::tok::Tokenizer& tokenizer = std::get<attn::tok::Tokenizer>(loaded);
-
+    attn::Status problem;
+    const std::shared_ptr<const LoadedModel> loaded = loadModelFolder(resolved, problem);
+    if (!loaded) return fail(BadInput, QString::fromStdString(attn::describe(problem)));
     // The model's files are read: no output may be one of them.
-    if (int code = Success; !checkOutputs({out, sessionOut}, code)) return code;
-    attn::tok::Encoded encoded = tokenizer.encodeReported(parser.value(kText).toStdString());
-    if (!encoded.status.ok())
-        return fail(BadInput, QString::fromStdString(attn::describe(encoded.status)));
-    const std::vector<attn::tok::Token> tokens = std::move(encoded.tokens);
-    noteDropped(encoded.dropped);
-    if (const bool json = !image && (parser.isSet(kOutput) || edits.empty()); json) {
-        if (int code = Success; !jsonFits(model.config(), static_cast<long>(tokens.size()),
-                                          !edits.empty(), limit, code))
-            return code;
-    }
-    std::vector<int> ids;
-    for (const attn::tok::Token& t : tokens) ids.push_back(t.id);
-    attn::model::ForwardOptions options;
-    if (const attn::tok::BertTokenizer* bert = tokenizer.bert())
-        options.maskTokenId = bert->maskId().value_or(-1);
-    attn::model::ForwardResult result;
-    if (const attn::Status s = attn::model::forward(model, ids, options, result); !s.ok())
-        return fail(BadInput, QString::fromStdString(attn::describe(s)));
-
-    attn::model::ForwardResult edited;
-    if (!edits.empty()) {
-        const QStringList editTexts = parser.values(kEdit);
-        const QStringList ablationTexts = parser.values(kAblate);
-        if (const attn::Status s =
-                attn::model::checkEdits(model, static_cast<long>(ids.size()), edits);
-            !s.ok())
-            return usageError(cmd, editRefusal(s, editTexts, ablationTexts));
-        if (const attn::Status s = attn::model::runEdited(model, result, edits, options, edited);
-            !s.ok()) {
-            // The unedited run was finite: an overflow is the edit's, a usage error.
-            if (s.cause == attn::Cause::Edit)
-                return usageError(cmd, editRefusal(s, editTexts, ablationTexts));
-            return fail(BadInput, QString::fromStdString(attn::describe(s)));
-        }
-    }
-    const attn::model::ForwardResult& shown = edits.empty() ? result : edited;
-    int layer = 0, head = 0, code = Success;
-    if (!readIndex(parser, kLayer, model.config().layers, layer, code) ||
-        !readIndex(parser, kHead, model.config().heads, head, code))
+    if (!checkOutputs({r.out, r.sessionOut}, code)) return code;
+    const attn::model::ModelConfig& config = loaded->model.config();
+    int layer = 0, head = 0;
+    if (!readIndex(parser, kLayer, config.layers, layer, code) ||
+        !readIndex(parser, kHead, config.heads, head, code))
         return code;
-    QString error;
-    if (parser.isSet(kSessionOut)) {
-        HeadSource source;
-        source.model = &model;
-        source.run = &result;
-        source.labels = displayLabels(tokenizer, tokens);
-        source.text = parser.value(kText);
-        source.folder = parser.value(kModel);
-        const QString weights = QString::fromStdString(model.file().path());
-        QString problem;
-        source.sha256 = fileSha256(weights, problem);
-        // The session names its model by this hash: without it the file would name none.
-        if (source.sha256.isEmpty())
-            return fail(BadInput, QStringLiteral("%1: %2").arg(weights, problem));
-        SessionFile file;
-        if (!headSession(source, layer, head, file.session, error)) return fail(BadInput, error);
-        FileError written;
-        if (!writeSessionFile(sessionOut, file, written))
-            return fail(WriteFailed, written.message());
-        if (!parser.isSet(kOutput)) return Success;
+
+    const ModelRunOutcome read = readText(*loaded, parser.value(kText));
+    if (!read.snapshot) return fail(BadInput, QString::fromStdString(attn::describe(read.status)));
+    noteDropped(read.snapshot->dropped);
+    if (r.json() && !jsonFits(config, read.snapshot->tokenCount(), !r.edits.empty(), r.limit, code))
+        return code;
+    ModelRunSettings settings;
+    settings.edits = r.edits;
+    settings.refuseEditsOutside = true;
+    settings.wholeMaps = true;
+    const ModelRunOutcome run = runTokens(*loaded, *read.snapshot, settings);
+    if (!run.snapshot) {
+        const attn::Status& s = run.status;
+        // The unedited run was finite: an edit refused or overflowing is a usage error.
+        if (s.edit >= 0 || s.cause == attn::Cause::Edit)
+            return usageError(cmd, editRefusal(s, r.editTexts, r.ablationTexts));
+        return fail(BadInput, QString::fromStdString(attn::describe(s)));
     }
-    if (image) {
-        const Figure f = modelMapFigure(
-            displayLabels(tokenizer, tokens),
-            shown.layers[static_cast<std::size_t>(layer)].attention[static_cast<std::size_t>(head)],
-            modelMapName(layer, head, static_cast<int>(model.config().heads)));
-        if (!writeFigure(f, out, defaultFigureSize(f), 1.0, error)) return fail(WriteFailed, error);
-        return Success;
+    if (!r.sessionOut.isEmpty()) {
+        if (const int c = writeHeadSession(parser, r, *loaded, *run.snapshot, layer, head);
+            c != Success || r.out.isEmpty())
+            return c;
     }
-    if (!edits.empty() && !parser.isSet(kOutput))
-        return writeOutput(QString(),
-                           comparisonText(tokenizer, tokens, edits, result, edited).toUtf8());
-    const QByteArray bytes = modelJson(model, tokenizer, tokens, encoded.dropped, shown,
-                                       edits.empty() ? nullptr : &result);
-    return writeOutput(parser.isSet(kOutput) ? out : QString(), bytes);
+    return writeRun(r, *loaded, *run.snapshot, layer, head);
 }
 
 }  // namespace attnlab::cli

@@ -50,20 +50,20 @@ void appendLayers(std::string& out, const attn::model::ForwardResult& r)
     out += ']';
 }
 
-Json predictionsJson(const attn::tok::Tokenizer& tokenizer, const attn::model::ForwardResult& r)
+Json predictionsJson(const std::vector<ModelPrediction>& predictions)
 {
-    Json predictions = Json::array();
-    for (const attn::model::Prediction& p : r.predictions) {
+    Json out = Json::array();
+    for (const ModelPrediction& p : predictions) {
         Json top = Json::array();
-        for (const attn::model::TokenProbability& t : p.top)
-            top.push_back({{"token", tokenizer.token(t.id).text},
-                           {"display", guessLabel(tokenizer, t.id).toStdString()},
-                           {"id", t.id},
-                           {"p", t.probability}});
+        for (const ModelGuess& g : p.top)
+            top.push_back({{"token", g.token.toStdString()},
+                           {"display", g.label.toStdString()},
+                           {"id", g.id},
+                           {"p", g.probability}});
         // Positions from 1, as the window and every message count them.
-        predictions.push_back({{"position", p.position + 1}, {"top", top}});
+        out.push_back({{"position", p.position + 1}, {"top", top}});
     }
-    return predictions;
+    return out;
 }
 
 std::string dump(const Json& j)
@@ -73,23 +73,6 @@ std::string dump(const Json& j)
 }
 
 }  // namespace
-
-QStringList displayLabels(const attn::tok::Tokenizer& tokenizer,
-                          const std::vector<attn::tok::Token>& tokens)
-{
-    std::vector<int> ids;
-    for (const attn::tok::Token& t : tokens) ids.push_back(t.id);
-    QStringList out;
-    for (const attn::tok::TokenDisplay& d : tokenizer.display(ids))
-        out << QString::fromStdString(d.label);
-    return out;
-}
-
-QString guessLabel(const attn::tok::Tokenizer& tokenizer, int id)
-{
-    const attn::tok::TokenDisplay d = tokenizer.display({id}).front();
-    return QString::fromStdString(d.label) + (d.cutOff ? QString(QChar(0x2026)) : QString());
-}
 
 std::size_t modelJsonBytes(long layers, long heads, long tokens, bool withBefore)
 {
@@ -101,13 +84,10 @@ std::size_t modelJsonBytes(long layers, long heads, long tokens, bool withBefore
     return bytes >= 1e18 ? std::size_t{1} << 60 : static_cast<std::size_t>(bytes);
 }
 
-QByteArray modelJson(const attn::model::Model& model, const attn::tok::Tokenizer& tokenizer,
-                     const std::vector<attn::tok::Token>& tokens,
-                     const std::vector<attn::tok::Dropped>& dropped,
-                     const attn::model::ForwardResult& shown,
-                     const attn::model::ForwardResult* before)
+QByteArray modelJson(const LoadedModel& loaded, const ModelSnapshot& run)
 {
-    const attn::model::ModelConfig& c = model.config();
+    const attn::model::ModelConfig& c = loaded.model.config();
+    const attn::tok::Tokenizer& tokenizer = *loaded.tokenizer;
     // Key/value heads: fewer than the query heads where several share one (grouped-query
     // attention); "layers" still has one map per query head.
     const Json modelInfo = {{"type", std::string(tokenizer.modelType())},
@@ -115,30 +95,30 @@ QByteArray modelJson(const attn::model::Model& model, const attn::tok::Tokenizer
                             {"heads", c.heads},
                             {"kv_heads", c.kvHeads}};
     Json texts = Json::array(), ids = Json::array(), display = Json::array();
-    for (const attn::tok::Token& t : tokens) {
+    for (const attn::tok::Token& t : run.tokens) {
         texts.push_back(t.text);  // GPT-2 decoded, BERT as in the vocabulary
         ids.push_back(t.id);
     }
-    for (const QString& label : displayLabels(tokenizer, tokens))
-        display.push_back(label.toStdString());
+    for (const QString& label : run.labels) display.push_back(label.toStdString());
     Json lost = Json::array();
-    for (const attn::tok::Dropped& d : dropped)
+    for (const attn::tok::Dropped& d : run.dropped)
         lost.push_back(
             {{"text", d.text},
              {"byte", d.offset + 1},
              {"bytes", d.length},
              {"fate", d.fate == attn::tok::Dropped::Fate::Unknown ? "unknown" : "omitted"}});
     std::string out;
-    out.reserve(modelJsonBytes(c.layers, c.heads, static_cast<long>(tokens.size()), before));
+    out.reserve(modelJsonBytes(c.layers, c.heads, run.tokenCount(), run.edited()));
     out += "{\"model\":" + dump(modelInfo) + ",\"tokens\":" + dump(texts) +
            ",\"display\":" + dump(display) + ",\"ids\":" + dump(ids) +
            ",\"dropped\":" + dump(lost) + ",\"layers\":";
-    appendLayers(out, shown);
-    out += ",\"predictions\":" + dump(predictionsJson(tokenizer, shown));
-    if (before != nullptr) {
-        out += ",\"before\":{\"predictions\":" + dump(predictionsJson(tokenizer, *before)) +
-               ",\"layers\":";
-        appendLayers(out, *before);
+    appendLayers(out, run.result);
+    out += ",\"predictions\":" + dump(predictionsJson(run.predictions));
+    if (run.edited()) {
+        // The run before the edits has guesses of its own, not only other probabilities.
+        const std::vector<ModelPrediction> before = guessesOf(tokenizer, run.unedited, nullptr);
+        out += ",\"before\":{\"predictions\":" + dump(predictionsJson(before)) + ",\"layers\":";
+        appendLayers(out, run.unedited);
         out += '}';
     }
     out += "}";

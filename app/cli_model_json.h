@@ -13,30 +13,18 @@
 #include <QString>
 #include <QStringList>
 
-#include "core/model/forward.h"
-#include "core/tokenize/tokenizer_loader.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab::cli {
-
-// The tokens' readable labels: one per token, a character that byte-level BPE split named on
-// its first piece (core/tokenize/token_display.h).
-QStringList displayLabels(const attn::tok::Tokenizer& tokenizer,
-                          const std::vector<attn::tok::Token>& tokens);
-// A predicted token as the window lists it: readable, or the bytes of a character it only
-// starts, with "…" ("<E5><AE>…").
-QString guessLabel(const attn::tok::Tokenizer& tokenizer, int id);
 
 // At most how many bytes modelJson writes for `tokens` tokens of a model of `layers` x `heads`
 // maps (`withBefore`: the maps twice).
 std::size_t modelJsonBytes(long layers, long heads, long tokens, bool withBefore);
 
-// {"model", "tokens", "display", "ids", "dropped", "layers", "predictions"} of `shown`, and
-// with `before` "before": {"predictions", "layers"}. "dropped": what of the text no token stands
-// for, [{"text", "byte" (from 1), "bytes", "fate": "omitted" | "unknown"}].
-QByteArray modelJson(const attn::model::Model& model, const attn::tok::Tokenizer& tokenizer,
-                     const std::vector<attn::tok::Token>& tokens,
-                     const std::vector<attn::tok::Dropped>& dropped,
-                     const attn::model::ForwardResult& shown,
-                     const attn::model::ForwardResult* before);
+// {"model", "tokens", "display", "ids", "dropped", "layers", "predictions"} of the run, and
+// with edits "before": {"predictions", "layers"} of the run without them. "dropped": what of
+// the text no token stands for, [{"text", "byte" (from 1), "bytes", "fate": "omitted" |
+// "unknown"}].
+QByteArray modelJson(const LoadedModel& loaded, const ModelSnapshot& run);
 
 }  // namespace attnlab::cli

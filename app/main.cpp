@@ -15,10 +15,10 @@
 
 #include "app/cli.h"
 #include "ui/io/autosave.h"
-#include "ui/model/builtin_models.h"
 #include "ui/model/model_presenter.h"
 #include "ui/model/model_recovery.h"
 #include "ui/model/model_window.h"
+#include "ui/modelrun/builtin_models.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/language.h"

@@ -10,7 +10,7 @@
 #include <QTemporaryDir>
 
 #include "core/model/model.h"
-#include "ui/model/builtin_models.h"
+#include "ui/modelrun/builtin_models.h"
 
 namespace attnlab {
 namespace {

@@ -15,9 +15,9 @@
 
 #include "core/model/head_detect.h"
 #include "support/model_folder.h"
-#include "ui/model/builtin_models.h"
 #include "ui/model/head_scores_source.h"
 #include "ui/model/model_document.h"
+#include "ui/modelrun/builtin_models.h"
 
 namespace attnlab {
 namespace {

@@ -10,11 +10,11 @@
 #include <QTest>
 
 #include "core/train/phase_change.h"
-#include "ui/model/builtin_models.h"
 #include "ui/model/model_document.h"
-#include "ui/model/model_snapshot.h"
 #include "ui/model/model_train_run.h"
 #include "ui/model/model_trainer_panel.h"
+#include "ui/modelrun/builtin_models.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab {
 namespace {

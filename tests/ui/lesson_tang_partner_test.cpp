@@ -11,9 +11,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "ui/model/builtin_models.h"
 #include "ui/model/model_document.h"
-#include "ui/model/model_snapshot.h"
+#include "ui/modelrun/builtin_models.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab {
 namespace {

@@ -71,9 +71,11 @@ TEST(ModelLongText, MapsArePooledAndTheEnlargedHeadIsTheCoresWholeMap)
     ASSERT_TRUE(snap->pooled());
     EXPECT_EQ(snap->heads(), 4);
     EXPECT_TRUE(snap->rollout.empty());
-    EXPECT_EQ(snap->thumbnails.size(), static_cast<std::size_t>(2 * (4 + 2)));
-    EXPECT_TRUE(snap->thumbnails[4].isNull() == false) << "the layer mean is drawn";
-    EXPECT_TRUE(snap->thumbnails[5].isNull()) << "no rollout";
+    const auto thumbnails = w.doc()->thumbnails();
+    ASSERT_TRUE(thumbnails);
+    EXPECT_EQ(thumbnails->size(), static_cast<std::size_t>(2 * (4 + 2)));
+    EXPECT_TRUE((*thumbnails)[4].isNull() == false) << "the layer mean is drawn";
+    EXPECT_TRUE((*thumbnails)[5].isNull()) << "no rollout";
 
     attn::model::Model model;
     ASSERT_TRUE(attn::model::Model::load(w.folder.toStdString(), model).ok());

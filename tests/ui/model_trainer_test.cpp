@@ -20,12 +20,12 @@
 
 #include "core/model/model.h"
 #include "ui/model/model_document.h"
-#include "ui/model/model_snapshot.h"
 #include "ui/model/model_train_curves.h"
 #include "ui/model/model_train_grid.h"
 #include "ui/model/model_train_run.h"
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/model_window.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab {
 namespace {

@@ -23,8 +23,8 @@
 #include "support/cli_test_support.h"
 #include "support/model_folder.h"
 #include "ui/model/model_document.h"
-#include "ui/model/model_snapshot.h"
 #include "ui/model/model_window.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab {
 namespace {

@@ -4,7 +4,7 @@
 #include "core/model/head_edit.h"
 #include "core/model/head_slice.h"
 #include "ui/document/document.h"
-#include "ui/model/head_session.h"
+#include "ui/modelrun/head_session.h"
 #include "ui/readers/status_text.h"
 
 namespace attnlab {

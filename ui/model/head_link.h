@@ -19,8 +19,8 @@
 
 #include "ui/document/async_job.h"
 #include "ui/document/snapshot_document.h"
-#include "ui/model/model_snapshot.h"
 #include "ui/model/run_source.h"
+#include "ui/modelrun/model_snapshot.h"
 #include "ui/readers/session.h"
 
 namespace attnlab {

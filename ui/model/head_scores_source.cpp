@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "core/model/head_detect.h"
 #include "ui/model/model_document.h"
 
 namespace attnlab {
@@ -42,9 +41,6 @@ void HeadScoresSource::recompute()
     attn::model::DetectSpec spec;
     spec.m = std::min(kHalf, loaded->model.config().positions / 2);
     spec.count = kCount;
-    if (loaded->tokenizer)
-        spec.candidates =
-            attn::tok::ordinaryTokenIds(*loaded->tokenizer, loaded->model.config().vocab);
     job_.start(
         [loaded, spec](JobControl& control) {
             Result r;
@@ -53,8 +49,7 @@ void HeadScoresSource::recompute()
                 control.report(static_cast<double>(done) / std::max(1, total));
                 return !control.cancelled();
             };
-            if (!attn::model::detectHeads(loaded->model, spec, r.table, progress).ok())
-                r.table.clear();
+            if (!detectHeadsOf(*loaded, spec, r.table, progress).ok()) r.table.clear();
             return r;
         },
         [this](Result r) {

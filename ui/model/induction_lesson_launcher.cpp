@@ -6,8 +6,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "ui/model/builtin_models.h"
 #include "ui/model/model_window.h"
+#include "ui/modelrun/builtin_models.h"
 
 namespace attnlab {
 

@@ -6,8 +6,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "ui/model/model_snapshot.h"
 #include "ui/model/run_source.h"
+#include "ui/modelrun/model_snapshot.h"
 #include "ui/views/color_scales.h"
 
 namespace attnlab {

@@ -169,17 +169,27 @@ void ModelDocument::startRun()
 ModelDocument::Runs::Work ModelDocument::prepare(const RunState& next) const
 {
     return [loaded = loaded_, next, previous = snapshot()](JobControl& control) {
-        const ModelRunOutcome run = runModelText(
-            *loaded, next.text,
-            [&control](int done, int) {
-                control.report(done);
-                return !control.cancelled();
-            },
-            previous.get(), next.edits);
+        ModelRunSettings settings;
+        settings.progress = [&control](int done, int) {
+            control.report(done);
+            return !control.cancelled();
+        };
+        settings.previous = previous.get();
+        settings.edits = next.edits;
+        const ModelRunOutcome run = runModelText(*loaded, next.text, settings);
         Runs::Outcome out;
         out.cancelled = run.cancelled;
         out.error = run.error;
-        if (!run.cancelled && run.error.isEmpty()) out.result = run.snapshot;
+        if (!run.cancelled && run.error.isEmpty() && run.snapshot) {
+            // The thumbnails are drawn here too, so that a long text does not hold up the
+            // window.
+            auto shown = std::make_shared<ShownRun>();
+            shown->run = run.snapshot;
+            shown->thumbnails = modelGridImages(*run.snapshot, kModelThumbnailPixels);
+            out.result = std::move(shown);
+        } else if (!run.cancelled && run.error.isEmpty()) {
+            out.result = Shown();  // the text has no tokens: no run to show
+        }
         return out;
     };
 }

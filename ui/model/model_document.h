@@ -17,14 +17,15 @@
 #include <thread>
 #include <vector>
 
+#include <QImage>
 #include <QObject>
 #include <QTimer>
 #include <QUndoStack>
 
 #include "core/model/head_edit.h"
 #include "ui/document/snapshot_document.h"
-#include "ui/model/model_snapshot.h"
 #include "ui/model/run_source.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab {
 
@@ -86,7 +87,16 @@ public:
 
     [[nodiscard]] std::shared_ptr<const ModelSnapshot> snapshot() const override
     {
-        return doc_.result().value_or(nullptr);
+        const Shown shown = doc_.result().value_or(nullptr);
+        return shown ? shown->run : nullptr;
+    }
+    // The model view's thumbnails of snapshot() (model_grid_paint.h), published with it; empty
+    // without a run.
+    [[nodiscard]] std::shared_ptr<const std::vector<QImage>> thumbnails() const
+    {
+        const Shown shown = doc_.result().value_or(nullptr);
+        return shown ? std::shared_ptr<const std::vector<QImage>>(shown, &shown->thumbnails)
+                     : nullptr;
     }
 
     // Head edits carried through the model (core/model/head_edit.h): each named operation
@@ -154,8 +164,13 @@ private:
         QString text;
         Edits edits;
     };
-    using Snapshot = std::shared_ptr<const ModelSnapshot>;
-    using Runs = SnapshotDocument<RunState, Snapshot>;
+    // A run with its thumbnails, drawn on the worker too.
+    struct ShownRun {
+        std::shared_ptr<const ModelSnapshot> run;
+        std::vector<QImage> thumbnails;
+    };
+    using Shown = std::shared_ptr<const ShownRun>;
+    using Runs = SnapshotDocument<RunState, Shown>;
     bool changeEdits(Edits edits, Label label);
     void startRun();
     [[nodiscard]] Runs::Work prepare(const RunState& next) const;

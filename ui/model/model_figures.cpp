@@ -21,26 +21,6 @@ constexpr long kVectorCellLimit = 400000;
 
 }  // namespace
 
-Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix& weights,
-                      const QString& title)
-{
-    HeatmapContent c;
-    c.values = weights.cast<double>();
-    c.rowLabels = labels;
-    c.columnLabels = labels;
-    c.rowAxisTitle = ModelFiguresTr::tr("query");
-    c.columnAxisTitle = ModelFiguresTr::tr("key");
-    c.scale = ColorScale::Weights;
-    c.range = QCPRange(0.0, 1.0);
-    c.title = title;
-    Figure f;
-    f.title = title;
-    f.caption =
-        ModelFiguresTr::tr("Attention weights of a real model (rows: queries, columns: keys).");
-    f.panels.push_back(std::move(c));
-    return f;
-}
-
 Figure modelGridFigure(std::shared_ptr<const ModelSnapshot> snapshot, const QString& modelName)
 {
     Figure f;

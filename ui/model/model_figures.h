@@ -2,18 +2,15 @@
 #pragma once
 // A real model's pictures as export figures (ui/export/figure.h), drawn by the same renderer
 // as every other figure (PNG, SVG, PDF): the model view's grid, one map enlarged (a head, a
-// layer mean or a rollout) and the head view. `attnlab model -o OUT.png` uses modelMapFigure.
+// layer mean or a rollout, ui/export/model_map_figure.h) and the head view.
 
 #include <vector>
 
 #include "ui/export/figure.h"
-#include "ui/model/model_snapshot.h"
+#include "ui/export/model_map_figure.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab {
-
-// One matrix with the tokens on both axes (rows: queries, columns: keys).
-Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix& weights,
-                      const QString& title);
 
 // Every layer and head, with the layer means and rollouts; `modelName` heads the title.
 // The figure holds the snapshot: it may outlive the caller's pointer.

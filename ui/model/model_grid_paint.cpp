@@ -5,7 +5,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 
-#include "ui/model/model_snapshot.h"
+#include "ui/modelrun/model_snapshot.h"
 #include "ui/views/heatmap_image.h"
 
 namespace attnlab {

@@ -41,6 +41,7 @@ double ModelGridView::basePx() const
 void ModelGridView::refresh()
 {
     shown_ = document_->snapshot();
+    thumbnails_ = document_->thumbnails();
     update();
 }
 
@@ -79,7 +80,7 @@ void ModelGridView::paintEvent(QPaintEvent*)
     const ModelSelection& s = document_->selection();
     style.selected.layer = s.layer;
     style.selected.column = s.column(shown_->heads());
-    paintModelGrid(p, area(), *shown_, shown_->thumbnails, style);
+    paintModelGrid(p, area(), *shown_, thumbnails_ ? *thumbnails_ : std::vector<QImage>(), style);
     paintEditMarks(p);
     paintScoreFrames(p);
 }

@@ -56,6 +56,7 @@ private:
     ModelDocument* document_;
     HeadScoresSource* scores_ = nullptr;
     std::shared_ptr<const ModelSnapshot> shown_;
+    std::shared_ptr<const std::vector<QImage>> thumbnails_;  // shown_'s
     int paints_ = 0;
 };
 

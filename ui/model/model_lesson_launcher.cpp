@@ -12,11 +12,11 @@
 
 #include "core/head_scores.h"
 #include "core/model/head_edit.h"
-#include "ui/model/builtin_models.h"
 #include "ui/model/head_scores_source.h"
 #include "ui/model/model_document.h"
-#include "ui/model/model_snapshot.h"
 #include "ui/model/model_window.h"
+#include "ui/modelrun/builtin_models.h"
+#include "ui/modelrun/model_snapshot.h"
 #include "ui/views/panel_message.h"
 
 namespace attnlab {

@@ -9,9 +9,9 @@
 
 #include "ui/document/document.h"
 #include "ui/model/head_link.h"
-#include "ui/model/head_session.h"
 #include "ui/model/model_change_panel.h"
 #include "ui/model/predictions_panel.h"
+#include "ui/modelrun/head_session.h"
 
 namespace attnlab {
 

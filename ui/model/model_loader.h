@@ -8,7 +8,7 @@
 
 #include <QString>
 
-#include "ui/model/model_snapshot.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab {
 

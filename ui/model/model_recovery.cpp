@@ -12,8 +12,8 @@
 #include "ui/document/away.h"
 #include "ui/io/autosave.h"
 #include "ui/model/model_loader.h"
-#include "ui/model/model_snapshot.h"
 #include "ui/model/model_window.h"
+#include "ui/modelrun/model_snapshot.h"
 #include "ui/readers/atomic_file.h"
 #include "ui/readers/bounded_read.h"
 

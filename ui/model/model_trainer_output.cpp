@@ -10,10 +10,10 @@
 
 #include "ui/document/away.h"
 #include "ui/export/figure_renderer.h"
-#include "ui/model/builtin_models.h"
 #include "ui/model/model_train_grid.h"
 #include "ui/model/model_train_run.h"
 #include "ui/model/model_trainer_panel.h"
+#include "ui/modelrun/builtin_models.h"
 #include "ui/readers/status_text.h"
 
 namespace attnlab {

@@ -28,7 +28,6 @@
 #include "ui/export/figure_renderer.h"
 #include "ui/io/autosave.h"
 #include "ui/model/architecture_note.h"
-#include "ui/model/builtin_models.h"
 #include "ui/model/head_lines_paint.h"
 #include "ui/model/head_scores_panel.h"
 #include "ui/model/head_scores_source.h"
@@ -42,6 +41,7 @@
 #include "ui/model/model_recovery.h"
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/predictions_panel.h"
+#include "ui/modelrun/builtin_models.h"
 #include "ui/views/panel_message.h"
 
 namespace attnlab {

@@ -11,8 +11,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "ui/model/model_snapshot.h"
 #include "ui/model/run_source.h"
+#include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab {
 
@@ -72,22 +72,6 @@ ProbabilityCellLayout probabilityCellLayout(const QRect& cell, int textWidth, do
     out.bar = QRectF(inner.left(), inner.top() + 3, barRoom * std::clamp(probability, 0.0, 1.0),
                      std::max(0, inner.height() - 6));
     return out;
-}
-
-QString percentPointChange(double before, double after)
-{
-    // One decimal, more while the difference would round to zero, down to a millionth of a
-    // point: below that it is the float rounding of two runs of the same head (a workbench head
-    // carried back unchanged), not a change anyone could read.
-    constexpr int kMostDecimals = 6;
-    const double change = (after - before) * 100.0;
-    if (std::round(std::abs(change) * std::pow(10.0, kMostDecimals)) == 0.0)
-        return PredictionsPanel::tr("%1 pp").arg(QStringLiteral("0.0"));
-    int decimals = 1;
-    while (std::round(std::abs(change) * std::pow(10.0, decimals)) == 0.0) ++decimals;
-    const QString sign = change > 0 ? QStringLiteral("+") : QString(QChar(0x2212));
-    return PredictionsPanel::tr("%1 pp").arg(sign +
-                                             QString::number(std::abs(change), 'f', decimals));
 }
 
 PredictionsPanel::PredictionsPanel(RunSource* document, QWidget* parent)

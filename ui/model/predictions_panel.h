@@ -23,10 +23,6 @@ struct ProbabilityCellLayout {
 };
 ProbabilityCellLayout probabilityCellLayout(const QRect& cell, int textWidth, double probability);
 
-// The change from `before` to `after` (probabilities) in percentage points, signed ("+0.4 pp",
-// "−0.08 pp"): as many decimals as it takes for a difference never to print as 0.
-QString percentPointChange(double before, double after);
-
 class PredictionsPanel : public QWidget {
     Q_OBJECT
 public:

@@ -1,23 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// One run of a real model on one text, as the model window shows it: the tokens with their
-// on-screen labels, every layer's and head's attention (core/model), the layer averages and
-// the attention rollout (core/model/aggregate.h) and the predictions with their tokens as text.
-// Made on the worker by runModelText(); immutable once published.
+// One run of a real model on one text, as the model window, the command line and the tests
+// see it: the tokens with their on-screen labels, every layer's and head's attention
+// (core/model), the layer averages and the attention rollout (core/model/aggregate.h) and the
+// predictions with their tokens as text. Made on a worker by runModelText(); immutable once
+// published. QtCore only (library attnlab_modelrun).
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <vector>
 
-#include <QImage>
 #include <QString>
 #include <QStringList>
 
 #include "core/model/forward.h"
 #include "core/model/head_edit.h"
 #include "core/tokenize/tokenizer_loader.h"
+#include "ui/modelrun/loaded_model.h"
 
 namespace attnlab {
 
@@ -56,9 +55,6 @@ struct ModelSnapshot {
     std::vector<attn::model::FloatMatrix> averages;  // per layer, the mean of its heads
     std::vector<attn::model::FloatMatrix> rollout;   // per layer, rollout through it
     std::vector<ModelPrediction> predictions;
-    // The model view's thumbnails (model_grid_paint.h), drawn on the worker too, so that a long
-    // text does not hold up the window.
-    std::vector<QImage> thumbnails;
     double milliseconds = 0.0;  // tokenizing, the forward pass and the aggregates
     // Query heads per key/value head: above 1, consecutive heads share their keys and values
     // (grouped-query attention) and the model view groups them.
@@ -98,35 +94,28 @@ struct ModelRunOutcome {
     bool cancelled = false;
     bool empty = false;  // the text has no tokens
     QString error;
+    attn::Status status;  // the core's, when it refused the text, an edit or the run
 };
 
-struct LoadedModel {
-    attn::model::Model model;
-    std::unique_ptr<attn::tok::Tokenizer> tokenizer;
+// How a change of probability reads: "+2.3 pp", "−0.004 pp" (as many decimals as it takes, to a
+// millionth of a point), "0.0 pp" below that.
+QString percentPointChange(double before, double after);
 
-    // The SHA-256 of model.safetensors (64 lower-case hex digits; empty if the file cannot be
-    // read), computed on the first call and kept; callers on several threads wait for the one
-    // computing it. Sessions record it to know the model again (session format version 2).
-    [[nodiscard]] QString sha256() const;
-    // Computes it ahead of need unless `stop` is set meanwhile (then nothing is kept).
-    void prefetchSha256(const std::atomic<bool>& stop) const;
-
-private:
-    mutable std::mutex shaMutex_;
-    mutable QString sha_;
-    mutable bool shaDone_ = false;
+// What a run differs in between the window and the command line.
+struct ModelRunSettings {
+    attn::model::ProgressCallback progress;
+    // An earlier run of the same model: the rows before the first changed token are reused
+    // (attn::model::forwardReusing: typing at the end costs about one token's pass).
+    const ModelSnapshot* previous = nullptr;
+    // Head edits, applied after the unedited run (attn::model::runEdited).
+    std::vector<attn::model::HeadEdit> edits;
+    // The window leaves out edits of a position the text no longer has; the command line
+    // refuses them (the status says which).
+    bool refuseEditsOutside = false;
+    // Every map whole, however long the text (the command line writes them all); the window
+    // pools long decoder runs (runOptions).
+    bool wholeMaps = false;
 };
-
-// The SHA-256 of the file at `path` (64 lower-case hex digits), read through the bounded reader
-// (ui/readers/bounded_read.h): a FIFO, device, socket or folder is refused by name without
-// blocking. Empty with `problem` set (translated, without the path) when it cannot be read;
-// empty with no problem when `stop` (checked between 4 MiB pieces) was set. A checkpoint is
-// gigabytes: never called on the GUI thread.
-QString fileSha256(const QString& path, QString& problem, const std::atomic<bool>* stop = nullptr);
-
-// Opens the checkpoint in `folder` (weights mapped, tokenizer read); nullptr with `error` (the
-// file and the tensor or field, in English from the core) when it cannot. Any thread.
-std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QString& error);
 
 // Token `index` of `snapshot` for hover text and lists: its long readable form ("它 (2/3)").
 QString tokenText(const ModelSnapshot& snapshot, long index);
@@ -138,30 +127,21 @@ QString tokenDetail(const ModelSnapshot& snapshot, long index);
 // `heads + 1` the rollout through the layer ("Layer 3, head 5"; layer and column from 0).
 QString modelMapName(int layer, int column, int heads);
 
-// From this many tokens on a decoder's maps are kept pooled (ForwardOptions::poolAbove), to
-// kModelPoolSide cells a side: 1,024, or ATTNLAB_POOL_ABOVE where it is set (tests, and anyone
-// who wants pooled maps on a shorter text or whole maps on a longer one).
-inline constexpr long kModelPoolAbove = 1024;
-inline constexpr long kModelPoolSide = 512;
-[[nodiscard]] long modelPoolAbove();
-
-// The options every run of `loaded` uses (BERT: its [MASK] id to predict at; pooling).
-attn::model::ForwardOptions runOptions(const LoadedModel& loaded);
-
 // The predictions of `after` with their tokens as text; with `before` (an unedited run of the
 // same ids), each token's probability there too.
 std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
                                        const attn::model::ForwardResult& after,
                                        const attn::model::ForwardResult* before);
 
-// Tokenizes and runs `text`; `progress` is the forward pass's (core/model/forward.h). With
-// `previous` (an earlier run of the same model), the rows before the first changed token are
-// reused (attn::model::forwardReusing: typing at the end costs about one token's pass).
-// `edits` (head edits) are applied after the unedited run (attn::model::runEdited); edits of a
-// position the text no longer has are left out.
+// The first half of runModelText: the tokens of `text` with their labels and what was dropped,
+// no run yet. `empty` for a text without tokens; an error for one longer than the model reads.
+ModelRunOutcome readText(const LoadedModel& loaded, const QString& text);
+// The second half: runs the tokens of a readText() snapshot; `progress` is the forward pass's
+// (core/model/forward.h), and reports once more for the aggregates.
+ModelRunOutcome runTokens(const LoadedModel& loaded, ModelSnapshot read,
+                          const ModelRunSettings& settings);
+// Tokenizes and runs `text`.
 ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
-                             const attn::model::ProgressCallback& progress,
-                             const ModelSnapshot* previous = nullptr,
-                             const std::vector<attn::model::HeadEdit>& edits = {});
+                             const ModelRunSettings& settings = {});
 
 }  // namespace attnlab

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/model/model_snapshot.h"
+#include "ui/modelrun/model_snapshot.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QCoreApplication>
-#include <QCryptographicHash>
 #include <QElapsedTimer>
-#include <QFile>
 
 #include "core/model/aggregate.h"
-#include "ui/model/model_grid_paint.h"
-#include "ui/readers/bounded_read.h"
 #include "ui/readers/status_text.h"
 
 namespace attnlab {
@@ -21,50 +18,7 @@ class ModelSnapshotTr {
     Q_DECLARE_TR_FUNCTIONS(attnlab::ModelSnapshot)
 };
 
-// The cap core/model/safetensors.cpp opens a checkpoint under (1 TiB): a file as large as it
-// maps can be hashed.
-constexpr qint64 kMaxCheckpointBytes = qint64{1} << 40;
-
 }  // namespace
-
-QString LoadedModel::sha256() const
-{
-    const std::lock_guard<std::mutex> lock(shaMutex_);
-    if (!shaDone_) {
-        QString unreadable;  // the hash stays empty, as model_snapshot.h says
-        sha_ = fileSha256(QString::fromStdString(model.file().path()), unreadable);
-        shaDone_ = true;
-    }
-    return sha_;
-}
-
-void LoadedModel::prefetchSha256(const std::atomic<bool>& stop) const
-{
-    const std::lock_guard<std::mutex> lock(shaMutex_);
-    if (shaDone_) return;
-    QString unreadable;
-    const QString sha = fileSha256(QString::fromStdString(model.file().path()), unreadable, &stop);
-    if (stop.load()) return;
-    sha_ = sha;
-    shaDone_ = true;
-}
-
-QString fileSha256(const QString& path, QString& problem, const std::atomic<bool>* stop)
-{
-    problem.clear();
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    bool stopped = false;
-    const auto add = [&](QByteArrayView piece) {
-        if (stop && stop->load()) {
-            stopped = true;
-            return false;
-        }
-        hash.addData(piece);
-        return true;
-    };
-    if (!readUserFileInPieces(path, kMaxCheckpointBytes, add, problem) || stopped) return {};
-    return QString::fromLatin1(hash.result().toHex());
-}
 
 QString tokenText(const ModelSnapshot& snapshot, long index)
 {
@@ -91,42 +45,6 @@ QString modelMapName(int layer, int column, int heads)
         return ModelSnapshotTr::tr("Layer %1: mean of its %2 heads").arg(layer + 1).arg(heads);
     return ModelSnapshotTr::tr("Attention rollout through layer %1 (Abnar & Zuidema 2020)")
         .arg(layer + 1);
-}
-
-std::shared_ptr<const LoadedModel> loadModelFolder(const QString& folder, QString& error)
-{
-    auto loaded = std::make_shared<LoadedModel>();
-    const std::string native = QFile::encodeName(folder).toStdString();
-    if (const attn::Status s = attn::model::Model::load(native, loaded->model); !s.ok()) {
-        error = statusMessage(s);
-        return nullptr;
-    }
-    auto tokenizer = attn::tok::loadTokenizer(native, loaded->model.config().modelType,
-                                              loaded->model.config().vocab);
-    if (const auto* e = std::get_if<attn::Status>(&tokenizer)) {
-        error = statusMessage(*e);
-        return nullptr;
-    }
-    loaded->tokenizer = std::make_unique<attn::tok::Tokenizer>(
-        std::move(std::get<attn::tok::Tokenizer>(tokenizer)));
-    return loaded;
-}
-
-long modelPoolAbove()
-{
-    bool ok = false;
-    const long set = qEnvironmentVariable("ATTNLAB_POOL_ABOVE").toLong(&ok);
-    return ok && set > 0 ? set : kModelPoolAbove;
-}
-
-attn::model::ForwardOptions runOptions(const LoadedModel& loaded)
-{
-    attn::model::ForwardOptions options;
-    if (const attn::tok::BertTokenizer* bert = loaded.tokenizer->bert())
-        options.maskTokenId = bert->maskId().value_or(-1);
-    options.poolAbove = modelPoolAbove();
-    options.poolSide = kModelPoolSide;
-    return options;
 }
 
 namespace {
@@ -202,10 +120,24 @@ QString droppedNotice(const std::vector<attn::tok::Dropped>& dropped)
         .arg(parts.join(QStringLiteral("; ")));
 }
 
-ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
-                             const attn::model::ProgressCallback& progress,
-                             const ModelSnapshot* previous,
-                             const std::vector<attn::model::HeadEdit>& edits)
+QString percentPointChange(double before, double after)
+{
+    // One decimal, more while the difference would round to zero, down to a millionth of a
+    // point: below that it is the float rounding of two runs of the same head (a workbench head
+    // carried back unchanged), not a change anyone could read.
+    constexpr int kMostDecimals = 6;
+    const double change = (after - before) * 100.0;
+    if (std::round(std::abs(change) * std::pow(10.0, kMostDecimals)) == 0.0)
+        return QCoreApplication::translate("attnlab::PredictionsPanel", "%1 pp")
+            .arg(QStringLiteral("0.0"));
+    int decimals = 1;
+    while (std::round(std::abs(change) * std::pow(10.0, decimals)) == 0.0) ++decimals;
+    const QString sign = change > 0 ? QStringLiteral("+") : QString(QChar(0x2212));
+    return QCoreApplication::translate("attnlab::PredictionsPanel", "%1 pp")
+        .arg(sign + QString::number(std::abs(change), 'f', decimals));
+}
+
+ModelRunOutcome readText(const LoadedModel& loaded, const QString& text)
 {
     QElapsedTimer clock;
     clock.start();
@@ -217,6 +149,7 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     snap->groupSize = static_cast<int>(std::max(1L, config.groupSize()));
     attn::tok::Encoded encoded = tokenizer.encodeReported(text.toStdString());
     if (!encoded.status.ok()) {
+        outcome.status = encoded.status;
         outcome.error = statusMessage(encoded.status);
         return outcome;
     }
@@ -224,9 +157,14 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     snap->dropped = std::move(encoded.dropped);
     if (snap->tokens.empty()) {
         outcome.empty = true;
+        outcome.status = attn::failure(attn::StatusCode::EmptyInput, "", "ids", "no tokens to run");
         return outcome;
     }
     if (snap->tokenCount() > config.positions) {
+        outcome.status = attn::failure(attn::StatusCode::TooLong, "", "ids",
+                                       "more tokens than the model has positions");
+        outcome.status.value = snap->tokenCount();
+        outcome.status.limit = config.positions;
         outcome.error =
             ModelSnapshotTr::tr("The text has %1 tokens; this model reads at most %2. Shorten it.")
                 .arg(snap->tokenCount())
@@ -238,24 +176,75 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     snap->display = tokenizer.display(ids);
     for (const attn::tok::TokenDisplay& d : snap->display)
         snap->labels << QString::fromStdString(d.label);
-    attn::model::ForwardOptions options = runOptions(loaded);
-    options.progress = progress;
+    snap->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    outcome.snapshot = std::move(snap);
+    return outcome;
+}
+
+namespace {
+
+// The edits `settings` asks for that the text has room for; refused (status) with
+// refuseEditsOutside when one has none.
+attn::Status keptEdits(const LoadedModel& loaded, const ModelRunSettings& settings, long n,
+                       std::vector<attn::model::HeadEdit>& kept)
+{
+    if (settings.refuseEditsOutside) {
+        if (attn::Status s = attn::model::checkEdits(loaded.model, n, settings.edits); !s.ok())
+            return s;
+        kept = settings.edits;
+        return {};
+    }
+    for (const attn::model::HeadEdit& e : settings.edits)
+        if (e.index < n) kept.push_back(e);
+    return {};
+}
+
+// The layer means and the rollout (a pooled run: its pooled means, no rollout).
+void aggregate(ModelSnapshot& snap)
+{
+    if (snap.pooled()) {
+        // Rollout multiplies every layer's whole map (n^3 each): a pooled run has none.
+        for (const attn::model::LayerTrace& layer : snap.result.layers)
+            snap.averages.push_back(attn::model::pooledHeadAverage(layer).cells);
+    } else {
+        for (const attn::model::LayerTrace& layer : snap.result.layers)
+            snap.averages.push_back(attn::model::headAverage(layer));
+        snap.rollout = attn::model::attentionRollout(snap.averages);
+    }
+}
+
+}  // namespace
+
+ModelRunOutcome runTokens(const LoadedModel& loaded, ModelSnapshot read,
+                          const ModelRunSettings& settings)
+{
+    QElapsedTimer clock;
+    clock.start();
+    ModelRunOutcome outcome;
+    auto snap = std::make_shared<ModelSnapshot>(std::move(read));
+    const attn::model::ModelConfig& config = loaded.model.config();
+    std::vector<int> ids;
+    for (const attn::tok::Token& t : snap->tokens) ids.push_back(t.id);
+    attn::model::ForwardOptions options = runOptions(loaded, settings.wholeMaps);
+    options.progress = settings.progress;
     // The next keystroke reuses this run's rows, where keeping them fits.
-    options.keepTypingCache = typingCacheFits(config, snap->tokenCount());
+    options.keepTypingCache = !settings.wholeMaps && typingCacheFits(config, snap->tokenCount());
     // Reuse the previous run's unedited rows (its edited ones belong to other edits).
+    const ModelSnapshot* previous = settings.previous;
     const attn::model::ForwardResult* reusable =
         previous ? (previous->edited() ? &previous->unedited : &previous->result) : nullptr;
-    attn::Status s =
-        reusable ? attn::model::forwardReusing(loaded.model, ids, options, *reusable, snap->result)
-                 : attn::model::forward(loaded.model, ids, options, snap->result);
-    for (const attn::model::HeadEdit& e : edits)
-        if (e.index < snap->tokenCount()) snap->edits.push_back(e);
+    attn::Status s = keptEdits(loaded, settings, snap->tokenCount(), snap->edits);
+    if (s.ok())
+        s = reusable
+                ? attn::model::forwardReusing(loaded.model, ids, options, *reusable, snap->result)
+                : attn::model::forward(loaded.model, ids, options, snap->result);
     if (s.ok() && snap->edited()) {
         snap->unedited = std::move(snap->result);
         s = attn::model::runEdited(loaded.model, snap->unedited, snap->edits, options,
                                    snap->result);
         snap->change = attn::model::attentionChange(snap->unedited, snap->result);
     }
+    outcome.status = s;
     if (s.code == attn::StatusCode::Cancelled) {
         outcome.cancelled = true;
         return outcome;
@@ -264,25 +253,25 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
         outcome.error = ModelSnapshotTr::tr("The model could not run: %1").arg(statusMessage(s));
         return outcome;
     }
-    if (snap->pooled()) {
-        // Rollout multiplies every layer's whole map (n^3 each): a pooled run has none.
-        for (const attn::model::LayerTrace& layer : snap->result.layers)
-            snap->averages.push_back(attn::model::pooledHeadAverage(layer).cells);
-    } else {
-        for (const attn::model::LayerTrace& layer : snap->result.layers)
-            snap->averages.push_back(attn::model::headAverage(layer));
-        snap->rollout = attn::model::attentionRollout(snap->averages);
-    }
+    aggregate(*snap);
     snap->predictions =
-        guessesOf(tokenizer, snap->result, snap->edited() ? &snap->unedited : nullptr);
-    if (progress && !progress(snap->layers() + 1, snap->layers() + 1)) {
+        guessesOf(*loaded.tokenizer, snap->result, snap->edited() ? &snap->unedited : nullptr);
+    if (settings.progress && !settings.progress(snap->layers() + 1, snap->layers() + 1)) {
         outcome.cancelled = true;
         return outcome;
     }
-    snap->thumbnails = modelGridImages(*snap, kModelThumbnailPixels);
-    snap->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    // Reading the text took the time readText() put here; the run adds its own.
+    snap->milliseconds += static_cast<double>(clock.nsecsElapsed()) / 1e6;
     outcome.snapshot = std::move(snap);
     return outcome;
+}
+
+ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
+                             const ModelRunSettings& settings)
+{
+    ModelRunOutcome read = readText(loaded, text);
+    if (!read.snapshot) return read;
+    return runTokens(loaded, *read.snapshot, settings);
 }
 
 }  // namespace attnlab

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/model/head_session.h"
+#include "ui/modelrun/head_session.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/model/builtin_models.h"
+#include "ui/modelrun/builtin_models.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// One map of a real model as an export figure: a head's, a layer mean or a rollout, with the
+// tokens on both axes. The model window's enlarged map and `attnlab model -o OUT.png` both
+// draw it.
+
+#include <QString>
+#include <QStringList>
+
+#include "core/model/forward.h"
+#include "ui/export/figure.h"
+
+namespace attnlab {
+
+// One matrix with the tokens on both axes (rows: queries, columns: keys).
+Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix& weights,
+                      const QString& title);
+
+}  // namespace attnlab
