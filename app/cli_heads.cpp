@@ -9,9 +9,8 @@
 
 #include "app/cli.h"
 #include "core/io/json_read.h"
-#include "core/model/head_detect.h"
-#include "core/tokenize/tokenizer_loader.h"
 #include "ui/modelrun/builtin_models.h"
+#include "ui/modelrun/loaded_model.h"
 
 namespace attnlab::cli {
 
@@ -82,18 +81,12 @@ int runHeads(const QStringList& args)
     QString resolveError;
     const QString resolved = resolveModelFolder(parser.value(kHeadsModel), resolveError);
     if (resolved.isEmpty()) return fail(BadInput, resolveError);
-    const std::string folder = QFile::encodeName(resolved).toStdString();
-    attn::model::Model model;
-    if (const attn::Status s = attn::model::Model::load(folder, model); !s.ok())
-        return fail(BadInput, QString::fromStdString(attn::describe(s)));
-    auto loaded = attn::tok::loadTokenizer(folder, model.config().modelType, model.config().vocab);
-    if (const auto* e = std::get_if<attn::Status>(&loaded))
-        return fail(BadInput, QString::fromStdString(attn::describe(*e)));
+    attn::Status problem;
+    const std::shared_ptr<const LoadedModel> loaded = loadModelFolder(resolved, problem);
+    if (!loaded) return fail(BadInput, QString::fromStdString(attn::describe(problem)));
     if (!checkOutputs({parser.value(kOutputOption)}, code)) return code;
-    spec.candidates =
-        attn::tok::ordinaryTokenIds(std::get<attn::tok::Tokenizer>(loaded), model.config().vocab);
     attn::HeadScoreTable table;
-    if (const attn::Status s = attn::model::detectHeads(model, spec, table); !s.ok())
+    if (const attn::Status s = detectHeadsOf(*loaded, spec, table); !s.ok())
         return fail(BadInput, QString::fromStdString(attn::describe(s)));
 
     nlohmann::ordered_json layers = nlohmann::ordered_json::array();
