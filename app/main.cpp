@@ -18,6 +18,7 @@
 #include "ui/model/model_presenter.h"
 #include "ui/model/model_recovery.h"
 #include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/window/file_actions.h"
@@ -49,7 +50,7 @@ bool presentAtStart(attnlab::MainWindow& window, const QString& value)
     const QString view = value.section(QLatin1Char(':'), 0, 0);
     const int step = value.section(QLatin1Char(':'), 1, 1).toInt();
     if (attnlab::ModelPresenter::viewNames().contains(view)) {
-        return attnlab::ModelWindow::instance()->presenter()->present(view);
+        return window.modelWindows()->window()->presenter()->present(view);
     }
     auto* actions = window.findChild<attnlab::PresenterActions*>();
     if (!actions || !attnlab::PresenterActions::viewNames().contains(view)) return false;
@@ -123,7 +124,7 @@ int main(int argc, char** argv)
                                         attnlab::AutosaveKind::model())
              .isEmpty())
         recovered |=
-            attnlab::offerModelRecovery(attnlab::ModelWindow::instance(), gui.isSet(recover),
+            attnlab::offerModelRecovery(window.modelWindows()->window(), gui.isSet(recover),
                                         attnlab::defaultModelRecoveryDialogs());
     // First launch: the start page with the lessons (not over a file or a restored session).
     auto* lessons = window.findChild<attnlab::LessonActions*>();

@@ -2042,6 +2042,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>No head puts half of its attention on the first token; layer %1, head %2 comes closest with %3 %.</source>
         <translation>没有哪个头把一半的注意力放在第一个词元上；最接近的是第 %1 层第 %2 个头，占 %3%。</translation>
     </message>
+    <message>
+        <source>There is no workbench window to open the head in.</source>
+        <translation>没有可以打开这个头的工作台窗口。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelFigures</name>
@@ -5198,13 +5202,6 @@ measuring…</source>
     <message>
         <source>Long map</source>
         <translation>长序列图</translation>
-    </message>
-</context>
-<context>
-    <name>attnlab::WorkbenchOpener</name>
-    <message>
-        <source>There is no workbench window to open the head in.</source>
-        <translation>没有可以打开这个头的工作台窗口。</translation>
     </message>
 </context>
 <context>

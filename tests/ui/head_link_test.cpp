@@ -58,6 +58,7 @@ void openHead(Bench& b, const QString& folder, const QString& text, int layer, i
     b.workbench = std::make_unique<MainWindow>();
     b.workbench->show();
     b.model = std::make_unique<ModelWindow>();
+    b.workbench->adoptModelWindow(b.model.get());
     ModelWindowDialogs d;
     d.warn = [](const QString&, const QString&) {};
     b.model->setDialogs(d);
@@ -96,6 +97,7 @@ TEST(HeadLink, AHeadIsTakenOnAWorkerAndASecondRequestMeanwhileIsRefused)
     b.folder = test::modelFolder(b.dir, "gpt2_tiny", true);
     b.workbench = std::make_unique<MainWindow>();
     b.model = std::make_unique<ModelWindow>();
+    b.workbench->adoptModelWindow(b.model.get());
     ModelWindowDialogs d;
     d.warn = [](const QString&, const QString&) {};
     b.model->setDialogs(d);

@@ -28,6 +28,7 @@
 #include "ui/model/model_focus_panel.h"
 #include "ui/model/model_lesson_launcher.h"
 #include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/model/predictions_panel.h"
 #include "ui/views/color_scales.h"
 #include "ui/views/heatmap_view.h"
@@ -245,7 +246,8 @@ TEST(ModelLessonLauncher, ALongModelFolderNameDoesNotWidenTheLessonDock)
         dir.filePath(QStringLiteral("uer-gpt2-chinese-cluecorpussmall-distilled-v2"));
     ASSERT_TRUE(QDir().mkpath(folder));
     QSettings().setValue(QStringLiteral("model/lastFolder"), folder);
-    ModelLessonLauncher launcher;
+    ModelWindows models;
+    ModelLessonLauncher launcher(&models);
     launcher.show();
     QCoreApplication::processEvents();
     EXPECT_TRUE(launcher.reopenButton()->isEnabled());

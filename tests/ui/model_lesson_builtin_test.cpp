@@ -19,6 +19,7 @@
 #include "ui/model/model_document.h"
 #include "ui/model/model_lesson_launcher.h"
 #include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/modelrun/model_snapshot.h"
 #include "ui/panels/lesson_panel.h"
 #include "ui/window/lesson_actions.h"
@@ -105,7 +106,7 @@ TEST(LessonARealModel, TheLettersModelPredictsTheRepeatedLetterWithTheHeadsTheTe
     ASSERT_TRUE(dock);
     const int dockWidth = dock->width();
     letters->click();
-    ModelWindow* w = ModelWindow::instance();
+    ModelWindow* w = main.modelWindows()->window();
     ModelDocument* doc = w->document();
     const QString text = ModelLessonLauncher::lessonText(QStringLiteral("induction"));
     EXPECT_EQ(text, QStringLiteral("qwertyuiopasdfghqwertyuiopasdfgh"));
@@ -170,7 +171,7 @@ TEST(LessonARealModel, ThePoemModelFinishesMengHaoransLineWithBird)
     QPushButton* poems = launcher->builtinButton(QStringLiteral("tang"));
     ASSERT_TRUE(poems);
     poems->click();
-    ModelWindow* w = ModelWindow::instance();
+    ModelWindow* w = main.modelWindows()->window();
     const QString text = ModelLessonLauncher::lessonText(QStringLiteral("tang"));
     ASSERT_TRUE(lessonRunIn(w->document(), text));
     const auto snap = w->document()->snapshot();
@@ -197,7 +198,7 @@ TEST(LessonDoesTheModelCare, HalvingTheKeyTheInductionHeadReadsMovesItsWeightBut
 
     // One click: the model, its strongest induction head (layer 2 head 2), the last row.
     launcher->builtinButton(QStringLiteral("induction"))->click();
-    ModelWindow* w = ModelWindow::instance();
+    ModelWindow* w = main.modelWindows()->window();
     ModelDocument* doc = w->document();
     const QString text = ModelLessonLauncher::lessonText(QStringLiteral("induction"));
     ASSERT_TRUE(lessonRunIn(doc, text));

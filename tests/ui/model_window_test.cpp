@@ -29,6 +29,7 @@
 #include "ui/model/model_focus_panel.h"
 #include "ui/model/model_grid_view.h"
 #include "ui/model/model_lesson_launcher.h"
+#include "ui/model/model_windows.h"
 #include "ui/model/predictions_panel.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/panels/lesson_panel.h"
@@ -344,7 +345,7 @@ TEST(ModelWindow, AFolderDroppedOnTheWorkbenchOpensInTheModelWindow)
     EXPECT_TRUE(enter.isAccepted());
     QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QCoreApplication::sendEvent(&main, &drop);
-    QPointer<ModelWindow> w = ModelWindow::instance();
+    QPointer<ModelWindow> w = main.modelWindows()->window();
     EXPECT_TRUE(w->isVisible());
     EXPECT_EQ(w->document()->folder(), QDir::cleanPath(folder));
     // The default sentence is longer than the tiny model's 32 positions: refused, and said.
@@ -356,7 +357,7 @@ TEST(ModelWindow, AFolderDroppedOnTheWorkbenchOpensInTheModelWindow)
     EXPECT_TRUE(w->document()->snapshot());
     w->close();
     EXPECT_FALSE(w->isVisible());
-    delete w.data();  // the next instance() makes a new window
+    delete w.data();  // the next window() makes a new window
 }
 
 TEST(ModelWindow, TheLessonARealModelOpensTheChosenModelOnTheChosenSentence)
@@ -379,7 +380,7 @@ TEST(ModelWindow, TheLessonARealModelOpensTheChosenModelOnTheChosenSentence)
 
     launcher->sentences()->setCurrentIndex(4);  // "... because [MASK] was too tired."
     ASSERT_TRUE(launcher->openWith(folder));
-    QPointer<ModelWindow> w = ModelWindow::instance();
+    QPointer<ModelWindow> w = main.modelWindows()->window();
     EXPECT_TRUE(w->isVisible());
     EXPECT_EQ(w->textBox()->text(), ModelWindow::exampleTexts().at(4));
     ASSERT_TRUE(settled(w->document()));
@@ -404,7 +405,7 @@ TEST(ModelWindow, TheLessonDoesTheModelCareOpensTheHeadWhereItReadsAnimalMost)
     EXPECT_TRUE(lessons->lessonPanel()->shownText().contains(QStringLiteral("GPT-2 or BERT")));
     launcher->sentences()->setCurrentIndex(0);  // "The animal ... because it was too tired"
     ASSERT_TRUE(launcher->openWith(folder));
-    QPointer<ModelWindow> w = ModelWindow::instance();
+    QPointer<ModelWindow> w = main.modelWindows()->window();
     ModelDocument* doc = w->document();
     ASSERT_TRUE(settled(doc));
     const int it = doc->findToken(QStringLiteral("it"), true);

@@ -15,6 +15,7 @@
 #include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/readers/lesson_catalog.h"
 #include "ui/readers/session_file.h"
 #include "ui/window/file_actions.h"
@@ -56,7 +57,7 @@ TEST(Quit, WithNothingUnsavedItAsksNothingAndClosesEveryWindow)
     testing::RecordingDialogs dialogs;
     window.fileActions()->setDialogs(dialogs.dialogs());
     window.show();
-    QPointer<QWidget> model = ModelWindow::instance();
+    QPointer<QWidget> model = window.modelWindows()->window();
     model->show();
     QAction* quit = quitAction(window);
     ASSERT_NE(quit, nullptr);
@@ -75,7 +76,7 @@ TEST(Quit, OneQuestionListsTheUnsavedWorkOfEveryWindowAndCancelKeepsThemAll)
     testing::RecordingDialogs dialogs;
     window.fileActions()->setDialogs(dialogs.dialogs());
     window.show();
-    QPointer<QWidget> model = ModelWindow::instance();
+    QPointer<QWidget> model = window.modelWindows()->window();
     model->show();
     Document* doc = window.document();
     doc->select(0, 1);

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/modelrun/builtin_models.h"
 
 namespace attnlab {
@@ -15,17 +16,17 @@ namespace {
 
 const QString kBuiltin = QStringLiteral("induction");
 
-void train(int layers)
+void train(ModelWindow* w, int layers)
 {
-    ModelWindow* w = ModelWindow::instance();
     w->present();
     w->showTrainer(layers);
 }
 
 }  // namespace
 
-InductionLessonLauncher::InductionLessonLauncher(QWidget* parent)
+InductionLessonLauncher::InductionLessonLauncher(ModelWindows* models, QWidget* parent)
     : QWidget(parent),
+      models_(models),
       one_(new QPushButton(this)),
       two_(new QPushButton(this)),
       builtin_(new QPushButton(this))
@@ -34,10 +35,10 @@ InductionLessonLauncher::InductionLessonLauncher(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 4);
     for (QPushButton* b : {one_, two_, builtin_}) layout->addWidget(b, 0, Qt::AlignLeft);
-    connect(one_, &QPushButton::clicked, this, [] { train(1); });
-    connect(two_, &QPushButton::clicked, this, [] { train(2); });
-    connect(builtin_, &QPushButton::clicked, this, [] {
-        ModelWindow* w = ModelWindow::instance();
+    connect(one_, &QPushButton::clicked, this, [this] { train(models_->window(), 1); });
+    connect(two_, &QPushButton::clicked, this, [this] { train(models_->window(), 2); });
+    connect(builtin_, &QPushButton::clicked, this, [this] {
+        ModelWindow* w = models_->window();
         QString error;
         const QString folder = resolveModelFolder(builtinReference(kBuiltin), error);
         w->present();

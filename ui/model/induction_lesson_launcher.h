@@ -10,10 +10,13 @@ class QPushButton;
 
 namespace attnlab {
 
+class ModelWindows;
+
 class InductionLessonLauncher : public QWidget {
     Q_OBJECT
 public:
-    explicit InductionLessonLauncher(QWidget* parent = nullptr);
+    // Opens models and the trainer in `models`' window.
+    explicit InductionLessonLauncher(ModelWindows* models, QWidget* parent = nullptr);
     [[nodiscard]] QPushButton* oneLayerButton() const { return one_; }
     [[nodiscard]] QPushButton* twoLayersButton() const { return two_; }
     [[nodiscard]] QPushButton* builtinButton() const { return builtin_; }
@@ -22,6 +25,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    ModelWindows* models_;
     void retranslate();
     QPushButton* one_;
     QPushButton* two_;

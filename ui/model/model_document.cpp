@@ -7,11 +7,11 @@
 
 #include <QDir>
 #include <QFile>
+#include <QMetaMethod>
 
 #include "core/model/aggregate.h"
 #include "ui/model/model_grid_paint.h"
 #include "ui/model/model_loader.h"
-#include "ui/model/workbench_opener.h"
 #include "ui/readers/status_text.h"
 
 namespace attnlab {
@@ -84,13 +84,23 @@ bool ModelDocument::open(const QString& folder, QString& error)
     return true;
 }
 
+bool ModelDocument::hasWorkbench() const
+{
+    return isSignalConnected(QMetaMethod::fromSignal(&ModelDocument::workbenchRequested));
+}
+
 bool ModelDocument::openInWorkbench(int layer, int head)
 {
     QString error;
     if (!loaded_ || !snapshot()) {
         error = tr("Run the model on a text first.");
-    } else if (attnlab::openInWorkbench({loaded_, snapshot(), layer, head}, error)) {
-        return true;
+    } else if (!hasWorkbench()) {
+        error = tr("There is no workbench window to open the head in.");
+    } else {
+        HeadReply reply;
+        Q_EMIT workbenchRequested(HeadRequest{loaded_, snapshot(), layer, head}, &reply);
+        if (reply.taken) return true;
+        error = reply.error;
     }
     Q_EMIT errorOccurred(error);
     return false;

@@ -24,6 +24,7 @@
 
 #include "core/model/head_edit.h"
 #include "ui/document/snapshot_document.h"
+#include "ui/model/head_request.h"
 #include "ui/model/run_source.h"
 #include "ui/modelrun/model_snapshot.h"
 
@@ -117,10 +118,13 @@ public:
     // Runs with the edits as they are, without an undo step (the undo stack's steps call this).
     void applyEdits(std::vector<attn::model::HeadEdit> edits);
 
-    // Hands head (layer, head) of the published run to the workbench (workbench_opener.h):
-    // its real vectors become the workbench's session, with this model attached. False
-    // (errorOccurred) without a run or a workbench.
+    // Hands head (layer, head) of the published run to the workbench (head_request.h): its
+    // real vectors become the workbench's session, with this model attached. False
+    // (errorOccurred) without a run, without a workbench wired to workbenchRequested, or when
+    // the workbench refused it.
     bool openInWorkbench(int layer, int head);
+    // A workbench is wired to workbenchRequested: the menus offer Open in Workbench.
+    [[nodiscard]] bool hasWorkbench() const;
 
     // The position of the token that spells `word` in the published run (a GPT-2 token without
     // its leading space, a BERT piece; a CJK word also matches the token of its first character),
@@ -157,6 +161,9 @@ Q_SIGNALS:
     void runningChanged(bool running);
     void errorOccurred(const QString& message);
     void noticed(const QString& message);
+    // Open in Workbench: the receiver (on this thread) takes the head or says why not in
+    // `reply`.
+    void workbenchRequested(const attnlab::HeadRequest& request, attnlab::HeadReply* reply);
 
 private:
     using Edits = std::vector<attn::model::HeadEdit>;

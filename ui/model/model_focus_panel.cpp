@@ -12,7 +12,6 @@
 #include <QVBoxLayout>
 
 #include "ui/model/model_document.h"
-#include "ui/model/workbench_opener.h"
 #include "ui/views/heatmap_view.h"
 
 namespace attnlab {
@@ -126,7 +125,7 @@ void ModelFocusPanel::editMenu(const QPoint& pos)
     QAction* restore = menu.addAction(tr("Restore This Head"), this,
                                       [this, s] { document_->restoreHead(s.layer, s.head); });
     restore->setEnabled(document_->headEdited(s.layer, s.head));
-    if (canOpenInWorkbench())
+    if (document_->hasWorkbench())
         menu.addAction(tr("Open in &Workbench"), this,
                        [this, s] { document_->openInWorkbench(s.layer, s.head); });
     menu.exec(map_->mapToGlobal(pos));

@@ -13,7 +13,6 @@
 #include "ui/model/head_scores_source.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_grid_paint.h"
-#include "ui/model/workbench_opener.h"
 
 namespace attnlab {
 
@@ -190,7 +189,7 @@ void ModelGridView::contextMenuEvent(QContextMenuEvent* event)
     QAction* restore = menu.addAction(tr("Restore This Head"), this,
                                       [this, layer, head] { document_->restoreHead(layer, head); });
     restore->setEnabled(document_->headEdited(layer, head));
-    if (canOpenInWorkbench()) {
+    if (document_->hasWorkbench()) {
         menu.addSeparator();
         QAction* open = menu.addAction(tr("Open in &Workbench"), this, [this, layer, head] {
             document_->openInWorkbench(layer, head);

@@ -15,6 +15,7 @@
 #include "ui/model/head_scores_source.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/modelrun/model_snapshot.h"
 #include "ui/views/panel_message.h"
@@ -25,8 +26,9 @@ namespace {
 constexpr int kFolderNamePixels = 100;
 }
 
-ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
+ModelLessonLauncher::ModelLessonLauncher(ModelWindows* models, QWidget* parent)
     : QWidget(parent),
+      models_(models),
       builtinLabel_(new QLabel(this)),
       builtinRow_(new QWidget(this)),
       double_(new QPushButton(this)),
@@ -68,10 +70,10 @@ ModelLessonLauncher::ModelLessonLauncher(QWidget* parent)
     layout->addWidget(sentences_);
     layout->addLayout(buttons);
     layout->addWidget(workbench_, 0, Qt::AlignLeft);
-    connect(workbench_, &QPushButton::clicked, this, [] {
-        ModelDocument* doc = ModelWindow::instance()->document();
+    connect(workbench_, &QPushButton::clicked, this, [this] {
+        ModelDocument* doc = models_->window()->document();
         if (!doc->snapshot()) {
-            ModelWindow::instance()->present();  // it says to open a model first
+            models_->window()->present();  // it says to open a model first
             return;
         }
         doc->openInWorkbench(doc->selection().layer, doc->selection().head);
@@ -180,7 +182,7 @@ void ModelLessonLauncher::refreshLast()
 
 bool ModelLessonLauncher::openWith(const QString& folder)
 {
-    ModelWindow* w = ModelWindow::instance();
+    ModelWindow* w = models_->window();
     if (!w->openFolder(folder)) return false;
     shown(w);
     return true;
@@ -188,7 +190,7 @@ bool ModelLessonLauncher::openWith(const QString& folder)
 
 bool ModelLessonLauncher::openBuiltin(const QString& name)
 {
-    ModelWindow* w = ModelWindow::instance();
+    ModelWindow* w = models_->window();
     QString error;
     const QString folder = resolveModelFolder(builtinReference(name), error);
     if (folder.isEmpty()) {  // not built in, or its copy could not be written
@@ -229,7 +231,7 @@ void ModelLessonLauncher::selectInductionHead(ModelWindow* w, const QString& tex
 
 void ModelLessonLauncher::scaleReadKey(float scale)
 {
-    ModelWindow* w = ModelWindow::instance();
+    ModelWindow* w = models_->window();
     ModelDocument* doc = w->document();
     const auto snap = doc->snapshot();
     const ModelSelection& s = doc->selection();
@@ -251,7 +253,7 @@ void ModelLessonLauncher::scaleReadKey(float scale)
 
 void ModelLessonLauncher::choose()
 {
-    ModelWindow* w = ModelWindow::instance();
+    ModelWindow* w = models_->window();
     if (!w->openFolderDialog()) return;
     shown(w);
 }

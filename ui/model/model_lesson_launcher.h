@@ -15,11 +15,13 @@ class QPushButton;
 namespace attnlab {
 
 class ModelWindow;
+class ModelWindows;
 
 class ModelLessonLauncher : public QWidget {
     Q_OBJECT
 public:
-    explicit ModelLessonLauncher(QWidget* parent = nullptr);
+    // Opens models in `models`' window.
+    explicit ModelLessonLauncher(ModelWindows* models, QWidget* parent = nullptr);
     // Opens `folder` in the model window on the chosen sentence; false (with the window's
     // warning) when it cannot.
     bool openWith(const QString& folder);
@@ -53,6 +55,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    ModelWindows* models_;
     void retranslate();
     void refreshLast();
     void choose();

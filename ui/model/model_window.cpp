@@ -162,16 +162,6 @@ QString ModelWindow::lastFolder()
     return QSettings().value(kLastFolderKey).toString();
 }
 
-ModelWindow* ModelWindow::instance()
-{
-    static QPointer<ModelWindow> window;
-    if (!window) {
-        window = new ModelWindow;
-        window->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    return window;
-}
-
 QStringList ModelWindow::exampleTexts()
 {
     return {QStringLiteral("The animal didn't cross the street because it was too tired"),

@@ -80,8 +80,6 @@ public:
     // (model_recovery.h) while a model is open.
     [[nodiscard]] Autosave* autosave() const { return autosave_; }
 
-    // The model window of the application, made on first use.
-    static ModelWindow* instance();
     // Shows the window in front (after a folder was opened from elsewhere).
     void present();
     // The folder last opened in any model window (settings), "" when none.

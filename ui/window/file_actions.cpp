@@ -18,6 +18,7 @@
 #include "ui/document/long_document.h"
 #include "ui/export/last_folder.h"
 #include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/readers/lesson_catalog.h"
 
 namespace attnlab {
@@ -61,11 +62,13 @@ QString localFileOf(const QMimeData* mime)
 
 }  // namespace
 
-FileActions::FileActions(QWidget* window, Document* doc, LongDocument* longDoc)
+FileActions::FileActions(QWidget* window, Document* doc, LongDocument* longDoc,
+                         ModelWindows* models)
     : QObject(window),
       window_(window),
       doc_(doc),
       long_(longDoc),
+      models_(models),
       autosave_(new Autosave(
           AutosaveKind::workbench(), [this] { return !stack()->isClean(); },
           [this](const QString& path, QString& error) {
@@ -91,14 +94,14 @@ void FileActions::addToMenu(QMenu* menu)
 {
     QAction* open = menu->addAction(tr("&Open…"), this, &FileActions::open);
     open->setShortcut(QKeySequence::Open);
-    QAction* model = menu->addAction(tr("Open &Model…"), this, [] {
-        ModelWindow* w = ModelWindow::instance();
+    QAction* model = menu->addAction(tr("Open &Model…"), this, [this] {
+        ModelWindow* w = models_->window();
         if (w->openFolderDialog()) w->present();
     });
     model->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     model->setToolTip(tr("Open a GPT-2 or BERT checkpoint folder and see its attention"));
-    QAction* train = menu->addAction(tr("&Train a Whole Model…"), this, [] {
-        ModelWindow* w = ModelWindow::instance();
+    QAction* train = menu->addAction(tr("&Train a Whole Model…"), this, [this] {
+        ModelWindow* w = models_->window();
         w->present();
         w->showTrainer();
     });
@@ -386,7 +389,7 @@ void FileActions::fillRecentMenu()
 
 bool FileActions::openModelFolder(const QString& folder)
 {
-    ModelWindow* w = ModelWindow::instance();
+    ModelWindow* w = models_->window();
     if (!w->openFolder(folder)) return false;
     w->present();
     return true;

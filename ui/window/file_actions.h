@@ -27,6 +27,7 @@ namespace attnlab {
 
 class Document;
 class LongDocument;
+class ModelWindows;
 
 // The dialogs FileActions shows; tests replace them to answer without a modal loop.
 struct FileDialogs {
@@ -43,7 +44,7 @@ struct FileDialogs {
 class FileActions : public QObject {
     Q_OBJECT
 public:
-    FileActions(QWidget* window, Document* doc, LongDocument* longDoc);
+    FileActions(QWidget* window, Document* doc, LongDocument* longDoc, ModelWindows* models);
 
     // Adds Open, Open Recent, Save and Save As to the File menu.
     void addToMenu(QMenu* menu);
@@ -124,6 +125,7 @@ private:
     QWidget* window_;
     Document* doc_;
     LongDocument* long_;
+    ModelWindows* models_;
     Autosave* autosave_;
     AsyncJob<Read> reader_;
     bool lastOpenOk_ = false;

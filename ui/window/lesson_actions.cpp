@@ -47,8 +47,9 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     workingDock_->hide();
     costDock_->hide();
     panel_->addAttachment(QStringLiteral("scaling"), new ScalingPlot(doc, panel_));
-    panel_->addAttachment(QStringLiteral("real-model"), new ModelLessonLauncher(panel_));
-    auto* care = new ModelLessonLauncher(panel_);
+    panel_->addAttachment(QStringLiteral("real-model"),
+                          new ModelLessonLauncher(window->modelWindows(), panel_));
+    auto* care = new ModelLessonLauncher(window->modelWindows(), panel_);
     care->setObjectName(QStringLiteral("modelCareLauncher"));
     // The letters model has heads whose job is known (induction), so the experiment on it has
     // an answer the lesson can state; the poem model has none of that certainty.
@@ -57,7 +58,8 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     care->setFocusPair({QStringLiteral("it"), QStringLiteral("它")},
                        {QStringLiteral("animal"), QStringLiteral("动物")});
     panel_->addAttachment(QStringLiteral("model-care"), care);
-    panel_->addAttachment(QStringLiteral("induction-form"), new InductionLessonLauncher(panel_));
+    panel_->addAttachment(QStringLiteral("induction-form"),
+                          new InductionLessonLauncher(window->modelWindows(), panel_));
     panel_->addAttachment(QStringLiteral("rope"), new RopeLessonButtons(doc, panel_));
     connect(panel_, &LessonPanel::restartRequested, this, &LessonActions::openLesson);
     buildMenu();

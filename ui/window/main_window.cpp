@@ -18,8 +18,11 @@
 #include "ui/document/document.h"
 #include "ui/document/long_document.h"
 #include "ui/model/head_link.h"
+#include "ui/model/head_request.h"
+#include "ui/model/model_document.h"
 #include "ui/model/model_link_panel.h"
-#include "ui/model/workbench_opener.h"
+#include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/modelrun/head_session.h"
 #include "ui/panels/controls_panel.h"
 #include "ui/panels/heads_grid_panel.h"
@@ -51,22 +54,13 @@ MainWindow::MainWindow(QWidget* parent)
     setDockNestingEnabled(true);
 
     // What outlives a language switch: the document and the file/autosave state.
-    files_ = new FileActions(this, doc_, long_);
+    models_ = new ModelWindows(this);
+    files_ = new FileActions(this, doc_, long_, models_);
     marks_ = new MarkStore(this);
     link_ = new HeadLink(doc_, this);
     buildInterface();
     // The model window's "Open in Workbench" comes here.
-    setWorkbenchOpener(this, [this](const HeadRequest& r, QString& error) {
-        if (!leaveLongSession()) {
-            error = tr("The long session stays open: its changes were not saved.");
-            return false;
-        }
-        if (!link_->openHead(r.loaded, r.run, r.layer, r.head, error)) return false;
-        show();
-        raise();
-        activateWindow();
-        return true;
-    });
+    connect(models_, &ModelWindows::made, this, &MainWindow::adoptModelWindow);
     connect(doc_, &Document::inputsChanged, this, &MainWindow::provenanceChanged);
     connect(link_, &HeadLink::errorOccurred, this,
             [this](const QString& message) { statusBar()->showMessage(message, 12000); });
@@ -106,6 +100,25 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
     resize(1500, 950);
     restoreLayout();
+}
+
+void MainWindow::adoptModelWindow(ModelWindow* window)
+{
+    connect(window->document(), &ModelDocument::workbenchRequested, this, &MainWindow::takeHead);
+}
+
+void MainWindow::takeHead(const HeadRequest& request, HeadReply* reply)
+{
+    if (!leaveLongSession()) {
+        reply->error = tr("The long session stays open: its changes were not saved.");
+        return;
+    }
+    if (!link_->openHead(request.loaded, request.run, request.layer, request.head, reply->error))
+        return;
+    reply->taken = true;
+    show();
+    raise();
+    activateWindow();
 }
 
 MainWindow::~MainWindow()

@@ -23,6 +23,10 @@ class HeadLink;
 class LongDocument;
 class LongMapPanel;
 class MarkStore;
+class ModelWindow;
+class ModelWindows;
+struct HeadReply;
+struct HeadRequest;
 class WeightsPanel;
 class WindowActions;
 
@@ -48,6 +52,10 @@ public:
     [[nodiscard]] FileActions* fileActions() const { return files_; }
     // The real model the open head came from, carried through by every change (Model panel).
     [[nodiscard]] HeadLink* headLink() const { return link_; }
+    // The application's model window, made on first use; each one made is adopted.
+    [[nodiscard]] ModelWindows* modelWindows() const { return models_; }
+    // Wires `window`'s Open in Workbench to this workbench (HeadLink).
+    void adoptModelWindow(ModelWindow* window);
     // What was drawn in the presenter view, per view and walkthrough step.
     [[nodiscard]] MarkStore* marks() const { return marks_; }
     // Starts opening a session file (FileActions::openFile: read on a worker, then published;
@@ -72,6 +80,8 @@ private:
     void showLongSession();
     // A head from a real model was opened (or a session holding one): lay the docks out for it.
     void provenanceChanged();
+    // A model window's Open in Workbench.
+    void takeHead(const HeadRequest& request, HeadReply* reply);
     bool layoutOnShow_ = false;  // first start: lay the docks out again at the shown size
 
     Document* doc_;
@@ -85,6 +95,7 @@ private:
     WindowActions* actions_ = nullptr;
     FileActions* files_ = nullptr;
     HeadLink* link_ = nullptr;
+    ModelWindows* models_ = nullptr;
     MarkStore* marks_ = nullptr;
     QString shownProvenance_;         // the head the Model dock was last laid out for
     QList<QPointer<QObject>> built_;  // non-widget objects made by buildInterface()
