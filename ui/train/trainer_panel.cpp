@@ -217,7 +217,7 @@ void TrainerPanel::compare()
     otherRun_->setStepDelayUs(stepDelayUs());
     connect(otherRun_.get(), &TrainRun::snapshotArrived, this, &TrainerPanel::showOtherSnapshot);
     display_->lossPlot()->setCurveCount(2);
-    const int target = std::max(steps_->value(), run_->last().steps);
+    const int target = std::max(steps_->value(), static_cast<int>(run_->last().steps));
     startedNs_ = steadyNowNs();
     startedSteps_ = run_->last().steps;
     if (run_->last().steps < target) run_->runTo(target);
