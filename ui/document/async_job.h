@@ -14,6 +14,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace attnlab {
@@ -23,6 +24,8 @@ class JobControl {
 public:
     [[nodiscard]] bool cancelled() const { return cancel_.load(); }
     void cancel() { cancel_.store(true); }
+    // For work that polls a flag of its own kind (a file read in pieces).
+    [[nodiscard]] const std::atomic<bool>& cancelFlag() const { return cancel_; }
     // Progress in the work's own unit (a fraction, layers done, ...).
     void report(double amount) { progress_.store(amount); }
     [[nodiscard]] double progress() const { return progress_.load(); }
@@ -38,7 +41,9 @@ public:
     using Work = std::function<Result(JobControl& control)>;
     using Done = std::function<void(Result result)>;
 
-    explicit AsyncJob(QObject* context) : context_(context)
+    // `pool`: where the work runs (the global pool unless the work must not wait for it).
+    explicit AsyncJob(QObject* context, QThreadPool* pool = QThreadPool::globalInstance())
+        : context_(context), pool_(pool)
     {
         QObject::connect(&watcher_, &QFutureWatcherBase::finished, context_,
                          [this] { deliver(watched_); });
@@ -58,7 +63,7 @@ public:
         running_ = true;
         watched_ = ++generation_;
         watcher_.setFuture(QtConcurrent::run(
-            [work = std::move(work), control = control_] { return work(*control); }));
+            pool_, [work = std::move(work), control = control_] { return work(*control); }));
     }
     // From start() until its result is delivered (or dropped).
     [[nodiscard]] bool running() const { return running_; }
@@ -104,6 +109,7 @@ private:
     }
 
     QObject* context_;
+    QThreadPool* pool_;
     QFutureWatcher<Result> watcher_;
     std::shared_ptr<JobControl> control_;
     Done done_;

@@ -2,6 +2,7 @@
 #include "ui/model/model_document.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -41,6 +42,7 @@ ModelDocument::ModelDocument(QObject* parent)
                 }})
 {
     UndoStep::followLanguage(undo_);
+    hashThread_.setMaxThreadCount(1);
     debounce_.setSingleShot(true);
     debounce_.setInterval(kDebounceMs);
     connect(&debounce_, &QTimer::timeout, this, &ModelDocument::startRun);
@@ -60,20 +62,28 @@ bool ModelDocument::open(const QString& folder, QString& error)
     std::shared_ptr<const LoadedModel> loaded = loadModelFolderAway(path, error);
     if (!loaded) return false;
     // The new model replaces the old one only now that it has opened; its hash is not needed.
-    hasher_ = {};
+    hasher_.drop();
     const bool wasRunning = running();
     debounce_.stop();
     doc_.reset(RunState{text_, {}});  // the edits were the other model's
     if (wasRunning) Q_EMIT runningChanged(false);
     loaded_ = std::move(loaded);
-    // Sessions taken from it record its SHA-256: hash it now, on a thread of its own at the
-    // lowest priority, so that it takes nothing from the runs that the typing starts.
-    hasher_ = std::jthread([model = loaded_](std::stop_token stop) {
-        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
-        std::atomic<bool> stopped{false};
-        const std::stop_callback onStop(stop, [&stopped] { stopped.store(true); });
-        model->prefetchSha256(stopped);
-    });
+    // Sessions taken from it record its SHA-256: hash it now, at the lowest priority, so that it
+    // takes nothing from the runs that the typing starts (the pool's thread gets its own back).
+    hasher_.start(
+        [model = loaded_](JobControl& control) {
+            const id_t thread = static_cast<id_t>(::gettid());
+            errno = 0;
+            const int was = ::getpriority(PRIO_PROCESS, thread);
+            const bool known = errno == 0;
+            (void)::setpriority(PRIO_PROCESS, thread, 19);
+            model->prefetchSha256(control.cancelFlag());
+            // Raising it back may be refused (an unprivileged process may only lower it); the
+            // thread then stays low, which slows nothing the user waits for.
+            if (known) (void)::setpriority(PRIO_PROCESS, thread, was);
+            return true;
+        },
+        [](bool) {});
     undo_.clear();
     folder_ = path;
     selection_ = clamped(selection_);

@@ -14,11 +14,11 @@
 // usable checkpoint leaves the open model, its text and its run as they were.
 
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include <QImage>
 #include <QObject>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUndoStack>
 
@@ -196,7 +196,11 @@ private:
     mutable std::shared_ptr<const attn::model::FloatMatrix> exact_;
     mutable std::weak_ptr<const ModelSnapshot> exactRun_;
     mutable ModelSelection exactFor_;
-    std::jthread hasher_;  // the open model's SHA-256, ahead of need (stopped and joined first)
+    // The open model's SHA-256, ahead of need, on a thread of its own: hashing gigabytes takes
+    // seconds, and the runs the typing starts must not wait for a thread of the global pool.
+    // Last: dropped (cancelled and waited for) first.
+    QThreadPool hashThread_;
+    AsyncJob<bool> hasher_{this, &hashThread_};
 };
 
 }  // namespace attnlab

@@ -7,12 +7,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QPromise>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/document/document.h"
 #include "ui/panels/cost_plot.h"
@@ -21,8 +19,6 @@
 namespace attnlab {
 
 namespace {
-
-constexpr int kDrawnPollMs = 50;  // how often a waiting worker looks for a Stop
 
 QString bytesText(std::size_t bytes)
 {
@@ -89,21 +85,14 @@ CostPanel::CostPanel(Document* doc, QWidget* parent)
 
     connect(measure_, &QPushButton::clicked, this, &CostPanel::measure);
     connect(cancel_, &QPushButton::clicked, this, &CostPanel::cancel);
-    connect(&watcher_, &QFutureWatcher<CostPoint>::resultReadyAt, this, &CostPanel::addPoint);
-    connect(&watcher_, &QFutureWatcher<CostPoint>::finished, this, &CostPanel::finished);
     connect(doc_, &Document::inputsChanged, this, &CostPanel::updateShape);
     updateShape();
     retranslate();
 }
 
-CostPanel::~CostPanel()
-{
-    // The worker holds no pointer to this panel; wait so that it does not outlive the
-    // program's thread pool mid-point.
-    watcher_.disconnect(this);
-    watcher_.cancel();
-    watcher_.waitForFinished();
-}
+// The point being measured is waited for by the job's destructor; its work holds no pointer
+// to the panel.
+CostPanel::~CostPanel() = default;
 
 void CostPanel::setMaxN(long n)
 {
@@ -200,40 +189,49 @@ bool CostPanel::measure()
     cancel_->setEnabled(true);
     n_->setEnabled(false);
     status_->setText(tr("Measuring…"));
-    const std::vector<long> sizes = costSizes(top);
-    drawn_ = std::make_shared<QSemaphore>();
-    watcher_.setFuture(QtConcurrent::run(
-        [sizes, shape = shape_, limits = limits_, drawn = drawn_](QPromise<CostPoint>& promise) {
-            for (long n : sizes) {
-                if (promise.isCanceled()) return;
-                CostPoint p;
-                if (!measureCost(n, shape, limits, p).ok()) return;
-                promise.addResult(p);
-                // A replot while the core runs takes a core from its threads: n = 256 measured
-                // during one took 5 ms, more than n = 512 (0.35 ms once the plot waits).
-                while (!drawn->tryAcquire(1, kDrawnPollMs))
-                    if (promise.isCanceled()) return;
-            }
-        }));
+    sizes_ = costSizes(top);
+    next_ = 0;
+    stopping_ = false;
+    measureNext();
     return true;
+}
+
+void CostPanel::measureNext()
+{
+    if (stopping_ || next_ >= sizes_.size()) {
+        finished();
+        return;
+    }
+    const long n = sizes_[next_++];
+    job_.start(
+        [n, shape = shape_, limits = limits_](JobControl&) -> std::optional<CostPoint> {
+            CostPoint p;
+            if (!measureCost(n, shape, limits, p).ok()) return std::nullopt;
+            return p;
+        },
+        [this](std::optional<CostPoint> p) {
+            if (!p) {
+                finished();
+                return;
+            }
+            addPoint(*p);
+            // The plot replots from a queued event; the next point is measured after it.
+            QTimer::singleShot(0, this, &CostPanel::measureNext);
+        });
 }
 
 void CostPanel::cancel()
 {
     if (!running_) return;
-    watcher_.cancel();
+    stopping_ = true;
     status_->setText(tr("Stopping after the point being measured…"));
 }
 
-void CostPanel::addPoint(int index)
+void CostPanel::addPoint(const CostPoint& p)
 {
-    points_.push_back(watcher_.resultAt(index));
+    points_.push_back(p);
     plot_->setPoints(points_);
     status_->setText(describePoint(points_.back()));
-    // The plot replots from a queued event; this runs after it.
-    QTimer::singleShot(0, this, [drawn = drawn_] {
-        if (drawn) drawn->release();
-    });
 }
 
 QString CostPanel::describePoint(const CostPoint& p) const
@@ -256,7 +254,7 @@ void CostPanel::finished()
     cancel_->setEnabled(false);
     n_->setEnabled(true);
     const QString last = points_.empty() ? QString() : describePoint(points_.back());
-    if (watcher_.isCanceled())
+    if (stopping_)
         status_->setText(tr("Stopped. %1").arg(last));
     else
         status_->setText(

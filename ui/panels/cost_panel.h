@@ -8,12 +8,12 @@
 // (core/long_attention.h: n = 32,768 within 6 GiB). Sizes beyond both are refused.
 
 #include <memory>
+#include <optional>
 #include <vector>
 
-#include <QFutureWatcher>
-#include <QSemaphore>
 #include <QWidget>
 
+#include "ui/document/async_job.h"
 #include "ui/lessons/cost_study.h"
 
 class QLabel;
@@ -54,7 +54,11 @@ protected:
 private:
     void retranslate();
     void updateShape();
-    void addPoint(int index);
+    // One point at a time: the next is measured once the window has drawn the last, so that
+    // painting and measuring do not share the two cores (a replot during n = 256 made it take
+    // 5 ms, more than n = 512 took once the plot waited).
+    void measureNext();
+    void addPoint(const CostPoint& p);
     void finished();
     [[nodiscard]] QString describePoint(const CostPoint& p) const;
 
@@ -69,13 +73,13 @@ private:
     QLabel* status_;
     QLabel* facts_;
     CostPlot* plot_;
-    QFutureWatcher<CostPoint> watcher_;
-    // Released once the window has drawn a point: the worker waits for it before measuring
-    // the next, so that painting and measuring do not share the two cores.
-    std::shared_ptr<QSemaphore> drawn_;
+    std::vector<long> sizes_;  // the n to measure, and the next one's index
+    std::size_t next_ = 0;
+    bool stopping_ = false;  // cancel(): no point after the one being measured
     std::vector<CostPoint> points_;
     bool running_ = false;
     int started_ = 0;
+    AsyncJob<std::optional<CostPoint>> job_{this};  // last: dropped before anything above goes
 };
 
 }  // namespace attnlab

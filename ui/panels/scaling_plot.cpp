@@ -6,7 +6,6 @@
 #include <utility>
 
 #include <QLocale>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/document/document.h"
 #include "ui/views/log_ticker.h"
@@ -70,15 +69,10 @@ ScalingPlot::ScalingPlot(Document* doc, QWidget* parent) : QCustomPlot(parent), 
     connect(doc_, &Document::inputsChanged, this, [this] {
         if (isVisible()) refresh();
     });
-    connect(&watcher_, &QFutureWatcherBase::finished, this, &ScalingPlot::merge);
     retitle();
 }
 
-ScalingPlot::~ScalingPlot()
-{
-    watcher_.disconnect(this);
-    watcher_.waitForFinished();  // the job holds no pointer to this plot
-}
+ScalingPlot::~ScalingPlot() = default;  // the job, dropped first, holds no pointer to the plot
 
 void ScalingPlot::retitle()
 {
@@ -107,22 +101,22 @@ void ScalingPlot::refresh()
     std::vector<long> missing;
     if (points_.empty()) missing = attn::powersOfTwoDk();
     if (!pointAt(markedDk_)) missing.push_back(markedDk_);
-    if (!missing.empty() && measuring_) {
+    if (!missing.empty() && job_.running()) {
         pending_ = true;
     } else if (!missing.empty()) {
         attn::ScalingStudySpec spec;
         spec.dKs = missing;
         spec.keys = kKeysPerRow;
-        measuring_ = true;
-        watcher_.setFuture(QtConcurrent::run([spec] { return attn::scalingStudy(spec); }));
+        job_.start(
+            [spec](JobControl&) { return attn::scalingStudy(spec); },
+            [this](std::vector<attn::ScalingStudyPoint> measured) { merge(std::move(measured)); });
     }
     redraw();
 }
 
-void ScalingPlot::merge()
+void ScalingPlot::merge(std::vector<attn::ScalingStudyPoint> measured)
 {
-    measuring_ = false;
-    for (const attn::ScalingStudyPoint& p : watcher_.result())
+    for (const attn::ScalingStudyPoint& p : measured)
         if (!pointAt(p.dK)) points_.push_back(p);
     std::sort(points_.begin(), points_.end(),
               [](const auto& a, const auto& b) { return a.dK < b.dK; });

@@ -8,10 +8,10 @@
 
 #include <vector>
 
-#include <QFutureWatcher>
 #include <qcustomplot.h>
 
 #include "core/scaling_study.h"
+#include "ui/document/async_job.h"
 
 namespace attnlab {
 
@@ -26,7 +26,7 @@ public:
     // Starts measuring what is missing (the session's d_k) and redraws what is known.
     void refresh();
     // True until the measured points are merged, not merely until the worker returns.
-    [[nodiscard]] bool measuring() const { return measuring_; }
+    [[nodiscard]] bool measuring() const { return job_.running(); }
     [[nodiscard]] const std::vector<attn::ScalingStudyPoint>& points() const { return points_; }
     [[nodiscard]] long markedDk() const { return markedDk_; }
     [[nodiscard]] QCPGraph* varianceUnscaledGraph() const { return graphs_[0]; }
@@ -41,7 +41,7 @@ protected:
 private:
     void retitle();
     void redraw();
-    void merge();
+    void merge(std::vector<attn::ScalingStudyPoint> measured);
     const attn::ScalingStudyPoint* pointAt(long dK) const;
 
     Document* doc_;
@@ -50,8 +50,7 @@ private:
     QCPItemStraightLine* marker_ = nullptr;
     QCPItemText* markerLabel_ = nullptr;
     long markedDk_ = 0;
-    QFutureWatcher<std::vector<attn::ScalingStudyPoint>> watcher_;
-    bool measuring_ = false;
+    AsyncJob<std::vector<attn::ScalingStudyPoint>> job_{this};
     bool pending_ = false;  // the session's d_k changed while a measurement ran
 };
 
