@@ -186,6 +186,32 @@ TEST(SnapshotDocument, SupersedeComputesOnlyTheLatestAndPushesEveryStepWithIt)
     EXPECT_EQ(s.doc.result(), 9);
 }
 
+TEST(SnapshotDocument, LatestPublishesTheRunInFlightThenOnlyTheLatestChange)
+{
+    Squares s(ChangePolicy::Latest);
+    ASSERT_TRUE(s.doc.submit({2, {}}));
+    ASSERT_TRUE(s.doc.submit({3, {}}));
+    ASSERT_TRUE(s.doc.submit({4, {}}));
+    EXPECT_EQ(s.doc.target(), 4);
+    s.finish();
+    EXPECT_EQ(s.computed, (std::vector<int>{2, 4}));   // 3 never ran
+    EXPECT_EQ(s.published, (std::vector<int>{2, 4}));  // 2 was not cancelled
+    EXPECT_EQ(s.cancelled, 0);
+    EXPECT_EQ(s.doc.result(), 16);
+    EXPECT_EQ(s.undo.count(), 0);  // unlabelled changes: no step
+}
+
+TEST(SnapshotDocument, LatestStillRunsTheWaitingChangeWhenTheRunInFlightFails)
+{
+    Squares s(ChangePolicy::Latest);
+    ASSERT_TRUE(s.doc.submit({-1, {}}));
+    ASSERT_TRUE(s.doc.submit({5, {}}));
+    s.finish();
+    EXPECT_EQ(s.errors, QStringList{QStringLiteral("negative")});
+    EXPECT_EQ(s.published, std::vector<int>{5});
+    EXPECT_EQ(s.doc.result(), 25);
+}
+
 TEST(SnapshotDocument, ACancelledOrFailedChangeLeavesStateResultAndUndoStackAsTheyWere)
 {
     for (const ChangePolicy policy :

@@ -9,7 +9,11 @@
 //  - Queue: it waits, and runs once the computation in flight was published;
 //  - Refuse: it is refused with a message;
 //  - Supersede: the computation in flight is cancelled and only the latest state is computed;
-//    when it succeeds, the steps of every change it superseded are pushed before its own.
+//    when it succeeds, the steps of every change it superseded are pushed before its own;
+//  - Latest: the computation in flight goes on and is published; only the latest change waits
+//    behind it (a state that follows another document's, with no undo steps of its own: the
+//    model run of a head edited in the workbench shows every result it finishes, and never
+//    stops one that is nearly done for each keystroke).
 //
 // The document supplies how a state is computed (prepare: on its own thread, returns the work
 // for the worker) and how an undo step between two states is made; it learns of publication,
@@ -35,7 +39,7 @@
 
 namespace attnlab {
 
-enum class ChangePolicy { Queue, Refuse, Supersede };
+enum class ChangePolicy { Queue, Refuse, Supersede, Latest };
 
 // The message of a change refused because a computation is still running (ChangePolicy::Refuse).
 QString busyMessage();
@@ -124,6 +128,10 @@ public:
             return false;
         case ChangePolicy::Supersede: job_.cancel(); [[fallthrough]];
         case ChangePolicy::Queue: waiting_.push_back(std::move(change)); return true;
+        case ChangePolicy::Latest:
+            waiting_.clear();
+            waiting_.push_back(std::move(change));
+            return true;
         }
         return false;
     }
@@ -218,7 +226,8 @@ private:
             }
             published = true;
         } else {
-            waiting_.clear();
+            // Queued changes were made on top of the failed one; the latest one stands alone.
+            if (policy_ != ChangePolicy::Latest) waiting_.clear();
             if (hooks_.failed) hooks_.failed(outcome.error);
         }
         cancelling_ = false;

@@ -41,7 +41,25 @@ QStringList byteLabels(const ModelSnapshot& run)
 }  // namespace
 
 HeadLink::HeadLink(Document* workbench, QObject* parent)
-    : RunSource(parent), workbench_(workbench), run_(this), attach_(this), take_(this)
+    : RunSource(parent),
+      workbench_(workbench),
+      runs_(ChangePolicy::Latest, {}, noSteps_, this,
+            {.prepare = [this](const attn::model::HeadOverride& head) { return prepare(head); },
+             .step = {},
+             .synchronous = {},
+             .published =
+                 [this](const attn::model::HeadOverride&, const QStringList&, bool) {
+                     ++completed_;
+                     Q_EMIT snapshotChanged();
+                 },
+             .failed =
+                 [this](const QString& message) {
+                     ++completed_;
+                     Q_EMIT errorOccurred(message);
+                 },
+             .cancelled = {}}),
+      attach_(this),
+      take_(this)
 {
     connect(workbench_, &Document::changed, this, &HeadLink::sessionChanged);
 }
@@ -50,7 +68,7 @@ HeadLink::~HeadLink() = default;  // the jobs wait for their workers
 
 std::shared_ptr<const ModelSnapshot> HeadLink::snapshot() const
 {
-    return active() ? snapshot_ : nullptr;
+    return active() && mismatch_.isEmpty() ? runs_.result().value_or(nullptr) : nullptr;
 }
 
 QString HeadLink::modelType() const
@@ -127,19 +145,17 @@ void HeadLink::adopt(std::shared_ptr<const LoadedModel> loaded,
     base_ = std::move(base);
     attachedTo_ = std::make_unique<ModelProvenance>(provenance);
     attachError_.clear();
-    snapshot_.reset();
+    runs_.reset({});
     Q_EMIT modelChanged();
     Q_EMIT attachmentChanged();
 }
 
 void HeadLink::detach()
 {
-    run_.drop();
-    pending_ = false;
+    runs_.reset({});
     loaded_.reset();
     base_.reset();
     attachedTo_.reset();
-    snapshot_.reset();
     mismatch_.clear();
     Q_EMIT modelChanged();
     Q_EMIT attachmentChanged();
@@ -242,7 +258,7 @@ void HeadLink::sessionChanged()
     }
     mismatch_ = checkSession();
     if (!mismatch_.isEmpty()) {
-        snapshot_.reset();  // its "after" belonged to a session that fitted
+        runs_.reset({});  // its "after" belonged to a session that fitted
         Q_EMIT attachmentChanged();
         Q_EMIT snapshotChanged();
         return;
@@ -252,58 +268,40 @@ void HeadLink::sessionChanged()
 
 void HeadLink::startRun()
 {
-    static_assert(kPolicy == ChangePolicy::Supersede);
-    if (run_.running()) {
-        pending_ = true;
-        return;
-    }
-    pending_ = false;
     const attn::HeadResult& hr = workbench_->result().heads.front();
     attn::model::HeadOverride o;
     o.layer = attachedTo_->layer;
     o.head = attachedTo_->head;
     o.weights = hr.weights.cast<float>();
     o.output = hr.output.cast<float>();
-    run_.start(
-        [loaded = loaded_, base = base_, o = std::move(o)](JobControl&) {
-            Outcome out;
-            auto snap = std::make_shared<ModelSnapshot>();
-            snap->text = base->text;
-            snap->tokens = base->tokens;
-            snap->labels = base->labels;
-            snap->display = base->display;
-            snap->fromWorkbench = true;
-            const attn::Status s = attn::model::runWithHead(loaded->model, base->result, o,
-                                                            runOptions(*loaded), snap->result);
-            if (!s.ok()) {
-                out.error = tr("The model could not run with the workbench's head: %1")
-                                .arg(statusMessage(s));
-                return out;
-            }
-            // The edited run is shown, never re-run from: its layer inputs go (the link caches
-            // only the unedited run's, n x d per layer).
-            for (attn::model::LayerTrace& t : snap->result.layers) t.hidden = {};
-            snap->change = attn::model::attentionChange(base->result, snap->result);
-            snap->predictions = guessesOf(*loaded->tokenizer, snap->result, &base->result);
-            out.snapshot = std::move(snap);
-            return out;
-        },
-        [this](Outcome out) { finishRun(std::move(out)); });
+    runs_.submit({std::move(o)});
 }
 
-void HeadLink::finishRun(Outcome out)
+HeadLink::Runs::Work HeadLink::prepare(const attn::model::HeadOverride& head) const
 {
-    ++completed_;
-    if (!out.error.isEmpty()) {
-        Q_EMIT errorOccurred(out.error);
-    } else if (active()) {
-        snapshot_ = out.snapshot;
-        Q_EMIT snapshotChanged();
-    }
-    if (pending_) {
-        pending_ = false;
-        sessionChanged();
-    }
+    return [loaded = loaded_, base = base_, o = head](JobControl&) {
+        Runs::Outcome out;
+        auto snap = std::make_shared<ModelSnapshot>();
+        snap->text = base->text;
+        snap->tokens = base->tokens;
+        snap->labels = base->labels;
+        snap->display = base->display;
+        snap->fromWorkbench = true;
+        const attn::Status s = attn::model::runWithHead(loaded->model, base->result, o,
+                                                        runOptions(*loaded), snap->result);
+        if (!s.ok()) {
+            out.error =
+                tr("The model could not run with the workbench's head: %1").arg(statusMessage(s));
+            return out;
+        }
+        // The edited run is shown, never re-run from: its layer inputs go (the link caches
+        // only the unedited run's, n x d per layer).
+        for (attn::model::LayerTrace& t : snap->result.layers) t.hidden = {};
+        snap->change = attn::model::attentionChange(base->result, snap->result);
+        snap->predictions = guessesOf(*loaded->tokenizer, snap->result, &base->result);
+        out.result = std::shared_ptr<const ModelSnapshot>(std::move(snap));
+        return out;
+    };
 }
 
 void HeadLink::flush()
@@ -311,11 +309,7 @@ void HeadLink::flush()
     while (!idle()) {
         take_.wait();
         attach_.wait();
-        run_.wait();
-        if (!run_.running() && pending_) {
-            pending_ = false;
-            sessionChanged();
-        }
+        runs_.flush();
     }
 }
 

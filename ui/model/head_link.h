@@ -8,15 +8,16 @@
 //
 // Data flows one way: the Document publishes {session, result}; this link reads the workbench
 // head's weights P and output P V from that result (it never computes attention itself) and
-// publishes its own snapshot. Runs go to a worker (AsyncJob); its policy for a change while one
-// runs is ChangePolicy::Supersede without cancelling: the change waits, and only the latest
-// session is run when the run in flight ends. A session whose tokens, mode or head width no longer
+// publishes its own snapshot. Its runs are a SnapshotDocument whose policy for a change while one
+// runs is ChangePolicy::Latest: the run in flight is finished and shown, and only the latest
+// session waits behind it. A session whose tokens, mode or head width no longer
 // fit the model is shown as not matching, with the reason, until it fits again (undo).
 
 #include <memory>
 
 #include <QObject>
 
+#include "core/model/head_slice.h"
 #include "ui/document/async_job.h"
 #include "ui/document/snapshot_document.h"
 #include "ui/model/run_source.h"
@@ -65,7 +66,7 @@ public:
     [[nodiscard]] QString modelType() const override;
 
     // No run going or waiting: the snapshot belongs to the workbench's current session.
-    [[nodiscard]] bool idle() const { return !run_.running() && !pending_ && !attaching(); }
+    [[nodiscard]] bool idle() const { return !runs_.computing() && !attaching(); }
     // Waits until idle (tests and benchmarks).
     void flush();
     // Runs completed since the link was made (benchmarks).
@@ -88,10 +89,12 @@ private:
         Session session;
         QString error;
     };
+    // The workbench head carried into the model: its weights P and output P V.
+    using Runs = SnapshotDocument<attn::model::HeadOverride, std::shared_ptr<const ModelSnapshot>>;
     void sessionChanged();
     void finishTake(Taken out);
     void startRun();
-    void finishRun(Outcome out);
+    [[nodiscard]] Runs::Work prepare(const attn::model::HeadOverride& head) const;
     void finishAttach(Outcome out);
     void adopt(std::shared_ptr<const LoadedModel> loaded, std::shared_ptr<const ModelSnapshot> base,
                const ModelProvenance& provenance);
@@ -101,15 +104,14 @@ private:
     std::shared_ptr<const LoadedModel> loaded_;
     std::shared_ptr<const ModelSnapshot> base_;  // its `result` is the unedited run
     std::unique_ptr<ModelProvenance> attachedTo_;
-    std::shared_ptr<const ModelSnapshot> snapshot_;
     QString mismatch_;
     QString attachError_;
-    AsyncJob<Outcome> run_;
+    int completed_ = 0;
+    // Its changes follow the workbench's, whose undo stack holds their steps: none here.
+    QUndoStack noSteps_;
+    Runs runs_;
     AsyncJob<Outcome> attach_;
     AsyncJob<Taken> take_;
-    static constexpr ChangePolicy kPolicy = ChangePolicy::Supersede;
-    bool pending_ = false;  // the session changed during the run: run the latest when it ends
-    int completed_ = 0;
 };
 
 }  // namespace attnlab
