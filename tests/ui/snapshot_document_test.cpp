@@ -95,6 +95,7 @@ struct Squares {
     QStringList errors;
     int cancelled = 0;
     int freshes = 0;
+    QStringList events;  // "busy", "idle" (the busy hook) and "published N", in order
     int inlineFrom = std::numeric_limits<int>::max();  // states computed on the calling thread
     Doc doc;
 
@@ -122,11 +123,16 @@ struct Squares {
                .synchronous = [this](const int& next) { return next >= inlineFrom; },
                .published =
                    [this](const int&, const QStringList&, bool fresh) {
+                       events << QStringLiteral("published %1").arg(doc.state());
                        published.push_back(doc.state());
                        freshes += fresh ? 1 : 0;
                    },
                .failed = [this](const QString& e) { errors << e; },
-               .cancelled = [this] { ++cancelled; }})
+               .cancelled = [this] { ++cancelled; },
+               .busy =
+                   [this](bool busy) {
+                       events << (busy ? QStringLiteral("busy") : QStringLiteral("idle"));
+                   }})
     {
     }
     ~Squares() { gate.open = true; }  // no worker is left waiting
@@ -176,6 +182,9 @@ TEST(SnapshotDocument, SupersedeComputesOnlyTheLatestAndPushesEveryStepWithIt)
     s.finish();
     EXPECT_EQ(s.computed, (std::vector<int>{2, 4}));  // 3 never ran, 2 was cancelled
     EXPECT_EQ(s.published, std::vector<int>{4});
+    // Busy from the first start to the end of the last, said before what it came to.
+    EXPECT_EQ(s.events, (QStringList{QStringLiteral("busy"), QStringLiteral("idle"),
+                                     QStringLiteral("published 4")}));
     EXPECT_EQ(s.doc.result(), 16);
     ASSERT_EQ(s.undo.count(), 3);
     EXPECT_EQ(s.undo.text(1), QStringLiteral("to 3"));

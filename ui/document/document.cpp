@@ -21,9 +21,8 @@ class DocumentTr {
 }  // namespace
 
 Document::Document(QObject* parent)
-    : QObject(parent), doc_(kPolicy, Session{}, undo_, this, hooks())
+    : DocumentBase(parent), doc_(kPolicy, Session{}, undo_, this, hooks())
 {
-    UndoStep::followLanguage(undo_);
     restore(defaultSession());
     flush();
 }
@@ -59,6 +58,7 @@ Document::Snapshots::Hooks Document::hooks()
                             bool fresh) { published(before, notes, fresh); },
         .failed = [this](const QString& message) { refuse(message); },
         .cancelled = {},
+        .busy = [this](bool busy) { setBusy(busy); },
     };
 }
 

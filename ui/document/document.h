@@ -23,6 +23,7 @@
 
 #include "core/incremental.h"
 #include "core/train/trainer.h"
+#include "ui/document/document_base.h"
 #include "ui/document/session_ops.h"
 #include "ui/document/snapshot_document.h"
 #include "ui/document/undo_step.h"
@@ -44,7 +45,7 @@ struct MapChange {
     int endRow = 0;
 };
 
-class Document : public QObject {
+class Document : public DocumentBase {
     Q_OBJECT
 public:
     explicit Document(QObject* parent = nullptr);
@@ -53,7 +54,6 @@ public:
     [[nodiscard]] const Session& session() const { return doc_.state(); }
     [[nodiscard]] const attn::AttentionResult& result() const;
     [[nodiscard]] bool hasResult() const;
-    [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
     [[nodiscard]] const attn::HeadResult* currentHead() const;
     // What changed from the previous snapshot to this one.
     [[nodiscard]] const MapChange& lastChange() const { return change_; }
@@ -143,9 +143,7 @@ Q_SIGNALS:
     void inputsChanged();     // ... and it changed more than one vector edit (then changed())
     void selectionChanged();  // head, row or column changed
     void pinChanged();
-    void viewChanged();                          // colours, walkthrough step or lesson
-    void errorOccurred(const QString& message);  // a change was refused: why
-    void noticed(const QString& message);        // a change also did this (edits dropped, …)
+    void viewChanged();  // colours, walkthrough step or lesson
 
 private:
     // The result of a published session: the engine that computed it (shared, so that a vector
@@ -170,7 +168,6 @@ private:
     QUndoCommand* stepped(QUndoCommand* command);
     void clampSelection();
 
-    QUndoStack undo_;  // before doc_, which pushes onto it
     Snapshots doc_;
     int head_ = 0;
     int row_ = 0;

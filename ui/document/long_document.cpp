@@ -16,7 +16,7 @@ class LongDocumentTr {
 }  // namespace
 
 LongDocument::LongDocument(attn::Limits limits, QObject* parent)
-    : QObject(parent),
+    : DocumentBase(parent),
       limits_(limits),
       doc_(ChangePolicy::Refuse, Session{}, undo_, this,
            {.prepare = [this](const Session& next) { return prepare(next); },
@@ -31,18 +31,25 @@ LongDocument::LongDocument(attn::Limits limits, QObject* parent)
             .failed = [this](const QString& message) { failed(message); },
             .cancelled =
                 [this] {
-                    progressTimer_.stop();
-                    Q_EMIT computingChanged(false);
                     Q_EMIT noticed(
                         result() ? LongDocumentTr::tr(
                                        "Cancelled: the map shows the session before the change.")
                                  : LongDocumentTr::tr(
                                        "Cancelled: there is no map until it is computed again."));
-                }})
+                },
+            .busy = [this](bool busy) { setBusy(busy); }})
 {
-    UndoStep::followLanguage(undo_);
     progressTimer_.setInterval(100);
     connect(&progressTimer_, &QTimer::timeout, this, [this] { Q_EMIT progressed(progress()); });
+    // Progress is reported while a computation runs, from its first moment.
+    connect(this, &DocumentBase::busyChanged, this, [this](bool busy) {
+        if (!busy) {
+            progressTimer_.stop();
+            return;
+        }
+        progressTimer_.start();
+        Q_EMIT progressed(0.0);
+    });
 }
 
 LongDocument::~LongDocument() = default;  // the job cancels and waits for its computation
@@ -114,8 +121,6 @@ void LongDocument::close()
 {
     if (!open_) return;
     if (result()) Q_EMIT releasing();
-    const bool wasComputing = computing();
-    progressTimer_.stop();
     doc_.reset(Session{});
     undo_.clear();
     open_ = false;
@@ -123,7 +128,6 @@ void LongDocument::close()
     row_ = 0;
     cachedRow_ = -1;
     lastError_.clear();
-    if (wasComputing) Q_EMIT computingChanged(false);
     Q_EMIT changed();
     Q_EMIT openChanged(false);
 }
@@ -185,10 +189,7 @@ bool LongDocument::start(Snapshots::Change change)
     released_ = false;
     if (!doc_.submit(std::move(change))) return false;
     lastError_.clear();
-    progressTimer_.start();
-    Q_EMIT computingChanged(true);
     if (released_) Q_EMIT changed();  // the map is gone until the new one is in
-    Q_EMIT progressed(0.0);
     return true;
 }
 
@@ -226,20 +227,14 @@ LongDocument::Snapshots::Work LongDocument::prepare(const Session& next)
 
 void LongDocument::published(const QStringList& notes)
 {
-    progressTimer_.stop();
     cachedRow_ = -1;
     head_ = std::min(head_, std::max(0, static_cast<int>(result()->heads.size()) - 1));
-    Q_EMIT computingChanged(false);
     Q_EMIT changed();
     for (const QString& note : notes) Q_EMIT noticed(note);
 }
 
 void LongDocument::failed(const QString& message)
 {
-    if (!computing() && progressTimer_.isActive()) {
-        progressTimer_.stop();
-        Q_EMIT computingChanged(false);
-    }
     lastError_ = message;
     Q_EMIT errorOccurred(lastError_);
 }

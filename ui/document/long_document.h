@@ -22,16 +22,16 @@
 
 #include <QObject>
 #include <QTimer>
-#include <QUndoStack>
 
 #include "core/long_attention.h"
+#include "ui/document/document_base.h"
 #include "ui/document/session_ops.h"
 #include "ui/document/snapshot_document.h"
 #include "ui/readers/session.h"
 
 namespace attnlab {
 
-class LongDocument : public QObject {
+class LongDocument : public DocumentBase {
     Q_OBJECT
 public:
     explicit LongDocument(attn::Limits limits = {}, QObject* parent = nullptr);
@@ -44,7 +44,6 @@ public:
     {
         return doc_.result().value_or(nullptr);
     }
-    [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
     [[nodiscard]] const attn::Limits& limits() const { return limits_; }
     // What the long path holds for the published session (estimateLongBytes), and of it the
     // weights P of every head.
@@ -91,11 +90,8 @@ public:
 Q_SIGNALS:
     void changed();    // a new session and result were published (or the map was released)
     void releasing();  // views must drop every reference to result() now
-    void computingChanged(bool computing);
     void progressed(double fraction);
     void selectionChanged();
-    void errorOccurred(const QString& message);
-    void noticed(const QString& message);
     void openChanged(bool open);
 
 private:
@@ -110,7 +106,6 @@ private:
     [[nodiscard]] bool fitsBesideShown(std::size_t next) const;
 
     attn::Limits limits_;
-    QUndoStack undo_;
     Snapshots doc_;
     bool released_ = false;  // prepare() let go of the map shown
     bool open_ = false;

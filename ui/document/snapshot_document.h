@@ -69,6 +69,9 @@ public:
         std::function<void(const QString& error)> failed;
         // The computation was cancelled (cancel()), nothing was published.
         std::function<void()> cancelled;
+        // A computation on the worker started (true) or the last one ended (false): before
+        // the hooks above say how it ended, after a new one started.
+        std::function<void(bool busy)> busy;
     };
     // One change: the state it leads to; with a label, one undo step once published.
     struct Change {
@@ -121,7 +124,11 @@ public:
     // computed at once and failed; otherwise its outcome arrives through the hooks.
     bool submit(Change change)
     {
-        if (!job_.running() && !running_) return begin(std::move(change), {});
+        if (!job_.running() && !running_) {
+            const bool published = begin(std::move(change), {});
+            reportBusy();
+            return published;
+        }
         switch (policy_) {
         case ChangePolicy::Refuse:
             if (hooks_.failed) hooks_.failed(busyMessage());
@@ -152,6 +159,7 @@ public:
         carried_.clear();
         state_ = std::move(state);
         result_.reset();
+        reportBusy();
     }
     // Waits until nothing computes or waits (tests, closing).
     void flush()
@@ -181,6 +189,14 @@ private:
         return true;
     }
 
+    void reportBusy()
+    {
+        const bool busy = job_.running();
+        if (busy == reportedBusy_) return;
+        reportedBusy_ = busy;
+        if (hooks_.busy) hooks_.busy(busy);
+    }
+
     // Publishes or drops what the computation of running_ gave; true if it was published.
     bool finish(Outcome outcome)
     {
@@ -195,9 +211,12 @@ private:
             waiting_.pop_back();
             for (Change& c : waiting_) carried.push_back(std::move(c));
             waiting_.clear();
-            return begin(std::move(latest), std::move(carried));
+            const bool published = begin(std::move(latest), std::move(carried));
+            reportBusy();
+            return published;
         }
         bool published = false;
+        reportBusy();  // the worker is done: said before what it came to
         if (outcome.cancelled || cancelling_) {
             // Asked to stop: what it computed (if it got there first) is dropped as well.
             waiting_.clear();
@@ -236,6 +255,7 @@ private:
             waiting_.pop_front();
             begin(std::move(next), {});
         }
+        reportBusy();
         return published;
     }
 
@@ -247,6 +267,7 @@ private:
     Hooks hooks_;
     std::optional<Change> running_;
     std::vector<Change> carried_;  // superseded changes whose steps wait for running_
+    bool reportedBusy_ = false;
     std::deque<Change> waiting_;
     bool cancelling_ = false;
 };

@@ -43,7 +43,9 @@ QStringList byteLabels(const ModelSnapshot& run)
 HeadLink::HeadLink(Document* workbench, QObject* parent)
     : RunSource(parent),
       workbench_(workbench),
-      runs_(ChangePolicy::Latest, {}, noSteps_, this,
+      // Its changes follow the workbench's, whose undo stack holds their steps: undo_ stays
+      // empty.
+      runs_(ChangePolicy::Latest, {}, undo_, this,
             {.prepare = [this](const attn::model::HeadOverride& head) { return prepare(head); },
              .step = {},
              .synchronous = {},
@@ -57,7 +59,8 @@ HeadLink::HeadLink(Document* workbench, QObject* parent)
                      ++completed_;
                      Q_EMIT errorOccurred(message);
                  },
-             .cancelled = {}}),
+             .cancelled = {},
+             .busy = [this](bool busy) { setBusy(busy); }}),
       attach_(this),
       take_(this)
 {

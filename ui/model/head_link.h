@@ -74,7 +74,6 @@ public:
 
 Q_SIGNALS:
     void attachmentChanged();
-    void errorOccurred(const QString& message);
 
 private:
     struct Outcome {
@@ -107,8 +106,6 @@ private:
     QString mismatch_;
     QString attachError_;
     int completed_ = 0;
-    // Its changes follow the workbench's, whose undo stack holds their steps: none here.
-    QUndoStack noSteps_;
     Runs runs_;
     AsyncJob<Outcome> attach_;
     AsyncJob<Taken> take_;

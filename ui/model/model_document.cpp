@@ -28,20 +28,15 @@ ModelDocument::ModelDocument(QObject* parent)
                 },
             .synchronous = {},
             .published = [this](const RunState&, const QStringList&, bool) { finished(); },
-            .failed =
-                [this](const QString& message) {
-                    if (!running()) Q_EMIT runningChanged(false);
-                    Q_EMIT errorOccurred(message);
-                },
+            .failed = [this](const QString& message) { Q_EMIT errorOccurred(message); },
             .cancelled =
                 [this] {
-                    Q_EMIT runningChanged(false);
                     // A keystroke cancelled it and its text runs when the pause is over.
                     if (!debounce_.isActive())
                         Q_EMIT noticed(tr("Run cancelled; the maps show the last completed text."));
-                }})
+                },
+            .busy = [this](bool busy) { setBusy(busy); }})
 {
-    UndoStep::followLanguage(undo_);
     hashThread_.setMaxThreadCount(1);
     debounce_.setSingleShot(true);
     debounce_.setInterval(kDebounceMs);
@@ -63,10 +58,8 @@ bool ModelDocument::open(const QString& folder, QString& error)
     if (!loaded) return false;
     // The new model replaces the old one only now that it has opened; its hash is not needed.
     hasher_.drop();
-    const bool wasRunning = running();
     debounce_.stop();
     doc_.reset(RunState{text_, {}});  // the edits were the other model's
-    if (wasRunning) Q_EMIT runningChanged(false);
     loaded_ = std::move(loaded);
     // Sessions taken from it record its SHA-256: hash it now, at the lowest priority, so that it
     // takes nothing from the runs that the typing starts (the pool's thread gets its own back).
@@ -181,9 +174,7 @@ int ModelDocument::progressDone() const
 void ModelDocument::startRun()
 {
     if (!loaded_) return;
-    const bool wasRunning = running();
     doc_.submit({RunState{text_, doc_.target().edits}, {}});
-    if (!wasRunning) Q_EMIT runningChanged(true);
 }
 
 ModelDocument::Runs::Work ModelDocument::prepare(const RunState& next) const
@@ -216,7 +207,6 @@ ModelDocument::Runs::Work ModelDocument::prepare(const RunState& next) const
 
 void ModelDocument::finished()
 {
-    Q_EMIT runningChanged(false);
     if (!snapshot()) Q_EMIT noticed(tr("Type a text to see the model's attention."));
     selection_ = clamped(selection_);
     Q_EMIT snapshotChanged();
@@ -405,9 +395,7 @@ void ModelDocument::applyEdits(std::vector<attn::model::HeadEdit> edits)
 {
     debounce_.stop();
     if (!loaded_) return;
-    const bool wasRunning = running();
     doc_.submit({RunState{text_, std::move(edits)}, {}});
-    if (!wasRunning) Q_EMIT runningChanged(true);
 }
 
 bool ModelDocument::changeEdits(Edits edits, Label label)
@@ -419,9 +407,7 @@ bool ModelDocument::changeEdits(Edits edits, Label label)
         return false;
     }
     debounce_.stop();
-    const bool wasRunning = running();
     doc_.submit({RunState{text_, std::move(edits)}, std::move(label)});
-    if (!wasRunning) Q_EMIT runningChanged(true);
     return true;
 }
 

@@ -114,7 +114,6 @@ public:
     bool clearEdits();
     [[nodiscard]] bool headEdited(int layer, int head) const;
     [[nodiscard]] bool headAblated(int layer, int head) const;
-    [[nodiscard]] QUndoStack* undoStack() { return &undo_; }
     // Runs with the edits as they are, without an undo step (the undo stack's steps call this).
     void applyEdits(std::vector<attn::model::HeadEdit> edits);
 
@@ -158,9 +157,6 @@ public:
 
 Q_SIGNALS:
     void selectionChanged();
-    void runningChanged(bool running);
-    void errorOccurred(const QString& message);
-    void noticed(const QString& message);
     // Open in Workbench: the receiver (on this thread) takes the head or says why not in
     // `reply`.
     void workbenchRequested(const attnlab::HeadRequest& request, attnlab::HeadReply* reply);
@@ -188,7 +184,6 @@ private:
     std::shared_ptr<const LoadedModel> loaded_;
     QString folder_;
     QString text_;  // as typed; the published run's is doc_.state().text
-    QUndoStack undo_;
     Runs doc_;
     ModelSelection selection_;
     QTimer debounce_;

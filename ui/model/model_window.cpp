@@ -93,7 +93,7 @@ ModelWindow::ModelWindow(QWidget* parent)
     progressTimer_->setInterval(50);
     connect(progressTimer_, &QTimer::timeout, this, &ModelWindow::updateProgress);
     connect(doc_, &ModelDocument::modelChanged, this, &ModelWindow::updateTitle);
-    connect(doc_, &ModelDocument::runningChanged, this, &ModelWindow::showRunning);
+    connect(doc_, &ModelDocument::busyChanged, this, &ModelWindow::showRunning);
     connect(doc_, &ModelDocument::errorOccurred, this, [this](const QString& m) {
         message_->say(m);
         statusBar()->showMessage(m, 8000);
@@ -117,7 +117,7 @@ ModelWindow::ModelWindow(QWidget* parent)
         this);
     // A typed text starts a run; an edit is an undo step and starts one too.
     connect(doc_, &ModelDocument::modelChanged, autosave_, &Autosave::changed);
-    connect(doc_, &ModelDocument::runningChanged, autosave_, &Autosave::changed);
+    connect(doc_, &ModelDocument::busyChanged, autosave_, &Autosave::changed);
     connect(doc_, &ModelDocument::snapshotChanged, autosave_, &Autosave::changed);
     connect(doc_, &ModelDocument::selectionChanged, autosave_, &Autosave::changed);
     connect(doc_->undoStack(), &QUndoStack::indexChanged, autosave_, &Autosave::changed);

@@ -6,17 +6,18 @@
 
 #include <memory>
 
-#include <QObject>
 #include <QString>
+
+#include "ui/document/document_base.h"
 
 namespace attnlab {
 
 struct ModelSnapshot;
 
-class RunSource : public QObject {
+class RunSource : public DocumentBase {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    using DocumentBase::DocumentBase;
 
     [[nodiscard]] virtual std::shared_ptr<const ModelSnapshot> snapshot() const = 0;
     [[nodiscard]] virtual bool hasModel() const = 0;

@@ -99,7 +99,7 @@ LongMapPanel::LongMapPanel(LongDocument* doc, QWidget* parent) : QWidget(parent)
         if (map_->content().rows() > 0 && doc_->head() != shownHead_) showResult();
         map_->setSelection(doc_->selectedRow(), -1);
     });
-    connect(doc_, &LongDocument::computingChanged, this, &LongMapPanel::showComputing);
+    connect(doc_, &LongDocument::busyChanged, this, &LongMapPanel::showComputing);
     connect(doc_, &LongDocument::progressed, this,
             [this](double f) { progress_->setValue(static_cast<int>(f * 1000.0)); });
     connect(map_, &HeatmapView::cellHovered, this, &LongMapPanel::showHover);

@@ -113,7 +113,7 @@ LongPanel::LongPanel(LongDocument* doc, QWidget* parent) : QWidget(parent), doc_
         refresh();
         refreshRow();
     });
-    connect(doc_, &LongDocument::computingChanged, this, [this] {
+    connect(doc_, &LongDocument::busyChanged, this, [this] {
         refresh();
         refreshRow();  // "Computing…" rather than "No map is computed" while it computes
     });

@@ -99,7 +99,7 @@ void WindowActions::buildEditMenu()
         connect(stack, &QUndoStack::undoTextChanged, this, update);
         connect(stack, &QUndoStack::redoTextChanged, this, update);
     }
-    connect(longDoc, &LongDocument::computingChanged, this, update);
+    connect(longDoc, &LongDocument::busyChanged, this, update);
     connect(longDoc, &LongDocument::openChanged, this, update);
     update();
 }
