@@ -2660,10 +2660,6 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
         <translation>用上面的设置回到第 0 步（设置解锁）</translation>
     </message>
     <message>
-        <source>Speed:</source>
-        <translation>速度：</translation>
-    </message>
-    <message>
         <source>Full speed</source>
         <translation>全速</translation>
     </message>
@@ -3865,6 +3861,21 @@ measuring…</source>
     </message>
 </context>
 <context>
+    <name>attnlab::SpeedControl</name>
+    <message>
+        <source>Speed:</source>
+        <translation>速度：</translation>
+    </message>
+    <message>
+        <source>%1 steps/s</source>
+        <translation>每秒 %1 步</translation>
+    </message>
+    <message>
+        <source>Full speed</source>
+        <translation>全速</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::StartPage</name>
     <message>
         <source>Welcome to AttnLab</source>
@@ -4621,10 +4632,6 @@ measuring…</source>
         <translation>训练运行的速度。放慢后，全班可以看着热图一步步变化：最慢为每秒 50 步，1000 步约需 20 秒。</translation>
     </message>
     <message>
-        <source>Speed:</source>
-        <translation>速度：</translation>
-    </message>
-    <message>
         <source>Training uses its own sequence %1, not the session&apos;s tokens %2.</source>
         <translation>训练使用任务自己的序列 %1，而不是会话的词元 %2。</translation>
     </message>
@@ -4663,14 +4670,6 @@ measuring…</source>
     <message>
         <source>The run changed meanwhile: nothing was kept.</source>
         <translation>训练在此期间已改变：没有保留任何内容。</translation>
-    </message>
-    <message>
-        <source>%1 steps/s</source>
-        <translation>每秒 %1 步</translation>
-    </message>
-    <message>
-        <source>Full speed</source>
-        <translation>全速</translation>
     </message>
     <message>
         <source>Keep trained matrices (tokens unchanged)</source>

@@ -32,6 +32,7 @@
 #include "ui/readers/bounded_read.h"
 #include "ui/readers/status_text.h"
 #include "ui/views/panel_message.h"
+#include "ui/views/speed_control.h"
 
 namespace attnlab {
 
@@ -116,12 +117,7 @@ void ModelTrainerPanel::build()
     start_->setObjectName(QStringLiteral("modelTrainStart"));
     step_ = new QPushButton(controls);
     reset_ = new QPushButton(controls);
-    speedLabel_ = new QLabel(controls);
-    speed_ = new QSlider(Qt::Horizontal, controls);
-    speed_->setRange(0, static_cast<int>(std::size(kSpeeds)) - 1);
-    speed_->setValue(speed_->maximum());
-    speed_->setPageStep(1);
-    speed_->setTickPosition(QSlider::TicksBelow);
+    speed_ = new SpeedControl(std::vector<int>(std::begin(kSpeeds), std::end(kSpeeds)), controls);
     status_ = new QLabel(controls);
     status_->setWordWrap(true);
     phaseLabel_ = new QLabel(controls);
@@ -157,8 +153,7 @@ void ModelTrainerPanel::build()
     buttons->addWidget(step_);
     buttons->addWidget(reset_);
     g->addLayout(buttons, r++, 0, 1, 4);
-    g->addWidget(speedLabel_, r, 0);
-    g->addWidget(speed_, r++, 1, 1, 3);
+    g->addWidget(speed_, r++, 0, 1, 4);
     g->addWidget(status_, r++, 0, 1, 4);
     g->addWidget(phaseLabel_, r++, 0, 1, 4);
     auto* model = new QHBoxLayout;
@@ -232,8 +227,8 @@ void ModelTrainerPanel::build()
     });
     connect(step_, &QPushButton::clicked, this, &ModelTrainerPanel::stepOnce);
     connect(reset_, &QPushButton::clicked, this, &ModelTrainerPanel::reset);
-    connect(speed_, &QSlider::valueChanged, this, [this] {
-        if (run_) run_->setStepDelayUs(stepDelayUs());
+    connect(speed_, &SpeedControl::delayChanged, this, [this](int delay) {
+        if (run_) run_->setStepDelayUs(delay);
         retranslate();
     });
     connect(open_button_, &QPushButton::clicked, this, [this] {
@@ -286,10 +281,9 @@ void ModelTrainerPanel::retranslate()
     step_->setToolTip(tr("Train one step and pause"));
     reset_->setText(tr("Reset"));
     reset_->setToolTip(tr("Back to step 0 with the settings above (they unlock)"));
-    speedLabel_->setText(tr("Speed:"));
-    const int perSecond = kSpeeds[speed_->value()];
-    speed_->setToolTip(perSecond == 0 ? tr("Full speed")
-                                      : tr("At most %n step(s) a second", nullptr, perSecond));
+    const int perSecond = speed_->stepsPerSecond();
+    speed_->setHelp(perSecond == 0 ? tr("Full speed")
+                                   : tr("At most %n step(s) a second", nullptr, perSecond));
     open_button_->setText(tr("Open in Model Window"));
     open_button_->setToolTip(
         tr("Writes the model as a GPT-2 folder and opens it in the model window: switch its "
@@ -404,8 +398,12 @@ bool ModelTrainerPanel::useCorpus(const QString& path)
 
 int ModelTrainerPanel::stepDelayUs() const
 {
-    const int perSecond = kSpeeds[speed_->value()];
-    return perSecond == 0 ? 0 : 1000000 / perSecond;
+    return speed_->stepDelayUs();
+}
+
+QSlider* ModelTrainerPanel::speedSlider() const
+{
+    return speed_->slider();
 }
 
 void ModelTrainerPanel::start()

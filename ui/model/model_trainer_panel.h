@@ -26,6 +26,8 @@ class QSpinBox;
 
 namespace attnlab {
 
+class SpeedControl;
+
 class HeadScoreCurvePlot;
 class ModelTrainGrid;
 class ModelTrainRun;
@@ -82,7 +84,7 @@ public:
     [[nodiscard]] QPushButton* stepButton() const { return step_; }
     [[nodiscard]] QPushButton* resetButton() const { return reset_; }
     [[nodiscard]] QPushButton* openButton() const { return open_button_; }
-    [[nodiscard]] QSlider* speedSlider() const { return speed_; }
+    [[nodiscard]] QSlider* speedSlider() const;
     [[nodiscard]] QLineEdit* filmStepsEdit() const { return filmSteps_; }
     [[nodiscard]] QLabel* statusLabel() const { return status_; }
     [[nodiscard]] QLabel* phaseLabel() const { return phaseLabel_; }
@@ -125,8 +127,7 @@ private:
     QSpinBox *layers_, *heads_, *width_, *context_, *steps_, *seed_;
     QCheckBox* attentionOnly_;
     QPushButton *start_, *step_, *reset_;
-    QLabel* speedLabel_;
-    QSlider* speed_;
+    SpeedControl* speed_;
     QLabel* status_;
     QLabel* phaseLabel_;
     QPushButton *open_button_, *save_, *keep_, *exportStrip_;

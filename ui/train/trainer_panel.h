@@ -26,6 +26,10 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSlider;
+
+namespace attnlab {
+class SpeedControl;
+}
 class QSpinBox;
 class QToolButton;
 
@@ -66,7 +70,7 @@ public:
     [[nodiscard]] QPushButton* discardButton() const { return discard_; }
     [[nodiscard]] QPushButton* compareButton() const { return compare_; }
     [[nodiscard]] QLineEdit* filmStepsEdit() const { return filmSteps_; }
-    [[nodiscard]] QSlider* speedSlider() const { return speed_; }
+    [[nodiscard]] QSlider* speedSlider() const;
     // The wait after each step that the speed slider asks of the runs (0: full speed).
     [[nodiscard]] int stepDelayUs() const;
     // The note that training uses its own sequence (hidden when it uses the session's).
@@ -137,8 +141,7 @@ private:
     QPushButton* paint_ = nullptr;
     QPushButton* takeP_ = nullptr;
     QLineEdit* filmSteps_ = nullptr;
-    QSlider* speed_ = nullptr;
-    QLabel* speedLabel_ = nullptr;
+    SpeedControl* speed_ = nullptr;
     QLabel* sequenceNote_ = nullptr;
     QToolButton* export_ = nullptr;
     QLabel* status_ = nullptr;

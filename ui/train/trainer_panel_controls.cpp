@@ -21,6 +21,7 @@
 #include "ui/train/trainer_display.h"
 #include "ui/train/trainer_panel.h"
 #include "ui/views/panel_message.h"
+#include "ui/views/speed_control.h"
 
 namespace attnlab {
 
@@ -79,17 +80,11 @@ void TrainerPanel::buildControls()
     filmSteps_->setToolTip(
         tr("The steps at which the map is kept for the film-strip figure "
            "(the last step taken is added)."));
-    speed_ = new QSlider(Qt::Horizontal, this);
-    speed_->setObjectName(QStringLiteral("TrainerSpeed"));
-    speed_->setRange(0, static_cast<int>(std::size(kSpeeds)) - 1);
-    speed_->setValue(speed_->maximum());
-    speed_->setPageStep(1);
-    speed_->setTickPosition(QSlider::TicksBelow);
-    speed_->setToolTip(
+    speed_ = new SpeedControl(std::vector<int>(std::begin(kSpeeds), std::end(kSpeeds)), this);
+    speed_->slider()->setObjectName(QStringLiteral("TrainerSpeed"));
+    speed_->setHelp(
         tr("How fast training runs. Slow it down so that a class can watch the map change: "
            "at the slowest, 50 steps/s, 1000 steps take about 20 s."));
-    speedLabel_ = new QLabel(this);
-    speedLabel_->setObjectName(QStringLiteral("TrainerSpeedLabel"));
     values_ = new QCheckBox(tr("Train W_&V too"), this);
     values_->setObjectName(QStringLiteral("TrainerValues"));
     values_->setToolTip(
@@ -192,18 +187,7 @@ void TrainerPanel::buildControls()
     display_ = new TrainerDisplay(this);
     sequenceNote_ = display_->noteLabel();
     // The speed sits under the loss curve it drives, where the dock has room at 1366 x 768.
-    auto* speedBox = new QWidget(this);
-    auto* speedRow = new QHBoxLayout(speedBox);
-    speedRow->setContentsMargins(0, 0, 0, 0);
-    auto* speedName = new QLabel(tr("Speed:"), speedBox);
-    speedName->setToolTip(speed_->toolTip());
-    speed_->setParent(speedBox);
-    speedLabel_->setParent(speedBox);
-    speed_->setMinimumWidth(60);
-    speedRow->addWidget(speedName);
-    speedRow->addWidget(speed_, 1);
-    speedRow->addWidget(speedLabel_);
-    display_->addUnderLossPlot(speedBox);
+    display_->addUnderLossPlot(speed_);
     updateSpeed();
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls, 0);
@@ -222,7 +206,7 @@ void TrainerPanel::buildControls()
     connect(shared_, &QCheckBox::toggled, this, [this] { rebuild(); });
     connect(filmSteps_, &QLineEdit::editingFinished, this, [this] { rebuild(); });
     connect(steps_, &QSpinBox::valueChanged, this, [this] { updateControls(); });
-    connect(speed_, &QSlider::valueChanged, this, &TrainerPanel::updateSpeed);
+    connect(speed_, &SpeedControl::delayChanged, this, &TrainerPanel::updateSpeed);
     connect(start_, &QPushButton::clicked, this, &TrainerPanel::start);
     connect(pause_, &QPushButton::clicked, this, &TrainerPanel::pauseRuns);
     connect(step_, &QPushButton::clicked, this, &TrainerPanel::stepOnce);

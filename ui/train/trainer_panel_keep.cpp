@@ -14,6 +14,7 @@
 #include "ui/readers/session.h"
 #include "ui/train/train_run.h"
 #include "ui/train/trainer_panel.h"
+#include "ui/views/speed_control.h"
 
 namespace attnlab {
 
@@ -127,16 +128,18 @@ void TrainerPanel::keep()
                         nullptr, trainer->steps()));
 }
 
+QSlider* TrainerPanel::speedSlider() const
+{
+    return speed_->slider();
+}
+
 int TrainerPanel::stepDelayUs() const
 {
-    const int perSecond = kSpeeds[std::clamp(speed_->value(), 0, speed_->maximum())];
-    return perSecond > 0 ? 1000000 / perSecond : 0;
+    return speed_->stepDelayUs();
 }
 
 void TrainerPanel::updateSpeed()
 {
-    const int perSecond = kSpeeds[std::clamp(speed_->value(), 0, speed_->maximum())];
-    speedLabel_->setText(perSecond > 0 ? tr("%1 steps/s").arg(perSecond) : tr("Full speed"));
     const int delay = stepDelayUs();
     if (run_) run_->setStepDelayUs(delay);
     if (otherRun_) otherRun_->setStepDelayUs(delay);
