@@ -138,9 +138,7 @@ TEST(Autosave, DiscardDeletesTheOrphanAndCancelKeepsIt)
 // how), and started again: the second start must take the killed program's file over.
 TEST(Autosave, KilledProcessLeavesWorkThatTheNextStartRestores)
 {
-    const QString binary = testing::attnlabBinary();
-    if (!QFileInfo(binary).isExecutable())
-        GTEST_SKIP() << "build attnlab first: " << binary.toStdString();
+    ASSERT_TRUE(testing::attnlabBuilt());
     QTemporaryDir dir;
     const QString recovery = dir.filePath(QStringLiteral("recovery"));
     const Session lost = testing::richSession();

@@ -424,9 +424,7 @@ TEST(LongSession, AutosaveWritesItsEditsAndRecoveryRestoresThemAsALongSession)
 // Autosave.KilledProcessLeavesWorkThatTheNextStartRestores, with a long orphan planted.
 TEST(LongSession, AKilledProcessLeavesALongSessionThatTheNextStartRestores)
 {
-    const QString binary = testing::attnlabBinary();
-    if (!QFileInfo(binary).isExecutable())
-        GTEST_SKIP() << "build attnlab first: " << binary.toStdString();
+    ASSERT_TRUE(testing::attnlabBuilt());
     QTemporaryDir dir;
     const QString recovery = dir.filePath(QStringLiteral("recovery"));
     Session lost = longSession();

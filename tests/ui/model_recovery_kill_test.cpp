@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include "support/kill_test_support.h"
 #include "support/model_folder.h"
 #include "ui/io/autosave.h"
 #include "ui/model/model_recovery.h"
@@ -26,8 +27,7 @@ class KilledModelWindow : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        if (!QFileInfo(binary_).isExecutable())
-            GTEST_SKIP() << "build attnlab first: " << binary_.toStdString();
+        ASSERT_TRUE(testing::attnlabBuilt());
         folder_ = QDir::cleanPath(test::modelFolder(dir_, "gpt2_tiny", true));
         recovery_ = dir_.filePath(QStringLiteral("recovery"));
         env_ = QProcessEnvironment::systemEnvironment();
@@ -65,7 +65,7 @@ protected:
         return {};
     }
 
-    QString binary_ = QStringLiteral(ATTNLAB_BINARY);
+    QString binary_ = testing::attnlabBinary();
     QTemporaryDir dir_;
     QString folder_;
     QString recovery_;
