@@ -328,6 +328,114 @@ private:
     Entry entry_;
 };
 
+// parse()'s first step: the 8-byte length, then the JSON header's tensor entries (into
+// `tensors` and `index`, in the header's order), checked against the bytes that follow it.
+attn::Status readHeader(const unsigned char* bytes, std::uint64_t fileSize, const std::string& path,
+                        std::vector<TensorInfo>& tensors,
+                        std::unordered_map<std::string, std::size_t>& index,
+                        std::uint64_t& headerLength)
+{
+    if (fileSize < 8)
+        return attn::failure(
+            attn::StatusCode::FileTruncated, path, "header length",
+            "file has " + std::to_string(fileSize) + " bytes, fewer than the 8-byte header length");
+    headerLength = 0;
+    for (int i = 7; i >= 0; --i) headerLength = (headerLength << 8) | bytes[i];
+    if (headerLength > kMaxSafetensorsHeader)
+        return attn::failure(attn::StatusCode::HeaderTooLarge, path, "header length",
+                             std::to_string(headerLength) + " bytes exceeds the " +
+                                 std::to_string(kMaxSafetensorsHeader >> 20) + " MiB limit");
+    if (headerLength > fileSize - 8)
+        return attn::failure(attn::StatusCode::FileTruncated, path, "header length",
+                             "header of " + std::to_string(headerLength) +
+                                 " bytes does not fit in the " + std::to_string(fileSize) +
+                                 "-byte file");
+    const auto* headerBegin = reinterpret_cast<const char*>(bytes + 8);
+    const std::uint64_t dataSize = fileSize - 8 - headerLength;
+    // Syntax first (no tree is built), so that a broken file is called broken rather than
+    // refused for whatever its first entry happens to be cut into.
+    if (!json::accept(headerBegin, headerBegin + headerLength))
+        return attn::failure(attn::StatusCode::HeaderSyntax, path, "header", "not valid JSON");
+    HeaderReader reader(path, dataSize, tensors, index);
+    const bool parsed = json::sax_parse(headerBegin, headerBegin + headerLength, &reader);
+    if (!reader.status().ok()) return reader.status();
+    if (!parsed)
+        return attn::failure(attn::StatusCode::HeaderSyntax, path, "header", "not valid JSON");
+    if (!reader.sawObject())
+        return attn::failure(attn::StatusCode::HeaderSyntax, path, "header", "not a JSON object");
+    return {};
+}
+
+// No two tensors may share a byte (empty tensors own none).
+attn::Status checkNoOverlap(const std::vector<TensorInfo>& tensors, const std::string& path)
+{
+    std::vector<const TensorInfo*> byStart;
+    for (const TensorInfo& t : tensors) {
+        if (t.end > t.begin) byStart.push_back(&t);
+    }
+    std::sort(byStart.begin(), byStart.end(),
+              [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin; });
+    for (std::size_t i = 1; i < byStart.size(); ++i) {
+        if (byStart[i]->begin < byStart[i - 1]->end)
+            return attn::failure(
+                attn::StatusCode::Overlap, path, "tensor '" + byStart[i]->name + "'",
+                "bytes " + std::to_string(byStart[i]->begin) + ".." +
+                    std::to_string(byStart[i]->end) + " overlap tensor '" + byStart[i - 1]->name +
+                    "' (" + std::to_string(byStart[i - 1]->begin) + ".." +
+                    std::to_string(byStart[i - 1]->end) + ")");
+    }
+    return {};
+}
+
+// The buffers of a file's tensors that could not be read in place, and their size in bytes.
+struct Copies {
+    std::vector<std::unique_ptr<float[]>>& floats;
+    std::vector<std::unique_ptr<std::uint16_t[]>>& halves;  // realigned F16 / BF16
+    std::size_t& bytes;
+};
+
+// Points `t` at its bytes `src` in the file: F32 in place where aligned, else copied; F16 and
+// BF16 kept as they are (realigned when needed) or widened to float when `widenHalf`.
+void placeTensor(TensorInfo& t, const unsigned char* src, bool widenHalf, const Copies& copies)
+{
+    t.raw = src;
+    const auto count = static_cast<std::size_t>(t.elementCount());
+    const bool halfPrecision = t.dtype == "F16" || t.dtype == "BF16";
+    if (t.dtype == "F32") {
+        if (reinterpret_cast<std::uintptr_t>(src) % alignof(float) == 0) {
+            t.data = reinterpret_cast<const float*>(src);
+            return;
+        }
+        auto buffer = std::make_unique<float[]>(count);
+        std::memcpy(buffer.get(), src, count * sizeof(float));
+        t.data = buffer.get();
+        t.raw = buffer.get();
+        copies.floats.push_back(std::move(buffer));
+    } else if (halfPrecision && !widenHalf) {
+        if (reinterpret_cast<std::uintptr_t>(src) % alignof(std::uint16_t) == 0) return;
+        auto buffer = std::make_unique<std::uint16_t[]>(count);
+        std::memcpy(buffer.get(), src, count * sizeof(std::uint16_t));
+        t.raw = buffer.get();
+        copies.halves.push_back(std::move(buffer));
+        t.copied = true;
+        copies.bytes += count * sizeof(std::uint16_t);
+        return;
+    } else if (halfPrecision) {
+        auto buffer = std::make_unique<float[]>(count);
+        const bool half = t.dtype == "F16";
+        for (std::size_t k = 0; k < count; ++k) {
+            const auto bits = static_cast<std::uint16_t>(src[2 * k] | (src[2 * k + 1] << 8));
+            buffer[k] = half ? halfToFloat(bits) : bfloat16ToFloat(bits);
+        }
+        t.data = buffer.get();
+        copies.floats.push_back(std::move(buffer));
+    } else {
+        return;
+    }
+    t.copied = true;
+    copies.bytes += count * sizeof(float);
+}
+
 }  // namespace
 
 attn::Status SafetensorsFile::open(const std::string& path, SafetensorsFile& out,
@@ -379,102 +487,24 @@ attn::Status SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
 {
     try {
         file.path_ = path;
-        if (fileSize < 8)
-            return attn::failure(attn::StatusCode::FileTruncated, path, "header length",
-                                 "file has " + std::to_string(fileSize) +
-                                     " bytes, fewer than the 8-byte header length");
         const auto* bytes = static_cast<const unsigned char*>(address);
-
         std::uint64_t headerLength = 0;
-        for (int i = 7; i >= 0; --i) headerLength = (headerLength << 8) | bytes[i];
-        if (headerLength > kMaxSafetensorsHeader)
-            return attn::failure(attn::StatusCode::HeaderTooLarge, path, "header length",
-                                 std::to_string(headerLength) + " bytes exceeds the " +
-                                     std::to_string(kMaxSafetensorsHeader >> 20) + " MiB limit");
-        if (headerLength > fileSize - 8)
-            return attn::failure(attn::StatusCode::FileTruncated, path, "header length",
-                                 "header of " + std::to_string(headerLength) +
-                                     " bytes does not fit in the " + std::to_string(fileSize) +
-                                     "-byte file");
-        const auto* headerBegin = reinterpret_cast<const char*>(bytes + 8);
-        const std::uint64_t dataSize = fileSize - 8 - headerLength;
-        const unsigned char* data = bytes + 8 + headerLength;
-        // Syntax first (no tree is built), so that a broken file is called broken rather than
-        // refused for whatever its first entry happens to be cut into.
-        if (!json::accept(headerBegin, headerBegin + headerLength))
-            return attn::failure(attn::StatusCode::HeaderSyntax, path, "header", "not valid JSON");
-        HeaderReader reader(path, dataSize, file.tensors_, file.index_);
-        const bool parsed = json::sax_parse(headerBegin, headerBegin + headerLength, &reader);
-        if (!reader.status().ok()) return reader.status();
-        if (!parsed)
-            return attn::failure(attn::StatusCode::HeaderSyntax, path, "header", "not valid JSON");
-        if (!reader.sawObject())
-            return attn::failure(attn::StatusCode::HeaderSyntax, path, "header",
-                                 "not a JSON object");
+        if (attn::Status s =
+                readHeader(bytes, fileSize, path, file.tensors_, file.index_, headerLength);
+            !s.ok())
+            return s;
         // Listed by name, whatever the header's order, so that tensors() is the same for every
         // writer of the same tensors.
         std::sort(file.tensors_.begin(), file.tensors_.end(),
                   [](const TensorInfo& a, const TensorInfo& b) { return a.name < b.name; });
         file.index_.clear();
-
-        // No two tensors may share a byte (empty tensors own none).
-        std::vector<const TensorInfo*> byStart;
-        for (const TensorInfo& t : file.tensors_) {
-            if (t.end > t.begin) byStart.push_back(&t);
-        }
-        std::sort(byStart.begin(), byStart.end(),
-                  [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin; });
-        for (std::size_t i = 1; i < byStart.size(); ++i) {
-            if (byStart[i]->begin < byStart[i - 1]->end)
-                return attn::failure(
-                    attn::StatusCode::Overlap, path, "tensor '" + byStart[i]->name + "'",
-                    "bytes " + std::to_string(byStart[i]->begin) + ".." +
-                        std::to_string(byStart[i]->end) + " overlap tensor '" +
-                        byStart[i - 1]->name + "' (" + std::to_string(byStart[i - 1]->begin) +
-                        ".." + std::to_string(byStart[i - 1]->end) + ")");
-        }
-
+        if (attn::Status s = checkNoOverlap(file.tensors_, path); !s.ok()) return s;
+        const unsigned char* data = bytes + 8 + headerLength;
+        const Copies copies{file.owned_, file.ownedHalf_, file.copiedBytes_};
         for (std::size_t i = 0; i < file.tensors_.size(); ++i) {
             TensorInfo& t = file.tensors_[i];
             file.index_.emplace(t.name, i);
-            const unsigned char* src = data + t.begin;
-            t.raw = src;
-            const auto count = static_cast<std::size_t>(t.elementCount());
-            const bool halfPrecision = t.dtype == "F16" || t.dtype == "BF16";
-            if (t.dtype == "F32") {
-                if (reinterpret_cast<std::uintptr_t>(src) % alignof(float) == 0) {
-                    t.data = reinterpret_cast<const float*>(src);
-                    continue;
-                }
-                auto buffer = std::make_unique<float[]>(count);
-                std::memcpy(buffer.get(), src, count * sizeof(float));
-                t.data = buffer.get();
-                t.raw = buffer.get();
-                file.owned_.push_back(std::move(buffer));
-            } else if (halfPrecision && !options.widenHalf) {
-                if (reinterpret_cast<std::uintptr_t>(src) % alignof(std::uint16_t) == 0) continue;
-                auto buffer = std::make_unique<std::uint16_t[]>(count);
-                std::memcpy(buffer.get(), src, count * sizeof(std::uint16_t));
-                t.raw = buffer.get();
-                file.ownedHalf_.push_back(std::move(buffer));
-                t.copied = true;
-                file.copiedBytes_ += count * sizeof(std::uint16_t);
-                continue;
-            } else if (halfPrecision) {
-                auto buffer = std::make_unique<float[]>(count);
-                const bool half = t.dtype == "F16";
-                for (std::size_t k = 0; k < count; ++k) {
-                    const auto bits =
-                        static_cast<std::uint16_t>(src[2 * k] | (src[2 * k + 1] << 8));
-                    buffer[k] = half ? halfToFloat(bits) : bfloat16ToFloat(bits);
-                }
-                t.data = buffer.get();
-                file.owned_.push_back(std::move(buffer));
-            } else {
-                continue;
-            }
-            t.copied = true;
-            file.copiedBytes_ += count * sizeof(float);
+            placeTensor(t, data + t.begin, options.widenHalf, copies);
         }
         return {};
     } catch (const std::bad_alloc&) {
