@@ -106,72 +106,77 @@ void naiveDiagnostics(const Matrix& P, const std::vector<bool>& fullyMasked, Row
     }
 }
 
-}  // namespace
-
-Status naiveAttention(const AttentionInput& in, AttentionResult& result)
+// Row i of one head, from its Q, K and V: scores, scaled scores, mask, the softmax over the
+// allowed cells (shifted by the row's largest) and the output. False when nothing is allowed.
+bool naiveRow(const AttentionInput& in, int h, HeadResult& hr, long i)
 {
-    if (Status s = validate(in, Limits{}, sizeof(double)); !s.ok()) return s;
+    const long m = hr.K.rows();
+    double rowMax = 0.0;
+    bool any = false;
+    for (long j = 0; j < m; ++j) {
+        hr.scores(i, j) = naiveScore(in, h, hr.scoringQ(), hr.scoringK(), i, j);
+        hr.scaled(i, j) = hr.scores(i, j) / in.scoreDivisor();
+        hr.mask(i, j) = naiveAllowed(in, i, j);
+        if (hr.mask(i, j) && (!any || hr.scaled(i, j) > rowMax)) rowMax = hr.scaled(i, j);
+        any = any || hr.mask(i, j);
+    }
+    if (!any) return false;
+    double sum = 0.0;
+    for (long j = 0; j < m; ++j) {
+        if (hr.mask(i, j)) sum += std::exp(hr.scaled(i, j) - rowMax);
+    }
+    for (long j = 0; j < m; ++j) {
+        if (hr.mask(i, j)) hr.weights(i, j) = std::exp(hr.scaled(i, j) - rowMax) / sum;
+    }
+    for (long c = 0; c < hr.V.cols(); ++c) {
+        double acc = 0.0;
+        for (long j = 0; j < m; ++j) acc += hr.weights(i, j) * hr.V(j, c);
+        hr.output(i, c) = acc;
+    }
+    return true;
+}
+
+// Head h: its Q, K and V row by row (turned when rope is on), then every row of its map.
+HeadResult naiveHead(const AttentionInput& in, int h)
+{
     const long n = in.queryCount();
     const long m = in.keyCount();
-    const long dk = in.keyDim();
-    const long dv = in.valueDim();
     const Matrix& keySrc = in.mode == Mode::Cross ? in.Y : in.X;
-    AttentionResult r;
-    for (std::size_t hh = 0; hh < in.heads.size(); ++hh) {
-        const int h = static_cast<int>(hh);
-        const HeadParams& p = in.heads[hh];
-        const Matrix& wk = in.sharedProjections ? p.W_Q : p.W_K;
-        const Matrix& wv = in.sharedProjections ? p.W_Q : p.W_V;
-        const Vector& bk = in.sharedProjections ? p.b_Q : p.b_K;
-        const Vector& bv = in.sharedProjections ? p.b_Q : p.b_V;
-        HeadResult hr;
-        hr.Q.resize(n, dk);
-        hr.K.resize(m, dk);
-        hr.V.resize(m, dv);
-        for (long i = 0; i < n; ++i)
-            hr.Q.row(i) = naiveProject(in, in.X, p.W_Q, p.b_Q, Role::Query, h, i);
-        for (long j = 0; j < m; ++j) {
-            hr.K.row(j) = naiveProject(in, keySrc, wk, bk, Role::Key, h, j);
-            hr.V.row(j) = naiveProject(in, keySrc, wv, bv, Role::Value, h, j);
-        }
-        if (in.rope) {
-            hr.rotatedQ = naiveTurn(hr.Q, *in.rope);
-            hr.rotatedK = naiveTurn(hr.K, *in.rope);
-        }
-        hr.scores.resize(n, m);
-        hr.scaled.resize(n, m);
-        hr.mask.resize(n, m);
-        hr.weights.setZero(n, m);
-        hr.output.setZero(n, dv);
-        std::vector<bool> fullyMasked(static_cast<std::size_t>(n), false);
-        for (long i = 0; i < n; ++i) {
-            double rowMax = 0.0;
-            bool any = false;
-            for (long j = 0; j < m; ++j) {
-                hr.scores(i, j) = naiveScore(in, h, hr.scoringQ(), hr.scoringK(), i, j);
-                hr.scaled(i, j) = hr.scores(i, j) / in.scoreDivisor();
-                hr.mask(i, j) = naiveAllowed(in, i, j);
-                if (hr.mask(i, j) && (!any || hr.scaled(i, j) > rowMax)) rowMax = hr.scaled(i, j);
-                any = any || hr.mask(i, j);
-            }
-            fullyMasked[static_cast<std::size_t>(i)] = !any;
-            if (!any) continue;
-            double sum = 0.0;
-            for (long j = 0; j < m; ++j) {
-                if (hr.mask(i, j)) sum += std::exp(hr.scaled(i, j) - rowMax);
-            }
-            for (long j = 0; j < m; ++j) {
-                if (hr.mask(i, j)) hr.weights(i, j) = std::exp(hr.scaled(i, j) - rowMax) / sum;
-            }
-            for (long c = 0; c < dv; ++c) {
-                double acc = 0.0;
-                for (long j = 0; j < m; ++j) acc += hr.weights(i, j) * hr.V(j, c);
-                hr.output(i, c) = acc;
-            }
-        }
-        naiveDiagnostics(hr.weights, fullyMasked, hr.diagnostics);
-        r.heads.push_back(std::move(hr));
+    const HeadParams& p = in.heads[static_cast<std::size_t>(h)];
+    const Matrix& wk = in.sharedProjections ? p.W_Q : p.W_K;
+    const Matrix& wv = in.sharedProjections ? p.W_Q : p.W_V;
+    const Vector& bk = in.sharedProjections ? p.b_Q : p.b_K;
+    const Vector& bv = in.sharedProjections ? p.b_Q : p.b_V;
+    HeadResult hr;
+    hr.Q.resize(n, in.keyDim());
+    hr.K.resize(m, in.keyDim());
+    hr.V.resize(m, in.valueDim());
+    for (long i = 0; i < n; ++i)
+        hr.Q.row(i) = naiveProject(in, in.X, p.W_Q, p.b_Q, Role::Query, h, i);
+    for (long j = 0; j < m; ++j) {
+        hr.K.row(j) = naiveProject(in, keySrc, wk, bk, Role::Key, h, j);
+        hr.V.row(j) = naiveProject(in, keySrc, wv, bv, Role::Value, h, j);
     }
+    if (in.rope) {
+        hr.rotatedQ = naiveTurn(hr.Q, *in.rope);
+        hr.rotatedK = naiveTurn(hr.K, *in.rope);
+    }
+    hr.scores.resize(n, m);
+    hr.scaled.resize(n, m);
+    hr.mask.resize(n, m);
+    hr.weights.setZero(n, m);
+    hr.output.setZero(n, in.valueDim());
+    std::vector<bool> fullyMasked(static_cast<std::size_t>(n), false);
+    for (long i = 0; i < n; ++i) fullyMasked[static_cast<std::size_t>(i)] = !naiveRow(in, h, hr, i);
+    naiveDiagnostics(hr.weights, fullyMasked, hr.diagnostics);
+    return hr;
+}
+
+// The heads' outputs side by side, then times W_O when there is one.
+void naiveCombine(const AttentionInput& in, AttentionResult& r)
+{
+    const long n = in.queryCount();
+    const long dv = in.valueDim();
     const long hdv = dv * static_cast<long>(in.heads.size());
     r.concat.resize(n, hdv);
     for (std::size_t h = 0; h < in.heads.size(); ++h) {
@@ -182,16 +187,27 @@ Status naiveAttention(const AttentionInput& in, AttentionResult& result)
     }
     if (in.W_O.size() == 0) {
         r.output = r.concat;
-    } else {
-        r.output.setZero(n, in.W_O.cols());
-        for (long i = 0; i < n; ++i) {
-            for (long c = 0; c < in.W_O.cols(); ++c) {
-                double acc = 0.0;
-                for (long k = 0; k < hdv; ++k) acc += r.concat(i, k) * in.W_O(k, c);
-                r.output(i, c) = acc;
-            }
+        return;
+    }
+    r.output.setZero(n, in.W_O.cols());
+    for (long i = 0; i < n; ++i) {
+        for (long c = 0; c < in.W_O.cols(); ++c) {
+            double acc = 0.0;
+            for (long k = 0; k < hdv; ++k) acc += r.concat(i, k) * in.W_O(k, c);
+            r.output(i, c) = acc;
         }
     }
+}
+
+}  // namespace
+
+Status naiveAttention(const AttentionInput& in, AttentionResult& result)
+{
+    if (Status s = validate(in, Limits{}, sizeof(double)); !s.ok()) return s;
+    AttentionResult r;
+    for (std::size_t hh = 0; hh < in.heads.size(); ++hh)
+        r.heads.push_back(naiveHead(in, static_cast<int>(hh)));
+    naiveCombine(in, r);
     result = std::move(r);
     return {};
 }

@@ -127,41 +127,32 @@ std::string placeOf(const Status& s)
     return out.empty() ? out : out + ": ";
 }
 
-}  // namespace
-
-std::string describe(const Status& s)
+// Checkpoints, model runs and tokenizers: the names, then the sentence after them. An edit's
+// field names its part at fault, which its subject already shows.
+std::string describeWithDetail(const Status& s)
 {
-    if (s.code == StatusCode::NonFinite && s.detail.empty() &&
-        (s.layer >= 0 || s.cause != Cause::Unknown || !s.stage.empty()))
-        return describeNonFinite(s);
     std::ostringstream out;
     if (!s.file.empty()) out << s.file << ": ";
-    if (!s.detail.empty()) {
-        // Checkpoints, model runs and tokenizers: the names, then the sentence after them.
-        // An edit's field names its part at fault, which its subject already shows.
-        if (s.edit >= 0) {
-            out << "edit " << s.edit + 1;
-            if (!s.subject.empty()) out << " (" << s.subject << ")";
-            out << ": ";
-        } else if (!s.field.empty()) {
-            out << s.field << ": ";
-        }
-        out << s.detail;
-        return out.str();
+    if (s.edit >= 0) {
+        out << "edit " << s.edit + 1;
+        if (!s.subject.empty()) out << " (" << s.subject << ")";
+        out << ": ";
+    } else if (!s.field.empty()) {
+        out << s.field << ": ";
     }
-    out << placeOf(s);
+    out << s.detail;
+    return out.str();
+}
+
+// Writes the message of a code that names numbers of its status (sizes, rows, an edit); false
+// for the codes that do not, whose message is fixedMessage's.
+bool writeCountedMessage(std::ostringstream& out, const Status& s)
+{
     switch (s.code) {
-    case StatusCode::Ok: out << "ok"; break;
-    case StatusCode::EmptyTarget: out << "the target sequence is empty (n = 0)"; break;
-    case StatusCode::EmptySource: out << "the source sequence is empty (m = 0)"; break;
-    case StatusCode::NoHeads: out << "there are no heads"; break;
-    case StatusCode::ZeroModelDim: out << "the embedding dimension d_model is 0"; break;
-    case StatusCode::ZeroKeyDim: out << "the key dimension d_k is 0"; break;
-    case StatusCode::ZeroValueDim: out << "the value dimension d_v is 0"; break;
     case StatusCode::ShapeMismatch:
         out << "expected " << s.expectedRows << " x " << s.expectedCols << ", got " << s.row
             << " x " << s.col;
-        break;
+        return true;
     case StatusCode::NonFinite:
         // Rows and columns from 1, as the maps number them; a check of a whole matrix at once
         // found no single cell and names none.
@@ -170,65 +161,97 @@ std::string describe(const Status& s)
                 << " is not a finite number";
         else
             out << "holds a value that is not a finite number";
-        break;
+        return true;
     case StatusCode::MaskShape:
         out << "the mask must be " << s.expectedRows << " x " << s.expectedCols << ", got " << s.row
             << " x " << s.col;
-        break;
-    case StatusCode::BadTemperature: out << "the temperature must be a finite number > 0"; break;
-    case StatusCode::SharedNeedsEqualDims: out << "shared projections need d_v equal to d_k"; break;
-    case StatusCode::EditOutOfRange:
-        out << "the edit names a head, position or component that does not exist";
-        break;
+        return true;
     case StatusCode::TooLarge:
         out << "computing this would need " << (s.bytesNeeded >> 20) << " MiB, over the budget of "
             << (s.bytesBudget >> 20) << " MiB";
-        break;
+        return true;
     case StatusCode::DuplicateEdit:
         if (s.field == "overrides")
             out << "set component " << s.col + 1 << " twice; give each component once";
         else
             out << "edits the same vector (" << s.subject << ") as edit " << s.row + 1
                 << "; give each vector one edit";
-        break;
-    case StatusCode::MissingAdditive:
-        out << "is empty: additive scoring needs every head's W_a, U_a and v (d_a >= 1)";
-        break;
-    case StatusCode::EditScaleTooLarge:
-        out << "a scale beyond 1e100 in size: the scores of that vector would overflow";
-        break;
-    case StatusCode::FileOpen: out << "cannot be opened"; break;
-    case StatusCode::FileTruncated: out << "is shorter than its header says"; break;
-    case StatusCode::HeaderTooLarge: out << "the header is too large"; break;
-    case StatusCode::HeaderSyntax: out << "not valid JSON"; break;
-    case StatusCode::HeaderField: out << "a tensor entry is malformed"; break;
-    case StatusCode::UnknownDtype: out << "unknown dtype"; break;
-    case StatusCode::UnsupportedDtype: out << "a dtype the model cannot use"; break;
-    case StatusCode::BadOffsets: out << "data offsets out of range"; break;
-    case StatusCode::Overlap: out << "two tensors share bytes"; break;
-    case StatusCode::ConfigField: out << "missing or wrong"; break;
-    case StatusCode::UnsupportedModel: out << "a model this program does not run"; break;
-    case StatusCode::MissingTensor: out << "missing"; break;
-    case StatusCode::TensorShape: out << "the wrong shape"; break;
-    case StatusCode::EmptyInput: out << "no tokens to run"; break;
-    case StatusCode::TooLong: out << "more tokens than the model has positions"; break;
-    case StatusCode::TokenOutOfRange: out << "a token outside the vocabulary"; break;
-    case StatusCode::BadPosition: out << "a position outside the text"; break;
-    case StatusCode::BadLayer: out << "a layer or head outside the model"; break;
-    case StatusCode::Cancelled: out << "cancelled"; break;
-    case StatusCode::TokenizerFile: out << "cannot be read"; break;
-    case StatusCode::TokenizerSyntax: out << "is not a valid tokenizer file"; break;
-    case StatusCode::TokenizerMismatch: out << "the tokenizer does not fit the model"; break;
-    case StatusCode::TokenizerGrowth: out << "a tokenizer stage would grow the text too far"; break;
-    case StatusCode::FolderMismatch:
-        out << "does not belong with the other files of its folder";
-        break;
-    case StatusCode::BadRope: out << "rotary positions cannot be applied"; break;
+        return true;
     case StatusCode::BadTarget:
         out << "(row " << s.row + 1 << ", column " << s.col + 1
             << ") is negative: a target pattern holds weights >= 0";
-        break;
+        return true;
+    default: return false;
     }
+}
+
+// The message of a code that names no number. Every code has a case, so that a new code
+// without a message does not compile (-Wswitch); the counted ones return "".
+const char* fixedMessage(StatusCode code)
+{
+    switch (code) {
+    case StatusCode::Ok: return "ok";
+    case StatusCode::EmptyTarget: return "the target sequence is empty (n = 0)";
+    case StatusCode::EmptySource: return "the source sequence is empty (m = 0)";
+    case StatusCode::NoHeads: return "there are no heads";
+    case StatusCode::ZeroModelDim: return "the embedding dimension d_model is 0";
+    case StatusCode::ZeroKeyDim: return "the key dimension d_k is 0";
+    case StatusCode::ZeroValueDim: return "the value dimension d_v is 0";
+    case StatusCode::ShapeMismatch:
+    case StatusCode::NonFinite:
+    case StatusCode::MaskShape:
+    case StatusCode::TooLarge:
+    case StatusCode::DuplicateEdit:
+    case StatusCode::BadTarget: return "";
+    case StatusCode::BadTemperature: return "the temperature must be a finite number > 0";
+    case StatusCode::SharedNeedsEqualDims: return "shared projections need d_v equal to d_k";
+    case StatusCode::EditOutOfRange:
+        return "the edit names a head, position or component that does not exist";
+    case StatusCode::MissingAdditive:
+        return "is empty: additive scoring needs every head's W_a, U_a and v (d_a >= 1)";
+    case StatusCode::EditScaleTooLarge:
+        return "a scale beyond 1e100 in size: the scores of that vector would overflow";
+    case StatusCode::FileOpen: return "cannot be opened";
+    case StatusCode::FileTruncated: return "is shorter than its header says";
+    case StatusCode::HeaderTooLarge: return "the header is too large";
+    case StatusCode::HeaderSyntax: return "not valid JSON";
+    case StatusCode::HeaderField: return "a tensor entry is malformed";
+    case StatusCode::UnknownDtype: return "unknown dtype";
+    case StatusCode::UnsupportedDtype: return "a dtype the model cannot use";
+    case StatusCode::BadOffsets: return "data offsets out of range";
+    case StatusCode::Overlap: return "two tensors share bytes";
+    case StatusCode::ConfigField: return "missing or wrong";
+    case StatusCode::UnsupportedModel: return "a model this program does not run";
+    case StatusCode::MissingTensor: return "missing";
+    case StatusCode::TensorShape: return "the wrong shape";
+    case StatusCode::EmptyInput: return "no tokens to run";
+    case StatusCode::TooLong: return "more tokens than the model has positions";
+    case StatusCode::TokenOutOfRange: return "a token outside the vocabulary";
+    case StatusCode::BadPosition: return "a position outside the text";
+    case StatusCode::BadLayer: return "a layer or head outside the model";
+    case StatusCode::Cancelled: return "cancelled";
+    case StatusCode::TokenizerFile: return "cannot be read";
+    case StatusCode::TokenizerSyntax: return "is not a valid tokenizer file";
+    case StatusCode::TokenizerMismatch: return "the tokenizer does not fit the model";
+    case StatusCode::TokenizerGrowth: return "a tokenizer stage would grow the text too far";
+    case StatusCode::FolderMismatch: return "does not belong with the other files of its folder";
+    case StatusCode::BadRope: return "rotary positions cannot be applied";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string describe(const Status& s)
+{
+    if (s.code == StatusCode::NonFinite && s.detail.empty() &&
+        (s.layer >= 0 || s.cause != Cause::Unknown || !s.stage.empty()))
+        return describeNonFinite(s);
+    if (!s.detail.empty()) return describeWithDetail(s);
+    std::ostringstream out;
+    if (!s.file.empty()) out << s.file << ": ";
+    out << placeOf(s);
+    if (!writeCountedMessage(out, s)) out << fixedMessage(s.code);
     return out.str();
 }
 

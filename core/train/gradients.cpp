@@ -149,6 +149,61 @@ bool zeroAboveDiagonal(const MatrixT<T>& dZ)
     return true;
 }
 
+// 1. Through W_O (or none) to the concatenation of the heads' outputs, setting W_O's gradient
+// `dW_O`; empty when no cotangent reaches the outputs.
+template <typename T>
+MatrixT<T> outputProjectionBackward(const AttentionInput& in, const AttentionResultT<T>& r,
+                                    const CotangentT<T>& seed, MatrixT<T>& dW_O)
+{
+    MatrixT<T> dConcat;
+    if (seed.output.size() != 0) {
+        if (in.W_O.size() != 0) {
+            dConcat.noalias() = seed.output * in.W_O.cast<T>().transpose();
+            dW_O.noalias() = r.concat.transpose() * seed.output;
+        } else {
+            dConcat = seed.output;
+        }
+    } else if (in.W_O.size() != 0) {
+        dW_O = MatrixT<T>::Zero(in.W_O.rows(), in.W_O.cols());
+    }
+    return dConcat;
+}
+
+// Steps 2-5 of one head with additive scores, on whole matrices: to its Q, K and V (`dQ`, `dK`,
+// `dV`) and its additive parameters (in `hg`). `dO`, `dPSeed` and `dZSeed` may be null.
+template <typename T>
+void additiveHeadBackward(const AdditiveParams& additive, const HeadResultT<T>& hr,
+                          const MatrixT<T>* dO, const MatrixT<T>* dPSeed, const MatrixT<T>* dZSeed,
+                          T divisor, MatrixT<T>& dQ, MatrixT<T>& dK, MatrixT<T>& dV,
+                          HeadGradientsT<T>& hg)
+{
+    const auto P = hr.weights.array();
+    // 2. Output = P V.
+    MatrixT<T> dP =
+        dPSeed != nullptr ? *dPSeed : MatrixT<T>::Zero(hr.weights.rows(), hr.weights.cols());
+    dV = MatrixT<T>::Zero(hr.V.rows(), hr.V.cols());
+    if (dO != nullptr) {
+        dP.noalias() += *dO * hr.V.transpose();
+        dV.noalias() = hr.weights.transpose() * *dO;
+    }
+    // 3. Softmax: P is exactly 0 on masked cells, so nothing passes there, and a fully
+    // masked row passes nothing at all. A cotangent given on the scaled scores is added
+    // as it is (masked cells keep their scores, so those are real gradients).
+    const VectorT<T> rowDot = (P * dP.array()).rowwise().sum();
+    MatrixT<T> dZ = (P * (dP.array().colwise() - rowDot.array())).matrix();
+    if (dZSeed != nullptr) dZ += *dZSeed;
+    // 4. The divisor is a constant.
+    const MatrixT<T> dS = dZ / divisor;
+    // 5. Additive scores.
+    AdditiveGradientsT<T> ag;
+    additiveBackward<T>(additive, hr.Q, hr.K, dS, ag);
+    dQ = std::move(ag.dQ);
+    dK = std::move(ag.dK);
+    hg.W_a = std::move(ag.W_a);
+    hg.U_a = std::move(ag.U_a);
+    hg.v = std::move(ag.v);
+}
+
 }  // namespace
 
 template <typename T>
@@ -173,23 +228,11 @@ Status backward(const AttentionInput& in, const AttentionResultT<T>& r, const Co
     MatrixT<T>* dX = options.embeddings ? &g.X : nullptr;
     MatrixT<T>* dKeySource = options.embeddings ? (cross ? &g.Y : &g.X) : nullptr;
 
-    // 1. Through W_O (or none) to the concatenation of the heads' outputs.
-    MatrixT<T> dConcat;
-    if (seed.output.size() != 0) {
-        if (in.W_O.size() != 0) {
-            dConcat.noalias() = seed.output * in.W_O.cast<T>().transpose();
-            g.W_O.noalias() = r.concat.transpose() * seed.output;
-        } else {
-            dConcat = seed.output;
-        }
-    } else if (in.W_O.size() != 0) {
-        g.W_O = MatrixT<T>::Zero(in.W_O.rows(), in.W_O.cols());
-    }
+    const MatrixT<T> dConcat = outputProjectionBackward<T>(in, r, seed, g.W_O);
 
     for (std::size_t hh = 0; hh < in.heads.size(); ++hh) {
         const int h = static_cast<int>(hh);
         const HeadResultT<T>& hr = r.heads[hh];
-        const auto P = hr.weights.array();
         HeadGradientsT<T> hg = zeroGradients<T>(in, in.heads[hh]);
 
         const MatrixT<T>* dPSeed =
@@ -208,29 +251,8 @@ Status backward(const AttentionInput& in, const AttentionResultT<T>& r, const Co
             dotHeadBackward<T>(hr, dO.size() != 0 ? &dO : nullptr, dPSeed, dZSeed, T(1) / divisor,
                                prefixOnly, dQ, dK, dV);
         } else {
-            // 2. Output = P V.
-            MatrixT<T> dP = dPSeed != nullptr ? *dPSeed : MatrixT<T>::Zero(n, m);
-            dV = MatrixT<T>::Zero(m, dv);
-            if (dO.size() != 0) {
-                dP.noalias() += dO * hr.V.transpose();
-                dV.noalias() = hr.weights.transpose() * dO;
-            }
-            // 3. Softmax: P is exactly 0 on masked cells, so nothing passes there, and a fully
-            // masked row passes nothing at all. A cotangent given on the scaled scores is added
-            // as it is (masked cells keep their scores, so those are real gradients).
-            const VectorT<T> rowDot = (P * dP.array()).rowwise().sum();
-            MatrixT<T> dZ = (P * (dP.array().colwise() - rowDot.array())).matrix();
-            if (dZSeed != nullptr) dZ += *dZSeed;
-            // 4. The divisor is a constant.
-            const MatrixT<T> dS = dZ / divisor;
-            // 5. Additive scores.
-            AdditiveGradientsT<T> ag;
-            additiveBackward<T>(in.heads[hh].additive, hr.Q, hr.K, dS, ag);
-            dQ = std::move(ag.dQ);
-            dK = std::move(ag.dK);
-            hg.W_a = std::move(ag.W_a);
-            hg.U_a = std::move(ag.U_a);
-            hg.v = std::move(ag.v);
+            additiveHeadBackward<T>(in.heads[hh].additive, hr, dO.size() != 0 ? &dO : nullptr,
+                                    dPSeed, dZSeed, divisor, dQ, dK, dV, hg);
         }
         turnGradientBack(in, dQ);
         turnGradientBack(in, dK);

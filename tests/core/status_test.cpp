@@ -17,8 +17,13 @@
 namespace attn {
 namespace {
 
+// Every code from the first to kLastStatusCode: a code added without a name or a message fails
+// here, and so does one added after kLastStatusCode without moving it.
 TEST(Status, EveryCodeHasItsOwnNameAndAnEnglishMessage)
 {
+    EXPECT_STREQ(codeName(static_cast<StatusCode>(static_cast<int>(kLastStatusCode) + 1)),
+                 "unknown")
+        << "a code after kLastStatusCode: move kLastStatusCode to the new last code";
     std::set<std::string> names;
     for (int c = 0; c <= static_cast<int>(kLastStatusCode); ++c) {
         const auto code = static_cast<StatusCode>(c);

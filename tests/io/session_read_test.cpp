@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 
 #include "io/support/bad_sessions.h"
+#include "io/support/sessions.h"
 #include "ui/readers/session_file.h"
 #include "ui/readers/session_format.h"
 
@@ -20,12 +21,6 @@ namespace attnlab {
 namespace {
 
 using testing::BadSessionFile;
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 class BadSessionBytes : public ::testing::TestWithParam<BadSessionFile> {};
 
@@ -105,7 +100,7 @@ TEST(SessionRead, WriteThenReadGivesTheSameSessionAndLeavesNoTemporaryFile)
               QStringList{QStringLiteral("s.attnlab.json")});
     SessionFile back;
     ASSERT_TRUE(readSessionFile(path, back, error)) << error.message().toStdString();
-    EXPECT_EQ(sessionToJson(back), readAll(path));
+    EXPECT_EQ(sessionToJson(back), testing::readBytes(path));
 }
 
 TEST(SessionRead, MissingFileAndFolderAndOversizedFileGiveMessages)

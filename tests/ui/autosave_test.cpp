@@ -18,6 +18,8 @@
 namespace attnlab {
 namespace {
 
+using testing::plantOrphan;
+
 void editSomething(Document* doc)
 {
     attn::VectorEdit e;
@@ -25,17 +27,6 @@ void editSomething(Document* doc)
     e.index = 1;
     e.scale = 2.0;
     ASSERT_TRUE(doc->editVector(e));
-}
-
-// A recovery file as a crashed process would leave it: session, source and no live lock.
-QString plantOrphan(const QString& dir, const QString& id, const Session& s, const QString& source)
-{
-    QDir().mkpath(dir);
-    const QString path = QDir(dir).filePath(QStringLiteral("autosave-%1.attnlab.json").arg(id));
-    FileError error;
-    if (!writeSessionFile(path, SessionFile{s, {}}, error)) return {};
-    testing::writeBytes(dir, QStringLiteral("autosave-%1.source").arg(id), source.toUtf8());
-    return path;
 }
 
 TEST(Autosave, ModifiedSessionIsWrittenAndRemovedWhenSaved)
@@ -138,9 +129,7 @@ TEST(Autosave, DiscardDeletesTheOrphanAndCancelKeepsIt)
 // how), and started again: the second start must take the killed program's file over.
 TEST(Autosave, KilledProcessLeavesWorkThatTheNextStartRestores)
 {
-    const QString binary = testing::attnlabBinary();
-    if (!QFileInfo(binary).isExecutable())
-        GTEST_SKIP() << "build attnlab first: " << binary.toStdString();
+    ASSERT_TRUE(testing::attnlabBuilt());
     QTemporaryDir dir;
     const QString recovery = dir.filePath(QStringLiteral("recovery"));
     const Session lost = testing::richSession();

@@ -22,19 +22,8 @@
 namespace attnlab {
 namespace {
 
-constexpr qint64 kBudgetKiB = 100 * 1024;
-
-bool addressLimitWorks()
-{
-#if defined(__SANITIZE_ADDRESS__)
-    return false;
-#else
-    return true;
-#endif
-}
-
-#define SKIP_UNDER_ASAN()     \
-    if (!addressLimitWorks()) \
+#define SKIP_UNDER_ASAN()           \
+    if (!test::addressLimitWorks()) \
     GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v test"
 
 QByteArray littleEndian64(quint64 n)
@@ -87,8 +76,9 @@ TEST(CliMemory, ComputeRefusesSessionsAskingForAbsurdSizesWithin100MB)
     for (const Case& c : cases) {
         const QString path = testing::writeBytes(dir.path(), QLatin1String(c.name), c.bytes);
         const test::CliRun r = test::runAttnlabWithAddressLimit(
-            baseline + kBudgetKiB, {QStringLiteral("compute"), QStringLiteral("--session"), path,
-                                    QStringLiteral("-o"), out});
+            baseline + test::kAddressBudgetKiB,
+            {QStringLiteral("compute"), QStringLiteral("--session"), path, QStringLiteral("-o"),
+             out});
         EXPECT_EQ(r.code, 3) << c.name << ": " << r.err.toStdString();
         EXPECT_TRUE(r.err.contains(QLatin1String(c.field)))
             << c.name << ": " << r.err.toStdString();
@@ -134,7 +124,8 @@ TEST(CliMemory, ModelRefusesCheckpointsWithLyingHeadersWithin100MB)
     };
     for (const Case& c : cases) {
         test::writeFile(weights, c.weights);
-        const test::CliRun r = test::runAttnlabWithAddressLimit(baseline + kBudgetKiB, args);
+        const test::CliRun r =
+            test::runAttnlabWithAddressLimit(baseline + test::kAddressBudgetKiB, args);
         EXPECT_EQ(r.code, 3) << c.name << ": " << r.err.toStdString();
         EXPECT_TRUE(r.err.contains(QLatin1String(c.expected)))
             << c.name << ": " << r.err.toStdString();
@@ -145,7 +136,8 @@ TEST(CliMemory, ModelRefusesCheckpointsWithLyingHeadersWithin100MB)
     QJsonObject config = QJsonDocument::fromJson(goodConfig).object();
     config[QStringLiteral("n_layer")] = 1 << 24;
     test::writeFile(configPath, QJsonDocument(config).toJson());
-    const test::CliRun r = test::runAttnlabWithAddressLimit(baseline + kBudgetKiB, args);
+    const test::CliRun r =
+        test::runAttnlabWithAddressLimit(baseline + test::kAddressBudgetKiB, args);
     EXPECT_EQ(r.code, 3) << r.err.toStdString();
     EXPECT_TRUE(r.err.contains(QStringLiteral("h.2.ln_1.weight"))) << r.err.toStdString();
 }

@@ -8,6 +8,7 @@
 
 #include "core/attention.h"
 #include "support/cli_test_support.h"
+#include "support/session_test_support.h"
 #include "ui/readers/session_file.h"
 
 namespace attnlab {
@@ -15,15 +16,9 @@ namespace {
 
 using test::runAttnlab;
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 double finalLoss(const QString& curve)
 {
-    const QList<QByteArray> lines = readAll(curve).trimmed().split('\n');
+    const QList<QByteArray> lines = testing::readBytes(curve).trimmed().split('\n');
     return lines.isEmpty() ? -1.0 : lines.last().split(',').value(1).toDouble();
 }
 
@@ -50,14 +45,17 @@ TEST(CliTrain, PreviousTokenRunIsDeterministicAndTheSharedRunEndsHigher)
     ASSERT_EQ(ra.code, 0) << ra.err.toStdString();
     EXPECT_TRUE(ra.out.contains("previous-token, 300 steps of adam")) << ra.out.toStdString();
     ASSERT_EQ(run(b, b + QStringLiteral(".csv"), false).code, 0);
-    EXPECT_EQ(readAll(a), readAll(b)) << "the same run twice writes the same session";
-    EXPECT_EQ(readAll(a + QStringLiteral(".csv")), readAll(b + QStringLiteral(".csv")));
+    EXPECT_EQ(testing::readBytes(a), testing::readBytes(b))
+        << "the same run twice writes the same session";
+    EXPECT_EQ(testing::readBytes(a + QStringLiteral(".csv")),
+              testing::readBytes(b + QStringLiteral(".csv")));
     ASSERT_EQ(run(s, s + QStringLiteral(".csv"), true).code, 0);
     const double separate = finalLoss(a + QStringLiteral(".csv"));
     const double shared = finalLoss(s + QStringLiteral(".csv"));
     EXPECT_LT(separate, 0.05);
     EXPECT_GT(shared, 10.0 * separate);
-    EXPECT_EQ(readAll(a + QStringLiteral(".csv")).count('\n'), 302) << "header, 300 steps, final";
+    EXPECT_EQ(testing::readBytes(a + QStringLiteral(".csv")).count('\n'), 302)
+        << "header, 300 steps, final";
 
     // The trained session opens, uses the task's sequence and attends to the token before.
     SessionFile sf;

@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QThreadPool>
 
+#include "support/session_test_support.h"
 #include "ui/window/language.h"
 
 namespace attnlab {
@@ -85,16 +86,6 @@ TEST(Document, SelectionIsClampedToTheMatrix)
 namespace attnlab {
 namespace {
 
-Session longSession(int n)
-{
-    Session s;
-    s.dModel = 16;
-    for (int i = 1; i <= n; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
-    s.input.X = embeddingsFor(s.targetTokens, {}, attn::Matrix(), s.dModel, 3);
-    randomiseProjections(s, 1, 16, 16, 3);
-    return s;
-}
-
 // Scales key `index`, flushes, and checks the document's weights
 // against a fresh full computation of its session (n rows).
 void editKeyFlushAndCompare(Document& doc, int index, double scale, long n)
@@ -116,7 +107,7 @@ TEST(Document, LargeRecomputeRunsOnAWorkerAndEditsMadeMeanwhileAreKept)
 {
     Document doc;
     const int n = 1100;  // n * n >= Document::kBackgroundCells
-    ASSERT_TRUE(doc.replaceSession(longSession(n), QStringLiteral("long")));
+    ASSERT_TRUE(doc.replaceSession(testing::tokenSession(n), QStringLiteral("long")));
     ASSERT_TRUE(doc.computing());
     // The views keep reading the previous snapshot meanwhile: session and result together.
     EXPECT_EQ(doc.result().heads[0].weights.rows(), 4);
@@ -129,7 +120,7 @@ TEST(Document, EditAfterTheWorkerReturnedButBeforeItsResultIsAdoptedIsKept)
 {
     Document doc;
     const int n = 1100;
-    ASSERT_TRUE(doc.replaceSession(longSession(n), QStringLiteral("long")));
+    ASSERT_TRUE(doc.replaceSession(testing::tokenSession(n), QStringLiteral("long")));
     ASSERT_TRUE(doc.computing());
     // The worker returns; its finished signal is still queued, so nothing is adopted yet.
     ASSERT_TRUE(QThreadPool::globalInstance()->waitForDone(120000));
@@ -144,7 +135,7 @@ TEST(Document, AChangeQueuedBehindALargeRecomputeAppliesToTheSessionItWaitedFor)
     Document doc;
     const int n = 1100;
     const int steps = doc.undoStack()->count();
-    ASSERT_TRUE(doc.replaceSession(longSession(n), QStringLiteral("long")));
+    ASSERT_TRUE(doc.replaceSession(testing::tokenSession(n), QStringLiteral("long")));
     ASSERT_TRUE(doc.computing());
     ASSERT_TRUE(doc.setMode(attn::Mode::Causal));
     ASSERT_TRUE(doc.setTemperature(2.0));
@@ -286,7 +277,7 @@ TEST(DocumentTransaction, AChangeThatFailsOnTheWorkerLeavesSessionResultAndUndoS
     Document doc;
     const Session before = doc.session();
     const int steps = doc.undoStack()->count();
-    Session bad = longSession(1100);
+    Session bad = testing::tokenSession(1100);
     bad.input.X.setConstant(1e200);
     QSignalSpy errors(&doc, &Document::errorOccurred);
     QSignalSpy changed(&doc, &Document::changed);

@@ -9,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QXmlStreamReader>
 
 #include "support/export_test_support.h"
 #include "ui/export/figure.h"
@@ -41,40 +40,6 @@ Figure figureOf(const Computed& c, FigureStage stage, bool allHeads = false)
     QString error;
     EXPECT_TRUE(buildFigure(c.source(), r, f, error)) << error.toStdString();
     return f;
-}
-
-struct SvgSummary {
-    QStringList texts;
-    int rects = 0;
-    int paths = 0;
-    int images = 0;
-    QStringList fontFamilies;
-    QStringList fills;
-    bool wellFormed = false;
-};
-
-SvgSummary readSvg(const QByteArray& svg)
-{
-    SvgSummary s;
-    QXmlStreamReader xml(svg);
-    while (!xml.atEnd()) {
-        if (xml.readNext() != QXmlStreamReader::StartElement) continue;
-        const QStringView name = xml.name();
-        const QString family = xml.attributes().value(QStringLiteral("font-family")).toString();
-        if (!family.isEmpty()) s.fontFamilies << family;
-        const QString fill = xml.attributes().value(QStringLiteral("fill")).toString();
-        if (!fill.isEmpty()) s.fills << fill;
-        if (name == QLatin1String("text"))
-            s.texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
-        else if (name == QLatin1String("rect"))
-            ++s.rects;
-        else if (name == QLatin1String("path") || name == QLatin1String("polygon"))
-            ++s.paths;
-        else if (name == QLatin1String("image"))
-            ++s.images;
-    }
-    s.wellFormed = !xml.hasError();
-    return s;
 }
 
 TEST(FigureStages, EveryKeyParsesBackToItsStage)
@@ -175,7 +140,7 @@ TEST(FigureRender, SvgIsVectorsWithTokenLabelsAsTextAndCjkFonts)
     const Computed c;
     const QByteArray svg =
         encodeFigure(figureOf(c, FigureStage::Weights), FigureFormat::Svg, QSize(700, 600), 1);
-    const SvgSummary s = readSvg(svg);
+    const testing::SvgSummary s = testing::readSvg(svg);
     ASSERT_TRUE(s.wellFormed);
     EXPECT_EQ(s.images, 0);
     for (const QString& token : c.session.targetTokens)
@@ -193,8 +158,8 @@ TEST(FigureRender, SvgOfEveryStageParses)
 {
     const Computed c;
     for (FigureStage stage : {FigureStage::Pipeline, FigureStage::Combined, FigureStage::Mask}) {
-        const SvgSummary s =
-            readSvg(encodeFigure(figureOf(c, stage), FigureFormat::Svg, QSize(900, 800), 1));
+        const testing::SvgSummary s = testing::readSvg(
+            encodeFigure(figureOf(c, stage), FigureFormat::Svg, QSize(900, 800), 1));
         EXPECT_TRUE(s.wellFormed);
         EXPECT_EQ(s.images, 0);
     }

@@ -4,8 +4,8 @@
 
 #include <QBuffer>
 #include <QImage>
-#include <QXmlStreamReader>
 
+#include "support/export_test_support.h"
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/views/heatmap_pyramid.h"
@@ -42,41 +42,16 @@ Figure longCausalFigure()
     return f;
 }
 
-struct SvgParts {
-    bool wellFormed = false;
-    int images = 0;
-    int rects = 0;  // rectangles, paths and polygons
-    QStringList texts;
-};
-
-SvgParts readSvg(const QByteArray& svg)
-{
-    SvgParts s;
-    QXmlStreamReader xml(svg);
-    while (!xml.atEnd()) {
-        if (xml.readNext() != QXmlStreamReader::StartElement) continue;
-        if (xml.name() == QLatin1String("image"))
-            ++s.images;
-        else if (xml.name() == QLatin1String("rect") || xml.name() == QLatin1String("path") ||
-                 xml.name() == QLatin1String("polygon"))
-            ++s.rects;
-        else if (xml.name() == QLatin1String("text"))
-            s.texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
-    }
-    s.wellFormed = !xml.hasError();
-    return s;
-}
-
 TEST(LongMapExport, SvgOf4096MapIsSmallEmbedsOneImageAndKeepsLabelsAsText)
 {
     const Figure f = longCausalFigure();
     const QByteArray svg = encodeFigure(f, FigureFormat::Svg, QSize(900, 900), 1);
     // The cells alone as rectangles would be millions of elements (tens of megabytes).
     EXPECT_LT(svg.size(), 1024 * 1024) << svg.size() << " bytes";
-    const SvgParts s = readSvg(svg);
+    const testing::SvgSummary s = testing::readSvg(svg);
     ASSERT_TRUE(s.wellFormed);
     EXPECT_EQ(s.images, 1);
-    EXPECT_LT(s.rects, 500) << "no rectangle per cell";
+    EXPECT_LT(s.rects + s.paths, 500) << "no rectangle per cell";
     EXPECT_TRUE(s.texts.contains(QStringLiteral("q0")));
     EXPECT_TRUE(s.texts.contains(QStringLiteral("k0")));
     EXPECT_TRUE(s.texts.contains(QStringLiteral("query")));
@@ -119,10 +94,11 @@ TEST(LongMapExport, MapOf256By256CellsKeepsVectorCells)
     for (int i = 0; i < 256; ++i) c.rowLabels << QStringLiteral("t%1").arg(i);
     c.columnLabels = c.rowLabels;
     f.panels.push_back(std::move(c));
-    const SvgParts s = readSvg(encodeFigure(f, FigureFormat::Svg, QSize(900, 900), 1));
+    const testing::SvgSummary s =
+        testing::readSvg(encodeFigure(f, FigureFormat::Svg, QSize(900, 900), 1));
     ASSERT_TRUE(s.wellFormed);
     EXPECT_EQ(s.images, 0);
-    EXPECT_GE(s.rects, 256) << "a rectangle per run of equal cells";
+    EXPECT_GE(s.rects + s.paths, 256) << "a rectangle per run of equal cells";
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "core/model/head_slice.h"
 #include "support/decoder_folder.h"
 #include "support/model_folder.h"
+#include "support/waits.h"
 #include "ui/document/document.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_link_panel.h"
@@ -34,13 +35,10 @@
 namespace attnlab {
 namespace {
 
+using testing::settled;
+
 constexpr int kLayer = 1;  // the tiny GPT-2 has 2 layers of 4 heads
 constexpr int kHead = 2;
-
-bool settled(ModelDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return doc->idle(); }, 20000);
-}
 
 struct Bench {
     QTemporaryDir dir;
@@ -69,8 +67,8 @@ void openHead(Bench& b, const QString& folder, const QString& text, int layer, i
     b.link()->flush();
 }
 
-void open(Bench& b, const char* fixture = "gpt2_tiny", bool gpt2 = true,
-          const QString& text = QStringLiteral("the cat sat."))
+void openFixture(Bench& b, const char* fixture = "gpt2_tiny", bool gpt2 = true,
+                 const QString& text = QStringLiteral("the cat sat."))
 {
     openHead(b, test::modelFolder(b.dir, fixture, gpt2), text, kLayer, kHead);
 }
@@ -125,7 +123,7 @@ TEST(HeadLink, AHeadIsTakenOnAWorkerAndASecondRequestMeanwhileIsRefused)
 TEST(HeadLink, OpeningAHeadGivesTheWorkbenchTheModelsMapAndWhereItCameFrom)
 {
     Bench b;
-    ASSERT_NO_FATAL_FAILURE(open(b));
+    ASSERT_NO_FATAL_FAILURE(openFixture(b));
     const auto run = b.model->document()->snapshot();
     const Session& s = b.doc()->session();
     ASSERT_TRUE(s.provenance.has_value());
@@ -159,7 +157,7 @@ TEST(HeadLink, OpeningAHeadGivesTheWorkbenchTheModelsMapAndWhereItCameFrom)
 TEST(HeadLink, DoublingAKeyInTheWorkbenchMovesThePredictionAsTheCoreSays)
 {
     Bench b;
-    ASSERT_NO_FATAL_FAILURE(open(b));
+    ASSERT_NO_FATAL_FAILURE(openFixture(b));
     const long key = 3;
     ASSERT_TRUE(b.doc()->editVector({attn::Role::Key, 0, static_cast<int>(key), 2.0, {}}));
     b.link()->flush();
@@ -206,7 +204,7 @@ TEST(HeadLink, DoublingAKeyInTheWorkbenchMovesThePredictionAsTheCoreSays)
 TEST(HeadLink, MasksScalingAndPinWorkOnTheRealHeadAndAreCarriedThrough)
 {
     Bench b;
-    ASSERT_NO_FATAL_FAILURE(open(b));
+    ASSERT_NO_FATAL_FAILURE(openFixture(b));
     const auto unchanged = b.link()->snapshot();
     b.doc()->pinWeights();
     // The last row: the head is in the last layer, and GPT-2 predicts from the last position.
@@ -232,7 +230,7 @@ TEST(HeadLink, MasksScalingAndPinWorkOnTheRealHeadAndAreCarriedThrough)
 TEST(HeadLink, NewTokensSayWhyTheHeadNoLongerFitsAndUndoJoinsItAgain)
 {
     Bench b;
-    ASSERT_NO_FATAL_FAILURE(open(b));
+    ASSERT_NO_FATAL_FAILURE(openFixture(b));
     auto* panel = b.workbench->findChild<ModelLinkPanel*>();
     ASSERT_TRUE(b.doc()->setTokens(false, {QStringLiteral("a"), QStringLiteral("b")}));
     b.link()->flush();
@@ -254,7 +252,7 @@ TEST(HeadLink, NewTokensSayWhyTheHeadNoLongerFitsAndUndoJoinsItAgain)
 TEST(HeadLink, ASavedHeadOpensAgainAndAttachesItsModelOnlyIfTheWeightsAreTheSame)
 {
     Bench b;
-    ASSERT_NO_FATAL_FAILURE(open(b));
+    ASSERT_NO_FATAL_FAILURE(openFixture(b));
     const QString path = b.dir.filePath(QStringLiteral("head.attnlab.json"));
     SessionFile file;
     file.session = b.doc()->session();
@@ -309,7 +307,8 @@ TEST(HeadLink, ASavedHeadOpensAgainAndAttachesItsModelOnlyIfTheWeightsAreTheSame
 TEST(HeadLink, BertHeadsAttendBothWaysAndCarryTheirEditsToTheMaskedPrediction)
 {
     Bench b;
-    ASSERT_NO_FATAL_FAILURE(open(b, "bert_tiny", false, QStringLiteral("the cat [MASK] down")));
+    ASSERT_NO_FATAL_FAILURE(
+        openFixture(b, "bert_tiny", false, QStringLiteral("the cat [MASK] down")));
     EXPECT_EQ(b.doc()->session().input.mode, attn::Mode::Self);
     const auto run = b.model->document()->snapshot();
     EXPECT_LE(

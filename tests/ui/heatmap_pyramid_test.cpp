@@ -9,7 +9,7 @@
 namespace attnlab {
 namespace {
 
-const QCPRange kUnit(0.0, 1.0);
+const QCPRange kUnitRange(0.0, 1.0);
 
 // The naive reference: every cell's rank on its own (fillCellRanks), then for each pixel the
 // largest rank over the cells of the level-k blocks that hold its cells, k being the largest
@@ -79,13 +79,13 @@ TEST(HeatmapPyramid, RenderAtEveryZoomEqualsTheBruteForceMaxOverEachPixelsBlocks
         for (int j = 0; j < 141; ++j) mask(i, j) = gen() % 3 != 0;
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     HeatmapPyramid pyramid;
-    pyramid.reset(CellSource::of(m, &mask, kUnit, CellPooling::Highest));
+    pyramid.reset(CellSource::of(m, &mask, kUnitRange, CellPooling::Highest));
     QImage image;
     for (int px : {3, 7, 11, 20, 31, 46, 70, 93, 141, 300}) {
         const auto rows = spansForPixels(93, std::max(2, px * 93 / 141));
         const auto cols = spansForPixels(141, px);
         pyramid.render(rows, cols, lut, image);
-        const QImage want = bruteForce(m, &mask, kUnit, CellPooling::Highest, lut, rows, cols);
+        const QImage want = bruteForce(m, &mask, kUnitRange, CellPooling::Highest, lut, rows, cols);
         EXPECT_TRUE(sameImage(image, want)) << px << " pixels wide";
     }
     // Panned and zoomed windows, some pixels covering 2 or 3 cells.
@@ -94,8 +94,8 @@ TEST(HeatmapPyramid, RenderAtEveryZoomEqualsTheBruteForceMaxOverEachPixelsBlocks
         const auto rows = window(std::min(first, 60), std::min(shown, 93 - 60), px / 2 + 1);
         const auto cols = window(first, std::min(shown, 141 - first), px);
         pyramid.render(rows, cols, lut, image);
-        EXPECT_TRUE(
-            sameImage(image, bruteForce(m, &mask, kUnit, CellPooling::Highest, lut, rows, cols)))
+        EXPECT_TRUE(sameImage(
+            image, bruteForce(m, &mask, kUnitRange, CellPooling::Highest, lut, rows, cols)))
             << first << "+" << shown;
     }
 }
@@ -106,9 +106,9 @@ TEST(HeatmapPyramid, OneHotRowStaysVisibleAtEveryZoomAndPan)
     attn::Matrix m = attn::Matrix::Zero(n, n);
     m(377, 601) = 1.0;  // a one-hot row among all-zero rows
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
-    const QRgb peak = lut.color(1.0, kUnit);
+    const QRgb peak = lut.color(1.0, kUnitRange);
     HeatmapPyramid pyramid;
-    pyramid.reset(CellSource::of(m, nullptr, kUnit, CellPooling::Highest));
+    pyramid.reset(CellSource::of(m, nullptr, kUnitRange, CellPooling::Highest));
     QImage image;
     for (int px : {1, 2, 3, 10, 64, 100, 333, 511, 512, 999, 1000, 2000}) {
         const auto spans = spansForPixels(n, px);
@@ -148,7 +148,7 @@ TEST(HeatmapPyramid, PixelShowsMaskedOnlyWhenEveryCellOfItsBlocksIsMasked)
     mask(3, 45) = true;
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     HeatmapPyramid pyramid;
-    pyramid.reset(CellSource::of(m, &mask, kUnit, CellPooling::Highest));
+    pyramid.reset(CellSource::of(m, &mask, kUnitRange, CellPooling::Highest));
     QImage image;
     const auto spans = spansForPixels(n, 8);
     pyramid.render(spans, spans, lut, image);
@@ -204,7 +204,7 @@ TEST(HeatmapPyramid, RowUpdateEqualsAFullRebuildBitForBitAndReadsOnlyItsBlockRow
     mask.block(100, 0, 40, 130).setConstant(false);
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     HeatmapPyramid kept;
-    kept.reset(CellSource::of(m, &mask, kUnit, CellPooling::Highest));
+    kept.reset(CellSource::of(m, &mask, kUnitRange, CellPooling::Highest));
     QImage image;
     const std::vector<int> zooms{260, 130, 65, 32, 16, 8, 4, 2, 1};
     for (int px : zooms) kept.render(spansForPixels(300, px), spansForPixels(260, px), lut, image);
@@ -214,9 +214,10 @@ TEST(HeatmapPyramid, RowUpdateEqualsAFullRebuildBitForBitAndReadsOnlyItsBlockRow
     for (const auto& [first, end] : edits) {
         m.middleRows(first, end - first) = randomMatrix(end - first, 260, 0.0, 1.0, first + 1);
         const long long before = kept.cellsRead();
-        kept.markRowsChanged(CellSource::of(m, &mask, kUnit, CellPooling::Highest), first, end);
+        kept.markRowsChanged(CellSource::of(m, &mask, kUnitRange, CellPooling::Highest), first,
+                             end);
         HeatmapPyramid fresh;
-        fresh.reset(CellSource::of(m, &mask, kUnit, CellPooling::Highest));
+        fresh.reset(CellSource::of(m, &mask, kUnitRange, CellPooling::Highest));
         for (int px : zooms) {
             const auto rows = spansForPixels(300, px);
             const auto cols = spansForPixels(260, px);
@@ -239,7 +240,7 @@ TEST(HeatmapPyramid, ZoomedOutRenderBuildsNoFinerLevel)
 {
     const attn::Matrix m = randomMatrix(1024, 1024, 0.0, 1.0, 2);
     HeatmapPyramid pyramid;
-    pyramid.reset(CellSource::of(m, nullptr, kUnit, CellPooling::Highest));
+    pyramid.reset(CellSource::of(m, nullptr, kUnitRange, CellPooling::Highest));
     QImage image;
     const auto spans = spansForPixels(1024, 200);  // 5 or 6 cells per pixel: level 2
     pyramid.render(spans, spans, colorLutFor(ColorScale::Weights), image);
@@ -262,8 +263,8 @@ TEST(HeatmapPyramid, FloatMatrixDrawsLikeTheSameValuesInDouble)
     const attn::Matrix back = f.cast<double>();
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     HeatmapPyramid a, b;
-    a.reset(CellSource::of(f, nullptr, kUnit, CellPooling::Highest));
-    b.reset(CellSource::of(back, nullptr, kUnit, CellPooling::Highest));
+    a.reset(CellSource::of(f, nullptr, kUnitRange, CellPooling::Highest));
+    b.reset(CellSource::of(back, nullptr, kUnitRange, CellPooling::Highest));
     for (int px : {7, 25, 70, 140}) {
         QImage ia, ib;
         a.render(spansForPixels(50, px), spansForPixels(70, px), lut, ia);
@@ -284,10 +285,10 @@ TEST(HeatmapPyramid, ACausalSourceDrawsLikeTheSameCellsWithACausalMaskAtEveryZoo
         for (int j = 0; j < n; ++j) mask(i, j) = j <= i;
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     HeatmapPyramid causal, masked;
-    CellSource src = CellSource::of(f, nullptr, kUnit, CellPooling::Highest);
+    CellSource src = CellSource::of(f, nullptr, kUnitRange, CellPooling::Highest);
     src.causal = true;
     causal.reset(src);
-    masked.reset(CellSource::of(m, &mask, kUnit, CellPooling::Highest));
+    masked.reset(CellSource::of(m, &mask, kUnitRange, CellPooling::Highest));
     for (int px : {3, 11, 45, 90, 180}) {
         QImage a, b;
         causal.render(spansForPixels(n, px), spansForPixels(n, px), lut, a);

@@ -22,6 +22,7 @@
 #include "core/attention.h"
 #include "core/random_init.h"
 #include "support/session_test_support.h"
+#include "support/waits.h"
 #include "ui/panels/long_map_panel.h"
 #include "ui/panels/long_panel.h"
 #include "ui/views/color_scales.h"
@@ -29,30 +30,10 @@
 namespace attnlab {
 namespace {
 
+using testing::idle;
+using testing::longSession;
+
 constexpr double kFloatTolerance = 2e-5;
-
-Session longSession(long n, attn::Mode mode, long heads = 1, long dK = 8)
-{
-    attn::RandomSpec spec;
-    spec.n = n;
-    spec.m = n;
-    spec.dModel = 8;
-    spec.dK = dK;
-    spec.dV = 4;
-    spec.heads = heads;
-    spec.mode = mode;
-    spec.seed = 7;
-    Session s;
-    s.input = attn::randomInput(spec);
-    s.dModel = 8;
-    for (long i = 0; i < n; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
-    return s;
-}
-
-bool idle(const LongDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return !doc->computing(); }, 120000);
-}
 
 double maxDiff(const attn::MatrixT<float>& got, const attn::Matrix& want)
 {

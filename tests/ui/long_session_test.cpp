@@ -23,6 +23,7 @@
 #include "core/random_init.h"
 #include "support/kill_test_support.h"
 #include "support/session_test_support.h"
+#include "support/waits.h"
 #include "ui/document/document.h"
 #include "ui/document/long_document.h"
 #include "ui/io/autosave.h"
@@ -43,38 +44,24 @@
 namespace attnlab {
 namespace {
 
+using testing::idle;
+using testing::plantOrphan;
+
 // 17,000 tokens: every stage in double would need 6.7 GiB, the weights in float 1.1 GiB.
 constexpr long kTokens = 17000;
 
-Session longSession(attn::Mode mode = attn::Mode::Causal)
+Session onlyLongSession(attn::Mode mode = attn::Mode::Causal)
 {
-    attn::RandomSpec spec;
-    spec.n = kTokens;
-    spec.m = kTokens;
-    spec.dModel = 8;
-    spec.dK = 1;
-    spec.dV = 4;
-    spec.heads = 1;
-    spec.mode = mode;
-    spec.seed = 7;
-    Session s;
-    s.input = attn::randomInput(spec);
-    s.dModel = 8;
-    for (long i = 0; i < kTokens; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
-    return s;
+    return testing::longSession(kTokens, mode, 1, 1);
 }
 
-QString writeLong(const QTemporaryDir& dir, const QString& name, const Session& s = longSession())
+QString writeLong(const QTemporaryDir& dir, const QString& name,
+                  const Session& s = onlyLongSession())
 {
     const QString path = dir.filePath(name);
     FileError error;
     EXPECT_TRUE(writeSessionFile(path, SessionFile{s, {}}, error)) << error.message().toStdString();
     return path;
-}
-
-bool idle(const LongDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return !doc->computing(); }, 120000);
 }
 
 // Opens `path` as File ▸ Open does and waits for the worker that reads it.
@@ -296,7 +283,7 @@ TEST(LongSession, ItsEditsAreUndoStepsOfTheEditMenuAndSaveWritesThemBack)
     EXPECT_EQ(doc->session().input.edits[0].index, 3);
     EXPECT_EQ(doc->session().input.edits[0].scale, 2.0);
     EXPECT_EQ(doc->session().targetTokens.size(), kTokens);
-    EXPECT_TRUE(testing::sameBits(doc->session().input.X, longSession().input.X));
+    EXPECT_TRUE(testing::sameBits(doc->session().input.X, onlyLongSession().input.X));
 }
 
 TEST(LongSession, TheLanguageSwitchRelabelsItsUndoSteps)
@@ -349,17 +336,6 @@ TEST(LongSession, QuitAsksOnceByItsNameAndSaveAllWritesIt)
     ASSERT_TRUE(readSessionFile(path, back, error)) << error.message().toStdString();
     ASSERT_EQ(back.session.input.edits.size(), 1U);
     EXPECT_EQ(back.session.input.edits[0].index, 7);
-}
-
-// A recovery file as a crashed process would leave it: session, source and no live lock.
-QString plantOrphan(const QString& dir, const QString& id, const Session& s, const QString& source)
-{
-    QDir().mkpath(dir);
-    const QString path = QDir(dir).filePath(QStringLiteral("autosave-%1.attnlab.json").arg(id));
-    FileError error;
-    if (!writeSessionFile(path, SessionFile{s, {}}, error)) return {};
-    testing::writeBytes(dir, QStringLiteral("autosave-%1.source").arg(id), source.toUtf8());
-    return path;
 }
 
 TEST(LongSession, AutosaveWritesItsEditsAndRecoveryRestoresThemAsALongSession)
@@ -424,12 +400,10 @@ TEST(LongSession, AutosaveWritesItsEditsAndRecoveryRestoresThemAsALongSession)
 // Autosave.KilledProcessLeavesWorkThatTheNextStartRestores, with a long orphan planted.
 TEST(LongSession, AKilledProcessLeavesALongSessionThatTheNextStartRestores)
 {
-    const QString binary = testing::attnlabBinary();
-    if (!QFileInfo(binary).isExecutable())
-        GTEST_SKIP() << "build attnlab first: " << binary.toStdString();
+    ASSERT_TRUE(testing::attnlabBuilt());
     QTemporaryDir dir;
     const QString recovery = dir.filePath(QStringLiteral("recovery"));
-    Session lost = longSession();
+    Session lost = onlyLongSession();
     attn::VectorEdit edit;
     edit.role = attn::Role::Key;
     edit.index = 7;

@@ -7,46 +7,33 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "core/random_init.h"
+#include "support/waits.h"
 #include "ui/document/long_document.h"
 #include "ui/window/language.h"
 
 namespace attnlab {
 namespace {
 
-Session longSession(long n)
-{
-    attn::RandomSpec spec;
-    spec.n = n;
-    spec.m = n;
-    spec.dModel = 8;
-    spec.dK = 64;
-    spec.dV = 4;
-    spec.seed = 11;
-    Session s;
-    s.input = attn::randomInput(spec);
-    s.dModel = 8;
-    for (long i = 0; i < n; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
-    return s;
-}
+using testing::idle;
 
-bool idle(const LongDocument& doc)
+// Keys of 64 components: a change computes long enough to be refused or cancelled meanwhile.
+Session wideKeySession(long n)
 {
-    return QTest::qWaitFor([&doc] { return !doc.computing(); }, 120000);
+    return testing::longSession(n, attn::Mode::Self, 1, 64, 11);
 }
 
 TEST(LongTransaction, AChangeWhileOneComputesIsRefusedAndChangesNothing)
 {
     LongDocument doc;
-    ASSERT_TRUE(doc.open(longSession(4000)));
-    ASSERT_TRUE(idle(doc));
+    ASSERT_TRUE(doc.open(wideKeySession(4000)));
+    ASSERT_TRUE(idle(&doc));
     ASSERT_TRUE(doc.scaleKey(0, 3, 2.0));
     ASSERT_TRUE(doc.computing());
     QSignalSpy errors(&doc, &LongDocument::errorOccurred);
     EXPECT_FALSE(doc.setMode(attn::Mode::Causal));
     EXPECT_EQ(errors.count(), 1);
     EXPECT_TRUE(doc.computing());  // the first change goes on
-    ASSERT_TRUE(idle(doc));
+    ASSERT_TRUE(idle(&doc));
     EXPECT_EQ(doc.session().input.mode, attn::Mode::Self);
     EXPECT_EQ(doc.session().input.edits.size(), 1u);
     EXPECT_EQ(doc.undoStack()->count(), 1);
@@ -55,15 +42,15 @@ TEST(LongTransaction, AChangeWhileOneComputesIsRefusedAndChangesNothing)
 TEST(LongTransaction, ACancelledChangeLeavesSessionAndUndoStackAsTheyWere)
 {
     LongDocument doc;
-    ASSERT_TRUE(doc.open(longSession(4000)));
-    ASSERT_TRUE(idle(doc));
+    ASSERT_TRUE(doc.open(wideKeySession(4000)));
+    ASSERT_TRUE(idle(&doc));
     ASSERT_TRUE(doc.scaleKey(0, 3, 2.0));
-    ASSERT_TRUE(idle(doc));
+    ASSERT_TRUE(idle(&doc));
     const Session before = doc.session();
     const auto shown = doc.result();
     ASSERT_TRUE(doc.scaleKey(0, 5, 3.0));
     doc.cancel();
-    ASSERT_TRUE(idle(doc));
+    ASSERT_TRUE(idle(&doc));
     EXPECT_EQ(doc.session().input.edits.size(), before.input.edits.size());
     EXPECT_EQ(doc.result(), shown);
     EXPECT_EQ(doc.undoStack()->count(), 1);
@@ -73,10 +60,10 @@ TEST(LongTransaction, ACancelledChangeLeavesSessionAndUndoStackAsTheyWere)
 TEST(LongTransaction, UndoLabelsFollowALanguageSwitch)
 {
     LongDocument doc;
-    ASSERT_TRUE(doc.open(longSession(300)));
-    ASSERT_TRUE(idle(doc));
+    ASSERT_TRUE(doc.open(wideKeySession(300)));
+    ASSERT_TRUE(idle(&doc));
     ASSERT_TRUE(doc.setMode(attn::Mode::Causal));
-    ASSERT_TRUE(idle(doc));
+    ASSERT_TRUE(idle(&doc));
     EXPECT_EQ(doc.undoStack()->text(0), QStringLiteral("Change the mode"));
     setLanguage(QStringLiteral("zh_CN"));
     EXPECT_EQ(doc.undoStack()->text(0), QStringLiteral("更改模式"));

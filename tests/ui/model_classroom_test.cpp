@@ -22,6 +22,7 @@
 #include "core/tokenize/token_display.h"
 #include "support/model_folder.h"
 #include "support/session_test_support.h"
+#include "support/waits.h"
 #include "ui/model/head_view_panel.h"
 #include "ui/model/model_change_panel.h"
 #include "ui/model/model_document.h"
@@ -36,37 +37,21 @@
 namespace attnlab {
 namespace {
 
+using testing::OpenModel;
+using testing::openModel;
+using testing::settled;
+
+// The window's size unless a test says otherwise.
+const QSize kWindowSize(1280, 760);
+
 const QString kMark =
     QString::fromUtf8(attn::tok::kContinuationMark.data(),
                       static_cast<qsizetype>(attn::tok::kContinuationMark.size()));
 
-bool settled(ModelDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return doc->idle(); }, 20000);
-}
-
-struct Opened {
-    QTemporaryDir dir;
-    std::unique_ptr<ModelWindow> window;
-};
-
-void open(Opened& o, const QString& text, QSize size = QSize(1280, 760))
-{
-    o.window = std::make_unique<ModelWindow>();
-    ModelWindowDialogs d;
-    d.warn = [](const QString&, const QString&) {};
-    o.window->setDialogs(d);
-    o.window->resize(size);
-    o.window->show();
-    ASSERT_TRUE(o.window->openFolder(test::modelFolder(o.dir, "gpt2_tiny", true)));
-    o.window->setText(text);
-    ASSERT_TRUE(settled(o.window->document()));
-}
-
 TEST(ModelChange, TheGridStartsAtTheEditedLayerOnItsOwnColourRange)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat.")));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o, QStringLiteral("the cat sat."), kWindowSize));
     ModelDocument* doc = o.window->document();
     // Doubling a key of layer 2 changes that layer's own maps; layer 1 comes before it.
     ASSERT_TRUE(doc->scaleVector(attn::model::HeadEditKind::Key, 1, 2, 3, 2.0f));
@@ -105,8 +90,8 @@ TEST(ModelChange, TheGridStartsAtTheEditedLayerOnItsOwnColourRange)
 
 TEST(ModelFocus, TheHoverReadoutFollowsAnEdit)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat.")));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o, QStringLiteral("the cat sat."), kWindowSize));
     ModelDocument* doc = o.window->document();
     doc->selectHead(1, 2);
     ModelFocusPanel* focus = o.window->focusPanel();
@@ -141,8 +126,8 @@ TEST(Predictions, ChangeIsInSignedPercentagePoints_ZeroOnlyBelowAMillionthOfAPoi
     EXPECT_EQ(percentPointChange(0.3, 0.3 - 2e-8), minus + QStringLiteral("0.000002 pp"));
 
     // In the window: every change of a probability reads as one.
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat.")));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o, QStringLiteral("the cat sat."), kWindowSize));
     ModelDocument* doc = o.window->document();
     ASSERT_TRUE(doc->ablateHead(0, 1, false));
     ASSERT_TRUE(settled(doc));
@@ -177,8 +162,8 @@ TEST(Predictions, TheBarsNeverCoverTheDigits)
     }
     // In the window at 1366×768, before and after an edit: every probability cell leaves its
     // digits their whole width.
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat."), QSize(1366, 740)));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o, QStringLiteral("the cat sat."), QSize(1366, 740)));
     ModelDocument* doc = o.window->document();
     for (const bool edited : {false, true}) {
         SCOPED_TRACE(edited ? "edited" : "plain");
@@ -207,8 +192,8 @@ TEST(Predictions, TheBarsNeverCoverTheDigits)
 
 TEST(ModelWindow, TheWindowAndEveryDockFitA1366x768Screen)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("the cat sat."), QSize(1366, 768)));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o, QStringLiteral("the cat sat."), QSize(1366, 768)));
     ModelDocument* doc = o.window->document();
     ASSERT_TRUE(doc->ablateHead(0, 1, false));  // the change grid and four prediction columns
     ASSERT_TRUE(settled(doc));
@@ -259,8 +244,8 @@ TEST(ModelLessonLauncher, ALongModelFolderNameDoesNotWidenTheLessonDock)
 TEST(ModelTokens, AChineseTextIsLabelledByItsCharactersWithTheBytesOnHover)
 {
     // The fixture's tokenizer has one token per byte: 它 is three tokens.
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o, QStringLiteral("因为它太累了")));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o, QStringLiteral("因为它太累了"), kWindowSize));
     ModelDocument* doc = o.window->document();
     const auto snap = doc->snapshot();
     ASSERT_EQ(snap->tokenCount(), 18);  // six characters of three bytes: one row each

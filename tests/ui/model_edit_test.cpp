@@ -13,6 +13,7 @@
 
 #include "core/model/head_edit.h"
 #include "support/model_folder.h"
+#include "support/waits.h"
 #include "ui/model/model_change_panel.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_window.h"
@@ -21,34 +22,14 @@
 namespace attnlab {
 namespace {
 
-bool settled(ModelDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return doc->idle(); }, 20000);
-}
-
-struct Opened {
-    QTemporaryDir dir;
-    std::unique_ptr<ModelWindow> window;
-    QString folder;
-};
-
-void open(Opened& o)
-{
-    o.folder = test::modelFolder(o.dir, "gpt2_tiny", true);
-    o.window = std::make_unique<ModelWindow>();
-    ModelWindowDialogs d;
-    d.warn = [](const QString&, const QString&) {};
-    o.window->setDialogs(d);
-    o.window->show();
-    ASSERT_TRUE(o.window->openFolder(o.folder));
-    o.window->setText(QStringLiteral("the cat sat."));
-    ASSERT_TRUE(settled(o.window->document()));
-}
+using testing::OpenModel;
+using testing::openModel;
+using testing::settled;
 
 TEST(ModelEdits, SwitchingAHeadOffReRunsTheModelAndShowsBeforeAndAfter)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o));
     ModelDocument* doc = o.window->document();
     const auto plain = doc->snapshot();
     ASSERT_TRUE(doc->ablateHead(0, 1, false));
@@ -108,8 +89,8 @@ TEST(ModelEdits, SwitchingAHeadOffReRunsTheModelAndShowsBeforeAndAfter)
 
 TEST(ModelEdits, DoublingAKeyTwiceScalesItByFourAndRestoreUndoesTheHead)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o));
     ModelDocument* doc = o.window->document();
     using Kind = attn::model::HeadEditKind;
     ASSERT_TRUE(doc->scaleVector(Kind::Key, 1, 2, 3, 2.0f));
@@ -131,8 +112,8 @@ TEST(ModelEdits, DoublingAKeyTwiceScalesItByFourAndRestoreUndoesTheHead)
 
 TEST(ModelEdits, AnEditOutsideTheTextIsRefusedAndChangesNothing)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o));
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(openModel(o));
     ModelDocument* doc = o.window->document();
     QString said;
     QObject::connect(doc, &ModelDocument::errorOccurred, [&](const QString& m) { said = m; });

@@ -11,13 +11,17 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include "support/kill_test_support.h"
 #include "support/model_folder.h"
+#include "support/waits.h"
 #include "ui/io/autosave.h"
 #include "ui/model/model_recovery.h"
 #include "ui/model/model_window.h"
 
 namespace attnlab {
 namespace {
+
+using testing::sameEdits;
 
 using attn::model::HeadEdit;
 using attn::model::HeadEditKind;
@@ -26,8 +30,7 @@ class KilledModelWindow : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        if (!QFileInfo(binary_).isExecutable())
-            GTEST_SKIP() << "build attnlab first: " << binary_.toStdString();
+        ASSERT_TRUE(testing::attnlabBuilt());
         folder_ = QDir::cleanPath(test::modelFolder(dir_, "gpt2_tiny", true));
         recovery_ = dir_.filePath(QStringLiteral("recovery"));
         env_ = QProcessEnvironment::systemEnvironment();
@@ -65,22 +68,12 @@ protected:
         return {};
     }
 
-    QString binary_ = QStringLiteral(ATTNLAB_BINARY);
+    QString binary_ = testing::attnlabBinary();
     QTemporaryDir dir_;
     QString folder_;
     QString recovery_;
     QProcessEnvironment env_;
 };
-
-bool sameEdits(const std::vector<HeadEdit>& a, const std::vector<HeadEdit>& b)
-{
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].kind != b[i].kind || a[i].layer != b[i].layer || a[i].head != b[i].head ||
-            a[i].index != b[i].index || a[i].scale != b[i].scale)
-            return false;
-    return true;
-}
 
 // Opened from the command line, the model window autosaves its folder and text without any
 // save; SIGKILL leaves that file, and it is an orphan of the model kind.

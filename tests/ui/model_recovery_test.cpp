@@ -14,12 +14,16 @@
 
 #include "support/model_folder.h"
 #include "support/session_test_support.h"
+#include "support/waits.h"
 #include "ui/io/autosave.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_window.h"
 
 namespace attnlab {
 namespace {
+
+using testing::sameEdits;
+using testing::settled;
 
 using attn::model::HeadEdit;
 using attn::model::HeadEditKind;
@@ -34,16 +38,6 @@ ModelRecoveryState sampleState(const QString& folder)
                HeadEdit{HeadEditKind::AblateMean, 0, 1, 0, 1.0f}};
     s.selection = ModelSelection{1, 2, ModelFocus::Head, 3};
     return s;
-}
-
-bool sameEdits(const std::vector<HeadEdit>& a, const std::vector<HeadEdit>& b)
-{
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].kind != b[i].kind || a[i].layer != b[i].layer || a[i].head != b[i].head ||
-            a[i].index != b[i].index || a[i].scale != b[i].scale)
-            return false;
-    return true;
 }
 
 // A model window's recovery file as a killed process leaves it: no live lock.
@@ -171,11 +165,6 @@ struct RecordingModelDialogs {
                 [this](const QString&, const QString& text) { warnings << text; }};
     }
 };
-
-bool settled(ModelDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return doc->idle(); }, 20000);
-}
 
 TEST(ModelWindowRecovery, AnOpenModelIsAutosavedWithItsTextEditsAndHeadAndCloseRemovesIt)
 {

@@ -9,44 +9,42 @@
 #include <QTest>
 
 #include "support/model_folder.h"
+#include "support/waits.h"
 #include "ui/model/model_document.h"
 #include "ui/window/language.h"
 
 namespace attnlab {
 namespace {
 
-bool settled(ModelDocument& doc)
-{
-    return QTest::qWaitFor([&doc] { return doc.idle(); }, 20000);
-}
+using testing::settled;
 
-struct Opened {
+struct OpenDocument {
     QTemporaryDir dir;
     ModelDocument doc;
 };
 
-void open(Opened& o)
+void openDocument(OpenDocument& o)
 {
     QString error;
     ASSERT_TRUE(o.doc.open(test::modelFolder(o.dir, "gpt2_tiny", true), error))
         << error.toStdString();
     o.doc.setText(QStringLiteral("the cat sat."));
     o.doc.runNow();
-    ASSERT_TRUE(settled(o.doc));
+    ASSERT_TRUE(settled(&o.doc));
     ASSERT_NE(o.doc.snapshot(), nullptr);
 }
 
 TEST(ModelTransaction, AnEditIsPublishedWithItsRunAndItsUndoStep)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o));
+    OpenDocument o;
+    ASSERT_NO_FATAL_FAILURE(openDocument(o));
     const auto plain = o.doc.snapshot();
     ASSERT_TRUE(o.doc.ablateHead(0, 1, false));
     // Until its run is in, the edit is neither shown, nor in the edits, nor an undo step.
     EXPECT_TRUE(o.doc.edits().empty());
     EXPECT_EQ(o.doc.undoStack()->count(), 0);
     EXPECT_EQ(o.doc.snapshot(), plain);
-    ASSERT_TRUE(settled(o.doc));
+    ASSERT_TRUE(settled(&o.doc));
     EXPECT_EQ(o.doc.edits().size(), 1u);
     EXPECT_EQ(o.doc.undoStack()->count(), 1);
     EXPECT_EQ(o.doc.snapshot()->edits.size(), 1u);
@@ -54,17 +52,17 @@ TEST(ModelTransaction, AnEditIsPublishedWithItsRunAndItsUndoStep)
 
 TEST(ModelTransaction, ACancelledEditLeavesEditsMapAndUndoStackAsTheyWere)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o));
+    OpenDocument o;
+    ASSERT_NO_FATAL_FAILURE(openDocument(o));
     ASSERT_TRUE(o.doc.ablateHead(0, 0, false));
-    ASSERT_TRUE(settled(o.doc));
+    ASSERT_TRUE(settled(&o.doc));
     const auto shown = o.doc.snapshot();
     const auto edits = o.doc.edits();
     QSignalSpy noticed(&o.doc, &ModelDocument::noticed);
     ASSERT_TRUE(o.doc.ablateHead(1, 1, true));
     ASSERT_TRUE(o.doc.running());
     o.doc.cancel();
-    ASSERT_TRUE(settled(o.doc));
+    ASSERT_TRUE(settled(&o.doc));
     EXPECT_EQ(noticed.count(), 1);
     EXPECT_EQ(o.doc.edits().size(), edits.size());
     EXPECT_FALSE(o.doc.headEdited(1, 1));
@@ -76,13 +74,13 @@ TEST(ModelTransaction, ACancelledEditLeavesEditsMapAndUndoStackAsTheyWere)
 
 TEST(ModelTransaction, AnEditWhoseRunFailsLeavesEditsMapAndUndoStackAsTheyWere)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o));
+    OpenDocument o;
+    ASSERT_NO_FATAL_FAILURE(openDocument(o));
     const auto shown = o.doc.snapshot();
     QSignalSpy errors(&o.doc, &ModelDocument::errorOccurred);
     o.doc.setText(QString(40, QLatin1Char('x')));  // 40 tokens; the model has 32 positions
     ASSERT_TRUE(o.doc.ablateHead(0, 1, false));    // runs with that text, and fails
-    ASSERT_TRUE(settled(o.doc));
+    ASSERT_TRUE(settled(&o.doc));
     ASSERT_EQ(errors.count(), 1);
     EXPECT_TRUE(errors.front().front().toString().contains(QStringLiteral("40 tokens")));
     EXPECT_TRUE(o.doc.edits().empty());
@@ -92,16 +90,16 @@ TEST(ModelTransaction, AnEditWhoseRunFailsLeavesEditsMapAndUndoStackAsTheyWere)
 
 TEST(ModelTransaction, EditsMadeDuringARunAreEachOneUndoStepOfTheLatestRun)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o));
+    OpenDocument o;
+    ASSERT_NO_FATAL_FAILURE(openDocument(o));
     ASSERT_TRUE(o.doc.ablateHead(0, 1, false));
     ASSERT_TRUE(o.doc.ablateHead(1, 2, true));
-    ASSERT_TRUE(settled(o.doc));
+    ASSERT_TRUE(settled(&o.doc));
     EXPECT_EQ(o.doc.edits().size(), 2u);
     EXPECT_EQ(o.doc.snapshot()->edits.size(), 2u);
     ASSERT_EQ(o.doc.undoStack()->count(), 2);
     o.doc.undoStack()->undo();
-    ASSERT_TRUE(settled(o.doc));
+    ASSERT_TRUE(settled(&o.doc));
     ASSERT_EQ(o.doc.edits().size(), 1u);
     EXPECT_TRUE(o.doc.headAblated(0, 1));
     EXPECT_EQ(o.doc.snapshot()->edits.size(), 1u);
@@ -109,10 +107,10 @@ TEST(ModelTransaction, EditsMadeDuringARunAreEachOneUndoStepOfTheLatestRun)
 
 TEST(ModelTransaction, UndoLabelsFollowALanguageSwitch)
 {
-    Opened o;
-    ASSERT_NO_FATAL_FAILURE(open(o));
+    OpenDocument o;
+    ASSERT_NO_FATAL_FAILURE(openDocument(o));
     ASSERT_TRUE(o.doc.ablateHead(0, 1, false));
-    ASSERT_TRUE(settled(o.doc));
+    ASSERT_TRUE(settled(&o.doc));
     EXPECT_EQ(o.doc.undoStack()->text(0), QStringLiteral("Switch off layer 1, head 2"));
     setLanguage(QStringLiteral("zh_CN"));
     EXPECT_EQ(o.doc.undoStack()->text(0), QStringLiteral("关闭第 1 层的头 2"));

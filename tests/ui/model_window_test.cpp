@@ -22,6 +22,7 @@
 #include "../core/model/model_files.h"
 #include "core/model/forward.h"
 #include "support/model_folder.h"
+#include "support/waits.h"
 #include "ui/document/document.h"
 #include "ui/model/head_link.h"
 #include "ui/model/head_view_panel.h"
@@ -42,6 +43,8 @@
 namespace attnlab {
 namespace {
 
+using testing::settled;
+
 struct Warnings {
     QStringList texts;
 };
@@ -59,11 +62,6 @@ std::unique_ptr<ModelWindow> makeWindow(Warnings& warnings)
     w->resize(1280, 760);
     w->show();
     return w;
-}
-
-bool settled(ModelDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return doc->idle(); }, 20000);
 }
 
 attn::model::ForwardResult coreRun(const QString& folder, const std::vector<int>& ids)

@@ -16,17 +16,6 @@
 namespace attnlab {
 namespace {
 
-// A session of n tokens and one head: n * n score cells.
-Session sessionOf(int n)
-{
-    Session s;
-    s.dModel = 16;
-    for (int i = 1; i <= n; ++i) s.targetTokens << QStringLiteral("t%1").arg(i);
-    s.input.X = embeddingsFor(s.targetTokens, {}, attn::Matrix(), s.dModel, 3);
-    randomiseProjections(s, 1, 16, 16, 3);
-    return s;
-}
-
 // Opening a file starts a fresh history, whether the session is computed at once or, above
 // kBackgroundCells, on a worker whose result comes in after openFile has returned.
 void expectOpensUnmodifiedWithoutUndoStep(int n)
@@ -35,7 +24,7 @@ void expectOpensUnmodifiedWithoutUndoStep(int n)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("opened.attnlab.json"));
     SessionFile file;
-    file.session = sessionOf(n);
+    file.session = testing::tokenSession(n);
     FileError error;
     ASSERT_TRUE(writeSessionFile(path, file, error)) << error.message().toStdString();
 
@@ -75,7 +64,7 @@ TEST(OpenFile, TheFileIsReadOnAWorkerWhileTheWindowShowsItIsBusy)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("read.attnlab.json"));
     SessionFile file;
-    file.session = sessionOf(300);
+    file.session = testing::tokenSession(300);
     FileError error;
     ASSERT_TRUE(writeSessionFile(path, file, error)) << error.message().toStdString();
 

@@ -192,6 +192,64 @@ TEST(Presenter, F5PresentsTheCurrentTabAndTheTrainerIsLentAndGivenBack)
     EXPECT_EQ(display->liveView()->valueTextLimit(), 0);  // the dock's small maps print none
 }
 
+// A pen stroke dragged across `layer`: a press, five moves and a release.
+void drawStroke(MarkLayer* layer)
+{
+    const QPoint a(layer->width() / 4, layer->height() / 2);
+    QTest::mousePress(layer, Qt::LeftButton, {}, a);
+    for (int k = 1; k <= 5; ++k) {
+        QMouseEvent move(QEvent::MouseMove, a + QPoint(20 * k, 5 * k),
+                         layer->mapToGlobal(a + QPoint(20 * k, 5 * k)), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(layer, &move);
+    }
+    QTest::mouseRelease(layer, Qt::LeftButton, {}, a + QPoint(100, 25));
+}
+
+// The centre of cell (`row`, `column`) of map `view` in `shown`, in its mark layer's pixels.
+QPoint cellOnLayer(PresenterWindow* shown, HeatmapView* view, int row, int column)
+{
+    view->replot();
+    const QPoint cell(static_cast<int>(view->xAxis->coordToPixel(column)),
+                      static_cast<int>(view->yAxis->coordToPixel(row)));
+    return shown->markLayer()->mapFrom(shown, view->mapTo(shown, cell));
+}
+
+// The presented picture exports to PNG, SVG and PDF files that are not empty, through the
+// atomic writer like every export: a FIFO nobody reads is refused at once (not waited on) and
+// stays a FIFO.
+void expectPictureExports(PresenterWindow* shown)
+{
+    QTemporaryDir dir;
+    QString error;
+    for (const char* name : {"marked.png", "marked.svg", "marked.pdf"}) {
+        const QString path = dir.filePath(QLatin1String(name));
+        EXPECT_TRUE(shown->exportPicture(path, error)) << error.toStdString();
+        EXPECT_GT(QFileInfo(path).size(), 1000) << name;
+    }
+    const QString fifo = dir.filePath(QStringLiteral("fifo.png"));
+    ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    EXPECT_FALSE(shown->exportPicture(fifo, error));
+    EXPECT_TRUE(error.contains(fifo)) << error.toStdString();
+    struct stat st {};
+    EXPECT_TRUE(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
+}
+
+// The walkthrough tab, shown in `window` on the page `page` that holds marks, exports as
+// presented (with its marks) to a picture that is not empty.
+void expectMarkedTabExports(MainWindow& window, PresenterActions& actions, const QString& page)
+{
+    window.centralTabs()->setCurrentWidget(
+        window.findChild<QWidget*>(QStringLiteral("walkthroughTab")));
+    EXPECT_EQ(actions.currentPage(), page);
+    EXPECT_TRUE(actions.currentViewHasMarks());
+    QTemporaryDir out;
+    QString error;
+    const QString marked = out.filePath(QStringLiteral("marked-from-menu.png"));
+    EXPECT_TRUE(actions.exportMarkedView(marked, error)) << error.toStdString();
+    EXPECT_FALSE(QImage(marked).isNull());
+}
+
 // Marks: a pen stroke by dragging, a ring by clicking a cell, C clears; marks stay with the
 // walkthrough step they were drawn on and come back when the presenter view opens again.
 TEST(Presenter, MarksStayWithTheirStepAndClearWithC)
@@ -219,33 +277,22 @@ TEST(Presenter, MarksStayWithTheirStepAndClearWithC)
     QTest::keyClick(shown, Qt::Key_P);
     EXPECT_EQ(shown->tool(), MarkTool::Pen);
     EXPECT_FALSE(layer->testAttribute(Qt::WA_TransparentForMouseEvents));
-    const QPoint a(layer->width() / 4, layer->height() / 2);
-    QTest::mousePress(layer, Qt::LeftButton, {}, a);
-    for (int k = 1; k <= 5; ++k) {
-        QMouseEvent move(QEvent::MouseMove, a + QPoint(20 * k, 5 * k),
-                         layer->mapToGlobal(a + QPoint(20 * k, 5 * k)), Qt::NoButton,
-                         Qt::LeftButton, Qt::NoModifier);
-        QCoreApplication::sendEvent(layer, &move);
-    }
-    QTest::mouseRelease(layer, Qt::LeftButton, {}, a + QPoint(100, 25));
+    drawStroke(layer);
     MarkStore* store = window.marks();
     ASSERT_EQ(store->marks(QStringLiteral("walkthrough/4")).size(), 1);
     EXPECT_GE(store->marks(QStringLiteral("walkthrough/4")).first().points.size(), 6);
 
     // Ring the cell of P at row 3 (它), column 1 (动物).
     QTest::keyClick(shown, Qt::Key_R);
-    HeatmapView* p = walk->stageView(Stage::Weights);
-    p->replot();
-    const QPoint cell(static_cast<int>(p->xAxis->coordToPixel(1)),
-                      static_cast<int>(p->yAxis->coordToPixel(3)));
-    QTest::mouseClick(layer, Qt::LeftButton, {}, layer->mapFrom(shown, p->mapTo(shown, cell)));
+    const QPoint cell = cellOnLayer(shown, walk->stageView(Stage::Weights), 3, 1);
+    QTest::mouseClick(layer, Qt::LeftButton, {}, cell);
     const QList<Mark> marks = store->marks(QStringLiteral("walkthrough/4"));
     ASSERT_EQ(marks.size(), 2);
     EXPECT_EQ(marks[1].tool, MarkTool::Ring);
     EXPECT_EQ(marks[1].row, 3);
     EXPECT_EQ(marks[1].column, 1);
     const QRectF ring = layer->ringRect(marks[1].map, 3, 1);
-    EXPECT_TRUE(ring.contains(layer->mapFrom(shown, p->mapTo(shown, cell))));
+    EXPECT_TRUE(ring.contains(cell));
 
     // The picture carries the marks: it differs from the same view without them.
     const QImage withMarks = shown->picture();
@@ -262,15 +309,7 @@ TEST(Presenter, MarksStayWithTheirStepAndClearWithC)
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
 
     // Export ▸ Figure of the walkthrough tab on step 4 offers the marks: the view as presented.
-    window.centralTabs()->setCurrentWidget(
-        window.findChild<QWidget*>(QStringLiteral("walkthroughTab")));
-    EXPECT_EQ(actions->currentPage(), QStringLiteral("walkthrough/4"));
-    EXPECT_TRUE(actions->currentViewHasMarks());
-    QTemporaryDir out;
-    QString exportError;
-    const QString marked = out.filePath(QStringLiteral("marked-from-menu.png"));
-    EXPECT_TRUE(actions->exportMarkedView(marked, exportError)) << exportError.toStdString();
-    EXPECT_FALSE(QImage(marked).isNull());
+    expectMarkedTabExports(window, *actions, QStringLiteral("walkthrough/4"));
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     EXPECT_EQ(actions->presenterWindow(), nullptr);  // drawn without staying open
     shown = presentAt(actions, QStringLiteral("walkthrough"), screen);
@@ -284,22 +323,8 @@ TEST(Presenter, MarksStayWithTheirStepAndClearWithC)
     EXPECT_EQ(withMarks.size(), without.size());
     EXPECT_NE(withMarks, without);
 
-    // Export with marks: PNG, SVG and PDF files that are not empty.
-    QTemporaryDir dir;
-    QString error;
-    for (const char* name : {"marked.png", "marked.svg", "marked.pdf"}) {
-        const QString path = dir.filePath(QLatin1String(name));
-        EXPECT_TRUE(shown->exportPicture(path, error)) << error.toStdString();
-        EXPECT_GT(QFileInfo(path).size(), 1000) << name;
-    }
-    // Through the atomic writer like every export: a FIFO nobody reads is refused at once (not
-    // waited on) and stays a FIFO.
-    const QString fifo = dir.filePath(QStringLiteral("fifo.png"));
-    ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
-    EXPECT_FALSE(shown->exportPicture(fifo, error));
-    EXPECT_TRUE(error.contains(fifo)) << error.toStdString();
-    struct stat st {};
-    EXPECT_TRUE(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
+    // Export with marks: PNG, SVG and PDF files that are not empty; a FIFO refused.
+    expectPictureExports(shown);
     shown->close();
 }
 

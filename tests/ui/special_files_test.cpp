@@ -29,17 +29,6 @@
 namespace attnlab {
 namespace {
 
-constexpr qint64 kBudgetKiB = 100 * 1024;
-
-bool addressLimitWorks()
-{
-#if defined(__SANITIZE_ADDRESS__)
-    return false;
-#else
-    return true;
-#endif
-}
-
 bool isCharDevice(const QString& path)
 {
     struct stat st {};
@@ -59,7 +48,7 @@ bool makeFifo(const QString& path)
 
 TEST(SpecialFiles, AFifoOrDevZeroAsASessionIsRefusedByNameWithin100MB)
 {
-    if (!addressLimitWorks()) GTEST_SKIP() << "AddressSanitizer: no ulimit -v test";
+    if (!test::addressLimitWorks()) GTEST_SKIP() << "AddressSanitizer: no ulimit -v test";
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("out.json"));
     const qint64 baseline =
@@ -78,8 +67,9 @@ TEST(SpecialFiles, AFifoOrDevZeroAsASessionIsRefusedByNameWithin100MB)
     for (const Case& c : {Case{fifo, "a FIFO"}, Case{zero, "a character device"},
                           Case{QStringLiteral("/dev/zero"), "a character device"}}) {
         const test::CliRun r = test::runAttnlabWithAddressLimit(
-            baseline + kBudgetKiB, {QStringLiteral("compute"), QStringLiteral("--session"), c.path,
-                                    QStringLiteral("-o"), out});
+            baseline + test::kAddressBudgetKiB,
+            {QStringLiteral("compute"), QStringLiteral("--session"), c.path, QStringLiteral("-o"),
+             out});
         EXPECT_EQ(r.code, 3) << c.path.toStdString() << ": " << r.err.toStdString();
         EXPECT_TRUE(r.err.contains(c.path + QStringLiteral(": it is ") + QLatin1String(c.kind)))
             << r.err.toStdString();
@@ -91,7 +81,7 @@ TEST(SpecialFiles, AFifoOrDevZeroAsASessionIsRefusedByNameWithin100MB)
 
 TEST(SpecialFiles, AFifoOrALinkToDevZeroAsConfigJsonIsRefusedByNameWithin100MB)
 {
-    if (!addressLimitWorks()) GTEST_SKIP() << "AddressSanitizer: no ulimit -v test";
+    if (!test::addressLimitWorks()) GTEST_SKIP() << "AddressSanitizer: no ulimit -v test";
     QTemporaryDir dir;
     const QString folder = test::modelFolder(dir, "gpt2_tiny", true);
     const QStringList args = {QStringLiteral("model"), QStringLiteral("--model"), folder,
@@ -102,7 +92,8 @@ TEST(SpecialFiles, AFifoOrALinkToDevZeroAsConfigJsonIsRefusedByNameWithin100MB)
     for (const bool fifo : {true, false}) {
         QFile::remove(config);
         ASSERT_TRUE(fifo ? makeFifo(config) : QFile::link(QStringLiteral("/dev/zero"), config));
-        const test::CliRun r = test::runAttnlabWithAddressLimit(baseline + kBudgetKiB, args);
+        const test::CliRun r =
+            test::runAttnlabWithAddressLimit(baseline + test::kAddressBudgetKiB, args);
         EXPECT_EQ(r.code, 3) << r.err.toStdString();
         EXPECT_TRUE(r.err.contains(config)) << r.err.toStdString();
         EXPECT_TRUE(r.err.contains(fifo ? QStringLiteral("is a FIFO (named pipe), not a file")

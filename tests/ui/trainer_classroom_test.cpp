@@ -17,6 +17,7 @@
 #include <QUndoStack>
 
 #include "support/session_test_support.h"
+#include "support/waits.h"
 #include "ui/document/document.h"
 #include "ui/train/loss_plot.h"
 #include "ui/train/train_run.h"
@@ -27,26 +28,10 @@
 namespace attnlab {
 namespace {
 
-constexpr int kWaitMs = 60000;  // generous: the test machine is shared
-
-bool settled(const TrainerPanel& panel)
-{
-    return panel.run() && panel.run()->settledTrainer() != nullptr;
-}
-
-bool waitSettled(const TrainerPanel& panel)
-{
-    return QTest::qWaitFor([&] { return settled(panel); }, kWaitMs);
-}
-
-bool train(TrainerPanel& panel, int steps)
-{
-    if (!waitSettled(panel)) return false;
-    panel.stepsBox()->setValue(steps);
-    panel.startButton()->click();
-    return QTest::qWaitFor([&] { return settled(panel) && panel.run()->last().steps >= steps; },
-                           kWaitMs);
-}
+using testing::kTrainerWaitMs;
+using testing::runSettled;
+using testing::train;
+using testing::waitSettled;
 
 QStringList tokensOf(const attn::TrainExample& ex)
 {
@@ -208,7 +193,7 @@ TEST(TrainerPanel, PauseCutsASlowStepShort)
     panel.speedSlider()->setValue(panel.speedSlider()->minimum());
     panel.stepsBox()->setValue(1000);
     panel.startButton()->click();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->last().steps > 0; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->last().steps > 0; }, kTrainerWaitMs));
     panel.pauseButton()->click();
     ASSERT_TRUE(waitSettled(panel));
     EXPECT_LT(panel.run()->last().steps, 1000);
@@ -229,7 +214,7 @@ TEST(TrainerPanel, CompareStaysAvailableAfterARun)
             return panel.comparisonRun()->settledTrainer() &&
                    panel.comparisonRun()->last().steps == 60;
         },
-        kWaitMs));
+        kTrainerWaitMs));
     EXPECT_EQ(panel.run()->last().steps, 60);  // the run itself was kept as it was
     EXPECT_EQ(panel.display()->lossPlot()->curve(1)->dataCount(), 61);
     EXPECT_TRUE(panel.display()->lossPlot()->legend->visible());

@@ -19,6 +19,7 @@
 #include <QUndoStack>
 #include <QXmlStreamReader>
 
+#include "support/waits.h"
 #include "ui/document/document.h"
 #include "ui/document/train_ops.h"
 #include "ui/readers/session_file.h"
@@ -32,34 +33,16 @@
 namespace attnlab {
 namespace {
 
-constexpr int kWaitMs = 60000;  // generous: the test machine is shared
+using testing::kTrainerWaitMs;
+using testing::runSettled;
+using testing::train;
+using testing::waitSettled;
 
 QByteArray bytesOf(const Session& s)
 {
     SessionFile f;
     f.session = s;
     return sessionToJson(f);
-}
-
-bool settled(const TrainerPanel& panel)
-{
-    return panel.run() && panel.run()->settledTrainer() != nullptr;
-}
-
-// Waits until the run has stopped under its latest command.
-bool waitSettled(const TrainerPanel& panel)
-{
-    return QTest::qWaitFor([&] { return settled(panel); }, kWaitMs);
-}
-
-// Trains `steps` steps and waits for the run to stop.
-bool train(TrainerPanel& panel, int steps)
-{
-    if (!waitSettled(panel)) return false;
-    panel.stepsBox()->setValue(steps);
-    panel.startButton()->click();
-    return QTest::qWaitFor([&] { return settled(panel) && panel.run()->last().steps >= steps; },
-                           kWaitMs);
 }
 
 TEST(TrainerPanel, StartingARunMakesTheLossFallAndSnapshotsArrive)
@@ -86,7 +69,7 @@ TEST(TrainerPanel, PauseStopsTheSteps)
     ASSERT_TRUE(waitSettled(panel));
     panel.stepsBox()->setValue(1000000);
     panel.startButton()->click();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->last().steps > 0; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->last().steps > 0; }, kTrainerWaitMs));
     EXPECT_TRUE(panel.pauseButton()->isEnabled());
     panel.pauseButton()->click();
     ASSERT_TRUE(waitSettled(panel));
@@ -108,14 +91,14 @@ TEST(TrainerPanel, StepTakesExactlyOneStep)
     ASSERT_TRUE(waitSettled(panel));
     EXPECT_EQ(panel.run()->last().steps, 0);
     panel.stepButton()->click();
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return settled(panel) && panel.run()->last().steps == 1; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return runSettled(panel) && panel.run()->last().steps == 1; },
+                                kTrainerWaitMs));
     QCoreApplication::sendPostedEvents();
     QCoreApplication::processEvents();
     EXPECT_EQ(panel.run()->last().steps, 1);
     panel.stepButton()->click();
-    ASSERT_TRUE(
-        QTest::qWaitFor([&] { return settled(panel) && panel.run()->last().steps == 2; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return runSettled(panel) && panel.run()->last().steps == 2; },
+                                kTrainerWaitMs));
     EXPECT_EQ(panel.run()->losses().size(), 2u);
 }
 
@@ -192,10 +175,10 @@ TEST(TrainerPanel, CompareDrawsBothCurvesAndTheSharedRunEndsHigher)
     ASSERT_NE(panel.comparisonRun(), nullptr);
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
-            return settled(panel) && panel.comparisonRun()->settledTrainer() &&
+            return runSettled(panel) && panel.comparisonRun()->settledTrainer() &&
                    panel.run()->last().steps == 300 && panel.comparisonRun()->last().steps == 300;
         },
-        kWaitMs));
+        kTrainerWaitMs));
     EXPECT_GT(panel.comparisonRun()->last().loss, panel.run()->last().loss);
     EXPECT_TRUE(panel.display()->lossPlot()->legend->visible());
     EXPECT_EQ(panel.display()->lossPlot()->curve(1)->dataCount(), 301);
@@ -286,7 +269,8 @@ TEST(TrainerPanel, DestroyingTheWindowMidRunIsClean)
         ASSERT_TRUE(waitSettled(*panel));
         panel->stepsBox()->setValue(1000000);
         panel->startButton()->click();
-        ASSERT_TRUE(QTest::qWaitFor([&] { return panel->run()->last().steps > 0; }, kWaitMs));
+        ASSERT_TRUE(
+            QTest::qWaitFor([&] { return panel->run()->last().steps > 0; }, kTrainerWaitMs));
         window.reset();                        // joins the worker; its queued snapshots are dropped
         QCoreApplication::sendPostedEvents();  // delivering them must not touch the dead panel
         QCoreApplication::processEvents();

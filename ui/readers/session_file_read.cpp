@@ -183,6 +183,92 @@ bool readRoot(Reader& r, const Json& root, long version, SessionFile& f)
     return true;
 }
 
+// A problem of the JSON reader as the reader's refusal (false), in the words of the session
+// reader; true when there is none.
+bool refuseJsonProblem(Reader& r, const attn::io::JsonProblem& p)
+{
+    const QString field = QString::fromStdString(p.path);
+    using Kind = attn::io::JsonProblem::Kind;
+    switch (p.kind) {
+    case Kind::None: return true;
+    case Kind::Utf16:
+        return r.fail(
+            QString(),
+            SessionReaderTr::tr("the file is encoded as UTF-16; session files must be UTF-8."));
+    case Kind::Utf32:
+        return r.fail(
+            QString(),
+            SessionReaderTr::tr("the file is encoded as UTF-32; session files must be UTF-8."));
+    case Kind::InvalidUtf8:
+        return r.fail(QString(),
+                      SessionReaderTr::tr("the file is not valid UTF-8 text (line %1, byte %2).")
+                          .arg(p.line)
+                          .arg(p.byte));
+    case Kind::TooDeep:
+        return r.fail(field, SessionReaderTr::tr("is nested more than %1 levels deep (line %2).")
+                                 .arg(attn::io::JsonLimits{}.maxDepth)
+                                 .arg(p.line));
+    case Kind::DuplicateKey:
+        return r.fail(
+            field, SessionReaderTr::tr("appears twice in the same object (line %1); each field may "
+                                       "appear only once.")
+                       .arg(p.line));
+    case Kind::TooLarge:
+        return r.fail(field,
+                      SessionReaderTr::tr(
+                          "the file would take more than %1 MiB of memory to read (line %2): it "
+                          "holds too many values for its size.")
+                          .arg(attn::io::JsonLimits{}.maxTreeBytes >> 20)
+                          .arg(p.line));
+    case Kind::NumberRange:
+        return r.fail(
+            field, SessionReaderTr::tr("holds a number out of the range of a double (line %1): %2")
+                       .arg(p.line)
+                       .arg(QString::fromStdString(p.message)));
+    case Kind::Syntax:
+    case Kind::TooManyValues:
+    case Kind::Refused: {  // not met: sessions are read without streams
+        // nlohmann says "parse error at line L, column C: what"; the line is given apart.
+        QString what = QString::fromStdString(p.message);
+        const qsizetype colon = what.indexOf(QLatin1String(": "));
+        if (what.startsWith(QLatin1String("parse error")) && colon >= 0) what = what.mid(colon + 2);
+        return r.fail(
+            field,
+            SessionReaderTr::tr("the file is not valid JSON: %1 (line %2).").arg(what).arg(p.line));
+    }
+    }
+    return true;
+}
+
+// The root's "format" tag and "version": an AttnLab session of a version this program reads.
+bool readFormatAndVersion(Reader& r, Json& root, long& version)
+{
+    if (!root.is_object())
+        return r.fail(QString(),
+                      SessionReaderTr::tr("the file should hold one JSON object { … }."));
+    QString tag;
+    if (!root.contains("format"))
+        return r.fail(QStringLiteral("format"),
+                      SessionReaderTr::tr("is missing; this is not an AttnLab session file."));
+    if (!r.string(root["format"], QStringLiteral("format"), tag)) return false;
+    if (tag != QLatin1String(kSessionFormatTag))
+        return r.fail(QStringLiteral("format"),
+                      SessionReaderTr::tr("is \"%1\", not \"%2\"; this is not an AttnLab "
+                                          "session file.")
+                          .arg(tag, QLatin1String(kSessionFormatTag)));
+    if (!root.contains("version"))
+        return r.fail(QStringLiteral("version"), SessionReaderTr::tr("is missing."));
+    if (!r.integer(root["version"], QStringLiteral("version"), 1, kMaxCount, version)) return false;
+    if (version > kSessionFormatVersion)
+        return r.fail(
+            QStringLiteral("version"),
+            SessionReaderTr::tr("is %1, but this AttnLab reads version %2 and older. The file was "
+                                "written by a newer AttnLab.")
+                .arg(version)
+                .arg(kSessionFormatVersion));
+    return true;
+}
+
 }  // namespace
 }  // namespace sessionio
 
@@ -202,83 +288,9 @@ bool parseSessionJson(const QByteArray& bytes, const QString& origin, SessionFil
         return false;
     Json root;
     const attn::io::JsonProblem p = attn::io::parseJson(text, root);
-    const QString field = QString::fromStdString(p.path);
-    using Kind = attn::io::JsonProblem::Kind;
-    switch (p.kind) {
-    case Kind::None: break;
-    case Kind::Utf16:
-        return r.fail(QString(),
-                      sessionio::SessionReaderTr::tr(
-                          "the file is encoded as UTF-16; session files must be UTF-8."));
-    case Kind::Utf32:
-        return r.fail(QString(),
-                      sessionio::SessionReaderTr::tr(
-                          "the file is encoded as UTF-32; session files must be UTF-8."));
-    case Kind::InvalidUtf8:
-        return r.fail(QString(), sessionio::SessionReaderTr::tr(
-                                     "the file is not valid UTF-8 text (line %1, byte %2).")
-                                     .arg(p.line)
-                                     .arg(p.byte));
-    case Kind::TooDeep:
-        return r.fail(
-            field, sessionio::SessionReaderTr::tr("is nested more than %1 levels deep (line %2).")
-                       .arg(attn::io::JsonLimits{}.maxDepth)
-                       .arg(p.line));
-    case Kind::DuplicateKey:
-        return r.fail(field, sessionio::SessionReaderTr::tr(
-                                 "appears twice in the same object (line %1); each field may "
-                                 "appear only once.")
-                                 .arg(p.line));
-    case Kind::TooLarge:
-        return r.fail(field,
-                      sessionio::SessionReaderTr::tr(
-                          "the file would take more than %1 MiB of memory to read (line %2): it "
-                          "holds too many values for its size.")
-                          .arg(attn::io::JsonLimits{}.maxTreeBytes >> 20)
-                          .arg(p.line));
-    case Kind::NumberRange:
-        return r.fail(field, sessionio::SessionReaderTr::tr(
-                                 "holds a number out of the range of a double (line %1): %2")
-                                 .arg(p.line)
-                                 .arg(QString::fromStdString(p.message)));
-    case Kind::Syntax:
-    case Kind::TooManyValues:
-    case Kind::Refused: {  // not met: sessions are read without streams
-        // nlohmann says "parse error at line L, column C: what"; the line is given apart.
-        QString what = QString::fromStdString(p.message);
-        const qsizetype colon = what.indexOf(QLatin1String(": "));
-        if (what.startsWith(QLatin1String("parse error")) && colon >= 0) what = what.mid(colon + 2);
-        return r.fail(field,
-                      sessionio::SessionReaderTr::tr("the file is not valid JSON: %1 (line %2).")
-                          .arg(what)
-                          .arg(p.line));
-    }
-    }
-    if (!root.is_object())
-        return r.fail(QString(), sessionio::SessionReaderTr::tr(
-                                     "the file should hold one JSON object { … }."));
-    QString tag;
-    if (!root.contains("format"))
-        return r.fail(
-            QStringLiteral("format"),
-            sessionio::SessionReaderTr::tr("is missing; this is not an AttnLab session file."));
-    if (!r.string(root["format"], QStringLiteral("format"), tag)) return false;
-    if (tag != QLatin1String(kSessionFormatTag))
-        return r.fail(QStringLiteral("format"), sessionio::SessionReaderTr::tr(
-                                                    "is \"%1\", not \"%2\"; this is not an AttnLab "
-                                                    "session file.")
-                                                    .arg(tag, QLatin1String(kSessionFormatTag)));
+    if (!sessionio::refuseJsonProblem(r, p)) return false;
     long version = 0;
-    if (!root.contains("version"))
-        return r.fail(QStringLiteral("version"), sessionio::SessionReaderTr::tr("is missing."));
-    if (!r.integer(root["version"], QStringLiteral("version"), 1, kMaxCount, version)) return false;
-    if (version > kSessionFormatVersion)
-        return r.fail(QStringLiteral("version"),
-                      sessionio::SessionReaderTr::tr(
-                          "is %1, but this AttnLab reads version %2 and older. The file was "
-                          "written by a newer AttnLab.")
-                          .arg(version)
-                          .arg(kSessionFormatVersion));
+    if (!sessionio::readFormatAndVersion(r, root, version)) return false;
     SessionFile parsed;
     if (!sessionio::readRoot(r, root, version, parsed)) return false;
     out = std::move(parsed);

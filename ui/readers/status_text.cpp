@@ -120,11 +120,9 @@ QString editRefusal(const attn::Status& s)
     return StatusTextTr::tr("%1: %2").arg(edit, str(s.detail));
 }
 
-// Checkpoints, model runs and tokenizer files. The facts are translated; a sentence only the
-// core's `detail` holds (a parser's complaint) is quoted in English after them.
-QString modelMessage(const attn::Status& s)
+// A checkpoint's file: its header, tensors and config.json, each named with its file.
+QString checkpointMessage(const attn::Status& s)
 {
-    if (s.edit >= 0 && !s.detail.empty()) return editRefusal(s);
     const QString file = filePrefix(s);
     const QString field = str(s.field);
     const QString detail = str(s.detail);
@@ -167,6 +165,17 @@ QString modelMessage(const attn::Status& s)
         return file + StatusTextTr::tr("the tensor %1 is missing (%2).").arg(field, detail);
     case attn::StatusCode::TensorShape:
         return file + StatusTextTr::tr("%1 has the wrong shape (%2).").arg(field, detail);
+    default: return str(attn::describe(s));
+    }
+}
+
+// A model run refused or stopped: its tokens, positions, layers, values. Empty when the
+// status has no facts to translate, so that the core's English stands.
+QString runMessage(const attn::Status& s)
+{
+    const QString field = str(s.field);
+    const QString detail = str(s.detail);
+    switch (s.code) {
     case attn::StatusCode::EmptyInput: return StatusTextTr::tr("There are no tokens to run.");
     case attn::StatusCode::TooLong:
         if (s.limit >= 0)
@@ -195,6 +204,17 @@ QString modelMessage(const attn::Status& s)
         if (s.detail.empty()) return nonFiniteInModel(s);
         break;
     case attn::StatusCode::Cancelled: return StatusTextTr::tr("Cancelled.");
+    default: break;
+    }
+    return {};
+}
+
+// Tokenizer files and the folder that holds a model's files.
+QString tokenizerMessage(const attn::Status& s)
+{
+    const QString file = filePrefix(s);
+    const QString detail = str(s.detail);
+    switch (s.code) {
     case attn::StatusCode::TokenizerFile:
         return file + StatusTextTr::tr("the tokenizer file cannot be read (%1).").arg(detail);
     case attn::StatusCode::TokenizerSyntax:
@@ -213,9 +233,38 @@ QString modelMessage(const attn::Status& s)
                           "does not belong with the other files of its folder (%1). The folder "
                           "was changed after AttnLab wrote it; it is not opened.")
                           .arg(detail);
+    default: return str(attn::describe(s));
+    }
+}
+
+// Checkpoints, model runs and tokenizer files. The facts are translated; a sentence only the
+// core's `detail` holds (a parser's complaint) is quoted in English after them.
+QString modelMessage(const attn::Status& s)
+{
+    if (s.edit >= 0 && !s.detail.empty()) return editRefusal(s);
+    switch (s.code) {
+    case attn::StatusCode::FileOpen:
+    case attn::StatusCode::FileTruncated:
+    case attn::StatusCode::HeaderTooLarge:
+    case attn::StatusCode::HeaderSyntax:
+    case attn::StatusCode::HeaderField:
+    case attn::StatusCode::UnknownDtype:
+    case attn::StatusCode::UnsupportedDtype:
+    case attn::StatusCode::BadOffsets:
+    case attn::StatusCode::Overlap:
+    case attn::StatusCode::ConfigField:
+    case attn::StatusCode::UnsupportedModel:
+    case attn::StatusCode::MissingTensor:
+    case attn::StatusCode::TensorShape: return checkpointMessage(s);
+    case attn::StatusCode::TokenizerFile:
+    case attn::StatusCode::TokenizerSyntax:
+    case attn::StatusCode::TokenizerMismatch:
+    case attn::StatusCode::TokenizerGrowth:
+    case attn::StatusCode::FolderMismatch: return tokenizerMessage(s);
     default: break;
     }
-    return str(attn::describe(s));
+    const QString run = runMessage(s);
+    return run.isEmpty() ? str(attn::describe(s)) : run;
 }
 
 // Rotary positions refused: the width they turn, the score function, or a parameter.
@@ -243,74 +292,65 @@ QString ropeRefusal(const attn::Status& s)
     return str(attn::describe(s));
 }
 
-}  // namespace
-
-QString statusMessage(const attn::Status& s)
+// The attention core's inputs that are empty or out of range, in their own words.
+QString inputMessage(attn::StatusCode code)
 {
-    if (s.code == attn::StatusCode::BadRope) return ropeRefusal(s);
-    // A model run's non-finite value names its layer and stage rather than a matrix cell.
-    if (!s.detail.empty() ||
-        (s.code == attn::StatusCode::NonFinite &&
-         (s.layer >= 0 || s.cause != attn::Cause::Unknown || !s.stage.empty())))
-        return modelMessage(s);
-    const QString field = placeOf(s);
-    QString what;
-    switch (s.code) {
-    case attn::StatusCode::Ok: return {};
-    case attn::StatusCode::EmptyTarget:
-        what = StatusTextTr::tr("The sequence has no tokens.");
-        break;
+    switch (code) {
+    case attn::StatusCode::EmptyTarget: return StatusTextTr::tr("The sequence has no tokens.");
     case attn::StatusCode::EmptySource:
-        what = StatusTextTr::tr("Cross-attention needs a source sequence with at least one token.");
-        break;
-    case attn::StatusCode::NoHeads:
-        what = StatusTextTr::tr("There must be at least one head.");
-        break;
-    case attn::StatusCode::ZeroModelDim:
-        what = StatusTextTr::tr("The embedding dimension is 0.");
-        break;
+        return StatusTextTr::tr("Cross-attention needs a source sequence with at least one token.");
+    case attn::StatusCode::NoHeads: return StatusTextTr::tr("There must be at least one head.");
+    case attn::StatusCode::ZeroModelDim: return StatusTextTr::tr("The embedding dimension is 0.");
     case attn::StatusCode::ZeroKeyDim:
-        what = StatusTextTr::tr("The key dimension d_k must be at least 1.");
-        break;
+        return StatusTextTr::tr("The key dimension d_k must be at least 1.");
     case attn::StatusCode::ZeroValueDim:
-        what = StatusTextTr::tr("The value dimension d_v must be at least 1.");
-        break;
+        return StatusTextTr::tr("The value dimension d_v must be at least 1.");
+    case attn::StatusCode::BadTemperature:
+        return StatusTextTr::tr("The temperature must be a number greater than 0.");
+    case attn::StatusCode::SharedNeedsEqualDims:
+        return StatusTextTr::tr("Shared projections need d_v equal to d_k.");
+    default: return {};
+    }
+}
+
+// A matrix of the wrong shape, or a value in it that is not finite; `field` names it.
+QString shapeMessage(const attn::Status& s, const QString& field)
+{
+    switch (s.code) {
     case attn::StatusCode::ShapeMismatch:
-        what = StatusTextTr::tr("%1 should be %2 × %3 but is %4 × %5.")
-                   .arg(field)
-                   .arg(s.expectedRows)
-                   .arg(s.expectedCols)
-                   .arg(s.row)
-                   .arg(s.col);
-        return what;
+        return StatusTextTr::tr("%1 should be %2 × %3 but is %4 × %5.")
+            .arg(field)
+            .arg(s.expectedRows)
+            .arg(s.expectedCols)
+            .arg(s.row)
+            .arg(s.col);
     case attn::StatusCode::NonFinite:
         if (s.row < 0 || s.col < 0)
             return StatusTextTr::tr("%1 holds a value that is not a finite number.").arg(field);
-        what = StatusTextTr::tr("%1 holds a value that is not a finite number (row %2, column %3).")
-                   .arg(field)
-                   .arg(s.row + 1)
-                   .arg(s.col + 1);
-        return what;
+        return StatusTextTr::tr("%1 holds a value that is not a finite number (row %2, column %3).")
+            .arg(field)
+            .arg(s.row + 1)
+            .arg(s.col + 1);
     case attn::StatusCode::MaskShape:
-        what = StatusTextTr::tr("The mask should be %1 × %2 but is %3 × %4.")
-                   .arg(s.expectedRows)
-                   .arg(s.expectedCols)
-                   .arg(s.row)
-                   .arg(s.col);
-        return what;
-    case attn::StatusCode::BadTemperature:
-        what = StatusTextTr::tr("The temperature must be a number greater than 0.");
-        break;
-    case attn::StatusCode::SharedNeedsEqualDims:
-        what = StatusTextTr::tr("Shared projections need d_v equal to d_k.");
-        break;
+        return StatusTextTr::tr("The mask should be %1 × %2 but is %3 × %4.")
+            .arg(s.expectedRows)
+            .arg(s.expectedCols)
+            .arg(s.row)
+            .arg(s.col);
+    default: return {};
+    }
+}
+
+// An edit, an additive head or a training target refused; `field` names it.
+QString editMessage(const attn::Status& s, const QString& field)
+{
+    switch (s.code) {
     case attn::StatusCode::EditOutOfRange:
         if (!field.isEmpty())
             return StatusTextTr::tr(
                        "%1: the edit names a head, token or component that does not exist.")
                 .arg(field);
-        what = StatusTextTr::tr("The edit names a head, token or component that does not exist.");
-        break;
+        return StatusTextTr::tr("The edit names a head, token or component that does not exist.");
     case attn::StatusCode::DuplicateEdit:
         if (s.field == "overrides")
             return StatusTextTr::tr("%1 sets component %2 twice; give each component once.")
@@ -337,29 +377,64 @@ QString statusMessage(const attn::Status& s)
             .arg(field)
             .arg(s.row + 1)
             .arg(s.col + 1);
-    case attn::StatusCode::TooLarge:
-        // A training run: its memory, or the size of the record it writes.
-        if (s.field == "memory")
-            return StatusTextTr::tr(
-                       "This training run would hold about %1 MiB of memory, more than the limit "
-                       "of %2 MiB. Use a smaller model, batch or context.")
-                .arg(s.bytesNeeded >> 20)
-                .arg(s.bytesBudget >> 20);
-        if (s.field == "training.json")
-            return StatusTextTr::tr(
-                       "The run's training.json would be about %1 MiB, more than the limit of %2 "
-                       "MiB. Measure less often or train fewer steps.")
-                .arg(s.bytesNeeded >> 20)
-                .arg(s.bytesBudget >> 20);
-        what = StatusTextTr::tr(
-                   "This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer "
-                   "tokens or heads.")
-                   .arg(s.bytesNeeded >> 20)
-                   .arg(s.bytesBudget >> 20);
-        return what;
+    default: return {};
+    }
+}
+
+// Over the memory budget: a training run's memory, the size of the record it writes, or the
+// attention core's stages.
+QString tooLargeMessage(const attn::Status& s)
+{
+    if (s.field == "memory")
+        return StatusTextTr::tr(
+                   "This training run would hold about %1 MiB of memory, more than the limit "
+                   "of %2 MiB. Use a smaller model, batch or context.")
+            .arg(s.bytesNeeded >> 20)
+            .arg(s.bytesBudget >> 20);
+    if (s.field == "training.json")
+        return StatusTextTr::tr(
+                   "The run's training.json would be about %1 MiB, more than the limit of %2 "
+                   "MiB. Measure less often or train fewer steps.")
+            .arg(s.bytesNeeded >> 20)
+            .arg(s.bytesBudget >> 20);
+    return StatusTextTr::tr(
+               "This would need %1 MiB of memory, more than the limit of %2 MiB. Use fewer "
+               "tokens or heads.")
+        .arg(s.bytesNeeded >> 20)
+        .arg(s.bytesBudget >> 20);
+}
+
+}  // namespace
+
+QString statusMessage(const attn::Status& s)
+{
+    if (s.code == attn::StatusCode::BadRope) return ropeRefusal(s);
+    // A model run's non-finite value names its layer and stage rather than a matrix cell.
+    if (!s.detail.empty() ||
+        (s.code == attn::StatusCode::NonFinite &&
+         (s.layer >= 0 || s.cause != attn::Cause::Unknown || !s.stage.empty())))
+        return modelMessage(s);
+    switch (s.code) {
+    case attn::StatusCode::Ok: return {};
+    case attn::StatusCode::EmptyTarget:
+    case attn::StatusCode::EmptySource:
+    case attn::StatusCode::NoHeads:
+    case attn::StatusCode::ZeroModelDim:
+    case attn::StatusCode::ZeroKeyDim:
+    case attn::StatusCode::ZeroValueDim:
+    case attn::StatusCode::BadTemperature:
+    case attn::StatusCode::SharedNeedsEqualDims: return inputMessage(s.code);
+    case attn::StatusCode::ShapeMismatch:
+    case attn::StatusCode::NonFinite:
+    case attn::StatusCode::MaskShape: return shapeMessage(s, placeOf(s));
+    case attn::StatusCode::EditOutOfRange:
+    case attn::StatusCode::DuplicateEdit:
+    case attn::StatusCode::MissingAdditive:
+    case attn::StatusCode::EditScaleTooLarge:
+    case attn::StatusCode::BadTarget: return editMessage(s, placeOf(s));
+    case attn::StatusCode::TooLarge: return tooLargeMessage(s);
     default: return modelMessage(s);
     }
-    return what;
 }
 
 }  // namespace attnlab

@@ -2,8 +2,6 @@
 // Training a whole GPT-2 (core/train/gpt2_train.h): determinism, learning a trivially
 // learnable task, GPT-2's initialisation, and the refusal of bad configurations and batches.
 
-#include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -238,72 +236,6 @@ TEST(Gpt2Train, NonFiniteLossIsRefusedAndLeavesTheParametersAlone)
     EXPECT_EQ(trainer.steps(), 0);
     for (std::size_t i = 1; i < before.size(); ++i)
         ASSERT_EQ(trainer.parameters().values[i], before[i]);
-}
-
-// Not checks: how fast models train, in double and in float. Run with
-// --gtest_also_run_disabled_tests, and ATTNLAB_TRAIN_THREADS=n for n threads. The machine may
-// be shared: each figure is the median of `rounds` rounds of `steps` steps.
-void reportSpeed(const Config& c, long B, long T, int rounds, int steps)
-{
-    std::vector<int> tokens(static_cast<std::size_t>(B * T));
-    std::vector<int> targets(tokens.size());
-    Rng rng(9);
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        tokens[i] = static_cast<int>(rng.uniform() * static_cast<double>(c.vocab));
-        targets[i] = static_cast<int>(rng.uniform() * static_cast<double>(c.vocab));
-    }
-    for (Precision precision : {Precision::Double, Precision::Float}) {
-        Parameters params;
-        ASSERT_TRUE(makeParameters(c, params).ok());
-        initialise(params, 1, 0.02);
-        Trainer trainer(std::move(params), {}, precision);
-        if (const char* threads = std::getenv("ATTNLAB_TRAIN_THREADS"))
-            trainer.setThreads(std::atoi(threads));
-        double loss = 0.0;
-        ASSERT_TRUE(trainer.step({tokens, targets, B, T}, loss).ok());  // sizes the buffers
-        std::vector<double> msPerStep;
-        for (int r = 0; r < rounds; ++r) {
-            const auto start = std::chrono::steady_clock::now();
-            for (int k = 0; k < steps; ++k)
-                ASSERT_TRUE(trainer.step({tokens, targets, B, T}, loss).ok());
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            msPerStep.push_back(1000 * seconds / steps);
-        }
-        std::sort(msPerStep.begin(), msPerStep.end());
-        const double median = msPerStep[msPerStep.size() / 2];
-        std::printf(
-            "[ figures  ] %s, %d threads: median %.2f ms/step (%.1f steps/s; %d rounds of %d, "
-            "fastest %.2f, slowest %.2f)\n",
-            precision == Precision::Double ? "double" : "float ", trainer.threads(), median,
-            1000 / median, rounds, steps, msPerStep.front(), msPerStep.back());
-    }
-}
-
-// The default induction-head model: 2 attention-only layers, C = 64, H = 4, T = 64, V = 26,
-// B = 32.
-TEST(Gpt2Train, DISABLED_StepsPerSecondOfTheInductionModel)
-{
-    Config c;
-    c.vocab = 26;
-    c.maxT = 64;
-    c.layers = 2;
-    c.heads = 4;
-    c.channels = 64;
-    c.attentionOnly = true;
-    reportSpeed(c, 32, 64, 9, 10);
-}
-
-// A bigger full model: 4 layers with MLPs, C = 256, H = 4, T = 256, V = 26, B = 32.
-TEST(Gpt2Train, DISABLED_SecondsPerStepOfAFourLayerFullModel)
-{
-    Config c;
-    c.vocab = 26;
-    c.maxT = 256;
-    c.layers = 4;
-    c.heads = 4;
-    c.channels = 256;
-    reportSpeed(c, 32, 256, 5, 1);
 }
 
 }  // namespace

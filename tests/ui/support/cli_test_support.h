@@ -22,6 +22,21 @@ CliRun runAttnlabWithAddressLimit(qint64 kib, const QStringList& args);
 // The same through `sh -c SCRIPT`, with $0 the attnlab binary: for arguments that are not
 // text (bytes that are not UTF-8, made with printf), which QProcess cannot pass.
 CliRun runAttnlabScript(const QString& script);
+// What the address-limit tests let a command allocate beyond its baseline (KiB): far less
+// than what the refused inputs would need.
+inline constexpr qint64 kAddressBudgetKiB = 100 * 1024;
+
+// False under AddressSanitizer, whose shadow memory reserves terabytes of address space: the
+// address-limit tests skip there.
+constexpr bool addressLimitWorks()
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return false;
+#else
+    return true;
+#endif
+}
+
 // The least address space (KiB, to 4 MiB) with which `args` still exits 0: the program's own
 // baseline (Qt, fonts, threads) for that command, measured by bisection up to 8 GiB.
 qint64 attnlabAddressBaseline(const QStringList& args);

@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonValue>
+#include <QXmlStreamReader>
 
 namespace attnlab::testing {
 
@@ -52,6 +53,30 @@ bool equalsJsonRows(const QJsonValue& rows, const attn::Matrix& m, QString& why)
         }
     }
     return true;
+}
+
+SvgSummary readSvg(const QByteArray& svg)
+{
+    SvgSummary s;
+    QXmlStreamReader xml(svg);
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+        const QStringView name = xml.name();
+        const QString family = xml.attributes().value(QStringLiteral("font-family")).toString();
+        if (!family.isEmpty()) s.fontFamilies << family;
+        const QString fill = xml.attributes().value(QStringLiteral("fill")).toString();
+        if (!fill.isEmpty()) s.fills << fill;
+        if (name == QLatin1String("text"))
+            s.texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+        else if (name == QLatin1String("rect"))
+            ++s.rects;
+        else if (name == QLatin1String("path") || name == QLatin1String("polygon"))
+            ++s.paths;
+        else if (name == QLatin1String("image"))
+            ++s.images;
+    }
+    s.wellFormed = !xml.hasError();
+    return s;
 }
 
 }  // namespace attnlab::testing

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/kill_test_support.h"
 
-#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
@@ -16,11 +15,16 @@ QString attnlabBinary()
 {
     const QString env = qEnvironmentVariable("ATTNLAB_BINARY");
     if (!env.isEmpty()) return env;
-#ifdef ATTNLAB_BINARY
     return QStringLiteral(ATTNLAB_BINARY);
-#endif
-    return QDir(QCoreApplication::applicationDirPath())
-        .filePath(QStringLiteral("../../app/attnlab"));
+}
+
+::testing::AssertionResult attnlabBuilt()
+{
+    const QString binary = attnlabBinary();
+    if (QFileInfo(binary).isExecutable()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << "no attnlab program at " << binary.toStdString()
+           << ": build the attnlab target (ui_tests depends on it), or set ATTNLAB_BINARY";
 }
 
 bool waitForFile(const QString& path, int ms, bool present)

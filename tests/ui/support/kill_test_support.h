@@ -5,12 +5,18 @@
 // earlier crash and starts attnlab --recover (a real option: restore without asking). The
 // restored session is modified, so the running program autosaves it under its own pid.
 
+#include <gtest/gtest.h>
+
 #include <QString>
 
 namespace attnlab::testing {
 
-// The attnlab program the tests run ($ATTNLAB_BINARY, else the one built beside them).
+// The attnlab program the tests run: the one this build made (ATTNLAB_BINARY; ui_tests depends
+// on the attnlab target, so building the tests builds it), or $ATTNLAB_BINARY where set.
 [[nodiscard]] QString attnlabBinary();
+// Success when attnlabBinary() is an executable; else a failure that names the path. A test
+// that runs the program asserts it, so a missing program fails rather than skips.
+[[nodiscard]] ::testing::AssertionResult attnlabBuilt();
 
 // Polls until the file exists (present) or is gone (!present); false when `ms` ran out.
 bool waitForFile(const QString& path, int ms, bool present = true);

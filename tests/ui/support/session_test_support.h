@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Helpers for the session-file, bad-file and autosave tests.
+// Helpers for the session-file, bad-file and autosave tests (with io/support/sessions.h).
 
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
 
+#include "io/support/sessions.h"
 #include "ui/readers/session.h"
 #include "ui/window/file_actions.h"
 
@@ -14,13 +15,15 @@ namespace attnlab::testing {
 // Points QSettings at a private folder for the rest of the test run.
 void isolateSettings();
 
-// A session that uses every field: 2 heads, d_k != d_v, cross mode with a source, W_O,
-// additive parameters, a custom mask, edits with overrides, awkward token text, a seed
-// beyond 2^53.
-Session richSession();
-
 // The session of a built-in lesson; a failure to load is reported as a test failure.
 Session lessonSession(const char* id);
+
+// A session of n tokens (t1, t2, …) and one head: n * n score cells.
+Session tokenSession(int n);
+
+// A recovery file as a crashed process would leave it in `dir`: session, source and no live
+// lock; its path, or "" when it could not be written.
+QString plantOrphan(const QString& dir, const QString& id, const Session& s, const QString& source);
 
 // Dialog stand-ins that record what would have been shown and answer `answer`.
 struct RecordingDialogs {
@@ -30,13 +33,5 @@ struct RecordingDialogs {
     QString savePath;
     FileDialogs dialogs();
 };
-
-QString writeBytes(const QString& dir, const QString& name, const QByteArray& bytes);
-QByteArray readBytes(const QString& path);
-
-// True when both doubles have the same bit pattern.
-bool sameBits(double a, double b);
-bool sameBits(const attn::Matrix& a, const attn::Matrix& b);
-bool sameBits(const attn::Vector& a, const attn::Vector& b);
 
 }  // namespace attnlab::testing
