@@ -102,6 +102,10 @@ protected:
 
 private:
     void build();
+    void makeControls(QWidget* controls);
+    void layOutControls(QWidget* controls);
+    void layOut(QWidget* controls);
+    void connectControls();
     void retranslate();
     // A run at step 0 from the settings; false with the reason shown.
     bool makeRun();

@@ -93,7 +93,14 @@ protected:
 
 private:
     void buildInterface();
+    QWidget* buildTextRow();
+    void buildCentral(QWidget* top);
+    void buildDocks();
     void buildMenus();
+    void buildFileMenu();
+    void buildEditMenu();
+    void buildTrainMenu();
+    void buildViewAndHelpMenus();
     void exportWithDialog(ModelExport what);
     // The folder's name, or "builtin:NAME" for a built-in model: for titles.
     [[nodiscard]] QString modelName() const;

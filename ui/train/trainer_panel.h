@@ -100,6 +100,11 @@ protected:
 
 private:
     void buildControls();
+    void makeChoices();
+    void makeButtons();
+    void makeExportMenu();
+    void layOut();
+    void connectControls();
     [[nodiscard]] TrainChoice choice() const;
     [[nodiscard]] std::vector<int> filmSteps() const;
     void rebuild();  // a fresh run at step 0 from the settings and the document

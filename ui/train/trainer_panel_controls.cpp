@@ -50,6 +50,16 @@ QPushButton* button(QWidget* parent, const QString& text, const QString& name,
 
 void TrainerPanel::buildControls()
 {
+    makeChoices();
+    makeButtons();
+    makeExportMenu();
+    layOut();
+    connectControls();
+}
+
+// The settings of the next run: task, optimiser, rate, steps, film strip, speed, what is learned.
+void TrainerPanel::makeChoices()
+{
     task_ = new QComboBox(this);
     task_->setObjectName(QStringLiteral("TrainerTask"));
     task_->addItem(tr("Previous token"), static_cast<int>(attn::TaskKind::PreviousToken));
@@ -95,7 +105,10 @@ void TrainerPanel::buildControls()
     shared_->setToolTip(
         tr("Learn one matrix W for Q, K and V: the scores X W Wᵀ Xᵀ are then "
            "symmetric."));
+}
 
+void TrainerPanel::makeButtons()
+{
     start_ = button(this, tr("&Start"), QStringLiteral("TrainerStart"),
                     QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Train until the step count"));
     pause_ = button(this, tr("&Pause"), QStringLiteral("TrainerPause"),
@@ -121,6 +134,10 @@ void TrainerPanel::buildControls()
                     QKeySequence(),
                     tr("The weights of another session (or a CSV, one row per query) as the "
                        "target"));
+}
+
+void TrainerPanel::makeExportMenu()
+{
     export_ = new QToolButton(this);
     export_->setObjectName(QStringLiteral("TrainerExport"));
     export_->setText(tr("&Export"));
@@ -149,6 +166,11 @@ void TrainerPanel::buildControls()
         if (!path.isEmpty() && !exportCurveCsv(path, error)) say(error);
     });
     export_->setMenu(menu);
+}
+
+// The settings and buttons in a column beside the display, the speed under the loss curve.
+void TrainerPanel::layOut()
+{
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("TrainerStatus"));
     status_->setWordWrap(true);
@@ -192,7 +214,10 @@ void TrainerPanel::buildControls()
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls, 0);
     layout->addWidget(display_, 1);
+}
 
+void TrainerPanel::connectControls()
+{
     connect(task_, &QComboBox::currentIndexChanged, this, [this] {
         if (choice().task == attn::TaskKind::Pattern && pattern_.size() == 0) patternFromCurrentP();
         rebuild();

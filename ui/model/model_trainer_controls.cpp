@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The model trainer's controls: made, laid out, connected and worded (its runs are in
+// model_trainer_panel.cpp).
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+
+#include "ui/model/model_train_curves.h"
+#include "ui/model/model_train_grid.h"
+#include "ui/model/model_train_run.h"
+#include "ui/model/model_trainer_panel.h"
+#include "ui/views/panel_message.h"
+#include "ui/views/speed_control.h"
+
+namespace attnlab {
+
+namespace {
+
+QSpinBox* spin(QWidget* parent, int lo, int hi, int value, int step = 1)
+{
+    auto* s = new QSpinBox(parent);
+    s->setRange(lo, hi);
+    s->setValue(value);
+    s->setSingleStep(step);
+    return s;
+}
+
+}  // namespace
+
+void ModelTrainerPanel::build()
+{
+    auto* controls = new QWidget;
+    makeControls(controls);
+    layOutControls(controls);
+    layOut(controls);
+    connectControls();
+}
+
+// The settings of the run, its buttons and what it says, children of `controls`.
+void ModelTrainerPanel::makeControls(QWidget* controls)
+{
+    taskLabel_ = new QLabel(controls);
+    task_ = new QComboBox(controls);
+    task_->addItems({QString(), QString()});
+    chooseCorpus_ = new QPushButton(controls);
+    layersLabel_ = new QLabel(controls);
+    layers_ = spin(controls, 1, 6, 2);
+    headsLabel_ = new QLabel(controls);
+    heads_ = spin(controls, 1, 8, 4);
+    widthLabel_ = new QLabel(controls);
+    width_ = spin(controls, 8, 256, 64, 8);
+    contextLabel_ = new QLabel(controls);
+    context_ = spin(controls, 8, 256, 64, 8);
+    stepsLabel_ = new QLabel(controls);
+    steps_ = spin(controls, 1, 100000, 3000, 100);
+    seedLabel_ = new QLabel(controls);
+    seed_ = spin(controls, 0, 1000000, 1);
+    attentionOnly_ = new QCheckBox(controls);
+    attentionOnly_->setChecked(true);
+    start_ = new QPushButton(controls);
+    start_->setObjectName(QStringLiteral("modelTrainStart"));
+    step_ = new QPushButton(controls);
+    reset_ = new QPushButton(controls);
+    speed_ = new SpeedControl(std::vector<int>(std::begin(kSpeeds), std::end(kSpeeds)), controls);
+    status_ = new QLabel(controls);
+    status_->setWordWrap(true);
+    phaseLabel_ = new QLabel(controls);
+    phaseLabel_->setWordWrap(true);
+    phaseLabel_->hide();
+    phaseLabel_->setStyleSheet(QStringLiteral("color: #c81e1e;"));
+    open_button_ = new QPushButton(controls);
+    save_ = new QPushButton(controls);
+    filmLabel_ = new QLabel(controls);
+    filmSteps_ = new QLineEdit(QString::fromLatin1(kDefaultFilmSteps), controls);
+    keep_ = new QPushButton(controls);
+    exportStrip_ = new QPushButton(controls);
+    message_ = new PanelMessage(controls);
+}
+
+// Two settings a row, the buttons, the speed and what the run says, in a grid.
+void ModelTrainerPanel::layOutControls(QWidget* controls)
+{
+    auto* g = new QGridLayout(controls);
+    g->setContentsMargins(6, 2, 6, 2);
+    g->setVerticalSpacing(3);
+    int r = 0;
+    g->addWidget(taskLabel_, r, 0);
+    g->addWidget(task_, r, 1, 1, 2);
+    g->addWidget(chooseCorpus_, r++, 3);
+    const auto pair = [&](QLabel* a, QWidget* wa, QLabel* b, QWidget* wb) {
+        a->setBuddy(wa);
+        b->setBuddy(wb);
+        g->addWidget(a, r, 0);
+        g->addWidget(wa, r, 1);
+        g->addWidget(b, r, 2);
+        g->addWidget(wb, r++, 3);
+    };
+    pair(layersLabel_, layers_, headsLabel_, heads_);
+    pair(widthLabel_, width_, contextLabel_, context_);
+    pair(stepsLabel_, steps_, seedLabel_, seed_);
+    g->addWidget(attentionOnly_, r++, 0, 1, 4);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(start_);
+    buttons->addWidget(step_);
+    buttons->addWidget(reset_);
+    g->addLayout(buttons, r++, 0, 1, 4);
+    g->addWidget(speed_, r++, 0, 1, 4);
+    g->addWidget(status_, r++, 0, 1, 4);
+    g->addWidget(phaseLabel_, r++, 0, 1, 4);
+    auto* model = new QHBoxLayout;
+    model->addWidget(open_button_);
+    model->addWidget(save_);
+    g->addLayout(model, r++, 0, 1, 4);
+    g->addWidget(message_, r++, 0, 1, 4);
+    g->setRowStretch(r, 1);
+    g->setColumnStretch(1, 1);
+    g->setColumnStretch(3, 1);
+}
+
+// The controls in a column that scrolls, beside the curves and the grid with its film strip.
+void ModelTrainerPanel::layOut(QWidget* controls)
+{
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(controls);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(controls->sizeHint().width() + 16);
+
+    lossPlot_ = new TrainingCurvePlot;
+    headPlot_ = new HeadScoreCurvePlot;
+    grid_ = new ModelTrainGrid;
+    // The film strip's controls under the grid it is made of.
+    auto* gridPane = new QWidget;
+    auto* film = new QGridLayout(gridPane);
+    film->setContentsMargins(0, 0, 4, 2);
+    film->setVerticalSpacing(2);
+    filmLabel_->setParent(gridPane);
+    filmSteps_->setParent(gridPane);
+    keep_->setParent(gridPane);
+    exportStrip_->setParent(gridPane);
+    film->addWidget(grid_, 0, 0, 1, 3);
+    film->addWidget(filmLabel_, 1, 0);
+    film->addWidget(filmSteps_, 1, 1, 1, 2);
+    film->addWidget(keep_, 2, 0, 1, 2);
+    film->addWidget(exportStrip_, 2, 2);
+    film->setRowStretch(0, 1);
+    film->setColumnStretch(1, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(lossPlot_);
+    split->addWidget(headPlot_);
+    split->addWidget(gridPane);
+    split->setChildrenCollapsible(false);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+    layout->addWidget(split, 1);
+}
+
+void ModelTrainerPanel::connectControls()
+{
+    connect(task_, &QComboBox::activated, this, [this](int index) {
+        if (index == 1 && corpus_.empty()) {
+            const QString path = dialogs_.corpusFile();
+            if (path.isEmpty() || !useCorpus(path)) task_->setCurrentIndex(0);
+            return;
+        }
+        makeRun();
+    });
+    connect(chooseCorpus_, &QPushButton::clicked, this, [this] {
+        const QString path = dialogs_.corpusFile();
+        if (!path.isEmpty()) useCorpus(path);
+    });
+    for (QSpinBox* s : {layers_, heads_, width_, context_, steps_, seed_})
+        connect(s, &QSpinBox::valueChanged, this, [this] { makeRun(); });
+    connect(attentionOnly_, &QCheckBox::toggled, this, [this] { makeRun(); });
+    connect(start_, &QPushButton::clicked, this, [this] {
+        if (run_ && run_->running())
+            pause();
+        else
+            start();
+    });
+    connect(step_, &QPushButton::clicked, this, &ModelTrainerPanel::stepOnce);
+    connect(reset_, &QPushButton::clicked, this, &ModelTrainerPanel::reset);
+    connect(speed_, &SpeedControl::delayChanged, this, [this](int delay) {
+        if (run_) run_->setStepDelayUs(delay);
+        retranslate();
+    });
+    connect(open_button_, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!openInModelWindow(error)) message_->say(error);
+    });
+    connect(save_, &QPushButton::clicked, this, [this] {
+        const QString folder = dialogs_.saveFolder(QDir::homePath());
+        if (folder.isEmpty()) return;
+        QString error;
+        message_->say(saveTo(folder, error) ? QString() : error);
+    });
+    connect(keep_, &QPushButton::clicked, this, &ModelTrainerPanel::keepStep);
+    connect(filmSteps_, &QLineEdit::editingFinished, this, &ModelTrainerPanel::applyFilmSteps);
+    connect(exportStrip_, &QPushButton::clicked, this, [this] {
+        const QString path = dialogs_.figurePath(QStringLiteral("film-strip.png"));
+        if (path.isEmpty()) return;
+        QString error;
+        message_->say(exportFilmStrip(path, error) ? QString() : error);
+    });
+}
+
+void ModelTrainerPanel::retranslate()
+{
+    taskLabel_->setText(tr("&Task:"));
+    taskLabel_->setBuddy(task_);
+    task_->setItemText(0, tr("Induction"));
+    task_->setItemText(
+        1, corpusPath_.isEmpty() ? tr("Text file…") : QFileInfo(corpusPath_).fileName());
+    task_->setToolTip(
+        tr("Induction: random letters in which a stretch repeats; only a head that finds the "
+           "earlier copy by content can predict it. A text file: any UTF-8 text, one token per "
+           "distinct character."));
+    chooseCorpus_->setText(tr("File…"));
+    chooseCorpus_->setToolTip(tr("Train on a UTF-8 text file"));
+    layersLabel_->setText(tr("&Layers:"));
+    layers_->setToolTip(
+        tr("One layer cannot form an induction head: it needs a previous-token head in an "
+           "earlier layer"));
+    headsLabel_->setText(tr("&Heads:"));
+    widthLabel_->setText(tr("&Width:"));
+    width_->setToolTip(tr("d_model, the width of the residual stream (a multiple of the heads)"));
+    contextLabel_->setText(tr("&Context:"));
+    context_->setToolTip(tr("Tokens per training sequence"));
+    stepsLabel_->setText(tr("S&teps:"));
+    seedLabel_->setText(tr("S&eed:"));
+    seed_->setToolTip(tr("The same settings and seed train the same model, bit for bit"));
+    attentionOnly_->setText(tr("&Attention only (no MLP)"));
+    step_->setText(tr("Step"));
+    step_->setToolTip(tr("Train one step and pause"));
+    reset_->setText(tr("Reset"));
+    reset_->setToolTip(tr("Back to step 0 with the settings above (they unlock)"));
+    const int perSecond = speed_->stepsPerSecond();
+    speed_->setHelp(perSecond == 0 ? tr("Full speed")
+                                   : tr("At most %n step(s) a second", nullptr, perSecond));
+    open_button_->setText(tr("Open in Model Window"));
+    open_button_->setToolTip(
+        tr("Writes the model as a GPT-2 folder and opens it in the model window: switch its "
+           "heads off there and watch the predictions"));
+    save_->setText(tr("Save Model…"));
+    save_->setToolTip(tr("Write the model as a Hugging Face GPT-2 folder with its training.json"));
+    filmLabel_->setText(tr("&Film strip:"));
+    filmLabel_->setBuddy(filmSteps_);
+    filmSteps_->setToolTip(tr("The steps whose grid is kept for the film strip"));
+    keep_->setText(tr("Keep This Step"));
+    keep_->setToolTip(tr("Add the grid of the current step to the film strip"));
+    exportStrip_->setText(tr("Export Film Strip…"));
+    updateState();
+}
+
+}  // namespace attnlab
