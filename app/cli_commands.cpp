@@ -154,12 +154,22 @@ bool parseRange(const QString& text, QCPRange& range)
            range.lower < range.upper;
 }
 
-}  // namespace
+// What attnlab render was asked for, checked before any input is read.
+struct RenderOptions {
+    FigureRequest req;
+    int head = 1;
+    QString out;
+    FigureFormat format{};
+    int width = 0;
+    int height = 0;
+    double scale = 1.0;
+    std::vector<CommandLineEdit> edits;
+};
 
-int runRender(const QStringList& args)
+bool parseRenderOptions(QCommandLineParser& parser, const QStringList& args, RenderOptions& o,
+                        int& code)
 {
     const QString cmd = QStringLiteral("render");
-    QCommandLineParser parser;
     const QCommandLineOption stageOpt(QStringLiteral("stage"), QString(), QStringLiteral("s"),
                                       QStringLiteral("weights"));
     const QCommandLineOption headOpt(QStringLiteral("head"), QString(), QStringLiteral("n"),
@@ -173,36 +183,33 @@ int runRender(const QStringList& args)
                                        QStringLiteral("square"));
     parser.addOptions({kSession, kLesson, kOutput, kEdit, stageOpt, headOpt, widthOpt, heightOpt,
                        scaleOpt, rangeOpt, aspectOpt});
-    int code = Success;
-    if (!parseCommand(parser, args, code)) return code;
-
-    // Check every option before reading the input.
-    FigureRequest req;
+    if (!parseCommand(parser, args, code)) return false;
+    const auto refuse = [&](const QString& message) {
+        code = usageError(cmd, message);
+        return false;
+    };
+    FigureRequest& req = o.req;
     if (!parseStage(parser.value(stageOpt), req.stage))
-        return usageError(cmd,
-                          CliCommandsTr::tr("unknown stage \"%1\"").arg(parser.value(stageOpt)));
+        return refuse(CliCommandsTr::tr("unknown stage \"%1\"").arg(parser.value(stageOpt)));
     const QString headText = parser.value(headOpt);
-    int head = 1;
     if (headText == QLatin1String("all"))
         req.allHeads = true;
-    else if (!parseInt(headText, 1, 1 << 20, head))
-        return usageError(cmd, CliCommandsTr::tr("--head takes a head number from 1, or all"));
-    req.head = head - 1;
-    if (!parser.isSet(kOutput)) return usageError(cmd, CliCommandsTr::tr("render needs -o OUT"));
-    const QString out = parser.value(kOutput);
-    FigureFormat format;
-    if (!figureFormatForPath(out, format))
-        return usageError(
-            cmd, CliCommandsTr::tr("%1: the output must end in .png, .svg or .pdf").arg(out));
-    int width = 0, height = 0;
-    if (parser.isSet(widthOpt) && !parseInt(parser.value(widthOpt), 64, 10000, width))
-        return usageError(cmd, CliCommandsTr::tr("--width takes a whole number from 64 to 10000"));
-    if (parser.isSet(heightOpt) && !parseInt(parser.value(heightOpt), 64, 10000, height))
-        return usageError(cmd, CliCommandsTr::tr("--height takes a whole number from 64 to 10000"));
+    else if (!parseInt(headText, 1, 1 << 20, o.head))
+        return refuse(CliCommandsTr::tr("--head takes a head number from 1, or all"));
+    req.head = o.head - 1;
+    if (!parser.isSet(kOutput)) return refuse(CliCommandsTr::tr("render needs -o OUT"));
+    o.out = parser.value(kOutput);
+    if (!figureFormatForPath(o.out, o.format))
+        return refuse(
+            CliCommandsTr::tr("%1: the output must end in .png, .svg or .pdf").arg(o.out));
+    if (parser.isSet(widthOpt) && !parseInt(parser.value(widthOpt), 64, 10000, o.width))
+        return refuse(CliCommandsTr::tr("--width takes a whole number from 64 to 10000"));
+    if (parser.isSet(heightOpt) && !parseInt(parser.value(heightOpt), 64, 10000, o.height))
+        return refuse(CliCommandsTr::tr("--height takes a whole number from 64 to 10000"));
     bool scaleOk = false;
-    const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
-    if (!scaleOk || !(scale >= 0.25 && scale <= 8.0))
-        return usageError(cmd, CliCommandsTr::tr("--scale takes a number from 0.25 to 8"));
+    o.scale = parser.value(scaleOpt).toDouble(&scaleOk);
+    if (!scaleOk || !(o.scale >= 0.25 && o.scale <= 8.0))
+        return refuse(CliCommandsTr::tr("--scale takes a number from 0.25 to 8"));
     if (parser.isSet(rangeOpt)) {
         QCPRange range;
         if (parser.value(rangeOpt) == QLatin1String("auto"))
@@ -210,74 +217,99 @@ int runRender(const QStringList& args)
         else if (parseRange(parser.value(rangeOpt), range))
             req.fixedRange = range;
         else
-            return usageError(cmd, CliCommandsTr::tr("--range takes LO,HI with LO < HI, or auto"));
+            return refuse(CliCommandsTr::tr("--range takes LO,HI with LO < HI, or auto"));
     }
     const QString aspect = parser.value(aspectOpt);
     if (aspect != QLatin1String("square") && aspect != QLatin1String("free"))
-        return usageError(
-            cmd, CliCommandsTr::tr("--aspect takes square or free, not \"%1\"").arg(aspect));
+        return refuse(CliCommandsTr::tr("--aspect takes square or free, not \"%1\"").arg(aspect));
     req.squareCells = aspect == QLatin1String("square");
-    std::vector<CommandLineEdit> edits;
-    if (!readEdits(parser, cmd, edits, code)) return code;
+    return readEdits(parser, cmd, o.edits, code);
+}
+
+// The "before" of a difference figure: with no pinned state on the command line, the session
+// without its edits (its own and those of --edit). Without any, the map would be all zeros.
+bool computeDifferenceBaseline(const Session& session, const attn::AttentionResult& result,
+                               const QString& name, const FigureRequest& req, FigureSource& source,
+                               int& code)
+{
+    if (session.input.edits.empty()) {
+        code = fail(WrongUsage,
+                    CliCommandsTr::tr("%1 has no vector edits, so there is no difference to draw: "
+                                      "add one, e.g. --edit key,head=1,index=3,scale=2 (see "
+                                      "attnlab render --help)")
+                        .arg(name));
+        return false;
+    }
+    attn::AttentionInput plain = session.input;
+    plain.edits.clear();
+    attn::AttentionResult before;
+    const attn::Status status = attn::computeAttention<double>(plain, before);
+    if (!status.ok()) {
+        code = fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(status)));
+        return false;
+    }
+    for (const attn::HeadResult& hr : before.heads) source.before.push_back(hr.weights);
+    source.beforeDescription = CliCommandsTr::tr("before = the session without its vector edits");
+    for (std::size_t h = 0; h < before.heads.size(); ++h) {
+        const bool shown = req.allHeads || static_cast<int>(h) == req.head;
+        if (shown && before.heads[h].weights == result.heads[h].weights)
+            printErr(CliCommandsTr::tr("attnlab: note: the edits do not change the weights of "
+                                       "head %1 (value edits change only the output); its "
+                                       "difference map is all zero\n")
+                         .arg(h + 1));
+    }
+    return true;
+}
+
+int writeRenderedFigure(const FigureSource& source, const RenderOptions& o, const QString& name)
+{
+    Figure figure;
+    QString error;
+    if (!buildFigure(source, o.req, figure, error))
+        return fail(BadInput, QStringLiteral("%1: %2").arg(name, error));
+    QSize size = defaultFigureSize(figure);
+    if (o.width > 0) size.setWidth(o.width);
+    if (o.height > 0) size.setHeight(o.height);
+    const double pixels = double(size.width()) * size.height() * o.scale * o.scale;
+    if (o.format == FigureFormat::Png && pixels > 400e6)
+        return usageError(QStringLiteral("render"),
+                          CliCommandsTr::tr("the image would have more than 400 million pixels"));
+    if (!writeFigure(figure, o.out, size, o.scale, error)) return fail(WriteFailed, error);
+    return Success;
+}
+
+}  // namespace
+
+int runRender(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("render");
+    QCommandLineParser parser;
+    RenderOptions o;
+    int code = Success;
+    if (!parseRenderOptions(parser, args, o, code)) return code;
 
     Session session;
     attn::AttentionResult result;
     QString name;
+    const QString& out = o.out;
     const auto writable = [&out](const Session&, int& refused) {
         return checkOutputs({out}, refused);
     };
-    if (!loadAndCompute(parser, cmd, edits, session, result, name, code, writable)) return code;
+    if (!loadAndCompute(parser, cmd, o.edits, session, result, name, code, writable)) return code;
     const int heads = static_cast<int>(result.heads.size());
-    if (!req.allHeads && head > heads)
+    if (!o.req.allHeads && o.head > heads)
         return usageError(cmd, CliCommandsTr::tr("there is no head %1: %2 has %3 head(s)")
-                                   .arg(head)
+                                   .arg(o.head)
                                    .arg(name)
                                    .arg(heads));
 
     FigureSource source;
     source.session = &session;
     source.result = &result;
-    attn::AttentionResult before;
-    if (req.stage == FigureStage::Difference) {
-        // No pinned state on the command line: compare with the session without its edits
-        // (its own and those of --edit). Without any, the map would be all zeros.
-        if (session.input.edits.empty())
-            return fail(
-                WrongUsage,
-                CliCommandsTr::tr("%1 has no vector edits, so there is no difference to draw: "
-                                  "add one, e.g. --edit key,head=1,index=3,scale=2 (see "
-                                  "attnlab render --help)")
-                    .arg(name));
-        attn::AttentionInput plain = session.input;
-        plain.edits.clear();
-        const attn::Status status = attn::computeAttention<double>(plain, before);
-        if (!status.ok())
-            return fail(BadInput, QStringLiteral("%1: %2").arg(name, statusMessage(status)));
-        for (const attn::HeadResult& hr : before.heads) source.before.push_back(hr.weights);
-        source.beforeDescription =
-            CliCommandsTr::tr("before = the session without its vector edits");
-        for (std::size_t h = 0; h < before.heads.size(); ++h) {
-            const bool shown = req.allHeads || static_cast<int>(h) == req.head;
-            if (shown && before.heads[h].weights == result.heads[h].weights)
-                printErr(CliCommandsTr::tr("attnlab: note: the edits do not change the weights of "
-                                           "head %1 (value edits change only the output); its "
-                                           "difference map is all zero\n")
-                             .arg(h + 1));
-        }
-    }
-    Figure figure;
-    QString error;
-    if (!buildFigure(source, req, figure, error))
-        return fail(BadInput, QStringLiteral("%1: %2").arg(name, error));
-    QSize size = defaultFigureSize(figure);
-    if (width > 0) size.setWidth(width);
-    if (height > 0) size.setHeight(height);
-    const double pixels = double(size.width()) * size.height() * scale * scale;
-    if (format == FigureFormat::Png && pixels > 400e6)
-        return usageError(cmd,
-                          CliCommandsTr::tr("the image would have more than 400 million pixels"));
-    if (!writeFigure(figure, out, size, scale, error)) return fail(WriteFailed, error);
-    return Success;
+    if (o.req.stage == FigureStage::Difference &&
+        !computeDifferenceBaseline(session, result, name, o.req, source, code))
+        return code;
+    return writeRenderedFigure(source, o, name);
 }
 
 int runCompute(const QStringList& args)

@@ -59,6 +59,98 @@ bool presentAtStart(attnlab::MainWindow& window, const QString& value)
     return actions->present(view);
 }
 
+// attnlab [--recover] [--lesson ID] [--present VIEW] [FILE]: the window's own arguments;
+// --recover restores a crashed run's autosave without asking (otherwise the window asks).
+void addWindowOptions(QCommandLineParser& gui)
+{
+    gui.addPositionalArgument(
+        QStringLiteral("file"),
+        QApplication::translate("main", "A session file, or a model folder, to open."),
+        QStringLiteral("[FILE|MODEL_DIR]"));
+    gui.addOption(QCommandLineOption(
+        QStringLiteral("recover"),
+        QApplication::translate("main", "Restore unsaved work of a crashed run without asking.")));
+    gui.addOption(QCommandLineOption(
+        QStringLiteral("lesson"),
+        QApplication::translate("main", "Open a built-in lesson (see attnlab lessons)."),
+        QStringLiteral("id")));
+    gui.addOption(QCommandLineOption(
+        QStringLiteral("present"),
+        QApplication::translate(
+            "main",
+            "Start in the presenter view of a view: weights, difference, pipeline, heads, "
+            "walkthrough (walkthrough:4 for step 4) or trainer; with a model folder: focus, grid "
+            "or head-view."),
+        QStringLiteral("view")));
+}
+
+void setUpWindowIdentity()
+{
+    // The saved language (View > Language), else the system's (LANG=zh_CN.UTF-8 → Chinese).
+    attnlab::applySavedLanguage();
+    // The installed menu entry and icon (cmake/AttnLabInstall.cmake): Wayland matches the
+    // window to the desktop file by this name; X11 taskbars show the window icon. From the
+    // build tree the themed icon is not found and the window has none, as before.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.attnlab.AttnLab"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.attnlab.AttnLab")));
+}
+
+// A crashed run's workbench and model window; true when either was restored. `restoring`
+// says whether the workbench's session is being restored.
+bool recoverCrashedRun(attnlab::MainWindow& window, bool withoutAsking, bool& restoring)
+{
+    restoring = window.fileActions()->offerRecovery(withoutAsking);
+    bool recovered = restoring;
+    // A crashed run's model window too (made only when there is one to offer).
+    if (!attnlab::Autosave::findOrphans(attnlab::Autosave::defaultDirectory(),
+                                        attnlab::AutosaveKind::model())
+             .isEmpty())
+        recovered |= attnlab::offerModelRecovery(window.modelWindows()->window(), withoutAsking,
+                                                 attnlab::defaultModelRecoveryDialogs());
+    return recovered;
+}
+
+// --lesson ID, else on first launch the start page with the lessons (not over a file or a
+// restored session). False for an unknown lesson.
+bool openLessonOrStartPage(attnlab::MainWindow& window, const QCommandLineParser& gui,
+                           bool recovered)
+{
+    auto* lessons = window.findChild<attnlab::LessonActions*>();
+    const QString lesson = QStringLiteral("lesson");
+    if (lessons && gui.isSet(lesson)) {
+        if (!lessons->openLesson(gui.value(lesson))) {
+            qCritical("attnlab: no lesson \"%s\" (attnlab lessons lists them)",
+                      qUtf8Printable(gui.value(lesson)));
+            return false;
+        }
+    } else if (lessons && !recovered && gui.positionalArguments().isEmpty()) {
+        lessons->showStartPageOnFirstLaunch();
+    }
+    return true;
+}
+
+// FILE or MODEL_DIR from the command line. False for an unknown built-in model.
+bool openArgument(attnlab::MainWindow& window, QString path, bool restoring, bool presenting)
+{
+    // The restored session first: the file opens over it (asking to save it).
+    if (restoring) window.fileActions()->waitForOpen();
+    // attnlab builtin:NAME: a model built into the program (attnlab models lists them).
+    if (path.startsWith(QLatin1String("builtin:"))) {
+        QString error;
+        path = attnlab::resolveModelFolder(path, error);
+        if (path.isEmpty()) {
+            qCritical("attnlab: %s", qUtf8Printable(error));
+            return false;
+        }
+    }
+    // attnlab MODEL_DIR: a checkpoint folder opens in the real-model window.
+    if (QFileInfo(path).isDir())
+        window.fileActions()->openModelFolder(path);
+    else if (window.openFile(path) && presenting)
+        window.fileActions()->waitForOpen();  // the presenter shows the file's session
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -78,84 +170,24 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("AttnLab"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNLAB_VERSION));
     if (cli) return attnlab::cli::runCli(cliArgs);
-    // The saved language (View > Language), else the system's (LANG=zh_CN.UTF-8 → Chinese).
-    attnlab::applySavedLanguage();
-    // The installed menu entry and icon (cmake/AttnLabInstall.cmake): Wayland matches the
-    // window to the desktop file by this name; X11 taskbars show the window icon. From the
-    // build tree the themed icon is not found and the window has none, as before.
-    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.attnlab.AttnLab"));
-    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.attnlab.AttnLab")));
+    setUpWindowIdentity();
 
-    // attnlab [--recover] [FILE]: open FILE; --recover restores a crashed run's autosave
-    // without asking (otherwise the window asks).
     QCommandLineParser gui;
-    gui.addPositionalArgument(
-        QStringLiteral("file"),
-        QApplication::translate("main", "A session file, or a model folder, to open."),
-        QStringLiteral("[FILE|MODEL_DIR]"));
-    const QCommandLineOption recover(
-        QStringLiteral("recover"),
-        QApplication::translate("main", "Restore unsaved work of a crashed run without asking."));
-    gui.addOption(recover);
-    const QCommandLineOption lesson(
-        QStringLiteral("lesson"),
-        QApplication::translate("main", "Open a built-in lesson (see attnlab lessons)."),
-        QStringLiteral("id"));
-    gui.addOption(lesson);
-    const QCommandLineOption present(
-        QStringLiteral("present"),
-        QApplication::translate(
-            "main",
-            "Start in the presenter view of a view: weights, difference, pipeline, heads, "
-            "walkthrough (walkthrough:4 for step 4) or trainer; with a model folder: focus, grid "
-            "or head-view."),
-        QStringLiteral("view"));
-    gui.addOption(present);
+    addWindowOptions(gui);
     gui.process(app);
+    const QString present = QStringLiteral("present");
     attnlab::MainWindow window;
     window.show();
     // Without a window manager (a bare X server, some kiosk setups) nothing activates a new
     // window, and its shortcuts do nothing until it is clicked.
     window.activateWindow();
-    const bool restoring = window.fileActions()->offerRecovery(gui.isSet(recover));
-    bool recovered = restoring;
-    // A crashed run's model window too (made only when there is one to offer).
-    if (!attnlab::Autosave::findOrphans(attnlab::Autosave::defaultDirectory(),
-                                        attnlab::AutosaveKind::model())
-             .isEmpty())
-        recovered |=
-            attnlab::offerModelRecovery(window.modelWindows()->window(), gui.isSet(recover),
-                                        attnlab::defaultModelRecoveryDialogs());
-    // First launch: the start page with the lessons (not over a file or a restored session).
-    auto* lessons = window.findChild<attnlab::LessonActions*>();
-    if (lessons && gui.isSet(lesson)) {
-        if (!lessons->openLesson(gui.value(lesson))) {
-            qCritical("attnlab: no lesson \"%s\" (attnlab lessons lists them)",
-                      qUtf8Printable(gui.value(lesson)));
-            return 2;
-        }
-    } else if (lessons && !recovered && gui.positionalArguments().isEmpty()) {
-        lessons->showStartPageOnFirstLaunch();
-    }
-    if (!gui.positionalArguments().isEmpty()) {
-        // The restored session first: the file opens over it (asking to save it).
-        if (restoring) window.fileActions()->waitForOpen();
-        QString path = gui.positionalArguments().first();
-        // attnlab builtin:NAME: a model built into the program (attnlab models lists them).
-        if (path.startsWith(QLatin1String("builtin:"))) {
-            QString error;
-            path = attnlab::resolveModelFolder(path, error);
-            if (path.isEmpty()) {
-                qCritical("attnlab: %s", qUtf8Printable(error));
-                return 2;
-            }
-        }
-        // attnlab MODEL_DIR: a checkpoint folder opens in the real-model window.
-        if (QFileInfo(path).isDir())
-            window.fileActions()->openModelFolder(path);
-        else if (window.openFile(path) && gui.isSet(present))
-            window.fileActions()->waitForOpen();  // the presenter shows the file's session
-    }
+    bool restoring = false;
+    const bool recovered =
+        recoverCrashedRun(window, gui.isSet(QStringLiteral("recover")), restoring);
+    if (!openLessonOrStartPage(window, gui, recovered)) return 2;
+    if (!gui.positionalArguments().isEmpty() &&
+        !openArgument(window, gui.positionalArguments().first(), restoring, gui.isSet(present)))
+        return 2;
     if (gui.isSet(present) && !presentAtStart(window, gui.value(present))) {
         qCritical("attnlab: cannot present \"%s\" (see attnlab --help)",
                   qUtf8Printable(gui.value(present)));

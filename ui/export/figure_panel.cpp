@@ -235,84 +235,92 @@ void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const 
     }
 }
 
-}  // namespace
+// Where the parts of one panel go: the cells, the room for the labels beside and below them.
+struct PanelPlacement {
+    QRectF map;
+    double cw = 0.0;
+    double ch = 0.0;
+    double rowLabelW = 0.0;
+    double colLabelH = 0.0;
+    double colWidest = 0.0;
+    double axisH = 0.0;
+    bool rotate = false;
+};
 
-// One heatmap with its labels in `r`; returns where the cells went.
-PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
-                         const PanelOptions& options)
+// The title above the panel; returns the room left below it.
+QRectF paintPanelTitle(QPainter& p, const QRectF& r, const HeatmapContent& c, double basePx)
 {
-    const double basePx = options.basePx;
-    const bool ownBar = options.ownBar;
-    const QFont label = makeFont(basePx);
-    const QFont axis = makeFont(basePx, true);
-    const QFontMetricsF fm(label, p.device());
-    const double u = unitOf(label);
+    QRectF area = r;
+    if (c.title.isEmpty()) return area;
+    const QFont tf = makeFont(basePx * 1.15, true);
+    const QFontMetricsF tfm(tf, p.device());
+    p.setFont(tf);
+    p.setPen(kInk);
+    p.drawText(QRectF(area.left(), area.top(), area.width(), tfm.height()),
+               Qt::AlignHCenter | Qt::AlignTop,
+               tfm.elidedText(c.title, Qt::ElideRight, area.width()));
+    area.setTop(area.top() + tfm.height() * 1.4);
+    return area;
+}
+
+PanelPlacement placePanel(const QRectF& area, const HeatmapContent& c, const QFontMetricsF& fm,
+                          double u, double barW, bool squareCells)
+{
     const long rows = c.rows();
     const long cols = c.cols();
-    QRectF area = r;
-    if (!c.title.isEmpty()) {
-        const QFont tf = makeFont(basePx * 1.15, true);
-        const QFontMetricsF tfm(tf, p.device());
-        p.setFont(tf);
-        p.setPen(kInk);
-        p.drawText(QRectF(area.left(), area.top(), area.width(), tfm.height()),
-                   Qt::AlignHCenter | Qt::AlignTop,
-                   tfm.elidedText(c.title, Qt::ElideRight, area.width()));
-        area.setTop(area.top() + tfm.height() * 1.4);
-    }
-    PanelGeometry geometry;
-    if (rows == 0 || cols == 0) return geometry;
-    const QCPRange range = colorRangeFor(c);
-    const double barW = ownBar ? barWidthFor(label) : 0.0;
-    const double axisH = fm.height() * 1.3;
-    const double rowLabelW = std::min(widestOf(c.rowLabels, fm) + 6.0 * u, area.width() * 0.25);
-    const double left = area.left() + axisH + rowLabelW;
+    PanelPlacement pl;
+    pl.axisH = fm.height() * 1.3;
+    pl.rowLabelW = std::min(widestOf(c.rowLabels, fm) + 6.0 * u, area.width() * 0.25);
+    const double left = area.left() + pl.axisH + pl.rowLabelW;
     const double availW = area.right() - barW - 8.0 * u - left;
-    const double colWidest = widestOf(c.columnLabels, fm);
+    pl.colWidest = widestOf(c.columnLabels, fm);
     // Square cells by default (a cell is one query-key pair: a 3 x 7 map is a wide band, not
     // a stretched square), else the cells fill the room; column labels rotate to read
     // upwards when they do not fit side by side.
-    double cw = 0.0, ch = 0.0, colLabelH = 0.0;
-    bool rotate = false;
     for (int pass = 0; pass < 2; ++pass) {
-        colLabelH =
-            rotate ? std::min(colWidest + 6.0 * u, area.height() * 0.25) : fm.height() * 1.3;
-        cw = availW / static_cast<double>(cols);
-        ch = (area.height() - colLabelH - axisH) / static_cast<double>(rows);
-        if (options.squareCells) cw = ch = std::max(0.0, std::min(cw, ch));
-        if (rotate || colWidest + 8.0 * u <= cw) break;
-        rotate = true;
+        pl.colLabelH =
+            pl.rotate ? std::min(pl.colWidest + 6.0 * u, area.height() * 0.25) : fm.height() * 1.3;
+        pl.cw = availW / static_cast<double>(cols);
+        pl.ch = (area.height() - pl.colLabelH - pl.axisH) / static_cast<double>(rows);
+        if (squareCells) pl.cw = pl.ch = std::max(0.0, std::min(pl.cw, pl.ch));
+        if (pl.rotate || pl.colWidest + 8.0 * u <= pl.cw) break;
+        pl.rotate = true;
     }
     // A square map narrower than the room is centred in it (with its labels and bar).
-    const double spare = std::max(0.0, availW - cw * static_cast<double>(cols));
-    const QRectF map(left + spare / 2.0, area.top(), cw * static_cast<double>(cols),
-                     ch * static_cast<double>(rows));
-    geometry.map = map;
-    geometry.cellWidth = cw;
-    geometry.cellHeight = ch;
-    geometry.rotatedColumnLabels = rotate;
+    const double spare = std::max(0.0, availW - pl.cw * static_cast<double>(cols));
+    pl.map = QRectF(left + spare / 2.0, area.top(), pl.cw * static_cast<double>(cols),
+                    pl.ch * static_cast<double>(rows));
+    return pl;
+}
 
-    paintCells(p, map, c, range, cw, ch);
-    paintValues(p, map, c, range, cw, ch, basePx);
-    p.setPen(QPen(kFrame, 0.8 * u));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(map);
-
-    // Row labels, thinned when crowded.
-    p.setFont(label);
-    p.setPen(kInk);
+// Row labels, thinned when crowded.
+void paintRowLabels(QPainter& p, const HeatmapContent& c, const PanelPlacement& pl,
+                    const QFontMetricsF& fm, double u)
+{
+    const long rows = c.rows();
+    const QRectF& map = pl.map;
     const int rowStep = thinningStep(rows, fm.height() + 1.0, map.height());
     for (long i = 0; i < rows && i < c.rowLabels.size(); i += rowStep) {
-        const QRectF lr(map.left() - rowLabelW, map.top() + i * ch, rowLabelW - 5.0 * u, ch);
+        const QRectF lr(map.left() - pl.rowLabelW, map.top() + i * pl.ch, pl.rowLabelW - 5.0 * u,
+                        pl.ch);
         p.drawText(lr, Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
                    fm.elidedText(c.rowLabels[i], Qt::ElideRight, lr.width()));
     }
-    // Column labels: side by side, or rotated to read upwards when they do not fit.
-    const double colPitch = rotate ? fm.height() + 1.0 : colWidest + 8.0;
+}
+
+// Column labels: side by side, or rotated to read upwards when they do not fit.
+void paintColumnLabels(QPainter& p, const HeatmapContent& c, const PanelPlacement& pl,
+                       const QFontMetricsF& fm, double u)
+{
+    const long cols = c.cols();
+    const QRectF& map = pl.map;
+    const double cw = pl.cw;
+    const double colLabelH = pl.colLabelH;
+    const double colPitch = pl.rotate ? fm.height() + 1.0 : pl.colWidest + 8.0;
     const int colStep = thinningStep(cols, colPitch, map.width());
     for (long j = 0; j < cols && j < c.columnLabels.size(); j += colStep) {
         const double x = map.left() + (j + 0.5) * cw;
-        if (rotate) {
+        if (pl.rotate) {
             const QString t = fm.elidedText(c.columnLabels[j], Qt::ElideRight, colLabelH - 6.0 * u);
             p.save();
             p.translate(x, map.bottom() + 4.0 * u);
@@ -326,31 +334,80 @@ PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
                 Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, c.columnLabels[j]);
         }
     }
-    // Axis titles.
-    p.setFont(axis);
+}
+
+void paintAxisTitles(QPainter& p, const HeatmapContent& c, const PanelPlacement& pl)
+{
+    const QRectF& map = pl.map;
+    const double axisH = pl.axisH;
     if (!c.columnAxisTitle.isEmpty())
-        p.drawText(QRectF(map.left(), map.bottom() + colLabelH, map.width(), axisH),
+        p.drawText(QRectF(map.left(), map.bottom() + pl.colLabelH, map.width(), axisH),
                    Qt::AlignCenter | Qt::TextDontClip, c.columnAxisTitle);
     if (!c.rowAxisTitle.isEmpty()) {
         p.save();
-        p.translate(map.left() - rowLabelW - axisH / 2.0, map.center().y());
+        p.translate(map.left() - pl.rowLabelW - axisH / 2.0, map.center().y());
         p.rotate(-90.0);
         p.drawText(QRectF(-map.height() / 2.0, -axisH / 2.0, map.height(), axisH),
                    Qt::AlignCenter | Qt::TextDontClip, c.rowAxisTitle);
         p.restore();
     }
-    // Fully masked rows are marked in the middle of the row.
-    p.setFont(label);
+}
+
+// Fully masked rows are marked in the middle of the row.
+void paintMaskedRows(QPainter& p, const HeatmapContent& c, const PanelPlacement& pl,
+                     const QFontMetricsF& fm)
+{
+    const long rows = c.rows();
+    const QRectF& map = pl.map;
     p.setPen(QColor(0x60, 0x00, 0x00));
     for (long i = 0; i < rows && i < static_cast<long>(c.fullyMaskedRows.size()); ++i) {
-        if (c.fullyMaskedRows[static_cast<std::size_t>(i)] && ch >= fm.height() * 0.8)
-            p.drawText(QRectF(map.left(), map.top() + i * ch, map.width(), ch), Qt::AlignCenter,
-                       FigurePanelTr::tr("fully masked"));
+        if (c.fullyMaskedRows[static_cast<std::size_t>(i)] && pl.ch >= fm.height() * 0.8)
+            p.drawText(QRectF(map.left(), map.top() + i * pl.ch, map.width(), pl.ch),
+                       Qt::AlignCenter, FigurePanelTr::tr("fully masked"));
     }
-    if (ownBar)
-        paintColorBar(
-            p, QRectF(map.right() + 10.0 * u, map.top(), kReferenceBarWidth * u, map.height()),
-            c.scale, range, label, anyMasked(c));
+}
+
+}  // namespace
+
+// One heatmap with its labels in `r`; returns where the cells went.
+PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
+                         const PanelOptions& options)
+{
+    const double basePx = options.basePx;
+    const QFont label = makeFont(basePx);
+    const QFont axis = makeFont(basePx, true);
+    const QFontMetricsF fm(label, p.device());
+    const double u = unitOf(label);
+    const QRectF area = paintPanelTitle(p, r, c, basePx);
+    PanelGeometry geometry;
+    if (c.rows() == 0 || c.cols() == 0) return geometry;
+    const QCPRange range = colorRangeFor(c);
+    const double barW = options.ownBar ? barWidthFor(label) : 0.0;
+    const PanelPlacement pl = placePanel(area, c, fm, u, barW, options.squareCells);
+    geometry.map = pl.map;
+    geometry.cellWidth = pl.cw;
+    geometry.cellHeight = pl.ch;
+    geometry.rotatedColumnLabels = pl.rotate;
+
+    // Layers from the bottom up: cells, their numbers, the frame, labels, marks, the bar.
+    paintCells(p, pl.map, c, range, pl.cw, pl.ch);
+    paintValues(p, pl.map, c, range, pl.cw, pl.ch, basePx);
+    p.setPen(QPen(kFrame, 0.8 * u));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(pl.map);
+    p.setFont(label);
+    p.setPen(kInk);
+    paintRowLabels(p, c, pl, fm, u);
+    paintColumnLabels(p, c, pl, fm, u);
+    p.setFont(axis);
+    paintAxisTitles(p, c, pl);
+    p.setFont(label);
+    paintMaskedRows(p, c, pl, fm);
+    if (options.ownBar)
+        paintColorBar(p,
+                      QRectF(pl.map.right() + 10.0 * u, pl.map.top(), kReferenceBarWidth * u,
+                             pl.map.height()),
+                      c.scale, range, label, anyMasked(c));
     return geometry;
 }
 

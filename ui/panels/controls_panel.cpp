@@ -15,9 +15,17 @@ namespace attnlab {
 
 ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), doc_(doc)
 {
-    auto* form = new QFormLayout(this);
-    form_ = form;
+    form_ = new QFormLayout(this);
+    buildScoringControls(form_);
+    buildPositionControls(form_);
+    buildHeadControls(form_);
+    connectControls();
+    refresh();
+}
 
+// How the scores are made: the mode, their scaling, d_k and the score function.
+void ControlsPanel::buildScoringControls(QFormLayout* form)
+{
     mode_ = new QComboBox(this);
     mode_->addItem(tr("Self-attention"));
     mode_->addItem(tr("Masked (causal) self-attention"));
@@ -60,7 +68,10 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
         tr("Dot-product scoring is one dense matrix product; additive scoring "
            "runs a small feed-forward network for every pair."));
     form->addRow(tr("S&core:"), score_);
+}
 
+void ControlsPanel::buildPositionControls(QFormLayout* form)
+{
     rope_ = new QCheckBox(tr("&Rotary positions (RoPE)"), this);
     rope_->setToolTip(
         tr("Turns each query and key by its position before the scores, pair of coordinates "
@@ -76,7 +87,11 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
         tr("The base θ of the rotation: pair i turns by position × θ^(−2i/d_k). A smaller θ "
            "turns faster, so the preference for near tokens decays and oscillates sooner."));
     form->addRow(tr("RoPE &base θ:"), theta_);
+}
 
+// The projections and the heads: how many, which one is shown; then the refusal message.
+void ControlsPanel::buildHeadControls(QFormLayout* form)
+{
     shared_ = new QCheckBox(tr("One projection for Q, K and V"), this);
     shared_->setToolTip(
         tr("W_K and W_V taken equal to W_Q: a token then mostly attends to "
@@ -96,7 +111,10 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
     form->addRow(tr("Head &shown:"), head_);
     message_ = new PanelMessage(this);
     form->addRow(message_);
+}
 
+void ControlsPanel::connectControls()
+{
     connect(mode_, &QComboBox::activated, this, &ControlsPanel::changeMode);
     connect(scaling_, &QComboBox::activated, this, &ControlsPanel::changeScaling);
     connect(temperature_, &QDoubleSpinBox::valueChanged, this, &ControlsPanel::changeTemperature);
@@ -109,7 +127,6 @@ ControlsPanel::ControlsPanel(Document* doc, QWidget* parent) : QWidget(parent), 
     connect(head_, &QComboBox::activated, doc_, &Document::setHead);
     connect(doc_, &Document::inputsChanged, this, &ControlsPanel::refresh);
     connect(doc_, &Document::selectionChanged, this, &ControlsPanel::refresh);
-    refresh();
 }
 
 void ControlsPanel::refresh()

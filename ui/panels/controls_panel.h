@@ -35,6 +35,10 @@ public:
     [[nodiscard]] QString message() const;
 
 private:
+    void buildScoringControls(QFormLayout* form);
+    void buildPositionControls(QFormLayout* form);
+    void buildHeadControls(QFormLayout* form);
+    void connectControls();
     void refresh();
     void changeMode(int index);
     void changeScaling(int index);

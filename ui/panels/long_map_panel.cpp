@@ -31,7 +31,18 @@ LongMapPanel::LongMapPanel(LongDocument* doc, QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 0);
+    buildProgressStrip();
+    layout->addWidget(strip_);
+    layout->addWidget(buildMapAndPanel(), 1);
+    addRowKeys();
+    connectParts();
+    retranslate();
+    showComputing(doc_->computing());
+}
 
+// The strip above the map while a computation runs: what it does, how far, cancel.
+void LongMapPanel::buildProgressStrip()
+{
     strip_ = new QWidget(this);
     auto* strip = new QHBoxLayout(strip_);
     strip->setContentsMargins(0, 0, 0, 0);
@@ -45,8 +56,11 @@ LongMapPanel::LongMapPanel(LongDocument* doc, QWidget* parent) : QWidget(parent)
     strip->addWidget(progress_, 1);
     strip->addWidget(cancel_);
     strip_->hide();
-    layout->addWidget(strip_);
+}
 
+// The map (or, without one, the page that says why and offers to recompute) beside the panel.
+QSplitter* LongMapPanel::buildMapAndPanel()
+{
     auto* split = new QSplitter(Qt::Horizontal, this);
     pages_ = new QStackedWidget(split);
     map_ = new HeatmapView(pages_);
@@ -71,8 +85,11 @@ LongMapPanel::LongMapPanel(LongDocument* doc, QWidget* parent) : QWidget(parent)
     split->setStretchFactor(0, 1);
     split->setCollapsible(0, false);
     split->setCollapsible(1, false);
-    layout->addWidget(split, 1);
+    return split;
+}
 
+void LongMapPanel::addRowKeys()
+{
     // Arrows move the selected row while the map has the keyboard (the spin boxes keep theirs).
     const auto rowStep = [this](QKeySequence key, int step) {
         auto* action = new QAction(this);
@@ -85,7 +102,10 @@ LongMapPanel::LongMapPanel(LongDocument* doc, QWidget* parent) : QWidget(parent)
     };
     previousRow_ = rowStep(QKeySequence(Qt::Key_Up), -1);
     nextRow_ = rowStep(QKeySequence(Qt::Key_Down), 1);
+}
 
+void LongMapPanel::connectParts()
+{
     connect(cancel_, &QPushButton::clicked, doc_, &LongDocument::cancel);
     connect(recompute_, &QPushButton::clicked, doc_, &LongDocument::recompute);
     connect(doc_, &LongDocument::releasing, this, [this] {
@@ -105,8 +125,6 @@ LongMapPanel::LongMapPanel(LongDocument* doc, QWidget* parent) : QWidget(parent)
     connect(map_, &HeatmapView::cellHovered, this, &LongMapPanel::showHover);
     connect(map_, &HeatmapView::cellClicked, this,
             [this](int row, int, Qt::KeyboardModifiers) { doc_->selectRow(row); });
-    retranslate();
-    showComputing(doc_->computing());
 }
 
 void LongMapPanel::changeEvent(QEvent* event)

@@ -18,6 +18,7 @@ class QAction;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QStackedWidget;
 
 namespace attnlab {
@@ -48,6 +49,10 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void buildProgressStrip();
+    QSplitter* buildMapAndPanel();
+    void addRowKeys();
+    void connectParts();
     void retranslate();
     void showResult();
     void showComputing(bool computing);

@@ -39,13 +39,28 @@ QString number(double v, int decimals = 4)
 LongPanel::LongPanel(LongDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc)
 {
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildKeptBox());
+    layout->addWidget(buildOptionsBox());
+    layout->addWidget(buildKeyBox());
+    layout->addWidget(buildRowBox(), 1);
+    connectParts();
+    retranslate();
+}
+
+// What the long run keeps in memory.
+QGroupBox* LongPanel::buildKeptBox()
+{
     keptBox_ = new QGroupBox(this);
     kept_ = new QLabel(keptBox_);
     kept_->setWordWrap(true);
     kept_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     (new QVBoxLayout(keptBox_))->addWidget(kept_);
-    layout->addWidget(keptBox_);
+    return keptBox_;
+}
 
+// The head, mode and scaling of the computation.
+QGroupBox* LongPanel::buildOptionsBox()
+{
     optionsBox_ = new QGroupBox(this);
     auto* options = new QFormLayout(optionsBox_);
     headLabel_ = new QLabel(optionsBox_);
@@ -56,8 +71,12 @@ LongPanel::LongPanel(LongDocument* doc, QWidget* parent) : QWidget(parent), doc_
     options->addRow(modeLabel_, mode_);
     scaling_ = new QCheckBox(optionsBox_);
     options->addRow(scaling_);
-    layout->addWidget(optionsBox_);
+    return optionsBox_;
+}
 
+// One key scaled by a factor, applied on request.
+QGroupBox* LongPanel::buildKeyBox()
+{
     keyBox_ = new QGroupBox(this);
     auto* keys = new QFormLayout(keyBox_);
     keyLabel_ = new QLabel(keyBox_);
@@ -75,8 +94,12 @@ LongPanel::LongPanel(LongDocument* doc, QWidget* parent) : QWidget(parent), doc_
     apply_ = new QPushButton(keyBox_);
     apply_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     keys->addRow(apply_);
-    layout->addWidget(keyBox_);
+    return keyBox_;
+}
 
+// The selected row: its summary and the keys it attends to most.
+QGroupBox* LongPanel::buildRowBox()
+{
     rowBox_ = new QGroupBox(this);
     auto* rowLayout = new QVBoxLayout(rowBox_);
     row_ = new QLabel(rowBox_);
@@ -94,8 +117,11 @@ LongPanel::LongPanel(LongDocument* doc, QWidget* parent) : QWidget(parent), doc_
     table_->setTextElideMode(Qt::ElideMiddle);
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     rowLayout->addWidget(table_, 1);
-    layout->addWidget(rowBox_, 1);
+    return rowBox_;
+}
 
+void LongPanel::connectParts()
+{
     connect(head_, &QSpinBox::valueChanged, this, [this](int v) { doc_->setHead(v - 1); });
     connect(mode_, &QComboBox::activated, this,
             [this](int i) { doc_->setMode(static_cast<attn::Mode>(mode_->itemData(i).toInt())); });
@@ -117,7 +143,6 @@ LongPanel::LongPanel(LongDocument* doc, QWidget* parent) : QWidget(parent), doc_
         refresh();
         refreshRow();  // "Computing…" rather than "No map is computed" while it computes
     });
-    retranslate();
 }
 
 QString LongPanel::keptText() const

@@ -42,6 +42,11 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    QGroupBox* buildKeptBox();
+    QGroupBox* buildOptionsBox();
+    QGroupBox* buildKeyBox();
+    QGroupBox* buildRowBox();
+    void connectParts();
     void retranslate();
     void refresh();     // controls from the session
     void refreshRow();  // the inspector from the selection and the result

@@ -86,6 +86,10 @@ private:
     void onSelectionChanged();
     void updateLayout();
     void rebuildRows();
+    void addHeaderRow(QGridLayout* grid, QWidget* w);
+    Row addTokenRow(QGridLayout* grid, QWidget* w, int r);
+    QWidget* addComponentCell(QWidget* w, Row& row, int comp);
+    void installRows(QWidget* w);
     void refreshValues();
     void setComponent(int token, int component, double value, bool dragging);
     void doubleVector(int token);

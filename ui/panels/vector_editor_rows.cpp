@@ -49,6 +49,15 @@ void VectorEditorPanel::rebuildRows()
     auto* w = new QWidget;
     auto* grid = new QGridLayout(w);
     grid->setHorizontalSpacing(6);
+    addHeaderRow(grid, w);
+    for (int r = 0; r < shownTokens_.size(); ++r) rows_.push_back(addTokenRow(grid, w, r));
+    grid->setRowStretch(static_cast<int>(shownTokens_.size()) + 1, 1);
+    grid->setColumnStretch(kFirstComponentColumn + static_cast<int>(shownComponents_.size()), 1);
+    installRows(w);
+}
+
+void VectorEditorPanel::addHeaderRow(QGridLayout* grid, QWidget* w)
+{
     grid->addWidget(new QLabel(tr("Token"), w), 0, 0);
     // The edit tag's column keeps its width whether or not a row is edited.
     grid->setColumnMinimumWidth(1, w->fontMetrics().horizontalAdvance(tr("×%1").arg(-0.25)) + 4);
@@ -57,63 +66,77 @@ void VectorEditorPanel::rebuildRows()
         h->setAlignment(Qt::AlignCenter);
         grid->addWidget(h, 0, kFirstComponentColumn + i);
     }
-    for (int r = 0; r < shownTokens_.size(); ++r) {
-        Row row;
-        const int token = shownTokens_[r];
-        row.token = token;
-        row.label = new QLabel(w);
-        row.tag = new QLabel(w);
-        grid->addWidget(row.label, r + 1, 0);
-        grid->addWidget(row.tag, r + 1, 1);
-        for (int i = 0; i < shownComponents_.size(); ++i) {
-            const int comp = shownComponents_[i];
-            auto* cell = new QWidget(w);
-            auto* hl = new QHBoxLayout(cell);
-            hl->setContentsMargins(0, 0, 0, 0);
-            hl->setSpacing(2);
-            auto* s = new QSlider(Qt::Horizontal, cell);
-            s->setMinimumWidth(48);
-            s->setSingleStep(1);
-            s->setPageStep(25);
-            s->setFocusPolicy(Qt::StrongFocus);
-            s->installEventFilter(this);
-            s->setToolTip(tr("%1 of %2").arg(componentName(comp), tokenLabel(token)));
-            auto* sp = new QDoubleSpinBox(cell);
-            sp->setDecimals(3);
-            sp->setRange(-1.0e6, 1.0e6);
-            sp->setSingleStep(0.1);
-            sp->setKeyboardTracking(false);
-            sp->setFocusPolicy(Qt::StrongFocus);
-            sp->installEventFilter(this);
-            sp->setToolTip(s->toolTip());
-            sp->setMaximumWidth(74);
-            hl->addWidget(s, 1);
-            hl->addWidget(sp);
-            grid->addWidget(cell, r + 1, kFirstComponentColumn + i);
-            connect(s, &QSlider::valueChanged, this, [this, s, token, comp](int steps) {
-                setComponent(token, comp, steps / kStepsPerUnit, s->isSliderDown());
-            });
-            connect(s, &QSlider::sliderReleased, this, &VectorEditorPanel::endDrag);
-            connect(sp, &QDoubleSpinBox::valueChanged, this,
-                    [this, token, comp](double v) { setComponent(token, comp, v, false); });
-            row.sliders.push_back(s);
-            row.spins.push_back(sp);
-        }
-        row.twice = new QToolButton(w);
-        row.twice->setText(tr("×2"));
-        row.twice->setToolTip(tr("Double the whole vector of %1").arg(tokenLabel(token)));
-        row.reset = new QToolButton(w);
-        row.reset->setText(tr("Reset"));
-        row.reset->setToolTip(
-            tr("Remove the edit: back to the projected vector of %1").arg(tokenLabel(token)));
-        grid->addWidget(row.twice, r + 1, 2);
-        grid->addWidget(row.reset, r + 1, 3);
-        connect(row.twice, &QToolButton::clicked, this, [this, token] { doubleVector(token); });
-        connect(row.reset, &QToolButton::clicked, this, [this, token] { resetVector(token); });
-        rows_.push_back(row);
+}
+
+// Row r + 1 of the grid: the token, its edit tag, a slider and spin box per shown component,
+// then ×2 and Reset.
+VectorEditorPanel::Row VectorEditorPanel::addTokenRow(QGridLayout* grid, QWidget* w, int r)
+{
+    Row row;
+    const int token = shownTokens_[r];
+    row.token = token;
+    row.label = new QLabel(w);
+    row.tag = new QLabel(w);
+    grid->addWidget(row.label, r + 1, 0);
+    grid->addWidget(row.tag, r + 1, 1);
+    for (int i = 0; i < shownComponents_.size(); ++i) {
+        QWidget* cell = addComponentCell(w, row, shownComponents_[i]);
+        grid->addWidget(cell, r + 1, kFirstComponentColumn + i);
     }
-    grid->setRowStretch(static_cast<int>(shownTokens_.size()) + 1, 1);
-    grid->setColumnStretch(kFirstComponentColumn + static_cast<int>(shownComponents_.size()), 1);
+    row.twice = new QToolButton(w);
+    row.twice->setText(tr("×2"));
+    row.twice->setToolTip(tr("Double the whole vector of %1").arg(tokenLabel(token)));
+    row.reset = new QToolButton(w);
+    row.reset->setText(tr("Reset"));
+    row.reset->setToolTip(
+        tr("Remove the edit: back to the projected vector of %1").arg(tokenLabel(token)));
+    grid->addWidget(row.twice, r + 1, 2);
+    grid->addWidget(row.reset, r + 1, 3);
+    connect(row.twice, &QToolButton::clicked, this, [this, token] { doubleVector(token); });
+    connect(row.reset, &QToolButton::clicked, this, [this, token] { resetVector(token); });
+    return row;
+}
+
+// One component of one token: a slider for dragging, a spin box for typing.
+QWidget* VectorEditorPanel::addComponentCell(QWidget* w, Row& row, int comp)
+{
+    const int token = row.token;
+    auto* cell = new QWidget(w);
+    auto* hl = new QHBoxLayout(cell);
+    hl->setContentsMargins(0, 0, 0, 0);
+    hl->setSpacing(2);
+    auto* s = new QSlider(Qt::Horizontal, cell);
+    s->setMinimumWidth(48);
+    s->setSingleStep(1);
+    s->setPageStep(25);
+    s->setFocusPolicy(Qt::StrongFocus);
+    s->installEventFilter(this);
+    s->setToolTip(tr("%1 of %2").arg(componentName(comp), tokenLabel(token)));
+    auto* sp = new QDoubleSpinBox(cell);
+    sp->setDecimals(3);
+    sp->setRange(-1.0e6, 1.0e6);
+    sp->setSingleStep(0.1);
+    sp->setKeyboardTracking(false);
+    sp->setFocusPolicy(Qt::StrongFocus);
+    sp->installEventFilter(this);
+    sp->setToolTip(s->toolTip());
+    sp->setMaximumWidth(74);
+    hl->addWidget(s, 1);
+    hl->addWidget(sp);
+    connect(s, &QSlider::valueChanged, this, [this, s, token, comp](int steps) {
+        setComponent(token, comp, steps / kStepsPerUnit, s->isSliderDown());
+    });
+    connect(s, &QSlider::sliderReleased, this, &VectorEditorPanel::endDrag);
+    connect(sp, &QDoubleSpinBox::valueChanged, this,
+            [this, token, comp](double v) { setComponent(token, comp, v, false); });
+    row.sliders.push_back(s);
+    row.spins.push_back(sp);
+    return cell;
+}
+
+// The new rows replace the old in the scroll area, which is sized to show them.
+void VectorEditorPanel::installRows(QWidget* w)
+{
     QWidget* old = scroll_->takeWidget();
     scroll_->setWidget(w);
     scroll_->setMinimumWidth(w->minimumSizeHint().width() +

@@ -41,6 +41,101 @@ int groupExtent(const QList<QDockWidget*>& group, Qt::Orientation orientation, b
     return extent + (group.size() > 1 ? 28 : 0);  // the tab bar
 }
 
+// One area of the layout: its groups of docks (tabbed together) and how they follow each other.
+struct DockAreaPlan {
+    const QList<QStringList>* groups;
+    Qt::DockWidgetArea area;
+    Qt::Orientation stacking;
+};
+
+void selectLayoutTab(QMainWindow* window, const QString& tab)
+{
+    static const char* const kTabs[] = {"weights", "difference", "pipeline", "heads",
+                                        "walkthrough"};
+    if (auto* tabs = qobject_cast<QTabWidget*>(window->centralWidget())) {
+        for (int i = 0; i < static_cast<int>(std::size(kTabs)) && i < tabs->count(); ++i)
+            if (tab == QLatin1String(kTabs[i])) tabs->setCurrentIndex(i);
+    }
+}
+
+// Docks that the layout does not name are closed.
+void hideUnplacedDocks(QMainWindow* window, const QList<DockAreaPlan>& areas)
+{
+    QList<QDockWidget*> placed;
+    for (const auto& a : areas) {
+        for (const QStringList& names : *a.groups) {
+            for (const QString& name : names) {
+                if (auto* d = window->findChild<QDockWidget*>(name)) placed << d;
+            }
+        }
+    }
+    for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
+        if (!placed.contains(d)) d->hide();
+    }
+}
+
+// Puts an area's groups in place: each group's first dock split from the previous group's, the
+// others tabbed onto it. Returns the groups that have a dock in this window.
+QList<QList<QDockWidget*>> placeDockGroups(QMainWindow* window, const DockAreaPlan& a)
+{
+    QList<QList<QDockWidget*>> groups;
+    for (const QStringList& names : *a.groups) {
+        QList<QDockWidget*> group;
+        for (const QString& name : names) {
+            if (auto* d = window->findChild<QDockWidget*>(name)) group << d;
+        }
+        if (group.isEmpty()) continue;
+        QDockWidget* first = group.front();
+        if (groups.isEmpty())
+            window->addDockWidget(a.area, first);
+        else
+            window->splitDockWidget(groups.back().front(), first, a.stacking);
+        first->setFloating(false);
+        first->show();
+        for (QDockWidget* other : group.mid(1)) {
+            window->tabifyDockWidget(first, other);
+            other->show();
+        }
+        first->raise();
+        groups << group;
+    }
+    return groups;
+}
+
+void sizeDockArea(QMainWindow* window, const QList<QList<QDockWidget*>>& groups,
+                  Qt::Orientation stacking, const QSize& room)
+{
+    // Across the area (its width, or the bottom's height): what the widest group asks for,
+    // within 40% of the window (45% of its height). Along it: each group's own request.
+    const Qt::Orientation across = stacking == Qt::Vertical ? Qt::Horizontal : Qt::Vertical;
+    const int limit =
+        static_cast<int>(across == Qt::Horizontal ? 0.4 * room.width() : 0.45 * room.height());
+    int extent = 0;
+    for (const auto& g : groups) extent = std::max(extent, groupExtent(g, across));
+    // Along the area every group gets at least what it must have; the room left over goes
+    // to the groups in proportion to what more they would like.
+    QList<QDockWidget*> firsts;
+    QList<int> least, more;
+    for (const auto& g : groups) {
+        firsts << g.front();
+        least << groupExtent(g, stacking, true);
+        more << std::max(0, groupExtent(g, stacking) - least.back());
+    }
+    // The docks' room: the window less its menu, tool and status bars.
+    int top = window->centralWidget() ? window->centralWidget()->y() : 0;
+    if (window->statusBar()) top += window->statusBar()->height();
+    const int total = stacking == Qt::Horizontal ? room.width() : room.height() - top;
+    int spare = total;
+    for (int l : least) spare -= l;
+    int wanted = 0;
+    for (int m : more) wanted += m;
+    QList<int> along;
+    for (int i = 0; i < least.size(); ++i)
+        along << least[i] + (wanted > 0 && spare > 0 ? spare * more[i] / wanted : 0);
+    window->resizeDocks(firsts, QList<int>(firsts.size(), std::min(extent, limit)), across);
+    if (firsts.size() > 1) window->resizeDocks(firsts, along, stacking);
+}
+
 }  // namespace
 
 DockLayout defaultDockLayout()
@@ -58,86 +153,17 @@ DockLayout defaultDockLayout()
 
 void applyDockLayout(QMainWindow* window, const DockLayout& layout)
 {
-    static const char* const kTabs[] = {"weights", "difference", "pipeline", "heads",
-                                        "walkthrough"};
-    if (auto* tabs = qobject_cast<QTabWidget*>(window->centralWidget())) {
-        for (int i = 0; i < static_cast<int>(std::size(kTabs)) && i < tabs->count(); ++i)
-            if (layout.tab == QLatin1String(kTabs[i])) tabs->setCurrentIndex(i);
-    }
-    const struct {
-        const QList<QStringList>* groups;
-        Qt::DockWidgetArea area;
-        Qt::Orientation stacking;  // how the groups follow each other
-    } areas[] = {{&layout.left, Qt::LeftDockWidgetArea, Qt::Vertical},
-                 {&layout.right, Qt::RightDockWidgetArea, Qt::Vertical},
-                 {&layout.bottom, Qt::BottomDockWidgetArea, Qt::Horizontal}};
-
+    selectLayoutTab(window, layout.tab);
+    const QList<DockAreaPlan> areas = {{&layout.left, Qt::LeftDockWidgetArea, Qt::Vertical},
+                                       {&layout.right, Qt::RightDockWidgetArea, Qt::Vertical},
+                                       {&layout.bottom, Qt::BottomDockWidgetArea, Qt::Horizontal}};
     window->setCorner(Qt::BottomRightCorner,
                       layout.rightFullHeight ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea);
-    QList<QDockWidget*> placed;
-    for (const auto& a : areas) {
-        for (const QStringList& names : *a.groups) {
-            for (const QString& name : names) {
-                if (auto* d = window->findChild<QDockWidget*>(name)) placed << d;
-            }
-        }
-    }
-    for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
-        if (!placed.contains(d)) d->hide();
-    }
+    hideUnplacedDocks(window, areas);
     const QSize room = window->size();
     for (const auto& a : areas) {
-        QList<QList<QDockWidget*>> groups;
-        for (const QStringList& names : *a.groups) {
-            QList<QDockWidget*> group;
-            for (const QString& name : names) {
-                if (auto* d = window->findChild<QDockWidget*>(name)) group << d;
-            }
-            if (group.isEmpty()) continue;
-            QDockWidget* first = group.front();
-            if (groups.isEmpty())
-                window->addDockWidget(a.area, first);
-            else
-                window->splitDockWidget(groups.back().front(), first, a.stacking);
-            first->setFloating(false);
-            first->show();
-            for (QDockWidget* other : group.mid(1)) {
-                window->tabifyDockWidget(first, other);
-                other->show();
-            }
-            first->raise();
-            groups << group;
-        }
-        if (groups.isEmpty()) continue;
-        // Across the area (its width, or the bottom's height): what the widest group asks for,
-        // within 40% of the window (45% of its height). Along it: each group's own request.
-        const Qt::Orientation across = a.stacking == Qt::Vertical ? Qt::Horizontal : Qt::Vertical;
-        const int limit =
-            static_cast<int>(across == Qt::Horizontal ? 0.4 * room.width() : 0.45 * room.height());
-        int extent = 0;
-        for (const auto& g : groups) extent = std::max(extent, groupExtent(g, across));
-        // Along the area every group gets at least what it must have; the room left over goes
-        // to the groups in proportion to what more they would like.
-        QList<QDockWidget*> firsts;
-        QList<int> least, more;
-        for (const auto& g : groups) {
-            firsts << g.front();
-            least << groupExtent(g, a.stacking, true);
-            more << std::max(0, groupExtent(g, a.stacking) - least.back());
-        }
-        // The docks' room: the window less its menu, tool and status bars.
-        int top = window->centralWidget() ? window->centralWidget()->y() : 0;
-        if (window->statusBar()) top += window->statusBar()->height();
-        const int total = a.stacking == Qt::Horizontal ? room.width() : room.height() - top;
-        int spare = total;
-        for (int l : least) spare -= l;
-        int wanted = 0;
-        for (int m : more) wanted += m;
-        QList<int> along;
-        for (int i = 0; i < least.size(); ++i)
-            along << least[i] + (wanted > 0 && spare > 0 ? spare * more[i] / wanted : 0);
-        window->resizeDocks(firsts, QList<int>(firsts.size(), std::min(extent, limit)), across);
-        if (firsts.size() > 1) window->resizeDocks(firsts, along, a.stacking);
+        const QList<QList<QDockWidget*>> groups = placeDockGroups(window, a);
+        if (!groups.isEmpty()) sizeDockArea(window, groups, a.stacking, room);
     }
 }
 
