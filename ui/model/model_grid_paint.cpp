@@ -150,32 +150,27 @@ std::vector<QImage> modelGridImages(const ModelSnapshot& snapshot, int maxPixels
     return images;
 }
 
-void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapshot,
-                    const std::vector<QImage>& images, const ModelGridStyle& style)
+namespace {
+
+// `text` in `box` at the font's size, or smaller where it is wider than the box: a header never
+// runs into its neighbour's.
+void drawFitted(QPainter& p, const QRectF& box, const QString& text)
 {
-    const int heads = snapshot.heads();
-    const ModelGridGeometry g =
-        modelGridGeometry(area, snapshot.layers(), heads, style.basePx, snapshot.groupSize);
-    if (g.side <= 0) return;
-    p.save();
-    QFont font = p.font();
-    font.setPixelSize(std::max(6, static_cast<int>(style.basePx)));
+    const QFont font = p.font();
+    const double wide = QFontMetricsF(font, p.device()).horizontalAdvance(text);
+    QFont fitted = font;
+    if (wide > box.width())
+        fitted.setPixelSize(std::max(5, static_cast<int>(font.pixelSize() * box.width() / wide)));
+    p.setFont(fitted);
+    p.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, text);
     p.setFont(font);
-    p.setPen(QColor(0x30, 0x30, 0x30));
-    for (int c = 0; c < g.columns; ++c) {
-        const QRectF box = g.columnTitleRect(c, area);
-        const QString title = columnTitle(c, heads);
-        // A header wider than its column is drawn smaller, never over its neighbour's.
-        const double room = box.width();
-        const double wide = QFontMetricsF(font, p.device()).horizontalAdvance(title);
-        QFont fitted = font;
-        if (wide > room)
-            fitted.setPixelSize(std::max(5, static_cast<int>(font.pixelSize() * room / wide)));
-        p.setFont(fitted);
-        p.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, title);
-    }
-    p.setFont(font);
-    // Heads that share a key/value head: a bracket over them, named after it.
+}
+
+// The column titles, the brackets over heads that share a key/value head, the layer names.
+void paintGridHeaders(QPainter& p, const QRectF& area, const ModelGridGeometry& g, int heads)
+{
+    for (int c = 0; c < g.columns; ++c)
+        drawFitted(p, g.columnTitleRect(c, area), columnTitle(c, heads));
     for (int k = 0; g.group > 1 && k < heads / g.group; ++k) {
         const QRectF first = g.cellRect(0, k * g.group);
         const QRectF last = g.cellRect(0, (k + 1) * g.group - 1);
@@ -183,33 +178,31 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
         p.drawLine(QPointF(first.left(), y + g.groupHeader * 0.15), QPointF(first.left(), y));
         p.drawLine(QPointF(first.left(), y), QPointF(last.right(), y));
         p.drawLine(QPointF(last.right(), y), QPointF(last.right(), y + g.groupHeader * 0.15));
-        const QString name = ModelGridPaintTr::tr("KV %1").arg(k + 1);
         const QRectF box(first.left(), area.top(), last.right() - first.left(), y - area.top());
-        const double wide = QFontMetricsF(font, p.device()).horizontalAdvance(name);
-        QFont fitted = font;
-        if (wide > box.width())
-            fitted.setPixelSize(
-                std::max(5, static_cast<int>(font.pixelSize() * box.width() / wide)));
-        p.setFont(fitted);
-        p.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, name);
-        p.setFont(font);
+        drawFitted(p, box, ModelGridPaintTr::tr("KV %1").arg(k + 1));
     }
     for (int l = 0; l < g.layers; ++l) {
         const QRectF r = g.cellRect(l, 0);
         p.drawText(QRectF(area.left(), r.top(), g.cells.left() - area.left() - g.gap, r.height()),
                    Qt::AlignRight | Qt::AlignVCenter, ModelGridPaintTr::tr("L%1").arg(l + 1));
     }
+}
+
+// Every map: its thumbnail, its cells as rectangles (vector export), or a dash where it was not
+// computed (a pooled run's rollout).
+void paintGridCells(QPainter& p, const ModelGridGeometry& g, const ModelSnapshot& snapshot,
+                    const std::vector<QImage>& images, bool vectorCells)
+{
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     for (int l = 0; l < g.layers; ++l) {
         for (int c = 0; c < g.columns; ++c) {
             const QRectF r = g.cellRect(l, c);
-            if (matrixAt(snapshot, l, c).size() == 0) {
-                // Not computed (a pooled run's rollout): an empty tile with a dash.
+            const attn::model::FloatMatrix& w = matrixAt(snapshot, l, c);
+            if (w.size() == 0) {
                 p.fillRect(r, QColor(0xee, 0xee, 0xee));
                 p.drawText(r, Qt::AlignCenter, QStringLiteral("–"));
-            } else if (style.vectorCells) {
-                const attn::model::FloatMatrix& w = matrixAt(snapshot, l, c);
+            } else if (vectorCells) {
                 const double ch = r.height() / static_cast<double>(w.rows());
                 const double cw = r.width() / static_cast<double>(w.cols());
                 for (long i = 0; i < w.rows(); ++i)
@@ -223,25 +216,47 @@ void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapsh
             }
         }
     }
-    // Attention sinks: a head whose queries put most of their weight on the first token gets a
-    // ring at its top right corner (ModelDocument::selectNextSink finds them in turn).
-    if (style.markSinks) {
-        p.setBrush(Qt::NoBrush);
-        for (int l = 0; l < g.layers; ++l) {
-            const std::vector<float>& first =
-                snapshot.result.layers[static_cast<std::size_t>(l)].firstShare;
-            for (int c = 0; c < std::min(heads, static_cast<int>(first.size())); ++c) {
-                if (first[static_cast<std::size_t>(c)] < kSinkMark) continue;
-                const QRectF r = g.cellRect(l, c);
-                const double d = std::max(4.0, r.width() * 0.22);
-                const QRectF ring(r.right() - d * 1.15, r.top() + d * 0.15, d, d);
-                p.setPen(QPen(QColor(0xff, 0xff, 0xff), std::max(1.5, d * 0.3)));
-                p.drawEllipse(ring);
-                p.setPen(QPen(QColor(0x20, 0x20, 0x20), std::max(0.8, d * 0.12)));
-                p.drawEllipse(ring);
-            }
+}
+
+// Attention sinks: a head whose queries put most of their weight on the first token gets a ring
+// at its top right corner (ModelDocument::selectNextSink finds them in turn).
+void paintSinkRings(QPainter& p, const ModelGridGeometry& g, const ModelSnapshot& snapshot,
+                    int heads)
+{
+    p.setBrush(Qt::NoBrush);
+    for (int l = 0; l < g.layers; ++l) {
+        const std::vector<float>& first =
+            snapshot.result.layers[static_cast<std::size_t>(l)].firstShare;
+        for (int c = 0; c < std::min(heads, static_cast<int>(first.size())); ++c) {
+            if (first[static_cast<std::size_t>(c)] < kSinkMark) continue;
+            const QRectF r = g.cellRect(l, c);
+            const double d = std::max(4.0, r.width() * 0.22);
+            const QRectF ring(r.right() - d * 1.15, r.top() + d * 0.15, d, d);
+            p.setPen(QPen(QColor(0xff, 0xff, 0xff), std::max(1.5, d * 0.3)));
+            p.drawEllipse(ring);
+            p.setPen(QPen(QColor(0x20, 0x20, 0x20), std::max(0.8, d * 0.12)));
+            p.drawEllipse(ring);
         }
     }
+}
+
+}  // namespace
+
+void paintModelGrid(QPainter& p, const QRectF& area, const ModelSnapshot& snapshot,
+                    const std::vector<QImage>& images, const ModelGridStyle& style)
+{
+    const int heads = snapshot.heads();
+    const ModelGridGeometry g =
+        modelGridGeometry(area, snapshot.layers(), heads, style.basePx, snapshot.groupSize);
+    if (g.side <= 0) return;
+    p.save();
+    QFont font = p.font();
+    font.setPixelSize(std::max(6, static_cast<int>(style.basePx)));
+    p.setFont(font);
+    p.setPen(QColor(0x30, 0x30, 0x30));
+    paintGridHeaders(p, area, g, heads);
+    paintGridCells(p, g, snapshot, images, style.vectorCells);
+    if (style.markSinks) paintSinkRings(p, g, snapshot, heads);
     if (style.selected.layer >= 0 && style.selected.layer < g.layers &&
         style.selected.column >= 0 && style.selected.column < g.columns) {
         QPen pen(QColor(0xd6, 0x27, 0x28));
