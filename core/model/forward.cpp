@@ -25,7 +25,10 @@ std::string detail::layerField(long layer, long head, const char* what)
 
 namespace {
 
+using detail::checkIds;
+using detail::embed;
 using detail::layerField;
+using detail::predictionPositions;
 using detail::Reuse;
 
 // A value that is not finite at `stage` of head `head` of layer `layer` (from 0; -1 = none).
@@ -167,111 +170,19 @@ void feedForward(const FloatMatrix& x, const LayerWeights& L, Activation activat
 
 namespace {
 
-attn::Status checkIds(const Model& model, std::span<const int> ids)
+// The heads' Q, K and V of layer `li` from x. GPT-2's fused c_attn holds [Q | K | V], each d
+// wide, heads side by side (the heads copy their slices of it: no copy of the three first);
+// BERT's are separate. With `reuse`, the first reuse.rows rows come from the earlier run.
+void projectHeads(const Model& model, long li, const ForwardOptions& options, const FloatMatrix& x,
+                  LayerTrace& trace, std::vector<HeadResultT<float>>& heads, const Reuse& reuse)
 {
     const ModelConfig& c = model.config();
-    if (ids.empty())
-        return attn::failure(attn::StatusCode::EmptyInput, "", "ids", "no tokens to run");
-    if (static_cast<long>(ids.size()) > c.positions) {
-        attn::Status s =
-            attn::failure(attn::StatusCode::TooLong, "", "ids",
-                          std::to_string(ids.size()) + " tokens exceed the model's " +
-                              std::to_string(c.positions) + " positions (text is not truncated)");
-        s.value = static_cast<long>(ids.size());
-        s.limit = c.positions;
-        return s;
-    }
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (ids[i] < 0 || ids[i] >= c.vocab) {
-            attn::Status s = attn::failure(
-                attn::StatusCode::TokenOutOfRange, "", "ids",
-                "token " + std::to_string(i + 1) + " has the id " + std::to_string(ids[i]) +
-                    ", outside the vocabulary of " + std::to_string(c.vocab));
-            s.position = static_cast<long>(i);
-            s.value = ids[i];
-            s.limit = c.vocab;
-            return s;
-        }
-    }
-    return {};
-}
-
-// Positions to predict at (ascending, unique).
-attn::Status predictionPositions(const Model& model, const std::vector<int>& ids,
-                                 const ForwardOptions& options, std::vector<long>& out)
-{
-    const long n = static_cast<long>(ids.size());
-    out.clear();
-    if (!options.predictAt.empty()) {
-        if (!model.hasLanguageHead())
-            return attn::failure(attn::StatusCode::MissingTensor, model.file().path(),
-                                 "cls.predictions.transform.dense.weight",
-                                 "predictions need the MLM head, which this checkpoint lacks");
-        for (long p : options.predictAt) {
-            if (p < 0 || p >= n) {
-                attn::Status s =
-                    attn::failure(attn::StatusCode::BadPosition, "", "predictAt",
-                                  "position " + std::to_string(p + 1) + " is outside the " +
-                                      std::to_string(n) + " tokens");
-                s.position = p;
-                s.limit = n;
-                return s;
-            }
-            out.push_back(p);
-        }
-    } else if (model.config().family != Family::Bert) {
-        out.push_back(n - 1);
-    } else if (model.hasLanguageHead() && options.maskTokenId >= 0) {
-        for (long i = 0; i < n; ++i) {
-            if (ids[static_cast<std::size_t>(i)] == options.maskTokenId) out.push_back(i);
-        }
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return {};
-}
-
-void embed(const Model& model, const std::vector<int>& ids, FloatMatrix& x)
-{
-    const ModelConfig& c = model.config();
-    const long n = static_cast<long>(ids.size());
-    x.resize(n, c.width);
-    if (c.family == Family::Decoder) {
-        for (long i = 0; i < n; ++i) model.embeddingRow(ids[static_cast<std::size_t>(i)], &x(i, 0));
-        return;
-    }
-    const ConstRowMap word = model.wordEmbeddings();
-    const ConstRowMap position = model.positionEmbeddings();
-    for (long i = 0; i < n; ++i)
-        x.row(i) = word.row(ids[static_cast<std::size_t>(i)]) + position.row(i);
-    if (c.family == Family::Bert) {
-        x.rowwise() += model.tokenTypeEmbeddings().row(0);  // every token has type 0
-        const FloatMatrix sum = x;
-        layerNorm(sum, model.embeddingOrFinalNorm(), c.layerNormEps, x);
-    }
-}
-
-// One layer: reads x (the residual stream entering layer `li`), records it, its attention
-// input and every head's weights in `trace`, and leaves the layer's output in x. With `reuse`,
-// x's first reuse.rows rows must be the earlier run's (they are then left stale in the output)
-// and their projections are taken from it.
-attn::Status runLayer(const Model& model, long li, const ForwardOptions& options, FloatMatrix& x,
-                      LayerTrace& trace, std::vector<HeadResultT<float>>& heads, const Reuse& reuse,
-                      const RopeTable& rope)
-{
-    const ModelConfig& c = model.config();
-    if (c.family == Family::Decoder)
-        return detail::runDecoderLayer(model, li, options, x, trace, heads, reuse, rope);
     const LayerWeights& L = model.layers()[static_cast<std::size_t>(li)];
     const bool gpt2 = c.family == Family::Gpt2;
     const long n = x.rows();
     const long d = c.width;
     const long dh = c.headDim();
     const long h = c.heads;
-    trace.hidden = x;
-
-    // Projections: GPT-2's fused c_attn holds [Q | K | V], each d wide, heads side by side
-    // (the heads copy their slices of it: no copy of the three first); BERT's are separate.
     FloatMatrix qkv, k, v;
     const FloatMatrix* from[3] = {&qkv, &qkv, &qkv};
     long offset[3] = {0, d, 2 * d};
@@ -313,6 +224,29 @@ attn::Status runLayer(const Model& model, long li, const ForwardOptions& options
         hr.K = from[1]->middleCols(offset[1] + j * dh, dh);
         hr.V = from[2]->middleCols(offset[2] + j * dh, dh);
     }
+}
+
+// One layer: reads x (the residual stream entering layer `li`), records it, its attention
+// input and every head's weights in `trace`, and leaves the layer's output in x. With `reuse`,
+// x's first reuse.rows rows must be the earlier run's (they are then left stale in the output)
+// and their projections are taken from it.
+attn::Status runLayer(const Model& model, long li, const ForwardOptions& options, FloatMatrix& x,
+                      LayerTrace& trace, std::vector<HeadResultT<float>>& heads, const Reuse& reuse,
+                      const RopeTable& rope)
+{
+    const ModelConfig& c = model.config();
+    if (c.family == Family::Decoder)
+        return detail::runDecoderLayer(model, li, options, x, trace, heads, reuse, rope);
+    const LayerWeights& L = model.layers()[static_cast<std::size_t>(li)];
+    const bool gpt2 = c.family == Family::Gpt2;
+    const long n = x.rows();
+    const long d = c.width;
+    const long dh = c.headDim();
+    trace.hidden = x;
+
+    const long p = reuse.layers ? reuse.rows : 0;  // rows taken from the earlier run
+    const long fresh = n - p;
+    projectHeads(model, li, options, x, trace, heads, reuse);
     if (attn::Status s = detail::hookHeads(options, li, n, dh, heads); !s.ok()) return s;
 
     const Mode mode = gpt2 ? Mode::Causal : Mode::Self;

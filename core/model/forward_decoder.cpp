@@ -68,6 +68,37 @@ void detail::normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& 
     }
 }
 
+namespace {
+
+void releaseHeads(std::vector<HeadResultT<float>>& heads)
+{
+    for (HeadResultT<float>& hr : heads) {
+        hr.Q.resize(0, 0);
+        hr.K.resize(0, 0);
+        hr.V.resize(0, 0);
+        hr.output.resize(0, 0);
+    }
+}
+
+// The rest of a decoder layer on its fresh rows of the residual stream: the attention's output
+// projection added in, then the gated MLP (SiLU(x W_gate) * x W_up) W_down added in.
+void attentionOutAndMlp(const ModelConfig& c, const LayerWeights& L, const FloatMatrix& concat,
+                        Eigen::Ref<FloatMatrix> rows)
+{
+    FloatMatrix a, m, gate, up, out;
+    applyDense(concat, L.attnOut, a);
+    rows += a;
+    detail::rmsNormRows(rows, L.ln2, c.layerNormEps, m);
+    applyDense(m, L.gate, gate);
+    applyDense(m, L.mlpIn, up);
+    activate(Activation::Silu, gate);
+    gate.array() *= up.array();
+    applyDense(gate, L.mlpOut, out);
+    rows += out;
+}
+
+}  // namespace
+
 attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardOptions& options,
                                      FloatMatrix& x, LayerTrace& trace,
                                      std::vector<HeadResultT<float>>& heads, const Reuse& reuse,
@@ -139,25 +170,9 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
         // A long run's peak is the MLP's scratch on top of what the layer still holds: let the
         // joined projections and the heads' copies go first (Qwen3 at 8,192 tokens: 320 MiB).
         qkv.resize(0, 0);
-        for (HeadResultT<float>& hr : heads) {
-            hr.Q.resize(0, 0);
-            hr.K.resize(0, 0);
-            hr.V.resize(0, 0);
-            hr.output.resize(0, 0);
-        }
+        releaseHeads(heads);
     }
-
-    FloatMatrix a, m, gate, up, out;
-    applyDense(concat, L.attnOut, a);
-    auto rows = x.bottomRows(fresh);
-    rows += a;
-    rmsNormRows(rows, L.ln2, c.layerNormEps, m);
-    applyDense(m, L.gate, gate);
-    applyDense(m, L.mlpIn, up);
-    activate(Activation::Silu, gate);
-    gate.array() *= up.array();
-    applyDense(gate, L.mlpOut, out);
-    rows += out;
+    attentionOutAndMlp(c, L, concat, x.bottomRows(fresh));
     return {};
 }
 

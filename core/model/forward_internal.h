@@ -3,6 +3,7 @@
 // What forward.cpp (GPT-2, BERT, the run loop) and forward_decoder.cpp (the Llama family's
 // layer) share. Internal to core/model.
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,16 @@ struct Reuse {
     const std::vector<LayerTrace>* layers = nullptr;
     const FloatMatrix* previousResidual = nullptr;  // the earlier run's last layer output
 };
+
+// The ids are some, no more than the model's positions, each in its vocabulary
+// (forward_input.cpp).
+attn::Status checkIds(const Model& model, std::span<const int> ids);
+// Positions to predict at (ascending, unique): options.predictAt, else a causal model's last
+// position, else BERT's [MASK] positions.
+attn::Status predictionPositions(const Model& model, const std::vector<int>& ids,
+                                 const ForwardOptions& options, std::vector<long>& out);
+// The ids' embeddings (with positions, and BERT's type and norm) as the first residual stream.
+void embed(const Model& model, const std::vector<int>& ids, FloatMatrix& x);
 
 // "layer 2 head 3 Q/K/V" (from 0 in, from 1 out; head -1: none).
 std::string layerField(long layer, long head, const char* what);
