@@ -62,6 +62,48 @@ float firstShareOf(const FloatMatrix& map)
                               static_cast<double>(n - 1));
 }
 
+namespace {
+
+// Where one block of rows sits: its first row, how many, the first key it reads, the pooling.
+struct RowBlock {
+    long i0 = 0;
+    long rows = 0;
+    long lo = 0;
+    long pool = 1;
+};
+
+// The rows of one block, from their scores: scaled, a softmax over the keys each may see,
+// exact zeros elsewhere, pooled where asked; the first key's weights added to `firstSum`.
+// kNone, or the stage that held a value that is not finite.
+int weighRows(const CausalHeadInput& in, const CausalHeadOutput& out,
+              const ScoreScaler<float>& scale, FloatMatrix& scores, float* rowsP,
+              const RowBlock& at, double& firstSum)
+{
+    const long n = in.n;
+    const long end = at.i0 + at.rows;
+    for (long r = 0; r < at.rows; ++r) {
+        const long i = at.i0 + r;
+        const long start = in.window > 0 ? std::max(0L, i - in.window + 1) : 0;
+        const long count = i + 1 - start;
+        float* s = &scores(r, start - at.lo);
+        if (!allFiniteSpan(s, count)) return kScore;
+        scale.apply(s, s, count);
+        if (!allFiniteSpan(s, count)) return kScaled;
+        float* p = rowsP + r * n;
+        softmaxRow<float>(s, nullptr, count, count, p + start);
+        // Closed cells are exact zeros: the whole row for the map, the part the output's
+        // product reads [lo, end) otherwise.
+        std::fill(p + (out.weights != nullptr ? 0 : at.lo), p + start, 0.0f);
+        std::fill(p + i + 1, p + (out.weights != nullptr ? n : end), 0.0f);
+        if (i >= 1 && start == 0) firstSum += p[0];
+        if (out.pooled != nullptr)
+            poolRow(p, start, i + 1, at.pool, &out.pooled->cells(i / at.pool, 0));
+    }
+    return kNone;
+}
+
+}  // namespace
+
 attn::Status attendCausal(const CausalHeadInput& in, const CausalHeadOutput& out)
 {
     const long n = in.n;
@@ -102,30 +144,10 @@ attn::Status attendCausal(const CausalHeadInput& in, const CausalHeadOutput& out
                            in.ldk, true, nullptr, scores.data(), n);
             float* rowsP = out.weights != nullptr ? &(*out.weights)(i0, 0) : probs.data();
             double firstSum = 0.0;
-            for (long r = 0; r < rows; ++r) {
-                const long i = i0 + r;
-                const long start = in.window > 0 ? std::max(0L, i - in.window + 1) : 0;
-                const long count = i + 1 - start;
-                float* s = &scores(r, start - lo);
-                if (!allFiniteSpan(s, count)) {
-                    fault.store(kScore, std::memory_order_relaxed);
-                    break;
-                }
-                scale.apply(s, s, count);
-                if (!allFiniteSpan(s, count)) {
-                    fault.store(kScaled, std::memory_order_relaxed);
-                    break;
-                }
-                float* p = rowsP + r * n;
-                softmaxRow<float>(s, nullptr, count, count, p + start);
-                // Closed cells are exact zeros: the whole row for the map, the part the output's
-                // product reads [lo, end) otherwise.
-                std::fill(p + (out.weights != nullptr ? 0 : lo), p + start, 0.0f);
-                std::fill(p + i + 1, p + (out.weights != nullptr ? n : end), 0.0f);
-                if (i >= 1 && start == 0) firstSum += p[0];
-                if (out.pooled != nullptr)
-                    poolRow(p, start, i + 1, block, &out.pooled->cells(i / block, 0));
-            }
+            if (const int f =
+                    weighRows(in, out, scale, scores, rowsP, {i0, rows, lo, block}, firstSum);
+                f != kNone)
+                fault.store(f, std::memory_order_relaxed);
             first[static_cast<std::size_t>(b)] = firstSum;
             if (out.output == nullptr || fault.load(std::memory_order_relaxed) != kNone) continue;
             // P V in slices that each stop at their last row's key, as the head pass does.
