@@ -80,11 +80,105 @@ void print(const std::map<std::string, std::vector<double>>& parts, long n)
     std::fflush(stdout);
 }
 
+// A decoder layer's Q, K and V, timed as the projections and the rotation.
+void projectAndRotate(std::map<std::string, double>& t, const model::ModelConfig& c,
+                      const model::LayerWeights& L, const FloatMatrix& normed,
+                      const RopeTable& rope, FloatMatrix& q, FloatMatrix& k, FloatMatrix& v)
+{
+    {
+        Timer _(t["qkv_proj"]);
+        model::applyDense(normed, L.q, q);
+        model::applyDense(normed, L.k, k);
+        model::applyDense(normed, L.v, v);
+    }
+    {
+        Timer _(t["rope"]);
+        model::detail::normAndRotate(q, c.heads, c.headDim(), L.qNorm, c.layerNormEps, rope, 0);
+        model::detail::normAndRotate(k, c.kvHeads, c.headDim(), L.kNorm, c.layerNormEps, rope, 0);
+    }
+}
+
+// Each head's Q, K and V copied out of the joined projections, as forward_decoder.cpp does.
+void splitHeads(const model::ModelConfig& c, const FloatMatrix& qkv,
+                std::vector<HeadResultT<float>>& heads)
+{
+    const long dh = c.headDim(), qWidth = c.heads * dh, kvWidth = c.kvHeads * dh;
+    for (long j = 0; j < c.heads; ++j) {
+        auto& hr = heads[static_cast<std::size_t>(j)];
+        const long g = c.kvHeadOf(j);
+        hr.Q = qkv.middleCols(j * dh, dh);
+        hr.K = qkv.middleCols(qWidth + g * dh, dh);
+        hr.V = qkv.middleCols(qWidth + kvWidth + g * dh, dh);
+    }
+}
+
+// Every head's map and output, as forward_pooled.cpp's attendHeadsCausal weighs a decoder's
+// heads (one head a thread).
+void weighDecoderHeads(std::vector<HeadResultT<float>>& heads, long n, long dh)
+{
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long j = 0; j < static_cast<long>(heads.size()); ++j) {
+        auto& hr = heads[static_cast<std::size_t>(j)];
+        model::CausalHeadInput in;
+        in.q = hr.Q.data();
+        in.ldq = dh;
+        in.k = hr.K.data();
+        in.ldk = dh;
+        in.v = hr.V.data();
+        in.ldv = dh;
+        in.n = n;
+        in.dh = dh;
+        in.dv = dh;
+        in.divisor = static_cast<float>(std::sqrt(static_cast<double>(dh)));
+        model::CausalHeadOutput want;
+        want.weights = &hr.weights;
+        want.output = &hr.output;
+        (void)model::attendCausal(in, want);
+    }
+}
+
+// A decoder layer's gated MLP, timed as its projections and its SwiGLU.
+void gatedMlp(std::map<std::string, double>& t, const model::LayerWeights& L,
+              const FloatMatrix& normed, FloatMatrix& gate, FloatMatrix& up, FloatMatrix& out)
+{
+    {
+        Timer _(t["mlp_proj"]);
+        model::applyDense(normed, L.gate, gate);
+        model::applyDense(normed, L.mlpIn, up);
+    }
+    {
+        Timer _(t["swiglu"]);
+        model::activate(model::Activation::Silu, gate);
+        gate.array() *= up.array();
+    }
+    {
+        Timer _(t["mlp_proj"]);
+        model::applyDense(gate, L.mlpOut, out);
+    }
+}
+
+// The final norm and the last position's logits.
+void decoderLogits(std::map<std::string, double>& t, const model::Model& m,
+                   const FloatMatrix& hidden, FloatMatrix& normed)
+{
+    {
+        Timer _(t["rmsnorm"]);
+        model::detail::rmsNormRows(hidden, m.embeddingOrFinalNorm(), m.config().layerNormEps,
+                                   normed);
+    }
+    {
+        Timer _(t["logits"]);
+        const model::Dense& head = m.outputLayer();
+        FloatMatrix last = normed.bottomRows(1), logits;
+        model::applyDense(last, head, logits);
+    }
+}
+
 void printDecoderParts(const model::Model& m, long n, int reps)
 {
     const model::ModelConfig& c = m.config();
-    const long d = c.width, h = c.heads, kv = c.kvHeads, dh = c.headDim();
-    const long qWidth = h * dh, kvWidth = kv * dh;
+    const long d = c.width, h = c.heads, dh = c.headDim();
+    const long qWidth = h * dh, kvWidth = c.kvHeads * dh;
     std::map<std::string, std::vector<double>> parts;
     FloatMatrix x(n, d);
     for (long i = 0; i < n; ++i) m.embeddingRow(i * 7919 % c.vocab, &x(i, 0));
@@ -110,51 +204,16 @@ void printDecoderParts(const model::Model& m, long n, int reps)
                 Timer _(t["rmsnorm"]);
                 model::detail::rmsNormRows(hidden, L.ln1, c.layerNormEps, normed);
             }
-            {
-                Timer _(t["qkv_proj"]);
-                model::applyDense(normed, L.q, q);
-                model::applyDense(normed, L.k, k);
-                model::applyDense(normed, L.v, v);
-            }
-            {
-                Timer _(t["rope"]);
-                model::detail::normAndRotate(q, h, dh, L.qNorm, c.layerNormEps, rope, 0);
-                model::detail::normAndRotate(k, kv, dh, L.kNorm, c.layerNormEps, rope, 0);
-            }
+            projectAndRotate(t, c, L, normed, rope, q, k, v);
             {
                 Timer _(t["copies"]);
                 qkv.resize(n, qWidth + 2 * kvWidth);
                 qkv << q, k, v;
-                for (long j = 0; j < h; ++j) {
-                    auto& hr = heads[static_cast<std::size_t>(j)];
-                    const long g = c.kvHeadOf(j);
-                    hr.Q = qkv.middleCols(j * dh, dh);
-                    hr.K = qkv.middleCols(qWidth + g * dh, dh);
-                    hr.V = qkv.middleCols(qWidth + kvWidth + g * dh, dh);
-                }
+                splitHeads(c, qkv, heads);
             }
             {
                 Timer _(t["attention"]);
-                // As forward_pooled.cpp's attendHeadsCausal weighs a decoder's heads.
-#pragma omp parallel for schedule(dynamic, 1)
-                for (long j = 0; j < h; ++j) {
-                    auto& hr = heads[static_cast<std::size_t>(j)];
-                    model::CausalHeadInput in;
-                    in.q = hr.Q.data();
-                    in.ldq = dh;
-                    in.k = hr.K.data();
-                    in.ldk = dh;
-                    in.v = hr.V.data();
-                    in.ldv = dh;
-                    in.n = n;
-                    in.dh = dh;
-                    in.dv = dh;
-                    in.divisor = static_cast<float>(std::sqrt(static_cast<double>(dh)));
-                    model::CausalHeadOutput want;
-                    want.weights = &hr.weights;
-                    want.output = &hr.output;
-                    (void)model::attendCausal(in, want);
-                }
+                weighDecoderHeads(heads, n, dh);
             }
             {
                 Timer _(t["copies"]);
@@ -177,39 +236,57 @@ void printDecoderParts(const model::Model& m, long n, int reps)
                 Timer _(t["rmsnorm"]);
                 model::detail::rmsNormRows(hidden, L.ln2, c.layerNormEps, normed);
             }
-            {
-                Timer _(t["mlp_proj"]);
-                model::applyDense(normed, L.gate, gate);
-                model::applyDense(normed, L.mlpIn, up);
-            }
-            {
-                Timer _(t["swiglu"]);
-                model::activate(model::Activation::Silu, gate);
-                gate.array() *= up.array();
-            }
-            {
-                Timer _(t["mlp_proj"]);
-                model::applyDense(gate, L.mlpOut, out);
-            }
+            gatedMlp(t, L, normed, gate, up, out);
             {
                 Timer _(t["copies"]);
                 hidden += out;
             }
         }
-        {
-            Timer _(t["rmsnorm"]);
-            model::detail::rmsNormRows(hidden, m.embeddingOrFinalNorm(), c.layerNormEps, normed);
-        }
-        {
-            Timer _(t["logits"]);
-            const model::Dense& head = m.outputLayer();
-            FloatMatrix last = normed.bottomRows(1), logits;
-            model::applyDense(last, head, logits);
-        }
+        decoderLogits(t, m, hidden, normed);
         if (rep > 0)
             for (const auto& [name, ms] : t) parts[name].push_back(ms);
     }
     print(parts, n);
+}
+
+}  // namespace
+
+namespace {
+
+// A GPT-2 layer's MLP, timed as its dense products and its GELU.
+void geluMlp(std::map<std::string, double>& t, const model::ModelConfig& c,
+             const model::LayerWeights& L, const FloatMatrix& normed, FloatMatrix& inner,
+             FloatMatrix& out)
+{
+    {
+        Timer _(t["dense"]);
+        model::applyDense(normed, L.mlpIn, inner);
+    }
+    {
+        Timer _(t["gelu"]);
+        model::activate(c.activation, inner);
+    }
+    {
+        Timer _(t["dense"]);
+        model::applyDense(inner, L.mlpOut, out);
+    }
+}
+
+// GPT-2's final norm and the last position's logits.
+void gpt2Logits(std::map<std::string, double>& t, const model::Model& m, const FloatMatrix& hidden)
+{
+    FloatMatrix last;
+    {
+        Timer _(t["layernorm"]);
+        model::layerNorm(hidden.bottomRows(1), m.embeddingOrFinalNorm(), m.config().layerNormEps,
+                         last);
+    }
+    {
+        Timer _(t["logits"]);
+        const model::Dense& decoder = m.outputLayer();
+        FloatMatrix logits;
+        model::applyDense(last, decoder, logits);
+    }
 }
 
 }  // namespace
@@ -268,34 +345,13 @@ void printParts(const model::Model& m, long n, int reps)
                 Timer _(t["layernorm"]);
                 model::layerNorm(hidden, L.ln2, c.layerNormEps, normed);
             }
-            {
-                Timer _(t["dense"]);
-                model::applyDense(normed, L.mlpIn, inner);
-            }
-            {
-                Timer _(t["gelu"]);
-                model::activate(c.activation, inner);
-            }
-            {
-                Timer _(t["dense"]);
-                model::applyDense(inner, L.mlpOut, out);
-            }
+            geluMlp(t, c, L, normed, inner, out);
             {
                 Timer _(t["residual"]);
                 hidden += out;
             }
         }
-        FloatMatrix last;
-        {
-            Timer _(t["layernorm"]);
-            model::layerNorm(hidden.bottomRows(1), m.embeddingOrFinalNorm(), c.layerNormEps, last);
-        }
-        {
-            Timer _(t["logits"]);
-            const model::Dense& decoder = m.outputLayer();
-            FloatMatrix logits;
-            model::applyDense(last, decoder, logits);
-        }
+        gpt2Logits(t, m, hidden);
         if (rep > 0)
             for (const auto& [name, ms] : t) parts[name].push_back(ms);
     }
