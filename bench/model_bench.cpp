@@ -233,6 +233,34 @@ struct WeightsShape {
     const char* what;
 };
 
+// One shape's row of the table and its RESULT lines: each format's best and median time, and
+// its time against F32's, best and median over the rounds.
+void printWeightsRow(const WeightsShape& s, long copies, std::vector<double> (&ms)[3],
+                     std::vector<double> (&ratio)[3])
+{
+    const char* const formatNames[] = {"F32 (sgemm)", "BF16", "F16"};
+    double best[3], median[3], ratioMedian[3];
+    for (int f = 0; f < 3; ++f) {
+        std::sort(ms[f].begin(), ms[f].end());
+        std::sort(ratio[f].begin(), ratio[f].end());
+        best[f] = ms[f].front();
+        median[f] = ms[f][ms[f].size() / 2];
+        ratioMedian[f] = ratio[f][ratio[f].size() / 2];
+    }
+    std::printf(
+        "| %ld x %ld x %ld | %ld | %.3f (%.3f) | %.3f (%.3f) | %.3f (%.3f) | %.2f (%.2f) | "
+        "%.2f (%.2f) |\n",
+        s.n, s.in, s.out, copies, best[0], median[0], best[1], median[1], best[2], median[2],
+        best[1] / best[0], ratioMedian[1], best[2] / best[0], ratioMedian[2]);
+    for (int f = 0; f < 3; ++f)
+        std::printf(
+            "RESULT {\"what\": \"gemm_weights\", \"shape\": \"%s\", \"n\": %ld, "
+            "\"in\": %ld, \"out\": %ld, \"format\": \"%s\", \"copies\": %ld, "
+            "\"threads\": %d, \"ms_best\": %.4f, \"ms_median\": %.4f}\n",
+            s.what, s.n, s.in, s.out, formatNames[f], copies, omp_get_max_threads(), best[f],
+            median[f]);
+}
+
 int gemmWeightsBench(int reps)
 {
     using attn::kernels::WeightFormat;
@@ -243,7 +271,6 @@ int gemmWeightsBench(int reps)
         {1, 1024, 151936, "lm_head, last position"},
     };
     const WeightFormat formats[] = {WeightFormat::F32, WeightFormat::BF16, WeightFormat::F16};
-    const char* const formatNames[] = {"F32 (sgemm)", "BF16", "F16"};
     constexpr double kColdBytes = 256.0 * (1 << 20);
     std::mt19937 gen(11);
     std::uniform_real_distribution<float> dist(-0.1f, 0.1f);
@@ -294,79 +321,56 @@ int gemmWeightsBench(int reps)
                 ratio[f].push_back(round[f] / round[0]);
             }
         }
-        double best[3], median[3], ratioMedian[3];
-        for (int f = 0; f < 3; ++f) {
-            std::sort(ms[f].begin(), ms[f].end());
-            std::sort(ratio[f].begin(), ratio[f].end());
-            best[f] = ms[f].front();
-            median[f] = ms[f][ms[f].size() / 2];
-            ratioMedian[f] = ratio[f][ratio[f].size() / 2];
-        }
-        std::printf(
-            "| %ld x %ld x %ld | %ld | %.3f (%.3f) | %.3f (%.3f) | %.3f (%.3f) | %.2f (%.2f) | "
-            "%.2f (%.2f) |\n",
-            s.n, s.in, s.out, copies, best[0], median[0], best[1], median[1], best[2], median[2],
-            best[1] / best[0], ratioMedian[1], best[2] / best[0], ratioMedian[2]);
-        for (int f = 0; f < 3; ++f)
-            std::printf(
-                "RESULT {\"what\": \"gemm_weights\", \"shape\": \"%s\", \"n\": %ld, "
-                "\"in\": %ld, \"out\": %ld, \"format\": \"%s\", \"copies\": %ld, "
-                "\"threads\": %d, \"ms_best\": %.4f, \"ms_median\": %.4f}\n",
-                s.what, s.n, s.in, s.out, formatNames[f], copies, omp_get_max_threads(), best[f],
-                median[f]);
+        printWeightsRow(s, copies, ms, ratio);
         std::fflush(stdout);
     }
     return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv)
-{
-    if (argc < 2) return usage();
-    if (std::string(argv[1]) == "--gemm" || std::string(argv[1]) == "--gemm-weights") {
-        const bool hasReps = argc == 4 && std::string(argv[2]) == "--reps";
-        if (argc != 2 && !hasReps) return usage();
-        const int reps = hasReps ? std::max(1, std::atoi(argv[3])) : 9;
-        return std::string(argv[1]) == "--gemm" ? gemmBench(reps) : gemmWeightsBench(reps);
-    }
-    const std::string folder = argv[1];
+// The options after the checkpoint folder.
+struct BenchOptions {
     std::vector<long> tokens{128, 512};
     int reps = 5;
     int warmup = 1;
     bool allLogits = false;
     bool parts = false;
     long poolAbove = 0;
+};
+
+bool parseOptions(int argc, char** argv, BenchOptions& o)
+{
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool hasValue = i + 1 < argc;
         if (arg == "--tokens" && hasValue)
-            tokens = parseList(argv[++i]);
+            o.tokens = parseList(argv[++i]);
         else if (arg == "--reps" && hasValue)
-            reps = std::atoi(argv[++i]);
+            o.reps = std::atoi(argv[++i]);
         else if (arg == "--warmup" && hasValue)
-            warmup = std::atoi(argv[++i]);
+            o.warmup = std::atoi(argv[++i]);
         else if (arg == "--all-logits")
-            allLogits = true;
+            o.allLogits = true;
         else if (arg == "--parts")
-            parts = true;
+            o.parts = true;
         else if (arg == "--pool-above" && hasValue)
-            poolAbove = std::atol(argv[++i]);
+            o.poolAbove = std::atol(argv[++i]);
         else
-            return usage();
+            return false;
     }
-    std::printf("# attnlab_model_bench: %s, OpenMP threads %d, GEMM kernel %s\n", folder.c_str(),
-                omp_get_max_threads(), attn::kernels::gemmPathName(attn::kernels::gemmPath()));
+    return true;
+}
 
+// Opens the checkpoint and prints the "open" line: how long, how large, what it cost in memory.
+bool openModel(const std::string& folder, attn::model::Model& model)
+{
     const Resident before = resident();
     const auto start = Clock::now();
-    attn::model::Model model;
     const attn::Status status = attn::model::Model::load(folder, model);
     const double loadMs = msSince(start);
     const Resident opened = resident();
     if (!status.ok()) {
         std::fprintf(stderr, "cannot open %s\n", folder.c_str());
-        return 1;
+        return false;
     }
     const long openedPeak = peakResidentKb();
     std::uintmax_t fileBytes = 0;
@@ -384,68 +388,79 @@ int main(int argc, char** argv)
         config.kvHeads > 0 ? config.kvHeads : config.heads, config.headDim(), loadMs,
         static_cast<unsigned long long>(fileBytes), model.shards().size(), copiedBytes,
         json(before, "before").c_str(), json(opened, "after").c_str(), openedPeak);
+    return true;
+}
 
+// The "tokenizer" line, where the folder has a tokenizer: how long it takes to read.
+void reportTokenizer(const std::string& folder, const attn::model::ModelConfig& config)
+{
     const std::filesystem::path dir(folder);
-    if (std::filesystem::exists(dir / "vocab.json") ||
-        std::filesystem::exists(dir / "tokenizer.json")) {
-        const std::string type =
-            std::filesystem::exists(dir / "vocab.json") ? "gpt2" : config.modelType;
-        const auto tokStart = Clock::now();
-        const auto tokenizer = attn::tok::loadTokenizer(folder, type);
-        const double tokMs = msSince(tokStart);
-        std::printf(
-            "RESULT {\"what\": \"tokenizer\", \"type\": \"%s\", \"load_ms\": %.3f, "
-            "\"ok\": %s}\n",
-            type.c_str(), tokMs,
-            std::holds_alternative<attn::tok::Tokenizer>(tokenizer) ? "true" : "false");
-    }
+    if (!std::filesystem::exists(dir / "vocab.json") &&
+        !std::filesystem::exists(dir / "tokenizer.json"))
+        return;
+    const std::string type =
+        std::filesystem::exists(dir / "vocab.json") ? "gpt2" : config.modelType;
+    const auto tokStart = Clock::now();
+    const auto tokenizer = attn::tok::loadTokenizer(folder, type);
+    const double tokMs = msSince(tokStart);
+    std::printf(
+        "RESULT {\"what\": \"tokenizer\", \"type\": \"%s\", \"load_ms\": %.3f, "
+        "\"ok\": %s}\n",
+        type.c_str(), tokMs,
+        std::holds_alternative<attn::tok::Tokenizer>(tokenizer) ? "true" : "false");
+}
 
+// The "forward" and "check" lines of `n` tokens; `kept` holds the last pass's result.
+bool timeForward(const attn::model::Model& model, const BenchOptions& o, long n,
+                 attn::model::ForwardResult& kept)
+{
     attn::model::ForwardOptions options;
-    options.allLogits = allLogits;
-    options.poolAbove = poolAbove;  // as the model window keeps a long text's maps
+    options.allLogits = o.allLogits;
+    options.poolAbove = o.poolAbove;  // as the model window keeps a long text's maps
     const long vocab = model.config().vocab;
-    attn::model::ForwardResult kept;  // the last pass's traces stay alive for the memory line
-    for (const long n : tokens) {
-        std::vector<int> ids(static_cast<std::size_t>(n));
-        for (long i = 0; i < n; ++i)
-            ids[static_cast<std::size_t>(i)] = static_cast<int>(i * 7919 % vocab);
-        std::vector<double> times, warm;
-        for (int r = 0; r < warmup + reps; ++r) {
-            kept = {};  // one result alive at a time
-            attn::model::ForwardResult result;
-            const auto t0 = Clock::now();
-            const attn::Status s = attn::model::forward(model, ids, options, result);
-            const double ms = msSince(t0);
-            if (!s.ok()) {
-                std::fprintf(stderr, "forward failed at %ld tokens\n", n);
-                return 1;
-            }
-            (r >= warmup ? times : warm).push_back(ms);
-            kept = std::move(result);
+    std::vector<int> ids(static_cast<std::size_t>(n));
+    for (long i = 0; i < n; ++i)
+        ids[static_cast<std::size_t>(i)] = static_cast<int>(i * 7919 % vocab);
+    std::vector<double> times, warm;
+    for (int r = 0; r < o.warmup + o.reps; ++r) {
+        kept = {};  // one result alive at a time
+        attn::model::ForwardResult result;
+        const auto t0 = Clock::now();
+        const attn::Status s = attn::model::forward(model, ids, options, result);
+        const double ms = msSince(t0);
+        if (!s.ok()) {
+            std::fprintf(stderr, "forward failed at %ld tokens\n", n);
+            return false;
         }
-        std::vector<double> sorted = times;
-        std::sort(sorted.begin(), sorted.end());
-        std::ostringstream list, warmList;
-        for (std::size_t i = 0; i < times.size(); ++i) list << (i ? ", " : "") << times[i];
-        for (std::size_t i = 0; i < warm.size(); ++i) warmList << (i ? ", " : "") << warm[i];
-        std::printf(
-            "RESULT {\"what\": \"forward\", \"tokens\": %ld, \"all_logits\": %s, "
-            "\"median_ms\": %.3f, \"min_ms\": %.3f, \"times_ms\": [%s], \"warmup_ms\": [%s]}\n",
-            n, allLogits ? "true" : "false", sorted[sorted.size() / 2], sorted.front(),
-            list.str().c_str(), warmList.str().c_str());
-        const Eigen::VectorXf last = kept.logits.bottomRows(1).transpose();
-        std::ostringstream top, head;
-        const auto best = attn::model::topTokens(last, 5);
-        for (std::size_t i = 0; i < best.size(); ++i) top << (i ? ", " : "") << best[i].id;
-        for (long i = 0; i < std::min<long>(8, last.size()); ++i)
-            head << (i ? ", " : "") << last[i];
-        std::printf(
-            "RESULT {\"what\": \"check\", \"tokens\": %ld, \"top5\": [%s], "
-            "\"logits_head\": [%s]}\n",
-            n, top.str().c_str(), head.str().c_str());
-        std::fflush(stdout);
-        if (parts) attn::bench::printParts(model, n, reps);
+        (r >= o.warmup ? times : warm).push_back(ms);
+        kept = std::move(result);
     }
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    std::ostringstream list, warmList;
+    for (std::size_t i = 0; i < times.size(); ++i) list << (i ? ", " : "") << times[i];
+    for (std::size_t i = 0; i < warm.size(); ++i) warmList << (i ? ", " : "") << warm[i];
+    std::printf(
+        "RESULT {\"what\": \"forward\", \"tokens\": %ld, \"all_logits\": %s, "
+        "\"median_ms\": %.3f, \"min_ms\": %.3f, \"times_ms\": [%s], \"warmup_ms\": [%s]}\n",
+        n, o.allLogits ? "true" : "false", sorted[sorted.size() / 2], sorted.front(),
+        list.str().c_str(), warmList.str().c_str());
+    const Eigen::VectorXf last = kept.logits.bottomRows(1).transpose();
+    std::ostringstream top, head;
+    const auto best = attn::model::topTokens(last, 5);
+    for (std::size_t i = 0; i < best.size(); ++i) top << (i ? ", " : "") << best[i].id;
+    for (long i = 0; i < std::min<long>(8, last.size()); ++i) head << (i ? ", " : "") << last[i];
+    std::printf(
+        "RESULT {\"what\": \"check\", \"tokens\": %ld, \"top5\": [%s], "
+        "\"logits_head\": [%s]}\n",
+        n, top.str().c_str(), head.str().c_str());
+    std::fflush(stdout);
+    return true;
+}
+
+// The "memory" line: what the last result holds and the process's resident memory.
+void reportMemory(const attn::model::ForwardResult& kept)
+{
     std::size_t bytes = attn::model::cachedBytes(kept);
     for (const attn::model::LayerTrace& t : kept.layers)
         for (const auto& p : t.attention)
@@ -456,5 +471,32 @@ int main(int argc, char** argv)
         kept.ids.size(), bytes,
         !kept.layers.empty() && kept.layers.front().isPooled() ? "true" : "false",
         json(resident(), "after_forward").c_str(), peakResidentKb());
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) return usage();
+    if (std::string(argv[1]) == "--gemm" || std::string(argv[1]) == "--gemm-weights") {
+        const bool hasReps = argc == 4 && std::string(argv[2]) == "--reps";
+        if (argc != 2 && !hasReps) return usage();
+        const int reps = hasReps ? std::max(1, std::atoi(argv[3])) : 9;
+        return std::string(argv[1]) == "--gemm" ? gemmBench(reps) : gemmWeightsBench(reps);
+    }
+    const std::string folder = argv[1];
+    BenchOptions o;
+    if (!parseOptions(argc, argv, o)) return usage();
+    std::printf("# attnlab_model_bench: %s, OpenMP threads %d, GEMM kernel %s\n", folder.c_str(),
+                omp_get_max_threads(), attn::kernels::gemmPathName(attn::kernels::gemmPath()));
+    attn::model::Model model;
+    if (!openModel(folder, model)) return 1;
+    reportTokenizer(folder, model.config());
+    attn::model::ForwardResult kept;  // the last pass's traces stay alive for the memory line
+    for (const long n : o.tokens) {
+        if (!timeForward(model, o, n, kept)) return 1;
+        if (o.parts) attn::bench::printParts(model, n, o.reps);
+    }
+    reportMemory(kept);
     return 0;
 }
