@@ -34,6 +34,28 @@ FigureDialog::FigureDialog(const FigureSource& source, const FigureExportSetting
 {
     setWindowTitle(tr("Export figure"));
     auto* form = new QFormLayout;
+    addFigureRows(form, initial);
+    addSizeRows(form, initial);
+    addRangeRows(form, initial);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("&Export…"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+
+    sizeTouched_ = !initial.defaultSize;
+    connect(stage_, &QComboBox::currentIndexChanged, this, &FigureDialog::updateDefaultSize);
+    connect(head_, &QComboBox::currentIndexChanged, this, &FigureDialog::updateDefaultSize);
+    for (QSpinBox* s : {width_, height_})
+        connect(s, &QSpinBox::editingFinished, this, [this] { sizeTouched_ = true; });
+    if (initial.defaultSize) updateDefaultSize();
+}
+
+void FigureDialog::addFigureRows(QFormLayout* form, const FigureExportSettings& initial)
+{
     stage_ = new QComboBox(this);
     for (FigureStage s : kDialogStages) {
         stage_->addItem(stageDisplayName(s), static_cast<int>(s));
@@ -41,13 +63,16 @@ FigureDialog::FigureDialog(const FigureSource& source, const FigureExportSetting
     }
     form->addRow(tr("&Show:"), stage_);
     head_ = new QComboBox(this);
-    const int heads = source.result ? static_cast<int>(source.result->heads.size()) : 0;
+    const int heads = source_.result ? static_cast<int>(source_.result->heads.size()) : 0;
     for (int h = 0; h < heads; ++h) head_->addItem(tr("Head %1").arg(h + 1), h);
     head_->addItem(tr("All heads"), -1);
     head_->setCurrentIndex(initial.request.allHeads ? heads
                                                     : std::clamp(initial.request.head, 0, heads));
     form->addRow(tr("&Head:"), head_);
+}
 
+void FigureDialog::addSizeRows(QFormLayout* form, const FigureExportSettings& initial)
+{
     auto* sizeRow = new QHBoxLayout;
     width_ = new QSpinBox(this);
     height_ = new QSpinBox(this);
@@ -75,7 +100,10 @@ FigureDialog::FigureDialog(const FigureSource& source, const FigureExportSetting
     square_->setToolTip(
         tr("Every cell as wide as it is high; clear to let the cells fill the figure."));
     form->addRow(QString(), square_);
+}
 
+void FigureDialog::addRangeRows(QFormLayout* form, const FigureExportSettings& initial)
+{
     rangeDefault_ =
         new QRadioButton(tr("Weights on [0, 1], other matrices on their own range"), this);
     rangeData_ = new QRadioButton(tr("Every map on its own range"), this);
@@ -111,21 +139,6 @@ FigureDialog::FigureDialog(const FigureSource& source, const FigureExportSetting
     auto* rangeLabel = new QLabel(tr("Colour range:"), this);
     rangeLabel->setBuddy(rangeDefault_);
     form->addRow(rangeLabel, rangeBox);
-
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("&Export…"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(buttons);
-
-    sizeTouched_ = !initial.defaultSize;
-    connect(stage_, &QComboBox::currentIndexChanged, this, &FigureDialog::updateDefaultSize);
-    connect(head_, &QComboBox::currentIndexChanged, this, &FigureDialog::updateDefaultSize);
-    for (QSpinBox* s : {width_, height_})
-        connect(s, &QSpinBox::editingFinished, this, [this] { sizeTouched_ = true; });
-    if (initial.defaultSize) updateDefaultSize();
 }
 
 void FigureDialog::updateDefaultSize()

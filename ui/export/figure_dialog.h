@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QSpinBox;
 class QRadioButton;
 
@@ -33,6 +34,10 @@ public:
     [[nodiscard]] FigureExportSettings settings() const;
 
 private:
+    // The form's rows: what to show, its size and scale, and the colour range.
+    void addFigureRows(QFormLayout* form, const FigureExportSettings& initial);
+    void addSizeRows(QFormLayout* form, const FigureExportSettings& initial);
+    void addRangeRows(QFormLayout* form, const FigureExportSettings& initial);
     void updateDefaultSize();
 
     const FigureSource& source_;

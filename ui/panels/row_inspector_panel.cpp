@@ -111,6 +111,30 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
     plot_->installEventFilter(this);
     layout->addWidget(plot_, 1);
 
+    setupAxisRects();
+    createBars();
+    addStatistics(layout);
+
+    connect(plot_, &QCustomPlot::afterLayout, this, &RowInspectorPanel::fitValueTicks);
+    connect(plot_, &QCustomPlot::mouseMove, this, &RowInspectorPanel::onMouseMove);
+    connect(plot_, &QCustomPlot::mousePress, this, &RowInspectorPanel::onMousePress);
+    connect(document_, &Document::changed, this, &RowInspectorPanel::rebuild);
+    connect(document_, &Document::pinChanged, this, &RowInspectorPanel::rebuild);
+    connect(document_, &Document::selectionChanged, this, [this] {
+        // A new column only moves the band; a new row or head redraws the bars.
+        if (document_->selectedRow() == row_ && document_->head() == head_) {
+            updateSelectedColumn();
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        } else {
+            rebuild();
+        }
+    });
+    fitToWidth();
+    rebuild();
+}
+
+void RowInspectorPanel::setupAxisRects()
+{
     // Layout: scores on top, a caption, weights below, the legend at the bottom;
     // a margin group keeps the two key axes aligned bar for bar.
     scoreRect_ = plot_->axisRect();
@@ -136,7 +160,10 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
     scoreRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     weightRect_->axis(QCPAxis::atLeft)->setLabel(tr("weight"));
     weightRect_->axis(QCPAxis::atBottom)->setLabel(tr("key"));
+}
 
+void RowInspectorPanel::createBars()
+{
     const QColor grey(0x90, 0x90, 0x90);
     scoreBars_ =
         makeBars(scoreRect_, 0.6, QPen(QColor(0x54, 0x27, 0x88)), QColor(0x80, 0x73, 0xac));
@@ -155,7 +182,10 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
     maskedWeightBars_->setName(tr("masked key"));
     scoreColumnBand_ = makeBand(plot_, scoreRect_);
     weightColumnBand_ = makeBand(plot_, weightRect_);
+}
 
+void RowInspectorPanel::addStatistics(QVBoxLayout* layout)
+{
     entropy_ = new QLabel(this);
     maxWeight_ = new QLabel(this);
     jacobian_ = new QLabel(this);
@@ -173,23 +203,6 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
     note_->setTextFormat(Qt::PlainText);
     note_->setWordWrap(true);
     layout->addWidget(note_);
-
-    connect(plot_, &QCustomPlot::afterLayout, this, &RowInspectorPanel::fitValueTicks);
-    connect(plot_, &QCustomPlot::mouseMove, this, &RowInspectorPanel::onMouseMove);
-    connect(plot_, &QCustomPlot::mousePress, this, &RowInspectorPanel::onMousePress);
-    connect(document_, &Document::changed, this, &RowInspectorPanel::rebuild);
-    connect(document_, &Document::pinChanged, this, &RowInspectorPanel::rebuild);
-    connect(document_, &Document::selectionChanged, this, [this] {
-        // A new column only moves the band; a new row or head redraws the bars.
-        if (document_->selectedRow() == row_ && document_->head() == head_) {
-            updateSelectedColumn();
-            plot_->replot(QCustomPlot::rpQueuedReplot);
-        } else {
-            rebuild();
-        }
-    });
-    fitToWidth();
-    rebuild();
 }
 
 void RowInspectorPanel::clear(const QString& why)
@@ -219,9 +232,25 @@ void RowInspectorPanel::rebuild()
         clear(tr("No result to inspect."));
         return;
     }
-    const Session& session = document_->session();
-    const int n = static_cast<int>(hr->weights.rows());
     const int m = static_cast<int>(hr->weights.cols());
+    const bool pinned = loadRow(*hr);
+    const int maskedCount = static_cast<int>(std::count(allowed_.begin(), allowed_.end(), false));
+    const double top = plotBars(m, pinned, maskedCount);
+    setValueAxes(m, top);
+    showStatistics(*hr, maskedCount, pinned);
+
+    updateTicks();
+    styleBars(m);
+    fitToWidth();
+    updateSelectedColumn();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool RowInspectorPanel::loadRow(const attn::HeadResult& hr)
+{
+    const Session& session = document_->session();
+    const int n = static_cast<int>(hr.weights.rows());
+    const int m = static_cast<int>(hr.weights.cols());
     row_ = std::clamp(document_->selectedRow(), 0, n - 1);
     head_ = document_->head();
     keys_ = shownLabelsFor(keyTokens(session), m);
@@ -233,22 +262,26 @@ void RowInspectorPanel::rebuild()
     const auto& pin = document_->pinnedWeights();
     const bool pinned = pin && pin->rows() == n && pin->cols() == m;
     if (pinned) pinned_.resize(m);
-    QVector<double> keys(m), maskedScores, maskedKeys, allowedScores, allowedKeys;
-    int maskedCount = 0;
     for (int j = 0; j < m; ++j) {
-        keys[j] = j;
-        weights_[j] = hr->weights(row_, j);
-        scores_[j] = hr->scaled(row_, j);
-        allowed_[j] = hr->mask.size() == 0 || hr->mask(row_, j);
+        weights_[j] = hr.weights(row_, j);
+        scores_[j] = hr.scaled(row_, j);
+        allowed_[j] = hr.mask.size() == 0 || hr.mask(row_, j);
         if (pinned) pinned_[j] = (*pin)(row_, j);
-        (allowed_[j] ? allowedKeys : maskedKeys) << j;
-        (allowed_[j] ? allowedScores : maskedScores) << scores_[j];
-        maskedCount += allowed_[j] ? 0 : 1;
     }
-    const attn::RowDiagnostics& d = hr->diagnostics;
+    const attn::RowDiagnostics& d = hr.diagnostics;
     const auto r = static_cast<std::size_t>(row_);
     fullyMasked_ = r < d.fullyMasked.size() && d.fullyMasked[r];
+    return pinned;
+}
 
+double RowInspectorPanel::plotBars(int m, bool pinned, int maskedCount)
+{
+    QVector<double> keys(m), maskedScores, maskedKeys, allowedScores, allowedKeys;
+    for (int j = 0; j < m; ++j) {
+        keys[j] = j;
+        (allowed_[j] ? allowedKeys : maskedKeys) << j;
+        (allowed_[j] ? allowedScores : maskedScores) << scores_[j];
+    }
     // Weights axis: auto-scaled so that small weights of long rows stay visible.
     double top = 0.0;
     for (int j = 0; j < m; ++j) top = std::max({top, weights_[j], pinned ? pinned_[j] : 0.0});
@@ -266,7 +299,11 @@ void RowInspectorPanel::rebuild()
         maskedWeightBars_->addToLegend();
     else
         maskedWeightBars_->removeFromLegend();
+    return top;
+}
 
+void RowInspectorPanel::setValueAxes(int m, double top)
+{
     double lo = 0.0, hi = 0.0;
     for (double s : scores_) {
         lo = std::min(lo, s);
@@ -281,13 +318,20 @@ void RowInspectorPanel::rebuild()
     for (QCPAxisRect* rect : {scoreRect_, weightRect_})
         rect->axis(QCPAxis::atBottom)->setRange(-0.6, m - 0.4);
     QString scoreLabel;
-    switch (session.input.scaling) {
+    switch (document_->session().input.scaling) {
     case attn::Scaling::SqrtDk: scoreLabel = tr("score / √d_k"); break;
     case attn::Scaling::Temperature: scoreLabel = tr("score / τ"); break;
     case attn::Scaling::None: scoreLabel = tr("score (unscaled)"); break;
     }
     scoreRect_->axis(QCPAxis::atLeft)->setLabel(scoreLabel);
+}
 
+void RowInspectorPanel::showStatistics(const attn::HeadResult& hr, int maskedCount, bool pinned)
+{
+    const Session& session = document_->session();
+    const int n = static_cast<int>(hr.weights.rows());
+    const int m = static_cast<int>(hr.weights.cols());
+    const attn::RowDiagnostics& d = hr.diagnostics;
     const QString token = shownLabelsFor(session.targetTokens, row_ + 1).at(row_);
     title_->setText(tr("Query “%1” (row %2 of %3), head %4")
                         .arg(token)
@@ -332,12 +376,6 @@ void RowInspectorPanel::rebuild()
         notes << tr("%1 keys: bars are labelled by position; hover a bar to see its token.").arg(m);
     note_->setText(notes.join(QLatin1Char('\n')));
     note_->setVisible(!notes.isEmpty());
-
-    updateTicks();
-    styleBars(m);
-    fitToWidth();
-    updateSelectedColumn();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void RowInspectorPanel::fitToWidth()

@@ -15,12 +15,15 @@
 #include <QVector>
 #include <QWidget>
 
+#include "core/attention.h"
+
 class QCustomPlot;
 class QCPAxisRect;
 class QCPBars;
 class QCPItemRect;
 class QCPTextElement;
 class QMouseEvent;
+class QVBoxLayout;
 
 namespace attnlab {
 
@@ -49,7 +52,17 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // Construction: the two axis rects with caption and legend, the bar sets, the labels.
+    void setupAxisRects();
+    void createBars();
+    void addStatistics(QVBoxLayout* layout);
     void rebuild();
+    // Parts of rebuild(): read the row (true when a pinned row matches), draw its bars
+    // (returning the weight axis's top), range the value axes, write title and statistics.
+    bool loadRow(const attn::HeadResult& hr);
+    double plotBars(int m, bool pinned, int maskedCount);
+    void setValueAxes(int m, double top);
+    void showStatistics(const attn::HeadResult& hr, int maskedCount, bool pinned);
     void clear(const QString& why);
     void updateTicks();
     void fitValueTicks();

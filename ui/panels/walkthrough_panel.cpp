@@ -37,6 +37,32 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     auto* layout = new QVBoxLayout(this);
 
+    addNavigation(layout);
+
+    caption_ = new QLabel(this);
+    caption_->setObjectName(QStringLiteral("walkthroughCaption"));
+    caption_->setWordWrap(true);
+    caption_->setTextFormat(Qt::PlainText);
+    layout->addWidget(caption_);
+
+    addMaps(layout);
+
+    // Nine maps and captions: redraw only while shown (retranslate() ends in updateStep(),
+    // which replots; on every slider step that is 13% of the window's time while hidden).
+    auto* lazy = new LazyRefresh(this, [this] {
+        retranslate();
+        rebuild();
+    });
+    connect(document_, &Document::changed, lazy, &LazyRefresh::request);
+    connect(document_, &Document::selectionChanged, lazy, &LazyRefresh::request);
+    step_ = std::clamp(document_->view().walkthroughStep, 1, static_cast<int>(StepCount));
+    retranslate();
+    applyFonts();
+    rebuild();
+}
+
+void WalkthroughPanel::addNavigation(QVBoxLayout* layout)
+{
     auto* bar = new QHBoxLayout;
     back_ = new QPushButton(this);
     next_ = new QPushButton(this);
@@ -68,13 +94,10 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
     connect(presenter_, &QPushButton::clicked, this, &WalkthroughPanel::presenterRequested);
     layout->addLayout(bar);
     layout->addLayout(steps);
+}
 
-    caption_ = new QLabel(this);
-    caption_->setObjectName(QStringLiteral("walkthroughCaption"));
-    caption_->setWordWrap(true);
-    caption_->setTextFormat(Qt::PlainText);
-    layout->addWidget(caption_);
-
+void WalkthroughPanel::addMaps(QVBoxLayout* layout)
+{
     // Step 1's four maps in a grid (one row, or two by two while they are the current step),
     // steps 2..5 in a row under them.
     rows_ = new QVBoxLayout;
@@ -117,19 +140,6 @@ WalkthroughPanel::WalkthroughPanel(Document* document, QWidget* parent)
         if (rowOfStage(s) == 1) bottom_->addWidget(card, 1);
     }
     layout->addLayout(rows_, 1);
-
-    // Nine maps and captions: redraw only while shown (retranslate() ends in updateStep(),
-    // which replots; on every slider step that is 13% of the window's time while hidden).
-    auto* lazy = new LazyRefresh(this, [this] {
-        retranslate();
-        rebuild();
-    });
-    connect(document_, &Document::changed, lazy, &LazyRefresh::request);
-    connect(document_, &Document::selectionChanged, lazy, &LazyRefresh::request);
-    step_ = std::clamp(document_->view().walkthroughStep, 1, static_cast<int>(StepCount));
-    retranslate();
-    applyFonts();
-    rebuild();
 }
 
 int WalkthroughPanel::stepOfStage(int stage)

@@ -79,6 +79,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    // The back/next bar with the step buttons under it, and the rows of stage maps.
+    void addNavigation(QVBoxLayout* layout);
+    void addMaps(QVBoxLayout* layout);
     // The row that is not the current step's would be too low for legible thumbnails.
     [[nodiscard]] bool otherRowTooLow() const;
     [[nodiscard]] int thumbnailHeight() const;  // of a legible thumbnail card

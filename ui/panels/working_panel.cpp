@@ -78,11 +78,7 @@ void WorkingPanel::changeEvent(QEvent* event)
 void WorkingPanel::rebuild()
 {
     const Session& s = doc_->session();
-    const bool dot = s.input.score == attn::ScoreFunction::Dot;
-    table_->setColumnCount(6);
-    table_->setHorizontalHeaderLabels(
-        {tr("Key j"), dot ? tr("q·k_j") : tr("vᵀ tanh(W_a q + U_a k_j)"), tr("Score s_j"),
-         tr("Scaled s_j / d"), tr("exp(s_j / d − m)"), tr("Weight")});
+    setHeaderLabels(s.input.score == attn::ScoreFunction::Dot);
     const attn::HeadResult* hr = doc_->currentHead();
     const int row = doc_->selectedRow();
     if (!hr || row < 0 || row >= hr->weights.rows()) {
@@ -91,80 +87,112 @@ void WorkingPanel::rebuild()
         footer_->clear();
         return;
     }
-    const long i = row;
-    const long keys = hr->weights.cols();
-    const long shown = std::min<long>(keys, kMaxKeys);
-    const QStringList& keyNames = keyTokens(s);
-    const int head = doc_->head();
-    const long da = dot ? 0 : s.input.heads[static_cast<std::size_t>(head)].additive.v.size();
-    const bool terms = dot ? hr->Q.cols() <= 6 : da <= 6;
+    // The true maximum of this row and the exps taken from it, computed afresh by the core.
+    const attn::RowWorking working = attn::explainRow(*hr, row);
+    showRowHeader(*hr, row, divisorText(*hr), working);
+    fillRows(*hr, row, working);
+}
+
+void WorkingPanel::setHeaderLabels(bool dot)
+{
+    table_->setColumnCount(6);
+    table_->setHorizontalHeaderLabels(
+        {tr("Key j"), dot ? tr("q·k_j") : tr("vᵀ tanh(W_a q + U_a k_j)"), tr("Score s_j"),
+         tr("Scaled s_j / d"), tr("exp(s_j / d − m)"), tr("Weight")});
+}
+
+QString WorkingPanel::divisorText(const attn::HeadResult& hr) const
+{
+    const Session& s = doc_->session();
+    const bool dot = s.input.score == attn::ScoreFunction::Dot;
     const double divisor = s.input.scoreDivisor();
-    QString divisorText;
+    QString text;
     switch (s.input.scaling) {
     case attn::Scaling::SqrtDk:
-        divisorText = tr("d = √d_k = √%1 = %2").arg(hr->Q.cols()).arg(num(divisor));
+        text = tr("d = √d_k = √%1 = %2").arg(hr.Q.cols()).arg(num(divisor));
         break;
-    case attn::Scaling::None: divisorText = tr("d = 1 (no scaling)"); break;
-    case attn::Scaling::Temperature: divisorText = tr("d = τ = %1").arg(num(divisor)); break;
+    case attn::Scaling::None: text = tr("d = 1 (no scaling)"); break;
+    case attn::Scaling::Temperature: text = tr("d = τ = %1").arg(num(divisor)); break;
     }
     if (!dot && s.input.scaling != attn::Scaling::None)
-        divisorText +=
+        text +=
             QLatin1Char(' ') + tr("(the additive scores are divided by d too, like dot products)");
-    // The true maximum of this row and the exps taken from it, computed afresh by the core.
-    const attn::RowWorking working = attn::explainRow(*hr, i);
+    return text;
+}
+
+void WorkingPanel::showRowHeader(const attn::HeadResult& hr, int row, const QString& divisor,
+                                 const attn::RowWorking& working)
+{
+    const Session& s = doc_->session();
+    const long i = row;
     // With rotary positions the scores are made from q and k turned by their positions.
-    const attn::Matrix& Q = hr->scoringQ();
+    const attn::Matrix& Q = hr.scoringQ();
     QString header =
         working.fullyMasked
             ? tr("Row %1 (%2): q = %3.  %4.  Every key is masked: the row's weights are all 0.")
                   .arg(row + 1)
-                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(Q, i), divisorText)
+                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(Q, i), divisor)
             : tr("Row %1 (%2): q = %3.  %4.  m = %5 is the shift the softmax subtracts "
                  "(the row's largest scaled score), so that exp never overflows.")
                   .arg(row + 1)
-                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(Q, i), divisorText,
+                  .arg(shownLabel(s.targetTokens.value(row)), vectorText(Q, i), divisor,
                        num(working.max));
     if (s.input.rope)
         header = tr("%1 %2", "two sentences")
                      .arg(header, tr("q and k are turned by their positions (RoPE, θ = %1).")
                                       .arg(num(s.input.rope->theta)));
     header_->setText(header);
+}
 
+void WorkingPanel::setCell(int r, int c, const QString& text)
+{
+    auto* item = new QTableWidgetItem(text);
+    // Numbers to the right, text to the left, all on the row's middle line (AlignRight
+    // alone drew the numbers at the top of rows that the text columns centred in).
+    item->setTextAlignment(c == KeyColumn || c == DotColumn
+                               ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
+                               : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    table_->setItem(r, c, item);
+}
+
+void WorkingPanel::fillRows(const attn::HeadResult& hr, int row, const attn::RowWorking& working)
+{
+    const Session& s = doc_->session();
+    const bool dot = s.input.score == attn::ScoreFunction::Dot;
+    const long i = row;
+    const long keys = hr.weights.cols();
+    const long shown = std::min<long>(keys, kMaxKeys);
+    const QStringList& keyNames = keyTokens(s);
+    const int head = doc_->head();
+    const long da = dot ? 0 : s.input.heads[static_cast<std::size_t>(head)].additive.v.size();
+    const bool terms = dot ? hr.Q.cols() <= 6 : da <= 6;
     table_->setRowCount(static_cast<int>(shown) + 1);
-    auto set = [this](int r, int c, const QString& text) {
-        auto* item = new QTableWidgetItem(text);
-        // Numbers to the right, text to the left, all on the row's middle line (AlignRight
-        // alone drew the numbers at the top of rows that the text columns centred in).
-        item->setTextAlignment(c == KeyColumn || c == DotColumn
-                                   ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
-                                   : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-        table_->setItem(r, c, item);
-    };
     double expSum = 0.0;
     double weightSum = 0.0;
     for (long j = 0; j < shown; ++j) {
         const int r = static_cast<int>(j);
-        set(r, KeyColumn, QStringLiteral("%1 %2").arg(j + 1).arg(shownLabel(keyNames.value(r))));
-        set(r, DotColumn, dot ? dotWorking(*hr, i, j, terms) : additiveWorking(i, j, terms));
-        set(r, ScoreColumn, num(hr->scores(i, j)));
-        set(r, ScaledColumn, num(hr->scaled(i, j)));
-        if (!hr->mask(i, j)) {
-            set(r, ExpColumn, tr("masked"));
-            set(r, WeightColumn, num(0.0));
+        setCell(r, KeyColumn,
+                QStringLiteral("%1 %2").arg(j + 1).arg(shownLabel(keyNames.value(r))));
+        setCell(r, DotColumn, dot ? dotWorking(hr, i, j, terms) : additiveWorking(i, j, terms));
+        setCell(r, ScoreColumn, num(hr.scores(i, j)));
+        setCell(r, ScaledColumn, num(hr.scaled(i, j)));
+        if (!hr.mask(i, j)) {
+            setCell(r, ExpColumn, tr("masked"));
+            setCell(r, WeightColumn, num(0.0));
             continue;
         }
         expSum += working.exps[j];
-        weightSum += hr->weights(i, j);
-        set(r, ExpColumn, num(working.exps[j]));
-        set(r, WeightColumn, num(hr->weights(i, j)));
+        weightSum += hr.weights(i, j);
+        setCell(r, ExpColumn, num(working.exps[j]));
+        setCell(r, WeightColumn, num(hr.weights(i, j)));
     }
     const int last = static_cast<int>(shown);
-    set(last, KeyColumn, tr("Σ"));
-    set(last, DotColumn, QString());
-    set(last, ScoreColumn, QString());
-    set(last, ScaledColumn, QString());
-    set(last, ExpColumn, num(shown == keys ? working.sum : expSum));
-    set(last, WeightColumn, num(weightSum));
+    setCell(last, KeyColumn, tr("Σ"));
+    setCell(last, DotColumn, QString());
+    setCell(last, ScoreColumn, QString());
+    setCell(last, ScaledColumn, QString());
+    setCell(last, ExpColumn, num(shown == keys ? working.sum : expSum));
+    setCell(last, WeightColumn, num(weightSum));
     QFont bold = table_->font();
     bold.setBold(true);
     for (int c = 0; c < 6; ++c)

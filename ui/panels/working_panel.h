@@ -13,6 +13,10 @@
 class QLabel;
 class QTableWidget;
 
+namespace attn {
+struct RowWorking;
+}
+
 namespace attnlab {
 
 class Document;
@@ -34,6 +38,12 @@ protected:
 
 private:
     void rebuild();
+    void setHeaderLabels(bool dot);
+    [[nodiscard]] QString divisorText(const attn::HeadResult& hr) const;
+    void showRowHeader(const attn::HeadResult& hr, int row, const QString& divisor,
+                       const attn::RowWorking& working);
+    void setCell(int r, int c, const QString& text);
+    void fillRows(const attn::HeadResult& hr, int row, const attn::RowWorking& working);
     [[nodiscard]] QString dotWorking(const attn::HeadResult& hr, long i, long j, bool terms) const;
     [[nodiscard]] QString additiveWorking(long i, long j, bool terms) const;
 
