@@ -327,8 +327,7 @@ int gemmWeightsBench(int reps)
     return 0;
 }
 
-// The options after the checkpoint folder.
-struct BenchOptions {
+struct BenchOptions {  // the options after the checkpoint folder
     std::vector<long> tokens{128, 512};
     int reps = 5;
     int warmup = 1;
@@ -372,7 +371,6 @@ bool openModel(const std::string& folder, attn::model::Model& model)
         std::fprintf(stderr, "cannot open %s\n", folder.c_str());
         return false;
     }
-    const long openedPeak = peakResidentKb();
     std::uintmax_t fileBytes = 0;
     std::size_t copiedBytes = 0;
     for (const attn::model::SafetensorsFile& shard : model.shards()) {
@@ -387,7 +385,7 @@ bool openModel(const std::string& folder, attn::model::Model& model)
         config.modelType.c_str(), config.layers, config.heads,
         config.kvHeads > 0 ? config.kvHeads : config.heads, config.headDim(), loadMs,
         static_cast<unsigned long long>(fileBytes), model.shards().size(), copiedBytes,
-        json(before, "before").c_str(), json(opened, "after").c_str(), openedPeak);
+        json(before, "before").c_str(), json(opened, "after").c_str(), peakResidentKb());
     return true;
 }
 
