@@ -76,10 +76,10 @@ Q_SIGNALS:
     void attachmentChanged();
 
 private:
+    // What attaching a model from the session's provenance came to.
     struct Outcome {
-        std::shared_ptr<const ModelSnapshot> snapshot;
-        std::shared_ptr<const LoadedModel> loaded;  // attaching only
-        std::shared_ptr<const ModelSnapshot> base;  // attaching only
+        std::shared_ptr<const LoadedModel> loaded;
+        std::shared_ptr<const ModelSnapshot> base;
         QString error;
     };
     struct Taken {
