@@ -144,12 +144,12 @@ bool parseInt(const QString& text, int lo, int hi, int& out)
     return ok && out >= lo && out <= hi;
 }
 
-bool parseRange(const QString& text, QCPRange& range)
+bool parseRange(const QString& text, ValueRange& range)
 {
     const QStringList parts = text.split(QLatin1Char(','));
     if (parts.size() != 2) return false;
     bool ok1 = false, ok2 = false;
-    range = QCPRange(parts[0].trimmed().toDouble(&ok1), parts[1].trimmed().toDouble(&ok2));
+    range = ValueRange(parts[0].trimmed().toDouble(&ok1), parts[1].trimmed().toDouble(&ok2));
     return ok1 && ok2 && std::isfinite(range.lower) && std::isfinite(range.upper) &&
            range.lower < range.upper;
 }
@@ -211,7 +211,7 @@ bool parseRenderOptions(QCommandLineParser& parser, const QStringList& args, Ren
     if (!scaleOk || !(o.scale >= 0.25 && o.scale <= 8.0))
         return refuse(CliCommandsTr::tr("--scale takes a number from 0.25 to 8"));
     if (parser.isSet(rangeOpt)) {
-        QCPRange range;
+        ValueRange range;
         if (parser.value(rangeOpt) == QLatin1String("auto"))
             req.weightsOnDataRange = true;
         else if (parseRange(parser.value(rangeOpt), range))

@@ -12,9 +12,12 @@ list and this check cannot drift apart:
     core/a.cpp -> core/model/b.h      one file's exception
 
 The allowed arrows must form no cycle between folders: a floor never includes one above it.
+The command line (app/cli*) must reach no widget header through any chain of project includes:
+not qcustomplot.h, not a header of Qt's Widgets module.
 Exit status 0 when every include is allowed, 1 otherwise (each offending line is printed).
 """
 import fnmatch
+import glob
 import os
 import re
 import subprocess
@@ -23,6 +26,9 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 DOC = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s+<([^>]+)>')
+HEADLESS = "app/cli*"
+WIDGETS_DIRS = glob.glob("/usr/include/*/qt6/QtWidgets") + glob.glob("/usr/include/qt6/QtWidgets")
 
 
 def read_arrows(path):
@@ -108,6 +114,31 @@ def folder_cycle(arrows, folders):
     return None
 
 
+def widget_header(name):
+    if name == "qcustomplot.h" or name.startswith("QtWidgets/"):
+        return True
+    return any(os.path.isfile(os.path.join(d, name)) for d in WIDGETS_DIRS)
+
+
+def widget_chain(source, seen):
+    """A chain of includes from `source` to a widget header, or None."""
+    seen.add(source)
+    with open(os.path.join(ROOT, source), encoding="utf-8", errors="replace") as f:
+        lines = f.readlines()
+    for line in lines:
+        m = SYSTEM_INCLUDE.match(line)
+        if m and widget_header(m.group(1)):
+            return [source, "<" + m.group(1) + ">"]
+    for line in lines:
+        m = INCLUDE.match(line)
+        target = resolve(source, m.group(1)) if m else None
+        if target and target not in seen:
+            found = widget_chain(target, seen)
+            if found:
+                return [source] + found
+    return None
+
+
 def main():
     arrows = read_arrows(DOC)
     files = sources()
@@ -134,6 +165,11 @@ def main():
                 else:
                     bad.append(f"{source}:{number}: {os.path.dirname(source) or '.'} may not "
                                f"include {target}")
+    for source in sorted(f for f in files if fnmatch.fnmatchcase(f, HEADLESS)):
+        chain = widget_chain(source, set())
+        if chain:
+            bad.append(f"{source}: the command line reaches a widget header: " +
+                       " -> ".join(chain))
     for line in bad:
         print(line)
     unused = sorted({n for _, _, n in arrows} - used)

@@ -89,7 +89,7 @@ TEST(FigureDialog, KeepsTheInitialSettingsAndFollowsTheFigureSize)
     source.result = &result;
     FigureExportSettings initial;
     initial.request.stage = FigureStage::Pipeline;
-    initial.request.fixedRange = QCPRange(-1.0, 1.0);
+    initial.request.fixedRange = ValueRange(-1.0, 1.0);
     initial.scale = 3.0;
     FigureDialog dialog(source, initial);
     const FigureExportSettings s = dialog.settings();

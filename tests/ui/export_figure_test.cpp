@@ -99,7 +99,7 @@ TEST(FigureBuild, FixedRangeAppliesToEveryPanelButTheMask)
     const Computed c;
     FigureRequest r;
     r.stage = FigureStage::Pipeline;
-    r.fixedRange = QCPRange(-2.0, 2.0);
+    r.fixedRange = ValueRange(-2.0, 2.0);
     Figure f;
     QString error;
     ASSERT_TRUE(buildFigure(c.source(), r, f, error));

@@ -62,7 +62,7 @@ TEST(LongMapExport, PngOf4096MapShowsTheOneHotRowAndTheMaskedTriangle)
 {
     const Figure f = longCausalFigure();
     const QImage image = renderFigureImage(f, QSize(900, 900), 1);
-    const QRgb peak = colorLutFor(ColorScale::Weights).color(1.0, QCPRange(0.0, 1.0));
+    const QRgb peak = colorLutFor(ColorScale::Weights).color(1.0, ValueRange(0.0, 1.0));
     const QRgb masked = maskedCellColor().rgb();
     int peaks = 0, greys = 0;
     for (int y = 0; y < image.height(); ++y) {

@@ -11,10 +11,10 @@
 namespace attnlab {
 namespace {
 
-const QCPRange kUnit(0.0, 1.0);
+const ValueRange kUnit(0.0, 1.0);
 
 // One pixel per cell, as HeatmapPlottable::cellImage() makes it.
-void fillHeatmapImage(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
+void fillHeatmapImage(const attn::Matrix& m, const attn::BoolMatrix* mask, const ValueRange& range,
                       const ColorLut& lut, QImage& image)
 {
     CellRanks cells;
@@ -79,10 +79,10 @@ TEST(HeatmapImage, TableGivesTheColoursOfTheColourBarsGradient)
     for (ColorScale s : {ColorScale::Weights, ColorScale::Diverging}) {
         QCPColorGradient g = gradientFor(s);
         const ColorLut& lut = colorLutFor(s);
-        const QCPRange range(-2.0, 3.0);
+        const ValueRange range(-2.0, 3.0);
         for (int k = -10; k <= 1010; ++k) {
             const double v = range.lower + range.size() * k / 1000.0;
-            EXPECT_EQ(lut.color(v, range), g.color(v, range)) << v;
+            EXPECT_EQ(lut.color(v, range), g.color(v, QCPRange(range.lower, range.upper))) << v;
         }
         EXPECT_EQ(lut.color(std::numeric_limits<double>::quiet_NaN(), range),
                   maskedCellColor().rgb());
@@ -92,7 +92,7 @@ TEST(HeatmapImage, TableGivesTheColoursOfTheColourBarsGradient)
 TEST(HeatmapImage, DivergingMapIsWhiteAtZeroAndSymmetricInLightness)
 {
     const ColorLut& lut = colorLutFor(ColorScale::Diverging);
-    const QCPRange range(-1.0, 1.0);
+    const ValueRange range(-1.0, 1.0);
     const QColor mid(lut.color(0.0, range));
     EXPECT_GT(mid.lightness(), 230);
     EXPECT_NE(lut.color(-0.8, range), lut.color(0.8, range));
@@ -160,7 +160,7 @@ TEST(HeatmapImage, PoolingPrefersAnyKeptCellToMaskedOnes)
 TEST(HeatmapImage, DivergingPoolingShowsTheLargestChangeOfEitherSign)
 {
     // A difference map: small positive changes and one large negative one in a block.
-    const QCPRange range(-1.0, 1.0);
+    const ValueRange range(-1.0, 1.0);
     attn::Matrix m = attn::Matrix::Constant(2, 2, 0.1);
     m(1, 0) = -0.8;
     CellRanks cells;

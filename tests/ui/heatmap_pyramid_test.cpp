@@ -9,12 +9,12 @@
 namespace attnlab {
 namespace {
 
-const QCPRange kUnitRange(0.0, 1.0);
+const ValueRange kUnitRange(0.0, 1.0);
 
 // The naive reference: every cell's rank on its own (fillCellRanks), then for each pixel the
 // largest rank over the cells of the level-k blocks that hold its cells, k being the largest
 // with 2^k no wider than any pixel's span.
-QImage bruteForce(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
+QImage bruteForce(const attn::Matrix& m, const attn::BoolMatrix* mask, const ValueRange& range,
                   CellPooling pooling, const ColorLut& lut, const std::vector<CellSpan>& rows,
                   const std::vector<CellSpan>& cols)
 {
@@ -162,7 +162,7 @@ TEST(HeatmapPyramid, PixelShowsMaskedOnlyWhenEveryCellOfItsBlocksIsMasked)
 
 TEST(HeatmapPyramid, DivergingMapShowsTheLargestChangeOfEitherSign)
 {
-    const QCPRange range(-1.0, 1.0);
+    const ValueRange range(-1.0, 1.0);
     attn::Matrix m = attn::Matrix::Zero(4, 4);
     m(0, 0) = 0.3, m(1, 1) = -0.9;  // block (0, 0): the negative change is larger
     m(0, 2) = -0.2, m(1, 3) = 0.8;  // block (0, 1): the positive one

@@ -60,7 +60,7 @@ TEST(HeatmapView, NonSquareMatrixIsDrawnWithEveryCellInItsPlace)
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 5; ++j) {
             const QRgb want = (i == 2 && j == 1) ? maskedCellColor().rgb()
-                                                 : lut.color(c.values(i, j), QCPRange(0, 1));
+                                                 : lut.color(c.values(i, j), ValueRange(0, 1));
             EXPECT_EQ(shownAt(view, shot, i, j), want) << i << "," << j;
             EXPECT_EQ(view.drawnImage().pixel(j, i), want) << i << "," << j;
         }
@@ -110,13 +110,13 @@ TEST(HeatmapView, SingleRowHasAHeightOnScreen)
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     for (int j = 0; j < 4; ++j) {
         const double v = j / 3.0;
-        EXPECT_EQ(shownAt(view, shot, 0, j), lut.color(v, QCPRange(0, 1))) << j;
+        EXPECT_EQ(shownAt(view, shot, 0, j), lut.color(v, ValueRange(0, 1))) << j;
         // Near the cell's top and bottom edges too.
         const int x = static_cast<int>(view.xAxis->coordToPixel(j));
         EXPECT_EQ(shot.pixel(x, static_cast<int>(view.yAxis->coordToPixel(-0.4))),
-                  lut.color(v, QCPRange(0, 1)));
+                  lut.color(v, ValueRange(0, 1)));
         EXPECT_EQ(shot.pixel(x, static_cast<int>(view.yAxis->coordToPixel(0.4))),
-                  lut.color(v, QCPRange(0, 1)));
+                  lut.color(v, ValueRange(0, 1)));
     }
 }
 
@@ -132,7 +132,7 @@ TEST(HeatmapView, ZoomedInShowsTheRightCells)
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     for (int i = 41; i <= 47; ++i)
         for (int j = 118; j <= 123; ++j)
-            EXPECT_EQ(shownAt(view, shot, i, j), lut.color(c.values(i, j), QCPRange(0, 1)))
+            EXPECT_EQ(shownAt(view, shot, i, j), lut.color(c.values(i, j), ValueRange(0, 1)))
                 << i << "," << j;
 }
 
@@ -199,7 +199,7 @@ TEST(HeatmapView, LongSequenceOnFewPixelsStillShowsEveryPeak)
     c.columnLabels = c.rowLabels;
     view.setContent(c);
     const QImage shot = shoot(view);
-    const QRgb peak = colorLutFor(ColorScale::Weights).color(1.0, QCPRange(0, 1));
+    const QRgb peak = colorLutFor(ColorScale::Weights).color(1.0, ValueRange(0, 1));
     // Every peak cell's pixel shows the peak colour.
     int missing = 0;
     for (int i = 0; i < n; i += 37) {
@@ -210,7 +210,7 @@ TEST(HeatmapView, LongSequenceOnFewPixelsStillShowsEveryPeak)
     }
     EXPECT_EQ(missing, 0);
     // And the map is not all peak: cells far from any peak keep the colour of 0.
-    const QRgb zero = colorLutFor(ColorScale::Weights).color(0.0, QCPRange(0, 1));
+    const QRgb zero = colorLutFor(ColorScale::Weights).color(0.0, ValueRange(0, 1));
     for (int i = 0; i < n; i += 37)
         EXPECT_EQ(shownAt(view, shot, i, (i * 7 + n / 2) % n), zero) << i;
     ASSERT_GT(view.axisRect()->width(), 100);

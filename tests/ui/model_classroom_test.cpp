@@ -79,8 +79,8 @@ TEST(ModelChange, TheGridStartsAtTheEditedLayerOnItsOwnColourRange)
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     const QColor top = grid->item(1, at)->background().color();
     const double v = static_cast<double>(largest);
-    EXPECT_EQ(top, QColor(lut.color(v, QCPRange(0.0, v))));
-    EXPECT_NE(top, QColor(lut.color(v, QCPRange(0.0, 1.0))));
+    EXPECT_EQ(top, QColor(lut.color(v, ValueRange(0.0, v))));
+    EXPECT_NE(top, QColor(lut.color(v, ValueRange(0.0, 1.0))));
     const QString title = panel->title()->text();
     EXPECT_TRUE(title.contains(QString::number(static_cast<double>(largest), 'g', 3)))
         << title.toStdString();

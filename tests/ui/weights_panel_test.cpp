@@ -24,7 +24,7 @@ QRgb drawn(const WeightsPanel& panel, int row, int column)
 
 QRgb weightColor(double w)
 {
-    return colorLutFor(ColorScale::Weights).color(w, QCPRange(0.0, 1.0));
+    return colorLutFor(ColorScale::Weights).color(w, ValueRange(0.0, 1.0));
 }
 
 TEST(WeightsPanel, TogglingCausalZeroesEveryCellAboveTheDiagonalInTheDrawnData)
@@ -131,7 +131,7 @@ TEST(WeightsPanel, DifferenceMapShowsAfterMinusBefore)
     ASSERT_TRUE(doc.editVector(e));
     doc.flush();
     const attn::Matrix after = doc.result().heads[0].weights;
-    const QCPRange range = diff.view()->drawnRange();
+    const ValueRange range = diff.view()->drawnRange();
     EXPECT_DOUBLE_EQ(range.lower, -range.upper) << "diverging map centred on no change";
     for (int i = 0; i < 4; ++i) {
         for (int j = 0; j < 4; ++j) {
@@ -216,7 +216,7 @@ TEST(WeightsPanel, PerRowAndLogColoursKeepLongRowsVisibleAndSaySo)
 
     doc.setWeightColors(WeightColors::Log);
     QCoreApplication::processEvents();
-    EXPECT_EQ(panel.view()->drawnRange(), QCPRange(-4.0, 0.0));
+    EXPECT_EQ(panel.view()->drawnRange(), ValueRange(-4.0, 0.0));
     EXPECT_TRUE(panel.view()->content().title.contains(QStringLiteral("log")));
     EXPECT_EQ(doc.view().colors, WeightColors::Log);
 }

@@ -9,11 +9,13 @@
 #include <optional>
 #include <vector>
 
+#include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include "core/attention.h"
 #include "ui/readers/session.h"
-#include "ui/views/heatmap_view.h"
+#include "ui/views/heatmap_content.h"
 
 class QPainter;
 class QRectF;
@@ -51,7 +53,7 @@ struct FigureRequest {
     bool allHeads = false;  // one panel (or strip) per head
     // When set, every panel uses this colour range (keeps several exports comparable).
     // When unset, weights use [0, 1] unless `weightsOnDataRange`, others their own range.
-    std::optional<QCPRange> fixedRange;
+    std::optional<ValueRange> fixedRange;
     bool weightsOnDataRange = false;
     // Square cells (the default: a cell is a token pair, not a shape of its own); false lets
     // the cells fill the room, wider or taller.

@@ -160,7 +160,7 @@ FigureExportSettings FigureDialog::settings() const
     s.request.allHeads = head < 0;
     s.request.head = std::max(0, head);
     if (rangeFixed_->isChecked() && lo_->value() < hi_->value())
-        s.request.fixedRange = QCPRange(lo_->value(), hi_->value());
+        s.request.fixedRange = ValueRange(lo_->value(), hi_->value());
     s.request.weightsOnDataRange = rangeData_->isChecked();
     s.request.squareCells = square_->isChecked();
     s.size = QSize(width_->value(), height_->value());

@@ -24,7 +24,7 @@ constexpr int kBarSteps = 96;
 const QColor kInk(0x20, 0x20, 0x20);
 const QColor kFrame(0x80, 0x80, 0x80);
 
-std::vector<double> niceTicks(const QCPRange& r)
+std::vector<double> niceTicks(const ValueRange& r)
 {
     std::vector<double> out;
     const double span = r.size();
@@ -78,7 +78,7 @@ bool anyMasked(const HeatmapContent& c)
 }
 
 // A vertical colour bar in `bar` with tick labels to its right; returns the width used.
-double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const QCPRange& range,
+double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const ValueRange& range,
                      const QFont& font, bool maskedLegend)
 {
     QCPColorGradient g = gradientFor(scale);
@@ -89,7 +89,7 @@ double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const QCP
         // Each step overlaps the next a little so that viewers show no seams.
         p.fillRect(QRectF(bar.left(), top - (i + 1 < kBarSteps ? 0.5 : 0.0), bar.width(),
                           h + (i + 1 < kBarSteps ? 0.5 : 0.0)),
-                   QColor(g.color(v, range)));
+                   QColor(g.color(v, QCPRange(range.lower, range.upper))));
     }
     const double u = unitOf(font);
     p.setPen(QPen(kFrame, 0.8 * u));
@@ -135,7 +135,7 @@ constexpr long kVectorCellLimit = 256L * 256L;
 // The cells as one picture of the map's size in device pixels (at most one pixel per cell),
 // pooled from the same levels as the screen (heatmap_pyramid.h): no cell is lost.
 void paintPooledCells(QPainter& p, const QRectF& map, const HeatmapContent& c,
-                      const QCPRange& range)
+                      const ValueRange& range)
 {
     const int rows = static_cast<int>(c.rows());
     const int cols = static_cast<int>(c.cols());
@@ -152,7 +152,7 @@ void paintPooledCells(QPainter& p, const QRectF& map, const HeatmapContent& c,
     p.restore();
 }
 
-void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const QCPRange& range,
+void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const ValueRange& range,
                 double cw, double ch)
 {
     const long rows = c.rows();
@@ -165,7 +165,7 @@ void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const Q
     const bool gaps = cw >= 14.0 && ch >= 14.0;
     const auto colorAt = [&](long i, long j) {
         if (c.isMasked(i, j)) return maskedCellColor();
-        return QColor(g.color(c.at(i, j), range));
+        return QColor(g.color(c.at(i, j), QCPRange(range.lower, range.upper)));
     };
     for (long i = 0; i < rows; ++i) {
         const double y = map.top() + i * ch;
@@ -189,7 +189,7 @@ void paintCells(QPainter& p, const QRectF& map, const HeatmapContent& c, const Q
 // The numbers in the cells, when the cells are large enough: three decimals where they fit,
 // fewer (and then a smaller font) where they do not; figureCellNumber keeps two significant
 // digits of every non-zero value whatever the decimals.
-void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const QCPRange& range,
+void paintValues(QPainter& p, const QRectF& map, const HeatmapContent& c, const ValueRange& range,
                  double cw, double ch, double basePx)
 {
     const long rows = c.rows();
@@ -381,7 +381,7 @@ PanelGeometry paintPanel(QPainter& p, const QRectF& r, const HeatmapContent& c,
     const QRectF area = paintPanelTitle(p, r, c, basePx);
     PanelGeometry geometry;
     if (c.rows() == 0 || c.cols() == 0) return geometry;
-    const QCPRange range = colorRangeFor(c);
+    const ValueRange range = colorRangeFor(c);
     const double barW = options.ownBar ? barWidthFor(label) : 0.0;
     const PanelPlacement pl = placePanel(area, c, fm, u, barW, options.squareCells);
     geometry.map = pl.map;

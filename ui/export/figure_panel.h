@@ -44,7 +44,7 @@ QFont makeFont(double px, bool bold = false);
 bool anyMasked(const HeatmapContent& c);
 // A vertical colour bar (a stack of rectangles) in `bar` with tick labels to its right, and a
 // grey "masked" swatch below when `maskedLegend`; returns the width used.
-double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const QCPRange& range,
+double paintColorBar(QPainter& p, const QRectF& bar, ColorScale scale, const ValueRange& range,
                      const QFont& font, bool maskedLegend);
 // The width paintColorBar needs with `font`.
 double barWidthFor(const QFont& font);

@@ -32,9 +32,9 @@ const QColor kText(0x20, 0x20, 0x20);
 bool sharedScale(const Figure& f)
 {
     if (f.panels.size() < 2) return false;
-    const QCPRange r0 = colorRangeFor(f.panels.front());
+    const ValueRange r0 = colorRangeFor(f.panels.front());
     for (const HeatmapContent& c : f.panels) {
-        const QCPRange r = colorRangeFor(c);
+        const ValueRange r = colorRangeFor(c);
         if (c.scale != f.panels.front().scale || r.lower != r0.lower || r.upper != r0.upper)
             return false;
     }

@@ -23,7 +23,7 @@ Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix&
     c.rowAxisTitle = ModelMapFigureTr::tr("query");
     c.columnAxisTitle = ModelMapFigureTr::tr("key");
     c.scale = ColorScale::Weights;
-    c.range = QCPRange(0.0, 1.0);
+    c.range = ValueRange(0.0, 1.0);
     c.title = title;
     Figure f;
     f.title = title;

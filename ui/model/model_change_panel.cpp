@@ -97,7 +97,7 @@ void ModelChangePanel::refresh()
     change_->setVerticalHeaderLabels(rows);
     change_->setHorizontalHeaderLabels(columns);
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
-    const QCPRange range(0.0, largest > 0.0f ? static_cast<double>(largest) : 1.0);
+    const ValueRange range(0.0, largest > 0.0f ? static_cast<double>(largest) : 1.0);
     for (int l = 0; l < layers; ++l) {
         // The grid starts at the edited layer: nothing before it changes.
         change_->setRowHidden(l, l < first);

@@ -48,7 +48,7 @@ Figure modelGridFigure(std::shared_ptr<const ModelSnapshot> snapshot, const QStr
             gridArea, snapshot->layers(), snapshot->heads(), basePx, snapshot->groupSize);
         const QRectF bar(g.cells.right() + basePx, g.cells.top(), basePx * 1.2,
                          std::min(g.cells.height(), basePx * 16));
-        figure_detail::paintColorBar(p, bar, ColorScale::Weights, QCPRange(0.0, 1.0), barFont,
+        figure_detail::paintColorBar(p, bar, ColorScale::Weights, ValueRange(0.0, 1.0), barFont,
                                      false);
     };
     return f;

@@ -80,7 +80,7 @@ void ModelFocusPanel::refresh()
         c.rowAxisTitle = tr("query");
         c.columnAxisTitle = tr("key");
         c.scale = ColorScale::Weights;
-        c.range = QCPRange(0.0, 1.0);
+        c.range = ValueRange(0.0, 1.0);
     }
     map_->setContent(std::move(c));
     map_->setSelection(document_->selection().query, -1);

@@ -43,7 +43,7 @@ QImage weightsThumbnail(const attn::model::FloatMatrix& w, int maxPixels)
     if (w.size() == 0) return {};
     const attn::Matrix values = w.cast<double>();
     CellRanks ranks;
-    fillCellRanks(values, nullptr, QCPRange(0.0, 1.0), CellPooling::Highest, ranks);
+    fillCellRanks(values, nullptr, ValueRange(0.0, 1.0), CellPooling::Highest, ranks);
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
     QImage image;
     if (ranks.rows <= maxPixels && ranks.cols <= maxPixels) {
@@ -209,7 +209,7 @@ void paintGridCells(QPainter& p, const ModelGridGeometry& g, const ModelSnapshot
                     for (long j = 0; j < w.cols(); ++j)
                         p.fillRect(
                             QRectF(r.left() + j * cw, r.top() + i * ch, cw + 0.02, ch + 0.02),
-                            QColor(lut.color(w(i, j), QCPRange(0.0, 1.0))));
+                            QColor(lut.color(w(i, j), ValueRange(0.0, 1.0))));
             } else {
                 const std::size_t k = static_cast<std::size_t>(l * g.columns + c);
                 if (k < images.size()) p.drawImage(r, images[k]);

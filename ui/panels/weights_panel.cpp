@@ -60,11 +60,11 @@ void applyWeightColors(HeatmapContent& c, WeightColors colors, std::optional<Row
     const int end = rows ? rows->end : static_cast<int>(c.values.rows());
     // Only what is drawn changes: hover readouts and exports of numbers read the weights.
     switch (colors) {
-    case WeightColors::Fixed: c.range = QCPRange(0.0, 1.0); break;  // the colour bar says so
+    case WeightColors::Fixed: c.range = ValueRange(0.0, 1.0); break;  // the colour bar says so
     case WeightColors::DataRange: {
         const double lo = c.values.size() ? c.values.minCoeff() : 0.0;
         const double hi = c.values.size() ? c.values.maxCoeff() : 1.0;
-        c.range = QCPRange(lo, hi > lo ? hi : lo + 1e-12);
+        c.range = ValueRange(lo, hi > lo ? hi : lo + 1e-12);
         c.title += QLatin1String(" · ") + WeightsPanel::tr("colours: this map's range");
         break;
     }
@@ -73,7 +73,7 @@ void applyWeightColors(HeatmapContent& c, WeightColors colors, std::optional<Row
             const double top = c.values.row(i).maxCoeff();
             if (top > 0) c.values.row(i) /= top;
         }
-        c.range = QCPRange(0.0, 1.0);
+        c.range = ValueRange(0.0, 1.0);
         c.title +=
             QLatin1String(" · ") + WeightsPanel::tr("colours: each row / its largest weight");
         break;
@@ -81,7 +81,7 @@ void applyWeightColors(HeatmapContent& c, WeightColors colors, std::optional<Row
         if (end > first)
             c.values.middleRows(first, end - first) =
                 c.values.middleRows(first, end - first).cwiseMax(1e-4).array().log10().matrix();
-        c.range = QCPRange(-4.0, 0.0);
+        c.range = ValueRange(-4.0, 0.0);
         c.title += QLatin1String(" · ") + WeightsPanel::tr("colours: log₁₀ weight on [−4, 0]");
         break;
     }

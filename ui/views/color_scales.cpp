@@ -58,7 +58,7 @@ ColorLut::ColorLut(QCPColorGradient gradient) : masked_(maskedCellColor().rgb())
             gradient.color((i + 0.5) / (kLevels - 1), QCPRange(0.0, 1.0)) | 0xff000000u;
 }
 
-QRgb ColorLut::color(double value, const QCPRange& range) const
+QRgb ColorLut::color(double value, const ValueRange& range) const
 {
     if (std::isnan(value)) return masked_;
     const double size = range.upper - range.lower;

@@ -8,13 +8,10 @@
 
 #include <qcustomplot.h>
 
-namespace attnlab {
+#include "ui/views/color_scale.h"
+#include "ui/views/value_range.h"
 
-enum class ColorScale {
-    Weights,     // viridis on a fixed [0, 1] range
-    Sequential,  // viridis on the data's own range
-    Diverging,   // blue-white-orange, symmetric around 0
-};
+namespace attnlab {
 
 QCPColorGradient viridisGradient();
 QCPColorGradient divergingGradient();
@@ -30,7 +27,7 @@ public:
     static constexpr int kLevels = 256;
     explicit ColorLut(QCPColorGradient gradient);  // by value: color() is not const
     // The colour of `value` on `range`; NaN (masked) gets maskedCellColor().
-    [[nodiscard]] QRgb color(double value, const QCPRange& range) const;
+    [[nodiscard]] QRgb color(double value, const ValueRange& range) const;
     [[nodiscard]] QRgb masked() const { return masked_; }
     [[nodiscard]] const std::array<QRgb, kLevels>& table() const { return table_; }
 

@@ -95,7 +95,7 @@ std::vector<CellSpan> clampedSpans(const std::vector<CellSpan>& spans, int count
 namespace {
 
 template <typename T>
-void rankCellsOf(const T* src, const bool* keep, std::size_t count, const QCPRange& range,
+void rankCellsOf(const T* src, const bool* keep, std::size_t count, const ValueRange& range,
                  CellPooling pooling, std::uint16_t* dst)
 {
     const double size = range.upper - range.lower;
@@ -133,13 +133,13 @@ void rankCellsOf(const T* src, const bool* keep, std::size_t count, const QCPRan
 
 }  // namespace
 
-void rankCells(const double* values, const bool* keep, std::size_t count, const QCPRange& range,
+void rankCells(const double* values, const bool* keep, std::size_t count, const ValueRange& range,
                CellPooling pooling, std::uint16_t* out)
 {
     rankCellsOf(values, keep, count, range, pooling, out);
 }
 
-void rankCells(const float* values, const bool* keep, std::size_t count, const QCPRange& range,
+void rankCells(const float* values, const bool* keep, std::size_t count, const ValueRange& range,
                CellPooling pooling, std::uint16_t* out)
 {
     rankCellsOf(values, keep, count, range, pooling, out);
@@ -156,7 +156,7 @@ void paintRankRow(const std::uint16_t* line, const std::vector<CellSpan>& column
     renderRow(line, columns, widest, palette, dst);
 }
 
-void fillCellRanks(const attn::Matrix& m, const attn::BoolMatrix* mask, const QCPRange& range,
+void fillCellRanks(const attn::Matrix& m, const attn::BoolMatrix* mask, const ValueRange& range,
                    CellPooling pooling, CellRanks& out)
 {
     out.pooling = pooling;

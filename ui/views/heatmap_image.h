@@ -42,14 +42,14 @@ struct CellRanks {
 
 // The cells of the matrix on `range`. Cells where `mask` (if given and of the matrix's
 // shape) is false, and NaN cells, are kMasked. Reuses the memory of `out`.
-void fillCellRanks(const attn::Matrix& matrix, const attn::BoolMatrix* mask, const QCPRange& range,
-                   CellPooling pooling, CellRanks& out);
+void fillCellRanks(const attn::Matrix& matrix, const attn::BoolMatrix* mask,
+                   const ValueRange& range, CellPooling pooling, CellRanks& out);
 
 // The ranks of `count` consecutive cells as fillCellRanks makes them (`keep`: false = masked,
 // or null). For float results too, so that they are drawn without a double copy.
-void rankCells(const double* values, const bool* keep, std::size_t count, const QCPRange& range,
+void rankCells(const double* values, const bool* keep, std::size_t count, const ValueRange& range,
                CellPooling pooling, std::uint16_t* out);
-void rankCells(const float* values, const bool* keep, std::size_t count, const QCPRange& range,
+void rankCells(const float* values, const bool* keep, std::size_t count, const ValueRange& range,
                CellPooling pooling, std::uint16_t* out);
 
 // The colour of each rank ("masked" and one per level).

@@ -40,13 +40,13 @@ struct CellSource {
     const bool* mask = nullptr;
     int rows = 0;
     int cols = 0;
-    QCPRange range{0.0, 1.0};
+    ValueRange range{0.0, 1.0};
     CellPooling pooling = CellPooling::Highest;
     bool causal = false;  // cells past the diagonal (column > row) are masked, without a mask
 
     template <typename T>
     static CellSource of(const attn::MatrixT<T>& values, const attn::BoolMatrix* mask,
-                         const QCPRange& range, CellPooling pooling);
+                         const ValueRange& range, CellPooling pooling);
     // No cells to read: no shape, or the memory was handed back (HeatmapPyramid::detach).
     [[nodiscard]] bool empty() const
     {
@@ -58,7 +58,7 @@ struct CellSource {
 
 template <typename T>
 CellSource CellSource::of(const attn::MatrixT<T>& values, const attn::BoolMatrix* mask,
-                          const QCPRange& range, CellPooling pooling)
+                          const ValueRange& range, CellPooling pooling)
 {
     CellSource s;
     if constexpr (std::is_same_v<T, float>)

@@ -9,10 +9,10 @@
 
 namespace attnlab {
 
-QCPRange colorRangeFor(const HeatmapContent& c)
+ValueRange colorRangeFor(const HeatmapContent& c)
 {
     if (c.range) return *c.range;
-    if (c.scale == ColorScale::Weights) return QCPRange(0.0, 1.0);
+    if (c.scale == ColorScale::Weights) return ValueRange(0.0, 1.0);
     double lo = 0.0, hi = 0.0;
     if (c.floats && c.floats->size() > 0) {
         lo = c.floats->minCoeff();
@@ -23,13 +23,13 @@ QCPRange colorRangeFor(const HeatmapContent& c)
     }
     if (c.scale == ColorScale::Diverging) {
         const double a = std::max({std::abs(lo), std::abs(hi), 1e-12});
-        return QCPRange(-a, a);
+        return ValueRange(-a, a);
     }
     if (hi - lo < 1e-12) hi = lo + 1.0;
-    return QCPRange(lo, hi);
+    return ValueRange(lo, hi);
 }
 
-CellSource HeatmapContent::cellSource(const QCPRange& drawn) const
+CellSource HeatmapContent::cellSource(const ValueRange& drawn) const
 {
     const CellPooling pooling =
         scale == ColorScale::Diverging ? CellPooling::FurthestFromMiddle : CellPooling::Highest;
@@ -90,7 +90,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QCustomPlot(parent)
     plotLayout()->addElement(0, 1, scale_);
     scale_->setType(QCPAxis::atRight);
     scale_->setGradient(gradientFor(content_.scale));
-    scale_->setDataRange(range_);
+    scale_->setDataRange(QCPRange(range_.lower, range_.upper));
     auto* group = new QCPMarginGroup(this);
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
@@ -165,7 +165,7 @@ void HeatmapView::setContent(HeatmapContent content)
         hasContent_ && content.rows() == map_->rows() && content.cols() == map_->cols() &&
         content.rowLabels == content_.rowLabels && content.columnLabels == content_.columnLabels;
     const bool sameScale = hasContent_ && content.scale == content_.scale;
-    const QCPRange before = range_;
+    const ValueRange before = range_;
     content_ = std::move(content);
     hasContent_ = true;
     range_ = colorRangeFor(content_);
@@ -175,7 +175,7 @@ void HeatmapView::setContent(HeatmapContent content)
     else
         map_->setCells(source, content_.scale);
     if (!sameScale) scale_->setGradient(gradientFor(content_.scale));
-    scale_->setDataRange(range_);
+    scale_->setDataRange(QCPRange(range_.lower, range_.upper));
     fitTitle();
     if (!sameSequence) {
         xAxis->setRange(-0.5, static_cast<double>(content_.cols()) - 0.5);

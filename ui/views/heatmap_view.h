@@ -22,53 +22,11 @@
 
 #include "core/attention_input.h"
 #include "ui/views/color_scales.h"
+#include "ui/views/heatmap_content.h"
 #include "ui/views/heatmap_labels.h"
 #include "ui/views/heatmap_plottable.h"
 
 namespace attnlab {
-
-// Rows [first, end) of a map.
-struct RowRange {
-    int first = 0;
-    int end = 0;
-};
-
-struct HeatmapContent {
-    attn::Matrix values;
-    // Float cells read in place instead of `values` (a long session's weights, shared with the
-    // document that computed them: no double copy of 4 GiB).
-    std::shared_ptr<const attn::MatrixT<float>> floats;
-    std::optional<attn::BoolMatrix> mask;  // false cells drawn as masked
-    bool causal = false;                   // cells past the diagonal drawn as masked, no mask
-    std::vector<bool> fullyMaskedRows;
-    QStringList rowLabels;
-    QStringList columnLabels;
-    QString title;
-    QString rowAxisTitle;
-    QString columnAxisTitle;
-    ColorScale scale = ColorScale::Weights;
-    std::optional<QCPRange> range;  // fixed colour range; default per scale
-    // Set by a builder that knows: this content equals the one the view shows except in these
-    // rows (values only; same mask, shape, scale and range), so only their blocks are redrawn.
-    std::optional<RowRange> changedRows;
-
-    [[nodiscard]] long rows() const { return floats ? floats->rows() : values.rows(); }
-    [[nodiscard]] long cols() const { return floats ? floats->cols() : values.cols(); }
-    [[nodiscard]] double at(long i, long j) const
-    {
-        return floats ? static_cast<double>((*floats)(i, j)) : values(i, j);
-    }
-    [[nodiscard]] bool isMasked(long i, long j) const
-    {
-        return (causal && j > i) || (mask && !(*mask)(i, j));
-    }
-    // Where the pyramid reads the cells, on `range` (pooled by the scale's rule).
-    [[nodiscard]] CellSource cellSource(const QCPRange& drawn) const;
-};
-
-// The colour range a content is drawn on: its fixed range, [0, 1] for weights, symmetric
-// around 0 for diverging maps, else the data's own range.
-QCPRange colorRangeFor(const HeatmapContent& content);
 
 class HeatmapView : public QCustomPlot {
     Q_OBJECT
@@ -101,7 +59,7 @@ public:
     // What the cells show: one pixel per cell, pixel (x = column, y = row).
     [[nodiscard]] QImage drawnImage() const { return map_->cellImage(); }
     // The colour range the cells and the colour bar use.
-    [[nodiscard]] QCPRange drawnRange() const { return range_; }
+    [[nodiscard]] ValueRange drawnRange() const { return range_; }
     [[nodiscard]] QCPColorScale* colorScale() const { return scale_; }
     // Zoom around the centre by `factor` (< 1 zooms in); resetView shows the whole matrix.
     void zoom(double factor);
@@ -163,7 +121,7 @@ private:
     void repaintMarks();
 
     HeatmapContent content_;
-    QCPRange range_{0.0, 1.0};
+    ValueRange range_{0.0, 1.0};
     bool hasContent_ = false;
     TickKey ticks_;
     HeatmapPlottable* map_ = nullptr;

@@ -114,7 +114,7 @@ HeatmapContent buildStageFor(const Session& session, const attn::HeadResult& hr,
     case Stage::Mask:
         c.values = masked ? attn::Matrix(hr.mask.cast<double>()) : attn::Matrix::Ones(n, m);
         c.scale = ColorScale::Sequential;
-        c.range = QCPRange(0.0, 1.0);
+        c.range = ValueRange(0.0, 1.0);
         break;
     case Stage::Weights:
         c.values = hr.weights;
@@ -192,7 +192,7 @@ bool buildStage(const StageSource& src, int head, Stage stage, StageTitle title,
     }
     c.values = hr.weights - (*src.before)[h];
     const double a = std::max(c.values.cwiseAbs().maxCoeff(), 1e-6);
-    c.range = QCPRange(-a, a);
+    c.range = ValueRange(-a, a);
     c.title = StageContent::tr("Difference after − before — head %1 %2")
                   .arg(head + 1)
                   .arg(shapeText(c.values));
