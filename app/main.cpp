@@ -14,6 +14,7 @@
 #include <QIcon>
 
 #include "app/cli.h"
+#include "core/memory_advice.h"
 #include "ui/io/autosave.h"
 #include "ui/model/model_presenter.h"
 #include "ui/model/model_recovery.h"
@@ -155,6 +156,7 @@ bool openArgument(attnlab::MainWindow& window, QString path, bool restoring, boo
 
 int main(int argc, char** argv)
 {
+    attn::keepFreedMemoryForReuse();
     const bool cli = attnlab::cli::isCliCommand(argc, argv);
     if (cli && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

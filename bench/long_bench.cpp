@@ -18,6 +18,7 @@
 
 #include "core/attention.h"
 #include "core/long_attention.h"
+#include "core/memory_advice.h"
 #include "core/random_init.h"
 
 namespace {
@@ -51,6 +52,7 @@ double bestSeconds(int reps, const F& run)
 
 int main(int argc, char** argv)
 {
+    attn::keepFreedMemoryForReuse();  // as the program does (app/main.cpp)
     std::vector<long> sizes;
     for (int i = 1; i < argc; ++i) sizes.push_back(std::strtol(argv[i], nullptr, 10));
     if (sizes.empty()) sizes = {4096, 8192, 16384, 32768};

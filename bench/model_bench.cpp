@@ -5,8 +5,7 @@
 //
 //   attnlab_model_bench FOLDER [--tokens 128,512] [--reps 5] [--warmup 1] [--all-logits]
 //                              [--parts] [--pool-above N]
-//   attnlab_model_bench --gemm [--reps 9]
-//   attnlab_model_bench --gemm-weights [--reps 9]
+//   attnlab_model_bench --gemm [--reps 9]  |  attnlab_model_bench --gemm-weights [--reps 9]
 //
 // Prints one JSON object per measurement, prefixed with "RESULT " (lines starting with "#" are
 // information):
@@ -14,8 +13,7 @@
 //              file-backed and anonymous parts) before and after it, its peak so far
 //              (getrusage's ru_maxrss), the size of the weights on disk (every shard) and the
 //              bytes converted or copied out of the mapping
-//   tokenizer  attn::tok::loadTokenizer's wall time, when the folder holds vocab.json or
-//              tokenizer.json
+//   tokenizer  attn::tok::loadTokenizer's wall time (if there is vocab.json or tokenizer.json)
 //   forward    per token count: the times of `reps` forward passes (every head's attention of
 //              every layer kept; logits for the last position only unless --all-logits), after
 //              `warmup` ones (timed apart: the process's first pass also maps the weights'
@@ -61,6 +59,7 @@
 
 #include "bench/model_parts.h"
 #include "core/kernels/gemm.h"
+#include "core/memory_advice.h"
 #include "core/model/forward.h"
 #include "core/model/model.h"
 #include "core/tokenize/tokenizer_loader.h"
@@ -475,6 +474,7 @@ void reportMemory(const attn::model::ForwardResult& kept)
 
 int main(int argc, char** argv)
 {
+    attn::keepFreedMemoryForReuse();  // as the program does (app/main.cpp)
     if (argc < 2) return usage();
     if (std::string(argv[1]) == "--gemm" || std::string(argv[1]) == "--gemm-weights") {
         const bool hasReps = argc == 4 && std::string(argv[2]) == "--reps";

@@ -2,6 +2,9 @@
 #include "core/memory_advice.h"
 
 #include <cstdint>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,6 +26,15 @@ void adviseHugePages(void* data, std::size_t bytes)
 #else
     (void)data;
     (void)bytes;
+#endif
+}
+
+void keepFreedMemoryForReuse()
+{
+#if defined(__GLIBC__)
+    // Fixing the threshold also stops glibc's own adjustment of it (which only ever rises).
+    (void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    (void)mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
 }
 

@@ -5,9 +5,12 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
+
+#include "core/kernels/activation.h"
 
 namespace attn {
 
@@ -72,13 +75,18 @@ RowSoftmax<T> softmaxRow(const T* scaled, const bool* allowed, long count, long 
             return facts;
         }
         facts.max = s.maxCoeff();
-        // A causal prefix rarely ends on a whole SIMD packet, and Eigen takes the last few
-        // cells through the scalar exp. The exp runs on to the packet's end instead, over
-        // cells of the row that zeroTail() then overwrites, whatever their exp gave.
-        constexpr long packet = Eigen::internal::packet_traits<T>::size;
-        const long padded = std::min(total, (count + packet - 1) / packet * packet);
-        Eigen::Map<RowArray<T>>(weights, padded) =
-            (Eigen::Map<const RowArray<T>>(scaled, padded) - facts.max).exp();
+        if constexpr (std::is_same_v<T, float>) {
+            // The run-time kernel path: 8 lanes where the CPU has AVX2, whatever the build's.
+            kernels::expShifted(scaled, facts.max, weights, count);
+        } else {
+            // A causal prefix rarely ends on a whole SIMD packet, and Eigen takes the last few
+            // cells through the scalar exp. The exp runs on to the packet's end instead, over
+            // cells of the row that zeroTail() then overwrites, whatever their exp gave.
+            constexpr long packet = Eigen::internal::packet_traits<T>::size;
+            const long padded = std::min(total, (count + packet - 1) / packet * packet);
+            Eigen::Map<RowArray<T>>(weights, padded) =
+                (Eigen::Map<const RowArray<T>>(scaled, padded) - facts.max).exp();
+        }
         zeroTail();
 #if !defined(__SSE2__)
         w = (w < std::numeric_limits<T>::min()).select(T(0), w);

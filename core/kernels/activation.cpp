@@ -18,6 +18,12 @@ void geluTanhPortable(float* x, long count)
     a = 0.5f * a * (1.0f + (c * (a + 0.044715f * a.cube())).tanh());
 }
 
+void expShiftedPortable(const float* x, float shift, float* out, long count)
+{
+    Eigen::Map<Eigen::ArrayXf>(out, count) =
+        (Eigen::Map<const Eigen::ArrayXf>(x, count) - shift).exp();
+}
+
 }  // namespace detail
 
 void geluTanh(float* x, long count)
@@ -33,6 +39,20 @@ void geluTanh(GemmPath path, float* x, long count)
         detail::geluTanhAvx2Fma(x, count);
     else
         detail::geluTanhPortable(x, count);
+}
+
+void expShifted(const float* x, float shift, float* out, long count)
+{
+    expShifted(gemmPath(), x, shift, out, count);
+}
+
+void expShifted(GemmPath path, const float* x, float shift, float* out, long count)
+{
+    if (count <= 0) return;
+    if (path == GemmPath::Avx2Fma || path == GemmPath::Avx512)
+        detail::expShiftedAvx2Fma(x, shift, out, count);
+    else
+        detail::expShiftedPortable(x, shift, out, count);
 }
 
 }  // namespace attn::kernels

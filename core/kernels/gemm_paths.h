@@ -38,6 +38,8 @@ void gemmWeightsPortable(long n, long k, long m, const float* a, long lda, const
 
 void geluTanhAvx2Fma(float* x, long count);
 void geluTanhPortable(float* x, long count);
+void expShiftedAvx2Fma(const float* x, float shift, float* out, long count);
+void expShiftedPortable(const float* x, float shift, float* out, long count);
 
 // Throws std::bad_alloc; out of line so that the AVX2 unit instantiates nothing of <new>.
 [[noreturn]] void throwOutOfMemory();

@@ -107,27 +107,26 @@ bool decoderHead(const Model& model, const ForwardResult& result, int layer, int
 
 }  // namespace
 
-attn::Status exactMap(const Model& model, const ForwardResult& result, int layer, int head,
-                      FloatMatrix& out, const HeadHook& hook)
+namespace {
+
+attn::Status outsideRun(const ModelConfig& c, const ForwardResult& result, int layer, int head)
 {
-    const ModelConfig& c = model.config();
-    if (layer < 0 || static_cast<std::size_t>(layer) >= result.layers.size() || head < 0 ||
-        head >= c.heads)
-        return attn::failure(attn::StatusCode::BadLayer, "", headText(layer, head),
-                             "the run has " + std::to_string(result.layers.size()) + " layers of " +
-                                 std::to_string(c.heads) + " heads");
-    const LayerTrace& t = result.layers[static_cast<std::size_t>(layer)];
-    if (static_cast<std::size_t>(head) < t.attention.size()) {
-        out = t.attention[static_cast<std::size_t>(head)];
-        return {};
-    }
-    if (!decoderHead(model, result, layer, head))
-        return attn::failure(attn::StatusCode::BadLayer, "", headText(layer, head),
-                             "the run kept neither its map nor its layer's input");
-    const long n = static_cast<long>(result.ids.size());
+    return attn::failure(attn::StatusCode::BadLayer, "", headText(layer, head),
+                         "the run has " + std::to_string(result.layers.size()) + " layers of " +
+                             std::to_string(c.heads) + " heads");
+}
+
+attn::Status notKept(int layer, int head)
+{
+    return attn::failure(attn::StatusCode::BadLayer, "", headText(layer, head),
+                         "the run kept neither its map nor its layer's input");
+}
+
+// The hook's edits of one head's vectors, then its map by attendCausal from `hr`.
+attn::Status attendExact(const ModelConfig& c, int layer, int head, long n, HeadResultT<float>& hr,
+                         const HeadHook& hook, FloatMatrix& out)
+{
     const long dh = c.headDim();
-    HeadResultT<float> hr;
-    headVectors(model, layer, head, t.hidden, 0, static_cast<bool>(hook), hr);
     if (hook) {
         hook(layer, head, hr);
         if (hr.Q.rows() != n || hr.Q.cols() != dh || hr.K.rows() != n || hr.K.cols() != dh)
@@ -146,6 +145,73 @@ attn::Status exactMap(const Model& model, const ForwardResult& result, int layer
     CausalHeadOutput want;
     want.weights = &out;
     return attendCausal(in, want);
+}
+
+}  // namespace
+
+attn::Status exactMap(const Model& model, const ForwardResult& result, int layer, int head,
+                      FloatMatrix& out, const HeadHook& hook)
+{
+    const ModelConfig& c = model.config();
+    if (layer < 0 || static_cast<std::size_t>(layer) >= result.layers.size() || head < 0 ||
+        head >= c.heads)
+        return outsideRun(c, result, layer, head);
+    const LayerTrace& t = result.layers[static_cast<std::size_t>(layer)];
+    if (static_cast<std::size_t>(head) < t.attention.size()) {
+        out = t.attention[static_cast<std::size_t>(head)];
+        return {};
+    }
+    if (!decoderHead(model, result, layer, head)) return notKept(layer, head);
+    HeadResultT<float> hr;
+    headVectors(model, layer, head, t.hidden, 0, static_cast<bool>(hook), hr);
+    return attendExact(c, layer, head, static_cast<long>(result.ids.size()), hr, hook, out);
+}
+
+attn::Status layerVectors(const Model& model, const ForwardResult& result, int layer, bool values,
+                          LayerVectors& out)
+{
+    const ModelConfig& c = model.config();
+    if (layer < 0 || static_cast<std::size_t>(layer) >= result.layers.size())
+        return outsideRun(c, result, layer, 0);
+    if (!decoderHead(model, result, layer, 0)) return notKept(layer, 0);
+    const LayerWeights& L = model.layers()[static_cast<std::size_t>(layer)];
+    const FloatMatrix& hidden = result.layers[static_cast<std::size_t>(layer)].hidden;
+    const long dh = c.headDim();
+    FloatMatrix normed;
+    detail::rmsNormRows(hidden, L.ln1, c.layerNormEps, normed);
+    applyDense(normed, L.q, out.Q);
+    applyDense(normed, L.k, out.K);
+    if (values)
+        applyDense(normed, L.v, out.V);
+    else
+        out.V.resize(0, 0);
+    const RopeTable rope = ropeTable(c.rope, dh, 0, hidden.rows());
+    detail::normAndRotate(out.Q, c.heads, dh, L.qNorm, c.layerNormEps, rope, 0);
+    detail::normAndRotate(out.K, c.kvHeads, dh, L.kNorm, c.layerNormEps, rope, 0);
+    out.layer = layer;
+    return {};
+}
+
+attn::Status exactMap(const Model& model, const ForwardResult& result, const LayerVectors& vectors,
+                      int head, FloatMatrix& out, const HeadHook& hook)
+{
+    const ModelConfig& c = model.config();
+    const int layer = vectors.layer;
+    if (layer < 0 || static_cast<std::size_t>(layer) >= result.layers.size() || head < 0 ||
+        head >= c.heads)
+        return outsideRun(c, result, layer, head);
+    const long n = static_cast<long>(result.ids.size());
+    const long dh = c.headDim();
+    const long g = c.kvHeadOf(head);
+    if (vectors.Q.rows() != n || vectors.Q.cols() != c.heads * dh || vectors.K.rows() != n ||
+        vectors.K.cols() != c.kvHeads * dh || (hook && vectors.V.rows() != n))
+        return attn::failure(attn::StatusCode::TensorShape, "", headText(layer, head),
+                             "the layer's vectors are not of this run");
+    HeadResultT<float> hr;
+    hr.Q = vectors.Q.middleCols(head * dh, dh);
+    hr.K = vectors.K.middleCols(g * dh, dh);
+    if (hook) hr.V = vectors.V.middleCols(g * dh, dh);
+    return attendExact(c, layer, head, n, hr, hook, out);
 }
 
 bool headScore(const Model& model, const ForwardResult& result, int layer, int head, long query,

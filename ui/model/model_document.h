@@ -180,6 +180,9 @@ private:
     void finished();
     void setSelection(ModelSelection s);
     [[nodiscard]] ModelSelection clamped(ModelSelection s) const;
+    // The selected layer's vectors in `snap` (a pooled run), made once per layer and run.
+    [[nodiscard]] std::shared_ptr<const attn::model::LayerVectors> layerVectors(
+        const std::shared_ptr<const ModelSnapshot>& snap, bool values) const;
 
     std::shared_ptr<const LoadedModel> loaded_;
     QString folder_;
@@ -191,6 +194,10 @@ private:
     mutable std::shared_ptr<const attn::model::FloatMatrix> exact_;
     mutable std::weak_ptr<const ModelSnapshot> exactRun_;
     mutable ModelSelection exactFor_;
+    // The queries and keys of the layer last enlarged in a pooled run, so that its other heads
+    // need not project them again; dropped with the run they were made from.
+    mutable std::shared_ptr<const attn::model::LayerVectors> vectors_;
+    mutable std::weak_ptr<const ModelSnapshot> vectorsRun_;
     // The open model's SHA-256, ahead of need, on a thread of its own: hashing gigabytes takes
     // seconds, and the runs the typing starts must not wait for a thread of the global pool.
     // Last: dropped (cancelled and waited for) first.

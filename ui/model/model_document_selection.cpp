@@ -80,8 +80,11 @@ std::shared_ptr<const attn::model::FloatMatrix> ModelDocument::focusedMatrix() c
     const attn::model::HeadHook hook =
         snap->edited() ? attn::model::withEdits({}, snap->edits, snap->groupSize).hook
                        : attn::model::HeadHook{};
+    const std::shared_ptr<const attn::model::LayerVectors> vectors =
+        layerVectors(snap, static_cast<bool>(hook));
+    if (!vectors) return nullptr;
     const auto headMap = [&](int head, Matrix& out) {
-        return attn::model::exactMap(model, snap->result, selection_.layer, head, out, hook).ok();
+        return attn::model::exactMap(model, snap->result, *vectors, head, out, hook).ok();
     };
     if (selection_.focus == ModelFocus::Head) {
         if (!headMap(selection_.head, *made)) return nullptr;
@@ -100,6 +103,22 @@ std::shared_ptr<const attn::model::FloatMatrix> ModelDocument::focusedMatrix() c
     exactRun_ = snap;
     exactFor_ = key;
     return exact_;
+}
+
+std::shared_ptr<const attn::model::LayerVectors> ModelDocument::layerVectors(
+    const std::shared_ptr<const ModelSnapshot>& snap, bool values) const
+{
+    if (vectors_ && vectorsRun_.lock() == snap && vectors_->layer == selection_.layer &&
+        (!values || vectors_->V.size() > 0))
+        return vectors_;
+    vectors_.reset();  // the old layer's go before the new ones are made
+    auto made = std::make_shared<attn::model::LayerVectors>();
+    if (!attn::model::layerVectors(loaded_->model, snap->result, selection_.layer, values, *made)
+             .ok())
+        return nullptr;
+    vectors_ = std::move(made);
+    vectorsRun_ = snap;
+    return vectors_;
 }
 
 QString ModelDocument::focusAbsence() const

@@ -144,6 +144,11 @@ TEST_P(PooledRuns, PooledCellsLogitsAndExactMapsAreTheWholeRunsOwn)
     for (int l = 0; l < c.layers; ++l) {
         const LayerTrace& t = r.pooled.layers[static_cast<std::size_t>(l)];
         ASSERT_TRUE(t.isPooled());
+        LayerVectors vectors;
+        ASSERT_TRUE(layerVectors(r.model, r.pooled, l, false, vectors).ok());
+        EXPECT_EQ(vectors.Q.cols(), c.heads * c.headDim());
+        EXPECT_EQ(vectors.K.cols(), c.kvHeads * c.headDim());
+        EXPECT_EQ(vectors.V.size(), 0);
         ASSERT_EQ(static_cast<long>(t.pooled.size()), c.heads);
         EXPECT_EQ(t.projections.size(), 0)
             << "no queries or keys are kept without the typing cache";
@@ -158,6 +163,10 @@ TEST_P(PooledRuns, PooledCellsLogitsAndExactMapsAreTheWholeRunsOwn)
             ASSERT_TRUE(exactMap(r.model, r.pooled, l, h, exact).ok());
             EXPECT_LT((exact - whole).cwiseAbs().maxCoeff(), kPooledSameMap)
                 << "layer " << l << " head " << h;
+            FloatMatrix shared;
+            ASSERT_TRUE(exactMap(r.model, r.pooled, vectors, h, shared).ok());
+            EXPECT_LT((shared - whole).cwiseAbs().maxCoeff(), kPooledSameMap)
+                << "from the layer's vectors: layer " << l << " head " << h;
             EXPECT_NEAR(
                 t.firstShare[static_cast<std::size_t>(h)],
                 r.whole.layers[static_cast<std::size_t>(l)].firstShare[static_cast<std::size_t>(h)],
@@ -193,7 +202,19 @@ TEST(PooledRun, AnEditedRunsExactMapIsTheEditedMap)
         const FloatMatrix& want = wholeEdited.layers[static_cast<std::size_t>(layer)]
                                       .attention[static_cast<std::size_t>(head)];
         EXPECT_LT((exact - want).cwiseAbs().maxCoeff(), kPooledSameMap) << layer << " " << head;
+        LayerVectors vectors;
+        ASSERT_TRUE(layerVectors(r.model, pooledEdited, layer, true, vectors).ok());
+        FloatMatrix shared;
+        ASSERT_TRUE(exactMap(r.model, pooledEdited, vectors, head, shared, hook).ok());
+        EXPECT_LT((shared - want).cwiseAbs().maxCoeff(), kPooledSameMap) << layer << " " << head;
     }
+    LayerVectors noValues, otherLayer;
+    ASSERT_TRUE(layerVectors(r.model, pooledEdited, 1, false, noValues).ok());
+    FloatMatrix refused;
+    EXPECT_EQ(exactMap(r.model, pooledEdited, noValues, 2, refused, hook).code,
+              StatusCode::TensorShape)
+        << "a hook is given the head's values, which these vectors do not hold";
+    EXPECT_EQ(layerVectors(r.model, pooledEdited, 9, false, otherLayer).code, StatusCode::BadLayer);
     FloatMatrix withoutEdits;
     ASSERT_TRUE(exactMap(r.model, pooledEdited, 1, 2, withoutEdits).ok());
     EXPECT_GT((withoutEdits - wholeEdited.layers[1].attention[2]).cwiseAbs().maxCoeff(), 1e-3f)
