@@ -20,6 +20,7 @@
 #include "ui/model/model_trainer_panel.h"
 #include "ui/views/panel_message.h"
 #include "ui/views/speed_control.h"
+#include "ui/views/training_controls.h"
 
 namespace attnlab {
 
@@ -66,11 +67,10 @@ void ModelTrainerPanel::makeControls(QWidget* controls)
     seed_ = spin(controls, 0, 1000000, 1);
     attentionOnly_ = new QCheckBox(controls);
     attentionOnly_->setChecked(true);
-    start_ = new QPushButton(controls);
-    start_->setObjectName(QStringLiteral("modelTrainStart"));
-    step_ = new QPushButton(controls);
-    reset_ = new QPushButton(controls);
-    speed_ = new SpeedControl(std::vector<int>(std::begin(kSpeeds), std::end(kSpeeds)), controls);
+    runControls_ = new TrainingControls(
+        TrainingControls::PauseButton::OnStart, TrainingControls::SpeedPlace::Below,
+        std::vector<int>(std::begin(kSpeeds), std::end(kSpeeds)), controls);
+    runControls_->startButton()->setObjectName(QStringLiteral("modelTrainStart"));
     status_ = new QLabel(controls);
     status_->setWordWrap(true);
     phaseLabel_ = new QLabel(controls);
@@ -86,7 +86,7 @@ void ModelTrainerPanel::makeControls(QWidget* controls)
     message_ = new PanelMessage(controls);
 }
 
-// Two settings a row, the buttons, the speed and what the run says, in a grid.
+// Two settings a row, the run's buttons with the speed and what the run says, in a grid.
 void ModelTrainerPanel::layOutControls(QWidget* controls)
 {
     auto* g = new QGridLayout(controls);
@@ -108,12 +108,7 @@ void ModelTrainerPanel::layOutControls(QWidget* controls)
     pair(widthLabel_, width_, contextLabel_, context_);
     pair(stepsLabel_, steps_, seedLabel_, seed_);
     g->addWidget(attentionOnly_, r++, 0, 1, 4);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(start_);
-    buttons->addWidget(step_);
-    buttons->addWidget(reset_);
-    g->addLayout(buttons, r++, 0, 1, 4);
-    g->addWidget(speed_, r++, 0, 1, 4);
+    g->addWidget(runControls_, r++, 0, 1, 4);
     g->addWidget(status_, r++, 0, 1, 4);
     g->addWidget(phaseLabel_, r++, 0, 1, 4);
     auto* model = new QHBoxLayout;
@@ -186,15 +181,11 @@ void ModelTrainerPanel::connectControls()
     for (QSpinBox* s : {layers_, heads_, width_, context_, steps_, seed_})
         connect(s, &QSpinBox::valueChanged, this, [this] { makeRun(); });
     connect(attentionOnly_, &QCheckBox::toggled, this, [this] { makeRun(); });
-    connect(start_, &QPushButton::clicked, this, [this] {
-        if (run_ && run_->running())
-            pause();
-        else
-            start();
-    });
-    connect(step_, &QPushButton::clicked, this, &ModelTrainerPanel::stepOnce);
-    connect(reset_, &QPushButton::clicked, this, &ModelTrainerPanel::reset);
-    connect(speed_, &SpeedControl::delayChanged, this, [this](int delay) {
+    connect(runControls_, &TrainingControls::startRequested, this, &ModelTrainerPanel::start);
+    connect(runControls_, &TrainingControls::pauseRequested, this, &ModelTrainerPanel::pause);
+    connect(runControls_, &TrainingControls::stepRequested, this, &ModelTrainerPanel::stepOnce);
+    connect(runControls_, &TrainingControls::resetRequested, this, &ModelTrainerPanel::reset);
+    connect(runControls_, &TrainingControls::delayChanged, this, [this](int delay) {
         if (run_) run_->setStepDelayUs(delay);
         retranslate();
     });
@@ -244,13 +235,21 @@ void ModelTrainerPanel::retranslate()
     seedLabel_->setText(tr("S&eed:"));
     seed_->setToolTip(tr("The same settings and seed train the same model, bit for bit"));
     attentionOnly_->setText(tr("&Attention only (no MLP)"));
-    step_->setText(tr("Step"));
-    step_->setToolTip(tr("Train one step and pause"));
-    reset_->setText(tr("Reset"));
-    reset_->setToolTip(tr("Back to step 0 with the settings above (they unlock)"));
-    const int perSecond = speed_->stepsPerSecond();
-    speed_->setHelp(perSecond == 0 ? tr("Full speed")
-                                   : tr("At most %n step(s) a second", nullptr, perSecond));
+    TrainingControls::Words words;
+    words.start = tr("Start");
+    words.resume = tr("Continue");
+    words.pause = tr("Pause");
+    words.step = tr("Step");
+    words.reset = tr("Reset");
+    words.startTip = tr("Train to the last step");
+    words.pauseTip = tr("Pause after the step in progress");
+    words.stepTip = tr("Train one step and pause");
+    words.resetTip = tr("Back to step 0 with the settings above (they unlock)");
+    runControls_->setWords(words);
+    SpeedControl* speed = runControls_->speed();
+    const int perSecond = speed->stepsPerSecond();
+    speed->setHelp(perSecond == 0 ? tr("Full speed")
+                                  : tr("At most %n step(s) a second", nullptr, perSecond));
     open_button_->setText(tr("Open in Model Window"));
     open_button_->setToolTip(
         tr("Writes the model as a GPT-2 folder and opens it in the model window: switch its "

@@ -32,7 +32,7 @@
 #include "ui/readers/bounded_read.h"
 #include "ui/readers/status_text.h"
 #include "ui/views/panel_message.h"
-#include "ui/views/speed_control.h"
+#include "ui/views/training_controls.h"
 
 namespace attnlab {
 
@@ -179,12 +179,27 @@ bool ModelTrainerPanel::useCorpus(const QString& path)
 
 int ModelTrainerPanel::stepDelayUs() const
 {
-    return speed_->stepDelayUs();
+    return runControls_->stepDelayUs();
 }
 
 QSlider* ModelTrainerPanel::speedSlider() const
 {
-    return speed_->slider();
+    return runControls_->speedSlider();
+}
+
+QPushButton* ModelTrainerPanel::startButton() const
+{
+    return runControls_->startButton();
+}
+
+QPushButton* ModelTrainerPanel::stepButton() const
+{
+    return runControls_->stepButton();
+}
+
+QPushButton* ModelTrainerPanel::resetButton() const
+{
+    return runControls_->resetButton();
 }
 
 void ModelTrainerPanel::start()
@@ -266,12 +281,14 @@ void ModelTrainerPanel::updateState()
     for (QWidget* w : std::initializer_list<QWidget*>{task_, chooseCorpus_, layers_, heads_, width_,
                                                       context_, steps_, seed_, attentionOnly_})
         w->setEnabled(!begun);
-    start_->setEnabled(run_ && !done);
-    start_->setText(running ? tr("Pause") : begun ? tr("Continue") : tr("Start"));
-    start_->setToolTip(running ? tr("Pause after the step in progress")
-                               : tr("Train to the last step"));
-    step_->setEnabled(run_ && !running && !done);
-    reset_->setEnabled(begun);
+    TrainingControls::State state;
+    state.ready = run_ != nullptr;
+    state.running = running;
+    state.begun = begun;
+    state.finished = done;
+    state.canStep = run_ && !running && !done;
+    state.canReset = begun;
+    runControls_->setState(state);
     const bool settled = run_ && run_->settledRun() && begun;
     open_button_->setEnabled(settled);
     save_->setEnabled(settled);

@@ -26,12 +26,11 @@ class QSpinBox;
 
 namespace attnlab {
 
-class SpeedControl;
-
 class HeadScoreCurvePlot;
 class ModelTrainGrid;
 class ModelTrainRun;
 class PanelMessage;
+class TrainingControls;
 class TrainingCurvePlot;
 
 struct ModelTrainerDialogs {
@@ -80,9 +79,11 @@ public:
     [[nodiscard]] const attn::gpt2::PhaseChange& phase() const { return phase_; }
     [[nodiscard]] attn::gpt2::RunSpec spec() const;
     [[nodiscard]] QSpinBox* layersBox() const { return layers_; }
-    [[nodiscard]] QPushButton* startButton() const { return start_; }
-    [[nodiscard]] QPushButton* stepButton() const { return step_; }
-    [[nodiscard]] QPushButton* resetButton() const { return reset_; }
+    [[nodiscard]] TrainingControls* runControls() const { return runControls_; }
+    // Start is also Pause while the run trains.
+    [[nodiscard]] QPushButton* startButton() const;
+    [[nodiscard]] QPushButton* stepButton() const;
+    [[nodiscard]] QPushButton* resetButton() const;
     [[nodiscard]] QPushButton* openButton() const { return open_button_; }
     [[nodiscard]] QSlider* speedSlider() const;
     [[nodiscard]] QLineEdit* filmStepsEdit() const { return filmSteps_; }
@@ -130,8 +131,7 @@ private:
     QLabel *layersLabel_, *headsLabel_, *widthLabel_, *contextLabel_, *stepsLabel_, *seedLabel_;
     QSpinBox *layers_, *heads_, *width_, *context_, *steps_, *seed_;
     QCheckBox* attentionOnly_;
-    QPushButton *start_, *step_, *reset_;
-    SpeedControl* speed_;
+    TrainingControls* runControls_;  // Start (and Pause), Step, Reset and the speed
     QLabel* status_;
     QLabel* phaseLabel_;
     QPushButton *open_button_, *save_, *keep_, *exportStrip_;

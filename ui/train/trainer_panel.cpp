@@ -25,6 +25,7 @@
 #include "ui/train/train_run.h"
 #include "ui/train/trainer_display.h"
 #include "ui/views/panel_message.h"
+#include "ui/views/training_controls.h"
 
 namespace attnlab {
 
@@ -283,17 +284,22 @@ void TrainerPanel::updateControls()
         w->setStatusTip(fixed ? lockedWhy : QString());
     }
     const QString noRun = refusal_.isEmpty() ? tr("No run.") : refusal_;
-    explain(start_, hasRun && !running && steps < steps_->value(),
-            !hasRun   ? noRun
-            : running ? tr("Already training.")
-                      : tr("The run has taken every step: raise Steps to go on."));
-    start_->setText(steps > 0 ? tr("Co&ntinue") : tr("&Start"));
-    explain(pause_, running, tr("Not training."));
-    explain(step_, hasRun && settled && !otherRun_,
-            !hasRun     ? noRun
-            : otherRun_ ? tr("A comparison runs both trainings together: use Start.")
-                        : tr("Pause first."));
-    explain(reset_, hasRun && fixed, tr("Already at step 0."));
+    TrainingControls::State state;
+    state.ready = hasRun;
+    state.running = running;
+    state.begun = steps > 0;
+    state.finished = steps >= steps_->value();
+    state.canStep = hasRun && settled && !otherRun_;
+    state.canReset = hasRun && fixed;
+    state.whyNotStart = !hasRun   ? noRun
+                        : running ? tr("Already training.")
+                                  : tr("The run has taken every step: raise Steps to go on.");
+    state.whyNotPause = tr("Not training.");
+    state.whyNotStep = !hasRun     ? noRun
+                       : otherRun_ ? tr("A comparison runs both trainings together: use Start.")
+                                   : tr("Pause first.");
+    state.whyNotReset = tr("Already at step 0.");
+    runControls_->setState(state);
     explain(keep_, settled && steps > 0,
             !hasRun   ? noRun
             : running ? tr("Pause first.")

@@ -26,10 +26,6 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSlider;
-
-namespace attnlab {
-class SpeedControl;
-}
 class QSpinBox;
 class QToolButton;
 
@@ -39,6 +35,7 @@ class Document;
 class PanelMessage;
 class TrainRun;
 class TrainerDisplay;
+class TrainingControls;
 
 class TrainerPanel : public QWidget {
     Q_OBJECT
@@ -62,10 +59,11 @@ public:
     [[nodiscard]] QSpinBox* stepsBox() const { return steps_; }
     [[nodiscard]] QCheckBox* valuesBox() const { return values_; }
     [[nodiscard]] QCheckBox* sharedBox() const { return shared_; }
-    [[nodiscard]] QPushButton* startButton() const { return start_; }
-    [[nodiscard]] QPushButton* pauseButton() const { return pause_; }
-    [[nodiscard]] QPushButton* stepButton() const { return step_; }
-    [[nodiscard]] QPushButton* resetButton() const { return reset_; }
+    [[nodiscard]] TrainingControls* runControls() const { return runControls_; }
+    [[nodiscard]] QPushButton* startButton() const;
+    [[nodiscard]] QPushButton* pauseButton() const;
+    [[nodiscard]] QPushButton* stepButton() const;
+    [[nodiscard]] QPushButton* resetButton() const;
     [[nodiscard]] QPushButton* keepButton() const { return keep_; }
     [[nodiscard]] QPushButton* discardButton() const { return discard_; }
     [[nodiscard]] QPushButton* compareButton() const { return compare_; }
@@ -102,6 +100,7 @@ private:
     void buildControls();
     void makeChoices();
     void makeButtons();
+    void makeRunControls();
     void makeExportMenu();
     void layOut();
     void connectControls();
@@ -136,17 +135,13 @@ private:
     QSpinBox* steps_ = nullptr;
     QCheckBox* values_ = nullptr;
     QCheckBox* shared_ = nullptr;
-    QPushButton* start_ = nullptr;
-    QPushButton* pause_ = nullptr;
-    QPushButton* step_ = nullptr;
-    QPushButton* reset_ = nullptr;
+    TrainingControls* runControls_ = nullptr;  // Start, Pause, Step, Reset and the speed
     QPushButton* keep_ = nullptr;
     QPushButton* discard_ = nullptr;
     QPushButton* compare_ = nullptr;
     QPushButton* paint_ = nullptr;
     QPushButton* takeP_ = nullptr;
     QLineEdit* filmSteps_ = nullptr;
-    SpeedControl* speed_ = nullptr;
     QLabel* sequenceNote_ = nullptr;
     QToolButton* export_ = nullptr;
     QLabel* status_ = nullptr;

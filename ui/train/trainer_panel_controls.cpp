@@ -22,6 +22,7 @@
 #include "ui/train/trainer_panel.h"
 #include "ui/views/panel_message.h"
 #include "ui/views/speed_control.h"
+#include "ui/views/training_controls.h"
 
 namespace attnlab {
 
@@ -57,7 +58,7 @@ void TrainerPanel::buildControls()
     connectControls();
 }
 
-// The settings of the next run: task, optimiser, rate, steps, film strip, speed, what is learned.
+// The settings of the next run: task, optimiser, rate, steps, film strip, what is learned.
 void TrainerPanel::makeChoices()
 {
     task_ = new QComboBox(this);
@@ -90,11 +91,6 @@ void TrainerPanel::makeChoices()
     filmSteps_->setToolTip(
         tr("The steps at which the map is kept for the film-strip figure "
            "(the last step taken is added)."));
-    speed_ = new SpeedControl(std::vector<int>(std::begin(kSpeeds), std::end(kSpeeds)), this);
-    speed_->slider()->setObjectName(QStringLiteral("TrainerSpeed"));
-    speed_->setHelp(
-        tr("How fast training runs. Slow it down so that a class can watch the map change: "
-           "at the slowest, 50 steps/s, 1000 steps take about 20 s."));
     values_ = new QCheckBox(tr("Train W_&V too"), this);
     values_->setObjectName(QStringLiteral("TrainerValues"));
     values_->setToolTip(
@@ -109,15 +105,7 @@ void TrainerPanel::makeChoices()
 
 void TrainerPanel::makeButtons()
 {
-    start_ = button(this, tr("&Start"), QStringLiteral("TrainerStart"),
-                    QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Train until the step count"));
-    pause_ = button(this, tr("&Pause"), QStringLiteral("TrainerPause"),
-                    QKeySequence(Qt::CTRL | Qt::Key_Period), tr("Stop after the current step"));
-    step_ = button(this, tr("S&tep"), QStringLiteral("TrainerStep"),
-                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return), tr("Take one step"));
-    reset_ = button(this, tr("&Reset"), QStringLiteral("TrainerReset"),
-                    QKeySequence(Qt::CTRL | Qt::Key_Backspace),
-                    tr("Back to step 0: the session's matrices, the settings unlocked"));
+    makeRunControls();
     keep_ = button(this, tr("&Keep"), QStringLiteral("TrainerKeep"), QKeySequence(),
                    tr("Put the learned matrices into the session (one undo step)"));
     discard_ = button(this, tr("&Discard"), QStringLiteral("TrainerDiscard"), QKeySequence(),
@@ -134,6 +122,39 @@ void TrainerPanel::makeButtons()
                     QKeySequence(),
                     tr("The weights of another session (or a CSV, one row per query) as the "
                        "target"));
+}
+
+// Start, Pause, Step, Reset and the speed, shared with the model trainer; the speed sits
+// apart, under the loss curve (layOut).
+void TrainerPanel::makeRunControls()
+{
+    runControls_ = new TrainingControls(
+        TrainingControls::PauseButton::Own, TrainingControls::SpeedPlace::Apart,
+        std::vector<int>(std::begin(kSpeeds), std::end(kSpeeds)), this);
+    runControls_->startButton()->setObjectName(QStringLiteral("TrainerStart"));
+    runControls_->pauseButton()->setObjectName(QStringLiteral("TrainerPause"));
+    runControls_->stepButton()->setObjectName(QStringLiteral("TrainerStep"));
+    runControls_->resetButton()->setObjectName(QStringLiteral("TrainerReset"));
+    runControls_->speedSlider()->setObjectName(QStringLiteral("TrainerSpeed"));
+    runControls_->speed()->setHelp(
+        tr("How fast training runs. Slow it down so that a class can watch the map change: "
+           "at the slowest, 50 steps/s, 1000 steps take about 20 s."));
+    TrainingControls::Words words;
+    words.start = tr("&Start");
+    words.resume = tr("Co&ntinue");
+    words.pause = tr("&Pause");
+    words.step = tr("S&tep");
+    words.reset = tr("&Reset");
+    words.startTip = tr("Train until the step count");
+    words.pauseTip = tr("Stop after the current step");
+    words.stepTip = tr("Take one step");
+    words.resetTip = tr("Back to step 0: the session's matrices, the settings unlocked");
+    runControls_->setWords(words);
+    runControls_->setKeys(
+        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Period),
+         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return),
+         QKeySequence(Qt::CTRL | Qt::Key_Backspace)},
+        this);
 }
 
 void TrainerPanel::makeExportMenu()
@@ -191,10 +212,7 @@ void TrainerPanel::layOut()
     grid->addLayout(form, 0, 0, 1, 4);
     grid->addWidget(values_, 1, 0, 1, 2);
     grid->addWidget(shared_, 1, 2, 1, 2);
-    grid->addWidget(start_, 2, 0);
-    grid->addWidget(pause_, 2, 1);
-    grid->addWidget(step_, 2, 2);
-    grid->addWidget(reset_, 2, 3);
+    grid->addWidget(runControls_, 2, 0, 1, 4);
     grid->addWidget(keep_, 3, 0);
     grid->addWidget(discard_, 3, 1);
     grid->addWidget(export_, 3, 2, 1, 2);
@@ -209,7 +227,7 @@ void TrainerPanel::layOut()
     display_ = new TrainerDisplay(this);
     sequenceNote_ = display_->noteLabel();
     // The speed sits under the loss curve it drives, where the dock has room at 1366 x 768.
-    display_->addUnderLossPlot(speed_);
+    display_->addUnderLossPlot(runControls_->speed());
     updateSpeed();
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls, 0);
@@ -231,11 +249,11 @@ void TrainerPanel::connectControls()
     connect(shared_, &QCheckBox::toggled, this, [this] { rebuild(); });
     connect(filmSteps_, &QLineEdit::editingFinished, this, [this] { rebuild(); });
     connect(steps_, &QSpinBox::valueChanged, this, [this] { updateControls(); });
-    connect(speed_, &SpeedControl::delayChanged, this, &TrainerPanel::updateSpeed);
-    connect(start_, &QPushButton::clicked, this, &TrainerPanel::start);
-    connect(pause_, &QPushButton::clicked, this, &TrainerPanel::pauseRuns);
-    connect(step_, &QPushButton::clicked, this, &TrainerPanel::stepOnce);
-    connect(reset_, &QPushButton::clicked, this, &TrainerPanel::rebuild);
+    connect(runControls_, &TrainingControls::delayChanged, this, &TrainerPanel::updateSpeed);
+    connect(runControls_, &TrainingControls::startRequested, this, &TrainerPanel::start);
+    connect(runControls_, &TrainingControls::pauseRequested, this, &TrainerPanel::pauseRuns);
+    connect(runControls_, &TrainingControls::stepRequested, this, &TrainerPanel::stepOnce);
+    connect(runControls_, &TrainingControls::resetRequested, this, &TrainerPanel::rebuild);
     connect(keep_, &QPushButton::clicked, this, &TrainerPanel::keep);
     connect(discard_, &QPushButton::clicked, this, &TrainerPanel::discard);
     connect(compare_, &QPushButton::clicked, this, &TrainerPanel::compare);

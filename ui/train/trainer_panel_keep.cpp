@@ -14,7 +14,7 @@
 #include "ui/readers/session.h"
 #include "ui/train/train_run.h"
 #include "ui/train/trainer_panel.h"
-#include "ui/views/speed_control.h"
+#include "ui/views/training_controls.h"
 
 namespace attnlab {
 
@@ -130,12 +130,32 @@ void TrainerPanel::keep()
 
 QSlider* TrainerPanel::speedSlider() const
 {
-    return speed_->slider();
+    return runControls_->speedSlider();
 }
 
 int TrainerPanel::stepDelayUs() const
 {
-    return speed_->stepDelayUs();
+    return runControls_->stepDelayUs();
+}
+
+QPushButton* TrainerPanel::startButton() const
+{
+    return runControls_->startButton();
+}
+
+QPushButton* TrainerPanel::pauseButton() const
+{
+    return runControls_->pauseButton();
+}
+
+QPushButton* TrainerPanel::stepButton() const
+{
+    return runControls_->stepButton();
+}
+
+QPushButton* TrainerPanel::resetButton() const
+{
+    return runControls_->resetButton();
 }
 
 void TrainerPanel::updateSpeed()
