@@ -1199,6 +1199,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>The guide is missing from this build.</source>
         <translation>此版本中没有找到使用指南。</translation>
     </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>使用指南(&amp;U)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeadLines</name>
@@ -3852,6 +3856,110 @@ measuring…</source>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
+    <message>
+        <source>Presenter view (F5)</source>
+        <translation>演示视图（F5）</translation>
+    </message>
+    <message>
+        <source>Walkthrough</source>
+        <translation>逐步演示</translation>
+    </message>
+    <message>
+        <source>Heatmaps</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>Model view</source>
+        <translation>模型视图</translation>
+    </message>
+    <message>
+        <source>Leave the presenter view</source>
+        <translation>离开演示视图</translation>
+    </message>
+    <message>
+        <source>No marking tool</source>
+        <translation>不用标记工具</translation>
+    </message>
+    <message>
+        <source>Pen</source>
+        <translation>画笔</translation>
+    </message>
+    <message>
+        <source>Highlighter</source>
+        <translation>荧光笔</translation>
+    </message>
+    <message>
+        <source>Ring</source>
+        <translation>圆圈</translation>
+    </message>
+    <message>
+        <source>Laser pointer</source>
+        <translation>激光笔</translation>
+    </message>
+    <message>
+        <source>Mark colour 1 to 4</source>
+        <translation>标记颜色 1 至 4</translation>
+    </message>
+    <message>
+        <source>Clear the marks</source>
+        <translation>清除标记</translation>
+    </message>
+    <message>
+        <source>Export the view with its marks</source>
+        <translation>导出带标记的视图</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Right, Page Down, Space</source>
+        <translation>右方向键、Page Down、空格</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Left, Page Up, Backspace</source>
+        <translation>左方向键、Page Up、退格</translation>
+    </message>
+    <message>
+        <source>First step, last step</source>
+        <translation>第一步、最后一步</translation>
+    </message>
+    <message>
+        <source>Home, End</source>
+        <translation>Home、End</translation>
+    </message>
+    <message>
+        <source>Move the selected cell</source>
+        <translation>移动选中的格子</translation>
+    </message>
+    <message>
+        <source>Arrow keys</source>
+        <translation>方向键</translation>
+    </message>
+    <message>
+        <source>Mask or unmask a cell of the weights map</source>
+        <translation>遮蔽或取消遮蔽权重图中的一个格子</translation>
+    </message>
+    <message>
+        <source>%1+click</source>
+        <translation>%1+单击</translation>
+    </message>
+    <message>
+        <source>Move between heads and layers</source>
+        <translation>在头和层之间移动</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Model window</source>
+        <translation>模型窗口</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SnapshotDocument</name>
@@ -5181,14 +5289,6 @@ measuring…</source>
     <message>
         <source>%1. Click (or Ctrl+P) to unpin.</source>
         <translation>%1。点击（或按 Ctrl+P）取消固定。</translation>
-    </message>
-    <message>
-        <source>&amp;User guide</source>
-        <translation>使用指南(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Undo %1</source>

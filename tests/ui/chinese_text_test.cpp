@@ -23,7 +23,7 @@
 
 #include "ui/panels/lesson_panel.h"
 #include "ui/readers/lesson_catalog.h"
-#include "ui/window/help_dialogs.h"
+#include "ui/views/help_dialogs.h"
 #include "ui/window/language.h"
 #include "ui/window/main_window.h"
 

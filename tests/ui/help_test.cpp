@@ -21,7 +21,7 @@
 #include "ui/document/document.h"
 #include "ui/panels/lesson_panel.h"
 #include "ui/readers/lesson_catalog.h"
-#include "ui/window/help_dialogs.h"
+#include "ui/views/help_dialogs.h"
 #include "ui/window/language.h"
 #include "ui/window/lesson_actions.h"
 #include "ui/window/main_window.h"
@@ -69,6 +69,9 @@ TEST(Help, TheShortcutListHoldsEveryActionWithAShortcutAsTheWindowHasItWhenItOpe
                         keys.join(QStringLiteral(", "));
     }
     ASSERT_GT(expected.size(), 15);
+    // And the keys no action carries, listed after them.
+    for (const ShortcutEntry& e : keysWithoutActions())
+        expected << e.action + QLatin1Char('|') + e.keys;
 
     QAction* open = actionNamed(window, "HelpShortcutsAction");
     ASSERT_NE(open, nullptr);

@@ -14,6 +14,7 @@
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/model_window.h"
 #include "ui/modelrun/builtin_models.h"
+#include "ui/views/help_dialogs.h"
 
 namespace attnlab {
 
@@ -125,6 +126,9 @@ void ModelWindow::buildViewAndHelpMenus()
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
     presenter_->addActions(view);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("ModelHelpMenu"));
+    addHelpActions(help, this, [this] { return collectShortcuts(this) + keysWithoutActions(); });
+    help->addSeparator();
     help->addAction(tr("&Which Models Open?"), this, [this] {
         QMessageBox::information(
             this, tr("Which models open?"),

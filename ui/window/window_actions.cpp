@@ -13,11 +13,13 @@
 
 #include "ui/document/document.h"
 #include "ui/document/long_document.h"
+#include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/panels/long_map_panel.h"
 #include "ui/panels/weights_panel.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/help_dialogs.h"
 #include "ui/window/file_actions.h"
-#include "ui/window/help_dialogs.h"
 #include "ui/window/language.h"
 #include "ui/window/main_window.h"
 #include "ui/window/quit_flow.h"
@@ -219,20 +221,13 @@ void WindowActions::buildHelpMenu()
 {
     QMenu* menu = window_->menuBar()->addMenu(tr("&Help"));
     menu->setObjectName(QStringLiteral("HelpMenu"));
-    QAction* guide = menu->addAction(tr("&User guide"), window_, [this] {
-        auto* dialog = new GuideDialog(window_);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->show();
+    // Read when the list opens: the menus as they are then, and an open model window's.
+    addHelpActions(menu, window_, [this] {
+        QList<ShortcutEntry> entries = collectShortcuts(window_);
+        if (const ModelWindow* model = window_->modelWindows()->existing())
+            entries += collectShortcuts(model, ShortcutsDialog::tr("Model window"));
+        return entries + keysWithoutActions();
     });
-    guide->setObjectName(QStringLiteral("HelpGuideAction"));
-    guide->setShortcut(QKeySequence::HelpContents);
-    // Read from the actions when it opens, so that it lists what the menus hold now.
-    QAction* keys = menu->addAction(tr("&Keyboard shortcuts"), window_, [this] {
-        auto* dialog = new ShortcutsDialog(window_, window_);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->show();
-    });
-    keys->setObjectName(QStringLiteral("HelpShortcutsAction"));
     menu->addSeparator();
     menu->addAction(tr("&About AttnLab"), window_, [this] {
         QMessageBox::about(

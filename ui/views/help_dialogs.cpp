@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/window/help_dialogs.h"
+#include "ui/views/help_dialogs.h"
 
 #include <algorithm>
 
 #include <QAction>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QFile>
 #include <QHeaderView>
+#include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -18,7 +20,6 @@
 #include <QVBoxLayout>
 
 #include "ui/readers/lesson_catalog.h"
-#include "ui/window/language.h"
 
 namespace attnlab {
 
@@ -82,7 +83,47 @@ QList<ShortcutEntry> collectShortcuts(const QMainWindow* window)
     return out + others;
 }
 
-ShortcutsDialog::ShortcutsDialog(const QMainWindow* window, QWidget* parent)
+QList<ShortcutEntry> collectShortcuts(const QMainWindow* window, const QString& title)
+{
+    QList<ShortcutEntry> out = collectShortcuts(window);
+    for (ShortcutEntry& e : out) e.group = title + QStringLiteral(" ▸ ") + e.group;
+    return out;
+}
+
+QList<ShortcutEntry> keysWithoutActions()
+{
+    const QString presenter = ShortcutsDialog::tr("Presenter view (F5)");
+    const QString walkthrough = ShortcutsDialog::tr("Walkthrough");
+    const QString maps = ShortcutsDialog::tr("Heatmaps");
+    const QString model = ShortcutsDialog::tr("Model view");
+    const auto key = [](QKeySequence k) { return k.toString(QKeySequence::NativeText); };
+    const QString ctrl = key(QKeySequence(Qt::CTRL | Qt::Key_E)).section(QLatin1Char('+'), 0, 0);
+    return {
+        {presenter, ShortcutsDialog::tr("Leave the presenter view"), QStringLiteral("Esc, F5")},
+        {presenter, ShortcutsDialog::tr("No marking tool"), QStringLiteral("N")},
+        {presenter, ShortcutsDialog::tr("Pen"), QStringLiteral("P")},
+        {presenter, ShortcutsDialog::tr("Highlighter"), QStringLiteral("H")},
+        {presenter, ShortcutsDialog::tr("Ring"), QStringLiteral("R")},
+        {presenter, ShortcutsDialog::tr("Laser pointer"), QStringLiteral("L")},
+        {presenter, ShortcutsDialog::tr("Mark colour 1 to 4"), QStringLiteral("1 … 4")},
+        {presenter, ShortcutsDialog::tr("Clear the marks"), QStringLiteral("C")},
+        {presenter, ShortcutsDialog::tr("Export the view with its marks"),
+         key(QKeySequence(Qt::CTRL | Qt::Key_E))},
+        {walkthrough, ShortcutsDialog::tr("Next step"),
+         ShortcutsDialog::tr("Right, Page Down, Space")},
+        {walkthrough, ShortcutsDialog::tr("Previous step"),
+         ShortcutsDialog::tr("Left, Page Up, Backspace")},
+        {walkthrough, ShortcutsDialog::tr("First step, last step"),
+         ShortcutsDialog::tr("Home, End")},
+        {maps, ShortcutsDialog::tr("Move the selected cell"), ShortcutsDialog::tr("Arrow keys")},
+        {maps, ShortcutsDialog::tr("Mask or unmask a cell of the weights map"),
+         ShortcutsDialog::tr("%1+click").arg(ctrl)},
+        {model, ShortcutsDialog::tr("Move between heads and layers"),
+         ShortcutsDialog::tr("Arrow keys")},
+    };
+}
+
+ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry>& entries, QWidget* parent)
     : QDialog(parent), tree_(new QTreeWidget(this))
 {
     setObjectName(QStringLiteral("ShortcutsDialog"));
@@ -92,7 +133,7 @@ ShortcutsDialog::ShortcutsDialog(const QMainWindow* window, QWidget* parent)
     tree_->setRootIsDecorated(false);
     tree_->setAlternatingRowColors(true);
     QTreeWidgetItem* group = nullptr;
-    for (const ShortcutEntry& e : collectShortcuts(window)) {
+    for (const ShortcutEntry& e : entries) {
         if (!group || group->text(0) != e.group) {
             group = new QTreeWidgetItem(tree_, {e.group});
             QFont f = group->font(0);
@@ -111,7 +152,9 @@ ShortcutsDialog::ShortcutsDialog(const QMainWindow* window, QWidget* parent)
     layout->addWidget(tree_, 1);
     layout->addWidget(buttons);
     QSize size(620, 720);
-    if (const QScreen* s = window->screen()) size = size.boundedTo(s->availableGeometry().size());
+    if (parent != nullptr)
+        if (const QScreen* s = parent->screen())
+            size = size.boundedTo(s->availableGeometry().size());
     resize(size);
 }
 
@@ -127,11 +170,7 @@ QString GuideDialog::guideText(const QString& language)
 GuideDialog::GuideDialog(QWidget* parent) : QDialog(parent), browser_(new QTextBrowser(this))
 {
     setObjectName(QStringLiteral("GuideDialog"));
-    setWindowTitle(tr("AttnLab user guide"));
     browser_->setOpenExternalLinks(true);
-    const QString text = guideText(currentLanguage());
-    browser_->setMarkdown(text.isEmpty() ? tr("The guide is missing from this build.")
-                                         : withBreaksAroundQuotes(text));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
@@ -140,6 +179,40 @@ GuideDialog::GuideDialog(QWidget* parent) : QDialog(parent), browser_(new QTextB
     QSize size(760, 820);
     if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size() * 0.9);
     resize(size);
+    retranslate();
+}
+
+void GuideDialog::changeEvent(QEvent* event)
+{
+    QDialog::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) retranslate();
+}
+
+// The interface language sets the default locale (ui/window/language.cpp): zh_CN or en_US.
+void GuideDialog::retranslate()
+{
+    setWindowTitle(tr("AttnLab user guide"));
+    const QString text = guideText(QLocale().name());
+    browser_->setMarkdown(text.isEmpty() ? tr("The guide is missing from this build.")
+                                         : withBreaksAroundQuotes(text));
+}
+
+void addHelpActions(QMenu* menu, QWidget* window, std::function<QList<ShortcutEntry>()> entries)
+{
+    QAction* guide = menu->addAction(GuideDialog::tr("&User guide"), window, [window] {
+        auto* dialog = new GuideDialog(window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    guide->setObjectName(QStringLiteral("HelpGuideAction"));
+    guide->setShortcut(QKeySequence::HelpContents);
+    QAction* keys = menu->addAction(ShortcutsDialog::tr("&Keyboard shortcuts"), window,
+                                    [window, entries = std::move(entries)] {
+                                        auto* dialog = new ShortcutsDialog(entries(), window);
+                                        dialog->setAttribute(Qt::WA_DeleteOnClose);
+                                        dialog->show();
+                                    });
+    keys->setObjectName(QStringLiteral("HelpShortcutsAction"));
 }
 
 }  // namespace attnlab
