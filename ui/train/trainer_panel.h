@@ -50,7 +50,7 @@ public:
     void setKeepQuestion(KeepQuestion ask) { askKeep_ = std::move(ask); }
 
     // The speed slider's steps per second, slowest first; 0 is full speed (the last position).
-    static constexpr int kSpeeds[] = {50, 100, 200, 500, 0};
+    static constexpr int kSpeeds[] = {5, 20, 50, 100, 200, 500, 0};
 
     // The controls, for tests and the bench.
     [[nodiscard]] QComboBox* taskBox() const { return task_; }
