@@ -2,7 +2,7 @@
 // File ▸ Quit closes every window (the workbench, the model window) after at most one
 // question that lists all unsaved work (a model trained in the model window and not saved
 // too); a lesson opened and left as it is counts as saved, and the window is titled by the
-// lesson's name.
+// lesson's name, or by the model's head once Open in Workbench replaced the lesson.
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -17,9 +17,12 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "support/model_folder.h"
 #include "support/session_test_support.h"
 #include "support/waits.h"
 #include "ui/document/document.h"
+#include "ui/model/head_link.h"
+#include "ui/model/model_document.h"
 #include "ui/model/model_train_run.h"
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/model_window.h"
@@ -287,6 +290,50 @@ TEST(Quit, ATrainedModelAlreadySavedAsksNothing_NotChoosingAFolderKeepsEveryWind
     EXPECT_EQ(dialogs.questions.size(), 1) << dialogs.questions.last().toStdString();
     EXPECT_FALSE(window.isVisible());
     EXPECT_TRUE(gone(model));
+}
+
+TEST(LessonTitle, AHeadOpenedInTheWorkbenchOverALessonNamesTheTitleAndTheQuitQuestion)
+{
+    testing::isolateSettings();
+    setLessonLanguage(QStringLiteral("en"));
+    const ForgetLayout forget;
+    MainWindow window;
+    testing::RecordingDialogs dialogs;
+    window.fileActions()->setDialogs(dialogs.dialogs());
+    window.show();
+    ASSERT_TRUE(window.findChild<LessonActions*>()->openLesson(QStringLiteral("hand-exercise")));
+    window.document()->flush();
+    ASSERT_TRUE(window.windowTitle().startsWith(QStringLiteral("Lesson 1 — ")));
+
+    QTemporaryDir dir;
+    ModelWindow* model = window.modelWindows()->window();
+    ModelWindowDialogs d;
+    d.warn = [](const QString&, const QString&) {};
+    model->setDialogs(d);
+    ASSERT_TRUE(model->openFolder(test::modelFolder(dir, "gpt2_tiny", true)));
+    model->setText(QStringLiteral("the cat sat."));
+    ASSERT_TRUE(testing::settled(model->document()));
+    ASSERT_TRUE(model->document()->openInWorkbench(1, 2));
+    window.headLink()->flush();
+    window.document()->flush();
+    ASSERT_TRUE(window.document()->session().provenance.has_value());
+
+    const QString head = QStringLiteral("Layer 2, head 3 of gpt2");
+    EXPECT_TRUE(window.windowTitle().startsWith(head)) << window.windowTitle().toStdString();
+    EXPECT_FALSE(window.windowTitle().contains(QStringLiteral("Lesson 1")));
+    dialogs.answer = QMessageBox::Cancel;
+    quitAction(window)->trigger();
+    ASSERT_EQ(dialogs.questions.size(), 1);
+    EXPECT_TRUE(dialogs.questions.first().contains(head + QStringLiteral(" (the workbench)")))
+        << dialogs.questions.first().toStdString();
+    EXPECT_FALSE(dialogs.questions.first().contains(QStringLiteral("Lesson 1")));
+
+    // Undone, the lesson is what is open again, and names the window.
+    window.document()->undoStack()->undo();
+    window.document()->flush();
+    EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("Lesson 1 — ")))
+        << window.windowTitle().toStdString();
+    setLessonLanguage(QString());
 }
 
 }  // namespace
