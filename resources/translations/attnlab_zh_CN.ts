@@ -2775,6 +2775,10 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
             <numerusform>%n 层、%1 个头：训练过程中的每个头</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Trained model, step %1 of %2 (the model trainer)</source>
+        <translation>训练好的模型，第 %1 步（共 %2 步）（模型训练器）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelWindow</name>

@@ -112,18 +112,19 @@ TEST(ModelFocus, TheHoverReadoutFollowsAnEdit)
         << focus->hoverLabel()->text().toStdString() << " vs " << after.toStdString();
 }
 
-TEST(Predictions, ChangeIsInSignedPercentagePoints_ZeroOnlyBelowAMillionthOfAPoint)
+TEST(Predictions, ChangeIsInSignedPercentagePoints_ZeroOnlyBelowTheNoiseFloor)
 {
     const QString minus(QChar(0x2212));
     EXPECT_EQ(percentPointChange(0.012, 0.011), minus + QStringLiteral("0.1 pp"));
     EXPECT_EQ(percentPointChange(0.1, 0.1234), QStringLiteral("+2.3 pp"));
     // Before 1.2 % and after 1.1 % as printed, but less than 0.05 points apart.
     EXPECT_EQ(percentPointChange(0.01152, 0.01148), minus + QStringLiteral("0.004 pp"));
-    EXPECT_EQ(percentPointChange(0.5, 0.5000003), QStringLiteral("+0.00003 pp"));
+    EXPECT_EQ(percentPointChange(0.3, 0.3 - 2e-5), minus + QStringLiteral("0.002 pp"));
     EXPECT_EQ(percentPointChange(0.25, 0.25), QStringLiteral("0.0 pp"));
-    EXPECT_EQ(percentPointChange(0.3, 0.3 + 2e-11), QStringLiteral("0.0 pp"))
-        << "float noise is no change";
-    EXPECT_EQ(percentPointChange(0.3, 0.3 - 2e-8), minus + QStringLiteral("0.000002 pp"));
+    // Float noise, below kProbabilityNoiseFloor, is no change.
+    EXPECT_EQ(percentPointChange(0.3, 0.3 + 2e-11), QStringLiteral("0.0 pp"));
+    EXPECT_EQ(percentPointChange(0.5, 0.5000003), QStringLiteral("0.0 pp"));
+    EXPECT_EQ(percentPointChange(0.3, 0.3 - 9e-6), QStringLiteral("0.0 pp"));
 
     // In the window: every change of a probability reads as one.
     OpenModel o;
@@ -144,7 +145,7 @@ TEST(Predictions, ChangeIsInSignedPercentagePoints_ZeroOnlyBelowAMillionthOfAPoi
                                   .replace(minus, QStringLiteral("-"))
                                   .toDouble();
         const ModelGuess& g = guesses[static_cast<std::size_t>(k)];
-        if (g.probability != g.before) {
+        if (isProbabilityChange(g.before, g.probability)) {
             EXPECT_NE(points, 0.0) << change.toStdString();
             EXPECT_EQ(points > 0, g.probability > g.before) << change.toStdString();
         }

@@ -138,7 +138,9 @@ void HeadLink::finishTake(Taken out)
         attachedTo_ = std::move(previousTo);
         Q_EMIT attachmentChanged();
         Q_EMIT errorOccurred(workbench_->lastError());
+        return;
     }
+    Q_EMIT headOpened();
 }
 
 void HeadLink::adopt(std::shared_ptr<const LoadedModel> loaded,

@@ -74,6 +74,9 @@ public:
 
 Q_SIGNALS:
     void attachmentChanged();
+    // openHead() replaced the workbench's session by the head: what was open before (a file,
+    // a lesson) is no longer what the workbench holds.
+    void headOpened();
 
 private:
     // What attaching a model from the session's provenance came to.

@@ -50,7 +50,7 @@ int firstChangedLayer(const ModelSnapshot& snapshot)
     // The workbench's head: the layers before its own see nothing of it.
     for (int l = 0; l < layers; ++l)
         for (const float v : snapshot.change[static_cast<std::size_t>(l)])
-            if (v != 0.0f) return l;
+            if (isAttentionChange(v)) return l;
     return 0;
 }
 
@@ -63,9 +63,11 @@ void ModelChangePanel::refresh()
     const int layers = static_cast<int>(snap->change.size());
     const int heads = static_cast<int>(snap->change.front().size());
     const int first = firstChangedLayer(*snap);
+    // Rounding noise is no change: it neither sets the scale nor takes a colour.
     float largest = 0.0f;
     for (const std::vector<float>& row : snap->change)
-        for (const float v : row) largest = std::max(largest, v);
+        for (const float v : row)
+            if (isAttentionChange(v)) largest = std::max(largest, v);
     // The colours span this run's own changes: on a fixed 0 to 1 a change of 0.1 is barely
     // visible.
     const QString scale = largest > 0.0f
@@ -102,10 +104,12 @@ void ModelChangePanel::refresh()
         // The grid starts at the edited layer: nothing before it changes.
         change_->setRowHidden(l, l < first);
         for (int h = 0; h < heads; ++h) {
-            const double v = snap->change[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
+            const float change =
+                snap->change[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
+            const double v = static_cast<double>(change);
             // Colour only (a 12 x 12 grid has no room for numbers); the value on hover.
             auto* item = new QTableWidgetItem;
-            item->setBackground(QColor(lut.color(v, range)));
+            item->setBackground(QColor(lut.color(isAttentionChange(change) ? v : 0.0, range)));
             item->setToolTip(tr("Layer %1, head %2: %3").arg(l + 1).arg(h + 1).arg(v, 0, 'f', 4));
             change_->setItem(l, h, item);
         }

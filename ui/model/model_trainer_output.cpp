@@ -5,6 +5,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -15,6 +16,7 @@
 #include "ui/model/model_trainer_panel.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/readers/status_text.h"
+#include "ui/views/panel_message.h"
 
 namespace attnlab {
 
@@ -60,7 +62,46 @@ bool ModelTrainerPanel::saveTo(const QString& folder, QString& error)
         error = statusMessage(written);
         return false;
     }
+    savedSteps_ = run_->steps();
     return true;
+}
+
+bool ModelTrainerPanel::hasUnsavedModel() const
+{
+    return run_ && run_->steps() > 0 && run_->steps() != savedSteps_;
+}
+
+QString ModelTrainerPanel::unsavedModelName() const
+{
+    if (!run_) return {};
+    return tr("Trained model, step %1 of %2 (the model trainer)")
+        .arg(run_->steps())
+        .arg(run_->spec().steps);
+}
+
+bool ModelTrainerPanel::saveUnsavedModel()
+{
+    if (!hasUnsavedModel()) return true;
+    // The model is written as it stands between steps: a run still training stops first.
+    if (!run_->settledRun()) {
+        run_->pause();
+        QEventLoop wait;
+        const QMetaObject::Connection c =
+            connect(run_.get(), &ModelTrainRun::snapshotArrived, &wait, [this, &wait] {
+                if (run_->settledRun()) wait.quit();
+            });
+        if (!run_->settledRun()) wait.exec();
+        disconnect(c);
+    }
+    const QString folder = dialogs_.saveFolder(QDir::homePath());
+    if (folder.isEmpty()) return false;
+    QString error;
+    if (saveTo(folder, error)) {
+        message_->say(QString());
+        return true;
+    }
+    message_->say(error);
+    return false;
 }
 
 bool ModelTrainerPanel::openInModelWindow(QString& error)

@@ -108,6 +108,7 @@ attn::gpt2::RunSpec ModelTrainerPanel::spec() const
 bool ModelTrainerPanel::makeRun()
 {
     run_.reset();
+    savedSteps_ = -1;
     phase_ = {};
     std::unique_ptr<attn::gpt2::ModelRun> run;
     const attn::gpt2::RunSpec s = spec();

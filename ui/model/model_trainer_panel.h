@@ -74,6 +74,16 @@ public:
     // model window.
     bool openInModelWindow(QString& error);
     bool exportFilmStrip(const QString& path, QString& error);
+    // The run has steps that no folder holds: Save Model… (or Open in Model Window, which
+    // writes it too) has not written the model as it stands.
+    [[nodiscard]] bool hasUnsavedModel() const;
+    // What the model is called in the question before quitting ("Trained model, step 40 of
+    // 3000 (the model trainer)").
+    [[nodiscard]] QString unsavedModelName() const;
+    // Save Model… for File ▸ Quit: pauses a run that is training, asks for a folder and writes
+    // the model there. True when nothing is unsaved or it was written; false when the folder
+    // was not chosen or the model could not be written (the panel says why).
+    bool saveUnsavedModel();
 
     [[nodiscard]] ModelTrainRun* run() const { return run_.get(); }
     [[nodiscard]] const attn::gpt2::PhaseChange& phase() const { return phase_; }
@@ -121,6 +131,7 @@ private:
     OpenModel open_;
     ModelTrainerDialogs dialogs_;
     std::unique_ptr<ModelTrainRun> run_;
+    long savedSteps_ = -1;  // the steps of run_ that the last folder written holds
     attn::gpt2::PhaseChange phase_;
     std::string corpus_;
     QString corpusPath_;

@@ -141,6 +141,20 @@ ModelWindow::ModelWindow(QWidget* parent)
     updateTitle();
 }
 
+QStringList ModelWindow::unsavedWork() const
+{
+    QStringList names;
+    if (trainer_->hasUnsavedModel()) names << trainer_->unsavedModelName();
+    return names;
+}
+
+bool ModelWindow::saveUnsavedWork()
+{
+    if (!trainer_->hasUnsavedModel()) return true;
+    showTrainer();  // the question names the trainer; it shows what is being saved
+    return trainer_->saveUnsavedModel();
+}
+
 void ModelWindow::showTrainer(int layers)
 {
     if (layers > 0) trainer_->presetInduction(layers);

@@ -73,6 +73,11 @@ public:
     // Shows the trainer's dock; with `layers` > 0 it is set to the induction task with that
     // many layers (the lesson "Induction heads form").
     void showTrainer(int layers = 0);
+    // The names of this window's work that no file holds (a trained model not saved), for the
+    // question before quitting; empty when there is none.
+    [[nodiscard]] QStringList unsavedWork() const;
+    // Saves that work (asking where); false when a save was cancelled or failed.
+    bool saveUnsavedWork();
     // View ▸ Presenter view (F5) of the enlarged head, the model view or the head view.
     [[nodiscard]] ModelPresenter* presenter() const { return presenter_; }
 

@@ -156,7 +156,8 @@ void PredictionsPanel::refresh()
                 const double change = g.probability - g.before;
                 item->setText(3, percentPointChange(g.before, g.probability));
                 item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
-                if (change != 0.0)
+                // Rounding noise keeps the neutral colour, as its text reads "0.0 pp".
+                if (isProbabilityChange(g.before, g.probability))
                     item->setForeground(
                         3, change > 0 ? QColor(0x2c, 0x7b, 0x2c) : QColor(0xb0, 0x00, 0x20));
             }

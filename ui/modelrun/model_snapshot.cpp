@@ -122,14 +122,12 @@ QString droppedNotice(const std::vector<attn::tok::Dropped>& dropped)
 
 QString percentPointChange(double before, double after)
 {
-    // One decimal, more while the difference would round to zero, down to a millionth of a
-    // point: below that it is the float rounding of two runs of the same head (a workbench head
-    // carried back unchanged), not a change anyone could read.
-    constexpr int kMostDecimals = 6;
-    const double change = (after - before) * 100.0;
-    if (std::round(std::abs(change) * std::pow(10.0, kMostDecimals)) == 0.0)
+    if (!isProbabilityChange(before, after))
         return QCoreApplication::translate("attnlab::PredictionsPanel", "%1 pp")
             .arg(QStringLiteral("0.0"));
+    // One decimal, more while the difference would round to zero (at most three above the
+    // noise floor of 0.001 points).
+    const double change = (after - before) * 100.0;
     int decimals = 1;
     while (std::round(std::abs(change) * std::pow(10.0, decimals)) == 0.0) ++decimals;
     const QString sign = change > 0 ? QStringLiteral("+") : QString(QChar(0x2212));

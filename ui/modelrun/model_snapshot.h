@@ -7,6 +7,7 @@
 // published. QtCore only (library attnlab_modelrun).
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -97,8 +98,30 @@ struct ModelRunOutcome {
     attn::Status status;  // the core's, when it refused the text, an edit or the run
 };
 
-// How a change of probability reads: "+2.3 pp", "−0.004 pp" (as many decimals as it takes, to a
-// millionth of a point), "0.0 pp" below that.
+// Below these a change is the float rounding of running the same numbers again, not a change:
+// a head carried back from the workbench unedited differs from the model's own run by less
+// than 1e-6 in a weight (5e-7 in GPT-2 small's worst head, 4.5e-8 in the tests' tiny GPT-2),
+// because the workbench computes its map in double and the model in float. The floor is ten
+// times that bound, and below the smallest value the change grid prints (0.0001), so no change
+// that reads as one loses its colour. A next-token probability is a float softmax output too
+// (1.5e-8 apart in the tiny GPT-2): the same floor, 0.001 percentage points, still shows a real
+// change of "−0.004 pp" (1.2 % and 1.1 % as printed) while rounding reads as none.
+inline constexpr float kAttentionNoiseFloor = 1e-5f;
+inline constexpr double kProbabilityNoiseFloor = 1e-5;
+
+// The largest change of a weight in a head (ModelSnapshot::change) is a change.
+[[nodiscard]] inline bool isAttentionChange(float largest)
+{
+    return largest >= kAttentionNoiseFloor;
+}
+// A probability moved from `before` to `after`.
+[[nodiscard]] inline bool isProbabilityChange(double before, double after)
+{
+    return std::abs(after - before) >= kProbabilityNoiseFloor;
+}
+
+// How a change of probability reads: "+2.3 pp", "−0.004 pp" (as many decimals as it takes),
+// "0.0 pp" when it is no change (isProbabilityChange).
 QString percentPointChange(double before, double after);
 
 // What a run differs in between the window and the command line.

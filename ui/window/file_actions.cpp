@@ -19,6 +19,7 @@
 #include "ui/export/last_folder.h"
 #include "ui/model/model_window.h"
 #include "ui/model/model_windows.h"
+#include "ui/modelrun/head_session.h"
 #include "ui/readers/lesson_catalog.h"
 
 namespace attnlab {
@@ -261,6 +262,8 @@ QString FileActions::sessionName() const
 {
     if (!current_.isEmpty()) return QFileInfo(current_).fileName();
     if (long_->isOpen()) return tr("Long session");
+    // A head taken from a model is what is open, even over the lesson that asked for it.
+    if (const auto& p = doc_->session().provenance) return headTitle(*p);
     if (const Lesson* lesson = findLessonById(doc_->view().lesson)) return lesson->numberedTitle();
     return tr("Untitled");
 }
@@ -268,9 +271,9 @@ QString FileActions::sessionName() const
 bool FileActions::confirmDiscard()
 {
     if (stack()->isClean()) return true;
-    const QString name = current_.isEmpty() && doc_->view().lesson.isEmpty() && !long_->isOpen()
-                             ? tr("The untitled session")
-                             : sessionName();
+    const bool untitled = current_.isEmpty() && doc_->view().lesson.isEmpty() && !long_->isOpen() &&
+                          !doc_->session().provenance;
+    const QString name = untitled ? tr("The untitled session") : sessionName();
     const QMessageBox::StandardButton answer = dialogs_.ask(
         tr("Unsaved changes"), tr("%1 has changes that are not saved. Save them?").arg(name),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);

@@ -72,7 +72,8 @@ public:
     // The session has changes that no file holds (a lesson opened as it is has none).
     [[nodiscard]] bool hasUnsavedChanges() const;
     // What the session is called in the title bar and in questions: the file's name, else
-    // the open lesson's numbered title, else "Untitled".
+    // the head of a model it holds ("Layer 3, head 1 of gpt2"), else the open lesson's
+    // numbered title, else "Untitled".
     [[nodiscard]] QString sessionName() const;
     // The next close of the window asks nothing (File ▸ Quit asked once for every window).
     void closeWithoutAsking() { askOnClose_ = false; }

@@ -62,6 +62,11 @@ MainWindow::MainWindow(QWidget* parent)
     // The model window's "Open in Workbench" comes here.
     connect(models_, &ModelWindows::made, this, &MainWindow::adoptModelWindow);
     connect(doc_, &Document::inputsChanged, this, &MainWindow::provenanceChanged);
+    // The head replaced the session: Save must not write it over the file that was open.
+    connect(link_, &HeadLink::headOpened, this, [this] {
+        files_->detachFromFile();
+        updateTitle();
+    });
     connect(link_, &HeadLink::errorOccurred, this,
             [this](const QString& message) { statusBar()->showMessage(message, 12000); });
     connect(doc_, &Document::errorOccurred, this,
@@ -366,6 +371,7 @@ void MainWindow::provenanceChanged()
     const QString key = p ? p->folder + QLatin1Char('|') + headTitle(*p) + p->text : QString();
     if (key == shownProvenance_) return;
     shownProvenance_ = key;
+    updateTitle();  // the session is named by its head (or no longer is, after an undo)
     if (!p) return;
     // A saved head: attach its model when the folder is there (the link checks its SHA-256
     // on a worker; the Model panel says how that went).

@@ -5,6 +5,7 @@
 #include <QMessageBox>
 
 #include "ui/model/model_window.h"
+#include "ui/model/model_windows.h"
 #include "ui/window/file_actions.h"
 #include "ui/window/main_window.h"
 
@@ -15,6 +16,7 @@ QStringList QuitFlow::unsavedWork(MainWindow* workbench)
     QStringList names;
     if (workbench->fileActions()->hasUnsavedChanges())
         names << tr("%1 (the workbench)").arg(workbench->fileActions()->sessionName());
+    if (ModelWindow* model = workbench->modelWindows()->existing()) names << model->unsavedWork();
     return names;
 }
 
@@ -33,6 +35,8 @@ bool QuitFlow::quit(MainWindow* workbench)
         if (answer == QMessageBox::SaveAll) {
             // The save may ask for a file name; cancelling it keeps every window open.
             if (files->hasUnsavedChanges() && !files->save()) return false;
+            ModelWindow* model = workbench->modelWindows()->existing();
+            if (model && !model->saveUnsavedWork()) return false;
         }
     }
     // Answered once for all: no window asks again as it closes.
