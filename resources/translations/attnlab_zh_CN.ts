@@ -4023,10 +4023,6 @@ measuring…</source>
         <translation>序列中没有词。</translation>
     </message>
     <message>
-        <source>Cross-attention needs a source sequence with at least one token.</source>
-        <translation>交叉注意力需要一个至少含一个词的源序列。</translation>
-    </message>
-    <message>
         <source>There must be at least one head.</source>
         <translation>至少需要一个头。</translation>
     </message>
@@ -4366,6 +4362,10 @@ measuring…</source>
     <message>
         <source>The run&apos;s training.json would be about %1 MiB, more than the limit of %2 MiB. Measure less often or train fewer steps.</source>
         <translation>这次训练的 training.json 大约有 %1 MiB，超过上限 %2 MiB。请减少测量次数或训练步数。</translation>
+    </message>
+    <message>
+        <source>Cross-attention needs a source sequence with at least one token: type it in the Sequences panel (View ▸ Panels ▸ Sequences), under Source.</source>
+        <translation>交叉注意力需要至少有一个词的源序列：请在「序列」面板（视图 ▸ 面板 ▸ 序列）的“源”一栏里输入。</translation>
     </message>
 </context>
 <context>

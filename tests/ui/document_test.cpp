@@ -231,6 +231,9 @@ TEST(DocumentTransaction, CrossModeWithAnEmptySourceIsRefusedAndTheModeStays)
     EXPECT_FALSE(doc.setMode(attn::Mode::Cross));
     EXPECT_TRUE(doc.lastError().contains(QStringLiteral("source")))
         << doc.lastError().toStdString();
+    // It says where a source is typed.
+    EXPECT_TRUE(doc.lastError().contains(QStringLiteral("Sequences panel")))
+        << doc.lastError().toStdString();
     EXPECT_EQ(doc.session().input.mode, attn::Mode::Self);
     EXPECT_EQ(doc.undoStack()->count(), steps);
 }

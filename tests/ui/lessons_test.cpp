@@ -269,6 +269,23 @@ TEST(LessonCross, RectangularMapAndEachWordFindsItsTranslation)
     for (long i = 0; i < 3; ++i) EXPECT_EQ(argmaxOfRow(ws, i), i);
 }
 
+// The text gives the map's size as its own (it called itself "the 我 很 喜欢 读 书 lesson", a
+// name no menu shows), and the size is the session's.
+TEST(LessonCross, TheTextGivesItsOwnMapsSizeWithoutNamingItselfByItsSentence)
+{
+    const Session s = lessonSession("cross");
+    const QString size =
+        QStringLiteral("%1×%2").arg(s.targetTokens.size()).arg(s.sourceTokens.size());
+    for (const Lesson& l : lessons()) {
+        if (l.id != QLatin1String("cross")) continue;
+        for (const QString& text : {l.textEn, l.textZh}) {
+            EXPECT_TRUE(text.contains(size)) << text.toStdString();
+            EXPECT_FALSE(text.contains(QStringLiteral("我 很 喜欢 读 书")));
+            EXPECT_FALSE(text.contains(QStringLiteral("我很喜欢读书")));
+        }
+    }
+}
+
 TEST(LessonShared, SharedProjectionLooksAtItselfSeparateDoesNot)
 {
     Session s = lessonSession("shared-projections");

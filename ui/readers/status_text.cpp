@@ -298,7 +298,10 @@ QString inputMessage(attn::StatusCode code)
     switch (code) {
     case attn::StatusCode::EmptyTarget: return StatusTextTr::tr("The sequence has no tokens.");
     case attn::StatusCode::EmptySource:
-        return StatusTextTr::tr("Cross-attention needs a source sequence with at least one token.");
+        return StatusTextTr::tr(
+            "Cross-attention needs a source sequence with at least one token: "
+            "type it in the Sequences panel (View ▸ Panels ▸ Sequences), "
+            "under Source.");
     case attn::StatusCode::NoHeads: return StatusTextTr::tr("There must be at least one head.");
     case attn::StatusCode::ZeroModelDim: return StatusTextTr::tr("The embedding dimension is 0.");
     case attn::StatusCode::ZeroKeyDim:
