@@ -87,7 +87,7 @@ TEST(ModelChange, AnUnchangedWorkbenchHeadColoursNoCellAndSignsNoPrediction)
     const QString title = change->title()->text();
     EXPECT_TRUE(title.contains(QStringLiteral("no weight changed"))) << title.toStdString();
     const ColorLut& lut = colorLutFor(ColorScale::Weights);
-    const QColor none(lut.color(0.0, QCPRange(0.0, 1.0)));
+    const QColor none(lut.color(0.0, ValueRange(0.0, 1.0)));
     QTableWidget* grid = change->grid();
     for (int l = 0; l < grid->rowCount(); ++l)
         for (int h = 0; h < grid->columnCount(); ++h)
