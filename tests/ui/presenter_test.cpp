@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -233,6 +234,42 @@ void expectPictureExports(PresenterWindow* shown)
     EXPECT_TRUE(error.contains(fifo)) << error.toStdString();
     struct stat st {};
     EXPECT_TRUE(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
+}
+
+// The "pinned" badge above the weights map speaks of the window, not of the picture: the
+// presenter shows it, its exported pictures leave its place blank (the map stays where it was).
+TEST(Presenter, AnExportedPictureLeavesOutThePinnedBadge)
+{
+    testing::isolateSettings();
+    MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    window.document()->pinWeights();
+    QCoreApplication::processEvents();
+    auto* actions = window.findChild<PresenterActions*>();
+    ASSERT_NE(actions, nullptr);
+    PresenterWindow* shown = presentAt(actions, QStringLiteral("weights"), {1366, 768, "en"});
+    ASSERT_NE(shown, nullptr);
+    QLabel* badge = shown->findChild<QLabel*>(QStringLiteral("PinBadge"));
+    ASSERT_NE(badge, nullptr);
+    ASSERT_TRUE(badge->isVisible()) << "the presenter shows that the weights are pinned";
+    const QColor badgeColour(0xff, 0xf3, 0xc4);
+    const auto badgePixels = [&](const QImage& image) {
+        int count = 0;
+        const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+        for (int y = 0; y < rgb.height(); ++y)
+            for (int x = 0; x < rgb.width(); ++x)
+                count += QColor(rgb.pixel(x, y)) == badgeColour ? 1 : 0;
+        return count;
+    };
+    EXPECT_GT(badgePixels(shown->grab().toImage()), 100) << "on screen it is there";
+    EXPECT_EQ(badgePixels(shown->picture()), 0);
+    QTemporaryDir dir;
+    QString error;
+    const QString path = dir.filePath(QStringLiteral("pinned.png"));
+    ASSERT_TRUE(shown->exportPicture(path, error)) << error.toStdString();
+    EXPECT_EQ(badgePixels(QImage(path)), 0);
+    shown->close();
 }
 
 // The walkthrough tab, shown in `window` on the page `page` that holds marks, exports as

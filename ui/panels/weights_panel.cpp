@@ -10,6 +10,7 @@
 #include "ui/document/document.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/lazy_refresh.h"
+#include "ui/views/screen_only.h"
 #include "ui/views/stage_content.h"
 
 namespace attnlab {
@@ -105,6 +106,7 @@ WeightsPanel::WeightsPanel(Document* doc, Kind kind, QWidget* parent)
         tr("The Difference map and the row inspector compare with these pinned weights. "
            "Ctrl+P or Attention ▸ Pin weights unpins them."));
     badge_->hide();
+    markScreenOnly(badge_);  // about the window's state, not part of an exported picture
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("NothingPinned"));
     note_->setWordWrap(true);

@@ -24,6 +24,7 @@
 #include "ui/export/numbers_export.h"
 #include "ui/presenter/mark_layer.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/screen_only.h"
 
 namespace attnlab {
 
@@ -266,6 +267,17 @@ void PresenterWindow::resizeEvent(QResizeEvent* event)
     placeLayer();
 }
 
+// The content without the widgets marked screen-only (their place stays blank).
+void PresenterWindow::renderContent(QPainter& painter) const
+{
+    QRegion region(content_->rect());
+    for (const QWidget* w : content_->findChildren<QWidget*>()) {
+        if (!w->isVisible() || !w->property(kScreenOnlyProperty).toBool()) continue;
+        region -= QRect(w->mapTo(content_, QPoint(0, 0)), w->size());
+    }
+    content_->render(&painter, QPoint(), region);
+}
+
 QImage PresenterWindow::picture() const
 {
     if (!content_) return {};
@@ -274,7 +286,7 @@ QImage PresenterWindow::picture() const
     image.setDevicePixelRatio(devicePixelRatio());
     image.fill(Qt::white);
     QPainter painter(&image);
-    content_->render(&painter);
+    renderContent(painter);
     layer_->paintMarks(painter);
     return image;
 }
@@ -300,7 +312,7 @@ bool PresenterWindow::exportPicture(const QString& path, QString& error) const
         QPainter painter;
         ok = painter.begin(&svg);
         if (ok) {
-            content_->render(&painter);
+            renderContent(painter);
             layer_->paintMarks(painter);
             ok = painter.end();
         }
@@ -312,7 +324,7 @@ bool PresenterWindow::exportPicture(const QString& path, QString& error) const
         QPainter painter;
         ok = painter.begin(&pdf);
         if (ok) {
-            content_->render(&painter);
+            renderContent(painter);
             layer_->paintMarks(painter);
             ok = painter.end();
         }

@@ -16,6 +16,7 @@
 
 #include "ui/presenter/mark_store.h"
 
+class QPainter;
 class QActionGroup;
 class QScreen;
 class QToolBar;
@@ -78,6 +79,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void renderContent(QPainter& painter) const;
     void buildTools();
     void retranslate();
     void exportWithDialog();
