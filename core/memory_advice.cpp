@@ -33,8 +33,10 @@ void keepFreedMemoryForReuse()
 {
 #if defined(__GLIBC__)
     // Fixing the threshold also stops glibc's own adjustment of it (which only ever rises).
+    // 128 MiB kept: GPT-2-small at 512 tokens runs as fast as with 256 (544 against 540 ms; 700
+    // with nothing kept), and SmolLM2 after a shorter pass peaks at 592 MiB, not 652.
     (void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    (void)mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    (void)mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
 }
 

@@ -15,7 +15,7 @@ inline constexpr std::size_t kHugePageAdviceBytes = std::size_t{4} << 20;
 // small buffers, on other systems, or when the kernel declines.
 void adviseHugePages(void* data, std::size_t bytes);
 
-// Asks the C library's allocator (glibc: mallopt) to keep up to 256 MiB of freed memory for the
+// Asks the C library's allocator (glibc: mallopt) to keep up to 128 MiB of freed memory for the
 // next allocation instead of returning it to the system, and to serve blocks below 32 MiB from
 // that pool. A model pass allocates its result afresh (GPT-2-small at 512 tokens: 165 MiB of
 // 1 MiB maps), and without this each pass faults every page of it in again: 55,000 page faults
