@@ -236,6 +236,47 @@ void expectPictureExports(PresenterWindow* shown)
     EXPECT_TRUE(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
 }
 
+// The presenter enlarges the trainer's plots' numbers; at hundreds of steps they stayed five to
+// an axis and ran into one another. Each axis's labels keep at least a few pixels apart.
+TEST(Presenter, TheTrainersAxisNumbersStayApartAtHundredsOfSteps)
+{
+    testing::isolateSettings();
+    MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    auto* actions = window.findChild<PresenterActions*>();
+    ASSERT_NE(actions, nullptr);
+    PresenterWindow* shown = presentAt(actions, QStringLiteral("trainer"), {1366, 768, "en"});
+    ASSERT_NE(shown, nullptr);
+    int plots = 0;
+    for (QCustomPlot* plot : shown->findChildren<QCustomPlot*>()) {
+        // Numbers only: a ticker of words (a row's tokens) places its own labels.
+        if (qobject_cast<HeatmapView*>(plot) || !plot->isVisible() ||
+            plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>())
+            continue;
+        ++plots;
+        for (const double steps : {150.0, 400.0, 1000.0, 3000.0}) {
+            plot->xAxis->setRange(0.0, steps);
+            plot->replot();
+            const QVector<double> ticks = plot->xAxis->tickVector();
+            const QVector<QString> labels = plot->xAxis->tickVectorLabels();
+            const QFontMetricsF metrics(plot->xAxis->tickLabelFont());
+            double right = -1e9;
+            for (int i = 0; i < ticks.size(); ++i) {
+                if (!plot->xAxis->range().contains(ticks[i])) continue;
+                const double x = plot->xAxis->coordToPixel(ticks[i]);
+                const double half = metrics.horizontalAdvance(labels[i]) / 2.0;
+                EXPECT_GE(x - half - right, 4.0)
+                    << plot->objectName().toStdString() << " at " << steps << " steps: \""
+                    << labels[i].toStdString() << "\" touches the label before it";
+                right = x + half;
+            }
+        }
+    }
+    EXPECT_GE(plots, 1) << "the trainer's loss plot is presented";
+    shown->close();
+}
+
 // The "pinned" badge above the weights map speaks of the window, not of the picture: the
 // presenter shows it, its exported pictures leave its place blank (the map stays where it was).
 TEST(Presenter, AnExportedPictureLeavesOutThePinnedBadge)

@@ -25,6 +25,7 @@
 #include "ui/presenter/mark_layer.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/screen_only.h"
+#include "ui/views/tick_spacing.h"
 
 namespace attnlab {
 
@@ -45,6 +46,7 @@ void scalePlot(QCustomPlot* plot, double factor)
             axis->setLabelFont(scaledFont(axis->labelFont(), factor));
         }
     }
+    keepTickLabelsApart(plot);  // larger numbers need fewer of them on the same width
     if (plot->legend) plot->legend->setFont(scaledFont(plot->legend->font(), factor));
     for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
         if (auto* text = qobject_cast<QCPTextElement*>(e))
