@@ -307,5 +307,22 @@ TEST(HeatmapLabels, ValuesShrinkToTheSmallestLegibleSizeBeforeTheyDisappear)
     EXPECT_EQ(fitValueTexts(7.2, true, 12.0, 30.0, base).decimals, 0);
 }
 
+// A weight keeps two decimals at a smaller size rather than one at a larger (the presenter's
+// enlarged walkthrough printed 0.029 as "0.0"); a value above one may still drop to one.
+TEST(HeatmapLabels, AValueBelowOneKeepsTwoDecimalsAtASmallerSize)
+{
+    QFont base;
+    base.setPixelSize(24);
+    QFont two = base;
+    two.setPixelSize(14);  // below three quarters of 24
+    const double width = QFontMetricsF(two).horizontalAdvance(QStringLiteral("0.99")) + 5.0;
+    const ValueTextFit weight = fitValueTexts(0.99, false, width, 40.0, base);
+    EXPECT_EQ(weight.decimals, 2);
+    EXPECT_GE(fontPixels(weight.font), kSmallestLabelPixels);
+    EXPECT_LE(fontPixels(weight.font), 14);
+    const double wide = QFontMetricsF(two).horizontalAdvance(QStringLiteral("9.99")) + 5.0;
+    EXPECT_EQ(fitValueTexts(9.99, false, wide, 40.0, base).decimals, 1);
+}
+
 }  // namespace
 }  // namespace attnlab

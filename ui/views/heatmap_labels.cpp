@@ -118,10 +118,11 @@ ValueTextFit fitValueTexts(double widestMagnitude, bool anyNegative, double cell
                    fm.tightBoundingRect(text).height() + 2.0 <= cellHeight;
         };
         // Three decimals only at the asked size, two down to three quarters of it, one down
-        // to the smallest legible size.
-        const double floor = decimals == 3   ? fontPixels(base)
-                             : decimals == 2 ? 0.75 * fontPixels(base)
-                                             : 0.0;
+        // to the smallest legible size. Below one, two decimals go down to the smallest size
+        // too: one decimal prints a weight of 0.029 as "0.0", and a row of P no longer
+        // visibly sums to 1.
+        const double twoFloor = magnitude < 1.0 ? 0.0 : 0.75 * fontPixels(base);
+        const double floor = decimals == 3 ? fontPixels(base) : decimals == 2 ? twoFloor : 0.0;
         bool found = false;
         const QFont f = largestFitting(base, fits, found, floor);
         if (found) return ValueTextFit{f, decimals};
