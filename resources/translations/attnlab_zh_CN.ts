@@ -4740,10 +4740,6 @@ measuring…</source>
         <translation>与各自的投影对比(&amp;C)</translation>
     </message>
     <message>
-        <source>How fast training runs. Slow it down so that a class can watch the map change: at the slowest, 50 steps/s, 1000 steps take about 20 s.</source>
-        <translation>训练运行的速度。放慢后，全班可以看着热图一步步变化：最慢为每秒 50 步，1000 步约需 20 秒。</translation>
-    </message>
-    <message>
         <source>Training uses its own sequence %1, not the session&apos;s tokens %2.</source>
         <translation>训练使用任务自己的序列 %1，而不是会话的词元 %2。</translation>
     </message>
@@ -4786,6 +4782,10 @@ measuring…</source>
     <message>
         <source>Keep trained matrices (tokens unchanged)</source>
         <translation>保留训练得到的矩阵（词元不变）</translation>
+    </message>
+    <message>
+        <source>How fast training runs. Slow it down so that a class can watch the map change: at the slowest, 5 steps/s, 100 steps take about 20 s.</source>
+        <translation>训练运行的速度。放慢后，全班可以看着热图一步步变化：最慢为每秒 5 步，100 步约需 20 秒。</translation>
     </message>
 </context>
 <context>

@@ -138,7 +138,7 @@ void TrainerPanel::makeRunControls()
     runControls_->speedSlider()->setObjectName(QStringLiteral("TrainerSpeed"));
     runControls_->speed()->setHelp(
         tr("How fast training runs. Slow it down so that a class can watch the map change: "
-           "at the slowest, 50 steps/s, 1000 steps take about 20 s."));
+           "at the slowest, 5 steps/s, 100 steps take about 20 s."));
     TrainingControls::Words words;
     words.start = tr("&Start");
     words.resume = tr("Co&ntinue");
