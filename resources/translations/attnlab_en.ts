@@ -155,6 +155,13 @@
             <numerusform>%n vector edits were on the old sequence and were dropped.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n new token(s) got a random vector from the seed: %1. A token that only moved keeps its vector.</source>
+        <translation>
+            <numerusform>%n new token got a random vector from the seed: %1. A token that only moved keeps its vector.</numerusform>
+            <numerusform>%n new tokens got a random vector from the seed: %1. A token that only moved keeps its vector.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnlab::StartPage</name>

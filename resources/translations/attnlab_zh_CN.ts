@@ -3841,6 +3841,12 @@ measuring…</source>
             <numerusform>%n 处向量编辑属于旧序列，已丢弃。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n new token(s) got a random vector from the seed: %1. A token that only moved keeps its vector.</source>
+        <translation>
+            <numerusform>%n 个新词元得到了由种子生成的随机向量：%1。只是挪了位置的词元保留自己的向量。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ShortcutsDialog</name>

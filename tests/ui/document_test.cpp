@@ -266,11 +266,48 @@ TEST(DocumentTransaction, NewTokensDropThePinWithANoticeAndEditsOnChangedTokens)
                                       QStringLiteral("sat"), QStringLiteral("down")}));
     EXPECT_FALSE(doc.pinnedWeights().has_value());
     EXPECT_TRUE(doc.session().input.edits.empty());
-    ASSERT_EQ(notices.count(), 2);
+    ASSERT_EQ(notices.count(), 3);  // the edit on "cat", the random vectors, the pin
+    EXPECT_TRUE(notices.at(1).at(0).toString().contains(QStringLiteral(": dog.")))
+        << notices.at(1).at(0).toString().toStdString();
     // A mode change keeps the map's shape and tokens: the pin stays.
     doc.pinWeights();
     ASSERT_TRUE(doc.setMode(attn::Mode::Causal));
     EXPECT_TRUE(doc.pinnedWeights().has_value());
+}
+
+// Typing the source words in another order keeps each word's hand-made vector and its edit:
+// "really" still looks at 很 wherever 很 now stands, and no word gets a random vector.
+TEST(DocumentTransaction, AMovedTokenKeepsItsVectorAndItsEdit)
+{
+    Document doc;
+    ASSERT_TRUE(doc.replaceSession(testing::lessonSession("cross"), QStringLiteral("open")));
+    doc.flush();
+    attn::VectorEdit onHen = doubleKey(1);  // 很
+    ASSERT_TRUE(doc.editVector(onHen));
+    const attn::Matrix sourceBefore = doc.session().input.Y;
+    QSignalSpy notices(&doc, &Document::noticed);
+    const QStringList reversed = {QStringLiteral("书"), QStringLiteral("读"),
+                                  QStringLiteral("喜欢"), QStringLiteral("很"),
+                                  QStringLiteral("我")};
+    ASSERT_TRUE(doc.setTokens(true, reversed));
+    doc.flush();
+    for (int i = 0; i < 5; ++i)
+        EXPECT_EQ(doc.session().input.Y.row(i), sourceBefore.row(4 - i)) << "row " << i;
+    ASSERT_EQ(doc.session().input.edits.size(), 1u);
+    EXPECT_EQ(doc.session().input.edits.front().index, 3);
+    const attn::Matrix& p = doc.result().heads[0].weights;
+    Eigen::Index top = 0;
+    p.row(2).maxCoeff(&top);  // "really"
+    EXPECT_EQ(top, 3);
+    p.row(1).maxCoeff(&top);  // "I"
+    EXPECT_EQ(top, 4);
+    for (const QList<QVariant>& n : notices)
+        EXPECT_FALSE(n.at(0).toString().contains(QStringLiteral("random")))
+            << n.at(0).toString().toStdString();
+    // A word that was not there is said to be random.
+    ASSERT_TRUE(doc.setTokens(true, reversed + QStringList{QStringLiteral("他")}));
+    ASSERT_FALSE(notices.isEmpty());
+    EXPECT_TRUE(notices.last().at(0).toString().contains(QStringLiteral("他")));
 }
 
 // The same, when the session is large enough to compute on the worker: the refusal arrives

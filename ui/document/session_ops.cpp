@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/document/session_ops.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 
 namespace attnlab::ops {
@@ -157,18 +159,24 @@ Changed setTokens(const Session& s, bool source, const QStringList& tokens)
     Session& n = c.session;
     QStringList& old = source ? n.sourceTokens : n.targetTokens;
     attn::Matrix& emb = source ? n.input.Y : n.input.X;
+    const std::vector<int> origin = tokenOrigins(tokens, old);
     emb = embeddingsFor(tokens, old, emb, n.dModel, n.seed);
-    // An edit stays where its position still holds the same token.
+    QStringList fresh;
+    for (qsizetype i = 0; i < tokens.size(); ++i)
+        if (origin[static_cast<std::size_t>(i)] < 0) fresh << tokens[i];
+    // An edit follows its token to wherever it moved; it goes with a token that went.
     const bool keysFromSource = n.input.mode == attn::Mode::Cross;
     std::vector<attn::VectorEdit> kept;
     QStringList dropped;
-    for (const attn::VectorEdit& e : n.input.edits) {
+    for (attn::VectorEdit e : n.input.edits) {
         const bool onThis = e.role == attn::Role::Query ? !source : keysFromSource == source;
-        if (!onThis ||
-            (e.index < tokens.size() && e.index < old.size() && tokens[e.index] == old[e.index]))
-            kept.push_back(e);
-        else
+        const auto to = std::find(origin.begin(), origin.end(), e.index);
+        if (onThis && to == origin.end()) {
             dropped << vectorName(e);
+            continue;
+        }
+        if (onThis) e.index = static_cast<int>(to - origin.begin());
+        kept.push_back(std::move(e));
     }
     n.input.edits = std::move(kept);
     if (!dropped.isEmpty())
@@ -176,6 +184,13 @@ Changed setTokens(const Session& s, bool source, const QStringList& tokens)
                        "%n vector edit(s) were on tokens that changed and were dropped: %1.",
                        nullptr, static_cast<int>(dropped.size()))
                        .arg(dropped.join(QStringLiteral(", ")));
+    // Said, because a vector made by hand is replaced by a random one for a new word.
+    if (!fresh.isEmpty() && !old.isEmpty())
+        c.notes << SessionOpsTr::tr(
+                       "%n new token(s) got a random vector from the seed: %1. A "
+                       "token that only moved keeps its vector.",
+                       nullptr, static_cast<int>(fresh.size()))
+                       .arg(fresh.join(QStringLiteral(", ")));
     old = tokens;
     dropMisfitMask(c);
     dropInvalidEdits(c);

@@ -62,15 +62,40 @@ quint64 tokenSeed(const QString& token, quint64 seed)
 }
 }  // namespace
 
+std::vector<int> tokenOrigins(const QStringList& tokens, const QStringList& oldTokens)
+{
+    std::vector<int> origin(static_cast<size_t>(tokens.size()), -1);
+    std::vector<bool> claimed(static_cast<size_t>(oldTokens.size()), false);
+    // A token that kept its place keeps it; only then may others claim what is left, so
+    // that moving one word does not shift a repeated word's vector to another occurrence.
+    for (qsizetype i = 0; i < tokens.size() && i < oldTokens.size(); ++i) {
+        if (tokens[i] != oldTokens[i]) continue;
+        origin[static_cast<size_t>(i)] = static_cast<int>(i);
+        claimed[static_cast<size_t>(i)] = true;
+    }
+    for (qsizetype i = 0; i < tokens.size(); ++i) {
+        if (origin[static_cast<size_t>(i)] >= 0) continue;
+        for (qsizetype j = 0; j < oldTokens.size(); ++j) {
+            if (claimed[static_cast<size_t>(j)] || oldTokens[j] != tokens[i]) continue;
+            origin[static_cast<size_t>(i)] = static_cast<int>(j);
+            claimed[static_cast<size_t>(j)] = true;
+            break;
+        }
+    }
+    return origin;
+}
+
 attn::Matrix embeddingsFor(const QStringList& tokens, const QStringList& oldTokens,
                            const attn::Matrix& oldEmbeddings, int dModel, quint64 seed)
 {
+    const std::vector<int> origin = tokenOrigins(tokens, oldTokens);
+    const bool oldFits = oldEmbeddings.cols() == dModel;
     attn::Matrix out(tokens.size(), dModel);
     for (qsizetype i = 0; i < tokens.size(); ++i) {
         const long row = static_cast<long>(i);
-        if (i < oldTokens.size() && oldTokens[i] == tokens[i] && row < oldEmbeddings.rows() &&
-            oldEmbeddings.cols() == dModel) {
-            out.row(row) = oldEmbeddings.row(row);
+        const int from = origin[static_cast<size_t>(i)];
+        if (from >= 0 && oldFits && from < oldEmbeddings.rows()) {
+            out.row(row) = oldEmbeddings.row(from);
         } else {
             attn::Rng rng(tokenSeed(tokens[i], seed));
             out.row(row) = attn::randomNormal(1, dModel, rng).row(0);

@@ -4,6 +4,7 @@
 // projections, options, vector edits) and the seed that made the random parts.
 
 #include <optional>
+#include <vector>
 
 #include <QStringList>
 #include <QtGlobal>
@@ -42,9 +43,14 @@ Session defaultSession();
 // (for text without spaces, such as Chinese); whitespace is never a token.
 QStringList splitTokens(const QString& text, bool perCharacter);
 
-// Rebuilds the embeddings for a new token list: tokens that keep their position keep
-// their row, new rows are drawn from a generator seeded by the session seed and the
-// token text, so the same token always gets the same vector.
+// For each of `tokens`, the position in `oldTokens` whose vector it keeps: its own position
+// when that still holds the same token, else the first position left with the same text (a
+// word moved elsewhere); -1 for a token that was not there.
+std::vector<int> tokenOrigins(const QStringList& tokens, const QStringList& oldTokens);
+
+// Rebuilds the embeddings for a new token list: a token keeps its row wherever it moved (see
+// tokenOrigins); rows of tokens that were not there are drawn from a generator seeded by the
+// session seed and the token text, so the same token always gets the same vector.
 attn::Matrix embeddingsFor(const QStringList& tokens, const QStringList& oldTokens,
                            const attn::Matrix& oldEmbeddings, int dModel, quint64 seed);
 
