@@ -52,6 +52,8 @@ const char* codeName(StatusCode code)
     case StatusCode::TokenizerMismatch: return "tokenizer_mismatch";
     case StatusCode::TokenizerGrowth: return "tokenizer_growth";
     case StatusCode::FolderMismatch: return "folder_mismatch";
+    case StatusCode::TorchArchive: return "torch_archive";
+    case StatusCode::PickleGlobal: return "pickle_global";
     }
     return "unknown";
 }
@@ -235,6 +237,8 @@ const char* fixedMessage(StatusCode code)
     case StatusCode::TokenizerMismatch: return "the tokenizer does not fit the model";
     case StatusCode::TokenizerGrowth: return "a tokenizer stage would grow the text too far";
     case StatusCode::FolderMismatch: return "does not belong with the other files of its folder";
+    case StatusCode::TorchArchive: return "not a torch.save file this reader can read";
+    case StatusCode::PickleGlobal: return "its pickle names a function that is never called";
     case StatusCode::BadRope: return "rotary positions cannot be applied";
     }
     return "";

@@ -62,10 +62,13 @@ enum class StatusCode {
                         // `stage` names it, `value` is the bytes it would reach, `limit` the bound
     // Model folders.
     FolderMismatch,  // a file does not match the SHA-256 that the folder's training.json records
+    // torch.save checkpoints (pytorch_model.bin).
+    TorchArchive,  // the zip or its pickle is malformed, or not what torch.save writes
+    PickleGlobal,  // the pickle names a function other than a state dict's (`field` names it)
 };
 
 // The last code: tests and translations walk every code up to it.
-inline constexpr StatusCode kLastStatusCode = StatusCode::FolderMismatch;
+inline constexpr StatusCode kLastStatusCode = StatusCode::PickleGlobal;
 
 // What made a model run's values non-finite: its weights (a tensor holds NaN or Inf; `field`
 // names it), the text (the weights are finite, but this input drives a value beyond float

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// libFuzzer target: the safetensors reader (SafetensorsFile::fromMemory, which open() uses on
-// the mapped file). Every float tensor it accepts is read to its last element; opened again
-// without widening F16 and BF16 (widenHalf = false), every tensor's raw bytes are read to the last.
+// libFuzzer target: the checkpoint reader (SafetensorsFile::fromMemory, which open() uses on
+// the mapped file): safetensors, and torch.save zips with their pickle. Every float tensor it
+// accepts is read to its last element; opened again without widening F16 and BF16 (widenHalf =
+// false), every tensor's raw bytes are read to the last.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>

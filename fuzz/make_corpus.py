@@ -16,6 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "fuzz" / "corpus"
 LESSONS = ROOT / "resources" / "lessons"
 MODELS = ROOT / "tests" / "reference" / "fixtures" / "models"
+TORCH = ROOT / "tests" / "reference" / "fixtures" / "torch"
 TOKENIZERS = ROOT / "tests" / "reference" / "tokenizers"
 
 
@@ -94,6 +95,9 @@ write("safetensors", "mixed.safetensors", safetensors({
     "empty": {"dtype": "F32", "shape": [0, 3], "data_offsets": [14, 14]},
     "h": {"dtype": "F16", "shape": [1], "data_offsets": [14, 16]},
 }, b"\x80\x3f\x00\x40" + struct.pack("<q", 7) + b"\x01\x00" + b"\x00\x3c"))
+# torch.save zips (pytorch_model.bin), read by the same reader: the small fixtures whole.
+for name in ["mixed.bin", "not_contiguous.bin", "runs_code.bin", "compressed.bin", "legacy.bin"]:
+    write("safetensors", "torch-" + name, (TORCH / name).read_bytes())
 
 # config.json: the fixtures' and variants the reader knows.
 gpt2 = json.loads((MODELS / "gpt2_tiny" / "config.json").read_text())

@@ -166,15 +166,15 @@ attn::Status Model::load(const std::string& folder, Model& out)
             out = std::move(m);
             return {};
         }
-        const std::string weights = (dir / "model.safetensors").string();
+        // The hub's older checkpoints ship only pytorch_model.bin (torch.save's zip).
         std::error_code ec;
-        if (!std::filesystem::exists(weights, ec)) {
-            const bool bin = std::filesystem::exists(dir / "pytorch_model.bin", ec);
+        std::string weights = (dir / "model.safetensors").string();
+        if (!std::filesystem::exists(weights, ec) &&
+            std::filesystem::exists(dir / "pytorch_model.bin", ec))
+            weights = (dir / "pytorch_model.bin").string();
+        if (!std::filesystem::exists(weights, ec))
             return attn::failure(attn::StatusCode::FileOpen, weights, "",
-                                 bin ? "missing (pytorch_model.bin is not read: convert the "
-                                       "checkpoint to safetensors)"
-                                     : "missing");
-        }
+                                 "missing, and so is pytorch_model.bin");
         ATTN_TRY(SafetensorsFile::open(weights, m.shards_.front()));
         const ModelConfig& c = m.config_;
         const float* output = nullptr;

@@ -68,9 +68,16 @@ constexpr SafetensorsOptions kKeepHalf{.widenHalf = false};
 attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>& shards)
 {
     const std::filesystem::path dir(folder);
-    const std::filesystem::path single = dir / "model.safetensors";
-    const std::filesystem::path index = dir / "model.safetensors.index.json";
+    // safetensors first; else the hub's older torch.save checkpoints, whole or sharded.
     std::error_code ec;
+    std::filesystem::path single = dir / "model.safetensors";
+    std::filesystem::path index = dir / "model.safetensors.index.json";
+    if (!std::filesystem::exists(single, ec) && !std::filesystem::exists(index, ec)) {
+        if (std::filesystem::exists(dir / "pytorch_model.bin", ec))
+            single = dir / "pytorch_model.bin";
+        else if (std::filesystem::exists(dir / "pytorch_model.bin.index.json", ec))
+            index = dir / "pytorch_model.bin.index.json";
+    }
     shards.clear();
     if (std::filesystem::exists(single, ec)) {
         shards.emplace_back();
@@ -78,12 +85,9 @@ attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>&
     }
     if (!std::filesystem::exists(index, ec)) {
         shards.emplace_back();
-        const bool bin = std::filesystem::exists(dir / "pytorch_model.bin", ec) ||
-                         std::filesystem::exists(dir / "pytorch_model.bin.index.json", ec);
         return attn::failure(attn::StatusCode::FileOpen, single.string(), "",
-                             bin ? "missing (pytorch_model.bin is not read: convert the "
-                                   "checkpoint to safetensors)"
-                                 : "missing, and there is no model.safetensors.index.json");
+                             "missing, and so are model.safetensors.index.json and "
+                             "pytorch_model.bin");
     }
     std::vector<std::string> files;
     std::map<std::string, std::string> where;

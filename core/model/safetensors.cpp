@@ -14,6 +14,8 @@
 
 #include "core/io/bounded_file.h"
 #include "core/model/safetensors_header.h"
+#include "core/model/torch_checkpoint.h"
+#include "core/model/torch_zip.h"
 
 namespace attn::model {
 
@@ -188,8 +190,18 @@ attn::Status SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
         file.path_ = path;
         const auto* bytes = static_cast<const unsigned char*>(address);
         std::uint64_t headerLength = 0;
-        if (attn::Status s = detail::readSafetensorsHeader(bytes, fileSize, path, file.tensors_,
-                                                           file.index_, headerLength);
+        // torch.save before PyTorch 1.6 began with a pickled magic number: 80 02 8a 0a.
+        if (fileSize >= 4 && bytes[0] == 0x80 && bytes[2] == 0x8a && bytes[3] == 0x0a)
+            return attn::failure(attn::StatusCode::TorchArchive, path, "",
+                                 "is in the format torch.save wrote before PyTorch 1.6 (a bare "
+                                 "pickle), which is not read: save it again with a later "
+                                 "PyTorch, or convert it to safetensors");
+        // A torch.save zip (pytorch_model.bin) places its tensors from the file's start.
+        const bool torch = detail::looksLikeZip(bytes, fileSize);
+        if (attn::Status s =
+                torch ? detail::readTorchCheckpoint(bytes, fileSize, path, file.tensors_)
+                      : detail::readSafetensorsHeader(bytes, fileSize, path, file.tensors_,
+                                                      file.index_, headerLength);
             !s.ok())
             return s;
         // Listed by name, whatever the header's order, so that tensors() is the same for every
@@ -197,8 +209,10 @@ attn::Status SafetensorsFile::parse(const void* address, std::uint64_t fileSize,
         std::sort(file.tensors_.begin(), file.tensors_.end(),
                   [](const TensorInfo& a, const TensorInfo& b) { return a.name < b.name; });
         file.index_.clear();
-        if (attn::Status s = checkNoOverlap(file.tensors_, path); !s.ok()) return s;
-        const unsigned char* data = bytes + 8 + headerLength;
+        // Tied weights share one storage in a torch file, never in a safetensors one.
+        if (!torch)
+            if (attn::Status s = checkNoOverlap(file.tensors_, path); !s.ok()) return s;
+        const unsigned char* data = torch ? bytes : bytes + 8 + headerLength;
         const Copies copies{file.owned_, file.ownedHalf_, file.copiedBytes_};
         for (std::size_t i = 0; i < file.tensors_.size(); ++i) {
             TensorInfo& t = file.tensors_[i];

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Reader for the safetensors format (huggingface/safetensors):
+// Reader of checkpoints: the safetensors format, and the zip that `torch.save` writes
+// (pytorch_model.bin, read without running its pickle: torch_pickle.h). Safetensors
+// (huggingface/safetensors):
 //   bytes 0..7   N, the header length, unsigned little-endian
 //   bytes 8..8+N a JSON object: name -> {"dtype", "shape", "data_offsets": [begin, end]},
 //                plus an optional "__metadata__" entry (ignored); offsets count from 8 + N
@@ -32,7 +34,8 @@ struct TensorInfo {
     std::string name;
     std::string dtype;                // as written in the file: "F32", "F16", "BF16", "I64", ...
     std::vector<std::int64_t> shape;  // row-major
-    std::uint64_t begin = 0;          // byte offsets within the data section
+    std::uint64_t begin = 0;          // byte offsets within the data section (a torch
+                                      // file: within the file)
     std::uint64_t end = 0;
     const float* data = nullptr;  // product(shape) floats; null for non-float dtypes, and for
                                   // F16 / BF16 opened with widenHalf = false

@@ -4373,6 +4373,18 @@ measuring…</source>
         <source>Cross-attention needs a source sequence with at least one token: type it in the Sequences panel (View ▸ Panels ▸ Sequences), under Source.</source>
         <translation>交叉注意力需要至少有一个词的源序列：请在「序列」面板（视图 ▸ 面板 ▸ 序列）的“源”一栏里输入。</translation>
     </message>
+    <message>
+        <source>not a torch.save checkpoint this program reads (%1).</source>
+        <translation>不是本程序能读取的 torch.save 检查点（%1）。</translation>
+    </message>
+    <message>
+        <source>not a torch.save checkpoint this program reads: %1 (%2).</source>
+        <translation>不是本程序能读取的 torch.save 检查点：%1（%2）。</translation>
+    </message>
+    <message>
+        <source>its pickle names %1, which is never called: a checkpoint is read only as tensors, since a pickle that names a function could run any code.</source>
+        <translation>它的 pickle 提到了 %1，本程序不会调用它：检查点只按张量读取，因为提到函数的 pickle 可能运行任意代码。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TrainerDisplay</name>

@@ -165,6 +165,20 @@ QString checkpointMessage(const attn::Status& s)
         return file + StatusTextTr::tr("the tensor %1 is missing (%2).").arg(field, detail);
     case attn::StatusCode::TensorShape:
         return file + StatusTextTr::tr("%1 has the wrong shape (%2).").arg(field, detail);
+    case attn::StatusCode::TorchArchive:
+        return file + (field.isEmpty()
+                           ? StatusTextTr::tr("not a torch.save checkpoint this program reads "
+                                              "(%1).")
+                                 .arg(detail)
+                           : StatusTextTr::tr("not a torch.save checkpoint this program reads: "
+                                              "%1 (%2).")
+                                 .arg(field, detail));
+    case attn::StatusCode::PickleGlobal:
+        return file + StatusTextTr::tr(
+                          "its pickle names %1, which is never called: a checkpoint "
+                          "is read only as tensors, since a pickle that names a "
+                          "function could run any code.")
+                          .arg(field);
     default: return str(attn::describe(s));
     }
 }
@@ -255,7 +269,9 @@ QString modelMessage(const attn::Status& s)
     case attn::StatusCode::ConfigField:
     case attn::StatusCode::UnsupportedModel:
     case attn::StatusCode::MissingTensor:
-    case attn::StatusCode::TensorShape: return checkpointMessage(s);
+    case attn::StatusCode::TensorShape:
+    case attn::StatusCode::TorchArchive:
+    case attn::StatusCode::PickleGlobal: return checkpointMessage(s);
     case attn::StatusCode::TokenizerFile:
     case attn::StatusCode::TokenizerSyntax:
     case attn::StatusCode::TokenizerMismatch:
