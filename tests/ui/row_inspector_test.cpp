@@ -254,9 +254,10 @@ TEST(RowInspector, CrowdedLabelsAreRotated)
 }
 
 // The text element between the scores and the weights.
+// The softmax caption: under the scores' title and plot.
 QCPTextElement* caption(const RowInspectorPanel& panel)
 {
-    return qobject_cast<QCPTextElement*>(panel.plot()->plotLayout()->element(1, 0));
+    return qobject_cast<QCPTextElement*>(panel.plot()->plotLayout()->element(2, 0));
 }
 
 TEST(RowInspector, NarrowDockBreaksTheCaptionAndLegendIntoLines)

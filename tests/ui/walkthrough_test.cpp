@@ -7,10 +7,14 @@
 #include <QTabWidget>
 #include <QTest>
 
+#include "support/classroom_screens.h"
+#include "support/session_test_support.h"
 #include "ui/document/document.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/presenter/presenter_window.h"
+#include "ui/readers/lesson_catalog.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/window/language.h"
 #include "ui/window/lesson_actions.h"
 #include "ui/window/main_window.h"
 #include "ui/window/presenter_actions.h"
@@ -289,6 +293,54 @@ TEST(Walkthrough, ThumbnailsStayLegibleAndValuesArePrintedTheSameOnEveryVisit)
         }
     }
 }
+
+// Every lesson's layout leaves the walkthrough its own height (the hand exercise puts Keys and
+// Show working under it): at each step the thumbnails of the other row are maps at least 60 px
+// high with whole titles, or fold away behind a note. (At 1366×768 step 4's were 5-px strips
+// whose titles were cut to "O = X·W O".)
+class WalkthroughLayout : public ::testing::TestWithParam<testing::Screen> {};
+
+TEST_P(WalkthroughLayout, EveryLessonsThumbnailsAreMapsWithWholeTitlesOrFoldAway)
+{
+    const testing::Screen screen = GetParam();
+    testing::isolateSettings();
+    setLanguage(QString::fromLatin1(screen.language));
+    QCoreApplication::sendPostedEvents();
+    MainWindow window;
+    window.resize(screen.width, screen.height);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    auto* lessons = window.findChild<LessonActions*>();
+    WalkthroughPanel* tab = window.findChild<WalkthroughActions*>()->tabPanel();
+    for (const Lesson& lesson : attnlab::lessons()) {
+        SCOPED_TRACE(lesson.id.toStdString());
+        ASSERT_TRUE(lessons->openLesson(lesson.id));
+        window.document()->flush();
+        window.centralTabs()->setCurrentWidget(tab);
+        for (int step = 1; step <= WalkthroughPanel::StepCount; ++step) {
+            tab->setStep(step);
+            for (int i = 0; i < 4; ++i) QCoreApplication::processEvents();
+            for (int s = 0; s < kHeadStageCount; ++s) {
+                HeatmapView* v = tab->stageView(static_cast<Stage>(s));
+                if (!v->isVisible()) continue;  // folded, or a step still to come
+                // The map itself, not the plot around it: at least 6 px a row.
+                const int rows = static_cast<int>(v->content().rows());
+                EXPECT_GE(v->axisRect()->height(), std::min(36, 6 * rows))
+                    << "step " << step << ": " << v->shownTitle().toStdString() << " in "
+                    << v->height() << " px";
+                // The card shows the whole view: not cut by a row too low for it.
+                EXPECT_EQ(v->visibleRegion().boundingRect().height(), v->height())
+                    << "step " << step << ": " << v->shownTitle().toStdString();
+                EXPECT_TRUE(v->titleFits())
+                    << "step " << step << ": " << v->shownTitle().toStdString();
+            }
+        }
+    }
+    setLanguage(QStringLiteral("en"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Screens, WalkthroughLayout, testing::classroomScreens(),
+                         testing::screenName);
 
 }  // namespace
 }  // namespace attnlab

@@ -61,27 +61,29 @@ CostPanel::CostPanel(Document* doc, QWidget* parent)
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
-    status_->setMaximumWidth(360);
-    facts_->setMaximumWidth(360);
-    status_->setMinimumWidth(260);
+    for (QLabel* l : {intro_, status_, facts_}) {
+        l->setMaximumWidth(420);
+        l->setMinimumWidth(300);
+    }
 
+    // The plot takes the panel's whole height, its words and controls a column beside it:
+    // under a map at 1366×768 the bottom area has about 340 px, not enough for words above
+    // a plot whose axes must show.
     auto* row = new QHBoxLayout;
     row->addWidget(nLabel_);
     row->addWidget(n_);
     row->addWidget(measure_);
     row->addWidget(cancel_);
     row->addStretch(1);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(intro_);
-    layout->addLayout(row);
     auto* side = new QVBoxLayout;
+    side->addWidget(intro_);
+    side->addLayout(row);
     side->addWidget(status_);
     side->addWidget(facts_);
     side->addStretch(1);
-    auto* body = new QHBoxLayout;
-    body->addWidget(plot_, 1);
-    body->addLayout(side);
-    layout->addLayout(body, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(plot_, 1);
+    layout->addLayout(side);
 
     connect(measure_, &QPushButton::clicked, this, &CostPanel::measure);
     connect(cancel_, &QPushButton::clicked, this, &CostPanel::cancel);

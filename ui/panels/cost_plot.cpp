@@ -26,7 +26,7 @@ QString gib(double bytes)
 CostPlot::CostPlot(QWidget* parent) : QCustomPlot(parent)
 {
     setObjectName(QStringLiteral("CostPlot"));
-    setMinimumSize(420, 320);
+    setMinimumSize(420, 260);
     setLogAxis(xAxis, LogTicker::Labels::Numbers);
     setLogAxis(yAxis, LogTicker::Labels::Powers);
     setLogAxis(yAxis2, LogTicker::Labels::Bytes, 32.0);

@@ -107,7 +107,7 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
 
     plot_ = new QCustomPlot(this);
     plot_->setMouseTracking(true);
-    plot_->setMinimumSize(320, 260);
+    plot_->setMinimumSize(300, 230);
     plot_->installEventFilter(this);
     layout->addWidget(plot_, 1);
 
@@ -135,20 +135,35 @@ RowInspectorPanel::RowInspectorPanel(Document* document, QWidget* parent)
 
 void RowInspectorPanel::setupAxisRects()
 {
-    // Layout: scores on top, a caption, weights below, the legend at the bottom;
-    // a margin group keeps the two key axes aligned bar for bar.
+    // Layout: the scores' title and plot, a caption, the weights' title and plot, the legend.
+    // The titles sit above their plots, not along their axes: a plot a panel this small
+    // gives is shorter than "score (unscaled)". A margin group keeps the two key axes aligned
+    // bar for bar.
     scoreRect_ = plot_->axisRect();
     weightRect_ = new QCPAxisRect(plot_);
+    auto title = [this] {
+        auto* t = new QCPTextElement(plot_);
+        t->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+        t->setTextColor(QColor(0x40, 0x40, 0x40));
+        t->setMargins(QMargins(6, 2, 6, 0));
+        return t;
+    };
+    scoreTitle_ = title();
+    weightTitle_ = title();
+    weightTitle_->setText(tr("weight"));
     softmaxCaption_ = new QCPTextElement(plot_);
     softmaxCaption_->setTextColor(QColor(0x40, 0x40, 0x40));
-    plot_->plotLayout()->addElement(1, 0, softmaxCaption_);
-    plot_->plotLayout()->addElement(2, 0, weightRect_);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, scoreTitle_);
+    plot_->plotLayout()->addElement(2, 0, softmaxCaption_);
+    plot_->plotLayout()->addElement(3, 0, weightTitle_);
+    plot_->plotLayout()->addElement(4, 0, weightRect_);
     scoreRect_->insetLayout()->take(plot_->legend);
-    plot_->plotLayout()->addElement(3, 0, plot_->legend);
+    plot_->plotLayout()->addElement(5, 0, plot_->legend);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->legend->setBorderPen(Qt::NoPen);
     plot_->legend->setVisible(true);
-    plot_->plotLayout()->setRowStretchFactors({2.0, 0.01, 3.0, 0.01});
+    plot_->plotLayout()->setRowStretchFactors({0.01, 2.0, 0.01, 0.01, 3.0, 0.01});
     auto* group = new QCPMarginGroup(plot_);
     scoreRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     weightRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
@@ -158,7 +173,6 @@ void RowInspectorPanel::setupAxisRects()
         r->setRangeZoom(Qt::Orientations());
     }
     scoreRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
-    weightRect_->axis(QCPAxis::atLeft)->setLabel(tr("weight"));
     weightRect_->axis(QCPAxis::atBottom)->setLabel(tr("key"));
 }
 
@@ -189,7 +203,12 @@ void RowInspectorPanel::addStatistics(QVBoxLayout* layout)
     entropy_ = new QLabel(this);
     maxWeight_ = new QLabel(this);
     jacobian_ = new QLabel(this);
-    for (QLabel* l : {entropy_, maxWeight_, jacobian_}) l->setTextFormat(Qt::PlainText);
+    // Wrapped, so that a long sentence ("… saturated: little gradient flows") takes another
+    // line rather than widening the panel past its dock.
+    for (QLabel* l : {entropy_, maxWeight_, jacobian_}) {
+        l->setTextFormat(Qt::PlainText);
+        l->setWordWrap(true);
+    }
     jacobian_->setToolTip(
         tr("Frobenius norm of the softmax Jacobian ∂w/∂s = diag(w) − w wᵀ for this row.\n"
            "Near zero means the row is saturated (almost one-hot): changing the scores "
@@ -323,7 +342,7 @@ void RowInspectorPanel::setValueAxes(int m, double top)
     case attn::Scaling::Temperature: scoreLabel = tr("score / τ"); break;
     case attn::Scaling::None: scoreLabel = tr("score (unscaled)"); break;
     }
-    scoreRect_->axis(QCPAxis::atLeft)->setLabel(scoreLabel);
+    scoreTitle_->setText(scoreLabel);
 }
 
 void RowInspectorPanel::showStatistics(const attn::HeadResult& hr, int maskedCount, bool pinned)

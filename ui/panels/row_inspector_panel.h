@@ -83,6 +83,8 @@ private:
     QCPAxisRect* scoreRect_ = nullptr;
     QCPAxisRect* weightRect_ = nullptr;
     QCPTextElement* softmaxCaption_ = nullptr;
+    QCPTextElement* scoreTitle_ = nullptr;
+    QCPTextElement* weightTitle_ = nullptr;
     QCPBars* scoreBars_ = nullptr;
     QCPBars* maskedScoreBars_ = nullptr;
     QCPBars* ghostBars_ = nullptr;

@@ -332,14 +332,21 @@ bool WalkthroughPanel::twoByTwoReadsBetter() const
     smallest.setPixelSize(kSmallestLabelPixels);
     const double needed = QFontMetrics(smallest).horizontalAdvance(QStringLiteral("-0.0")) + 4.0;
     const double sideBySide = (area.width() / 4.0 - across) / double(std::max(1L, cols));
-    return sideBySide < needed;
+    // Two rows of maps need the height of two labelled maps: under the Keys or Trainer panels
+    // they would be strips.
+    const bool tallEnough = area.height() >= 2 * (thumbnailHeight() + 4 * fm.height());
+    return sideBySide < needed && tallEnough;
 }
 
 int WalkthroughPanel::thumbnailHeight() const
 {
-    // A title line and a few rows of cells.
+    // A title line and a few rows of cells, and never less than a card's own minimum (a
+    // view's, and the card's margins): a card lower than that cuts its map off.
     const QFontMetrics fm(scaledFont(baseFont_, mapFontScale()));
-    return 4 * fm.height() + 24;
+    int least = 0;
+    for (const QFrame* card : cards_)
+        if (card->layout()) least = std::max(least, card->layout()->minimumSize().height());
+    return std::max(4 * fm.height() + 24, least + 2);
 }
 
 bool WalkthroughPanel::otherRowTooLow() const

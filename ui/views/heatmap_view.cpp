@@ -120,6 +120,14 @@ void HeatmapView::setLabelsShown(bool shown)
 {
     if (shown == labelsShown_) return;
     labelsShown_ = shown;
+    // A thumbnail's map takes the height its title leaves: the margins that labels would
+    // need (the colour bar's reach 44 px below the cells) left an 80-px card a 4-px strip.
+    const QCP::MarginSides vertical = QCP::msTop | QCP::msBottom;
+    for (QCPLayoutElement* e :
+         {static_cast<QCPLayoutElement*>(axisRect()), static_cast<QCPLayoutElement*>(scale_)}) {
+        e->setAutoMargins(shown ? QCP::msAll : QCP::msAll & ~vertical);
+        if (!shown) e->setMargins(QMargins(e->margins().left(), 3, e->margins().right(), 3));
+    }
     updateTicks();
     replot(QCustomPlot::rpQueuedReplot);
 }

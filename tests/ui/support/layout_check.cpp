@@ -7,7 +7,10 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTabBar>
+
+#include "qcustomplot.h"
 
 namespace attnlab::testing {
 
@@ -68,9 +71,59 @@ bool fullyShown(const QWidget* w)
     return w->visibleRegion().boundingRect() == w->rect() && w->visibleRegion().rectCount() == 1;
 }
 
+namespace {
+
+// An axis title longer than its axis is cut at both ends ("score (unscaled)" beside a short
+// plot read "score (unscale").
+void checkAxisTitles(QCustomPlot* plot, QStringList& defects)
+{
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            if (!axis->visible() || axis->label().isEmpty()) continue;
+            const bool vertical = axis->orientation() == Qt::Vertical;
+            const int room = vertical ? rect->height() : rect->width();
+            const int need = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label());
+            if (need > room + 1)
+                defects << describe(plot, axis->label(),
+                                    QStringLiteral("axis title needs %1 px along its axis, has %2")
+                                        .arg(need)
+                                        .arg(room));
+        }
+    }
+}
+
+// A panel whose dock is too small for it scrolls: what the lesson needs is then out of view.
+void checkScrolling(QDockWidget* dock, QStringList& defects)
+{
+    const auto* scroll = qobject_cast<const QScrollArea*>(dock->widget());
+    if (scroll == nullptr || scroll->widget() == nullptr) return;
+    const bool across = scroll->horizontalScrollBar()->isVisible();
+    const bool down = scroll->verticalScrollBar()->isVisible();
+    if (!across && !down) return;
+    defects << QStringLiteral("%1 (%2×%3) scrolls %4: its panel wants %5×%6")
+                   .arg(dock->objectName())
+                   .arg(dock->width())
+                   .arg(dock->height())
+                   .arg(across && down
+                            ? QStringLiteral("both ways")
+                            : (across ? QStringLiteral("sideways") : QStringLiteral("down")))
+                   .arg(scroll->widget()->minimumSizeHint().width())
+                   .arg(scroll->widget()->minimumSizeHint().height());
+}
+
+}  // namespace
+
 QStringList clippedTexts(QWidget* root)
 {
     QStringList defects;
+    for (QDockWidget* dock : root->findChildren<QDockWidget*>())
+        if (dock->isVisible() && !dock->visibleRegion().isEmpty()) checkScrolling(dock, defects);
+    for (QCustomPlot* plot : root->findChildren<QCustomPlot*>()) {
+        const QDockWidget* dock = dockOf(plot);
+        if (plot->isVisible() && !plot->visibleRegion().isEmpty() &&
+            (dock == nullptr || !dock->visibleRegion().isEmpty()))
+            checkAxisTitles(plot, defects);
+    }
     for (QWidget* w : root->findChildren<QWidget*>()) {
         if (!w->isVisible() || insideItemView(w) || qobject_cast<QTabBar*>(w->parentWidget()))
             continue;

@@ -2,7 +2,8 @@
 #pragma once
 // Finds text a person could not read: labels, buttons, check boxes and combo boxes whose text
 // is cut off (narrower than their text, or a wrapped label shorter than its lines) or that sit
-// partly outside what their scroll area shows.
+// partly outside what their scroll area shows; plots' axis titles longer than their axis; and
+// docks whose panel does not fit, so that it scrolls.
 
 #include <QStringList>
 
