@@ -86,6 +86,26 @@ QStringList unreadableMaps(PresenterWindow* window, const QString& where)
     return defects;
 }
 
+// Maps whose text the presenter did not enlarge: drawn in a smaller font than the presented
+// view's (the All heads grid kept the window's ~10 px while its combined map grew).
+QStringList smallerThanPresented(PresenterWindow* window, const QString& where)
+{
+    QStringList defects;
+    const int presented = QFontInfo(window->content()->font()).pixelSize();
+    for (HeatmapView* v : window->findChildren<HeatmapView*>()) {
+        // What is drawn: the title's font follows the map's when the map is told of it.
+        const auto* title = qobject_cast<QCPTextElement*>(v->plotLayout()->element(0, 0));
+        const int own = std::min(QFontInfo(v->font()).pixelSize(),
+                                 title ? QFontInfo(title->font()).pixelSize() : 1000);
+        if (v->isVisible() && own < presented)
+            defects << where + QStringLiteral(" «%1»: text %2 px, the presenter's %3 px")
+                                   .arg(v->content().title)
+                                   .arg(own)
+                                   .arg(presented);
+    }
+    return defects;
+}
+
 PresenterWindow* presentAt(PresenterActions* actions, const QString& view, const Screen& s)
 {
     if (!actions->present(view)) return nullptr;
@@ -134,7 +154,12 @@ TEST_P(PresenterViews, EveryLessonAndViewLabelsEveryTokenPrintsEveryValueAndCuts
                     defects << unreadableMaps(shown, where + QStringLiteral("/step %1").arg(step));
                 }
             } else {
+                // A click while presenting restyles the current head's frame: the maps must
+                // keep the presenter's font through it.
+                window.document()->select(0, 0);
+                QCoreApplication::processEvents();
                 defects << unreadableMaps(shown, where);
+                defects << smallerThanPresented(shown, where);
             }
             defects << testing::clippedTexts(shown);
             shown->close();
@@ -371,6 +396,13 @@ TEST(Presenter, MarksStayWithTheirStepAndClearWithC)
     EXPECT_EQ(marks[1].column, 1);
     const QRectF ring = layer->ringRect(marks[1].map, 3, 1);
     EXPECT_TRUE(ring.contains(cell));
+    // The ring stays in its cell: a ring on the top row never reaches the title above the map.
+    HeatmapView* p = walk->stageView(Stage::Weights);
+    const QRectF top = layer->ringRect(marks[1].map, 0, 1);
+    const QPoint mapTop = layer->mapFrom(shown, p->mapTo(shown, p->axisRect()->topLeft()));
+    const double cellHeight = p->axisRect()->height() / double(p->content().rows());
+    EXPECT_GE(top.top(), mapTop.y() - 1) << "the ring reaches above the map";
+    EXPECT_LE(top.height(), cellHeight + 1);
 
     // The picture carries the marks: it differs from the same view without them.
     const QImage withMarks = shown->picture();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include <QEvent>
 #include <QFrame>
 #include <QGridLayout>
 #include <QLabel>
@@ -89,6 +90,7 @@ void HeadsGridPanel::resizeGrid(int heads)
         // shows them and a large grid of small ones does not.
         map->setMinimumSize(200, 180);
         map->setToolTip(tr("Click to inspect head %1").arg(h + 1));
+        map->setFont(font());
         frameLayout->addWidget(map);
         grid_->addWidget(frame, h / columns, h % columns);
         connect(map, &HeatmapView::cellClicked, this,
@@ -126,6 +128,15 @@ void HeadsGridPanel::rebuild()
     buildStage(StageSource{&session, &result}, 0, Stage::Combined, StageTitle::Full, out);
     output_->setContent(out);
     updateSelection();
+}
+
+void HeadsGridPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    // A frame with a style sheet keeps the font it had when the sheet was set: a new font
+    // (the presenter's, larger) reaches the head maps only when it is handed to them.
+    if (event->type() != QEvent::FontChange) return;
+    for (HeatmapView* map : maps_) map->setFont(font());
 }
 
 void HeadsGridPanel::updateSelection()

@@ -25,6 +25,9 @@ public:
     [[nodiscard]] HeatmapView* headMap(int head) const;
     [[nodiscard]] HeatmapView* outputMap() const { return output_; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void rebuild();
     void resizeGrid(int heads);

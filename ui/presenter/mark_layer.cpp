@@ -59,8 +59,10 @@ QRectF MarkLayer::ringRect(int map, int row, int column) const
     const QRectF cell = QRectF(a, b).normalized();
     // Through the common top-level window: the layer and the map are not parent and child.
     const QPoint origin = mapFrom(window(), v->mapTo(window(), QPoint(0, 0)));
-    const double grow = std::max(6.0, 0.25 * std::min(cell.width(), cell.height()));
-    return cell.translated(origin).adjusted(-grow, -grow, grow, grow);
+    // Inside its cell: a ring grown past the cell covered its neighbours and, on the top row,
+    // the map's title. The ellipse through the cell's edges still clears the value printed
+    // at its centre.
+    return cell.translated(origin);
 }
 
 void MarkLayer::paintMarks(QPainter& painter) const
@@ -74,9 +76,10 @@ void MarkLayer::paintMarks(QPainter& painter) const
         if (m.tool == MarkTool::Ring) {
             const QRectF r = ringRect(m.map, m.row, m.column);
             if (r.isEmpty()) continue;
-            painter.setPen(QPen(m.color, 1.5 * unit));
+            const double pen = std::min(1.5 * unit, 0.15 * std::min(r.width(), r.height()));
+            painter.setPen(QPen(m.color, pen));
             painter.setBrush(Qt::NoBrush);
-            painter.drawEllipse(r);
+            painter.drawEllipse(r.adjusted(pen / 2, pen / 2, -pen / 2, -pen / 2));
             continue;
         }
         if (m.points.isEmpty()) continue;

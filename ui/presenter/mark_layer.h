@@ -32,8 +32,8 @@ public:
     void paintMarks(QPainter& painter) const;
     // The heatmaps of the marked widget, in the order rings refer to them.
     [[nodiscard]] QList<HeatmapView*> maps() const;
-    // Where a ring around cell (row, column) of map `map` is drawn, in this layer's pixels;
-    // empty when that map is not shown.
+    // Where a ring around cell (row, column) of map `map` is drawn (the cell's own rectangle,
+    // its stroke inside it), in this layer's pixels; empty when that map is not shown.
     [[nodiscard]] QRectF ringRect(int map, int row, int column) const;
 
 protected:
