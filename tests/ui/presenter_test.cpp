@@ -355,6 +355,17 @@ void expectMarkedTabExports(MainWindow& window, PresenterActions& actions, const
 
 // Marks: a pen stroke by dragging, a ring by clicking a cell, C clears; marks stay with the
 // walkthrough step they were drawn on and come back when the presenter view opens again.
+// A ring stays in its cell: one on the top row never reaches the title above the map.
+void expectRingInsideItsCell(PresenterWindow* shown, HeatmapView* view, int map)
+{
+    MarkLayer* layer = shown->markLayer();
+    const QRectF top = layer->ringRect(map, 0, 1);
+    const QPoint mapTop = layer->mapFrom(shown, view->mapTo(shown, view->axisRect()->topLeft()));
+    const double cellHeight = view->axisRect()->height() / double(view->content().rows());
+    EXPECT_GE(top.top(), mapTop.y() - 1) << "the ring reaches above the map";
+    EXPECT_LE(top.height(), cellHeight + 1);
+}
+
 TEST(Presenter, MarksStayWithTheirStepAndClearWithC)
 {
     testing::isolateSettings();
@@ -396,13 +407,7 @@ TEST(Presenter, MarksStayWithTheirStepAndClearWithC)
     EXPECT_EQ(marks[1].column, 1);
     const QRectF ring = layer->ringRect(marks[1].map, 3, 1);
     EXPECT_TRUE(ring.contains(cell));
-    // The ring stays in its cell: a ring on the top row never reaches the title above the map.
-    HeatmapView* p = walk->stageView(Stage::Weights);
-    const QRectF top = layer->ringRect(marks[1].map, 0, 1);
-    const QPoint mapTop = layer->mapFrom(shown, p->mapTo(shown, p->axisRect()->topLeft()));
-    const double cellHeight = p->axisRect()->height() / double(p->content().rows());
-    EXPECT_GE(top.top(), mapTop.y() - 1) << "the ring reaches above the map";
-    EXPECT_LE(top.height(), cellHeight + 1);
+    expectRingInsideItsCell(shown, walk->stageView(Stage::Weights), marks[1].map);
 
     // The picture carries the marks: it differs from the same view without them.
     const QImage withMarks = shown->picture();
