@@ -154,8 +154,7 @@ TEST_P(PresenterViews, EveryLessonAndViewLabelsEveryTokenPrintsEveryValueAndCuts
                     defects << unreadableMaps(shown, where + QStringLiteral("/step %1").arg(step));
                 }
             } else {
-                // A click while presenting restyles the current head's frame: the maps must
-                // keep the presenter's font through it.
+                // A click restyles the current head's frame; the maps keep the presenter's font.
                 window.document()->select(0, 0);
                 QCoreApplication::processEvents();
                 defects << unreadableMaps(shown, where);
