@@ -111,11 +111,38 @@ TEST(ModelTrainer, PauseStopsARunThatStartContinues)
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.run()->steps() > paused; }, kModelTrainWaitMs));
 }
 
+// How many points of the plot's curves, walked a pixel at a time along each segment, fall
+// under the phase label's words.
+int pointsUnderLabel(PhaseMarkedPlot* plot)
+{
+    plot->replot();
+    const QRectF box(plot->phaseLabel()->topLeft->pixelPosition(),
+                     plot->phaseLabel()->bottomRight->pixelPosition());
+    int under = 0;
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        QCPGraph* graph = plot->graph(g);
+        QPointF previous(-1, -1);
+        for (const QCPGraphData& d : *graph->data()) {
+            const QPointF p(graph->keyAxis()->coordToPixel(d.key),
+                            graph->valueAxis()->coordToPixel(d.value));
+            const int steps = previous.x() < 0 ? 0 : static_cast<int>(QLineF(previous, p).length());
+            for (int k = 0; k <= steps; ++k) {
+                const double t = steps == 0 ? 1.0 : k / double(steps);
+                if (box.contains(previous + t * (p - previous))) ++under;
+            }
+            previous = p;
+        }
+    }
+    return under;
+}
+
 TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreaksWhenSwitchedOff)
 {
     QTemporaryDir home;
     qputenv("XDG_DATA_HOME", home.filePath(QStringLiteral("data")).toLocal8Bit());
     ModelWindow window;
+    window.resize(1366, 768);  // the projector's screen, where the label sat on the loss curve
+    window.show();
     window.showTrainer(2);
     ModelTrainerPanel& panel = *window.trainer();
     EXPECT_EQ(panel.layersBox()->value(), 2);
@@ -129,6 +156,10 @@ TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreak
     EXPECT_LE(panel.phase().step, 1300);
     EXPECT_EQ(panel.lossPlot()->phaseStep(), panel.phase().step);
     EXPECT_EQ(panel.headPlot()->phaseStep(), panel.phase().step);
+    // The words "phase change" sit where no curve runs (they sat on the loss curve).
+    for (PhaseMarkedPlot* plot : {static_cast<PhaseMarkedPlot*>(panel.lossPlot()),
+                                  static_cast<PhaseMarkedPlot*>(panel.headPlot())})
+        EXPECT_EQ(pointsUnderLabel(plot), 0) << plot->objectName().toStdString();
     EXPECT_FALSE(panel.phaseLabel()->isHidden());
     EXPECT_TRUE(panel.phaseLabel()->text().contains(QString::number(panel.phase().step)));
     EXPECT_EQ(panel.phase().layer, 1);  // one layer cannot hold an induction head

@@ -49,12 +49,62 @@ PhaseMarkedPlot::PhaseMarkedPlot(QWidget* parent) : QCustomPlot(parent)
     label_->setFont(QFont(font().family(), 8));
     setPhaseStep(-1);
     retranslateMark();
+    connect(this, &QCustomPlot::beforeReplot, this, &PhaseMarkedPlot::placeLabel);
 }
 
-void PhaseMarkedPlot::setLabelHeight(double ratio)
+bool PhaseMarkedPlot::crossesACurve(const QRectF& box) const
 {
-    labelHeight_ = ratio;
-    setPhaseStep(phase_);
+    for (int g = 0; g < graphCount(); ++g) {
+        const QCPGraph* graph = this->graph(g);
+        if (!graph->visible() || graph->data()->isEmpty()) continue;
+        QPointF previous;
+        bool first = true;
+        for (const QCPGraphData& d : *graph->data()) {
+            const QPointF p(graph->keyAxis()->coordToPixel(d.key),
+                            graph->valueAxis()->coordToPixel(d.value));
+            if (box.contains(p)) return true;
+            if (!first) {
+                const QLineF segment(previous, p);
+                const QLineF edges[] = {{box.topLeft(), box.topRight()},
+                                        {box.topRight(), box.bottomRight()},
+                                        {box.bottomRight(), box.bottomLeft()},
+                                        {box.bottomLeft(), box.topLeft()}};
+                for (const QLineF& e : edges)
+                    if (segment.intersects(e, nullptr) == QLineF::BoundedIntersection) return true;
+            }
+            previous = p;
+            first = false;
+        }
+    }
+    return false;
+}
+
+void PhaseMarkedPlot::placeLabel()
+{
+    if (phase_ < 0) return;
+    const QRect area = axisRect()->rect();
+    const QFontMetrics fm(label_->font());
+    const QSizeF size(fm.horizontalAdvance(label_->text()) + 6, fm.height() + 4);
+    const double x = xAxis->coordToPixel(static_cast<double>(phase_));
+    struct Spot {
+        bool right;
+        double height;  // share of the plot's height from the top
+    };
+    const Spot spots[] = {{true, 0.02}, {false, 0.02}, {true, 0.85}, {false, 0.85},
+                          {true, 0.42}, {false, 0.42}, {true, 0.22}, {false, 0.22},
+                          {true, 0.62}, {false, 0.62}};
+    Spot chosen = spots[0];
+    for (const Spot& s : spots) {
+        const QPointF topLeft(s.right ? x + 2 : x - 2 - size.width(),
+                              area.top() + s.height * area.height());
+        const QRectF box(topLeft, size);
+        if (area.contains(box.toRect()) && !crossesACurve(box)) {
+            chosen = s;
+            break;
+        }
+    }
+    label_->setPositionAlignment((chosen.right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    label_->position->setCoords(static_cast<double>(phase_), chosen.height);
 }
 
 void PhaseMarkedPlot::setTitle(const QString& title)
@@ -71,7 +121,6 @@ void PhaseMarkedPlot::setPhaseStep(long step)
     if (shown) {
         line_->point1->setCoords(static_cast<double>(step), 0.0);
         line_->point2->setCoords(static_cast<double>(step), 1.0);
-        label_->position->setCoords(static_cast<double>(step), labelHeight_);
     }
     replot(QCustomPlot::rpQueuedReplot);
 }
@@ -102,9 +151,6 @@ TrainingCurvePlot::TrainingCurvePlot(QWidget* parent) : PhaseMarkedPlot(parent)
     // cover a curve (the loss runs high on the left, copy accuracy high on the right).
     yAxis->setLabelColor(loss_->pen().color());
     yAxis2->setLabelColor(copy_->pen().color());
-    // Right of the line, halfway down: after the change copy accuracy runs along the top and
-    // the loss along the bottom.
-    setLabelHeight(0.42);
     retranslate();
 }
 

@@ -24,21 +24,22 @@ public:
     // The phase change's step, or -1 to hide the mark.
     void setPhaseStep(long step);
     [[nodiscard]] long phaseStep() const { return phase_; }
+    [[nodiscard]] QCPItemText* phaseLabel() const { return label_; }
 
 protected:
     void setTitle(const QString& title);
-    // Where the mark's label sits, as a share of the plot's height from the top (right of the
-    // line, where the curves leave room).
-    void setLabelHeight(double ratio);
     void retranslateMark();
     void changeEvent(QEvent* event) override;
 
 private:
+    // Beside the line at the first of a few places (top, bottom, middle; right, then left)
+    // where no curve runs under the words: the curves move as the run goes on.
+    void placeLabel();
+    [[nodiscard]] bool crossesACurve(const QRectF& box) const;
+
     QCPItemStraightLine* line_ = nullptr;
     QCPItemText* label_ = nullptr;
     long phase_ = -1;
-    // The scores stay below 0.6 of the plot's height: the top is free.
-    double labelHeight_ = 0.02;
 };
 
 class TrainingCurvePlot : public PhaseMarkedPlot {
