@@ -63,13 +63,9 @@ class LessonLayout : public ::testing::TestWithParam<Screen> {};
 TEST_P(LessonLayout, EveryLessonFitsWithoutClippedText)
 {
     const Screen screen = GetParam();
-    testing::isolateSettings();
-    setLanguage(QString::fromLatin1(screen.language));
-    QCoreApplication::sendPostedEvents();
+    testing::useScreen(screen);
     MainWindow window;
-    window.resize(screen.width, screen.height);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(testing::showOnScreen(window, screen));
     QCoreApplication::processEvents();
     {
         SCOPED_TRACE("the default layout, no lesson open");

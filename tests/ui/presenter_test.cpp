@@ -124,13 +124,9 @@ class PresenterViews : public ::testing::TestWithParam<Screen> {};
 TEST_P(PresenterViews, EveryLessonAndViewLabelsEveryTokenPrintsEveryValueAndCutsNoTitle)
 {
     const Screen screen = GetParam();
-    testing::isolateSettings();
-    setLanguage(QString::fromLatin1(screen.language));
-    QCoreApplication::sendPostedEvents();
+    testing::useScreen(screen);
     MainWindow window;
-    window.resize(screen.width, screen.height);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(testing::showOnScreen(window, screen));
     auto* lessons = window.findChild<LessonActions*>();
     auto* actions = window.findChild<PresenterActions*>();
     ASSERT_NE(lessons, nullptr);

@@ -260,7 +260,7 @@ QCPTextElement* caption(const RowInspectorPanel& panel)
     return qobject_cast<QCPTextElement*>(panel.plot()->plotLayout()->element(2, 0));
 }
 
-TEST(RowInspector, NarrowDockBreaksTheCaptionAndLegendIntoLines)
+TEST(RowInspector, NarrowDockKeepsTheCaptionOneLineAndBreaksTheLegendIntoLines)
 {
     Document doc;
     RowInspectorPanel panel(&doc);
@@ -279,12 +279,17 @@ TEST(RowInspector, NarrowDockBreaksTheCaptionAndLegendIntoLines)
     panel.resize(330, 520);
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.plot()->width() <= 330; }));
     panel.plot()->replot();
+    // The caption keeps one line (the height is the bars'); the sum goes to the weights' title.
     const QString text = caption(panel)->text();
-    EXPECT_TRUE(text.contains(QLatin1Char('\n'))) << text.toStdString();
-    // Every line fits, and so does each row of the legend.
+    EXPECT_FALSE(text.contains(QLatin1Char('\n'))) << text.toStdString();
     const QFontMetrics fm(caption(panel)->font());
-    for (const QString& line : text.split(QLatin1Char('\n')))
-        EXPECT_LE(fm.horizontalAdvance(line), panel.plot()->width()) << line.toStdString();
+    EXPECT_LE(fm.horizontalAdvance(text), panel.plot()->width()) << text.toStdString();
+    const auto* weightTitle =
+        qobject_cast<QCPTextElement*>(panel.plot()->plotLayout()->element(3, 0));
+    ASSERT_NE(weightTitle, nullptr);
+    EXPECT_TRUE(weightTitle->text().contains(QStringLiteral("sum to 1")))
+        << weightTitle->text().toStdString();
+    // Each row of the legend fits.
     EXPECT_GT(panel.plot()->legend->rowCount(), 1);
     // No legend entry runs past the plot's right edge.
     QCPLegend* legend = panel.plot()->legend;

@@ -303,13 +303,9 @@ class WalkthroughLayout : public ::testing::TestWithParam<testing::Screen> {};
 TEST_P(WalkthroughLayout, EveryLessonsThumbnailsAreMapsWithWholeTitlesOrFoldAway)
 {
     const testing::Screen screen = GetParam();
-    testing::isolateSettings();
-    setLanguage(QString::fromLatin1(screen.language));
-    QCoreApplication::sendPostedEvents();
+    testing::useScreen(screen);
     MainWindow window;
-    window.resize(screen.width, screen.height);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(testing::showOnScreen(window, screen));
     auto* lessons = window.findChild<LessonActions*>();
     WalkthroughPanel* tab = window.findChild<WalkthroughActions*>()->tabPanel();
     for (const Lesson& lesson : attnlab::lessons()) {

@@ -69,6 +69,7 @@ private:
     void updateSelectedColumn();
     void styleBars(int keys);
     void fitToWidth();
+    void placeLegend(bool shown);
     int columnAt(const QPoint& pos) const;
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);

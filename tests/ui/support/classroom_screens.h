@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 
+class QWidget;
+
 namespace attnlab::testing {
 
 struct Screen {
@@ -31,5 +33,11 @@ inline std::string screenName(const ::testing::TestParamInfo<Screen>& p)
     return std::to_string(p.param.width) + "x" + std::to_string(p.param.height) + "_" +
            std::string(p.param.language).substr(0, 2);
 }
+
+// A fresh user's settings and the screen's language, before the window is made (set the
+// language back to English at the end of the test).
+void useScreen(const Screen& screen);
+// `window` shown at the screen's size; true once it is exposed.
+bool showOnScreen(QWidget& window, const Screen& screen);
 
 }  // namespace attnlab::testing

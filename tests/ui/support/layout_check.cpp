@@ -92,6 +92,21 @@ void checkAxisTitles(QCustomPlot* plot, QStringList& defects)
     }
 }
 
+// A plot lower (or narrower) than its layout's elements need squeezes them over each other:
+// titles, captions and the legend are drawn cut (the row inspector in Chinese at 1366×768 cut
+// its caption's second line and its legend, and left its weights' plot a few pixels high).
+void checkPlotRoom(QCustomPlot* plot, QStringList& defects)
+{
+    const QSize need = plot->plotLayout()->minimumOuterSizeHint();
+    if (need.height() <= plot->height() + 1 && need.width() <= plot->width() + 1) return;
+    defects << describe(plot, QString(),
+                        QStringLiteral("plot squeezed: its elements need %1×%2, it has %3×%4")
+                            .arg(need.width())
+                            .arg(need.height())
+                            .arg(plot->width())
+                            .arg(plot->height()));
+}
+
 // A panel whose dock is too small for it scrolls: what the lesson needs is then out of view.
 void checkScrolling(QDockWidget* dock, QStringList& defects)
 {
@@ -121,8 +136,10 @@ QStringList clippedTexts(QWidget* root)
     for (QCustomPlot* plot : root->findChildren<QCustomPlot*>()) {
         const QDockWidget* dock = dockOf(plot);
         if (plot->isVisible() && !plot->visibleRegion().isEmpty() &&
-            (dock == nullptr || !dock->visibleRegion().isEmpty()))
+            (dock == nullptr || !dock->visibleRegion().isEmpty())) {
             checkAxisTitles(plot, defects);
+            checkPlotRoom(plot, defects);
+        }
     }
     for (QWidget* w : root->findChildren<QWidget*>()) {
         if (!w->isVisible() || insideItemView(w) || qobject_cast<QTabBar*>(w->parentWidget()))
