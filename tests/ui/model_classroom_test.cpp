@@ -20,6 +20,8 @@
 
 #include "core/model/head_edit.h"
 #include "core/tokenize/token_display.h"
+#include "support/classroom_screens.h"
+#include "support/layout_check.h"
 #include "support/model_folder.h"
 #include "support/session_test_support.h"
 #include "support/waits.h"
@@ -33,6 +35,7 @@
 #include "ui/model/predictions_panel.h"
 #include "ui/views/color_scales.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/window/language.h"
 
 namespace attnlab {
 namespace {
@@ -222,6 +225,33 @@ TEST(ModelWindow, TheWindowAndEveryDockFitA1366x768Screen)
     }
 }
 
+// The model window with its trainer, a head switched off and the change column filled, on
+// each classroom screen: no text cut, no cell elided (in Chinese at 1366 wide the trainer cut
+// 文件… and 导出胶片条…, and the change column read "+0.001 个百…").
+class ModelWindowScreens : public ::testing::TestWithParam<testing::Screen> {};
+
+TEST_P(ModelWindowScreens, TheTrainerAndTheChangeColumnShowEveryWord)
+{
+    const testing::Screen screen = GetParam();
+    testing::useScreen(screen);
+    OpenModel o;
+    ASSERT_NO_FATAL_FAILURE(
+        openModel(o, QStringLiteral("the cat sat."), QSize(screen.width, screen.height)));
+    o.window->showTrainer(2);
+    ModelDocument* doc = o.window->document();
+    ASSERT_TRUE(doc->ablateHead(0, 1, false));
+    ASSERT_TRUE(settled(doc));
+    for (int i = 0; i < 4; ++i) QCoreApplication::processEvents();
+    const QStringList cut = testing::clippedTexts(o.window.get());
+    EXPECT_TRUE(cut.isEmpty()) << cut.join(QLatin1Char('\n')).toStdString();
+    const QStringList elided = testing::elidedCells(o.window.get());
+    EXPECT_TRUE(elided.isEmpty()) << elided.join(QLatin1Char('\n')).toStdString();
+    setLanguage(QStringLiteral("en"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Screens, ModelWindowScreens, testing::classroomScreens(),
+                         testing::screenName);
+
 TEST(ModelLessonLauncher, ALongModelFolderNameDoesNotWidenTheLessonDock)
 {
     // The reopen button names the last folder: at full length it made the lesson dock, and with
@@ -237,8 +267,10 @@ TEST(ModelLessonLauncher, ALongModelFolderNameDoesNotWidenTheLessonDock)
     launcher.show();
     QCoreApplication::processEvents();
     EXPECT_TRUE(launcher.reopenButton()->isEnabled());
-    EXPECT_LE(launcher.minimumSizeHint().width(), 360)
+    // The button, not the launcher: the sentences' box is as wide as its longest sentence.
+    EXPECT_LE(launcher.reopenButton()->minimumSizeHint().width(), 360)
         << launcher.reopenButton()->text().toStdString();
+    EXPECT_LE(launcher.minimumSizeHint().width(), 460);
     EXPECT_EQ(launcher.reopenButton()->toolTip(), QDir::toNativeSeparators(folder));
 }
 

@@ -43,8 +43,9 @@ ModelLessonLauncher::ModelLessonLauncher(ModelWindows* models, QWidget* parent)
     builtinLabel_->setWordWrap(true);
     label_->setWordWrap(true);
     sentences_->addItems(ModelWindow::exampleTexts());
-    sentences_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    sentences_->setMinimumContentsLength(16);
+    // As wide as its longest sentence: the lesson dock grows to show the one chosen whole (at
+    // 16 characters' width it showed "…because it was t").
+    sentences_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(choose_);
     buttons->addWidget(reopen_);

@@ -9,6 +9,9 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTabBar>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 #include "qcustomplot.h"
 
@@ -164,11 +167,51 @@ QStringList clippedTexts(QWidget* root)
                     QStringLiteral("wrapped text needs %1 px, has %2").arg(need).arg(l->height()));
             continue;
         }
-        const QSize need = w->minimumSizeHint();
+        QSize need = w->minimumSizeHint();
+        // A combo box asks for its longest item; what must fit is the text it shows.
+        if (const auto* combo = qobject_cast<const QComboBox*>(w))
+            need.setWidth(combo->fontMetrics().horizontalAdvance(combo->currentText()) + 30);
         if (need.width() > w->width() + 1)
             defects << describe(
                 w, text,
                 QStringLiteral("needs %1 px wide, has %2").arg(need.width()).arg(w->width()));
+    }
+    return defects;
+}
+
+QStringList elidedCells(QWidget* root)
+{
+    QStringList defects;
+    const auto check = [&](QWidget* view, const QString& text, const QFont& font, int room,
+                           const QString& where) {
+        if (text.isEmpty()) return;
+        // The cell's own padding: a few pixels each side, as the styles draw it.
+        if (QFontMetrics(font).horizontalAdvance(text) + 8 > room)
+            defects << QStringLiteral("%1 %2 \"%3\": needs %4 px, column has %5")
+                           .arg(QString::fromLatin1(view->metaObject()->className()), where, text)
+                           .arg(QFontMetrics(font).horizontalAdvance(text) + 8)
+                           .arg(room);
+    };
+    for (QTableWidget* t : root->findChildren<QTableWidget*>()) {
+        if (!t->isVisible() || t->visibleRegion().isEmpty()) continue;
+        for (int r = 0; r < t->rowCount(); ++r)
+            for (int c = 0; c < t->columnCount(); ++c)
+                if (const QTableWidgetItem* item = t->item(r, c); item && !t->isColumnHidden(c))
+                    check(t, item->text(), item->font(), t->columnWidth(c),
+                          QStringLiteral("(%1, %2)").arg(r + 1).arg(c + 1));
+    }
+    for (QTreeWidget* t : root->findChildren<QTreeWidget*>()) {
+        if (!t->isVisible() || t->visibleRegion().isEmpty()) continue;
+        int row = 0;
+        for (QTreeWidgetItemIterator it(t); *it; ++it, ++row) {
+            const QTreeWidgetItem* item = *it;
+            if (item->isFirstColumnSpanned()) continue;
+            // The first column carries the tree's indent: its room is not the column's.
+            for (int c = 1; c < t->columnCount(); ++c)
+                if (!t->isColumnHidden(c))
+                    check(t, item->text(c), item->font(c), t->columnWidth(c),
+                          QStringLiteral("(%1, %2)").arg(row + 1).arg(c + 1));
+        }
     }
     return defects;
 }

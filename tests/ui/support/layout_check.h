@@ -15,6 +15,10 @@ namespace attnlab::testing {
 // Only visible widgets are checked (a dock behind another's tab is not on screen).
 QStringList clippedTexts(QWidget* root);
 
+// Cells of visible tables and trees whose text is wider than their column (Qt elides it:
+// "+0.001 个百…"), one line each.
+QStringList elidedCells(QWidget* root);
+
 // True when every pixel of `w` is on screen: not scrolled away or covered by its parents.
 bool fullyShown(const QWidget* w);
 
