@@ -166,16 +166,12 @@ attn::Status Model::load(const std::string& folder, Model& out)
             out = std::move(m);
             return {};
         }
-        // The hub's older checkpoints ship only pytorch_model.bin (torch.save's zip).
-        std::error_code ec;
-        std::string weights = (dir / "model.safetensors").string();
-        if (!std::filesystem::exists(weights, ec) &&
-            std::filesystem::exists(dir / "pytorch_model.bin", ec))
-            weights = (dir / "pytorch_model.bin").string();
-        if (!std::filesystem::exists(weights, ec))
-            return attn::failure(attn::StatusCode::FileOpen, weights, "",
-                                 "missing, and so is pytorch_model.bin");
-        ATTN_TRY(SafetensorsFile::open(weights, m.shards_.front()));
+        // GPT-2 and BERT are read whole: model.safetensors, or the hub's older pytorch_model.bin.
+        const WeightsFile weights = findWeights(dir);
+        if (weights.path.empty() || weights.sharded)
+            return attn::failure(attn::StatusCode::FileOpen, (dir / "model.safetensors").string(),
+                                 "", "missing, and so is pytorch_model.bin");
+        ATTN_TRY(SafetensorsFile::open(weights.path.string(), m.shards_.front()));
         const ModelConfig& c = m.config_;
         const float* output = nullptr;
         if (c.family == Family::Gpt2) {

@@ -12,6 +12,7 @@
 #include "core/io/bounded_file.h"
 #include "core/io/json_read.h"
 #include "core/model/model_binder.h"
+#include "core/model/model_folder.h"
 
 namespace attn::model {
 
@@ -68,27 +69,19 @@ constexpr SafetensorsOptions kKeepHalf{.widenHalf = false};
 attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>& shards)
 {
     const std::filesystem::path dir(folder);
-    // safetensors first; else the hub's older torch.save checkpoints, whole or sharded.
-    std::error_code ec;
-    std::filesystem::path single = dir / "model.safetensors";
-    std::filesystem::path index = dir / "model.safetensors.index.json";
-    if (!std::filesystem::exists(single, ec) && !std::filesystem::exists(index, ec)) {
-        if (std::filesystem::exists(dir / "pytorch_model.bin", ec))
-            single = dir / "pytorch_model.bin";
-        else if (std::filesystem::exists(dir / "pytorch_model.bin.index.json", ec))
-            index = dir / "pytorch_model.bin.index.json";
-    }
+    const WeightsFile weights = findWeights(dir);
     shards.clear();
-    if (std::filesystem::exists(single, ec)) {
+    if (weights.path.empty()) {
         shards.emplace_back();
-        return SafetensorsFile::open(single.string(), shards.back(), kKeepHalf);
-    }
-    if (!std::filesystem::exists(index, ec)) {
-        shards.emplace_back();
-        return attn::failure(attn::StatusCode::FileOpen, single.string(), "",
+        return attn::failure(attn::StatusCode::FileOpen, (dir / "model.safetensors").string(), "",
                              "missing, and so are model.safetensors.index.json and "
                              "pytorch_model.bin");
     }
+    if (!weights.sharded) {
+        shards.emplace_back();
+        return SafetensorsFile::open(weights.path.string(), shards.back(), kKeepHalf);
+    }
+    const std::filesystem::path index = weights.path;
     std::vector<std::string> files;
     std::map<std::string, std::string> where;
     ATTN_TRY(readIndex(index, files, where));

@@ -9,6 +9,18 @@
 
 namespace attn::model {
 
+WeightsFile findWeights(const std::filesystem::path& folder)
+{
+    const std::pair<const char*, bool> candidates[] = {{"model.safetensors", false},
+                                                       {"model.safetensors.index.json", true},
+                                                       {"pytorch_model.bin", false},
+                                                       {"pytorch_model.bin.index.json", true}};
+    std::error_code ec;
+    for (const auto& [name, sharded] : candidates)
+        if (std::filesystem::exists(folder / name, ec)) return {folder / name, sharded};
+    return {};
+}
+
 namespace {
 
 // Weights of a model AttnLab can train are far below this; a file is hashed to its end.

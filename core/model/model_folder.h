@@ -9,6 +9,7 @@
 // A folder without training.json (any Hugging Face checkpoint) is opened as it is.
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -26,6 +27,15 @@ struct FolderRecord {
     bool ours = false;                           // and AttnLab wrote it
     std::map<std::string, std::string> digests;  // file name -> SHA-256 (hex)
 };
+
+// Where a folder's weights are: model.safetensors, else its shards' index
+// (model.safetensors.index.json), else the hub's older torch.save checkpoint (pytorch_model.bin,
+// or its shards' index pytorch_model.bin.index.json). `path` is empty when none is there.
+struct WeightsFile {
+    std::filesystem::path path;
+    bool sharded = false;  // `path` is an index naming the shards
+};
+WeightsFile findWeights(const std::filesystem::path& folder);
 
 // Reads `folder`/training.json's "written_by" (or an older AttnLab's "command") and "files".
 // FileOpen or ConfigField (naming training.json) if it is there but cannot be read.

@@ -160,7 +160,7 @@ Changed setTokens(const Session& s, bool source, const QStringList& tokens)
     QStringList& old = source ? n.sourceTokens : n.targetTokens;
     attn::Matrix& emb = source ? n.input.Y : n.input.X;
     const std::vector<int> origin = tokenOrigins(tokens, old);
-    emb = embeddingsFor(tokens, old, emb, n.dModel, n.seed);
+    emb = embeddingsFrom(tokens, origin, emb, n.dModel, n.seed);
     QStringList fresh;
     for (qsizetype i = 0; i < tokens.size(); ++i)
         if (origin[static_cast<std::size_t>(i)] < 0) fresh << tokens[i];

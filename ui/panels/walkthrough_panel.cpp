@@ -276,6 +276,7 @@ void WalkthroughPanel::updateStep()
         rowNotes_[static_cast<std::size_t>(r)]->setVisible(folded);
     }
     placeTopCards(step_ == 1 && twoByTwoReadsBetter());
+    const int thumbnail = thumbnailHeight();
     for (int s = 0; s < StageCount; ++s) {
         const auto i = static_cast<std::size_t>(s);
         if (rowOfStage(s) == 1)
@@ -284,7 +285,7 @@ void WalkthroughPanel::updateStep()
         // 1366 x 768, their maps lines and their titles cut), or is folded away with a note.
         const bool other = rowOfStage(s) != currentRow;
         cards_[i]->setVisible(!(collapse && other));
-        cards_[i]->setMinimumHeight(other && !collapse ? thumbnailHeight() : 0);
+        cards_[i]->setMinimumHeight(other && !collapse ? thumbnail : 0);
         // Earlier steps shrink to thumbnails: their labels would cover their cells.
         views_[i]->setLabelsShown(isCurrent(s));
         views_[i]->setVisible(isRevealed(s));

@@ -88,7 +88,12 @@ std::vector<int> tokenOrigins(const QStringList& tokens, const QStringList& oldT
 attn::Matrix embeddingsFor(const QStringList& tokens, const QStringList& oldTokens,
                            const attn::Matrix& oldEmbeddings, int dModel, quint64 seed)
 {
-    const std::vector<int> origin = tokenOrigins(tokens, oldTokens);
+    return embeddingsFrom(tokens, tokenOrigins(tokens, oldTokens), oldEmbeddings, dModel, seed);
+}
+
+attn::Matrix embeddingsFrom(const QStringList& tokens, const std::vector<int>& origin,
+                            const attn::Matrix& oldEmbeddings, int dModel, quint64 seed)
+{
     const bool oldFits = oldEmbeddings.cols() == dModel;
     attn::Matrix out(tokens.size(), dModel);
     for (qsizetype i = 0; i < tokens.size(); ++i) {

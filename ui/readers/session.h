@@ -53,6 +53,9 @@ std::vector<int> tokenOrigins(const QStringList& tokens, const QStringList& oldT
 // session seed and the token text, so the same token always gets the same vector.
 attn::Matrix embeddingsFor(const QStringList& tokens, const QStringList& oldTokens,
                            const attn::Matrix& oldEmbeddings, int dModel, quint64 seed);
+// The same, from origins tokenOrigins() already gave.
+attn::Matrix embeddingsFrom(const QStringList& tokens, const std::vector<int>& origin,
+                            const attn::Matrix& oldEmbeddings, int dModel, quint64 seed);
 
 // New random projections (all heads), W_O and additive parameters for the given sizes.
 void randomiseProjections(Session& session, int heads, int dK, int dV, quint64 seed);
