@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The model trainer's controls: made, laid out, connected and worded (its runs are in
 // model_trainer_panel.cpp).
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -13,6 +15,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 
 #include "ui/model/model_train_curves.h"
 #include "ui/model/model_train_grid.h"
@@ -129,7 +132,9 @@ void ModelTrainerPanel::layOut(QWidget* controls)
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(controls->sizeHint().width() + 16);
+    // Its size follows the words (fitControls): a new width wraps them anew.
+    controlsScroll_ = scroll;
+    scroll->viewport()->installEventFilter(this);
 
     lossPlot_ = new TrainingCurvePlot;
     headPlot_ = new HeadScoreCurvePlot;
@@ -263,6 +268,29 @@ void ModelTrainerPanel::retranslate()
     keep_->setToolTip(tr("Add the grid of the current step to the film strip"));
     exportStrip_->setText(tr("Export Film Strip…"));
     updateState();
+}
+
+bool ModelTrainerPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == controlsScroll_->viewport() && event->type() == QEvent::Resize) fitControls();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ModelTrainerPanel::fitControls()
+{
+    QWidget* controls = controlsScroll_->widget();
+    // Room for a scroll bar too: on a screen too low for the column it scrolls, and the bar
+    // must not cover the words' ends.
+    const int bar = controlsScroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    controlsScroll_->setMinimumWidth(controls->minimumSizeHint().width() + bar);
+    // The wrapped lines (the status, the phase change) need the height of their width. A
+    // dock squeezed below it (the model window makes room for a model opened above the
+    // trainer) scrolled the buttons and the phase-change sentence out of view.
+    const int width =
+        std::max(controlsScroll_->viewport()->width(), controlsScroll_->minimumWidth() - bar);
+    int height = controls->minimumSizeHint().height();
+    if (controls->hasHeightForWidth()) height = std::max(height, controls->heightForWidth(width));
+    controlsScroll_->setMinimumHeight(height);
 }
 
 }  // namespace attnlab

@@ -192,8 +192,22 @@ QStringList elidedCells(QWidget* root)
                            .arg(QFontMetrics(font).horizontalAdvance(text) + 8)
                            .arg(room);
     };
+    // A column that runs past the view's right edge is cut as surely as an elided cell (the
+    // view scrolls sideways, or the column's end is simply not shown).
+    const auto checkInView = [&](QAbstractItemView* view, int column, int x, int width) {
+        if (x >= 0 && x + width <= view->viewport()->width() + 1) return;
+        defects << QStringLiteral("%1 column %2: at %3 to %4, the view shows 0 to %5")
+                       .arg(QString::fromLatin1(view->metaObject()->className()))
+                       .arg(column + 1)
+                       .arg(x)
+                       .arg(x + width)
+                       .arg(view->viewport()->width());
+    };
     for (QTableWidget* t : root->findChildren<QTableWidget*>()) {
         if (!t->isVisible() || t->visibleRegion().isEmpty()) continue;
+        for (int c = 0; c < t->columnCount(); ++c)
+            if (!t->isColumnHidden(c) && t->rowCount() > 0)
+                checkInView(t, c, t->columnViewportPosition(c), t->columnWidth(c));
         for (int r = 0; r < t->rowCount(); ++r)
             for (int c = 0; c < t->columnCount(); ++c)
                 if (const QTableWidgetItem* item = t->item(r, c); item && !t->isColumnHidden(c))
@@ -202,6 +216,9 @@ QStringList elidedCells(QWidget* root)
     }
     for (QTreeWidget* t : root->findChildren<QTreeWidget*>()) {
         if (!t->isVisible() || t->visibleRegion().isEmpty()) continue;
+        for (int c = 0; c < t->columnCount(); ++c)
+            if (!t->isColumnHidden(c) && t->topLevelItemCount() > 0)
+                checkInView(t, c, t->columnViewportPosition(c), t->columnWidth(c));
         int row = 0;
         for (QTreeWidgetItemIterator it(t); *it; ++it, ++row) {
             const QTreeWidgetItem* item = *it;

@@ -2,8 +2,9 @@
 #pragma once
 // Finds text a person could not read: labels, buttons, check boxes and combo boxes whose text
 // is cut off (narrower than their text, or a wrapped label shorter than its lines) or that sit
-// partly outside what their scroll area shows; plots' axis titles longer than their axis; and
-// docks whose panel does not fit, so that it scrolls.
+// partly outside what their scroll area shows; plots' axis titles longer than their axis;
+// docks whose panel does not fit, so that it scrolls; and table and tree cells cut by their
+// column or the view's edge.
 
 #include <QStringList>
 
@@ -16,7 +17,7 @@ namespace attnlab::testing {
 QStringList clippedTexts(QWidget* root);
 
 // Cells of visible tables and trees whose text is wider than their column (Qt elides it:
-// "+0.001 个百…"), one line each.
+// "+0.001 个百…"), and columns that run past the view's right edge, one line each.
 QStringList elidedCells(QWidget* root);
 
 // True when every pixel of `w` is on screen: not scrolled away or covered by its parents.
