@@ -261,6 +261,8 @@ void expectEveryWordShown(ModelWindow* window, const char* when)
     EXPECT_TRUE(cut.isEmpty()) << cut.join(QLatin1Char('\n')).toStdString();
     const QStringList elided = testing::elidedCells(window);
     EXPECT_TRUE(elided.isEmpty()) << elided.join(QLatin1Char('\n')).toStdString();
+    const QStringList covered = testing::textsOnCurves(window);
+    EXPECT_TRUE(covered.isEmpty()) << covered.join(QLatin1Char('\n')).toStdString();
 }
 
 TEST_P(ModelWindowScreens, TheTrainerAndTheChangeColumnShowEveryWord)

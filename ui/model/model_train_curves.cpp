@@ -47,9 +47,11 @@ PhaseMarkedPlot::PhaseMarkedPlot(QWidget* parent) : QCustomPlot(parent)
     label_->position->setTypeX(QCPItemPosition::ptPlotCoords);
     label_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     label_->setFont(QFont(font().family(), 8));
+    label_->setPadding(QMargins(2, 1, 2, 1));  // clear of the line it names
     setPhaseStep(-1);
     retranslateMark();
-    connect(this, &QCustomPlot::beforeReplot, this, &PhaseMarkedPlot::placeLabel);
+    // After the layout: the axes' room is that of this replot, not the last one's.
+    connect(this, &QCustomPlot::afterLayout, this, &PhaseMarkedPlot::placeLabel);
 }
 
 bool PhaseMarkedPlot::crossesACurve(const QRectF& box) const
@@ -82,29 +84,28 @@ bool PhaseMarkedPlot::crossesACurve(const QRectF& box) const
 void PhaseMarkedPlot::placeLabel()
 {
     if (phase_ < 0) return;
-    const QRect area = axisRect()->rect();
-    const QFontMetrics fm(label_->font());
-    const QSizeF size(fm.horizontalAdvance(label_->text()) + 6, fm.height() + 4);
-    const double x = xAxis->coordToPixel(static_cast<double>(phase_));
+    const QRectF area = axisRect()->rect();
     struct Spot {
         bool right;
         double height;  // share of the plot's height from the top
     };
-    const Spot spots[] = {{true, 0.02}, {false, 0.02}, {true, 0.85}, {false, 0.85},
-                          {true, 0.42}, {false, 0.42}, {true, 0.22}, {false, 0.22},
-                          {true, 0.62}, {false, 0.62}};
-    Spot chosen = spots[0];
-    for (const Spot& s : spots) {
-        const QPointF topLeft(s.right ? x + 2 : x - 2 - size.width(),
-                              area.top() + s.height * area.height());
-        const QRectF box(topLeft, size);
-        if (area.contains(box.toRect()) && !crossesACurve(box)) {
-            chosen = s;
-            break;
-        }
+    static constexpr Spot kSpots[] = {
+        {true, 0.02}, {false, 0.02}, {true, 0.85}, {false, 0.85}, {true, 0.42}, {false, 0.42},
+        {true, 0.22}, {false, 0.22}, {true, 0.62}, {false, 0.62}, {true, 0.12}, {false, 0.12},
+        {true, 0.32}, {false, 0.32}, {true, 0.52}, {false, 0.52}, {true, 0.72}, {false, 0.72}};
+    const auto put = [this](const Spot& s) {
+        label_->setPositionAlignment((s.right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+        label_->position->setCoords(static_cast<double>(phase_), s.height);
+    };
+    for (const Spot& s : kSpots) {
+        put(s);
+        // The box the label is drawn in, from its own corners: a Chinese label's fallback font
+        // is taller than the plot font's metrics said, and the curve ran through its top.
+        const QRectF box(label_->topLeft->pixelPosition(), label_->bottomRight->pixelPosition());
+        // A pen's width beyond the curve's centre line still covers the words.
+        if (area.contains(box) && !crossesACurve(box.adjusted(-2, -2, 2, 2))) return;
     }
-    label_->setPositionAlignment((chosen.right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
-    label_->position->setCoords(static_cast<double>(phase_), chosen.height);
+    put(kSpots[0]);
 }
 
 void PhaseMarkedPlot::setTitle(const QString& title)

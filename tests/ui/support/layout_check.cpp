@@ -233,4 +233,57 @@ QStringList elidedCells(QWidget* root)
     return defects;
 }
 
+namespace {
+
+// True when a curve of `graph`, as drawn (its points joined by straight segments, in pixels),
+// has a point inside `box` or crosses one of its edges.
+bool curveCrosses(const QCPGraph* graph, const QRectF& box)
+{
+    const QLineF edges[] = {{box.topLeft(), box.topRight()},
+                            {box.topRight(), box.bottomRight()},
+                            {box.bottomRight(), box.bottomLeft()},
+                            {box.bottomLeft(), box.topLeft()}};
+    QPointF previous;
+    bool first = true;
+    for (const QCPGraphData& d : *graph->data()) {
+        const QPointF p(graph->keyAxis()->coordToPixel(d.key),
+                        graph->valueAxis()->coordToPixel(d.value));
+        if (box.contains(p)) return true;
+        if (!first)
+            for (const QLineF& e : edges)
+                if (QLineF(previous, p).intersects(e, nullptr) == QLineF::BoundedIntersection)
+                    return true;
+        previous = p;
+        first = false;
+    }
+    return false;
+}
+
+}  // namespace
+
+QStringList textsOnCurves(QWidget* root)
+{
+    QStringList defects;
+    for (QCustomPlot* plot : root->findChildren<QCustomPlot*>()) {
+        if (!plot->isVisible() || plot->visibleRegion().isEmpty()) continue;
+        if (const QDockWidget* dock = dockOf(plot); dock && dock->visibleRegion().isEmpty())
+            continue;
+        plot->replot();  // the items and the axes where they are drawn now
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            const auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+            if (text == nullptr || !text->visible() || text->text().trimmed().isEmpty()) continue;
+            const QRectF box(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition());
+            for (int g = 0; g < plot->graphCount(); ++g) {
+                const QCPGraph* graph = plot->graph(g);
+                if (!graph->visible() || !curveCrosses(graph, box)) continue;
+                defects << describe(
+                    plot, text->text(),
+                    QStringLiteral("lies on curve %1 (%2)").arg(g + 1).arg(graph->name()));
+                break;
+            }
+        }
+    }
+    return defects;
+}
+
 }  // namespace attnlab::testing
