@@ -16,6 +16,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
+#include <QVBoxLayout>
 
 #include "ui/model/model_train_curves.h"
 #include "ui/model/model_train_grid.h"
@@ -89,7 +90,7 @@ void ModelTrainerPanel::makeControls(QWidget* controls)
     message_ = new PanelMessage(controls);
 }
 
-// Two settings a row, the run's buttons with the speed and what the run says, in a grid.
+// Two settings a row, the run's buttons with the speed and the model's, in a grid.
 void ModelTrainerPanel::layOutControls(QWidget* controls)
 {
     auto* g = new QGridLayout(controls);
@@ -112,8 +113,6 @@ void ModelTrainerPanel::layOutControls(QWidget* controls)
     pair(stepsLabel_, steps_, seedLabel_, seed_);
     g->addWidget(attentionOnly_, r++, 0, 1, 4);
     g->addWidget(runControls_, r++, 0, 1, 4);
-    g->addWidget(status_, r++, 0, 1, 4);
-    g->addWidget(phaseLabel_, r++, 0, 1, 4);
     auto* model = new QHBoxLayout;
     model->addWidget(open_button_);
     model->addWidget(save_);
@@ -163,10 +162,21 @@ void ModelTrainerPanel::layOut(QWidget* controls)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setStretchFactor(2, 1);
+    // What the run says goes under the plots, a line each where the column would wrap it
+    // over two or three: the column stays low enough for a model opened above the trainer.
+    auto* runPane = new QWidget;
+    auto* says = new QVBoxLayout(runPane);
+    says->setContentsMargins(0, 0, 4, 2);
+    says->setSpacing(1);
+    status_->setParent(runPane);
+    phaseLabel_->setParent(runPane);
+    says->addWidget(split, 1);
+    says->addWidget(status_);
+    says->addWidget(phaseLabel_);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
-    layout->addWidget(split, 1);
+    layout->addWidget(runPane, 1);
 }
 
 void ModelTrainerPanel::connectControls()
@@ -283,9 +293,9 @@ void ModelTrainerPanel::fitControls()
     // must not cover the words' ends.
     const int bar = controlsScroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     controlsScroll_->setMinimumWidth(controls->minimumSizeHint().width() + bar);
-    // The wrapped lines (the status, the phase change) need the height of their width. A
-    // dock squeezed below it (the model window makes room for a model opened above the
-    // trainer) scrolled the buttons and the phase-change sentence out of view.
+    // Wrapped words need the height of their width. A dock squeezed below it (the model
+    // window makes room for a model opened above the trainer) scrolled the buttons out of
+    // view.
     const int width =
         std::max(controlsScroll_->viewport()->width(), controlsScroll_->minimumWidth() - bar);
     int height = controls->minimumSizeHint().height();

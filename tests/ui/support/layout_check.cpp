@@ -261,10 +261,12 @@ bool curveCrosses(const QCPGraph* graph, const QRectF& box)
 
 }  // namespace
 
-QStringList textsOnCurves(QWidget* root)
+QStringList hiddenPlotTexts(QWidget* root)
 {
     QStringList defects;
-    for (QCustomPlot* plot : root->findChildren<QCustomPlot*>()) {
+    QList<QCustomPlot*> plots = root->findChildren<QCustomPlot*>();
+    if (auto* self = qobject_cast<QCustomPlot*>(root)) plots << self;  // a plot on its own
+    for (QCustomPlot* plot : plots) {
         if (!plot->isVisible() || plot->visibleRegion().isEmpty()) continue;
         if (const QDockWidget* dock = dockOf(plot); dock && dock->visibleRegion().isEmpty())
             continue;
@@ -273,6 +275,22 @@ QStringList textsOnCurves(QWidget* root)
             const auto* text = qobject_cast<QCPItemText*>(plot->item(i));
             if (text == nullptr || !text->visible() || text->text().trimmed().isEmpty()) continue;
             const QRectF box(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition());
+            // Drawn clipped to its axis rect, or else to the plot.
+            const QRectF area = text->clipToAxisRect() && text->clipAxisRect()
+                                    ? QRectF(text->clipAxisRect()->rect())
+                                    : QRectF(plot->rect());
+            if (!area.adjusted(-1, -1, 1, 1).contains(box))
+                defects << describe(plot, text->text(),
+                                    QStringLiteral("cut by the plot's edge: %1,%2 %3×%4 in "
+                                                   "%5,%6 %7×%8")
+                                        .arg(box.x())
+                                        .arg(box.y())
+                                        .arg(box.width())
+                                        .arg(box.height())
+                                        .arg(area.x())
+                                        .arg(area.y())
+                                        .arg(area.width())
+                                        .arg(area.height()));
             for (int g = 0; g < plot->graphCount(); ++g) {
                 const QCPGraph* graph = plot->graph(g);
                 if (!graph->visible() || !curveCrosses(graph, box)) continue;

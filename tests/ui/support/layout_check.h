@@ -4,7 +4,7 @@
 // is cut off (narrower than their text, or a wrapped label shorter than its lines) or that sit
 // partly outside what their scroll area shows; plots' axis titles longer than their axis;
 // docks whose panel does not fit, so that it scrolls; table and tree cells cut by their column
-// or the view's edge; and a plot's labels with a curve drawn through them.
+// or the view's edge; and a plot's labels with a curve drawn through them or cut by its edge.
 
 #include <QStringList>
 
@@ -21,8 +21,9 @@ QStringList clippedTexts(QWidget* root);
 QStringList elidedCells(QWidget* root);
 
 // Texts drawn in visible plots (QCPItemText: a mark's label) whose box a curve runs through,
-// in the pixels the plot draws now: the loss curve dropped through "phase change".
-QStringList textsOnCurves(QWidget* root);
+// in the pixels the plot draws now (the loss curve dropped through "phase change"), or that
+// the edge of their plot cuts ("phase chang" beside a line near the right edge).
+QStringList hiddenPlotTexts(QWidget* root);
 
 // True when every pixel of `w` is on screen: not scrolled away or covered by its parents.
 bool fullyShown(const QWidget* w);
