@@ -4,6 +4,7 @@
 // its phase change on both plots and an induction head in the live grid; the trained model
 // opens in the model window, where switching off its induction heads breaks copying; the film
 // strip and the saved folder are real files; a bad text file is refused by name.
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include <QCheckBox>
@@ -19,6 +20,7 @@
 #include <QTest>
 
 #include "core/model/model.h"
+#include "support/layout_check.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_train_curves.h"
 #include "ui/model/model_train_grid.h"
@@ -26,6 +28,7 @@
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/model_window.h"
 #include "ui/modelrun/model_snapshot.h"
+#include "ui/window/language.h"
 
 namespace attnlab {
 namespace {
@@ -134,6 +137,54 @@ int pointsUnderLabel(PhaseMarkedPlot* plot)
         }
     }
     return under;
+}
+
+// The loss plot of a run that changed phase at `phase` of 3000 steps and has gone `past` steps
+// further: a spike, a plateau at ln 26, then the drop with noise; copy accuracy low, then
+// rising to the top right.
+void feedARun(TrainingCurvePlot& plot, long phase, long past)
+{
+    plot.reset(3000, true);
+    std::vector<double> losses;
+    std::vector<attn::gpt2::Measure> measures;
+    const long last = std::min(3000L, phase + past);
+    for (long k = 1; k <= last; ++k) {
+        const double noise = 0.25 * std::sin(static_cast<double>(k) * 1.7);
+        losses.push_back(k < 40 ? 4.1 - 0.02 * static_cast<double>(k)
+                                : (k < phase ? 3.27 : 2.1 + noise));
+        if (k % 50 != 0) continue;
+        attn::gpt2::Measure m;
+        m.step = k;
+        m.copyAccuracy =
+            k < phase ? 0.05 : std::min(0.97, 0.6 + static_cast<double>(k - phase) / 1500.0);
+        measures.push_back(m);
+    }
+    plot.update(losses, measures);
+    plot.setPhaseStep(phase);
+}
+
+TEST(ModelTrainer, ThePhaseLabelStaysInsideTheLossPlotAndOffItsCurvesInBothLanguages)
+{
+    // In English at 1366×768 "phase change" stood right of the line, past the plot's edge,
+    // on the copy-accuracy curve: no place beside the line was wide enough. A phase change
+    // at the first or last steps puts the line at the plot's edge.
+    for (const char* language : {"en", "zh_CN"}) {
+        setLanguage(QString::fromLatin1(language));
+        for (const int width : {240, 300, 420})
+            for (const long phase : {20L, 300L, 1100L, 2700L, 2990L})
+                for (const long past : {200L, 500L, 3000L}) {
+                    SCOPED_TRACE(::testing::Message() << language << " width " << width << " phase "
+                                                      << phase << " past " << past);
+                    TrainingCurvePlot plot;
+                    plot.resize(width, 230);
+                    plot.show();
+                    ASSERT_TRUE(QTest::qWaitForWindowExposed(&plot));
+                    feedARun(plot, phase, past);
+                    const QStringList hidden = testing::hiddenPlotTexts(&plot);
+                    EXPECT_TRUE(hidden.isEmpty()) << hidden.join(QLatin1Char('\n')).toStdString();
+                }
+    }
+    setLanguage(QStringLiteral("en"));
 }
 
 TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreaksWhenSwitchedOff)

@@ -2,6 +2,7 @@
 #include "ui/model/model_train_curves.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attnlab {
 
@@ -41,70 +42,44 @@ PhaseMarkedPlot::PhaseMarkedPlot(QWidget* parent) : QCustomPlot(parent)
     setupPlot(this);
     line_ = new QCPItemStraightLine(this);
     line_->setPen(QPen(kPhaseColor, 1.5, Qt::DashLine));
+    // The words stand above the plotting area, on the line's top end: no curve is drawn
+    // there, whatever the run does (inside the area the loss or the copy accuracy ran through
+    // them sooner or later, and in a narrow plot "phase change" had no room beside the line).
     label_ = new QCPItemText(this);
+    label_->setClipToAxisRect(false);
     label_->setColor(kPhaseColor);
-    label_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     label_->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    label_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label_->position->setTypeY(QCPItemPosition::ptAbsolute);
     label_->setFont(QFont(font().family(), 8));
+    label_->setPadding(QMargins(2, 0, 2, 0));
     setPhaseStep(-1);
     retranslateMark();
-    connect(this, &QCustomPlot::beforeReplot, this, &PhaseMarkedPlot::placeLabel);
+    // After the layout: the axes' room is that of this replot, not the last one's.
+    connect(this, &QCustomPlot::afterLayout, this, &PhaseMarkedPlot::placeLabel);
 }
 
-bool PhaseMarkedPlot::crossesACurve(const QRectF& box) const
+double PhaseMarkedPlot::labelHeight() const
 {
-    for (int g = 0; g < graphCount(); ++g) {
-        const QCPGraph* graph = this->graph(g);
-        if (!graph->visible() || graph->data()->isEmpty()) continue;
-        QPointF previous;
-        bool first = true;
-        for (const QCPGraphData& d : *graph->data()) {
-            const QPointF p(graph->keyAxis()->coordToPixel(d.key),
-                            graph->valueAxis()->coordToPixel(d.value));
-            if (box.contains(p)) return true;
-            if (!first) {
-                const QLineF segment(previous, p);
-                const QLineF edges[] = {{box.topLeft(), box.topRight()},
-                                        {box.topRight(), box.bottomRight()},
-                                        {box.bottomRight(), box.bottomLeft()},
-                                        {box.bottomLeft(), box.topLeft()}};
-                for (const QLineF& e : edges)
-                    if (segment.intersects(e, nullptr) == QLineF::BoundedIntersection) return true;
-            }
-            previous = p;
-            first = false;
-        }
-    }
-    return false;
+    // From the label's own box: a Chinese label's fallback font is taller than the plot
+    // font's metrics say.
+    return label_->bottomRight->pixelPosition().y() - label_->topLeft->pixelPosition().y();
 }
 
 void PhaseMarkedPlot::placeLabel()
 {
     if (phase_ < 0) return;
-    const QRect area = axisRect()->rect();
-    const QFontMetrics fm(label_->font());
-    const QSizeF size(fm.horizontalAdvance(label_->text()) + 6, fm.height() + 4);
-    const double x = xAxis->coordToPixel(static_cast<double>(phase_));
-    struct Spot {
-        bool right;
-        double height;  // share of the plot's height from the top
-    };
-    const Spot spots[] = {{true, 0.02}, {false, 0.02}, {true, 0.85}, {false, 0.85},
-                          {true, 0.42}, {false, 0.42}, {true, 0.22}, {false, 0.22},
-                          {true, 0.62}, {false, 0.62}};
-    Spot chosen = spots[0];
-    for (const Spot& s : spots) {
-        const QPointF topLeft(s.right ? x + 2 : x - 2 - size.width(),
-                              area.top() + s.height * area.height());
-        const QRectF box(topLeft, size);
-        if (area.contains(box.toRect()) && !crossesACurve(box)) {
-            chosen = s;
-            break;
-        }
-    }
-    label_->setPositionAlignment((chosen.right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
-    label_->position->setCoords(static_cast<double>(phase_), chosen.height);
+    const QRectF area = axisRect()->rect();
+    const double width =
+        label_->bottomRight->pixelPosition().x() - label_->topLeft->pixelPosition().x();
+    // Centred on the line, kept within the area's width near its ends (a phase change at the
+    // first or last steps): the axes' numbers are beside the area.
+    const double line = xAxis->coordToPixel(static_cast<double>(phase_));
+    const double centre = width >= area.width()
+                              ? area.center().x()
+                              : std::clamp(line, area.left() + width / 2, area.right() - width / 2);
+    // Two pixels clear of the area's top edge, where a curve at its maximum is drawn.
+    label_->position->setCoords(xAxis->pixelToCoord(centre), area.top() - 2);
 }
 
 void PhaseMarkedPlot::setTitle(const QString& title)
@@ -118,6 +93,9 @@ void PhaseMarkedPlot::setPhaseStep(long step)
     const bool shown = step >= 0;
     line_->setVisible(shown);
     label_->setVisible(shown);
+    // The room above the area that the words stand in.
+    axisRect()->setMinimumMargins(
+        QMargins(0, shown ? static_cast<int>(std::ceil(labelHeight())) + 3 : 0, 0, 0));
     if (shown) {
         line_->point1->setCoords(static_cast<double>(step), 0.0);
         line_->point2->setCoords(static_cast<double>(step), 1.0);
@@ -127,7 +105,8 @@ void PhaseMarkedPlot::setPhaseStep(long step)
 
 void PhaseMarkedPlot::retranslateMark()
 {
-    label_->setText(tr(" phase change"));
+    label_->setText(tr(" phase change").trimmed());
+    setPhaseStep(phase_);  // the room above the area follows the words' height
 }
 
 void PhaseMarkedPlot::changeEvent(QEvent* event)

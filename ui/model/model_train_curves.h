@@ -32,10 +32,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    // Beside the line at the first of a few places (top, bottom, middle; right, then left)
-    // where no curve runs under the words: the curves move as the run goes on.
+    // Above the plotting area, centred on the line's top end where the area allows.
     void placeLabel();
-    [[nodiscard]] bool crossesACurve(const QRectF& box) const;
+    [[nodiscard]] double labelHeight() const;
 
     QCPItemStraightLine* line_ = nullptr;
     QCPItemText* label_ = nullptr;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The model trainer's controls: made, laid out, connected and worded (its runs are in
 // model_trainer_panel.cpp).
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -13,6 +15,8 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
+#include <QVBoxLayout>
 
 #include "ui/model/model_train_curves.h"
 #include "ui/model/model_train_grid.h"
@@ -86,7 +90,7 @@ void ModelTrainerPanel::makeControls(QWidget* controls)
     message_ = new PanelMessage(controls);
 }
 
-// Two settings a row, the run's buttons with the speed and what the run says, in a grid.
+// Two settings a row, the run's buttons with the speed and the model's, in a grid.
 void ModelTrainerPanel::layOutControls(QWidget* controls)
 {
     auto* g = new QGridLayout(controls);
@@ -109,8 +113,6 @@ void ModelTrainerPanel::layOutControls(QWidget* controls)
     pair(stepsLabel_, steps_, seedLabel_, seed_);
     g->addWidget(attentionOnly_, r++, 0, 1, 4);
     g->addWidget(runControls_, r++, 0, 1, 4);
-    g->addWidget(status_, r++, 0, 1, 4);
-    g->addWidget(phaseLabel_, r++, 0, 1, 4);
     auto* model = new QHBoxLayout;
     model->addWidget(open_button_);
     model->addWidget(save_);
@@ -129,7 +131,9 @@ void ModelTrainerPanel::layOut(QWidget* controls)
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(controls->sizeHint().width() + 16);
+    // Its size follows the words (fitControls): a new width wraps them anew.
+    controlsScroll_ = scroll;
+    scroll->viewport()->installEventFilter(this);
 
     lossPlot_ = new TrainingCurvePlot;
     headPlot_ = new HeadScoreCurvePlot;
@@ -158,10 +162,21 @@ void ModelTrainerPanel::layOut(QWidget* controls)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setStretchFactor(2, 1);
+    // What the run says goes under the plots, a line each where the column would wrap it
+    // over two or three: the column stays low enough for a model opened above the trainer.
+    auto* runPane = new QWidget;
+    auto* says = new QVBoxLayout(runPane);
+    says->setContentsMargins(0, 0, 4, 2);
+    says->setSpacing(1);
+    status_->setParent(runPane);
+    phaseLabel_->setParent(runPane);
+    says->addWidget(split, 1);
+    says->addWidget(status_);
+    says->addWidget(phaseLabel_);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
-    layout->addWidget(split, 1);
+    layout->addWidget(runPane, 1);
 }
 
 void ModelTrainerPanel::connectControls()
@@ -263,6 +278,29 @@ void ModelTrainerPanel::retranslate()
     keep_->setToolTip(tr("Add the grid of the current step to the film strip"));
     exportStrip_->setText(tr("Export Film Strip…"));
     updateState();
+}
+
+bool ModelTrainerPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == controlsScroll_->viewport() && event->type() == QEvent::Resize) fitControls();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ModelTrainerPanel::fitControls()
+{
+    QWidget* controls = controlsScroll_->widget();
+    // Room for a scroll bar too: on a screen too low for the column it scrolls, and the bar
+    // must not cover the words' ends.
+    const int bar = controlsScroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    controlsScroll_->setMinimumWidth(controls->minimumSizeHint().width() + bar);
+    // Wrapped words need the height of their width. A dock squeezed below it (the model
+    // window makes room for a model opened above the trainer) scrolled the buttons out of
+    // view.
+    const int width =
+        std::max(controlsScroll_->viewport()->width(), controlsScroll_->minimumWidth() - bar);
+    int height = controls->minimumSizeHint().height();
+    if (controls->hasHeightForWidth()) height = std::max(height, controls->heightForWidth(width));
+    controlsScroll_->setMinimumHeight(height);
 }
 
 }  // namespace attnlab

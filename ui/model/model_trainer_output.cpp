@@ -26,9 +26,15 @@ QString ModelTrainerPanel::sampleText() const
         return QString::fromUtf8(corpus_.data(), static_cast<qsizetype>(corpus_.size()))
             .left(static_cast<int>(std::min<long>(40, run_->spec().context)))
             .simplified();
+    QString sample = QStringLiteral("qwertyuiopasdfghqwertyuiopasdfgh");
     for (const BuiltinModel& m : builtinModels())
-        if (m.name == QLatin1String("induction")) return m.sample;
-    return QStringLiteral("qwertyuiopasdfghqwertyuiopasdfgh");
+        if (m.name == QLatin1String("induction")) sample = m.sample;
+    // A shorter context than the sample's (a small model trained in a hurry) reads a shorter
+    // repeat: the sample itself would be refused as too long.
+    const long context = run_ ? run_->spec().context : 0;
+    if (context > 0 && sample.size() > context)
+        sample = sample.left(static_cast<int>(context / 2)).repeated(2);
+    return sample;
 }
 
 bool ModelTrainerPanel::saveTo(const QString& folder, QString& error)

@@ -299,6 +299,7 @@ void ModelTrainerPanel::updateState()
         status_->clear();
         phaseLabel_->clear();
         phaseLabel_->hide();
+        fitControls();
         return;
     }
     QString text = tr("Step %1 of %2").arg(run_->steps()).arg(run_->spec().steps);
@@ -323,6 +324,7 @@ void ModelTrainerPanel::updateState()
                 .arg(phase_.head + 1));
     }
     phaseLabel_->setVisible(phase_.found());
+    fitControls();
 }
 
 QString ModelTrainerPanel::message() const

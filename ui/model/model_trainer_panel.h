@@ -21,6 +21,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QSpinBox;
 
@@ -89,6 +90,10 @@ public:
     [[nodiscard]] const attn::gpt2::PhaseChange& phase() const { return phase_; }
     [[nodiscard]] attn::gpt2::RunSpec spec() const;
     [[nodiscard]] QSpinBox* layersBox() const { return layers_; }
+    [[nodiscard]] QSpinBox* headsBox() const { return heads_; }
+    [[nodiscard]] QSpinBox* widthBox() const { return width_; }
+    [[nodiscard]] QSpinBox* contextBox() const { return context_; }
+    [[nodiscard]] QSpinBox* stepsBox() const { return steps_; }
     [[nodiscard]] TrainingControls* runControls() const { return runControls_; }
     // Start is also Pause while the run trains.
     [[nodiscard]] QPushButton* startButton() const;
@@ -110,6 +115,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void build();
@@ -118,6 +124,9 @@ private:
     void layOut(QWidget* controls);
     void connectControls();
     void retranslate();
+    // The controls' column as wide and as high as its words need (they wrap and grow as the
+    // run goes on), so that it never scrolls them out of view.
+    void fitControls();
     // A run at step 0 from the settings; false with the reason shown.
     bool makeRun();
     void takeSnapshot();
@@ -149,6 +158,7 @@ private:
     QLabel* filmLabel_;
     QLineEdit* filmSteps_;
     PanelMessage* message_;
+    QScrollArea* controlsScroll_;
     TrainingCurvePlot* lossPlot_;
     HeadScoreCurvePlot* headPlot_;
     ModelTrainGrid* grid_;

@@ -192,8 +192,22 @@ QStringList elidedCells(QWidget* root)
                            .arg(QFontMetrics(font).horizontalAdvance(text) + 8)
                            .arg(room);
     };
+    // A column that runs past the view's right edge is cut as surely as an elided cell (the
+    // view scrolls sideways, or the column's end is simply not shown).
+    const auto checkInView = [&](QAbstractItemView* view, int column, int x, int width) {
+        if (x >= 0 && x + width <= view->viewport()->width() + 1) return;
+        defects << QStringLiteral("%1 column %2: at %3 to %4, the view shows 0 to %5")
+                       .arg(QString::fromLatin1(view->metaObject()->className()))
+                       .arg(column + 1)
+                       .arg(x)
+                       .arg(x + width)
+                       .arg(view->viewport()->width());
+    };
     for (QTableWidget* t : root->findChildren<QTableWidget*>()) {
         if (!t->isVisible() || t->visibleRegion().isEmpty()) continue;
+        for (int c = 0; c < t->columnCount(); ++c)
+            if (!t->isColumnHidden(c) && t->rowCount() > 0)
+                checkInView(t, c, t->columnViewportPosition(c), t->columnWidth(c));
         for (int r = 0; r < t->rowCount(); ++r)
             for (int c = 0; c < t->columnCount(); ++c)
                 if (const QTableWidgetItem* item = t->item(r, c); item && !t->isColumnHidden(c))
@@ -202,6 +216,9 @@ QStringList elidedCells(QWidget* root)
     }
     for (QTreeWidget* t : root->findChildren<QTreeWidget*>()) {
         if (!t->isVisible() || t->visibleRegion().isEmpty()) continue;
+        for (int c = 0; c < t->columnCount(); ++c)
+            if (!t->isColumnHidden(c) && t->topLevelItemCount() > 0)
+                checkInView(t, c, t->columnViewportPosition(c), t->columnWidth(c));
         int row = 0;
         for (QTreeWidgetItemIterator it(t); *it; ++it, ++row) {
             const QTreeWidgetItem* item = *it;
@@ -211,6 +228,77 @@ QStringList elidedCells(QWidget* root)
                 if (!t->isColumnHidden(c))
                     check(t, item->text(c), item->font(c), t->columnWidth(c),
                           QStringLiteral("(%1, %2)").arg(row + 1).arg(c + 1));
+        }
+    }
+    return defects;
+}
+
+namespace {
+
+// True when a curve of `graph`, as drawn (its points joined by straight segments, in pixels),
+// has a point inside `box` or crosses one of its edges.
+bool curveCrosses(const QCPGraph* graph, const QRectF& box)
+{
+    const QLineF edges[] = {{box.topLeft(), box.topRight()},
+                            {box.topRight(), box.bottomRight()},
+                            {box.bottomRight(), box.bottomLeft()},
+                            {box.bottomLeft(), box.topLeft()}};
+    QPointF previous;
+    bool first = true;
+    for (const QCPGraphData& d : *graph->data()) {
+        const QPointF p(graph->keyAxis()->coordToPixel(d.key),
+                        graph->valueAxis()->coordToPixel(d.value));
+        if (box.contains(p)) return true;
+        if (!first)
+            for (const QLineF& e : edges)
+                if (QLineF(previous, p).intersects(e, nullptr) == QLineF::BoundedIntersection)
+                    return true;
+        previous = p;
+        first = false;
+    }
+    return false;
+}
+
+}  // namespace
+
+QStringList hiddenPlotTexts(QWidget* root)
+{
+    QStringList defects;
+    QList<QCustomPlot*> plots = root->findChildren<QCustomPlot*>();
+    if (auto* self = qobject_cast<QCustomPlot*>(root)) plots << self;  // a plot on its own
+    for (QCustomPlot* plot : plots) {
+        if (!plot->isVisible() || plot->visibleRegion().isEmpty()) continue;
+        if (const QDockWidget* dock = dockOf(plot); dock && dock->visibleRegion().isEmpty())
+            continue;
+        plot->replot();  // the items and the axes where they are drawn now
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            const auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+            if (text == nullptr || !text->visible() || text->text().trimmed().isEmpty()) continue;
+            const QRectF box(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition());
+            // Drawn clipped to its axis rect, or else to the plot.
+            const QRectF area = text->clipToAxisRect() && text->clipAxisRect()
+                                    ? QRectF(text->clipAxisRect()->rect())
+                                    : QRectF(plot->rect());
+            if (!area.adjusted(-1, -1, 1, 1).contains(box))
+                defects << describe(plot, text->text(),
+                                    QStringLiteral("cut by the plot's edge: %1,%2 %3×%4 in "
+                                                   "%5,%6 %7×%8")
+                                        .arg(box.x())
+                                        .arg(box.y())
+                                        .arg(box.width())
+                                        .arg(box.height())
+                                        .arg(area.x())
+                                        .arg(area.y())
+                                        .arg(area.width())
+                                        .arg(area.height()));
+            for (int g = 0; g < plot->graphCount(); ++g) {
+                const QCPGraph* graph = plot->graph(g);
+                if (!graph->visible() || !curveCrosses(graph, box)) continue;
+                defects << describe(
+                    plot, text->text(),
+                    QStringLiteral("lies on curve %1 (%2)").arg(g + 1).arg(graph->name()));
+                break;
+            }
         }
     }
     return defects;
