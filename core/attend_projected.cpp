@@ -7,8 +7,11 @@
 
 namespace attn {
 
+namespace {
+
 template <typename T>
-Status attendProjected(Mode mode, Scaling scaling, HeadResultT<T>& hr, double temperature)
+Status attendWith(Mode mode, Scaling scaling, HeadResultT<T>& hr, double temperature,
+                  const MatrixT<T>* bias)
 {
     const long n = hr.Q.rows();
     const long m = hr.K.rows();
@@ -30,7 +33,24 @@ Status attendProjected(Mode mode, Scaling scaling, HeadResultT<T>& hr, double te
     options.heads.resize(1);
     options.heads.front().W_Q.resize(0, dk);
     const MaskKind kind = mode == Mode::Causal && m > 1 ? MaskKind::Causal : MaskKind::None;
-    return weighHead<T>(options, 0, kind, nullptr, hr);
+    return weighHead<T>(options, 0, kind, nullptr, hr, bias);
+}
+
+}  // namespace
+
+template <typename T>
+Status attendProjected(Mode mode, Scaling scaling, HeadResultT<T>& hr, double temperature)
+{
+    return attendWith<T>(mode, scaling, hr, temperature, nullptr);
+}
+
+template <typename T>
+Status attendProjectedBiased(Mode mode, Scaling scaling, const MatrixT<T>& bias, HeadResultT<T>& hr)
+{
+    if (bias.rows() != hr.Q.rows() || bias.cols() != hr.K.rows())
+        return Status{StatusCode::ShapeMismatch, "bias", -1, -1, hr.Q.rows(), hr.K.rows()};
+    if (scaling == Scaling::Temperature) return Status{StatusCode::BadTemperature, "temperature"};
+    return attendWith<T>(mode, scaling, hr, 1.0, &bias);
 }
 
 template <typename T>
@@ -55,6 +75,10 @@ Status attendProjectedMasked(const BoolMatrix& mask, Scaling scaling, HeadResult
 
 template Status attendProjectedMasked<float>(const BoolMatrix&, Scaling, HeadResultT<float>&);
 template Status attendProjectedMasked<double>(const BoolMatrix&, Scaling, HeadResultT<double>&);
+template Status attendProjectedBiased<float>(Mode, Scaling, const MatrixT<float>&,
+                                             HeadResultT<float>&);
+template Status attendProjectedBiased<double>(Mode, Scaling, const MatrixT<double>&,
+                                              HeadResultT<double>&);
 template Status attendProjected<float>(Mode, Scaling, HeadResultT<float>&, double);
 template Status attendProjected<double>(Mode, Scaling, HeadResultT<double>&, double);
 

@@ -17,6 +17,12 @@ namespace attn {
 template <typename T>
 Status attendProjected(Mode mode, Scaling scaling, HeadResultT<T>& hr, double temperature = 1.0);
 
+// attendProjected with `bias` (n x m) added to every scaled score before the mask and the
+// softmax (T5's relative position bias). ShapeMismatch naming "bias" when it is not n x m.
+template <typename T>
+Status attendProjectedBiased(Mode mode, Scaling scaling, const MatrixT<T>& bias,
+                             HeadResultT<T>& hr);
+
 // The same under a general mask (n x m, true = may attend), e.g. a causal sliding window: a
 // query row the mask closes completely gets all-zero weights. ShapeMismatch naming "mask" when
 // its shape is not n x m.
@@ -26,6 +32,10 @@ Status attendProjectedMasked(const BoolMatrix& mask, Scaling scaling, HeadResult
 extern template Status attendProjectedMasked<float>(const BoolMatrix&, Scaling,
                                                     HeadResultT<float>&);
 extern template Status attendProjectedMasked<double>(const BoolMatrix&, Scaling,
+                                                     HeadResultT<double>&);
+extern template Status attendProjectedBiased<float>(Mode, Scaling, const MatrixT<float>&,
+                                                    HeadResultT<float>&);
+extern template Status attendProjectedBiased<double>(Mode, Scaling, const MatrixT<double>&,
                                                      HeadResultT<double>&);
 extern template Status attendProjected<float>(Mode, Scaling, HeadResultT<float>&, double);
 extern template Status attendProjected<double>(Mode, Scaling, HeadResultT<double>&, double);

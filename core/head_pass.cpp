@@ -49,15 +49,20 @@ void product(long rows, long inner, long cols, const T* a, long lda, const T* b,
 template <typename T>
 using RowArray = Eigen::Array<T, Eigen::Dynamic, 1>;
 
-// Scaling, mask row, softmax and diagnostics of query row i, from its raw scores.
+// Scaling, the additive bias, mask row, softmax and diagnostics of query row i, from its raw
+// scores.
 template <typename T>
 RowFault weighRow(MaskKind kind, const BoolMatrix* general, const ScoreScaler<T>& scale,
-                  HeadResultT<T>& hr, long i)
+                  const MatrixT<T>* bias, HeadResultT<T>& hr, long i)
 {
     const long m = hr.scores.cols();
     const T* s = &hr.scores(i, 0);
     T* scaled = &hr.scaled(i, 0);
     scale.apply(s, scaled, m);
+    if (bias != nullptr) {
+        const T* b = &(*bias)(i, 0);
+        for (long j = 0; j < m; ++j) scaled[j] += b[j];
+    }
     if (!allFiniteSpan(scaled, m)) return allFiniteSpan(s, m) ? RowFault::Scaled : RowFault::Score;
 
     bool* maskRow = &hr.mask(i, 0);
@@ -116,7 +121,7 @@ void sizeHead(HeadResultT<T>& hr, long n, long m)
 
 template <typename T>
 Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMatrix* general,
-                 HeadResultT<T>& hr)
+                 HeadResultT<T>& hr, const MatrixT<T>* bias)
 {
     const long n = hr.Q.rows();
     const long m = hr.K.rows();
@@ -145,7 +150,7 @@ Status weighHead(const AttentionInput& in, int head, MaskKind kind, const BoolMa
             product<T>(rows, Q.cols(), m, Q.data() + i0 * Q.cols(), Q.cols(), K.data(), K.cols(),
                        true, hr.scores.data() + i0 * m, m);
         for (long i = i0; i < i0 + rows; ++i) {
-            const RowFault f = weighRow<T>(kind, general, scale, hr, i);
+            const RowFault f = weighRow<T>(kind, general, scale, bias, hr, i);
             if (f != RowFault::None) {
                 fault.store(static_cast<int>(f), std::memory_order_relaxed);
                 break;
@@ -165,8 +170,8 @@ template void resizeLarge<MatrixT<double>>(MatrixT<double>&, long, long);
 template void resizeLarge<MatrixT<float>>(MatrixT<float>&, long, long);
 template void resizeLarge<BoolMatrix>(BoolMatrix&, long, long);
 template Status weighHead<double>(const AttentionInput&, int, MaskKind, const BoolMatrix*,
-                                  HeadResultT<double>&);
+                                  HeadResultT<double>&, const MatrixT<double>*);
 template Status weighHead<float>(const AttentionInput&, int, MaskKind, const BoolMatrix*,
-                                 HeadResultT<float>&);
+                                 HeadResultT<float>&, const MatrixT<float>*);
 
 }  // namespace attn

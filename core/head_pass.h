@@ -24,20 +24,22 @@ enum class RowFault { None, Score, Scaled };
 
 // Fills scores, scaled, mask, weights, the per-row softmax facts, the diagnostics and the
 // output of a head whose Q, K and V are set. `general` is the effective mask when `kind` is
-// MaskKind::General (ignored otherwise). Returns NonFinite naming "heads[h].scores" or
+// MaskKind::General (ignored otherwise). `bias` (n x m, if given) is added to the scaled scores
+// before the mask and the softmax: T5's relative positions, which are learned per distance
+// instead of added to the embeddings. Returns NonFinite naming "heads[h].scores" or
 // "heads[h].scaled" if a score or a scaled score is not finite; the head is then partly
 // written.
 template <typename T>
 Status weighHead(const AttentionInput& input, int head, MaskKind kind, const BoolMatrix* general,
-                 HeadResultT<T>& hr);
+                 HeadResultT<T>& hr, const MatrixT<T>* bias = nullptr);
 
 // Resizes a matrix for n x m results, asking for huge pages when it is newly allocated.
 template <typename M>
 void resizeLarge(M& matrix, long rows, long cols);
 
 extern template Status weighHead<double>(const AttentionInput&, int, MaskKind, const BoolMatrix*,
-                                         HeadResultT<double>&);
+                                         HeadResultT<double>&, const MatrixT<double>*);
 extern template Status weighHead<float>(const AttentionInput&, int, MaskKind, const BoolMatrix*,
-                                        HeadResultT<float>&);
+                                        HeadResultT<float>&, const MatrixT<float>*);
 
 }  // namespace attn

@@ -27,18 +27,16 @@ bool isAblation(HeadEditKind kind)
     return kind == HeadEditKind::AblateZero || kind == HeadEditKind::AblateMean;
 }
 
-// Whether two edits change the same thing: one head's ablation, or one vector. Keys and
-// values are the key/value head's, which `group` query heads share.
-bool sameTarget(const HeadEdit& a, const HeadEdit& b, long group)
+}  // namespace
+
+bool sameEditTarget(const HeadEdit& a, const HeadEdit& b, long group)
 {
-    if (a.layer != b.layer) return false;
+    if (a.layer != b.layer || a.attention != b.attention) return false;
     const bool shared = a.kind == HeadEditKind::Key || a.kind == HeadEditKind::Value;
     if (shared ? a.head / group != b.head / group : a.head != b.head) return false;
     if (isAblation(a.kind) || isAblation(b.kind)) return isAblation(a.kind) && isAblation(b.kind);
     return a.kind == b.kind && a.index == b.index;
 }
-
-}  // namespace
 
 std::string describe(const HeadEdit& e)
 {
@@ -86,7 +84,7 @@ attn::Status checkEdits(const Model& model, long tokens, std::span<const HeadEdi
         if (!std::isfinite(e.scale))
             return refuse(attn::StatusCode::NonFinite, i, "scale", -1, -1, "scale is not finite");
         for (std::size_t k = 0; k < i; ++k) {
-            if (!sameTarget(edits[k], e, std::max(1L, c.groupSize()))) continue;
+            if (!sameEditTarget(edits[k], e, std::max(1L, c.groupSize()))) continue;
             attn::Status s = refuse(attn::StatusCode::DuplicateEdit, i, "", -1, -1,
                                     "the same as edit " + std::to_string(k + 1) + " (" +
                                         describe(edits[k]) + "); give each once");

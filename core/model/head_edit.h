@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/attention_kind.h"
 #include "core/model/forward.h"
 
 namespace attn::model {
@@ -24,7 +25,14 @@ struct HeadEdit {
     int head = 0;    // from 0
     long index = 0;  // the position (query, key and value edits), from 0
     float scale = 1.0f;
+    // Which attention of an encoder-decoder (seq2seq_edit.h); a decoder-only model has only
+    // its decoder's, and ignores this.
+    AttentionKind attention = AttentionKind::Decoder;
 };
+
+// Whether two edits change the same thing: one head's ablation, or one vector (keys and values
+// are the key/value head's, which `group` query heads share).
+bool sameEditTarget(const HeadEdit& a, const HeadEdit& b, long group);
 
 // "key layer 1 head 2 index 3 x2" (1-based, as the window shows them), for messages.
 std::string describe(const HeadEdit& edit);

@@ -175,6 +175,15 @@ private:
     std::vector<std::unique_ptr<float[]>>* widened_ = nullptr;
 };
 
+// Opens a folder's weights (model.safetensors, its index's shards, or pytorch_model.bin and its
+// index: findWeights) into `shards`, with F16 and BF16 matrices left in the mapping. Every
+// tensor an index maps must be in the shard it names.
+attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>& shards);
+
+// Asks the system for the pages of a file's small tensors (norms, biases) at once, so that
+// reading them from a cold page cache overlaps instead of going one tensor at a time.
+void askForSmallTensors(const SafetensorsFile& f);
+
 // What loadDecoder fills in.
 struct DecoderWeights {
     std::vector<SafetensorsFile>& shards;

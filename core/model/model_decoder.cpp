@@ -66,6 +66,8 @@ attn::Status readIndex(const std::filesystem::path& index, std::vector<std::stri
 // stay in the mapping instead, and the kernels widen them as they read them.
 constexpr SafetensorsOptions kKeepHalf{.widenHalf = false};
 
+}  // namespace
+
 attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>& shards)
 {
     const std::filesystem::path dir(folder);
@@ -99,10 +101,6 @@ attn::Status openShards(const std::string& folder, std::vector<SafetensorsFile>&
     return {};
 }
 
-}  // namespace
-
-namespace {
-
 // The norms and biases are widened to floats at open: 60 to 120 small tensors spread over the
 // file. From a cold page cache each would be a disk read of its own, one after another (0.35 to
 // 1.6 s for Qwen3-0.6B, 16-19 ms with the advice); asking for all their pages first lets the
@@ -120,8 +118,6 @@ void askForSmallTensors(const SafetensorsFile& f)
         madvise(reinterpret_cast<void*>(first), last - first, MADV_WILLNEED);
     }
 }
-
-}  // namespace
 
 attn::Status loadDecoder(const std::string& folder, const ModelConfig& c, DecoderWeights out)
 {
