@@ -16,7 +16,7 @@ ATTNLAB_PACKAGES=(
   qt6-translations-l10n
   libgl-dev
   libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
-  libonig-dev
+  libonig-dev libsentencepiece-dev
   fonts-noto-cjk fonts-dejavu-core
   # tests/install and scripts/package.sh: validators, MIME and menu caches, gio, man,
   # dpkg-shlibdeps, lintian

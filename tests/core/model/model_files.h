@@ -38,6 +38,12 @@ inline fs::path decoderFixture(const std::string& name)
     return fs::path(ATTNLAB_FIXTURE_DIR) / "decoders" / name;
 }
 
+// The encoder-decoder checkpoints of tests/reference/make_seq2seq_fixtures.py.
+inline fs::path seq2seqFixture(const std::string& name)
+{
+    return fs::path(ATTNLAB_FIXTURE_DIR) / "seq2seq" / name;
+}
+
 class TempDir {
 public:
     TempDir()
