@@ -69,6 +69,27 @@ bool unknown(const QString& option, const QString& text, const QHash<QString, QS
     return false;
 }
 
+// kind=encoder|decoder|cross: which attention of an encoder-decoder (decoder when absent, the
+// only one a decoder-only model has).
+bool attentionKind(const QString& option, const QString& text, const QHash<QString, QString>& f,
+                   attn::model::HeadEdit& e, QString& error)
+{
+    using attn::model::AttentionKind;
+    const QString kind = f.value(QStringLiteral("kind"), QStringLiteral("decoder"));
+    if (kind == QLatin1String("decoder"))
+        e.attention = AttentionKind::Decoder;
+    else if (kind == QLatin1String("encoder"))
+        e.attention = AttentionKind::Encoder;
+    else if (kind == QLatin1String("cross"))
+        e.attention = AttentionKind::Cross;
+    else {
+        error = CliModelEditsTr::tr("--%1 %2: kind must be encoder, decoder or cross, not \"%3\"")
+                    .arg(option, text, kind);
+        return false;
+    }
+    return true;
+}
+
 bool parseEdit(const QString& text, attn::model::HeadEdit& e, QString& error)
 {
     const QString option = QStringLiteral("edit");
@@ -89,8 +110,10 @@ bool parseEdit(const QString& text, attn::model::HeadEdit& e, QString& error)
     QSet<QString> flags;
     if (!fields(option, text, parts, 1, f, flags, {}, error)) return false;
     const QStringList known{QStringLiteral("layer"), QStringLiteral("head"),
-                            QStringLiteral("index"), QStringLiteral("scale")};
-    if (unknown(option, text, f, known, error)) return false;
+                            QStringLiteral("index"), QStringLiteral("scale"),
+                            QStringLiteral("kind")};
+    if (unknown(option, text, f, known, error) || !attentionKind(option, text, f, e, error))
+        return false;
     int index = 0;
     if (!count(option, text, f, QStringLiteral("layer"), e.layer, error) ||
         !count(option, text, f, QStringLiteral("head"), e.head, error) ||
@@ -123,7 +146,9 @@ bool parseAblation(const QString& text, attn::model::HeadEdit& e, QString& error
     if (!fields(option, text, text.split(QLatin1Char(',')), 0, f, flags, {QStringLiteral("mean")},
                 error))
         return false;
-    if (unknown(option, text, f, {QStringLiteral("layer"), QStringLiteral("head")}, error))
+    if (unknown(option, text, f,
+                {QStringLiteral("layer"), QStringLiteral("head"), QStringLiteral("kind")}, error) ||
+        !attentionKind(option, text, f, e, error))
         return false;
     if (!count(option, text, f, QStringLiteral("layer"), e.layer, error) ||
         !count(option, text, f, QStringLiteral("head"), e.head, error))

@@ -16,10 +16,16 @@ class ModelMapFigureTr {
 Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix& weights,
                       const QString& title)
 {
+    return modelMapFigure(labels, labels, weights, title);
+}
+
+Figure modelMapFigure(const QStringList& rowLabels, const QStringList& columnLabels,
+                      const attn::model::FloatMatrix& weights, const QString& title)
+{
     HeatmapContent c;
     c.values = weights.cast<double>();
-    c.rowLabels = labels;
-    c.columnLabels = labels;
+    c.rowLabels = rowLabels;
+    c.columnLabels = columnLabels;
     c.rowAxisTitle = ModelMapFigureTr::tr("query");
     c.columnAxisTitle = ModelMapFigureTr::tr("key");
     c.scale = ColorScale::Weights;

@@ -15,5 +15,9 @@ namespace attnlab {
 // One matrix with the tokens on both axes (rows: queries, columns: keys).
 Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix& weights,
                       const QString& title);
+// The same with other tokens on each axis: a cross-attention map of an encoder-decoder, the
+// target's tokens as the rows (queries) and the source's as the columns (keys).
+Figure modelMapFigure(const QStringList& rowLabels, const QStringList& columnLabels,
+                      const attn::model::FloatMatrix& weights, const QString& title);
 
 }  // namespace attnlab
