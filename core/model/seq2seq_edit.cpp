@@ -100,6 +100,10 @@ Seq2SeqOptions withSeq2SeqEdits(const Seq2SeqOptions& base, std::vector<HeadEdit
         if (earlier) earlier(kind, layer, head, hr);
         for (const HeadEdit& e : *all) {
             if (e.attention != kind || e.layer != layer || e.head != head) continue;
+            // A target position not yet written (greedy decoding grows the target) is edited
+            // from the step that has it.
+            const long rows = e.kind == HeadEditKind::Query ? hr.Q.rows() : hr.K.rows();
+            if (ablates(e.kind) || e.index >= rows) continue;
             if (e.kind == HeadEditKind::Query) hr.Q.row(e.index) *= e.scale;
             if (e.kind == HeadEditKind::Key) hr.K.row(e.index) *= e.scale;
             if (e.kind == HeadEditKind::Value) hr.V.row(e.index) *= e.scale;

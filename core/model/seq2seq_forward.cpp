@@ -331,11 +331,13 @@ attn::Status forwardSeq2Seq(const Seq2SeqModel& model, std::span<const int> sour
 }
 
 attn::Status translateGreedy(const Seq2SeqModel& model, std::span<const int> source, long maxTokens,
-                             const ProgressCallback& progress, std::vector<int>& tokens,
+                             const Seq2SeqOptions& base, std::vector<int>& tokens,
                              Seq2SeqResult& result)
 {
     tokens.clear();
-    Seq2SeqOptions options;
+    const ProgressCallback progress = base.progress;
+    Seq2SeqOptions options = base;
+    options.progress = {};
     options.topK = 1;
     options.lastOnly = true;
     ATTN_TRY(encodeSeq2Seq(model, source, options, result));

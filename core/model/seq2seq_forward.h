@@ -82,10 +82,11 @@ attn::Status decodeSeq2Seq(const Seq2SeqModel& model, std::span<const int> targe
 // The greedy translation of `source`: from decoder_start_token_id, the most probable next token
 // (ties: the lower id) until the end token or `maxTokens` tokens (at most the model's
 // positions less one). `tokens` receives them without the start token, with the end token when
-// it came; `result` the run of the last step's input. `progress` (if set) is asked before each
-// token (done so far, maxTokens); false cancels.
+// it came; `result` the run of the last step's input. The options' hooks apply at every step
+// (edits change the translation); their `progress` (if set) is asked before each token (done
+// so far, maxTokens), and false cancels; topK and lastOnly are the decoding's own.
 attn::Status translateGreedy(const Seq2SeqModel& model, std::span<const int> source, long maxTokens,
-                             const ProgressCallback& progress, std::vector<int>& tokens,
+                             const Seq2SeqOptions& options, std::vector<int>& tokens,
                              Seq2SeqResult& result);
 
 // T5's position bias of one head: bias(i, j) = the table's entry for the bucket of j - i.

@@ -49,6 +49,7 @@ EXPECTED (expected.json, one JSON object):
             (the seed is chosen so that no two of a row's top 11 logits are within 1e-3)
 """
 import collections
+import functools
 import json
 import math
 import os
@@ -114,10 +115,12 @@ def attention(x, source, w, prefix, names, heads, head_dim, scale, causal, bias=
     return probs, proj(out, names[3])
 
 
+@functools.lru_cache(maxsize=None)
 def sinusoids(positions, d):
-    """MarianSinusoidalPositionalEmbedding: sines in the first half, cosines in the second."""
-    enc = np.array([[p / np.power(10000, 2 * (j // 2) / d) for j in range(d)]
-                    for p in range(positions)])
+    """MarianSinusoidalPositionalEmbedding: sines in the first half, cosines in the second
+    (a constant table: computed once per shape, as the model holds it)."""
+    j = np.arange(d)
+    enc = np.arange(positions)[:, None] / np.power(10000, 2 * (j // 2) / d)[None, :]
     out = np.zeros((positions, d))
     half = d // 2 if d % 2 == 0 else d // 2 + 1
     out[:, :half] = np.sin(enc[:, 0::2])
