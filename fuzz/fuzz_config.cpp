@@ -1,15 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// libFuzzer target: config.json (attn::model::parseConfig). An accepted config must hold the
-// sizes the forward pass relies on.
+// libFuzzer target: config.json (attn::model::parseConfig and, for the encoder-decoders,
+// parseSeq2SeqConfig). An accepted config must hold the sizes the forward pass relies on.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
 #include "core/model/config.h"
+#include "core/model/seq2seq_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
+    attn::model::Seq2SeqConfig e;
+    if (attn::model::parseSeq2SeqConfig(text, "config.json", e).ok()) {
+        if (e.encoderLayers <= 0 || e.decoderLayers <= 0 || e.heads <= 0 || e.width <= 0 ||
+            e.headDim <= 0 || e.encoderFfn <= 0 || e.decoderFfn <= 0 || e.vocab <= 0 ||
+            e.positions <= 0 || e.padTokenId < 0 || e.padTokenId >= e.vocab ||
+            e.eosTokenId >= e.vocab || e.decoderStartTokenId >= e.vocab ||
+            (e.isT5() && (e.relativeBuckets < 4 || e.relativeMaxDistance <= e.relativeBuckets / 4)))
+            std::abort();
+    }
     attn::model::ModelConfig c;
     const attn::Status s = attn::model::parseConfig(text, "config.json", c);
     if (!s.ok()) return 0;
