@@ -5,16 +5,69 @@
 #include <optional>
 #include <system_error>
 
+#include "core/tokenize/seq2seq_tokenizer.h"
 #include "core/tokenize/unicode.h"
 
 namespace attn::tok {
 
+std::vector<int> Tokenizer::withSpecials(std::vector<int> ids) const
+{
+    if (prefix_.empty() && suffix_.empty()) return ids;
+    std::vector<int> out = prefix_;
+    out.insert(out.end(), ids.begin(), ids.end());
+    out.insert(out.end(), suffix_.begin(), suffix_.end());
+    return out;
+}
+
+std::vector<int> Tokenizer::encodeCut(std::string_view utf8, std::vector<Dropped>& dropped) const
+{
+    const auto segment = [&](std::size_t begin, std::size_t end, std::vector<int>& ids) {
+        if (end <= begin) return;
+        std::vector<Dropped> lost;
+        const std::string_view text = utf8.substr(begin, end - begin);
+        const std::vector<int> part =
+            spm() ? spm()->encode(text, lost) : std::get<Gpt2Tokenizer>(impl_).encode(text, lost);
+        ids.insert(ids.end(), part.begin(), part.end());
+        for (Dropped& d : lost) {
+            d.offset += begin;
+            dropped.push_back(std::move(d));
+        }
+    };
+    std::vector<int> ids;
+    std::size_t start = 0;
+    while (true) {
+        std::size_t at = std::string_view::npos;
+        const TextSpecial* found = nullptr;
+        for (const TextSpecial& t : inText_) {
+            const std::size_t f = utf8.find(t.text, start);
+            if (f < at || (f == at && found != nullptr && t.text.size() > found->text.size())) {
+                at = f;
+                found = &t;
+            }
+        }
+        std::size_t end = found ? at : utf8.size();
+        if (found && found->lstrip)
+            while (end > start && (utf8[end - 1] == ' ' || utf8[end - 1] == '\t' ||
+                                   utf8[end - 1] == '\n' || utf8[end - 1] == '\r'))
+                --end;
+        segment(start, end, ids);
+        if (!found) break;
+        ids.push_back(found->id);
+        start = at + found->text.size();
+    }
+    return ids;
+}
+
 std::vector<int> Tokenizer::encode(std::string_view utf8) const
 {
+    if (!inText_.empty()) {
+        std::vector<Dropped> ignored;
+        return withSpecials(encodeCut(utf8, ignored));
+    }
     // A tokenizer.json adds what its post-processor adds (Llama's BOS), as Hugging Face's
     // tokenizer(text) does: the model is fed, and shows, the tokens it was trained to see first.
     if (const HfTokenizer* h = hf()) return h->encode(utf8, true);
-    return std::visit([&](const auto& t) { return t.encode(utf8); }, impl_);
+    return withSpecials(std::visit([&](const auto& t) { return t.encode(utf8); }, impl_));
 }
 
 std::vector<int> ordinaryTokenIds(const Tokenizer& tokenizer, long vocab)
@@ -38,6 +91,18 @@ std::vector<int> ordinaryTokenIds(const Tokenizer& tokenizer, long vocab)
         } else if (const auto* b = tokenizer.bert()) {
             const std::string& p = b->piece(id);
             if (!p.empty() && !special(p)) out.push_back(id);
+        } else if (const auto* sp = tokenizer.spm()) {
+            const std::string p = sp->piece(id);
+            const std::string bytes = sp->tokenBytes(id);
+            const bool marked = p.size() > 2 && p.front() == '<' && p.back() == '>';
+            if (p.empty() || marked || bytes.empty()) continue;
+            bool whole = true;
+            for (std::size_t i = 0; i < bytes.size() && whole;) {
+                const std::size_t n = unicode::validSequenceLength(bytes, i);
+                whole = n > 0;
+                i += n;
+            }
+            if (whole) out.push_back(id);
         } else if (const auto* h = tokenizer.hf()) {
             const std::string& p = h->piece(id);
             const bool byteToken = p.size() == 6 && p.starts_with("<0x") && p.ends_with(">");
@@ -64,6 +129,10 @@ Token Tokenizer::token(int id) const
         const std::string bytes = h->tokenBytes(id);
         return {id, h->piece(id), replaceBrokenUtf8(bytes), displayLabelForBytes(bytes)};
     }
+    if (const auto* sp = spm()) {
+        const std::string bytes = sp->tokenBytes(id);
+        return {id, sp->piece(id), replaceBrokenUtf8(bytes), displayLabelForBytes(bytes)};
+    }
     const auto& b = std::get<BertTokenizer>(impl_);
     return {id, b.piece(id), b.piece(id), b.piece(id)};
 }
@@ -80,6 +149,12 @@ std::vector<TokenDisplay> Tokenizer::display(const std::vector<int>& ids) const
         std::vector<std::string> bytes;
         bytes.reserve(ids.size());
         for (const int id : ids) bytes.push_back(h->tokenBytes(id));
+        return displayTokens(bytes);
+    }
+    if (const auto* sp = spm()) {
+        std::vector<std::string> bytes;
+        bytes.reserve(ids.size());
+        for (const int id : ids) bytes.push_back(sp->tokenBytes(id));
         return displayTokens(bytes);
     }
     std::vector<TokenDisplay> out;
@@ -103,10 +178,14 @@ Encoded Tokenizer::encodeReported(std::string_view utf8) const
     std::vector<int> ids;
     if (const HfTokenizer* h = hf())
         out.status = h->encode(utf8, true, ids, out.dropped);
+    else if (!inText_.empty())
+        ids = withSpecials(encodeCut(utf8, out.dropped));
     else if (const Gpt2Tokenizer* g = gpt2())
-        ids = g->encode(utf8, out.dropped);
+        ids = withSpecials(g->encode(utf8, out.dropped));
+    else if (const SpmTokenizer* sp = spm())
+        ids = withSpecials(sp->encode(utf8, out.dropped));
     else
-        ids = std::get<BertTokenizer>(impl_).encode(utf8, out.dropped);
+        ids = withSpecials(std::get<BertTokenizer>(impl_).encode(utf8, out.dropped));
     out.tokens.reserve(ids.size());
     for (const int id : ids) out.tokens.push_back(token(id));
     return out;
@@ -119,7 +198,7 @@ std::size_t Tokenizer::vocabSize() const
 
 std::string_view Tokenizer::modelType() const
 {
-    if (hf()) return modelType_;
+    if (!modelType_.empty()) return modelType_;
     return gpt2() ? "gpt2" : "bert";
 }
 
@@ -142,10 +221,8 @@ bool present(const std::filesystem::path& p)
 
 }  // namespace
 
-namespace {
-
-// Refuses a tokenizer whose ids do not fit a model of `modelVocab` rows (the header says why).
-std::optional<Status> checkFitsModel(const Tokenizer& t, long modelVocab, const std::string& file)
+std::optional<Status> checkTokenizerFits(const Tokenizer& t, long modelVocab,
+                                         const std::string& file)
 {
     const long count = static_cast<long>(t.vocabSize());
     const auto refuse = [&](long value, std::string detail) {
@@ -170,6 +247,8 @@ std::optional<Status> checkFitsModel(const Tokenizer& t, long modelVocab, const 
     return std::nullopt;
 }
 
+namespace {
+
 Loaded<Tokenizer> loadFromFolder(const std::filesystem::path& folder, std::string_view modelType,
                                  std::string& vocabFile)
 {
@@ -177,6 +256,13 @@ Loaded<Tokenizer> loadFromFolder(const std::filesystem::path& folder, std::strin
     if (!std::filesystem::is_directory(folder, ec)) {
         return failure(StatusCode::TokenizerFile, folder.string(), "",
                        "the model folder does not exist");
+    }
+    if (modelType == "bart" || modelType == "marian" || modelType == "t5") {
+        // An encoder-decoder's source tokenizer (seq2seq_tokenizer.h has both).
+        vocabFile = (folder / (modelType == "t5" ? "spiece.model" : "vocab.json")).string();
+        auto both = loadSeq2SeqTokenizers(folder, modelType);
+        if (auto* err = std::get_if<Status>(&both)) return *err;
+        return std::move(std::get<Seq2SeqTokenizers>(both).source);
     }
     if (modelType == "gpt2") {
         const auto vocab = folder / "vocab.json";
@@ -225,7 +311,7 @@ Loaded<Tokenizer> loadTokenizer(const std::filesystem::path& folder, std::string
     Loaded<Tokenizer> loaded = loadFromFolder(folder, modelType, vocabFile);
     const auto* t = std::get_if<Tokenizer>(&loaded);
     if (t == nullptr || modelVocab <= 0) return loaded;
-    if (auto err = checkFitsModel(*t, modelVocab, vocabFile)) return *err;
+    if (auto err = checkTokenizerFits(*t, modelVocab, vocabFile)) return *err;
     return loaded;
 }
 

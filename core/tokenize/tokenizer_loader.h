@@ -16,6 +16,7 @@
 // smaller than the model is the wrong file, whose every missing word would become [UNK].
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -25,6 +26,7 @@
 #include "core/tokenize/gpt2_tokenizer.h"
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/loaded.h"
+#include "core/tokenize/spm_tokenizer.h"
 #include "core/tokenize/token_display.h"
 
 namespace attn::tok {
@@ -57,6 +59,29 @@ public:
         : impl_(std::move(t)), modelType_(std::move(modelType))
     {
     }
+    // A SentencePiece tokenizer of the model type `modelType` ("marian", "t5").
+    Tokenizer(SpmTokenizer t, std::string modelType)
+        : impl_(std::move(t)), modelType_(std::move(modelType))
+    {
+    }
+    // A special token read as itself where the text spells it ("</s>" in BART's text), as a
+    // Hugging Face added token; `lstrip`: it takes the whitespace before it (BART's <mask>).
+    struct TextSpecial {
+        std::string text;
+        int id = 0;
+        bool lstrip = false;
+    };
+    // The special tokens encode() puts around a text's own, as the model's Hugging Face
+    // tokenizer adds them: BART's <s> ... </s>, T5's and Marian's ... </s>. `modelType` names
+    // the tokenizer by its model ("bart" for a GPT-2-style BPE).
+    void setSpecials(std::vector<int> prefix, std::vector<int> suffix, std::string modelType,
+                     std::vector<TextSpecial> inText = {})
+    {
+        prefix_ = std::move(prefix);
+        suffix_ = std::move(suffix);
+        modelType_ = std::move(modelType);
+        inText_ = std::move(inText);
+    }
 
     // The text's ids as the model reads them: BERT's with [CLS] and [SEP], a tokenizer.json's
     // with the special tokens its post-processor adds (Llama's BOS; Qwen adds none).
@@ -78,10 +103,21 @@ public:
     [[nodiscard]] const Gpt2Tokenizer* gpt2() const { return std::get_if<Gpt2Tokenizer>(&impl_); }
     [[nodiscard]] const BertTokenizer* bert() const { return std::get_if<BertTokenizer>(&impl_); }
     [[nodiscard]] const HfTokenizer* hf() const { return std::get_if<HfTokenizer>(&impl_); }
+    [[nodiscard]] const SpmTokenizer* spm() const { return std::get_if<SpmTokenizer>(&impl_); }
 
 private:
-    std::variant<Gpt2Tokenizer, BertTokenizer, HfTokenizer> impl_;
-    std::string modelType_;  // for a tokenizer.json tokenizer
+    // The text's ids with the specials around them.
+    [[nodiscard]] std::vector<int> withSpecials(std::vector<int> ids) const;
+    // The ids of a GPT-2-style or SentencePiece text, cut at the special tokens it spells
+    // (inText_), with what was dropped (offsets in the whole text).
+    [[nodiscard]] std::vector<int> encodeCut(std::string_view utf8,
+                                             std::vector<Dropped>& dropped) const;
+
+    std::variant<Gpt2Tokenizer, BertTokenizer, HfTokenizer, SpmTokenizer> impl_;
+    std::string modelType_;  // set for a tokenizer.json or SentencePiece tokenizer, or by
+                             // setSpecials()
+    std::vector<int> prefix_, suffix_;
+    std::vector<TextSpecial> inText_;
 };
 
 // The ids below `vocab` that stand for ordinary text: a GPT-2 token whose bytes are whole
@@ -94,6 +130,11 @@ std::vector<int> ordinaryTokenIds(const Tokenizer& tokenizer, long vocab);
 // max(kMinUnusedModelIds, modelVocab / kUnusedModelIdsDivisor).
 inline constexpr long kMinUnusedModelIds = 128;
 inline constexpr long kUnusedModelIdsDivisor = 8;
+
+// Refuses a tokenizer whose ids do not fit a model of `modelVocab` rows (the rule above),
+// naming `file`.
+std::optional<Status> checkTokenizerFits(const Tokenizer& tokenizer, long modelVocab,
+                                         const std::string& file);
 
 // modelType is config.json's "model_type": "gpt2", "bert", or another with a tokenizer.json;
 // modelVocab its vocab_size (<= 0: not checked). A tokenizer that does not fit the model is

@@ -9,6 +9,7 @@ tests/core/model/seq2seq_forward_test.cpp.
 
 Writes tests/reference/fixtures/seq2seq/<case>/:
   config.json        as the hub ships such a model (sorted keys, indent 2)
+  the tokenizer's files, for the *_tokenizer cases (from tests/reference/tokenizers/seq2seq/)
   model.safetensors, two shards + model.safetensors.index.json, or pytorch_model.bin (written by
                      torch.save itself, an OrderedDict state dict as model.state_dict() gives)
   expected.json      see EXPECTED below
@@ -53,6 +54,7 @@ import functools
 import json
 import math
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -394,6 +396,52 @@ CASES = [
 ]
 
 
+# Checkpoints whose vocabulary is a tokenizer fixture's (tests/reference/tokenizers/seq2seq/), for
+# the command line and the window: their source and target come from texts, as the program
+# tokenizes them (the ids from make_seq2seq_tokenizer_fixtures.py's rules and, for BART, from
+# bart_cases.json, which Hugging Face's JavaScript tokenizers wrote).
+TOKENIZERS = os.path.join(HERE, "tokenizers", "seq2seq")
+SOURCE_TEXT = "the program is free software"
+TARGET_TEXT = "床前明月光"
+BART_SOURCE_TEXT = "Hello world"
+BART_TARGET_TEXT = "The program is free software, and you can redistribute it."
+
+
+def tokenizer_ids(kind):
+    """(source ids, target label ids) of SOURCE_TEXT / TARGET_TEXT for a tokenizer fixture."""
+    if kind == "bart":
+        with open(os.path.join(TOKENIZERS, "bart_cases.json"), encoding="utf-8") as f:
+            cases = {c["text"]: c["ids"] for c in json.load(f)["cases"]}
+        return cases[BART_SOURCE_TEXT], cases[BART_TARGET_TEXT]
+    import sentencepiece as spm
+    from make_seq2seq_tokenizer_fixtures import marian_ids
+    folder = os.path.join(TOKENIZERS, kind)
+    if kind == "t5":
+        sp = spm.SentencePieceProcessor(model_file=os.path.join(folder, "spiece.model"))
+        return sp.encode(SOURCE_TEXT) + [1], sp.encode(TARGET_TEXT) + [1]
+    with open(os.path.join(folder, "vocab.json"), encoding="utf-8") as f:
+        vocab = json.load(f)
+    source = spm.SentencePieceProcessor(model_file=os.path.join(folder, "source.spm"))
+    target = spm.SentencePieceProcessor(model_file=os.path.join(folder, "target.spm"))
+    return marian_ids(source, vocab, SOURCE_TEXT), marian_ids(target, vocab, TARGET_TEXT)
+
+
+def tokenizer_case(kind, cfg, seed):
+    source, labels = tokenizer_ids(kind)
+    start = cfg["decoder_start_token_id"]
+    return {"name": f"{kind}_tokenizer", "dtype": "F32", "format": "safetensors", "seed": seed,
+            "config": cfg, "tokenizer": kind, "source": source, "target": [start] + labels[:-1]}
+
+
+CASES += [
+    tokenizer_case("marian", marian_config(vocab_size=815, decoder_vocab_size=815,
+                                           pad_token_id=814, decoder_start_token_id=814,
+                                           bad_words_ids=[[814]]), 1601),
+    tokenizer_case("t5", t5_config(vocab_size=900), 1701),
+    tokenizer_case("bart", bart_config(vocab_size=2261), 1801),
+]
+
+
 def shard_of(name):
     return ("model-00001-of-00002.safetensors" if name.startswith("model.encoder.")
             or name == "model.shared.weight" else "model-00002-of-00002.safetensors")
@@ -462,6 +510,10 @@ def make_case(case):
     for old in os.listdir(folder):
         os.remove(os.path.join(folder, old))
     write_files(folder, case, weights)
+    if "tokenizer" in case:
+        tokenizer = os.path.join(TOKENIZERS, case["tokenizer"])
+        for name in sorted(os.listdir(tokenizer)):
+            shutil.copyfile(os.path.join(tokenizer, name), os.path.join(folder, name))
     with open(os.path.join(folder, "config.json"), "w") as f:
         f.write(json.dumps(cfg, indent=2, sort_keys=True) + "\n")
     heads = cfg["num_heads"] if t5 else cfg["encoder_attention_heads"]
@@ -487,6 +539,8 @@ def make_case(case):
 
 def main():
     torch.set_grad_enabled(False)
+    # One thread: float64 sums in one order, so that a second run writes the same bits.
+    torch.set_num_threads(1)
     names = set(sys.argv[1:])
     for case in CASES:
         if not names or case["name"] in names:

@@ -133,7 +133,8 @@ TEST_P(Seq2SeqFamilies, EveryMapAndTheTopTenAgreeWithFloat64Torch)
 INSTANTIATE_TEST_SUITE_P(HubLayouts, Seq2SeqFamilies,
                          ::testing::Values("bart_f32", "distilbart_bin_f16", "marian_f32",
                                            "marian_bf16", "t5_relu_tied_f32",
-                                           "t5v11_gated_bf16_bin"));
+                                           "t5v11_gated_bf16_bin", "marian_tokenizer",
+                                           "t5_tokenizer", "bart_tokenizer"));
 
 // Greedy decoding picks, at each step, what a teacher-forced run on its own output ranks first at
 // that position: the translation is a fixed point of the forward pass.

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/tokenize/seq2seq_tokenizer.h"
+
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "core/io/json_read.h"
+
+namespace attn::tok {
+
+namespace {
+
+Status missingFile(const std::filesystem::path& file, const std::string& why)
+{
+    return failure(StatusCode::TokenizerFile, file.string(), "", "file not found: " + why);
+}
+
+bool fileThere(const std::filesystem::path& p)
+{
+    std::error_code ec;
+    return std::filesystem::exists(p, ec);
+}
+
+// Marian's vocab.json: an object of piece -> id.
+std::optional<Status> readPieceIds(const std::filesystem::path& file,
+                                   std::unordered_map<std::string, int>& out)
+{
+    std::string text;
+    if (auto err = readWholeFile(file, text, kMaxVocabFileBytes)) return err;
+    nlohmann::json j;
+    io::JsonLimits limits;
+    limits.maxValues = kMaxVocabEntries + 1;
+    if (const io::JsonProblem p = io::parseJson(text, j, limits); !p.ok())
+        return tokenizerError(file.string(), "not valid JSON: " + io::describe(p));
+    if (!j.is_object())
+        return tokenizerError(file.string(), "must be a JSON object mapping pieces to ids");
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (!it.value().is_number_integer())
+            return tokenizerError(file.string(),
+                                  "the id of the piece \"" + it.key() + "\" is not an integer");
+        const long long id = it.value().get<long long>();
+        if (id < 0 || id >= static_cast<long long>(kMaxVocabEntries))
+            return tokenizerError(file.string(), "the piece \"" + it.key() + "\" has the id " +
+                                                     std::to_string(id) + ", outside 0 to " +
+                                                     std::to_string(kMaxVocabEntries - 1));
+        out[it.key()] = static_cast<int>(id);
+    }
+    return std::nullopt;
+}
+
+// The id of a special token the model's tokenizer adds, refused when the vocabulary lacks it.
+std::optional<Status> specialId(const SpmTokenizer& spm, const std::string& piece,
+                                const std::string& file, int& id)
+{
+    id = spm.idOf(piece);
+    if (id < 0) return tokenizerError(file, "has no \"" + piece + "\" token");
+    return std::nullopt;
+}
+
+Loaded<Seq2SeqTokenizers> loadMarian(const std::filesystem::path& folder)
+{
+    const auto vocabFile = folder / "vocab.json";
+    const auto sourceFile = folder / "source.spm";
+    const auto targetFile = folder / "target.spm";
+    for (const auto& f : {sourceFile, targetFile, vocabFile})
+        if (!fileThere(f))
+            return missingFile(f, "a Marian tokenizer needs source.spm, target.spm and vocab.json");
+    std::unordered_map<std::string, int> vocab;
+    if (auto err = readPieceIds(vocabFile, vocab)) return *err;
+    std::optional<Tokenizer> sides[2];
+    const std::filesystem::path files[2] = {sourceFile, targetFile};
+    for (int k = 0; k < 2; ++k) {
+        SpmOptions o;
+        o.vocab = vocab;
+        auto loaded = SpmTokenizer::fromFile(files[k], std::move(o));
+        if (auto* err = std::get_if<Status>(&loaded)) return *err;
+        const SpmTokenizer& spm = std::get<SpmTokenizer>(loaded);
+        int eos = -1;
+        if (auto err = specialId(spm, "</s>", vocabFile.string(), eos)) return *err;
+        Tokenizer t(spm, "marian");
+        t.setSpecials({}, {eos}, "marian");
+        sides[k] = std::move(t);
+    }
+    return Seq2SeqTokenizers{std::move(*sides[0]), std::move(*sides[1])};
+}
+
+Loaded<Seq2SeqTokenizers> loadT5(const std::filesystem::path& folder)
+{
+    const auto model = folder / "spiece.model";
+    if (!fileThere(model))
+        return missingFile(model,
+                           "a T5 tokenizer needs spiece.model (its tokenizer.json alone is not "
+                           "read: the Unigram model is SentencePiece's)");
+    SpmOptions o;
+    o.extraIds = kT5ExtraIds;
+    auto loaded = SpmTokenizer::fromFile(model, std::move(o));
+    if (auto* err = std::get_if<Status>(&loaded)) return *err;
+    const SpmTokenizer& spm = std::get<SpmTokenizer>(loaded);
+    int eos = -1;
+    if (auto err = specialId(spm, "</s>", model.string(), eos)) return *err;
+    Tokenizer t(spm, "t5");
+    t.setSpecials({}, {eos}, "t5");
+    return Seq2SeqTokenizers{t, t};
+}
+
+Loaded<Seq2SeqTokenizers> loadBart(const std::filesystem::path& folder)
+{
+    const auto vocab = folder / "vocab.json";
+    const auto merges = folder / "merges.txt";
+    for (const auto& f : {vocab, merges})
+        if (!fileThere(f))
+            return missingFile(f, "a BART tokenizer needs vocab.json and merges.txt");
+    auto loaded = Gpt2Tokenizer::fromFiles(vocab, merges);
+    if (auto* err = std::get_if<Status>(&loaded)) return *err;
+    const Gpt2Tokenizer& g = std::get<Gpt2Tokenizer>(loaded);
+    const int bos = g.idOf("<s>");
+    const int eos = g.idOf("</s>");
+    if (bos < 0 || eos < 0)
+        return tokenizerError(vocab.string(), "has no \"<s>\" or \"</s>\" token");
+    // BART's tokenizer.json lists these as added tokens, read as themselves in the text.
+    std::vector<Tokenizer::TextSpecial> inText;
+    for (const char* piece : {"<s>", "<pad>", "</s>", "<unk>", "<mask>"})
+        if (const int id = g.idOf(piece); id >= 0)
+            inText.push_back({piece, id, std::string_view(piece) == "<mask>"});
+    Tokenizer t(g);
+    t.setSpecials({bos}, {eos}, "bart", std::move(inText));
+    return Seq2SeqTokenizers{t, t};
+}
+
+}  // namespace
+
+Loaded<Seq2SeqTokenizers> loadSeq2SeqTokenizers(const std::filesystem::path& folder,
+                                                std::string_view modelType, long modelVocab)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec))
+        return failure(StatusCode::TokenizerFile, folder.string(), "",
+                       "the model folder does not exist");
+    Loaded<Seq2SeqTokenizers> loaded =
+        modelType == "marian" ? loadMarian(folder)
+        : modelType == "t5"   ? loadT5(folder)
+        : modelType == "bart"
+            ? loadBart(folder)
+            : Loaded<Seq2SeqTokenizers>(failure(
+                  StatusCode::TokenizerFile, folder.string(), "",
+                  "\"" + std::string(modelType) + "\" is not an encoder-decoder's model type"));
+    const auto* t = std::get_if<Seq2SeqTokenizers>(&loaded);
+    if (t == nullptr || modelVocab <= 0) return loaded;
+    const std::string file =
+        (folder / (modelType == "t5" ? "spiece.model" : "vocab.json")).string();
+    for (const Tokenizer* side : {&t->source, &t->target})
+        if (auto err = checkTokenizerFits(*side, modelVocab, file)) return *err;
+    return loaded;
+}
+
+}  // namespace attn::tok
