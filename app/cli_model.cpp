@@ -13,6 +13,8 @@
 #include "app/cli.h"
 #include "app/cli_model_edits.h"
 #include "app/cli_model_json.h"
+#include "app/cli_seq2seq.h"
+#include "core/model/seq2seq_config.h"
 #include "ui/export/figure.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/model_map_figure.h"
@@ -185,7 +187,16 @@ QString modelUsage()
         "  is refused before the run, with its size; --max-output SIZE (800M, 4G) allows it.\n"
         "  What of the text the tokenizer cannot represent becomes the unknown token where the\n"
         "  model has one, or is left out whole; either way stderr names it and the JSON lists\n"
-        "  it in \"dropped\": [{\"text\", \"byte\" (from 1), \"bytes\", \"fate\"}].\n");
+        "  it in \"dropped\": [{\"text\", \"byte\" (from 1), \"bytes\", \"fate\"}].\n"
+        "Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the\n"
+        "  decoder's text (its input: the start token, then TARGET's ids but the last); without\n"
+        "  it the model translates greedily. JSON: {\"model\": {\"type\", \"encoder_layers\",\n"
+        "  \"decoder_layers\", \"heads\"}, \"source\" and \"target\": {\"tokens\", \"display\",\n"
+        "  \"ids\"}, \"encoder\", \"decoder\", \"cross\" (target x source): [{\"heads\":\n"
+        "  [{\"weights\"}]}], \"predictions\": one per target position}. Figures take\n"
+        "  --kind encoder|decoder|cross (default cross); --edit and --ablate take\n"
+        "  kind=encoder|decoder|cross (default decoder). A cross head's key and value positions\n"
+        "  count in the source, its query positions in the target.\n");
 }
 
 namespace {
@@ -288,14 +299,20 @@ int runModel(const QStringList& args)
 {
     const QString cmd = QStringLiteral("model");
     QCommandLineParser parser;
-    parser.addOptions(
-        {kModel, kText, kOutput, kLayer, kHead, kEdit, kAblate, kSessionOut, kMaxOutput});
+    parser.addOptions({kModel, kText, kOutput, kLayer, kHead, kEdit, kAblate, kSessionOut,
+                       kMaxOutput, kTargetOption, kKindOption});
     int code = Success;
     ModelRequest r;
     if (!parseCommand(parser, args, code) || !readRequest(parser, r, code)) return code;
     QString resolveError;
     const QString resolved = resolveModelFolder(parser.value(kModel), resolveError);
     if (resolved.isEmpty()) return fail(BadInput, resolveError);
+    const std::string type = attn::model::configModelType(
+        QFile::encodeName(resolved + QStringLiteral("/config.json")).toStdString());
+    if (attn::model::isSeq2SeqType(type)) return runSeq2Seq(parser, resolved);
+    if (const int c = refuseSeq2SeqOptions(parser, resolved, QString::fromStdString(type));
+        c != Success)
+        return c;
     attn::Status problem;
     const std::shared_ptr<const LoadedModel> loaded = loadModelFolder(resolved, problem);
     if (!loaded) return fail(BadInput, QString::fromStdString(attn::describe(problem)));

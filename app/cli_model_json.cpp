@@ -30,22 +30,8 @@ void appendLayers(std::string& out, const attn::model::ForwardResult& r)
 {
     out += '[';
     for (std::size_t l = 0; l < r.layers.size(); ++l) {
-        out += l ? ",{\"heads\":[" : "{\"heads\":[";
-        const auto& heads = r.layers[l].attention;
-        for (std::size_t h = 0; h < heads.size(); ++h) {
-            out += h ? ",{\"weights\":[" : "{\"weights\":[";
-            const attn::model::FloatMatrix& m = heads[h];
-            for (long i = 0; i < m.rows(); ++i) {
-                out += i ? ",[" : "[";
-                for (long j = 0; j < m.cols(); ++j) {
-                    if (j) out += ',';
-                    appendFloat(out, m(i, j));
-                }
-                out += ']';
-            }
-            out += "]}";
-        }
-        out += "]}";
+        if (l) out += ',';
+        appendHeads(out, r.layers[l].attention);
     }
     out += ']';
 }
@@ -73,6 +59,30 @@ std::string dump(const Json& j)
 }
 
 }  // namespace
+
+std::string predictionsJsonText(const std::vector<ModelPrediction>& predictions)
+{
+    return dump(predictionsJson(predictions));
+}
+
+void appendHeads(std::string& out, const std::vector<attn::model::FloatMatrix>& heads)
+{
+    out += "{\"heads\":[";
+    for (std::size_t h = 0; h < heads.size(); ++h) {
+        out += h ? ",{\"weights\":[" : "{\"weights\":[";
+        const attn::model::FloatMatrix& m = heads[h];
+        for (long i = 0; i < m.rows(); ++i) {
+            out += i ? ",[" : "[";
+            for (long j = 0; j < m.cols(); ++j) {
+                if (j) out += ',';
+                appendFloat(out, m(i, j));
+            }
+            out += ']';
+        }
+        out += "]}";
+    }
+    out += "]}";
+}
 
 std::size_t modelJsonBytes(long layers, long heads, long tokens, bool withBefore)
 {

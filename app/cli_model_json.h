@@ -7,6 +7,7 @@
 // would write more than the limit is refused before it computes.
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include <QByteArray>
@@ -16,6 +17,13 @@
 #include "ui/modelrun/model_snapshot.h"
 
 namespace attnlab::cli {
+
+// {"heads": [{"weights": [[row], ...]}, ...]} of one layer's maps appended to `out`, each weight
+// as the shortest text that reads back as the same float.
+void appendHeads(std::string& out, const std::vector<attn::model::FloatMatrix>& heads);
+
+// [{"position" (from 1), "top": [{"token", "display", "id", "p"}]}]
+std::string predictionsJsonText(const std::vector<ModelPrediction>& predictions);
 
 // At most how many bytes modelJson writes for `tokens` tokens of a model of `layers` x `heads`
 // maps (`withBefore`: the maps twice).

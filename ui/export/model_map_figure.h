@@ -4,6 +4,7 @@
 // tokens on both axes. The model window's enlarged map and `attnlab model -o OUT.png` both
 // draw it.
 
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -19,5 +20,9 @@ Figure modelMapFigure(const QStringList& labels, const attn::model::FloatMatrix&
 // target's tokens as the rows (queries) and the source's as the columns (keys).
 Figure modelMapFigure(const QStringList& rowLabels, const QStringList& columnLabels,
                       const attn::model::FloatMatrix& weights, const QString& title);
+
+// The figure's size for a map of rows x columns cells: defaultFigureSize(), shorter when the map
+// is wider than tall.
+QSize modelMapFigureSize(const Figure& figure, long rows, long columns);
 
 }  // namespace attnlab

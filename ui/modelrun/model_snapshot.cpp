@@ -64,22 +64,23 @@ bool typingCacheFits(const attn::model::ModelConfig& c, long n)
 }  // namespace
 
 std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
-                                       const attn::model::ForwardResult& after,
-                                       const attn::model::ForwardResult* before)
+                                       const std::vector<attn::model::Prediction>& predictions,
+                                       const attn::model::FloatMatrix* beforeLogits)
 {
     std::vector<ModelPrediction> out;
-    for (std::size_t k = 0; k < after.predictions.size(); ++k) {
-        const attn::model::Prediction& p = after.predictions[k];
+    for (std::size_t k = 0; k < predictions.size(); ++k) {
+        const attn::model::Prediction& p = predictions[k];
         ModelPrediction row;
         row.position = p.position;
         for (const attn::model::TokenProbability& t : p.top) {
             const attn::tok::Token token = tokenizer.token(t.id);
             const attn::tok::TokenDisplay shown = tokenizer.display({t.id}).front();
             // The unedited run's logits of the same prediction (the same row k).
-            const double was = before != nullptr && static_cast<long>(k) < before->logits.rows()
-                                   ? attn::model::tokenProbability(
-                                         before->logits.row(static_cast<long>(k)).transpose(), t.id)
-                                   : t.probability;
+            const double was =
+                beforeLogits != nullptr && static_cast<long>(k) < beforeLogits->rows()
+                    ? attn::model::tokenProbability(
+                          beforeLogits->row(static_cast<long>(k)).transpose(), t.id)
+                    : t.probability;
             // A piece that only starts a character cannot show it: its bytes, and "…" for the
             // rest the next token would bring.
             QString label = QString::fromStdString(shown.label);
@@ -90,6 +91,13 @@ std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
         out.push_back(std::move(row));
     }
     return out;
+}
+
+std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
+                                       const attn::model::ForwardResult& after,
+                                       const attn::model::ForwardResult* before)
+{
+    return guessesOf(tokenizer, after.predictions, before != nullptr ? &before->logits : nullptr);
 }
 
 QString droppedNotice(const std::vector<attn::tok::Dropped>& dropped)

@@ -155,6 +155,10 @@ QString modelMapName(int layer, int column, int heads);
 std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
                                        const attn::model::ForwardResult& after,
                                        const attn::model::ForwardResult* before);
+// The same from a run's predictions, with `beforeLogits` (a row per prediction) for `before`.
+std::vector<ModelPrediction> guessesOf(const attn::tok::Tokenizer& tokenizer,
+                                       const std::vector<attn::model::Prediction>& predictions,
+                                       const attn::model::FloatMatrix* beforeLogits);
 
 // The first half of runModelText: the tokens of `text` with their labels and what was dropped,
 // no run yet. `empty` for a text without tokens; an error for one longer than the model reads.

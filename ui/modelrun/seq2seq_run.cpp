@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/modelrun/seq2seq_run.h"
+
+#include <algorithm>
+
+#include <QElapsedTimer>
+#include <QFile>
+
+namespace attnlab {
+
+namespace {
+
+#define ATTN_TRY(expr)                                     \
+    do {                                                   \
+        if (attn::Status s_ = (expr); !s_.ok()) return s_; \
+    } while (false)
+
+Seq2SeqSide sideOf(const attn::tok::Tokenizer& tokenizer, std::vector<int> ids)
+{
+    Seq2SeqSide side;
+    side.ids = std::move(ids);
+    for (const int id : side.ids) side.tokens.push_back(tokenizer.token(id));
+    side.display = tokenizer.display(side.ids);
+    for (const attn::tok::TokenDisplay& d : side.display)
+        side.labels << QString::fromStdString(d.label);
+    return side;
+}
+
+// The source's tokens, with the specials the tokenizer adds; refused when the text has none of
+// its own (only the end token).
+attn::Status readSource(const LoadedSeq2Seq& loaded, const QString& text, Seq2SeqSnapshot& snap)
+{
+    const attn::tok::Tokenizer& tokenizer = loaded.tokenizers->source;
+    attn::tok::Encoded encoded = tokenizer.encodeReported(text.toStdString());
+    if (!encoded.status.ok()) return encoded.status;
+    snap.dropped = std::move(encoded.dropped);
+    std::vector<int> ids;
+    for (const attn::tok::Token& t : encoded.tokens) ids.push_back(t.id);
+    if (text.trimmed().isEmpty() || ids.empty())
+        return attn::failure(attn::StatusCode::EmptyInput, "", "source",
+                             "the source text has no tokens to translate");
+    snap.source = sideOf(tokenizer, std::move(ids));
+    return {};
+}
+
+// The decoder's input for a typed target: the start token, then the label ids (as
+// text_target= gives them, the end token included) without the last.
+std::vector<int> decoderInput(const attn::model::Seq2SeqConfig& c, const std::vector<int>& labels)
+{
+    std::vector<int> input{c.decoderStartTokenId};
+    if (!labels.empty()) input.insert(input.end(), labels.begin(), labels.end() - 1);
+    return input;
+}
+
+attn::Status runTarget(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& request,
+                       Seq2SeqSnapshot& snap)
+{
+    const attn::model::Seq2SeqModel& model = loaded.model;
+    const attn::model::Seq2SeqConfig& c = model.config();
+    attn::model::Seq2SeqOptions options;
+    options.progress = request.progress;
+    const auto withEdits = [&snap](const attn::model::Seq2SeqOptions& o) {
+        return snap.edits.empty() ? o : attn::model::withSeq2SeqEdits(o, snap.edits);
+    };
+    std::vector<int> input;
+    if (request.target.trimmed().isEmpty()) {
+        // What the model writes, with the edits: an edited head changes the translation.
+        const long limit = translationLimit(c, snap.source.count());
+        ATTN_TRY(attn::model::checkSeq2SeqEdits(model, snap.source.count(), limit, snap.edits));
+        std::vector<int> tokens;
+        attn::model::Seq2SeqResult last;
+        ATTN_TRY(attn::model::translateGreedy(model, snap.source.ids, limit, withEdits(options),
+                                              tokens, last));
+        input = decoderInput(c, tokens);
+        snap.translated = true;
+    } else {
+        input = decoderInput(c, loaded.tokenizers->target.encode(request.target.toStdString()));
+        snap.targetText = request.target;
+    }
+    ATTN_TRY(attn::model::checkSeq2SeqEdits(model, snap.source.count(),
+                                            static_cast<long>(input.size()), snap.edits));
+    snap.target = sideOf(loaded.tokenizers->target, input);
+    options.progress = snap.translated ? attn::model::ProgressCallback() : request.progress;
+    ATTN_TRY(attn::model::forwardSeq2Seq(model, snap.source.ids, snap.target.ids,
+                                         withEdits(options), snap.result));
+    if (!snap.edits.empty()) {
+        ATTN_TRY(attn::model::forwardSeq2Seq(model, snap.source.ids, snap.target.ids,
+                                             attn::model::Seq2SeqOptions(), snap.unedited));
+        snap.change = attn::model::seq2seqChange(snap.unedited, snap.result);
+    }
+    snap.predictions = guessesOf(loaded.tokenizers->target, snap.result.predictions,
+                                 snap.edits.empty() ? nullptr : &snap.unedited.logits);
+    return {};
+}
+
+}  // namespace
+
+std::shared_ptr<const LoadedSeq2Seq> loadSeq2SeqFolder(const QString& folder, attn::Status& problem)
+{
+    auto loaded = std::make_shared<LoadedSeq2Seq>();
+    loaded->folder = folder;
+    const std::string native = QFile::encodeName(folder).toStdString();
+    problem = attn::model::Seq2SeqModel::load(native, loaded->model);
+    if (!problem.ok()) return nullptr;
+    const attn::model::Seq2SeqConfig& c = loaded->model.config();
+    auto tokenizers = attn::tok::loadSeq2SeqTokenizers(native, c.modelType, c.vocab);
+    if (const auto* e = std::get_if<attn::Status>(&tokenizers)) {
+        problem = *e;
+        return nullptr;
+    }
+    loaded->tokenizers = std::make_unique<attn::tok::Seq2SeqTokenizers>(
+        std::move(std::get<attn::tok::Seq2SeqTokenizers>(tokenizers)));
+    return loaded;
+}
+
+long translationLimit(const attn::model::Seq2SeqConfig& config, long sourceTokens)
+{
+    return std::max(1L, std::min(2 * sourceTokens + 10, config.positions - 1));
+}
+
+Seq2SeqOutcome runSeq2SeqText(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& request)
+{
+    QElapsedTimer clock;
+    clock.start();
+    Seq2SeqOutcome outcome;
+    auto snap = std::make_shared<Seq2SeqSnapshot>();
+    snap->sourceText = request.source;
+    snap->edits = request.edits;
+    attn::Status s = readSource(loaded, request.source, *snap);
+    if (s.ok()) s = runTarget(loaded, request, *snap);
+    if (!s.ok()) {
+        outcome.cancelled = s.code == attn::StatusCode::Cancelled;
+        outcome.status = s;
+        return outcome;
+    }
+    snap->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    outcome.snapshot = std::move(snap);
+    return outcome;
+}
+
+QString targetLabel(const LoadedSeq2Seq& loaded, int id)
+{
+    return QString::fromStdString(loaded.tokenizers->target.display({id}).front().label);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// An encoder-decoder (BART, Marian, T5) without the window: the open checkpoint with its source
+// and target tokenizers, and one run of a source text with a target, typed or the model's own
+// greedy translation, as the model window, the command line and the tests see it. QtCore only
+// (library attnlab_modelrun): any thread.
+
+#include <memory>
+#include <vector>
+
+#include <QString>
+#include <QStringList>
+
+#include "core/model/seq2seq_edit.h"
+#include "core/model/seq2seq_forward.h"
+#include "core/tokenize/seq2seq_tokenizer.h"
+#include "ui/modelrun/model_snapshot.h"
+
+namespace attnlab {
+
+struct LoadedSeq2Seq {
+    attn::model::Seq2SeqModel model;
+    std::unique_ptr<attn::tok::Seq2SeqTokenizers> tokenizers;
+    QString folder;
+};
+
+// Opens the encoder-decoder in `folder` (config.json, the weights, the tokenizers' files);
+// nullptr with `problem` naming the file and the field when it cannot. Any thread.
+std::shared_ptr<const LoadedSeq2Seq> loadSeq2SeqFolder(const QString& folder,
+                                                       attn::Status& problem);
+
+// One side of a run: its ids with the tokens and on-screen labels (token_display.h).
+struct Seq2SeqSide {
+    std::vector<int> ids;
+    std::vector<attn::tok::Token> tokens;
+    QStringList labels;
+    std::vector<attn::tok::TokenDisplay> display;
+    [[nodiscard]] long count() const { return static_cast<long>(ids.size()); }
+};
+
+struct Seq2SeqSnapshot {
+    QString sourceText;
+    QString targetText;       // empty when the target is the model's translation
+    bool translated = false;  // the target is the model's greedy translation
+    Seq2SeqSide source;       // the encoder's input, with the special tokens the tokenizer adds
+    Seq2SeqSide target;       // the decoder's input: the start token, then the target but its
+                              // last token (what the model predicts at the last position)
+    // What of the source text no token stands for.
+    std::vector<attn::tok::Dropped> dropped;
+    // Head edits applied to `result` (and to the translation, when the model made it);
+    // `unedited` is the run of the same ids without them, `change` their largest change of a
+    // weight per kind, layer and head. Empty without edits.
+    std::vector<attn::model::HeadEdit> edits;
+    attn::model::Seq2SeqResult result;
+    attn::model::Seq2SeqResult unedited;
+    attn::model::Seq2SeqChange change;
+    std::vector<ModelPrediction> predictions;  // one per target position
+    double milliseconds = 0.0;
+    [[nodiscard]] bool edited() const { return !edits.empty(); }
+};
+
+// The most tokens a translation may have: twice the source and ten more (a translation is
+// rarely longer), below the model's positions.
+[[nodiscard]] long translationLimit(const attn::model::Seq2SeqConfig& config, long sourceTokens);
+
+struct Seq2SeqRequest {
+    QString source;
+    QString target;  // empty: translate greedily
+    std::vector<attn::model::HeadEdit> edits;
+    attn::model::ProgressCallback progress;  // the run's layers, or the translation's tokens
+};
+
+struct Seq2SeqOutcome {
+    std::shared_ptr<const Seq2SeqSnapshot> snapshot;
+    bool cancelled = false;
+    attn::Status status;  // why there is no snapshot: the texts, an edit or the run
+};
+
+// Tokenizes and runs the request. The source must have a token of its own; an overlong side is
+// refused with the model's limit, an edit outside the model or the texts by name.
+Seq2SeqOutcome runSeq2SeqText(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& request);
+
+// The label of one target id (predictions, the translation as text).
+QString targetLabel(const LoadedSeq2Seq& loaded, int id);
+
+}  // namespace attnlab
