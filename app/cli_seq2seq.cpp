@@ -64,10 +64,9 @@ bool readAsk(const QCommandLineParser& parser, Seq2SeqAsk& a, int& code)
     a.image =
         ext == QLatin1String("png") || ext == QLatin1String("svg") || ext == QLatin1String("pdf");
     if (parser.isSet(QStringLiteral("session-out"))) {
-        code = usageError(kCmd, CliSeq2SeqTr::tr("--session-out is for decoder-only and encoder "
-                                                 "models; open an encoder-decoder's cross head "
-                                                 "in the model window to take it to the "
-                                                 "workbench"));
+        code = usageError(kCmd, CliSeq2SeqTr::tr("--session-out writes a decoder-only or "
+                                                 "encoder model's head; an encoder-decoder's "
+                                                 "heads are not written as sessions"));
         return false;
     }
     if (parser.isSet(kTargetOption) && parser.value(kTargetOption).trimmed().isEmpty()) {

@@ -1188,6 +1188,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Train a small GPT-2 in the model window and watch its induction heads form</source>
         <translation>在模型窗口中训练一个小型 GPT-2，看它的归纳头如何形成</translation>
     </message>
+    <message>
+        <source>Could not open the model</source>
+        <translation>无法打开模型</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::GuideDialog</name>
@@ -2090,6 +2094,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>H%1</source>
         <translation>H%1</translation>
+    </message>
+    <message>
+        <source>query (target)</source>
+        <translation>查询（目标）</translation>
+    </message>
+    <message>
+        <source>key (source)</source>
+        <translation>键（源）</translation>
     </message>
 </context>
 <context>
@@ -3530,6 +3542,338 @@ measuring…</source>
     <message>
         <source>entropy, ÷√d_k</source>
         <translation>熵，÷√d_k</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Seq2SeqDocument</name>
+    <message>
+        <source>encoder</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder. A model is a folder holding config.json, its weights and its tokenizer&apos;s files.</source>
+        <translation>%1 不是文件夹。模型是一个文件夹，里面有 config.json、它的权重和分词器的文件。</translation>
+    </message>
+    <message>
+        <source>No model open</source>
+        <translation>没有打开模型</translation>
+    </message>
+    <message>
+        <source>%1 · %2 + %3 layers × %4 heads · width %5</source>
+        <translation>%1 · %2 + %3 层 × %4 个头 · 宽度 %5</translation>
+    </message>
+    <message>
+        <source>The model could not run: %1</source>
+        <translation>模型无法运行：%1</translation>
+    </message>
+    <message>
+        <source>The edit was refused: %1</source>
+        <translation>编辑被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Switch off %1 layer %2, head %3</source>
+        <translation>关闭%1第 %2 层第 %3 个头</translation>
+    </message>
+    <message>
+        <source>Restore %1 layer %2, head %3</source>
+        <translation>恢复%1第 %2 层第 %3 个头</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Scale %1 %2 of %3 layer %4, head %5 by %6</source>
+        <translation>把%3第 %4 层第 %5 个头的%1 %2 乘以 %6</translation>
+    </message>
+    <message>
+        <source>Clear the head edits</source>
+        <translation>清除对头的编辑</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>Decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>%1, layer %2, head %3</source>
+        <translation>%1，第 %2 层，第 %3 个头</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention: queries, keys and values all come from the source; every source token sees every other.</source>
+        <translation>编码器自注意力：查询、键和值都来自源序列；每个源词元都能看到其他所有源词元。</translation>
+    </message>
+    <message>
+        <source>Decoder masked self-attention: queries, keys and values come from the target; future positions are set to −∞ before the softmax (the triangle).</source>
+        <translation>解码器掩码自注意力：查询、键和值来自目标序列；softmax 之前把未来位置设为 −∞（图中的三角形）。</translation>
+    </message>
+    <message>
+        <source>Cross-attention: the queries come from the decoder (target rows), the keys and values from the encoder&apos;s output (source columns).</source>
+        <translation>交叉注意力：查询来自解码器（目标，行），键和值来自编码器的输出（源，列）。</translation>
+    </message>
+    <message>
+        <source>T5 adds a learned bias per distance instead of positions, and does not divide by √d.</source>
+        <translation>T5 不用位置向量，而是按距离加一个学到的偏置，并且不除以 √d。</translation>
+    </message>
+    <message>
+        <source>T5 does not divide its scores by √d.</source>
+        <translation>T5 的分数不除以 √d。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Seq2SeqGridView</name>
+    <message>
+        <source>Encoder: source × source</source>
+        <translation>编码器：源 × 源</translation>
+    </message>
+    <message>
+        <source>Decoder: target × target (masked)</source>
+        <translation>解码器：目标 × 目标（掩码）</translation>
+    </message>
+    <message>
+        <source>Cross: target rows × source columns</source>
+        <translation>交叉：目标为行 × 源为列</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>层%1</translation>
+    </message>
+    <message>
+        <source>Switch Off This Head</source>
+        <translation>关闭这个头</translation>
+    </message>
+    <message>
+        <source>Restore This Head</source>
+        <translation>恢复这个头</translation>
+    </message>
+    <message>
+        <source>Switch Off the Key of</source>
+        <translation>关闭键：</translation>
+    </message>
+    <message>
+        <source>Double the Key of</source>
+        <translation>把键加倍：</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>第 %1 层，第 %2 个头</translation>
+    </message>
+    <message>
+        <source>Click to enlarge; right-click to edit</source>
+        <translation>单击放大；右键编辑</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Seq2SeqHeadView</name>
+    <message>
+        <source>Lines from each query (right) to each key (left), as strong as the weight. Click a token on the right to see its lines alone; click it again for all.</source>
+        <translation>从每个查询（右）到每个键（左）的连线，粗细和深浅随权重。单击右侧的词元只看它的连线；再次单击显示全部。</translation>
+    </message>
+    <message>
+        <source>target (keys)</source>
+        <translation>目标（键）</translation>
+    </message>
+    <message>
+        <source>source (keys)</source>
+        <translation>源（键）</translation>
+    </message>
+    <message>
+        <source>source (queries)</source>
+        <translation>源（查询）</translation>
+    </message>
+    <message>
+        <source>target (queries)</source>
+        <translation>目标（查询）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Seq2SeqWindow</name>
+    <message>
+        <source>Export map</source>
+        <translation>导出注意力图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Open an encoder-decoder folder</source>
+        <translation>打开编码器-解码器模型文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Model…</source>
+        <translation>打开模型(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export Map…</source>
+        <translation>导出注意力图(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Clear Head &amp;Edits</source>
+        <translation>清除对头的编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>翻译(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <source>Fill the target with the model&apos;s greedy translation</source>
+        <translation>用模型的贪心翻译填入目标</translation>
+    </message>
+    <message>
+        <source>Stop the Run</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
+        <source>Could not open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>There is nothing to export yet: open a model and type a source text.</source>
+        <translation>还没有可导出的内容：请打开模型并输入源文本。</translation>
+    </message>
+    <message>
+        <source>%1 source and %2 target tokens, %3 ms</source>
+        <translation>源 %1 个词元，目标 %2 个词元，%3 毫秒</translation>
+    </message>
+    <message>
+        <source>Open an encoder-decoder model (File ▸ Open Model…): BART, Marian (opus-mt) or T5.</source>
+        <translation>请打开一个编码器-解码器模型（文件 ▸ 打开模型…）：BART、Marian（opus-mt）或 T5。</translation>
+    </message>
+    <message>
+        <source>query (source)</source>
+        <translation>查询（源）</translation>
+    </message>
+    <message>
+        <source>query (target)</source>
+        <translation>查询（目标）</translation>
+    </message>
+    <message>
+        <source>key (target)</source>
+        <translation>键（目标）</translation>
+    </message>
+    <message>
+        <source>key (source)</source>
+        <translation>键（源）</translation>
+    </message>
+    <message>
+        <source>%1  %2 %</source>
+        <translation>%1  %2 %</translation>
+    </message>
+    <message>
+        <source>AttnLab translator — %1</source>
+        <translation>AttnLab 翻译器 — %1</translation>
+    </message>
+    <message>
+        <source>AttnLab translator</source>
+        <translation>AttnLab 翻译器</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>源：</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Type a sentence to translate</source>
+        <translation>输入要翻译的句子</translation>
+    </message>
+    <message>
+        <source>The model&apos;s translation, or type your own target</source>
+        <translation>模型的翻译，或输入你自己的目标文本</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Fill the target with the model&apos;s greedy translation (Ctrl+T)</source>
+        <translation>用模型的贪心翻译填入目标（Ctrl+T）</translation>
+    </message>
+    <message>
+        <source>Map</source>
+        <translation>注意力图</translation>
+    </message>
+    <message>
+        <source>Head view</source>
+        <translation>头视图</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Reads</source>
+        <translation>读入</translation>
+    </message>
+    <message>
+        <source>1st guess</source>
+        <translation>第 1 猜测</translation>
+    </message>
+    <message>
+        <source>2nd guess</source>
+        <translation>第 2 猜测</translation>
+    </message>
+    <message>
+        <source>3rd guess</source>
+        <translation>第 3 猜测</translation>
     </message>
 </context>
 <context>
@@ -6067,58 +6411,6 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
         <translation>%1 个词元：所有头的注意力图的 JSON 大约有 %2，超过上限 %3；用 --max-output 允许它，或只画一个头的图（-o OUT.png）。</translation>
     </message>
     <message>
-        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-                     [--session-out S.attnlab.json] [--max-output SIZE]
-  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
-  tokenizer: vocab.json + merges.txt, or vocab.txt), or a model built into AttnLab
-  (--model builtin:NAME, see attnlab models), on TEXT. JSON (to stdout without
-  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
-  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot; (from 1),
-  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token,
-  BERT each [MASK]. &quot;display&quot; labels each token readably: where GPT-2 splits one
-  character over several tokens, the first shows the character and the others ⋯.
-  PNG, SVG or PDF: the map of one head (--layer and --head count from 1; default 1).
-  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
-  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
-  zero (or its mean over positions). Both repeat; layers, heads and positions count
-  from 1. With edits: the predictions before and after (to stdout), or with -o the
-  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
-  --session-out writes head --layer/--head as a workbench session (format version 2:
-  the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
-  from); without -o nothing else is written.
-  The JSON grows as the square of the text: one that would be larger than 512 MiB
-  is refused before the run, with its size; --max-output SIZE (800M, 4G) allows it.
-  What of the text the tokenizer cannot represent becomes the unknown token where the
-  model has one, or is left out whole; either way stderr names it and the JSON lists
-  it in &quot;dropped&quot;: [{&quot;text&quot;, &quot;byte&quot; (from 1), &quot;bytes&quot;, &quot;fate&quot;}].
-</source>
-        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
-                     [--layer L] [--head H] [--edit ...] [--ablate ...]
-                     [--session-out S.attnlab.json] [--max-output SIZE]
-  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
-  分词器：vocab.json + merges.txt，或 vocab.txt），或 AttnLab 内置的模型
-  （--model builtin:NAME，见 attnlab models）。JSON（没有 -o 时写到标准输出）：
-  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
-  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;（从 1 计数）,
-  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
-  [MASK]。&quot;display&quot; 是每个词元易读的标签：GPT-2 把一个字符拆成几个词元时，第一个
-  显示这个字符，其余显示 ⋯。PNG、SVG 或 PDF：一个头的注意力图（--layer 和 --head
-  从 1 开始数；默认 1）。
-  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
-  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
-  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
-  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
-  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
-  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
-  JSON 随文本长度的平方增长：会大于 512 MiB 的在运行前就被拒绝，并给出大小；
-  --max-output SIZE（800M、4G）可以允许它。
-  分词器无法表示的文本，在模型有未知词元时读作未知词元，否则整段略去；两种情况
-  都会在标准错误中指出，并在 JSON 的 &quot;dropped&quot; 中列出：
-  [{&quot;text&quot;, &quot;byte&quot;（从 1 计数）, &quot;bytes&quot;, &quot;fate&quot;}]。
-</translation>
-    </message>
-    <message>
         <source>unknown option %1</source>
         <translation>未知选项 %1</translation>
     </message>
@@ -6166,6 +6458,134 @@ Exit status: 0 success, 2 wrong usage, 3 bad input file,
   -o DIR 整个写出：一个新的或空的文件夹，或 AttnLab 写出的文件夹（它会被替换，
   你放在里面的其他文件保留）。所有输出在第一步之前就已检查。
 </translation>
+    </message>
+    <message>
+        <source>Usage: attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json] [--max-output SIZE]
+  Runs a GPT-2 or BERT checkpoint folder (config.json, model.safetensors and the
+  tokenizer: vocab.json + merges.txt, or vocab.txt), or a model built into AttnLab
+  (--model builtin:NAME, see attnlab models), on TEXT. JSON (to stdout without
+  -o): {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot; (from 1),
+  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}: GPT-2 predicts the next token,
+  BERT each [MASK]. &quot;display&quot; labels each token readably: where GPT-2 splits one
+  character over several tokens, the first shows the character and the others ⋯.
+  PNG, SVG or PDF: the map of one head (--layer and --head count from 1; default 1).
+  --edit ROLE,layer=L,head=H,index=I,scale=S (ROLE key, query or value) scales one
+  position&apos;s vector of a head; --ablate layer=L,head=H[,mean] sets a head&apos;s output to
+  zero (or its mean over positions). Both repeat; layers, heads and positions count
+  from 1. With edits: the predictions before and after (to stdout), or with -o the
+  edited run&apos;s JSON plus &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}.
+  --session-out writes head --layer/--head as a workbench session (format version 2:
+  the layer&apos;s attention input, the head&apos;s W_Q, W_K, W_V and biases, and where it came
+  from); without -o nothing else is written.
+  The JSON grows as the square of the text: one that would be larger than 512 MiB
+  is refused before the run, with its size; --max-output SIZE (800M, 4G) allows it.
+  What of the text the tokenizer cannot represent becomes the unknown token where the
+  model has one, or is left out whole; either way stderr names it and the JSON lists
+  it in &quot;dropped&quot;: [{&quot;text&quot;, &quot;byte&quot; (from 1), &quot;bytes&quot;, &quot;fate&quot;}].
+Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
+  decoder&apos;s text (its input: the start token, then TARGET&apos;s ids but the last); without
+  it the model translates greedily. JSON: {&quot;model&quot;: {&quot;type&quot;, &quot;encoder_layers&quot;,
+  &quot;decoder_layers&quot;, &quot;heads&quot;}, &quot;source&quot; and &quot;target&quot;: {&quot;tokens&quot;, &quot;display&quot;,
+  &quot;ids&quot;}, &quot;encoder&quot;, &quot;decoder&quot;, &quot;cross&quot; (target x source): [{&quot;heads&quot;:
+  [{&quot;weights&quot;}]}], &quot;predictions&quot;: one per target position}. Figures take
+  --kind encoder|decoder|cross (default cross); --edit and --ablate take
+  kind=encoder|decoder|cross (default decoder). A cross head&apos;s key and value positions
+  count in the source, its query positions in the target.
+</source>
+        <translation>用法：attnlab model --model DIR --text TEXT [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                     [--layer L] [--head H] [--edit ...] [--ablate ...]
+                     [--session-out S.attnlab.json] [--max-output SIZE]
+  在 TEXT 上运行一个 GPT-2 或 BERT 检查点文件夹（config.json、model.safetensors 和
+  分词器：vocab.json + merges.txt，或 vocab.txt），或 AttnLab 内置的模型
+  （--model builtin:NAME，见 attnlab models）。JSON（没有 -o 时写到标准输出）：
+  {&quot;model&quot;: {&quot;type&quot;, &quot;layers&quot;, &quot;heads&quot;}, &quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;,
+  &quot;layers&quot;: [{&quot;heads&quot;: [{&quot;weights&quot;}]}], &quot;predictions&quot;: [{&quot;position&quot;（从 1 计数）,
+  &quot;top&quot;: [{&quot;token&quot;, &quot;display&quot;, &quot;id&quot;, &quot;p&quot;}]}]}：GPT-2 预测下一个词元，BERT 预测每个
+  [MASK]。&quot;display&quot; 是每个词元易读的标签：GPT-2 把一个字符拆成几个词元时，第一个
+  显示这个字符，其余显示 ⋯。PNG、SVG 或 PDF：一个头的注意力图（--layer 和 --head
+  从 1 开始数；默认 1）。
+  --edit ROLE,layer=L,head=H,index=I,scale=S（ROLE 为 key、query 或 value）把某个头
+  在一个位置上的向量乘以 S；--ablate layer=L,head=H[,mean] 把一个头的输出置零（或换成
+  它在各位置上的平均）。两者都可重复；层、头和位置从 1 开始数。有编辑时：输出编辑前后的
+  预测（到标准输出），或用 -o 写出编辑后运行的 JSON，外加 &quot;before&quot;: {&quot;predictions&quot;, &quot;layers&quot;}。
+  --session-out 把 --layer/--head 指定的头写成工作台会话（格式版本 2：该层注意力的输入、
+  这个头的 W_Q、W_K、W_V 和偏置，以及它的来源）；没有 -o 时不写别的。
+  JSON 随文本长度的平方增长：会大于 512 MiB 的在运行前就被拒绝，并给出大小；
+  --max-output SIZE（800M、4G）可以允许它。
+  分词器无法表示的文本，在模型有未知词元时读作未知词元，否则整段略去；两种情况
+  都会在标准错误中指出，并在 JSON 的 &quot;dropped&quot; 中列出：
+  [{&quot;text&quot;, &quot;byte&quot;（从 1 计数）, &quot;bytes&quot;, &quot;fate&quot;}]。
+编码器-解码器（bart、marian、t5）：TEXT 是源文本；--target TARGET 是解码器的文本（它的
+  输入：起始词元，然后是 TARGET 的 id，去掉最后一个）；不给它时由模型贪心翻译。JSON：
+  {&quot;model&quot;: {&quot;type&quot;, &quot;encoder_layers&quot;, &quot;decoder_layers&quot;, &quot;heads&quot;}，&quot;source&quot; 和 &quot;target&quot;:
+  {&quot;tokens&quot;, &quot;display&quot;, &quot;ids&quot;}，&quot;encoder&quot;、&quot;decoder&quot;、&quot;cross&quot;（目标 × 源）：[{&quot;heads&quot;:
+  [{&quot;weights&quot;}]}]，&quot;predictions&quot;：每个目标位置一条}。图用 --kind encoder|decoder|cross 选择
+  （默认 cross）；--edit 和 --ablate 接受 kind=encoder|decoder|cross（默认 decoder）。交叉注意力
+  头的键和值的位置按源文本计数，查询的位置按目标文本计数。
+</translation>
+    </message>
+    <message>
+        <source>--%1 %2: kind must be encoder, decoder or cross, not &quot;%3&quot;</source>
+        <translation>--%1 %2：kind 必须是 encoder、decoder 或 cross，而不是“%3”</translation>
+    </message>
+    <message>
+        <source>--kind must be encoder, decoder or cross, not &quot;%1&quot;</source>
+        <translation>--kind 必须是 encoder、decoder 或 cross，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>--target is empty; leave it out to have the model translate</source>
+        <translation>--target 为空；不给它时由模型自己翻译</translation>
+    </message>
+    <message>
+        <source>--max-output takes a size such as 800M or 4G</source>
+        <translation>--max-output 需要一个大小，例如 800M 或 4G</translation>
+    </message>
+    <message>
+        <source>--layer must be a whole number from 1 to %1</source>
+        <translation>--layer 必须是 1 到 %1 之间的整数</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder masked self-attention</source>
+        <translation>解码器掩码自注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>%1, layer %2, head %3</source>
+        <translation>%1，第 %2 层，第 %3 个头</translation>
+    </message>
+    <message>
+        <source>%1 is a %2 model, not an encoder-decoder (bart, marian, t5)</source>
+        <translation>%1 是 %2 模型，不是编码器-解码器（bart、marian、t5）</translation>
+    </message>
+    <message>
+        <source>--target: %1; it has no target text</source>
+        <translation>--target：%1；它没有目标文本</translation>
+    </message>
+    <message>
+        <source>--kind: %1; its heads are chosen with --layer and --head</source>
+        <translation>--kind：%1；它的头用 --layer 和 --head 选择</translation>
+    </message>
+    <message>
+        <source>--%1 %2: %3; leave kind= out</source>
+        <translation>--%1 %2：%3；请去掉 kind=</translation>
+    </message>
+    <message>
+        <source>the JSON of every map would be about %1, more than the limit of %2; give --max-output to allow it, or draw one map (-o OUT.png --kind K --layer L --head H).</source>
+        <translation>所有注意力图的 JSON 大约有 %1，超过上限 %2；用 --max-output 允许它，或只画一张图（-o OUT.png --kind K --layer L --head H）。</translation>
+    </message>
+    <message>
+        <source>--session-out writes a decoder-only or encoder model&apos;s head; an encoder-decoder&apos;s heads are not written as sessions</source>
+        <translation>--session-out 写出的是纯解码器或纯编码器模型的头；编码器-解码器的头不能写成会话</translation>
     </message>
 </context>
 <context>

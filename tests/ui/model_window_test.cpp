@@ -203,19 +203,30 @@ TEST(ModelWindow, ABadFolderIsRefusedNamingTheProblemAndTheOpenModelStays)
         << warnings.texts[0].toStdString();
 
     // An unknown model type, named with what is supported.
-    const QString other = dir.filePath(QStringLiteral("encoder-decoder"));
+    const QString other = dir.filePath(QStringLiteral("state-space"));
     QDir().mkpath(other);
-    test::writeFile(other + QStringLiteral("/config.json"), R"({"model_type": "t5"})");
+    test::writeFile(other + QStringLiteral("/config.json"), R"({"model_type": "mamba"})");
     EXPECT_FALSE(w->openFolder(other));
     ASSERT_EQ(warnings.texts.size(), 2);
-    EXPECT_TRUE(warnings.texts[1].contains(QStringLiteral("t5")))
+    EXPECT_TRUE(warnings.texts[1].contains(QStringLiteral("mamba")))
         << warnings.texts[1].toStdString();
     EXPECT_TRUE(warnings.texts[1].contains(QStringLiteral("gpt2")))
         << warnings.texts[1].toStdString();
 
+    // An encoder-decoder goes to the translator, which names what its folder lacks.
+    const QString t5 = dir.filePath(QStringLiteral("encoder-decoder"));
+    QDir().mkpath(t5);
+    test::writeFile(t5 + QStringLiteral("/config.json"), R"({"model_type": "t5"})");
+    EXPECT_FALSE(w->openFolder(t5));
+    ASSERT_EQ(warnings.texts.size(), 3);
+    EXPECT_TRUE(warnings.texts[2].contains(QStringLiteral("model.safetensors")))
+        << warnings.texts[2].toStdString();
+    EXPECT_LE(warnings.texts[2].count(QStringLiteral("Could not open")), 1)
+        << warnings.texts[2].toStdString();
+
     // Not a folder at all.
     EXPECT_FALSE(w->openFolder(good + QStringLiteral("/config.json")));
-    EXPECT_EQ(warnings.texts.size(), 3);
+    EXPECT_EQ(warnings.texts.size(), 4);
 
     EXPECT_EQ(w->document()->folder(), QDir::cleanPath(good));
     EXPECT_EQ(w->document()->snapshot(), before);

@@ -41,6 +41,7 @@
 #include "ui/model/model_recovery.h"
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/predictions_panel.h"
+#include "ui/model/seq2seq_window.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/views/panel_message.h"
 
@@ -303,6 +304,17 @@ void ModelWindow::buildDocks()
 
 bool ModelWindow::openFolder(const QString& folder)
 {
+    // An encoder-decoder has a source and a target and three kinds of maps: its own window.
+    if (isEncoderDecoderFolder(folder)) {
+        QString error;
+        if (!openTranslator(folder, error)) {
+            message_->say(tr("Could not open the model: %1").arg(error));
+            dialogs_.warn(tr("Could not open the model"), error);
+            return false;
+        }
+        QSettings().setValue(kLastFolderKey, folder);
+        return true;
+    }
     QString error;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     const bool ok = doc_->open(folder, error);

@@ -19,6 +19,7 @@
 #include "ui/export/last_folder.h"
 #include "ui/model/model_window.h"
 #include "ui/model/model_windows.h"
+#include "ui/model/seq2seq_window.h"
 #include "ui/modelrun/head_session.h"
 #include "ui/readers/lesson_catalog.h"
 
@@ -392,6 +393,13 @@ void FileActions::fillRecentMenu()
 
 bool FileActions::openModelFolder(const QString& folder)
 {
+    // An encoder-decoder opens in a translator window of its own, not the model window.
+    if (isEncoderDecoderFolder(folder)) {
+        QString error;
+        if (openTranslator(folder, error)) return true;
+        dialogs_.warn(tr("Could not open the model"), error);
+        return false;
+    }
     ModelWindow* w = models_->window();
     if (!w->openFolder(folder)) return false;
     w->present();
