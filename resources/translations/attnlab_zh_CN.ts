@@ -3685,6 +3685,14 @@ measuring…</source>
         <source>Click to enlarge; right-click to edit</source>
         <translation>单击放大；右键编辑</translation>
     </message>
+    <message>
+        <source>The edits moved a weight of this head by up to %1</source>
+        <translation>这些编辑让这个头的权重最多变化了 %1</translation>
+    </message>
+    <message>
+        <source>The edits leave this head&apos;s weights as they were</source>
+        <translation>这些编辑没有改变这个头的权重</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Seq2SeqHeadView</name>

@@ -127,6 +127,10 @@ TEST(Seq2SeqWindow, SwitchingOffACrossHeadChangesTheRunAndUndoRestoresIt)
     ASSERT_EQ(change.size(), 2u);
     EXPECT_GT(change[0][2], 1e-3f);
     EXPECT_EQ(change[0][1], 0.0f);
+    // The cross grid frames what moved: layer 1 head 3 (and what its output fed), not head 2.
+    EXPECT_GT(w.grid(2)->changeAt(0, 2), 1e-3f);
+    EXPECT_EQ(w.grid(2)->changeAt(0, 1), 0.0f);
+    EXPECT_EQ(w.grid(0)->changeAt(0, 2), 0.0f);  // the encoder runs before the cross heads
     // An edit outside the source is refused and changes nothing.
     EXPECT_FALSE(
         doc->scaleVector(AttentionKind::Cross, attn::model::HeadEditKind::Key, 0, 2, 40, 2.0f));

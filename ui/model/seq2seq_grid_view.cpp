@@ -139,6 +139,7 @@ void Seq2SeqGridView::paintEvent(QPaintEvent*)
     if (!shown_) return;
     const int heads = document_->heads();
     const Seq2SeqSelection& sel = document_->selection();
+    const std::vector<std::vector<float>>* change = changeOf();
     for (int l = 0; l < document_->layers(kind_); ++l) {
         const QRect first = cellRect(l, 0);
         p.setPen(palette().color(QPalette::Text));
@@ -158,12 +159,44 @@ void Seq2SeqGridView::paintEvent(QPaintEvent*)
                 p.drawEllipse(QPointF(r.right() - 4, r.top() + 4), 3.5, 3.5);
                 p.setBrush(Qt::NoBrush);
             }
+            // How much an edit moved this head's weights: an amber frame as strong as its
+            // largest change (1 = a weight moved from 0 to 1); rounding noise draws none.
+            if (change != nullptr && static_cast<std::size_t>(l) < change->size() &&
+                static_cast<std::size_t>(h) < (*change)[static_cast<std::size_t>(l)].size()) {
+                const float c = (*change)[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
+                if (isAttentionChange(c)) {
+                    QColor amber(255, 140, 0);
+                    amber.setAlphaF(std::clamp(0.35 + 0.65 * static_cast<double>(c), 0.35, 1.0));
+                    p.setPen(QPen(amber, 3));
+                    p.setBrush(Qt::NoBrush);
+                    p.drawRect(QRectF(r).adjusted(1.5, 1.5, -1.5, -1.5));
+                }
+            }
             if (sel.kind == kind_ && sel.layer == l && sel.head == h) {
                 p.setPen(QPen(QColor(220, 0, 0), 2));
                 p.drawRect(QRectF(r).adjusted(-1, -1, 1, 1));
             }
         }
     }
+}
+
+const std::vector<std::vector<float>>* Seq2SeqGridView::changeOf() const
+{
+    if (!shown_ || !shown_->edited()) return nullptr;
+    const attn::model::Seq2SeqChange& c = shown_->change;
+    return kind_ == AttentionKind::Encoder   ? &c.encoder
+           : kind_ == AttentionKind::Decoder ? &c.decoder
+                                             : &c.cross;
+}
+
+float Seq2SeqGridView::changeAt(int layer, int head) const
+{
+    const std::vector<std::vector<float>>* c = changeOf();
+    if (c == nullptr || layer < 0 || static_cast<std::size_t>(layer) >= c->size()) return 0.0f;
+    const std::vector<float>& row = (*c)[static_cast<std::size_t>(layer)];
+    return head >= 0 && static_cast<std::size_t>(head) < row.size()
+               ? row[static_cast<std::size_t>(head)]
+               : 0.0f;
 }
 
 void Seq2SeqGridView::mousePressEvent(QMouseEvent* event)
@@ -230,10 +263,16 @@ bool Seq2SeqGridView::event(QEvent* event)
             QToolTip::hideText();
             return true;
         }
+        QString text = tr("Layer %1, head %2").arg(layer + 1).arg(head + 1) + QLatin1Char('\n') +
+                       document_->explanation(kind_);
+        if (shown_->edited())
+            text += QLatin1Char('\n') +
+                    (isAttentionChange(changeAt(layer, head))
+                         ? tr("The edits moved a weight of this head by up to %1")
+                               .arg(static_cast<double>(changeAt(layer, head)), 0, 'f', 4)
+                         : tr("The edits leave this head's weights as they were"));
         QToolTip::showText(help->globalPos(),
-                           tr("Layer %1, head %2").arg(layer + 1).arg(head + 1) +
-                               QLatin1Char('\n') + document_->explanation(kind_) +
-                               QLatin1Char('\n') + tr("Click to enlarge; right-click to edit"),
+                           text + QLatin1Char('\n') + tr("Click to enlarge; right-click to edit"),
                            this);
         return true;
     }

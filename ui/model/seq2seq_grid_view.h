@@ -32,6 +32,9 @@ public:
     [[nodiscard]] QRect cellRect(int layer, int head) const;
     // The context menu of (layer, head), as a right-click there shows it (tests).
     void showEditMenu(int layer, int head, const QPoint& globalPos);
+    // With head edits: the largest change of a weight of (layer, head) against the unedited
+    // run, framed in amber when it is a change (isAttentionChange); 0 without edits.
+    [[nodiscard]] float changeAt(int layer, int head) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -45,6 +48,7 @@ private:
     [[nodiscard]] bool cellAt(const QPoint& p, int& layer, int& head) const;
     [[nodiscard]] QRectF titleRect() const;
     [[nodiscard]] QString title() const;
+    [[nodiscard]] const std::vector<std::vector<float>>* changeOf() const;
 
     Seq2SeqDocument* document_;
     attn::model::AttentionKind kind_;
