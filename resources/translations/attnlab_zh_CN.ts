@@ -3883,6 +3883,22 @@ measuring…</source>
         <source>3rd guess</source>
         <translation>第 3 猜测</translation>
     </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter View: Head View</source>
+        <translation>演示视图：头视图(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Presenter View: the Three &amp;Grids</source>
+        <translation>演示视图：三组网格(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Shift+F5</source>
+        <translation>Shift+F5</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SequencesPanel</name>

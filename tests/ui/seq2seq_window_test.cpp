@@ -25,6 +25,7 @@
 #include "ui/model/seq2seq_document.h"
 #include "ui/model/seq2seq_grid_view.h"
 #include "ui/model/seq2seq_head_view.h"
+#include "ui/presenter/presenter_window.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/panel_message.h"
 
@@ -149,6 +150,31 @@ TEST(Seq2SeqWindow, T5SaysItAddsABiasPerDistanceAndTheMapExports)
     QString error;
     ASSERT_TRUE(w.exportMap(dir.filePath(QStringLiteral("map.png")), error)) << error.toStdString();
     EXPECT_FALSE(QImage(dir.filePath(QStringLiteral("map.png"))).isNull());
+}
+
+TEST(Seq2SeqWindow, ThePresenterShowsTheHeadViewOrTheGridsLargeAndFollowsTheRun)
+{
+    Seq2SeqWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(w.openFolder(fixture("marian_tokenizer")));
+    ASSERT_TRUE(settled(w.document()));
+    ASSERT_TRUE(w.present(QStringLiteral("head-view")));
+    ASSERT_NE(w.presenterWindow(), nullptr);
+    auto* shown = qobject_cast<Seq2SeqHeadView*>(w.presenterWindow()->content());
+    ASSERT_NE(shown, nullptr);
+    EXPECT_GT(shown->font().pointSizeF(), w.headView()->font().pointSizeF() * 1.4);
+    ASSERT_TRUE(w.present(QStringLiteral("grids")));
+    QTest::qWait(20);
+    const auto grids = w.presenterWindow()->content()->findChildren<Seq2SeqGridView*>();
+    ASSERT_EQ(grids.size(), 3);
+    EXPECT_FALSE(grids[2]->cellRect(1, 3).isEmpty());
+    // An edit in the window shows in the presented grid too.
+    ASSERT_TRUE(w.document()->ablateHead(AttentionKind::Cross, 0, 0));
+    ASSERT_TRUE(settled(w.document()));
+    EXPECT_GT(grids[2]->changeAt(1, 0), 0.0f);
+    EXPECT_FALSE(w.present(QStringLiteral("nothing")));
+    w.presenterWindow()->close();
 }
 
 TEST(Seq2SeqWindow, AFolderThatIsNoEncoderDecoderIsRefusedAndTheOpenOneStays)

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -26,6 +27,8 @@
 #include "ui/model/seq2seq_document.h"
 #include "ui/model/seq2seq_grid_view.h"
 #include "ui/model/seq2seq_head_view.h"
+#include "ui/presenter/mark_store.h"
+#include "ui/presenter/presenter_window.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/panel_message.h"
 
@@ -46,6 +49,7 @@ Seq2SeqWindow::Seq2SeqWindow(QWidget* parent) : QMainWindow(parent), doc_(new Se
     if (const QScreen* screen = QGuiApplication::primaryScreen())
         size = size.boundedTo(screen->availableGeometry().size() * 0.96);
     resize(size);
+    marks_ = new MarkStore(this);
     savePath = [this](const QString& suggestion) {
         return QFileDialog::getSaveFileName(this, tr("Export map"), suggestion,
                                             tr("PNG image (*.png);;SVG drawing (*.svg);;PDF "
@@ -170,12 +174,42 @@ void Seq2SeqWindow::buildMenus()
     edit->addAction(redo);
     edit->addSeparator();
     edit->addAction(tr("Clear Head &Edits"), this, [this] { doc_->clearEdits(); });
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Presenter View: Head View"), QKeySequence(Qt::Key_F5), this,
+                    [this] { present(QStringLiteral("head-view")); });
+    view->addAction(tr("Presenter View: the Three &Grids"), QKeySequence(tr("Shift+F5")), this,
+                    [this] { present(QStringLiteral("grids")); });
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     QAction* translate = model->addAction(tr("&Translate"), QKeySequence(tr("Ctrl+T")), doc_,
                                           &Seq2SeqDocument::translate);
     translate->setToolTip(tr("Fill the target with the model's greedy translation"));
     model->addAction(tr("Stop the Run"), QKeySequence(Qt::Key_Escape), doc_,
                      &Seq2SeqDocument::cancel);
+}
+
+PresenterWindow* Seq2SeqWindow::presenterWindow() const
+{
+    return presented_.data();
+}
+
+bool Seq2SeqWindow::present(const QString& view)
+{
+    QWidget* content = nullptr;
+    if (view == QLatin1String("head-view")) {
+        content = new Seq2SeqHeadView(doc_);
+    } else if (view == QLatin1String("grids")) {
+        content = new QWidget();
+        auto* row = new QHBoxLayout(content);
+        for (const AttentionKind k :
+             {AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross})
+            row->addWidget(new Seq2SeqGridView(doc_, k, content));
+    }
+    if (content == nullptr) return false;
+    if (presented_) presented_->close();
+    PresenterWindow::scaleFonts(content, PresenterWindow::MapFontScale);
+    presented_ = new PresenterWindow(content, marks_, QStringLiteral("translator/") + view, this);
+    presented_->showOn(screen());
+    return true;
 }
 
 bool Seq2SeqWindow::openFolder(const QString& folder, QString* why)

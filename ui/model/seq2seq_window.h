@@ -11,6 +11,7 @@
 #include <functional>
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QLabel;
 class QLineEdit;
@@ -22,7 +23,9 @@ class QTabWidget;
 namespace attnlab {
 
 class HeatmapView;
+class MarkStore;
 class PanelMessage;
+class PresenterWindow;
 class Seq2SeqDocument;
 class Seq2SeqGridView;
 class Seq2SeqHeadView;
@@ -54,6 +57,11 @@ public:
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
     [[nodiscard]] QTableWidget* predictions() const { return predictions_; }
     [[nodiscard]] PanelMessage* message() const { return message_; }
+    // View ▸ Presenter View (F5): the selected head as the head view, or (grids) the three
+    // grids, full screen with large text and the marking tools; a second view of the same
+    // document, so a run or an edit shows in both. False for an unknown view.
+    bool present(const QString& view);
+    [[nodiscard]] PresenterWindow* presenterWindow() const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -81,6 +89,8 @@ private:
     HeatmapView* map_ = nullptr;
     Seq2SeqHeadView* headView_ = nullptr;
     QTableWidget* predictions_ = nullptr;
+    MarkStore* marks_ = nullptr;
+    QPointer<PresenterWindow> presented_;
 };
 
 // Whether `folder`'s config.json names an encoder-decoder (bart, marian, t5).
