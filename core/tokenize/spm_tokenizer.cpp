@@ -2,6 +2,7 @@
 #include "core/tokenize/spm_tokenizer.h"
 
 #include <algorithm>
+#include <exception>
 #include <sentencepiece_processor.h>
 
 namespace attn::tok {
@@ -45,8 +46,14 @@ Loaded<SpmTokenizer> SpmTokenizer::fromBytes(const std::string& bytes, const std
         return tokenizerError(
             name, std::to_string(options.extraIds) + " extra ids are outside 0 to 1000");
     impl->extraIds = options.extraIds;
-    if (const auto s = impl->processor.LoadFromSerializedProto(bytes); !s.ok())
-        return tokenizerError(name, "not a SentencePiece model: " + std::string(s.message()));
+    try {
+        if (const auto s = impl->processor.LoadFromSerializedProto(bytes); !s.ok())
+            return tokenizerError(name, "not a SentencePiece model: " + std::string(s.message()));
+    } catch (const std::exception& e) {
+        // The library throws where a well-formed message holds a model it cannot build (a
+        // piece of no characters makes its trie builder throw).
+        return tokenizerError(name, "not a SentencePiece model: " + std::string(e.what()));
+    }
     if (impl->processor.GetPieceSize() <= 0)
         return tokenizerError(name, "a SentencePiece model without pieces");
     if (!vocab.empty()) {

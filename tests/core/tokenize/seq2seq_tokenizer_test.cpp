@@ -148,6 +148,11 @@ TEST(Seq2SeqTokenizers, AFifoADeviceASymlinkAHugeOrMalformedModelIsRefused)
     refused("a sparse file past the cap", "spiece.model");
     writeFile(model, std::string("\x0a\x05garbage and more bytes that are not a model", 44));
     refused("random bytes", "not a SentencePiece model");
+    // A well-formed message whose model has a piece of no characters: the library throws while
+    // it builds its trie (found by fuzz/fuzz_spm_load.cpp).
+    fs::remove(model);
+    fs::copy(seq2seqDir("bad") / "empty_piece.spm", model);
+    refused("a piece of no characters", "not a SentencePiece model");
     // A symlink to a good model is followed, as any path.
     fs::remove(model);
     fs::create_symlink(seq2seqDir("t5") / "spiece.model", model);
