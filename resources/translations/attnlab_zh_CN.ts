@@ -6589,7 +6589,7 @@ Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
     </message>
     <message>
         <source>%1 is a %2 model, not an encoder-decoder (bart, marian, t5)</source>
-        <translation>%1 是 %2 模型，不是编码器-解码器（bart、marian、t5）</translation>
+        <translation>%1 是%2模型，不是编码器-解码器（bart、marian、t5）</translation>
     </message>
     <message>
         <source>--target: %1; it has no target text</source>
