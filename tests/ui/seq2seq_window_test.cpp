@@ -177,6 +177,25 @@ TEST(Seq2SeqWindow, ThePresenterShowsTheHeadViewOrTheGridsLargeAndFollowsTheRun)
     w.presenterWindow()->close();
 }
 
+TEST(Seq2SeqWindow, AnOverlongSourceIsRefusedWithTheLimitAndTheLastRunStays)
+{
+    Seq2SeqWindow w;
+    ASSERT_TRUE(w.openFolder(fixture("marian_tokenizer")));
+    Seq2SeqDocument* doc = w.document();
+    ASSERT_TRUE(settled(doc));
+    const auto before = doc->snapshot();
+    ASSERT_TRUE(before);
+    QStringList errors;
+    QObject::connect(doc, &Seq2SeqDocument::errorOccurred,
+                     [&errors](const QString& m) { errors << m; });
+    doc->setSource(QStringLiteral("free ").repeated(70));
+    ASSERT_TRUE(settled(doc));
+    ASSERT_EQ(errors.size(), 1);
+    EXPECT_TRUE(errors.front().contains(QStringLiteral("64"))) << errors.front().toStdString();
+    EXPECT_EQ(doc->snapshot(), before);
+    EXPECT_TRUE(w.message()->isVisibleTo(&w));
+}
+
 TEST(Seq2SeqWindow, AFolderThatIsNoEncoderDecoderIsRefusedAndTheOpenOneStays)
 {
     Seq2SeqWindow w;
