@@ -9,10 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <QDeadlineTimer>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -41,12 +41,7 @@ QString fixture(const char* name)
 
 bool settled(const Seq2SeqDocument* doc)
 {
-    const QDeadlineTimer deadline(20000);
-    while (!deadline.hasExpired()) {
-        QTest::qWait(10);
-        if (doc->idle() && !doc->busy()) return true;
-    }
-    return false;
+    return QTest::qWaitFor([doc] { return doc->idle() && !doc->busy(); }, 20000);
 }
 
 TEST(Seq2SeqWindow, TranslateFillsTheTargetAndTheThreeGridsShowTheRun)
@@ -84,8 +79,7 @@ TEST(Seq2SeqWindow, TranslateFillsTheTargetAndTheThreeGridsShowTheRun)
     EXPECT_EQ(doc->selectedMap()->cols(), snap->source.count());
     EXPECT_TRUE(w.explanation()->text().contains(QStringLiteral("Cross-attention")));
     w.tabs()->setCurrentWidget(w.headView());
-    QTest::qWait(10);
-    EXPECT_FALSE(w.headView()->tokenRect(true, 0).isEmpty());
+    ASSERT_TRUE(QTest::qWaitFor([&w] { return !w.headView()->tokenRect(true, 0).isEmpty(); }));
     EXPECT_FALSE(w.headView()->tokenRect(false, 0).isEmpty());
     EXPECT_TRUE(testing::clippedTexts(&w).isEmpty())
         << testing::clippedTexts(&w).join(QStringLiteral("; ")).toStdString();
@@ -165,10 +159,9 @@ TEST(Seq2SeqWindow, ThePresenterShowsTheHeadViewOrTheGridsLargeAndFollowsTheRun)
     ASSERT_NE(shown, nullptr);
     EXPECT_GT(shown->font().pointSizeF(), w.headView()->font().pointSizeF() * 1.4);
     ASSERT_TRUE(w.present(QStringLiteral("grids")));
-    QTest::qWait(20);
     const auto grids = w.presenterWindow()->content()->findChildren<Seq2SeqGridView*>();
     ASSERT_EQ(grids.size(), 3);
-    EXPECT_FALSE(grids[2]->cellRect(1, 3).isEmpty());
+    EXPECT_TRUE(QTest::qWaitFor([&grids] { return !grids[2]->cellRect(1, 3).isEmpty(); }));
     // An edit in the window shows in the presented grid too.
     ASSERT_TRUE(w.document()->ablateHead(AttentionKind::Cross, 0, 0));
     ASSERT_TRUE(settled(w.document()));
@@ -217,8 +210,9 @@ TEST(Seq2SeqWindow, TheModelWindowOpensAnEncoderDecoderInTheTranslator)
     ASSERT_NE(translator, nullptr);
     EXPECT_EQ(translator->document()->modelType(), QStringLiteral("t5"));
     EXPECT_TRUE(translator->isVisible());
-    translator->close();  // deletes itself
-    QTest::qWait(10);
+    const QPointer<Seq2SeqWindow> watched(translator);
+    translator->close();  // deletes itself, later
+    EXPECT_TRUE(QTest::qWaitFor([&watched] { return watched.isNull(); }));
 }
 
 }  // namespace
