@@ -130,14 +130,13 @@ attn::Status parseConfig(const std::string& text, const std::string& file, Model
     }
 }
 
-attn::Status readConfig(const std::string& path, ModelConfig& out)
+namespace detail {
+
+attn::Status readConfigText(const std::string& path, std::string& text)
 {
-    // A config is a few kB; anything much larger is refused before it is read, and a FIFO or a
-    // device (a link to /dev/zero) is refused without reading it at all.
-    std::string text;
     const io::ReadStatus s = io::readBoundedFile(path, kMaxConfigBytes, text);
     switch (s.error) {
-    case io::ReadError::Ok: return parseConfig(text, path, out);
+    case io::ReadError::Ok: return {};
     case io::ReadError::NotRegular:
     case io::ReadError::TooLarge:
         return attn::failure(attn::StatusCode::ConfigField, path, "",
@@ -146,6 +145,15 @@ attn::Status readConfig(const std::string& path, ModelConfig& out)
         return attn::failure(attn::StatusCode::FileOpen, path, "",
                              "cannot open: " + io::describe(s));
     }
+}
+
+}  // namespace detail
+
+attn::Status readConfig(const std::string& path, ModelConfig& out)
+{
+    std::string text;
+    if (attn::Status s = detail::readConfigText(path, text); !s.ok()) return s;
+    return parseConfig(text, path, out);
 }
 
 }  // namespace attn::model

@@ -150,4 +150,8 @@ private:
 attn::Status parseDecoder(const Reader& r, const json& j, const std::string& file,
                           const std::string& type, ModelConfig& c);
 
+// The text of the config.json at `path`: a config is a few kB, so anything much larger is refused
+// before it is read, and a FIFO or a device (a link to /dev/zero) without reading it at all.
+attn::Status readConfigText(const std::string& path, std::string& text);
+
 }  // namespace attn::model::detail

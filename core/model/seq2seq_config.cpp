@@ -2,11 +2,9 @@
 // config.json of the encoder-decoders, with the defaults of BartConfig, MarianConfig and T5Config.
 #include "core/model/seq2seq_config.h"
 
-#include <cstdint>
 #include <exception>
 #include <nlohmann/json.hpp>
 
-#include "core/io/bounded_file.h"
 #include "core/io/json_read.h"
 #include "core/model/config_reader.h"
 
@@ -17,8 +15,6 @@ namespace {
 using detail::Reader;
 using detail::shown;
 using nlohmann::json;
-
-constexpr std::uint64_t kMaxSeq2SeqConfigBytes = std::uint64_t{1} << 20;
 
 #define ATTN_TRY(expr)                                     \
     do {                                                   \
@@ -207,24 +203,14 @@ attn::Status parseSeq2SeqConfig(const std::string& text, const std::string& file
 attn::Status readSeq2SeqConfig(const std::string& path, Seq2SeqConfig& out)
 {
     std::string text;
-    const io::ReadStatus s = io::readBoundedFile(path, kMaxSeq2SeqConfigBytes, text);
-    switch (s.error) {
-    case io::ReadError::Ok: return parseSeq2SeqConfig(text, path, out);
-    case io::ReadError::NotRegular:
-    case io::ReadError::TooLarge:
-        return attn::failure(attn::StatusCode::ConfigField, path, "",
-                             "not a config file: it " + io::describe(s));
-    default:
-        return attn::failure(attn::StatusCode::FileOpen, path, "",
-                             "cannot open: " + io::describe(s));
-    }
+    if (attn::Status s = detail::readConfigText(path, text); !s.ok()) return s;
+    return parseSeq2SeqConfig(text, path, out);
 }
 
 std::string configModelType(const std::string& path)
 {
     std::string text;
-    if (io::readBoundedFile(path, kMaxSeq2SeqConfigBytes, text).error != io::ReadError::Ok)
-        return {};
+    if (!detail::readConfigText(path, text).ok()) return {};
     try {
         json j;
         if (!io::parseJson(text, j).ok() || !j.is_object()) return {};

@@ -373,16 +373,18 @@ def shard_of(name, shards):
     return f"model-0000{1 if first else 2}-of-00002.safetensors"
 
 
-def write_checkpoint(folder, weights, dtype, shards):
+def write_checkpoint(folder, weights, dtype, shards, shard=None):
+    """`shard(name)` names a tensor's file (default: shard_of(name, shards))."""
+    shard = shard or (lambda name: shard_of(name, shards))
     files = {}
     for name in sorted(weights):
-        files.setdefault(shard_of(name, shards), []).append((name, weights[name], dtype))
+        files.setdefault(shard(name), []).append((name, weights[name], dtype))
     for file, tensors in files.items():
         write_safetensors(os.path.join(folder, file), tensors, {"format": "pt"})
     if shards > 1:
         total = sum(a.size * BYTES[dtype] for a in weights.values())
         index = {"metadata": {"total_size": total},
-                 "weight_map": {name: shard_of(name, shards) for name in sorted(weights)}}
+                 "weight_map": {name: shard(name) for name in sorted(weights)}}
         with open(os.path.join(folder, "model.safetensors.index.json"), "w") as f:
             f.write(json.dumps(index, indent=2, sort_keys=True) + "\n")
 

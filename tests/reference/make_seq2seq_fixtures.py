@@ -476,13 +476,7 @@ def write_files(folder, case, weights):
     if fmt == "safetensors":
         write_checkpoint(folder, saved, dtype, 1)
         return
-    import make_decoder_fixtures as dec
-    original = dec.shard_of
-    dec.shard_of = lambda name, shards: shard_of(name)
-    try:
-        write_checkpoint(folder, saved, dtype, 2)
-    finally:
-        dec.shard_of = original
+    write_checkpoint(folder, saved, dtype, 2, shard=shard_of)
 
 
 def make_case(case):
