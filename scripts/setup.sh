@@ -17,7 +17,7 @@ ATTNLAB_PACKAGES=(
   libgl-dev
   libqcustomplot-dev libeigen3-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev
   libonig-dev libsentencepiece-dev
-  fonts-noto-cjk fonts-dejavu-core
+  fonts-noto-cjk fonts-dejavu-core fontconfig
   # tests/install and scripts/package.sh: validators, MIME and menu caches, gio, man,
   # dpkg-shlibdeps, lintian
   desktop-file-utils appstream libxml2-utils shared-mime-info libglib2.0-bin groff-base dpkg-dev
@@ -41,6 +41,27 @@ attnlab_install_missing() {
     [[ $(id -u) -ne 0 ]] && sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+  attnlab_fonts_visible
+}
+
+# Installed fonts are not always fonts that fontconfig lists: a machine image can carry a cache
+# for /usr/share/fonts/... that is empty yet counts as current (its directory's time matches),
+# and fontconfig then reports no font at all. Qt draws no text and measures every label as
+# empty, and the layout tests all fail. Rebuilding the cache is what the font packages' own
+# trigger should have done.
+attnlab_fonts_visible() {
+  if fc-list :lang=zh family | grep -q . && fc-list "DejaVu Sans" family | grep -q .; then
+    return
+  fi
+  echo "== fontconfig lists no DejaVu Sans or no Chinese font: rebuilding its cache"
+  local sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo fc-cache -f -s
+  if ! fc-list :lang=zh family | grep -q . || ! fc-list "DejaVu Sans" family | grep -q .; then
+    echo "attnlab: fontconfig still lists no DejaVu Sans or no Chinese font (fc-list);" \
+      "the layout tests measure text in them" >&2
+    return 1
   fi
 }
 
