@@ -9,6 +9,18 @@
 
 namespace attn::model {
 
+void denseColumns(const Dense& dense, long c0, long width, FloatMatrix& w, Eigen::VectorXf& b)
+{
+    if (dense.outByIn)
+        w = dense.storedRowsWidened(c0, width).transpose();
+    else
+        w = dense.storedRowsWidened(0, dense.in).middleCols(c0, width);
+    if (dense.bias != nullptr)
+        b = dense.b().segment(c0, width);
+    else
+        b = Eigen::VectorXf::Zero(width);
+}
+
 namespace {
 
 std::string headName(int layer, int head)
@@ -30,19 +42,6 @@ attn::Status checkHead(const Model& model, const ForwardResult& result, int laye
         return attn::failure(attn::StatusCode::BadLayer, "", headName(layer, head),
                              "the run has no cached input for this layer");
     return {};
-}
-
-// Columns [c0, c0 + width) of y = x W + b as a d x width block and its bias.
-void columns(const Dense& dense, long c0, long width, FloatMatrix& w, Eigen::VectorXf& b)
-{
-    if (dense.outByIn)
-        w = dense.storedRowsWidened(c0, width).transpose();
-    else
-        w = dense.storedRowsWidened(0, dense.in).middleCols(c0, width);
-    if (dense.bias != nullptr)
-        b = dense.b().segment(c0, width);
-    else
-        b = Eigen::VectorXf::Zero(width);
 }
 
 // Query i sees keys i - window + 1 .. i (with the causal mask, the window's far edge).
@@ -76,9 +75,9 @@ attn::Status sliceDecoderHead(const Model& model, const ForwardResult& result, i
     const long g = c.kvHeadOf(head);
     HeadSlice slice;
     slice.X = attentionInput(model, result, layer);
-    columns(L.q, head * dh, dh, slice.W_Q, slice.b_Q);
-    columns(L.k, g * dh, dh, slice.W_K, slice.b_K);
-    columns(L.v, g * dh, dh, slice.W_V, slice.b_V);
+    denseColumns(L.q, head * dh, dh, slice.W_Q, slice.b_Q);
+    denseColumns(L.k, g * dh, dh, slice.W_K, slice.b_K);
+    denseColumns(L.v, g * dh, dh, slice.W_V, slice.b_V);
     slice.causal = true;
     slice.rope = c.rope;
     const long n = slice.X.rows();
@@ -118,14 +117,14 @@ attn::Status sliceHead(const Model& model, const ForwardResult& result, int laye
     HeadSlice slice;
     slice.X = attentionInput(model, result, layer);
     if (c.family == Family::Gpt2) {
-        columns(L.qkv, c0, dh, slice.W_Q, slice.b_Q);
-        columns(L.qkv, d + c0, dh, slice.W_K, slice.b_K);
-        columns(L.qkv, 2 * d + c0, dh, slice.W_V, slice.b_V);
+        denseColumns(L.qkv, c0, dh, slice.W_Q, slice.b_Q);
+        denseColumns(L.qkv, d + c0, dh, slice.W_K, slice.b_K);
+        denseColumns(L.qkv, 2 * d + c0, dh, slice.W_V, slice.b_V);
         slice.causal = true;
     } else {
-        columns(L.q, c0, dh, slice.W_Q, slice.b_Q);
-        columns(L.k, c0, dh, slice.W_K, slice.b_K);
-        columns(L.v, c0, dh, slice.W_V, slice.b_V);
+        denseColumns(L.q, c0, dh, slice.W_Q, slice.b_Q);
+        denseColumns(L.k, c0, dh, slice.W_K, slice.b_K);
+        denseColumns(L.v, c0, dh, slice.W_V, slice.b_V);
         slice.causal = false;
     }
     out = std::move(slice);

@@ -40,6 +40,10 @@ struct HeadSlice {
     bool handedOver = false;   // X is the head's [q | k | v] (qwen3's normalised q and k)
 };
 
+// Columns [c0, c0 + width) of y = x W + b as a d x width block, and their bias (zero where the
+// layer has none).
+void denseColumns(const Dense& dense, long c0, long width, FloatMatrix& w, Eigen::VectorXf& b);
+
 // Takes head `head` of layer `layer` (from 0) out of `result`, an unedited forward() of `model`.
 attn::Status sliceHead(const Model& model, const ForwardResult& result, int layer, int head,
                        HeadSlice& out);

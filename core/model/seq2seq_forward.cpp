@@ -163,8 +163,10 @@ void feedForward(const Seq2SeqConfig& c, const Seq2SeqLayer& L, const FloatMatri
 }
 
 // One layer of either stack; `encoded` (decoder layers) is the encoder's output.
+// `crossInput` (decoder layers) receives what the cross-attention's queries are made from.
 attn::Status runLayer(const Pass& pass, const Stack& stack, long li, const FloatMatrix* encoded,
-                      FloatMatrix& x, LayerTrace& trace, std::vector<FloatMatrix>* cross)
+                      FloatMatrix& x, LayerTrace& trace, std::vector<FloatMatrix>* cross,
+                      FloatMatrix* crossInput)
 {
     const Seq2SeqConfig& c = pass.model.config();
     const Seq2SeqLayer& L = stack.weights.layers[static_cast<std::size_t>(li)];
@@ -177,6 +179,7 @@ attn::Status runLayer(const Pass& pass, const Stack& stack, long li, const Float
         x += out;
         if (encoded != nullptr) {
             detail::rmsNormRows(x, L.crossNorm, c.normEps, normed);
+            *crossInput = normed;
             ATTN_TRY(attend(pass, AttentionKind::Cross, li, L.cross, normed, *encoded, nullptr,
                             *cross, out));
             x += out;
@@ -191,6 +194,7 @@ attn::Status runLayer(const Pass& pass, const Stack& stack, long li, const Float
     layerNorm(x, L.selfNorm, c.normEps, normed);
     x = normed;
     if (encoded != nullptr) {
+        *crossInput = x;
         ATTN_TRY(
             attend(pass, AttentionKind::Cross, li, L.cross, x, *encoded, nullptr, *cross, out));
         x += out;
@@ -213,7 +217,7 @@ attn::Status cancelled()
 attn::Status runStack(const Pass& pass, Stack& stack, std::span<const int> ids,
                       const FloatMatrix* encoded, int done, int total,
                       std::vector<LayerTrace>& traces, std::vector<std::vector<FloatMatrix>>* cross,
-                      FloatMatrix& x)
+                      std::vector<FloatMatrix>* crossInputs, FloatMatrix& x)
 {
     const Seq2SeqConfig& c = pass.model.config();
     embed(pass.model, stack.weights, ids, x);
@@ -225,11 +229,14 @@ attn::Status runStack(const Pass& pass, Stack& stack, std::span<const int> ids,
     const long layers = static_cast<long>(stack.weights.layers.size());
     traces.assign(static_cast<std::size_t>(layers), LayerTrace());
     if (cross != nullptr) cross->assign(static_cast<std::size_t>(layers), {});
+    if (crossInputs != nullptr) crossInputs->assign(static_cast<std::size_t>(layers), {});
     for (long li = 0; li < layers; ++li) {
         if (pass.options.progress && !pass.options.progress(done + static_cast<int>(li), total))
             return cancelled();
-        ATTN_TRY(runLayer(pass, stack, li, encoded, x, traces[static_cast<std::size_t>(li)],
-                          cross != nullptr ? &(*cross)[static_cast<std::size_t>(li)] : nullptr));
+        const auto l = static_cast<std::size_t>(li);
+        ATTN_TRY(runLayer(pass, stack, li, encoded, x, traces[l],
+                          cross != nullptr ? &(*cross)[l] : nullptr,
+                          crossInputs != nullptr ? &(*crossInputs)[l] : nullptr));
     }
     if (c.isT5()) {
         FloatMatrix normed;
@@ -284,7 +291,7 @@ attn::Status encodeSeq2Seq(const Seq2SeqModel& model, std::span<const int> sourc
         result.sourceIds.assign(source.begin(), source.end());
         const int total = static_cast<int>(c.encoderLayers + c.decoderLayers);
         Stack encoder{AttentionKind::Encoder, model.encoder(), {}};
-        return runStack(pass, encoder, source, nullptr, 0, total, result.encoder, nullptr,
+        return runStack(pass, encoder, source, nullptr, 0, total, result.encoder, nullptr, nullptr,
                         result.encoderOutput);
     } catch (const std::bad_alloc&) {
         return attn::failure(attn::StatusCode::TooLarge, "", "", "not enough memory for the run");
@@ -309,7 +316,7 @@ attn::Status decodeSeq2Seq(const Seq2SeqModel& model, std::span<const int> targe
         Stack decoder{AttentionKind::Decoder, model.decoder(), {}};
         ATTN_TRY(runStack(pass, decoder, target, &result.encoderOutput,
                           static_cast<int>(c.encoderLayers), total, result.decoder, &result.cross,
-                          result.finalHidden));
+                          &result.crossInputs, result.finalHidden));
         if (options.progress && !options.progress(total, total)) return cancelled();
         logitsOf(model, options, result);
         if (!result.logits.allFinite())

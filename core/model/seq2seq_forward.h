@@ -58,10 +58,13 @@ struct Seq2SeqResult {
     std::vector<LayerTrace> encoder;
     std::vector<LayerTrace> decoder;
     std::vector<std::vector<FloatMatrix>> cross;  // [decoder layer][head], n x m
-    FloatMatrix encoderOutput;                    // m x d: every cross-attention's keys and values
-    FloatMatrix finalHidden;                      // n x d: the decoder's output
-    FloatMatrix logits;                           // n x V
-    std::vector<Prediction> predictions;          // one per target position
+    // [decoder layer] n x d: what its cross-attention's queries are made from (after the
+    // self-attention sub-layer; T5: its RMSNorm too).
+    std::vector<FloatMatrix> crossInputs;
+    FloatMatrix encoderOutput;            // m x d: every cross-attention's keys and values
+    FloatMatrix finalHidden;              // n x d: the decoder's output
+    FloatMatrix logits;                   // n x V
+    std::vector<Prediction> predictions;  // one per target position
 };
 
 // Runs `model` on the source ids and the decoder's input ids. Refuses an empty side, more
