@@ -48,6 +48,11 @@ AutosaveKind AutosaveKind::model()
     return {QStringLiteral("model"), QStringLiteral(".attnlab-model.json"), true, false};
 }
 
+AutosaveKind AutosaveKind::translator()
+{
+    return {QStringLiteral("translator"), QStringLiteral(".attnlab-translator.json"), true, false};
+}
+
 Autosave::Autosave(Document* doc, Snapshot snapshot, QObject* parent)
     : Autosave(
           AutosaveKind::workbench(), [doc] { return !doc->undoStack()->isClean(); },

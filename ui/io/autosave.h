@@ -16,9 +16,10 @@
 //
 // The same machinery keeps other state than a workbench session: an AutosaveKind names the
 // files (the model window's are DIR/model-PID-N.attnlab-model.json with their own lock, N
-// counting the windows of the process), a HasWork function says whether there is anything to
-// keep, and a Writer writes it. Its owner calls changed() whenever the state changed; the file
-// is written an interval later and removed as soon as there is nothing to keep.
+// counting the windows of the process; the translator window's are alike), a HasWork function says
+// whether there is anything to keep, and a Writer writes it. Its owner calls changed() whenever the
+// state changed; the file is written an interval later and removed as soon as there is nothing to
+// keep.
 
 #include <functional>
 
@@ -38,10 +39,11 @@ class Document;
 struct AutosaveKind {
     QString prefix;
     QString suffix;
-    bool numbered = false;            // ID is PID-N, one per object, rather than the process's PID
-    bool keepsSource = false;         // PREFIX-ID.source holds the file the state belongs to
-    static AutosaveKind workbench();  // autosave-PID.attnlab.json with autosave-PID.source
-    static AutosaveKind model();      // model-PID-N.attnlab-model.json
+    bool numbered = false;             // ID is PID-N, one per object, rather than the process's PID
+    bool keepsSource = false;          // PREFIX-ID.source holds the file the state belongs to
+    static AutosaveKind workbench();   // autosave-PID.attnlab.json with autosave-PID.source
+    static AutosaveKind model();       // model-PID-N.attnlab-model.json
+    static AutosaveKind translator();  // translator-PID-N.attnlab-translator.json
 };
 
 class Autosave : public QObject {

@@ -12,14 +12,13 @@
 // field and a layer, head or position out of range, with a message naming the field; checking
 // the layers and heads against the opened model is restoreModelRecovery()'s.
 
-#include <functional>
 #include <vector>
 
-#include <QMessageBox>
 #include <QString>
 
 #include "core/model/head_edit.h"
 #include "ui/model/model_document.h"
+#include "ui/model/recovery_file.h"
 
 namespace attnlab {
 
@@ -46,11 +45,11 @@ bool readModelRecovery(const QString& path, ModelRecoveryState& state, QString& 
 // any more or a layer or head is outside it; what the window showed then stays.
 bool restoreModelRecovery(ModelWindow* window, const ModelRecoveryState& state, QString& error);
 
-struct ModelRecoveryDialogs {
-    std::function<QMessageBox::StandardButton(const QString& title, const QString& text)> ask;
-    std::function<void(const QString& title, const QString& text)> warn;
-};
-ModelRecoveryDialogs defaultModelRecoveryDialogs();
+using ModelRecoveryDialogs = RecoveryDialogs;
+inline ModelRecoveryDialogs defaultModelRecoveryDialogs()
+{
+    return defaultRecoveryDialogs();
+}
 
 // At start: offers the newest model window a crashed run left in `window`'s recovery directory
 // (Yes restores it, Discard deletes it, Cancel keeps it for the next start; `withoutAsking`

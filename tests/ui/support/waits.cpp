@@ -87,7 +87,8 @@ bool sameEdits(const std::vector<attn::model::HeadEdit>& a,
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
         if (a[i].kind != b[i].kind || a[i].layer != b[i].layer || a[i].head != b[i].head ||
-            a[i].index != b[i].index || a[i].scale != b[i].scale)
+            a[i].index != b[i].index || a[i].scale != b[i].scale ||
+            a[i].attention != b[i].attention)
             return false;
     return true;
 }
