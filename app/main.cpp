@@ -20,6 +20,7 @@
 #include "ui/model/model_recovery.h"
 #include "ui/model/model_window.h"
 #include "ui/model/model_windows.h"
+#include "ui/model/seq2seq_recovery.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/panels/walkthrough_panel.h"
 #include "ui/window/file_actions.h"
@@ -96,8 +97,8 @@ void setUpWindowIdentity()
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.attnlab.AttnLab")));
 }
 
-// A crashed run's workbench and model window; true when either was restored. `restoring`
-// says whether the workbench's session is being restored.
+// A crashed run's workbench, model window and translator window; true when either was restored.
+// `restoring` says whether the workbench's session is being restored.
 bool recoverCrashedRun(attnlab::MainWindow& window, bool withoutAsking, bool& restoring)
 {
     restoring = window.fileActions()->offerRecovery(withoutAsking);
@@ -108,6 +109,10 @@ bool recoverCrashedRun(attnlab::MainWindow& window, bool withoutAsking, bool& re
              .isEmpty())
         recovered |= attnlab::offerModelRecovery(window.modelWindows()->window(), withoutAsking,
                                                  attnlab::defaultModelRecoveryDialogs());
+    // And a crashed run's translator window, in a window of its own.
+    recovered |= attnlab::offerSeq2SeqRecovery(
+        attnlab::Autosave::defaultDirectory(), withoutAsking, attnlab::defaultRecoveryDialogs(),
+        [&window] { return window.modelWindows()->newTranslator(); });
     return recovered;
 }
 

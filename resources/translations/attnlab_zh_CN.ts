@@ -608,6 +608,21 @@
     </message>
 </context>
 <context>
+    <name>attnlab::CrossLink</name>
+    <message>
+        <source>The workbench no longer holds the translator&apos;s cross head (its mode or tokens changed); undo the change to carry it into the translator again.</source>
+        <translation>工作台中已不再是翻译器的交叉注意力头（模式或词元已改变）；撤销该更改即可再次把它带回翻译器。</translation>
+    </message>
+    <message>
+        <source>The workbench has no map of the translator&apos;s tokens.</source>
+        <translation>工作台没有翻译器词元的注意力图。</translation>
+    </message>
+    <message>
+        <source>The head&apos;s values are %1 wide, the model&apos;s heads %2 (d_v changed); undo the change to carry the head into the translator again.</source>
+        <translation>该头的值向量宽度为%1，模型的头为%2（d_v 已改变）；撤销该更改即可再次把该头带回翻译器。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::Document</name>
     <message>
         <source>Change mode</source>
@@ -1373,6 +1388,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Layer %1, head %2 of %3</source>
         <translation>%3 的第 %1 层第 %2 个头</translation>
     </message>
+    <message>
+        <source>Cross-attention, layer %1, head %2 of %3</source>
+        <translation>%3 的交叉注意力，第 %1 层，头 %2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::HeadViewPanel</name>
@@ -1833,6 +1852,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source>Not available for a long session: only its attention weights are kept. The Long map tab shows them.</source>
         <translation>长序列会话不可用：只保留了注意力权重。“长序列图”标签页显示它们。</translation>
+    </message>
+    <message>
+        <source>The workbench cannot open that head.</source>
+        <translation>工作台无法打开该头。</translation>
     </message>
 </context>
 <context>
@@ -2401,10 +2424,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>“%1”必须是 %2 到 %3 之间的整数</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; has an unknown value</source>
-        <translation>“%1”的值无法识别</translation>
-    </message>
-    <message>
         <source>it is larger than %1 MiB</source>
         <translation>它超过了 %1 MiB</translation>
     </message>
@@ -2413,16 +2432,8 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <translation>它不是一个 JSON 对象</translation>
     </message>
     <message>
-        <source>it is not a model window&apos;s recovery file</source>
-        <translation>它不是模型窗口的恢复文件</translation>
-    </message>
-    <message>
         <source>&quot;edits&quot; is not a list</source>
         <translation>“edits”不是列表</translation>
-    </message>
-    <message>
-        <source>&quot;scale&quot; must be a finite number</source>
-        <translation>“scale”必须是有限的数</translation>
     </message>
     <message>
         <source>%1 cannot be read: %2</source>
@@ -2475,6 +2486,62 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source>Cannot restore the model window</source>
         <translation>无法恢复模型窗口</translation>
+    </message>
+    <message>
+        <source>model window&apos;s</source>
+        <translation>模型窗口的</translation>
+    </message>
+    <message>
+        <source>it is not a %1 recovery file</source>
+        <translation>它不是%1恢复文件</translation>
+    </message>
+    <message>
+        <source>encoder</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>translator window&apos;s</source>
+        <translation>翻译器窗口的</translation>
+    </message>
+    <message>
+        <source>%1 is %2 layer %3 head %4, but the model in %5 has %6 %2 layers of %7 heads.</source>
+        <translation>%1是%2第 %3 层的头 %4，但%5中的模型只有 %6 个%2层，每层 %7 个头。</translation>
+    </message>
+    <message>
+        <source>Restore the translator window?</source>
+        <translation>恢复翻译器窗口？</translation>
+    </message>
+    <message>
+        <source>AttnLab did not close normally. The translator window on %1 (its source, target, head edits and open head) was saved automatically at %2.
+
+Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
+        <translation>AttnLab 上次没有正常关闭。%1 上的翻译器窗口（源文本、目标文本、头的编辑和打开的头）已于%2自动保存。
+
+要恢复吗？“丢弃”会删除它；“取消”则留到下次启动。</translation>
+    </message>
+    <message>
+        <source>an encoder-decoder</source>
+        <translation>一个编码器-解码器</translation>
+    </message>
+    <message>
+        <source>Cannot restore the translator window</source>
+        <translation>无法恢复翻译器窗口</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has an unknown value</source>
+        <translation>“%1”的值无法识别</translation>
+    </message>
+    <message>
+        <source>&quot;scale&quot; must be a finite number</source>
+        <translation>“scale”必须是有限的数</translation>
     </message>
 </context>
 <context>
@@ -3642,6 +3709,14 @@ measuring…</source>
         <source>T5 does not divide its scores by √d.</source>
         <translation>T5 的分数不除以 √d。</translation>
     </message>
+    <message>
+        <source>Translate a text first.</source>
+        <translation>请先翻译一段文本。</translation>
+    </message>
+    <message>
+        <source>There is no workbench window to open the head in.</source>
+        <translation>没有可以打开该头的工作台窗口。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Seq2SeqGridView</name>
@@ -3692,6 +3767,14 @@ measuring…</source>
     <message>
         <source>The edits leave this head&apos;s weights as they were</source>
         <translation>这些编辑没有改变这个头的权重</translation>
+    </message>
+    <message>
+        <source>Open in Workbench</source>
+        <translation>在工作台中打开</translation>
+    </message>
+    <message>
+        <source>Study this head in the workbench in cross mode: the target&apos;s tokens are the queries, the source&apos;s the keys and values.</source>
+        <translation>在工作台中以交叉模式研究这个头：目标文本的词元是查询，源文本的词元是键和值。</translation>
     </message>
 </context>
 <context>
@@ -3898,6 +3981,10 @@ measuring…</source>
     <message>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
+    </message>
+    <message>
+        <source>Cross layer %1, head %2 is the workbench&apos;s, with its edits: the change grid and the predictions show what it does to the rest of the model.</source>
+        <translation>交叉注意力第 %1 层的头 %2 来自工作台（含其编辑）：变化网格和预测显示它对模型其余部分的影响。</translation>
     </message>
 </context>
 <context>

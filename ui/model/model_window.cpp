@@ -84,6 +84,9 @@ ModelWindow::ModelWindow(QWidget* parent)
     : QMainWindow(parent), doc_(new ModelDocument(this)), dialogs_(defaultDialogs(this))
 {
     setObjectName(QStringLiteral("modelWindow"));
+    translatorOpener = [](const QString& folder, QString& error) {
+        return openTranslator(folder, error) != nullptr;
+    };
     setAcceptDrops(true);
     // 1280 x 800, or most of a smaller screen.
     QSize size(1280, 800);
@@ -307,7 +310,7 @@ bool ModelWindow::openFolder(const QString& folder)
     // An encoder-decoder has a source and a target and three kinds of maps: its own window.
     if (isEncoderDecoderFolder(folder)) {
         QString error;
-        if (!openTranslator(folder, error)) {
+        if (!translatorOpener(folder, error)) {
             message_->say(tr("Could not open the model: %1").arg(error));
             dialogs_.warn(tr("Could not open the model"), error);
             return false;

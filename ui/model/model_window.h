@@ -56,6 +56,9 @@ public:
     void setDialogs(const ModelWindowDialogs& dialogs) { dialogs_ = dialogs; }
     // The textbook's example sentences offered above the text box.
     static QStringList exampleTexts();
+    // Where an encoder-decoder folder goes: a translator window of its own (openTranslator);
+    // the application's ModelWindows opens it through itself, so that the workbench is wired.
+    std::function<bool(const QString& folder, QString& error)> translatorOpener;
 
     [[nodiscard]] QLineEdit* textBox() const { return text_; }
     [[nodiscard]] ModelGridView* grid() const { return grid_; }

@@ -5,8 +5,10 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QMetaMethod>
 
 #include "ui/document/away.h"
+#include "ui/modelrun/cross_session.h"
 #include "ui/readers/status_text.h"
 
 namespace attnlab {
@@ -78,7 +80,8 @@ bool Seq2SeqDocument::open(const QString& folder, QString& error)
         return false;
     }
     debounce_.stop();
-    doc_.reset(RunState{source_, target_, {}});
+    carry_.reset();
+    doc_.reset(RunState{source_, target_, {}, {}});
     loaded_ = std::move(loaded);
     undo_.clear();
     selection_ = clamped(selection_);
@@ -118,10 +121,20 @@ int Seq2SeqDocument::heads() const
     return loaded_ ? static_cast<int>(loaded_->model.config().heads) : 0;
 }
 
+void Seq2SeqDocument::carry(std::shared_ptr<const CrossCarry> carry, const QString& note)
+{
+    if (!note.isEmpty()) Q_EMIT noticed(note);
+    if (carry == carry_) return;
+    carry_ = std::move(carry);
+    debounce_.stop();
+    startRun();
+}
+
 void Seq2SeqDocument::setSource(const QString& text)
 {
     if (text == source_) return;
     source_ = text;
+    carry_.reset();
     debounce_.start();
 }
 
@@ -129,12 +142,14 @@ void Seq2SeqDocument::setTarget(const QString& text)
 {
     if (text == target_) return;
     target_ = text;
+    carry_.reset();
     debounce_.start();
 }
 
 void Seq2SeqDocument::translate()
 {
     target_.clear();
+    carry_.reset();
     debounce_.stop();
     startRun();
 }
@@ -164,7 +179,7 @@ void Seq2SeqDocument::cancel()
 void Seq2SeqDocument::startRun()
 {
     if (!loaded_) return;
-    doc_.submit({RunState{source_, target_, doc_.target().edits}, {}});
+    doc_.submit({RunState{source_, target_, doc_.target().edits, carry_}, {}});
 }
 
 Seq2SeqDocument::Runs::Work Seq2SeqDocument::prepare(const RunState& next) const
@@ -174,6 +189,7 @@ Seq2SeqDocument::Runs::Work Seq2SeqDocument::prepare(const RunState& next) const
         request.source = next.source;
         request.target = next.target;
         request.edits = next.edits;
+        request.carry = next.carry;
         request.progress = [&control](int done, int) {
             control.report(done);
             return !control.cancelled();
@@ -200,7 +216,7 @@ void Seq2SeqDocument::applyEdits(std::vector<HeadEdit> edits)
 {
     debounce_.stop();
     if (!loaded_) return;
-    doc_.submit({RunState{source_, target_, std::move(edits)}, {}});
+    doc_.submit({RunState{source_, target_, std::move(edits), carry_}, {}});
 }
 
 bool Seq2SeqDocument::changeEdits(Edits edits, Label label)
@@ -215,7 +231,7 @@ bool Seq2SeqDocument::changeEdits(Edits edits, Label label)
         return false;
     }
     debounce_.stop();
-    doc_.submit({RunState{source_, target_, std::move(edits)}, std::move(label)});
+    doc_.submit({RunState{source_, target_, std::move(edits), carry_}, std::move(label)});
     return true;
 }
 
@@ -372,6 +388,34 @@ QString Seq2SeqDocument::explanation(AttentionKind kind) const
     else if (isT5())
         line += QLatin1Char(' ') + tr("T5 does not divide its scores by √d.");
     return line;
+}
+
+bool Seq2SeqDocument::hasWorkbench() const
+{
+    return isSignalConnected(QMetaMethod::fromSignal(&Seq2SeqDocument::workbenchRequested));
+}
+
+bool Seq2SeqDocument::openInWorkbench(int layer, int head)
+{
+    QString error;
+    CrossHeadRequest request;
+    const Shown snap = snapshot();
+    if (!loaded_ || !snap) {
+        error = tr("Translate a text first.");
+    } else if (!hasWorkbench()) {
+        error = tr("There is no workbench window to open the head in.");
+    } else if (crossHeadSession(*loaded_, *snap, layer, head, request.session, error)) {
+        request.translator = this;
+        request.title = crossHeadTitle(*loaded_, layer, head);
+        request.taken = {layer, head, loaded_->model.config().headDim, snap->source.ids,
+                         snap->target.ids};
+        HeadReply reply;
+        Q_EMIT workbenchRequested(request, &reply);
+        if (reply.taken) return true;
+        error = reply.error;
+    }
+    Q_EMIT errorOccurred(error);
+    return false;
 }
 
 }  // namespace attnlab

@@ -19,7 +19,9 @@
 #include "core/model/head_edit.h"
 #include "ui/document/document_base.h"
 #include "ui/document/snapshot_document.h"
+#include "ui/model/head_request.h"
 #include "ui/modelrun/seq2seq_run.h"
+#include "ui/readers/session.h"
 
 namespace attnlab {
 
@@ -97,7 +99,24 @@ public:
     // position bias and missing 1/sqrt(d) said too).
     [[nodiscard]] QString explanation(attn::model::AttentionKind kind) const;
 
+    // Open in Workbench on cross head `head` of decoder layer `layer`: its session in cross
+    // mode (cross_session.h) goes to the workbench wired to workbenchRequested, where it is one
+    // undo step. False with errorOccurred (why) without a run, without a workbench, or when the
+    // workbench refuses it.
+    bool openInWorkbench(int layer, int head);
+    // A workbench is wired to workbenchRequested: the cross heads' menu offers Open in Workbench.
+    [[nodiscard]] bool hasWorkbench() const;
+    // The workbench's cross head carried in (CrossCarry): the run reads the target the head
+    // was taken on, with the head's output and map replaced, as the change grid and the
+    // predictions show; not an undo step (the workbench's history is the history). Typing
+    // either text or Translate drops it. nullptr drops it now, and a `note` says why (noticed).
+    void carry(std::shared_ptr<const CrossCarry> carry, const QString& note = {});
+    [[nodiscard]] std::shared_ptr<const CrossCarry> carried() const { return carry_; }
+
 Q_SIGNALS:
+    // The workbench window, when it wired this (MainWindow::adoptTranslator), takes the session
+    // and says in `reply` whether it did; both live on the GUI thread.
+    void workbenchRequested(const attnlab::CrossHeadRequest& request, attnlab::HeadReply* reply);
     void modelChanged();
     void snapshotChanged();
     void selectionChanged();
@@ -108,6 +127,7 @@ private:
         QString source;
         QString target;  // empty: the model translates
         Edits edits;
+        std::shared_ptr<const CrossCarry> carry;
     };
     using Shown = std::shared_ptr<const Seq2SeqSnapshot>;
     using Runs = SnapshotDocument<RunState, Shown>;
@@ -120,6 +140,7 @@ private:
     std::shared_ptr<const LoadedSeq2Seq> loaded_;
     QString source_;
     QString target_;
+    std::shared_ptr<const CrossCarry> carry_;
     Runs doc_;
     Seq2SeqSelection selection_;
     QTimer debounce_;

@@ -251,6 +251,16 @@ void Seq2SeqGridView::showEditMenu(int layer, int head, const QPoint& globalPos)
                                                       head, j, f);
                            });
     }
+    if (kind_ == AttentionKind::Cross) {
+        menu.addSeparator();
+        QAction* open = menu.addAction(tr("Open in Workbench"), this, [this, layer, head] {
+            document_->openInWorkbench(layer, head);
+        });
+        open->setEnabled(document_->hasWorkbench());
+        open->setToolTip(
+            tr("Study this head in the workbench in cross mode: the target's tokens "
+               "are the queries, the source's the keys and values."));
+    }
     menu.exec(globalPos);
 }
 

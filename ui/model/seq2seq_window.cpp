@@ -2,6 +2,7 @@
 #include "ui/model/seq2seq_window.h"
 
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDir>
 #include <QEvent>
 #include <QFile>
@@ -19,14 +20,17 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "core/model/seq2seq_config.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/model_map_figure.h"
+#include "ui/io/autosave.h"
 #include "ui/model/seq2seq_document.h"
 #include "ui/model/seq2seq_grid_view.h"
 #include "ui/model/seq2seq_head_view.h"
+#include "ui/model/seq2seq_recovery.h"
 #include "ui/presenter/mark_store.h"
 #include "ui/presenter/presenter_window.h"
 #include "ui/views/heatmap_view.h"
@@ -77,10 +81,27 @@ Seq2SeqWindow::Seq2SeqWindow(QWidget* parent) : QMainWindow(parent), doc_(new Se
         message_->say(m);
         statusBar()->showMessage(m, 8000);
     });
+    connect(doc_, &Seq2SeqDocument::noticed, this, [this](const QString& m) {
+        message_->say(m);
+        statusBar()->showMessage(m, 8000);
+    });
     connect(doc_, &Seq2SeqDocument::busyChanged, this, [this](bool busy) {
         progress_->setVisible(busy);
         translate_->setEnabled(!busy || doc_->hasModel());
     });
+    autosave_ = new Autosave(
+        AutosaveKind::translator(), [this] { return doc_->hasModel(); },
+        [this](const QString& path, QString& error) {
+            return writeSeq2SeqRecovery(path, seq2seqRecoveryState(*doc_), error);
+        },
+        this);
+    for (auto signal : {&Seq2SeqDocument::modelChanged, &Seq2SeqDocument::snapshotChanged,
+                        &Seq2SeqDocument::selectionChanged})
+        connect(doc_, signal, autosave_, &Autosave::changed);
+    connect(doc_, &Seq2SeqDocument::busyChanged, autosave_, &Autosave::changed);
+    connect(doc_->undoStack(), &QUndoStack::indexChanged, autosave_, &Autosave::changed);
+    // The window outlives exec() when the application quits with it open.
+    connect(qApp, &QCoreApplication::aboutToQuit, autosave_, &Autosave::discard);
     retranslate();
     refreshSelection();
 }
@@ -231,6 +252,22 @@ void Seq2SeqWindow::setSource(const QString& text)
     doc_->translate();
 }
 
+void Seq2SeqWindow::restore(const QString& source, const QString& target,
+                            std::vector<attn::model::HeadEdit> edits)
+{
+    source_->setText(source);
+    doc_->setSource(source);
+    target_->setText(target);
+    doc_->setTarget(target);
+    doc_->applyEdits(std::move(edits));
+}
+
+void Seq2SeqWindow::closeEvent(QCloseEvent* event)
+{
+    autosave_->discard();  // closed normally: nothing to recover
+    QMainWindow::closeEvent(event);
+}
+
 bool Seq2SeqWindow::exportMap(const QString& path, QString& error) const
 {
     const auto snap = doc_->snapshot();
@@ -267,9 +304,16 @@ void Seq2SeqWindow::refreshSelection()
 {
     const auto snap = doc_->snapshot();
     const AttentionKind kind = doc_->selection().kind;
-    explanation_->setText(doc_->hasModel() ? doc_->explanation(kind)
-                                           : tr("Open an encoder-decoder model (File ▸ Open "
-                                                "Model…): BART, Marian (opus-mt) or T5."));
+    QString line = doc_->hasModel() ? doc_->explanation(kind)
+                                    : tr("Open an encoder-decoder model (File ▸ Open Model…): "
+                                         "BART, Marian (opus-mt) or T5.");
+    if (snap && snap->carry)
+        line += QLatin1Char('\n') +
+                tr("Cross layer %1, head %2 is the workbench's, with its edits: the change grid "
+                   "and the predictions show what it does to the rest of the model.")
+                    .arg(snap->carry->layer + 1)
+                    .arg(snap->carry->head + 1);
+    explanation_->setText(line);
     HeatmapContent c;
     const attn::model::FloatMatrix* m = doc_->selectedMap();
     if (snap && m != nullptr) {
@@ -341,9 +385,9 @@ bool isEncoderDecoderFolder(const QString& folder)
         QFile::encodeName(QDir(folder).filePath(QStringLiteral("config.json"))).toStdString()));
 }
 
-Seq2SeqWindow* openTranslator(const QString& folder, QString& error)
+Seq2SeqWindow* openTranslator(const QString& folder, QString& error, Seq2SeqWindow* window)
 {
-    auto* translator = new Seq2SeqWindow();
+    Seq2SeqWindow* translator = window != nullptr ? window : new Seq2SeqWindow();
     translator->setAttribute(Qt::WA_DeleteOnClose);
     if (!translator->openFolder(folder, &error)) {
         delete translator;

@@ -9,9 +9,12 @@
 // Ctrl+Z takes it back. One Seq2SeqDocument holds the state; this class assembles.
 
 #include <functional>
+#include <vector>
 
 #include <QMainWindow>
 #include <QPointer>
+
+#include "core/model/head_edit.h"
 
 class QLabel;
 class QLineEdit;
@@ -22,6 +25,7 @@ class QTabWidget;
 
 namespace attnlab {
 
+class Autosave;
 class HeatmapView;
 class MarkStore;
 class PanelMessage;
@@ -41,6 +45,13 @@ public:
     bool openFolder(const QString& folder, QString* error = nullptr);
     // Sets the source (as if typed) and translates it.
     void setSource(const QString& text);
+    // A recovered window's texts and edits: the source, a typed target (empty: the model
+    // translates) and the head edits, run as one.
+    void restore(const QString& source, const QString& target,
+                 std::vector<attn::model::HeadEdit> edits);
+    // Crash recovery: the open model, texts, edits and selected head, written a few seconds
+    // after each change (seq2seq_recovery.h); removed when the window closes normally.
+    [[nodiscard]] Autosave* autosave() const { return autosave_; }
     // The map shown enlarged as PNG, SVG or PDF; false with a translated `error`.
     bool exportMap(const QString& path, QString& error) const;
     // Tests replace the file dialogs.
@@ -65,6 +76,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     QWidget* buildTextRows();
@@ -91,12 +103,15 @@ private:
     QTableWidget* predictions_ = nullptr;
     MarkStore* marks_ = nullptr;
     QPointer<PresenterWindow> presented_;
+    Autosave* autosave_ = nullptr;
 };
 
 // Whether `folder`'s config.json names an encoder-decoder (bart, marian, t5).
 bool isEncoderDecoderFolder(const QString& folder);
-// A translator window of its own (deleted when closed) on `folder`, shown and raised; nullptr
-// with `error` (translated, naming the file) when the folder cannot be opened.
-Seq2SeqWindow* openTranslator(const QString& folder, QString& error);
+// `folder` in `window` (a new translator window of its own when null, deleted when closed),
+// shown and raised; nullptr with `error` (translated, naming the file) when the folder cannot
+// be opened, and the window is then deleted.
+Seq2SeqWindow* openTranslator(const QString& folder, QString& error,
+                              Seq2SeqWindow* window = nullptr);
 
 }  // namespace attnlab

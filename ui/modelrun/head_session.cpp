@@ -21,6 +21,20 @@ constexpr int kAdditiveWidth = 16;
 
 }  // namespace
 
+void drawAdditive(Session& session)
+{
+    session.dModel = static_cast<int>(session.input.modelDim());
+    session.dAdditive = kAdditiveWidth;
+    session.seed = 1;
+    attn::Rng rng(session.seed);
+    const long dk = session.input.keyDim();
+    const double std = 1.0 / std::sqrt(static_cast<double>(dk));
+    attn::AdditiveParams& a = session.input.heads.front().additive;
+    a.W_a = attn::randomNormal(kAdditiveWidth, dk, rng, std);
+    a.U_a = attn::randomNormal(kAdditiveWidth, dk, rng, std);
+    a.v = attn::randomNormal(kAdditiveWidth, 1, rng, 1.0).col(0);
+}
+
 bool headSession(const HeadSource& source, int layer, int head, Session& out, QString& error)
 {
     const attn::model::Model& model = *source.model;
@@ -33,17 +47,7 @@ bool headSession(const HeadSource& source, int layer, int head, Session& out, QS
     Session session;
     session.input = attn::model::headInput(model, slice);
     session.targetTokens = source.labels;
-    session.dModel = static_cast<int>(session.input.modelDim());
-    session.dAdditive = kAdditiveWidth;
-    session.seed = 1;
-    // The model has no additive scorer; one drawn from the seed lets the switch be tried.
-    attn::Rng rng(session.seed);
-    const long dk = session.input.keyDim();
-    const double std = 1.0 / std::sqrt(static_cast<double>(dk));
-    attn::AdditiveParams& a = session.input.heads.front().additive;
-    a.W_a = attn::randomNormal(kAdditiveWidth, dk, rng, std);
-    a.U_a = attn::randomNormal(kAdditiveWidth, dk, rng, std);
-    a.v = attn::randomNormal(kAdditiveWidth, 1, rng, 1.0).col(0);
+    drawAdditive(session);
     ModelProvenance p;
     p.folder = QDir::cleanPath(QDir(source.folder).absolutePath());
     p.sha256 = source.sha256;

@@ -26,6 +26,10 @@ struct HeadSource {
 // head is outside the model or the run has no cached input for its layer.
 bool headSession(const HeadSource& source, int layer, int head, Session& out, QString& error);
 
+// Completes a session of one real head (input set): its model width, seed 1, and an additive
+// scorer drawn from that seed (a real model has none; one drawn lets the switch be tried).
+void drawAdditive(Session& session);
+
 // "Layer 3, head 5 of gpt2" (1-based, translated), for undo labels and the model panel.
 QString headTitle(const ModelProvenance& provenance);
 

@@ -2,6 +2,7 @@
 #include "ui/modelrun/seq2seq_run.h"
 
 #include <algorithm>
+#include <string>
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -52,6 +53,48 @@ std::vector<int> decoderInput(const attn::model::Seq2SeqConfig& c, const std::ve
     return input;
 }
 
+// A carried head must fit the model and the run: its layer and head, the source it was taken
+// on, and matrices of the run's shapes with finite values.
+attn::Status checkCarry(const attn::model::Seq2SeqModel& model, const CrossCarry& carry,
+                        const std::vector<int>& source)
+{
+    const attn::model::Seq2SeqConfig& c = model.config();
+    const std::string name = "the workbench's cross layer " + std::to_string(carry.layer + 1) +
+                             " head " + std::to_string(carry.head + 1);
+    const long n = static_cast<long>(carry.targetIds.size());
+    const long m = static_cast<long>(source.size());
+    if (carry.layer < 0 || carry.layer >= c.decoderLayers || carry.head < 0 ||
+        carry.head >= c.heads)
+        return attn::failure(attn::StatusCode::BadLayer, "", name, "is outside the model");
+    if (carry.sourceIds != source)
+        return attn::failure(attn::StatusCode::TensorShape, "", name,
+                             "was taken on another source text");
+    if (n == 0 || carry.weights.rows() != n || carry.weights.cols() != m ||
+        carry.output.rows() != n || carry.output.cols() != c.headDim)
+        return attn::failure(
+            attn::StatusCode::TensorShape, "", name,
+            "does not fit the run's " + std::to_string(n) + " x " + std::to_string(m) + " tokens");
+    if (!carry.weights.allFinite() || !carry.output.allFinite())
+        return attn::failure(attn::StatusCode::NonFinite, "", name,
+                             "holds a value that is not finite");
+    return {};
+}
+
+// The options with the carried head's output put in place of the model's.
+attn::model::Seq2SeqOptions withCarry(attn::model::Seq2SeqOptions options, const CrossCarry* carry)
+{
+    if (carry == nullptr) return options;
+    options.outputHook = [inner = options.outputHook, carry](attn::model::AttentionKind kind,
+                                                             int layer, int head,
+                                                             attn::model::FloatMatrix& output) {
+        if (inner) inner(kind, layer, head, output);
+        if (kind == attn::model::AttentionKind::Cross && layer == carry->layer &&
+            head == carry->head)
+            output = carry->output;
+    };
+    return options;
+}
+
 attn::Status runTarget(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& request,
                        Seq2SeqSnapshot& snap)
 {
@@ -63,7 +106,11 @@ attn::Status runTarget(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& reques
         return snap.edits.empty() ? o : attn::model::withSeq2SeqEdits(o, snap.edits);
     };
     std::vector<int> input;
-    if (request.target.trimmed().isEmpty()) {
+    if (request.carry) {
+        ATTN_TRY(checkCarry(model, *request.carry, snap.source.ids));
+        input = request.carry->targetIds;
+        snap.carry = request.carry;
+    } else if (request.target.trimmed().isEmpty()) {
         // What the model writes, with the edits: an edited head changes the translation.
         const long limit = translationLimit(c, snap.source.count());
         ATTN_TRY(attn::model::checkSeq2SeqEdits(model, snap.source.count(), limit, snap.edits));
@@ -82,14 +129,19 @@ attn::Status runTarget(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& reques
     snap.target = sideOf(loaded.tokenizers->target, input);
     options.progress = snap.translated ? attn::model::ProgressCallback() : request.progress;
     ATTN_TRY(attn::model::forwardSeq2Seq(model, snap.source.ids, snap.target.ids,
-                                         withEdits(options), snap.result));
-    if (!snap.edits.empty()) {
+                                         withCarry(withEdits(options), snap.carry.get()),
+                                         snap.result));
+    if (snap.carry) {
+        snap.result.cross[static_cast<std::size_t>(snap.carry->layer)]
+                         [static_cast<std::size_t>(snap.carry->head)] = snap.carry->weights;
+    }
+    if (snap.edited()) {
         ATTN_TRY(attn::model::forwardSeq2Seq(model, snap.source.ids, snap.target.ids,
                                              attn::model::Seq2SeqOptions(), snap.unedited));
         snap.change = attn::model::seq2seqChange(snap.unedited, snap.result);
     }
     snap.predictions = guessesOf(loaded.tokenizers->target, snap.result.predictions,
-                                 snap.edits.empty() ? nullptr : &snap.unedited.logits);
+                                 snap.edited() ? &snap.unedited.logits : nullptr);
     return {};
 }
 

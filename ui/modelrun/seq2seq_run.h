@@ -38,6 +38,19 @@ struct Seq2SeqSide {
     [[nodiscard]] long count() const { return static_cast<long>(ids.size()); }
 };
 
+// A cross head as the workbench computed it after its edits (cross_session.h), carried into
+// the model: the decoder reads `targetIds` (the target when the head was taken, teacher forced)
+// and that head's output is replaced by `output` (n x d_h) and its map by `weights` (n x m);
+// every later layer runs as usual.
+struct CrossCarry {
+    int layer = 0;  // from 0
+    int head = 0;
+    std::vector<int> sourceIds;  // the source it was taken on; another source is refused
+    std::vector<int> targetIds;
+    attn::model::FloatMatrix weights;
+    attn::model::FloatMatrix output;
+};
+
 struct Seq2SeqSnapshot {
     QString sourceText;
     QString targetText;       // empty when the target is the model's translation
@@ -54,9 +67,11 @@ struct Seq2SeqSnapshot {
     attn::model::Seq2SeqResult result;
     attn::model::Seq2SeqResult unedited;
     attn::model::Seq2SeqChange change;
+    // The workbench's cross head carried in (`result` holds it, `unedited` is without it).
+    std::shared_ptr<const CrossCarry> carry;
     std::vector<ModelPrediction> predictions;  // one per target position
     double milliseconds = 0.0;
-    [[nodiscard]] bool edited() const { return !edits.empty(); }
+    [[nodiscard]] bool edited() const { return !edits.empty() || carry != nullptr; }
 };
 
 // The most tokens a translation may have: twice the source and ten more (a translation is
@@ -67,7 +82,8 @@ struct Seq2SeqRequest {
     QString source;
     QString target;  // empty: translate greedily
     std::vector<attn::model::HeadEdit> edits;
-    attn::model::ProgressCallback progress;  // the run's layers, or the translation's tokens
+    std::shared_ptr<const CrossCarry> carry;  // set: the target is the carry's, not translated
+    attn::model::ProgressCallback progress;   // the run's layers, or the translation's tokens
 };
 
 struct Seq2SeqOutcome {

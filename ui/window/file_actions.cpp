@@ -396,7 +396,7 @@ bool FileActions::openModelFolder(const QString& folder)
     // An encoder-decoder opens in a translator window of its own, not the model window.
     if (isEncoderDecoderFolder(folder)) {
         QString error;
-        if (openTranslator(folder, error)) return true;
+        if (models_->openTranslator(folder, error)) return true;
         dialogs_.warn(tr("Could not open the model"), error);
         return false;
     }

@@ -17,12 +17,15 @@
 
 #include "ui/document/document.h"
 #include "ui/document/long_document.h"
+#include "ui/model/cross_link.h"
 #include "ui/model/head_link.h"
 #include "ui/model/head_request.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_link_panel.h"
 #include "ui/model/model_window.h"
 #include "ui/model/model_windows.h"
+#include "ui/model/seq2seq_document.h"
+#include "ui/model/seq2seq_window.h"
 #include "ui/modelrun/head_session.h"
 #include "ui/panels/controls_panel.h"
 #include "ui/panels/heads_grid_panel.h"
@@ -58,9 +61,11 @@ MainWindow::MainWindow(QWidget* parent)
     files_ = new FileActions(this, doc_, long_, models_);
     marks_ = new MarkStore(this);
     link_ = new HeadLink(doc_, this);
+    crossLink_ = new CrossLink(doc_, this);
     buildInterface();
     // The model window's "Open in Workbench" comes here.
     connect(models_, &ModelWindows::made, this, &MainWindow::adoptModelWindow);
+    connect(models_, &ModelWindows::translatorMade, this, &MainWindow::adoptTranslator);
     connect(doc_, &Document::inputsChanged, this, &MainWindow::provenanceChanged);
     // The head replaced the session: Save must not write it over the file that was open.
     connect(link_, &HeadLink::headOpened, this, [this] {
@@ -118,8 +123,37 @@ void MainWindow::takeHead(const HeadRequest& request, HeadReply* reply)
         reply->error = tr("The long session stays open: its changes were not saved.");
         return;
     }
+    crossLink_->detach();
     if (!link_->openHead(request.loaded, request.run, request.layer, request.head, reply->error))
         return;
+    reply->taken = true;
+    show();
+    raise();
+    activateWindow();
+}
+
+void MainWindow::adoptTranslator(Seq2SeqWindow* window)
+{
+    connect(window->document(), &Seq2SeqDocument::workbenchRequested, this,
+            &MainWindow::takeCrossHead);
+}
+
+void MainWindow::takeCrossHead(const CrossHeadRequest& request, HeadReply* reply)
+{
+    if (!leaveLongSession()) {
+        reply->error = tr("The long session stays open: its changes were not saved.");
+        return;
+    }
+    crossLink_->detach();
+    if (!doc_->replaceSession(request.session, request.title)) {
+        reply->error = tr("The workbench cannot open that head.");
+        return;
+    }
+    crossLink_->attach(request.translator, request);
+    // The head replaced the session: Save must not write it over the file that was open.
+    files_->detachFromFile();
+    updateTitle();
+    tabs_->setCurrentIndex(0);
     reply->taken = true;
     show();
     raise();

@@ -27,6 +27,9 @@ class ModelWindow;
 class ModelWindows;
 struct HeadReply;
 struct HeadRequest;
+struct CrossHeadRequest;
+class CrossLink;
+class Seq2SeqWindow;
 class WeightsPanel;
 class WindowActions;
 
@@ -52,10 +55,14 @@ public:
     [[nodiscard]] FileActions* fileActions() const { return files_; }
     // The real model the open head came from, carried through by every change (Model panel).
     [[nodiscard]] HeadLink* headLink() const { return link_; }
+    // A translator's cross head, carried back into its translator.
+    [[nodiscard]] CrossLink* crossLink() const { return crossLink_; }
     // The application's model window, made on first use; each one made is adopted.
     [[nodiscard]] ModelWindows* modelWindows() const { return models_; }
     // Wires `window`'s Open in Workbench to this workbench (HeadLink).
     void adoptModelWindow(ModelWindow* window);
+    // Wires a translator window's Open in Workbench (a cross head) to this workbench.
+    void adoptTranslator(Seq2SeqWindow* window);
     // What was drawn in the presenter view, per view and walkthrough step.
     [[nodiscard]] MarkStore* marks() const { return marks_; }
     // Starts opening a session file (FileActions::openFile: read on a worker, then published;
@@ -82,6 +89,8 @@ private:
     void provenanceChanged();
     // A model window's Open in Workbench.
     void takeHead(const HeadRequest& request, HeadReply* reply);
+    // A translator window's Open in Workbench: a cross head's session, one undo step.
+    void takeCrossHead(const CrossHeadRequest& request, HeadReply* reply);
     bool layoutOnShow_ = false;  // first start: lay the docks out again at the shown size
 
     Document* doc_;
@@ -95,6 +104,7 @@ private:
     WindowActions* actions_ = nullptr;
     FileActions* files_ = nullptr;
     HeadLink* link_ = nullptr;
+    CrossLink* crossLink_ = nullptr;  // a translator's cross head, carried back
     ModelWindows* models_ = nullptr;
     MarkStore* marks_ = nullptr;
     QString shownProvenance_;         // the head the Model dock was last laid out for
