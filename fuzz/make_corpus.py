@@ -289,3 +289,34 @@ write("train_options", "edges.txt", options(
     "--heads", "64", "--batch", "1024", "--steps", "10000000", "--lr", "10", "-o", "x"))
 write("train_options", "bad.txt", options(
     "--task", "induction", "--layers", "0x10", "--lr", "nan", "--layers", "2", "-o", ""))
+
+# A T5 tokenizer.json (Unigram, SentencePiece's charsmap) from the fixture that
+# tests/reference/make_t5_tokenizer_json.py writes, with two bytes of text length and the text
+# first: a small vocabulary with two extra ids, one with byte fallback, a BPE model and a
+# charsmap too short to be one (refused).
+import copy  # noqa: E402
+
+t5 = json.loads((TOKENIZERS / "seq2seq" / "t5_json" / "tokenizer.json").read_text(encoding="utf-8"))
+
+
+def unigram(name, spec, text):
+    t = text.encode("utf-8")
+    write("unigram_json", name,
+          struct.pack("<H", len(t)) + t + json.dumps(spec, ensure_ascii=False).encode("utf-8"))
+
+
+small = copy.deepcopy(t5)
+small["model"]["vocab"] = t5["model"]["vocab"][:60] + [["<extra_id_1>", 0.0], ["<extra_id_0>", 0.0]]
+small["added_tokens"] = [a for a in t5["added_tokens"] if a["id"] < 3]
+unigram("seed0", small, "Hello world 床前明月光")
+fallback = copy.deepcopy(small)
+fallback["model"]["byte_fallback"] = True
+fallback["model"]["vocab"].insert(5, ["<0x41>", -3.0])
+unigram("seed1", fallback, "ABC ünï")
+bpe = copy.deepcopy(small)
+bpe["model"]["type"] = "BPE"
+bpe["normalizer"]["normalizers"][0]["precompiled_charsmap"] = "AAAA"
+unigram("seed2", bpe, "x")
+short = copy.deepcopy(small)
+short["normalizer"] = {"type": "Precompiled", "precompiled_charsmap": "AAAA"}
+unigram("seed3", short, "  spaces  ")

@@ -35,7 +35,7 @@ case "${1:-}" in
 esac
 
 ALL_TARGETS=(session lesson_catalog safetensors config gpt2_load bert_load hf_load hf_pipeline
-  gpt2_encode bert_encode corpus train_options spm_load)
+  gpt2_encode bert_encode corpus train_options spm_load unigram_json)
 read -r -a targets <<<"${TARGETS:-${ALL_TARGETS[*]}}"
 jobs=${JOBS:-1}
 attnlab_configure_checked

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "core/io/json_read.h"
+#include "core/tokenize/unigram_spm.h"
 
 namespace attn::tok {
 
@@ -84,16 +85,34 @@ Loaded<Seq2SeqTokenizers> loadMarian(const std::filesystem::path& folder)
     return Seq2SeqTokenizers{std::move(*sides[0]), std::move(*sides[1])};
 }
 
-Loaded<Seq2SeqTokenizers> loadT5(const std::filesystem::path& folder)
+// spiece.model, or where a folder has only tokenizer.json, the SentencePiece model it was made
+// from (unigram_spm.h): the same library runs either.
+Loaded<SpmTokenizer> loadT5Model(const std::filesystem::path& folder)
 {
     const auto model = folder / "spiece.model";
-    if (!fileThere(model))
-        return missingFile(model,
-                           "a T5 tokenizer needs spiece.model (its tokenizer.json alone is not "
-                           "read: the Unigram model is SentencePiece's)");
+    const auto json = folder / "tokenizer.json";
+    if (fileThere(model) || !fileThere(json)) {
+        if (!fileThere(model))
+            return missingFile(model, "a T5 tokenizer needs spiece.model or tokenizer.json");
+        SpmOptions o;
+        o.extraIds = kT5ExtraIds;
+        return SpmTokenizer::fromFile(model, std::move(o));
+    }
+    std::string text;
+    if (auto err = readWholeFile(json, text)) return *err;
+    Loaded<UnigramSpm> converted = spmFromTokenizerJson(text, json.string());
+    if (auto* err = std::get_if<Status>(&converted)) return *err;
+    UnigramSpm& u = std::get<UnigramSpm>(converted);
     SpmOptions o;
-    o.extraIds = kT5ExtraIds;
-    auto loaded = SpmTokenizer::fromFile(model, std::move(o));
+    o.extraIds = u.extraIds;
+    return SpmTokenizer::fromBytes(u.model, json.string(), std::move(o));
+}
+
+Loaded<Seq2SeqTokenizers> loadT5(const std::filesystem::path& folder)
+{
+    const auto model =
+        fileThere(folder / "spiece.model") ? folder / "spiece.model" : folder / "tokenizer.json";
+    auto loaded = loadT5Model(folder);
     if (auto* err = std::get_if<Status>(&loaded)) return *err;
     const SpmTokenizer& spm = std::get<SpmTokenizer>(loaded);
     int eos = -1;
@@ -146,8 +165,11 @@ Loaded<Seq2SeqTokenizers> loadSeq2SeqTokenizers(const std::filesystem::path& fol
                   "\"" + std::string(modelType) + "\" is not an encoder-decoder's model type"));
     const auto* t = std::get_if<Seq2SeqTokenizers>(&loaded);
     if (t == nullptr || modelVocab <= 0) return loaded;
-    const std::string file =
-        (folder / (modelType == "t5" ? "spiece.model" : "vocab.json")).string();
+    const bool spiece = fileThere(folder / "spiece.model");
+    const std::string file = (folder / (modelType != "t5" ? "vocab.json"
+                                        : spiece          ? "spiece.model"
+                                                          : "tokenizer.json"))
+                                 .string();
     for (const Tokenizer* side : {&t->source, &t->target})
         if (auto err = checkTokenizerFits(*side, modelVocab, file)) return *err;
     return loaded;

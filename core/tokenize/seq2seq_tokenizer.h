@@ -8,7 +8,9 @@
 //   marian  source.spm / target.spm through libsentencepiece, each piece's id in vocab.json
 //           (<unk> for a piece it lacks), then </s>
 //   t5      spiece.model through libsentencepiece, its own ids, then </s>; the 100
-//           <extra_id_K> of T5Tokenizer counted after its pieces
+//           <extra_id_K> of T5Tokenizer counted after its pieces. A folder with only
+//           tokenizer.json: the SentencePiece model it was made from (unigram_spm.h), through
+//           the same library, so the ids are the same
 // A missing file is refused naming it; a tokenizer that does not fit the model's vocabulary as
 // loadTokenizer() refuses one.
 
