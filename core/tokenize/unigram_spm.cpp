@@ -173,6 +173,18 @@ bool isByte(const std::string& piece)
            std::isxdigit(static_cast<unsigned char>(piece[4]));
 }
 
+// The contents of the added tokens marked special (CONTROL pieces).
+std::set<std::string> specialTokens(const json& root)
+{
+    std::set<std::string> special;
+    if (root.contains("added_tokens") && root["added_tokens"].is_array())
+        for (const json& a : root["added_tokens"])
+            if (a.is_object() && a.value("special", false) && a.contains("content") &&
+                a["content"].is_string())
+                special.insert(a["content"].get<std::string>());
+    return special;
+}
+
 }  // namespace
 
 Loaded<UnigramSpm> spmFromTokenizerJson(std::string_view text, const std::string& name)
@@ -201,12 +213,7 @@ Loaded<UnigramSpm> spmFromTokenizerJson(std::string_view text, const std::string
     if (auto err =
             readPreTokenizer(root.contains("pre_tokenizer") ? root["pre_tokenizer"] : json()))
         return tokenizerError(name, *err);
-    std::set<std::string> special;
-    if (root.contains("added_tokens") && root["added_tokens"].is_array())
-        for (const json& a : root["added_tokens"])
-            if (a.is_object() && a.value("special", false) && a.contains("content") &&
-                a["content"].is_string())
-                special.insert(a["content"].get<std::string>());
+    const std::set<std::string> special = specialTokens(root);
 
     // T5's extra ids close the list; they are T5Tokenizer's, not pieces of the model.
     std::size_t pieces = vocab.size();
