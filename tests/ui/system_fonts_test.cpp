@@ -23,9 +23,8 @@ TEST(SystemFonts, TheLatinAndChineseFontsTheLayoutsAreMeasuredInAreVisibleToQt)
         << "Qt sees no DejaVu Sans (" << families.size()
         << " families): is fonts-dejavu-core installed, and does fc-list list it? If not, "
            "rebuild the cache with fc-cache -f -s (scripts/setup.sh does).";
-    EXPECT_TRUE(has(QStringLiteral("Noto Sans CJK")))
-        << "Qt sees no Noto Sans CJK: is fonts-noto-cjk installed, and does fc-list :lang=zh "
-           "list it?";
+    // Chinese is drawn by fontconfig's fallback (the family may not be listed by name): its
+    // advance below says whether it is there.
     // A font that is listed but draws nothing would fail the layouts the same way.
     const QFontMetricsF metrics(QFont(QStringLiteral("DejaVu Sans"), 10));
     EXPECT_GT(metrics.horizontalAdvance(QStringLiteral("attention")), 30.0);
