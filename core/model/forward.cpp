@@ -158,10 +158,8 @@ attn::Status detail::finishHeads(const ForwardOptions& options, long li, const F
     return {};
 }
 
-// The MLP of a layer, the same in both families: out = act(x W_in + b) W_out + b (`inner` is
-// scratch, n x I).
-void feedForward(const FloatMatrix& x, const LayerWeights& L, Activation activation,
-                 FloatMatrix& inner, FloatMatrix& out)
+void detail::feedForward(const FloatMatrix& x, const LayerWeights& L, Activation activation,
+                         FloatMatrix& inner, FloatMatrix& out)
 {
     applyDense(x, L.mlpIn, inner);
     activate(activation, inner);
@@ -265,13 +263,13 @@ attn::Status runLayer(const Model& model, long li, const ForwardOptions& options
         rows += a;
         FloatMatrix m;
         layerNorm(rows, L.ln2, c.layerNormEps, m);
-        feedForward(m, L, c.activation, inner, out);
+        detail::feedForward(m, L, c.activation, inner, out);
         rows += out;
     } else {
         a += x;
         FloatMatrix x1;
         layerNorm(a, L.ln1, c.layerNormEps, x1);
-        feedForward(x1, L, c.activation, inner, out);
+        detail::feedForward(x1, L, c.activation, inner, out);
         out += x1;
         layerNorm(out, L.ln2, c.layerNormEps, x);
     }

@@ -68,6 +68,21 @@ void detail::normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& 
     }
 }
 
+void detail::attentionOutAndMlp(const ModelConfig& c, const LayerWeights& L,
+                                const FloatMatrix& concat, Eigen::Ref<FloatMatrix> rows)
+{
+    FloatMatrix a, m, gate, up, out;
+    applyDense(concat, L.attnOut, a);
+    rows += a;
+    rmsNormRows(rows, L.ln2, c.layerNormEps, m);
+    applyDense(m, L.gate, gate);
+    applyDense(m, L.mlpIn, up);
+    activate(Activation::Silu, gate);
+    gate.array() *= up.array();
+    applyDense(gate, L.mlpOut, out);
+    rows += out;
+}
+
 namespace {
 
 void releaseHeads(std::vector<HeadResultT<float>>& heads)
@@ -78,23 +93,6 @@ void releaseHeads(std::vector<HeadResultT<float>>& heads)
         hr.V.resize(0, 0);
         hr.output.resize(0, 0);
     }
-}
-
-// The rest of a decoder layer on its fresh rows of the residual stream: the attention's output
-// projection added in, then the gated MLP (SiLU(x W_gate) * x W_up) W_down added in.
-void attentionOutAndMlp(const ModelConfig& c, const LayerWeights& L, const FloatMatrix& concat,
-                        Eigen::Ref<FloatMatrix> rows)
-{
-    FloatMatrix a, m, gate, up, out;
-    applyDense(concat, L.attnOut, a);
-    rows += a;
-    detail::rmsNormRows(rows, L.ln2, c.layerNormEps, m);
-    applyDense(m, L.gate, gate);
-    applyDense(m, L.mlpIn, up);
-    activate(Activation::Silu, gate);
-    gate.array() *= up.array();
-    applyDense(gate, L.mlpOut, out);
-    rows += out;
 }
 
 }  // namespace
@@ -172,7 +170,7 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
         qkv.resize(0, 0);
         releaseHeads(heads);
     }
-    attentionOutAndMlp(c, L, concat, x.bottomRows(fresh));
+    detail::attentionOutAndMlp(c, L, concat, x.bottomRows(fresh));
     return {};
 }
 

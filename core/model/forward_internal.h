@@ -76,6 +76,16 @@ attn::Status runDecoderLayer(const Model& model, long li, const ForwardOptions& 
 void normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& norm, float eps,
                    const RopeTable& rope, long row0);
 
+// GPT-2's and BERT's MLP: out = act(x W_in + b) W_out + b (`inner` is scratch, n x I).
+void feedForward(const FloatMatrix& x, const LayerWeights& L, Activation activation,
+                 FloatMatrix& inner, FloatMatrix& out);
+
+// The rest of a decoder layer on rows of the residual stream, from the heads' joined outputs
+// `concat`: the attention's output projection added in, then the gated MLP
+// (SiLU(m W_gate) * m W_up) W_down of m = RMSNorm_2(rows) added in.
+void attentionOutAndMlp(const ModelConfig& c, const LayerWeights& L, const FloatMatrix& concat,
+                        Eigen::Ref<FloatMatrix> rows);
+
 // The decoders' attention input of one layer: RMSNorm(hidden) with the layer's ln1.
 void rmsNormRows(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y);
 

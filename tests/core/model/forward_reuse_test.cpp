@@ -6,6 +6,7 @@
 
 #include "core/model/forward.h"
 #include "model_files.h"
+#include "same_run.h"
 
 namespace attn::model {
 namespace {
@@ -21,37 +22,6 @@ ForwardOptions typing()
     ForwardOptions o;
     o.keepTypingCache = true;
     return o;
-}
-
-float worst(const FloatMatrix& a, const FloatMatrix& b)
-{
-    if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
-    return a.size() == 0 ? 0.0f : ((a - b).array().abs() / b.array().abs().max(1.0f)).maxCoeff();
-}
-
-void expectSameRun(const ForwardResult& got, const ForwardResult& want)
-{
-    ASSERT_EQ(got.ids, want.ids);
-    ASSERT_EQ(got.layers.size(), want.layers.size());
-    for (std::size_t l = 0; l < got.layers.size(); ++l) {
-        EXPECT_LE(worst(got.layers[l].hidden, want.layers[l].hidden), kReuseTolerance)
-            << "layer " << l;
-        EXPECT_LE(worst(got.layers[l].normed, want.layers[l].normed), kReuseTolerance)
-            << "layer " << l;
-        ASSERT_EQ(got.layers[l].attention.size(), want.layers[l].attention.size());
-        for (std::size_t h = 0; h < got.layers[l].attention.size(); ++h)
-            EXPECT_LE(worst(got.layers[l].attention[h], want.layers[l].attention[h]),
-                      kReuseTolerance)
-                << "layer " << l << " head " << h;
-    }
-    EXPECT_LE(worst(got.residual, want.residual), kReuseTolerance);
-    EXPECT_LE(worst(got.logits, want.logits), 1e-5f);
-    ASSERT_EQ(got.predictions.size(), want.predictions.size());
-    for (std::size_t i = 0; i < got.predictions.size(); ++i) {
-        EXPECT_EQ(got.predictions[i].position, want.predictions[i].position);
-        ASSERT_EQ(got.predictions[i].top.size(), want.predictions[i].top.size());
-        EXPECT_EQ(got.predictions[i].top[0].id, want.predictions[i].top[0].id);
-    }
 }
 
 TEST(ForwardReusing, TypingEditsGiveWhatAFullPassGives)
@@ -75,7 +45,7 @@ TEST(ForwardReusing, TypingEditsGiveWhatAFullPassGives)
         const attn::Status s = forwardReusing(model, ids, typing(), previous, reused);
         ASSERT_TRUE(s.ok()) << attn::describe(s);
         SCOPED_TRACE(ids.size());
-        expectSameRun(reused, full);
+        test::expectSameRun(reused, full, {kReuseTolerance, kReuseTolerance, 1e-5f});
     }
 }
 
@@ -91,7 +61,7 @@ TEST(ForwardReusing, AChainOfEditsStaysExactAndBertRunsInFull)
         ForwardResult next, full;
         ASSERT_TRUE(forwardReusing(model, ids, typing(), run, next).ok());
         ASSERT_TRUE(forward(model, ids, typing(), full).ok());
-        expectSameRun(next, full);
+        test::expectSameRun(next, full, {kReuseTolerance, kReuseTolerance, 1e-5f});
         run = std::move(next);
     }
 
@@ -104,7 +74,7 @@ TEST(ForwardReusing, AChainOfEditsStaysExactAndBertRunsInFull)
     ASSERT_TRUE(forwardReusing(bert, changed, typing(), before, reused).ok());
     // Bidirectional: a change reaches every row, and the full pass is taken.
     EXPECT_NE(full.layers[0].attention[0](0, 1), before.layers[0].attention[0](0, 1));
-    expectSameRun(reused, full);
+    test::expectSameRun(reused, full, {kReuseTolerance, kReuseTolerance, 1e-5f});
 }
 
 TEST(ForwardReusing, WithoutTheTypingCacheARunKeepsOnlyLayerInputsAndRunsInFull)
@@ -122,7 +92,8 @@ TEST(ForwardReusing, WithoutTheTypingCacheARunKeepsOnlyLayerInputsAndRunsInFull)
         EXPECT_EQ(lean.layers[l].projections.size(), 0);
         EXPECT_EQ(cached.layers[l].projections.cols(), 3 * d);
         // The attention input is computed again, equal to the kept one.
-        EXPECT_LE(worst(attentionInput(model, lean, static_cast<int>(l)), cached.layers[l].normed),
+        EXPECT_LE(test::worstRelative(attentionInput(model, lean, static_cast<int>(l)),
+                                      cached.layers[l].normed),
                   0.0f);
     }
     // The cache a re-run starts from: n x d per layer; with the typing cache 5 n x d.
@@ -137,7 +108,7 @@ TEST(ForwardReusing, WithoutTheTypingCacheARunKeepsOnlyLayerInputsAndRunsInFull)
     ForwardResult reused, full;
     ASSERT_TRUE(forwardReusing(model, more, typing(), lean, reused).ok());
     ASSERT_TRUE(forward(model, more, typing(), full).ok());
-    expectSameRun(reused, full);
+    test::expectSameRun(reused, full, {kReuseTolerance, kReuseTolerance, 1e-5f});
 }
 
 }  // namespace

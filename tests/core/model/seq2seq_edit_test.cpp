@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model_files.h"
+#include "seq2seq_runs.h"
 
 namespace attn::model {
 namespace {
@@ -13,25 +13,12 @@ namespace {
 using test::json;
 using test::seq2seqFixture;
 
-struct Runs {
-    Seq2SeqModel model;
-    std::vector<int> source, target;
-    Seq2SeqResult before;
-};
-
-void prepare(const char* name, Runs& r)
-{
-    ASSERT_TRUE(Seq2SeqModel::load(seq2seqFixture(name).string(), r.model).ok());
-    const json want = json::parse(test::readBytes(seq2seqFixture(name) / "expected.json"));
-    r.source = want["source_ids"].get<std::vector<int>>();
-    r.target = want["target_ids"].get<std::vector<int>>();
-    ASSERT_TRUE(forwardSeq2Seq(r.model, r.source, r.target, Seq2SeqOptions(), r.before).ok());
-}
+using Runs = test::Seq2SeqRuns;
 
 TEST(Seq2SeqEdits, ACrossKeyEditChangesThatHeadAndWhatFollowsOnly)
 {
     Runs r;
-    ASSERT_NO_FATAL_FAILURE(prepare("marian_f32", r));
+    ASSERT_NO_FATAL_FAILURE(test::prepareSeq2Seq("marian_f32", r));
     HeadEdit e;
     e.attention = AttentionKind::Cross;
     e.kind = HeadEditKind::Key;
@@ -65,7 +52,7 @@ TEST(Seq2SeqEdits, ACrossKeyEditChangesThatHeadAndWhatFollowsOnly)
 TEST(Seq2SeqEdits, AnAblatedEncoderHeadChangesEveryLaterMapButNotItsOwnLayer)
 {
     Runs r;
-    ASSERT_NO_FATAL_FAILURE(prepare("t5_relu_tied_f32", r));
+    ASSERT_NO_FATAL_FAILURE(test::prepareSeq2Seq("t5_relu_tied_f32", r));
     HeadEdit e;
     e.attention = AttentionKind::Encoder;
     e.kind = HeadEditKind::AblateZero;
@@ -85,7 +72,7 @@ TEST(Seq2SeqEdits, AnAblatedEncoderHeadChangesEveryLaterMapButNotItsOwnLayer)
 TEST(Seq2SeqEdits, PositionsAreCheckedInTheSequenceTheVectorsComeFrom)
 {
     Runs r;
-    ASSERT_NO_FATAL_FAILURE(prepare("bart_f32", r));
+    ASSERT_NO_FATAL_FAILURE(test::prepareSeq2Seq("bart_f32", r));
     const long m = static_cast<long>(r.source.size());
     const long n = static_cast<long>(r.target.size());
     ASSERT_NE(m, n) << "the fixture's two sides must differ in length for this test";

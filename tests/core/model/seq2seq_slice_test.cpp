@@ -9,7 +9,7 @@
 
 #include "core/attention.h"
 #include "core/model/seq2seq_edit.h"
-#include "model_files.h"
+#include "seq2seq_runs.h"
 
 namespace attn::model {
 namespace {
@@ -20,20 +20,7 @@ using test::seq2seqFixture;
 // The maps are made in float by the model and in double by the core from the same float inputs.
 constexpr double kMapTolerance = 1e-5;
 
-struct Runs {
-    Seq2SeqModel model;
-    std::vector<int> source, target;
-    Seq2SeqResult before;
-};
-
-void prepare(const char* name, Runs& r)
-{
-    ASSERT_TRUE(Seq2SeqModel::load(seq2seqFixture(name).string(), r.model).ok());
-    const json want = json::parse(test::readBytes(seq2seqFixture(name) / "expected.json"));
-    r.source = want["source_ids"].get<std::vector<int>>();
-    r.target = want["target_ids"].get<std::vector<int>>();
-    ASSERT_TRUE(forwardSeq2Seq(r.model, r.source, r.target, Seq2SeqOptions(), r.before).ok());
-}
+using Runs = test::Seq2SeqRuns;
 
 AttentionResult workbench(const Runs& r, int layer, int head, const std::vector<VectorEdit>& edits)
 {
@@ -53,7 +40,7 @@ class CrossSlices : public ::testing::TestWithParam<const char*> {};
 TEST_P(CrossSlices, EveryCrossHeadsWorkbenchInputGivesTheModelsMapWithin1e5)
 {
     Runs r;
-    ASSERT_NO_FATAL_FAILURE(prepare(GetParam(), r));
+    ASSERT_NO_FATAL_FAILURE(test::prepareSeq2Seq(GetParam(), r));
     const Seq2SeqConfig& c = r.model.config();
     for (int l = 0; l < c.decoderLayers; ++l)
         for (int h = 0; h < c.heads; ++h) {
@@ -77,7 +64,7 @@ TEST(CrossSlice, AKeyScaledInTheWorkbenchGivesTheMapTheModelMakesUnderThatEdit)
 {
     for (const char* name : {"marian_f32", "t5_relu_tied_f32"}) {
         Runs r;
-        ASSERT_NO_FATAL_FAILURE(prepare(name, r));
+        ASSERT_NO_FATAL_FAILURE(test::prepareSeq2Seq(name, r));
         HeadEdit e;
         e.attention = AttentionKind::Cross;
         e.kind = HeadEditKind::Key;
@@ -105,7 +92,7 @@ TEST(CrossSlice, AKeyScaledInTheWorkbenchGivesTheMapTheModelMakesUnderThatEdit)
 TEST(CrossSlice, AHeadOutsideTheModelOrARunWithoutItsLayerIsRefusedByName)
 {
     Runs r;
-    ASSERT_NO_FATAL_FAILURE(prepare("marian_f32", r));
+    ASSERT_NO_FATAL_FAILURE(test::prepareSeq2Seq("marian_f32", r));
     const Seq2SeqConfig& c = r.model.config();
     CrossSlice slice;
     Status s = sliceCrossHead(r.model, r.before, static_cast<int>(c.decoderLayers), 0, slice);

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/decode.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <functional>
+#include <new>
+#include <string>
+
+#include "core/kernels/gemm.h"
+#include "core/model/causal_head.h"
+#include "core/model/forward_internal.h"
+#include "core/scores.h"
+#include "core/softmax.h"
+
+namespace attn::model {
+
+namespace {
+
+attn::Status nonFiniteAt(long layer, long head, std::string stage)
+{
+    attn::Status s;
+    s.code = attn::StatusCode::NonFinite;
+    s.layer = static_cast<int>(layer);
+    s.head = static_cast<int>(head);
+    s.stage = std::move(stage);
+    return s;
+}
+
+// Where one head reads its new row's vectors: the query row, and the keys and values of every
+// position so far (row stride ld).
+struct HeadRows {
+    const float* q = nullptr;
+    const float* k = nullptr;
+    long ldk = 0;
+    const float* v = nullptr;
+    long ldv = 0;
+};
+
+// The new row n of one head's map (`weights`, n + 1 cells; those before `start` are 0) and its
+// output (`out`, dh): the scores of the keys [start, n], scaled, softmax, and the weighted
+// values. The same steps as the head pass on a whole map: kernels::sgemm's scores, ScoreScaler,
+// softmaxRow. 0, or 1 for raw scores that are not finite, 2 for scaled ones.
+int weighRow(const HeadRows& in, long start, long n, long dh, float divisor, float* weights,
+             float* out)
+{
+    const long count = n + 1 - start;
+    std::vector<float> scores(static_cast<std::size_t>(count));
+    kernels::sgemm(1, dh, count, in.q, dh, in.k + start * in.ldk, in.ldk, true, nullptr,
+                   scores.data(), count);
+    if (!allFiniteSpan(scores.data(), count)) return 1;
+    ScoreScaler<float>(divisor).apply(scores.data(), scores.data(), count);
+    if (!allFiniteSpan(scores.data(), count)) return 2;
+    std::fill(weights, weights + start, 0.0f);
+    softmaxRow<float>(scores.data(), nullptr, count, count, weights + start);
+    kernels::sgemm(1, count, dh, weights + start, count, in.v + start * in.ldv, in.ldv, false,
+                   nullptr, out, dh);
+    return 0;
+}
+
+bool hasMeanAblation(const std::vector<HeadEdit>& edits)
+{
+    return std::any_of(edits.begin(), edits.end(),
+                       [](const HeadEdit& e) { return e.kind == HeadEditKind::AblateMean; });
+}
+
+attn::Status guardedStep(const std::function<attn::Status()>& body)
+{
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        return attn::failure(attn::StatusCode::TooLong, "", "ids",
+                             "out of memory for this many tokens");
+    }
+}
+
+}  // namespace
+
+void Decoding::Rows::assign(const FloatMatrix& m)
+{
+    data = m;
+    rows = m.rows();
+}
+
+float* Decoding::Rows::append(long cols)
+{
+    if (data.cols() != cols) data.resize(0, cols);
+    if (rows == data.rows()) data.conservativeResize(std::max(2 * rows, 16L), cols);
+    return &data(rows++, 0);
+}
+
+attn::Status Decoding::start(const Model& model, std::span<const int> prompt,
+                             std::vector<HeadEdit> edits, int topK)
+{
+    *this = Decoding{};
+    if (!model.loaded())
+        return attn::failure(attn::StatusCode::FileOpen, "", "model", "no model loaded");
+    if (model.config().family == Family::Bert || !model.hasLanguageHead())
+        return attn::failure(attn::StatusCode::UnsupportedModel, "", "model",
+                             model.config().modelType +
+                                 " does not write: generating needs a causal model with a "
+                                 "language-model head (GPT-2 or the Llama family)");
+    if (attn::Status s = checkEdits(model, static_cast<long>(prompt.size()), edits); !s.ok())
+        return s;
+    ForwardOptions base;
+    base.keepTypingCache = true;
+    base.topK = topK;
+    const ForwardOptions options =
+        edits.empty() ? base : withEdits(base, edits, model.config().groupSize());
+    ForwardResult run;
+    if (attn::Status s = forward(model, prompt, options, run); !s.ok()) return s;
+    model_ = &model;
+    options_ = options;
+    edits_ = std::move(edits);
+    topK_ = topK;
+    wholeRuns_ = hasMeanAblation(edits_);
+    if (wholeRuns_) {
+        ids_ = run.ids;
+        logits_ = run.logits.row(run.logits.rows() - 1).transpose();
+        whole_ = std::move(run);
+        return {};
+    }
+    adopt(run);
+    return {};
+}
+
+void Decoding::adopt(const ForwardResult& run)
+{
+    ids_ = run.ids;
+    layers_.assign(run.layers.size(), Layer{});
+    for (std::size_t l = 0; l < run.layers.size(); ++l) {
+        const LayerTrace& t = run.layers[l];
+        Layer& layer = layers_[l];
+        layer.hidden.assign(t.hidden);
+        layer.projections.assign(t.projections);
+        layer.maps.resize(t.attention.size());
+        for (std::size_t h = 0; h < t.attention.size(); ++h) {
+            const FloatMatrix& map = t.attention[h];
+            std::vector<float>& packed = layer.maps[h];
+            packed.clear();
+            for (long i = 0; i < map.rows(); ++i)
+                packed.insert(packed.end(), &map(i, 0), &map(i, 0) + i + 1);
+        }
+    }
+    residual_.assign(run.residual);
+    finalHidden_.assign(run.finalHidden);
+    logits_ = run.logits.row(run.logits.rows() - 1).transpose();
+}
+
+void Decoding::truncate(long n)
+{
+    ids_.resize(static_cast<std::size_t>(n));
+    const auto cells = static_cast<std::size_t>(n * (n + 1) / 2);
+    for (Layer& layer : layers_) {
+        layer.hidden.rows = std::min(layer.hidden.rows, n);
+        layer.projections.rows = std::min(layer.projections.rows, n);
+        for (std::vector<float>& map : layer.maps) map.resize(std::min(map.size(), cells));
+    }
+    residual_.rows = std::min(residual_.rows, n);
+    finalHidden_.rows = std::min(finalHidden_.rows, n);
+}
+
+attn::Status Decoding::append(int id)
+{
+    if (model_ == nullptr)
+        return attn::failure(attn::StatusCode::EmptyInput, "", "ids", "nothing was started");
+    std::vector<int> next = ids_;
+    next.push_back(id);
+    if (attn::Status s = detail::checkIds(*model_, next); !s.ok()) return s;
+    if (wholeRuns_) {
+        ForwardResult run;
+        if (attn::Status s = forward(*model_, next, options_, run); !s.ok()) return s;
+        ids_ = std::move(next);
+        logits_ = run.logits.row(run.logits.rows() - 1).transpose();
+        whole_ = std::move(run);
+        return {};
+    }
+    const long n = length();
+    const Eigen::VectorXf before = logits_;
+    const attn::Status s = guardedStep([&] { return appendRow(id); });
+    if (s.ok()) return s;
+    truncate(n);
+    logits_ = before;
+    // Without edits nothing but the text drove a value out of range (the weights ran the prompt).
+    attn::Status named = s;
+    if (named.code == attn::StatusCode::NonFinite && edits_.empty())
+        named.cause = attn::Cause::Text;
+    return named;
+}
+
+attn::Status Decoding::appendRow(int id)
+{
+    const ModelConfig& c = model_->config();
+    const long n = length();  // the new token's position
+    ids_.push_back(id);
+    FloatMatrix x(1, c.width);
+    if (c.family == Family::Decoder)
+        model_->embeddingRow(id, x.data());
+    else
+        x.row(0) = model_->wordEmbeddings().row(id) + model_->positionEmbeddings().row(n);
+    for (long li = 0; li < c.layers; ++li)
+        if (attn::Status s = stepLayer(li, x); !s.ok()) return s;
+    FloatMatrix normed, logits;
+    if (c.family == Family::Decoder)
+        detail::rmsNormRows(x, model_->embeddingOrFinalNorm(), c.layerNormEps, normed);
+    else
+        layerNorm(x, model_->embeddingOrFinalNorm(), c.layerNormEps, normed);
+    if (!normed.allFinite())
+        return nonFiniteAt(x.allFinite() ? -1 : c.layers - 1, -1,
+                           x.allFinite() ? "the final norm" : "its output");
+    applyDense(normed, model_->outputLayer(), logits);
+    std::copy_n(x.data(), c.width, residual_.append(c.width));
+    std::copy_n(normed.data(), c.width, finalHidden_.append(c.width));
+    logits_ = logits.row(0).transpose();
+    return {};
+}
+
+attn::Status Decoding::stepLayer(long li, FloatMatrix& x)
+{
+    const ModelConfig& c = model_->config();
+    const LayerWeights& L = model_->layers()[static_cast<std::size_t>(li)];
+    Layer& layer = layers_[static_cast<std::size_t>(li)];
+    const long n = length() - 1;  // the new row
+    const long dh = c.headDim();
+    if (!x.allFinite()) return nonFiniteAt(li - 1, -1, li > 0 ? "its output" : "the embeddings");
+    std::copy_n(x.data(), c.width, layer.hidden.append(c.width));
+    FloatMatrix normed, row;
+    if (c.family == Family::Decoder) {
+        FloatMatrix q, k, v;
+        detail::rmsNormRows(x, L.ln1, c.layerNormEps, normed);
+        applyDense(normed, L.q, q);
+        applyDense(normed, L.k, k);
+        applyDense(normed, L.v, v);
+        const RopeTable rope = ropeTable(c.rope, dh, n, 1);
+        detail::normAndRotate(q, c.heads, dh, L.qNorm, c.layerNormEps, rope, 0);
+        detail::normAndRotate(k, c.kvHeads, dh, L.kNorm, c.layerNormEps, rope, 0);
+        row.resize(1, q.cols() + k.cols() + v.cols());
+        row << q, k, v;
+    } else {
+        layerNorm(x, L.ln1, c.layerNormEps, normed);
+        applyDense(normed, L.qkv, row);
+    }
+    std::copy_n(row.data(), row.cols(), layer.projections.append(row.cols()));
+
+    FloatMatrix concat(1, c.heads * dh);
+    if (attn::Status s = weighHeads(li, concat); !s.ok()) return s;
+    if (c.family == Family::Decoder) {
+        detail::attentionOutAndMlp(c, L, concat, x);
+        return {};
+    }
+    FloatMatrix a, m, inner, out;
+    applyDense(concat, L.attnOut, a);
+    x += a;
+    layerNorm(x, L.ln2, c.layerNormEps, m);
+    detail::feedForward(m, L, c.activation, inner, out);
+    x += out;
+    return {};
+}
+
+// Every head's new row of layer `li` (its projections already appended): the map's row into
+// the head's packed map, the output into `concat` (1 x h d_h), one head per thread when the
+// rows are long enough to pay for the threads.
+attn::Status Decoding::weighHeads(long li, FloatMatrix& concat)
+{
+    const ModelConfig& c = model_->config();
+    Layer& layer = layers_[static_cast<std::size_t>(li)];
+    const long n = length() - 1;
+    const long rows = n + 1;
+    const long h = c.heads;
+    const long dh = c.headDim();
+    const bool decoder = c.family == Family::Decoder;
+    // Offsets of the query, key and value blocks in a kept row (GPT-2's fused c_attn: d each).
+    const long kOffset = decoder ? h * dh : c.width;
+    const long vOffset = decoder ? kOffset + c.kvHeads * dh : 2 * c.width;
+    const long ld = layer.projections.data.cols();
+    const float* kept = layer.projections.data.data();
+    std::vector<HeadResultT<float>> hooked;
+    if (options_.hook) {
+        hooked.resize(static_cast<std::size_t>(h));
+        const auto used = layer.projections.used();
+        for (long j = 0; j < h; ++j) {
+            const long g = decoder ? c.kvHeadOf(j) : j;
+            HeadResultT<float>& hr = hooked[static_cast<std::size_t>(j)];
+            hr.Q = used.middleCols(j * dh, dh);
+            hr.K = used.middleCols(kOffset + g * dh, dh);
+            hr.V = used.middleCols(vOffset + g * dh, dh);
+        }
+        if (attn::Status s = detail::hookHeads(options_, li, rows, dh, hooked); !s.ok()) return s;
+    }
+    const long window = decoder && c.slides(li) ? c.slidingWindow : 0;
+    const long start = window > 0 ? std::max(0L, n - window + 1) : 0;
+    const bool scaled = decoder || c.scaleAttention;
+    const float divisor = scaled ? static_cast<float>(std::sqrt(static_cast<double>(dh))) : 1.0f;
+    std::vector<int> faults(static_cast<std::size_t>(h), 0);
+    for (std::vector<float>& map : layer.maps)
+        map.resize(map.size() + static_cast<std::size_t>(rows));
+#pragma omp parallel for schedule(dynamic, 1) if (h * rows * dh >= kParallelCells)
+    for (long j = 0; j < h; ++j) {
+        const auto sj = static_cast<std::size_t>(j);
+        const long g = decoder ? c.kvHeadOf(j) : j;
+        HeadRows in;
+        if (options_.hook) {
+            const HeadResultT<float>& hr = hooked[sj];
+            in = {&hr.Q(n, 0), hr.K.data(), dh, hr.V.data(), dh};
+        } else {
+            in = {kept + n * ld + j * dh, kept + kOffset + g * dh, ld, kept + vOffset + g * dh, ld};
+        }
+        float* weights = layer.maps[sj].data() + layer.maps[sj].size() - rows;
+        faults[sj] = weighRow(in, start, n, dh, divisor, weights, &concat(0, j * dh));
+    }
+    for (long j = 0; j < h; ++j) {
+        const int f = faults[static_cast<std::size_t>(j)];
+        if (f != 0) return nonFiniteAt(li, j, f == 1 ? "the scores" : "the scaled scores");
+        if (!options_.outputHook) continue;
+        FloatMatrix output = concat.middleCols(j * dh, dh);
+        options_.outputHook(static_cast<int>(li), static_cast<int>(j), output);
+        if (output.rows() != 1 || output.cols() != dh)
+            return attn::failure(attn::StatusCode::TensorShape, "",
+                                 detail::layerField(li, j, "output"),
+                                 "the output hook changed its shape");
+        concat.middleCols(j * dh, dh) = output;
+    }
+    return {};
+}
+
+std::size_t Decoding::cacheBytes() const
+{
+    if (wholeRuns_) {
+        std::size_t floats = cachedBytes(whole_) / sizeof(float);
+        for (const LayerTrace& t : whole_.layers)
+            for (const FloatMatrix& m : t.attention) floats += static_cast<std::size_t>(m.size());
+        return floats * sizeof(float);
+    }
+    std::size_t floats =
+        static_cast<std::size_t>(residual_.data.size() + finalHidden_.data.size() + logits_.size());
+    for (const Layer& layer : layers_) {
+        floats +=
+            static_cast<std::size_t>(layer.hidden.data.size() + layer.projections.data.size());
+        for (const std::vector<float>& map : layer.maps) floats += map.capacity();
+    }
+    return floats * sizeof(float);
+}
+
+void Decoding::result(ForwardResult& out) const
+{
+    if (wholeRuns_) {
+        out = whole_;
+        for (LayerTrace& t : out.layers) {  // kept for no one: forward()'s defaults keep none
+            t.normed.resize(0, 0);
+            t.projections.resize(0, 0);
+        }
+        return;
+    }
+    const long n = length();
+    out = ForwardResult{};
+    out.ids = ids_;
+    out.layers.resize(layers_.size());
+    for (std::size_t l = 0; l < layers_.size(); ++l) {
+        const Layer& layer = layers_[l];
+        LayerTrace& t = out.layers[l];
+        t.hidden = layer.hidden.used();
+        t.attention.resize(layer.maps.size());
+        t.firstShare.resize(layer.maps.size());
+        for (std::size_t h = 0; h < layer.maps.size(); ++h) {
+            FloatMatrix& map = t.attention[h];
+            map.setZero(n, n);
+            const float* packed = layer.maps[h].data();
+            for (long i = 0; i < n; ++i, packed += i) std::copy_n(packed, i + 1, &map(i, 0));
+            t.firstShare[h] = firstShareOf(map);
+        }
+    }
+    out.residual = residual_.used();
+    out.finalHidden = finalHidden_.used();
+    out.logitRows = {n - 1};
+    out.logits = logits_.transpose();
+    out.predictions = {Prediction{n - 1, topTokens(logits_, topK_)}};
+}
+
+}  // namespace attn::model
