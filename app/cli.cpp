@@ -47,9 +47,9 @@ QString editHelp()
 bool isCliCommand(int argc, char** argv)
 {
     if (argc < 2) return false;
-    static const char* const commands[] = {"render",      "compute",   "lessons", "model", "train",
-                                           "train-model", "heads",     "models",  "help",  "--help",
-                                           "-h",          "--version", "-v"};
+    static const char* const commands[] = {
+        "render", "compute",  "lessons", "model",  "train", "train-model", "heads",
+        "models", "generate", "help",    "--help", "-h",    "--version",   "-v"};
     for (const char* c : commands)
         if (std::strcmp(argv[1], c) == 0) return true;
     return false;
@@ -145,6 +145,7 @@ QString usageText(const QString& command)
     if (all || command == QLatin1String("train-model"))
         text += trainModelUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("heads")) text += headsUsage() + QLatin1Char('\n');
+    if (all || command == QLatin1String("generate")) text += generateUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("models")) text += modelsUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("lessons"))
         text += CliTr::tr(
@@ -247,6 +248,7 @@ int runCli(const QStringList& arguments)
     if (command == QLatin1String("train")) return runTrain(args);
     if (command == QLatin1String("train-model")) return runTrainModel(args);
     if (command == QLatin1String("heads")) return runHeads(args);
+    if (command == QLatin1String("generate")) return runGenerate(args);
     if (command == QLatin1String("models")) return runModels(args);
     return usageError(QString(), CliTr::tr("unknown command \"%1\"").arg(command));
 }

@@ -47,6 +47,9 @@ QString trainModelUsage();
 // attnlab heads (cli_heads.cpp): every head's detector scores.
 int runHeads(const QStringList& args);
 QString headsUsage();
+// attnlab generate (cli_generate.cpp): a causal model writes after a text.
+int runGenerate(const QStringList& args);
+QString generateUsage();
 // attnlab models (cli_heads.cpp): the built-in trained models.
 int runModels(const QStringList& args);
 QString modelsUsage();

@@ -59,6 +59,28 @@ Eigen::VectorXd processed(const Eigen::VectorXf& logits, std::span<const int> te
     return l;
 }
 
+// Steps 4 and 5: how many of `order` (most probable first) top-k and top-p keep.
+long keptCount(const Eigen::VectorXd& l, const Eigen::VectorXd& p, const std::vector<int>& order,
+               const SamplingSettings& settings)
+{
+    const auto at = [&order](long i) { return order[static_cast<std::size_t>(i)]; };
+    long kept = static_cast<long>(order.size());
+    if (settings.topK > 0 && settings.topK < kept) {
+        const double threshold = l[at(settings.topK - 1)];
+        kept = settings.topK;
+        while (kept < static_cast<long>(order.size()) && l[at(kept)] >= threshold) ++kept;
+    }
+    if (settings.topP < 1.0) {
+        double mass = 0.0;
+        for (long i = 0; i < kept; ++i) mass += p[at(i)];
+        double running = 0.0;
+        long reach = 0;
+        while (reach < kept && running < settings.topP * mass) running += p[at(reach++)];
+        kept = std::max(1L, reach);
+    }
+    return kept;
+}
+
 }  // namespace
 
 attn::Status checkSampling(const SamplingSettings& s)
@@ -133,26 +155,7 @@ TokenDraw chooseToken(const Eigen::VectorXf& logits, std::span<const int> text,
     order.resize(static_cast<std::size_t>(needed));
     while (!order.empty() && p[order.back()] <= 0.0) order.pop_back();
 
-    long kept = 1;
-    if (settings.temperature > 0) {
-        kept = static_cast<long>(order.size());
-        if (settings.topK > 0 && settings.topK < kept) {
-            const double threshold = l[order[static_cast<std::size_t>(settings.topK - 1)]];
-            kept = settings.topK;
-            while (kept < static_cast<long>(order.size()) &&
-                   l[order[static_cast<std::size_t>(kept)]] >= threshold)
-                ++kept;
-        }
-        if (settings.topP < 1.0) {
-            double mass = 0.0;
-            for (long i = 0; i < kept; ++i) mass += p[order[static_cast<std::size_t>(i)]];
-            double running = 0.0;
-            long reach = 0;
-            while (reach < kept && running < settings.topP * mass)
-                running += p[order[static_cast<std::size_t>(reach++)]];
-            kept = std::max(1L, reach);
-        }
-    }
+    const long kept = settings.temperature > 0 ? keptCount(l, p, order, settings) : 1;
     double keptMass = 0.0;
     for (long i = 0; i < kept; ++i) keptMass += p[order[static_cast<std::size_t>(i)]];
     for (long i = 0; i < kept; ++i)

@@ -137,6 +137,26 @@ Token Tokenizer::token(int id) const
     return {id, b.piece(id), b.piece(id), b.piece(id)};
 }
 
+std::string Tokenizer::decode(const std::vector<int>& ids) const
+{
+    if (const auto* g = gpt2()) return replaceBrokenUtf8(g->decode(ids));
+    if (const auto* h = hf()) return replaceBrokenUtf8(h->decode(ids));
+    std::string out;
+    if (const auto* sp = spm()) {
+        for (const int id : ids) out += sp->tokenBytes(id);
+        return replaceBrokenUtf8(out);
+    }
+    const auto& b = std::get<BertTokenizer>(impl_);
+    for (const int id : ids) {
+        const std::string piece = b.piece(id);
+        if (piece.rfind("##", 0) == 0)
+            out += piece.substr(2);
+        else
+            out += (out.empty() ? "" : " ") + piece;
+    }
+    return out;
+}
+
 std::vector<TokenDisplay> Tokenizer::display(const std::vector<int>& ids) const
 {
     if (const auto* g = gpt2()) {

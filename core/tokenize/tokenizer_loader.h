@@ -92,6 +92,10 @@ public:
     // encode() and encodeTokens() give the same tokens, and none when a stage refuses.
     [[nodiscard]] Encoded encodeReported(std::string_view utf8) const;
     [[nodiscard]] Token token(int id) const;
+    // The text of consecutive tokens, valid UTF-8 (a character split over tokens whole again;
+    // bytes that form none replaced by U+FFFD): GPT-2's bytes, a tokenizer.json's decoder,
+    // SentencePiece's pieces with their spaces, BERT's pieces joined as WordPiece splits them.
+    [[nodiscard]] std::string decode(const std::vector<int>& ids) const;
     // Readable labels of consecutive tokens (token_display.h): GPT-2's pieces of one character
     // named by that character; BERT's pieces as in the vocabulary (no bytes).
     [[nodiscard]] std::vector<TokenDisplay> display(const std::vector<int>& ids) const;

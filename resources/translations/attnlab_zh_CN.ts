@@ -6698,6 +6698,81 @@ Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
         <source>--session-out writes a decoder-only or encoder model&apos;s head; an encoder-decoder&apos;s heads are not written as sessions</source>
         <translation>--session-out 写出的是纯解码器或纯编码器模型的头；编码器-解码器的头不能写成会话</translation>
     </message>
+    <message>
+        <source>--temperature takes a finite number of at least 0 (0 is greedy), not %1</source>
+        <translation>--temperature 需要一个不小于 0 的有限数（0 即贪心），而不是 %1</translation>
+    </message>
+    <message>
+        <source>--top-k takes a whole number of at least 0 (0 keeps every token), not %1</source>
+        <translation>--top-k 需要一个不小于 0 的整数（0 保留全部词元），而不是 %1</translation>
+    </message>
+    <message>
+        <source>--top-p takes a number above 0 and at most 1, not %1</source>
+        <translation>--top-p 需要一个大于 0、不大于 1 的数，而不是 %1</translation>
+    </message>
+    <message>
+        <source>--seed takes a whole number from 0 to %1, not %2</source>
+        <translation>--seed 需要 0 到 %1 之间的整数，而不是 %2</translation>
+    </message>
+    <message>
+        <source>--%1 takes a whole number from 1, not %2</source>
+        <translation>--%1 需要从 1 起的整数，而不是 %2</translation>
+    </message>
+    <message>
+        <source>--model DIR, --text TEXT and --max-new-tokens N are needed</source>
+        <translation>需要 --model DIR、--text TEXT 和 --max-new-tokens N</translation>
+    </message>
+    <message>
+        <source>--max-new-tokens takes a whole number of at least 1, not %1</source>
+        <translation>--max-new-tokens 需要一个不小于 1 的整数，而不是 %1</translation>
+    </message>
+    <message>
+        <source>the model has %1 layers of %2 heads: --layer %3 --head %4 is not one of them</source>
+        <translation>模型有 %1 层，每层 %2 个头：--layer %3 --head %4 不在其中</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab generate --model DIR --text TEXT --max-new-tokens N
+                        [--temperature T] [--top-k K] [--top-p P] [--seed S]
+                        [--edit ...] [--ablate ...] [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                        [--layer L] [--head H] [--max-output SIZE]
+  A GPT-2 or Llama-family checkpoint (or builtin:NAME) writes N tokens after TEXT, one
+  at a time through a key/value cache, stopping early after its end-of-text id (kept).
+  --temperature 0 (the default) is greedy: the most probable token. Otherwise the
+  logits are divided by T, --top-k keeps the K most probable, --top-p the fewest most
+  probable whose probabilities reach P, and one token is drawn with seed S (default
+  0; the same seed gives the same text). The checkpoint&apos;s bad_words_ids are never
+  written; its other generation settings are listed, not applied. --edit and --ablate
+  as in attnlab model, applied at every token.
+  JSON (to stdout without -o): {&quot;model&quot;, &quot;prompt&quot;: {&quot;ids&quot;, &quot;tokens&quot;, &quot;display&quot;},
+  &quot;ids&quot;, &quot;tokens&quot;, &quot;display&quot;, &quot;text&quot; (the generated tokens), &quot;stopped&quot; (eos,
+  max_new_tokens or positions), &quot;sampling&quot;, &quot;generation_config&quot;, &quot;steps&quot;: [{&quot;id&quot;,
+  &quot;p&quot;, &quot;top&quot;: [{&quot;id&quot;, &quot;token&quot;, &quot;p&quot;}]}] (the model&apos;s own probabilities, at
+  temperature 1 before any cut), &quot;layers&quot;: every head&apos;s map of the final text}.
+  PNG, SVG or PDF: head --head of layer --layer of the final text (from 1).
+</source>
+        <translation>用法：attnlab generate --model DIR --text TEXT --max-new-tokens N
+                        [--temperature T] [--top-k K] [--top-p P] [--seed S]
+                        [--edit ...] [--ablate ...] [-o OUT.json|OUT.png|OUT.svg|OUT.pdf]
+                        [--layer L] [--head H] [--max-output SIZE]
+  GPT-2 或 Llama 家族的检查点（或 builtin:NAME）在 TEXT 之后写出 N 个词元，借助
+  键/值缓存一次一个；写出它的结束符（保留在结果中）时提前停止。
+  --temperature 0（默认）为贪心：取最可能的词元。否则 logits 除以 T，--top-k 保留
+  最可能的 K 个，--top-p 保留概率之和达到 P 的最少几个最可能的词元，然后用种子 S
+  （默认 0；同一个种子给出同样的文本）抽取一个。检查点的 bad_words_ids 永不写出；
+  其他生成设置只列出，不起作用。--edit 和 --ablate 与 attnlab model 相同，对每个
+  词元都生效。
+  JSON（没有 -o 时写到标准输出）：{&quot;model&quot;, &quot;prompt&quot;: {&quot;ids&quot;, &quot;tokens&quot;, &quot;display&quot;},
+  &quot;ids&quot;, &quot;tokens&quot;, &quot;display&quot;, &quot;text&quot;（生成的词元）, &quot;stopped&quot;（eos、
+  max_new_tokens 或 positions）, &quot;sampling&quot;, &quot;generation_config&quot;, &quot;steps&quot;: [{&quot;id&quot;,
+  &quot;p&quot;, &quot;top&quot;: [{&quot;id&quot;, &quot;token&quot;, &quot;p&quot;}]}]（模型自己的概率：温度为 1、截断之前）,
+  &quot;layers&quot;: 最终文本每个头的注意力图}。
+  PNG、SVG 或 PDF：最终文本第 --layer 层第 --head 个头的图（从 1 数起）。
+</translation>
+    </message>
+    <message>
+        <source>%1: an encoder-decoder (%2) does not generate here yet; attnlab model translates it greedily</source>
+        <translation>%1：编码器-解码器（%2）在这里还不能生成；attnlab model 可以贪心地翻译它</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

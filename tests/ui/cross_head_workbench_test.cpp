@@ -32,6 +32,8 @@
 namespace attnlab {
 namespace {
 
+using testing::settled;
+
 using attn::model::AttentionKind;
 using attn::model::HeadEditKind;
 
@@ -42,11 +44,6 @@ constexpr double kMapTolerance = 1e-5;  // workbench (double) against the model 
 QString marian()
 {
     return QStringLiteral(ATTNLAB_FIXTURE_DIR "/seq2seq/marian_tokenizer");
-}
-
-bool settled(const Seq2SeqDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return doc->idle() && !doc->busy(); }, 20000);
 }
 
 double largestGap(const attn::Matrix& a, const attn::model::FloatMatrix& b)

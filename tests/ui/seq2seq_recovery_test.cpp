@@ -24,6 +24,8 @@
 namespace attnlab {
 namespace {
 
+using testing::settled;
+
 using attn::model::AttentionKind;
 using attn::model::HeadEdit;
 using attn::model::HeadEditKind;
@@ -32,11 +34,6 @@ using testing::sameEdits;
 QString marian()
 {
     return QStringLiteral(ATTNLAB_FIXTURE_DIR "/seq2seq/marian_tokenizer");
-}
-
-bool settled(const Seq2SeqDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return doc->idle() && !doc->busy(); }, 20000);
 }
 
 Seq2SeqRecoveryState sampleState(const QString& folder)

@@ -21,6 +21,7 @@
 #include <QUndoStack>
 
 #include "support/layout_check.h"
+#include "support/waits.h"
 #include "ui/model/model_window.h"
 #include "ui/model/seq2seq_document.h"
 #include "ui/model/seq2seq_grid_view.h"
@@ -32,16 +33,13 @@
 namespace attnlab {
 namespace {
 
+using testing::settled;
+
 using attn::model::AttentionKind;
 
 QString fixture(const char* name)
 {
     return QStringLiteral(ATTNLAB_FIXTURE_DIR "/seq2seq/") + QLatin1String(name);
-}
-
-bool settled(const Seq2SeqDocument* doc)
-{
-    return QTest::qWaitFor([doc] { return doc->idle() && !doc->busy(); }, 20000);
 }
 
 TEST(Seq2SeqWindow, TranslateFillsTheTargetAndTheThreeGridsShowTheRun)

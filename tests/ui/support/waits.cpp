@@ -12,6 +12,7 @@
 #include "ui/document/long_document.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_window.h"
+#include "ui/model/seq2seq_document.h"
 #include "ui/train/train_run.h"
 #include "ui/train/trainer_panel.h"
 
@@ -20,6 +21,11 @@ namespace attnlab::testing {
 bool settled(const ModelDocument* doc)
 {
     return QTest::qWaitFor([doc] { return doc->idle(); }, 20000);
+}
+
+bool settled(const Seq2SeqDocument* doc)
+{
+    return QTest::qWaitFor([doc] { return doc->idle() && !doc->busy(); }, 20000);
 }
 
 bool idle(const LongDocument* doc)

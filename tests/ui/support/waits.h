@@ -20,12 +20,16 @@ namespace attnlab {
 class LongDocument;
 class ModelDocument;
 class ModelWindow;
+class Seq2SeqDocument;
 class TrainerPanel;
 
 namespace testing {
 
 // Waits (up to 20 s) until `doc` has no run in flight and none pending; false when it did not.
 bool settled(const ModelDocument* doc);
+
+// Waits (up to 20 s) until the translator's document has no run in flight and is not busy.
+bool settled(const Seq2SeqDocument* doc);
 
 // Waits (up to 2 min) until the long document computes nothing; false when it did not.
 bool idle(const LongDocument* doc);
