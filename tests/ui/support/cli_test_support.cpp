@@ -1,17 +1,44 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/cli_test_support.h"
 
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QTemporaryDir>
 
 namespace attnlab::test {
 
 namespace {
 
-CliRun run(const QString& program, const QStringList& args)
+// A fontconfig configuration that reads the system's but writes its cache into a folder of its
+// own. A program whose address space is limited cannot map the font files, finds no fonts in
+// their folders and, run as root, writes that finding into the system's cache, which then counts
+// as current: every later program, the layout tests among them, sees no font at all.
+QString privateFontCacheConfig()
+{
+    static QTemporaryDir dir;
+    static const QString file = [] {
+        const QString path = dir.filePath(QStringLiteral("fonts.conf"));
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(
+                QStringLiteral("<?xml version=\"1.0\"?>\n<fontconfig>\n"
+                               "  <cachedir>%1</cachedir>\n"
+                               "  <include ignore_missing=\"yes\">/etc/fonts/fonts.conf</include>\n"
+                               "</fontconfig>\n")
+                    .arg(dir.filePath(QStringLiteral("cache")))
+                    .toUtf8());
+        return path;
+    }();
+    return file;
+}
+
+CliRun run(const QString& program, const QStringList& args, bool privateFontCache = false)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (privateFontCache) env.insert(QStringLiteral("FONTCONFIG_FILE"), privateFontCacheConfig());
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
@@ -38,7 +65,8 @@ CliRun runAttnlabWithAddressLimit(qint64 kib, const QStringList& args)
                QStringList{QStringLiteral("-c"),
                            QStringLiteral("ulimit -v %1 && exec \"$0\" \"$@\"").arg(kib),
                            QStringLiteral(ATTNLAB_BINARY)} +
-                   args);
+                   args,
+               true);
 }
 
 CliRun runAttnlabScript(const QString& script)

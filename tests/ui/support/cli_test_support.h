@@ -17,7 +17,8 @@ struct CliRun {
 // Without a display: the commands choose the offscreen platform themselves.
 CliRun runAttnlab(const QStringList& args);
 // The same through `sh -c 'ulimit -v KIB; exec attnlab ARGS'`: the program's address space is
-// limited to `kib` KiB (what it allocates beyond fails).
+// limited to `kib` KiB (what it allocates beyond fails). Its fontconfig cache is a private one
+// (what it finds with its fonts unmappable must not become the system's cache).
 CliRun runAttnlabWithAddressLimit(qint64 kib, const QStringList& args);
 // The same through `sh -c SCRIPT`, with $0 the attnlab binary: for arguments that are not
 // text (bytes that are not UTF-8, made with printf), which QProcess cannot pass.
