@@ -28,6 +28,7 @@ struct HeadEdit {
     // Which attention of an encoder-decoder (seq2seq_edit.h); a decoder-only model has only
     // its decoder's, and ignores this.
     AttentionKind attention = AttentionKind::Decoder;
+    bool operator==(const HeadEdit&) const = default;
 };
 
 // Whether two edits change the same thing: one head's ablation, or one vector (keys and values

@@ -49,6 +49,16 @@
     </message>
 </context>
 <context>
+    <name>attnlab::GeneratePanel</name>
+    <message numerus="yes">
+        <source>%n token(s) kept of the distribution (blue); grey: cut by top-k or top-p.</source>
+        <translation>
+            <numerusform>%n token kept of the distribution (blue); grey: cut by top-k or top-p.</numerusform>
+            <numerusform>%n tokens kept of the distribution (blue); grey: cut by top-k or top-p.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::HeadLink</name>
     <message numerus="yes">
         <source>The tokens are no longer the model&apos;s %n token(s); undo the change to carry the head into the model again.</source>
@@ -82,6 +92,16 @@
         <translation>
             <numerusform>Largest change of a weight, per layer and head (%n head edit; %1):</numerusform>
             <numerusform>Largest change of a weight, per layer and head (%n head edits; %1):</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelDocument</name>
+    <message numerus="yes">
+        <source>Generate %n token(s)</source>
+        <translation>
+            <numerusform>Generate %n token</numerusform>
+            <numerusform>Generate %n tokens</numerusform>
         </translation>
     </message>
 </context>

@@ -1209,6 +1209,115 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     </message>
 </context>
 <context>
+    <name>attnlab::GeneratePanel</name>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Let the model write the chosen number of tokens (Ctrl+G)</source>
+        <translation>让模型写出所选数量的词元（Ctrl+G）</translation>
+    </message>
+    <message>
+        <source>&amp;Step</source>
+        <translation>单步(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Let the model write one token (Ctrl+Shift+G)</source>
+        <translation>让模型写出一个词元（Ctrl+Shift+G）</translation>
+    </message>
+    <message>
+        <source>S&amp;top Writing</source>
+        <translation>停止生成(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop the model writing (Esc); what it wrote stays</source>
+        <translation>停止模型生成（Esc）；已写出的保留</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>0 is greedy: always the most probable token. Higher flattens the softmax, lower sharpens it, as √d_k scaling does in a head</source>
+        <translation>0 即贪心：总取最可能的词元。温度越高 softmax 越平，越低越尖，正如头里的 √d_k 缩放</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Keep only the k most probable tokens (0: all)</source>
+        <translation>只保留最可能的 k 个词元（0：全部）</translation>
+    </message>
+    <message>
+        <source>Keep the fewest most probable tokens whose probabilities reach p</source>
+        <translation>保留概率之和达到 p 的最少几个最可能的词元</translation>
+    </message>
+    <message>
+        <source>The same seed draws the same tokens</source>
+        <translation>同一个种子抽出同样的词元</translation>
+    </message>
+    <message>
+        <source>How many tokens Generate writes</source>
+        <translation>“生成”写出多少个词元</translation>
+    </message>
+    <message>
+        <source>token %v of %m</source>
+        <translation>第 %v 个，共 %m 个词元</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>Open a model that writes (GPT-2 or the Llama family) and type a text: the bars show what it would write next.</source>
+        <translation>打开一个能写作的模型（GPT-2 或 Llama 家族）并输入文本：柱子显示它接下来会写什么。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) kept of the distribution (blue); grey: cut by top-k or top-p.</source>
+        <translation>
+            <numerusform>分布中保留了 %n 个词元（蓝色）；灰色：被 top-k 或 top-p 截去。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Greedy: wrote “%1”, the most probable (orange).</source>
+        <translation>贪心：写出最可能的“%1”（橙色）。</translation>
+    </message>
+    <message>
+        <source>Drew “%1” (orange): the uniform number %2 fell in its share.</source>
+        <translation>抽出“%1”（橙色）：均匀随机数（%2）落在它的份额里。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::GuideDialog</name>
     <message>
         <source>AttnLab user guide</source>
@@ -2077,6 +2186,28 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>There is no workbench window to open the head in.</source>
         <translation>没有可以打开这个头的工作台窗口。</translation>
     </message>
+    <message>
+        <source>The sampling was refused: %1</source>
+        <translation>采样设置被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>The model wrote its end-of-text token: it has finished.</source>
+        <translation>模型写出了结束符：它已写完。</translation>
+    </message>
+    <message>
+        <source>The text fills the model&apos;s %1 positions.</source>
+        <translation>文本已占满模型的 %1 个位置。</translation>
+    </message>
+    <message>
+        <source>Write a token</source>
+        <translation>写一个词元</translation>
+    </message>
+    <message numerus="yes">
+        <source>Generate %n token(s)</source>
+        <translation>
+            <numerusform>生成 %n 个词元</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelFigures</name>
@@ -2196,6 +2327,14 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
     <message>
         <source> (score q·k/√d_h %1)</source>
         <translation>（分数 q·k/√d_h 为 %1）</translation>
+    </message>
+    <message>
+        <source>query (▸ written by the model)</source>
+        <translation>查询（▸ 为模型所写）</translation>
+    </message>
+    <message>
+        <source>key (▸ written by the model)</source>
+        <translation>键（▸ 为模型所写）</translation>
     </message>
 </context>
 <context>
@@ -3086,6 +3225,21 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source>The enlarged map has nothing to draw: %1</source>
         <translation>放大图没有可画的内容：%1</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelWriting</name>
+    <message>
+        <source>The model could not write: %1</source>
+        <translation>模型无法写作：%1</translation>
     </message>
 </context>
 <context>

@@ -22,15 +22,27 @@ ModelDocument::ModelDocument(QObject* parent)
       doc_(ChangePolicy::Supersede, RunState{}, undo_, this,
            {.prepare = [this](const RunState& next) { return prepare(next); },
             .step =
-                [this](const RunState& before, const RunState& after, const Label& label, int) {
-                    return new StateStep<Edits>(label, before.edits, after.edits,
-                                                [this](const Edits& e) { applyEdits(e); });
+                [this](const RunState& before, const RunState& after, const Label& label,
+                       int mergeId) {
+                    return new StateStep<Marks>(
+                        label, Marks{before.edits, before.written},
+                        Marks{after.edits, after.written},
+                        [this](const Marks& m) { applyMarks(m); }, mergeId, writeRun_);
                 },
             .synchronous = {},
             .published = [this](const RunState&, const QStringList&, bool) { finished(); },
-            .failed = [this](const QString& message) { Q_EMIT errorOccurred(message); },
+            .failed =
+                [this](const QString& message) {
+                    toWrite_ = 0;
+                    Q_EMIT writingChanged();
+                    Q_EMIT errorOccurred(message);
+                },
             .cancelled =
                 [this] {
+                    if (toWrite_ > 0) {
+                        toWrite_ = 0;
+                        Q_EMIT writingChanged();
+                    }
                     // A keystroke cancelled it and its text runs when the pause is over.
                     if (!debounce_.isActive())
                         Q_EMIT noticed(tr("Run cancelled; the maps show the last completed text."));
@@ -59,7 +71,8 @@ bool ModelDocument::open(const QString& folder, QString& error)
     // The new model replaces the old one only now that it has opened; its hash is not needed.
     hasher_.drop();
     debounce_.stop();
-    doc_.reset(RunState{text_, {}});  // the edits were the other model's
+    doc_.reset(RunState{text_, {}, {}});  // the edits and written tokens were the other model's
+    toWrite_ = 0;
     loaded_ = std::move(loaded);
     // Sessions taken from it record its SHA-256: hash it now, at the lowest priority, so that it
     // takes nothing from the runs that the typing starts (the pool's thread gets its own back).
@@ -149,7 +162,9 @@ QString ModelDocument::describeModel() const
 
 void ModelDocument::setText(const QString& text)
 {
-    if (text == text_) return;
+    // The text box showing what the model wrote is no change; any other text is read whole.
+    if (text == text_ || (text == shown_ && shownWritten_)) return;
+    stopWriting();
     text_ = text;
     debounce_.start();
 }
@@ -163,6 +178,7 @@ void ModelDocument::runNow()
 void ModelDocument::cancel()
 {
     debounce_.stop();
+    stopWriting();
     doc_.cancel();
 }
 
@@ -174,11 +190,12 @@ int ModelDocument::progressDone() const
 void ModelDocument::startRun()
 {
     if (!loaded_) return;
-    doc_.submit({RunState{text_, doc_.target().edits}, {}});
+    doc_.submit({RunState{text_, doc_.target().edits, {}}, {}});
 }
 
 ModelDocument::Runs::Work ModelDocument::prepare(const RunState& next) const
 {
+    if (!next.written.empty()) return writingWork(next);
     return [loaded = loaded_, next, previous = snapshot()](JobControl& control) {
         ModelRunSettings settings;
         settings.progress = [&control](int done, int) {
@@ -211,6 +228,14 @@ void ModelDocument::finished()
     selection_ = clamped(selection_);
     Q_EMIT snapshotChanged();
     Q_EMIT selectionChanged();
+    // The text box follows what the model wrote, and an undo that took it back; typing it
+    // follows itself.
+    const QString shown = shownText();
+    const bool wrote = !doc_.state().written.empty();
+    if (shown != shown_ && (wrote || shownWritten_)) Q_EMIT shownTextChanged(shown);
+    shown_ = shown;
+    shownWritten_ = wrote;
+    continueWriting();
 }
 
 namespace {
@@ -232,7 +257,7 @@ void ModelDocument::applyEdits(std::vector<attn::model::HeadEdit> edits)
 {
     debounce_.stop();
     if (!loaded_) return;
-    doc_.submit({RunState{text_, std::move(edits)}, {}});
+    doc_.submit({RunState{text_, std::move(edits), doc_.target().written}, {}});
 }
 
 bool ModelDocument::changeEdits(Edits edits, Label label)
@@ -244,7 +269,8 @@ bool ModelDocument::changeEdits(Edits edits, Label label)
         return false;
     }
     debounce_.stop();
-    doc_.submit({RunState{text_, std::move(edits)}, std::move(label)});
+    stopWriting();
+    doc_.submit({RunState{text_, std::move(edits), doc_.target().written}, std::move(label)});
     return true;
 }
 

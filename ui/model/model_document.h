@@ -27,6 +27,7 @@
 #include "ui/model/head_request.h"
 #include "ui/model/run_source.h"
 #include "ui/modelrun/model_snapshot.h"
+#include "ui/modelrun/model_writing.h"
 
 namespace attnlab {
 
@@ -149,6 +150,36 @@ public:
     // keys (a decoder's pooled or typing-cached run without edits); false otherwise.
     bool focusedScore(long query, long key, float& score) const;
 
+    // The model writes after the text (ui/modelrun/model_writing.h). The tokens written are
+    // part of the document's state (the sampling each was drawn with, and the seed): replayed on
+    // the same text and edits they come out the same, so a head edit made afterwards writes the
+    // text again under the edit. step() writes one token as its own undo step; generate(n)
+    // writes up to n, one published snapshot per token (the maps grow a row and a column each),
+    // the whole run one undo step; stopWriting() (or typing) stops it. The next token is drawn
+    // with sampling() and, for a text not yet written after, seed().
+    void setSampling(const attn::model::SamplingSettings& sampling);
+    [[nodiscard]] const attn::model::SamplingSettings& sampling() const { return sampling_; }
+    void setSeed(std::uint64_t seed);
+    [[nodiscard]] std::uint64_t seed() const { return seed_; }
+    bool step();
+    bool generate(int count);
+    void stopWriting();
+    [[nodiscard]] bool writing() const { return toWrite_ > 0; }
+    // Tokens still to write in the running generate() (0 when none runs), and how many it asked.
+    [[nodiscard]] int writingLeft() const { return toWrite_; }
+    [[nodiscard]] int writingAsked() const { return asked_; }
+    // The text with what the model wrote after it (the text alone when it wrote nothing).
+    [[nodiscard]] QString shownText() const;
+    // The next-token distribution for the Generate panel's bars (core/model/sampling.h): right
+    // after a token was written, the draw that chose it (`drawn`); otherwise what the sampling
+    // would keep of the published run's next-token logits, nothing drawn. Empty `ranked` for a
+    // model that does not write.
+    struct NextToken {
+        attn::model::TokenDraw draw;
+        bool drawn = false;
+    };
+    [[nodiscard]] NextToken nextToken() const;
+
     // Attention sinks: heads whose queries put at least kSinkMark (model_grid_paint.h) of their
     // weight on the first token (LayerTrace::firstShare). Selects the next one after the
     // selection, strongest first, and says how many there are (noticed); false without a run.
@@ -160,13 +191,27 @@ Q_SIGNALS:
     // Open in Workbench: the receiver (on this thread) takes the head or says why not in
     // `reply`.
     void workbenchRequested(const attnlab::HeadRequest& request, attnlab::HeadReply* reply);
+    // generate() started, wrote a token, or ended; step() wrote one.
+    void writingChanged();
+    // What the text box shows changed without typing: the model wrote after the text, or an
+    // undo took written tokens back.
+    void shownTextChanged(const QString& text);
 
 private:
     using Edits = std::vector<attn::model::HeadEdit>;
     struct RunState {
         QString text;
         Edits edits;
+        WrittenTokens written;
     };
+    // What an undo step restores: the edits and the written tokens.
+    struct Marks {
+        Edits edits;
+        WrittenTokens written;
+    };
+    void applyMarks(const Marks& marks);
+    bool submitWriting(WrittenTokens written, Label label, bool merged);
+    void continueWriting();
     // A run with its thumbnails, drawn on the worker too.
     struct ShownRun {
         std::shared_ptr<const ModelSnapshot> run;
@@ -177,6 +222,7 @@ private:
     bool changeEdits(Edits edits, Label label);
     void startRun();
     [[nodiscard]] Runs::Work prepare(const RunState& next) const;
+    [[nodiscard]] Runs::Work writingWork(const RunState& next) const;
     void finished();
     void setSelection(ModelSelection s);
     [[nodiscard]] ModelSelection clamped(ModelSelection s) const;
@@ -190,6 +236,13 @@ private:
     Runs doc_;
     ModelSelection selection_;
     QTimer debounce_;
+    attn::model::SamplingSettings sampling_;
+    std::uint64_t seed_ = 0;
+    int toWrite_ = 0;            // tokens generate() still writes
+    int asked_ = 0;              // tokens the running generate() asked for
+    long long writeRun_ = 0;     // one undo step per generate(): its merge key
+    QString shown_;              // the text box's text as the last publication left it
+    bool shownWritten_ = false;  // and whether the model had written in it
     // focusedMatrix()'s whole map of a pooled run, and what it was made for.
     mutable std::shared_ptr<const attn::model::FloatMatrix> exact_;
     mutable std::weak_ptr<const ModelSnapshot> exactRun_;

@@ -75,10 +75,17 @@ void ModelFocusPanel::refresh()
         // a long text's map.
         c.floats = w;
         c.rowLabels = snap->labels;
-        c.columnLabels = snap->labels;
-        c.title = document_->focusTitle();
         c.rowAxisTitle = tr("query");
         c.columnAxisTitle = tr("key");
+        if (snap->wrote()) {
+            // The tokens the model wrote are marked on both axes.
+            for (qsizetype i = snap->writtenFrom; i < c.rowLabels.size(); ++i)
+                c.rowLabels[i] = QStringLiteral("▸") + c.rowLabels[i];
+            c.rowAxisTitle = tr("query (▸ written by the model)");
+            c.columnAxisTitle = tr("key (▸ written by the model)");
+        }
+        c.columnLabels = c.rowLabels;
+        c.title = document_->focusTitle();
         c.scale = ColorScale::Weights;
         c.range = ValueRange(0.0, 1.0);
     }

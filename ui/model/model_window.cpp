@@ -28,6 +28,7 @@
 #include "ui/export/figure_renderer.h"
 #include "ui/io/autosave.h"
 #include "ui/model/architecture_note.h"
+#include "ui/model/generate_panel.h"
 #include "ui/model/head_lines_paint.h"
 #include "ui/model/head_scores_panel.h"
 #include "ui/model/head_scores_source.h"
@@ -202,6 +203,10 @@ void ModelWindow::buildInterface()
     // default 32,767.
     text_->setMaxLength(1 << 22);
     connect(text_, &QLineEdit::textEdited, doc_, &ModelDocument::setText);
+    // What the model wrote shows in the text box; typing there reads it all as text.
+    connect(doc_, &ModelDocument::shownTextChanged, text_, [this](const QString& shown) {
+        if (text_->text() != shown) text_->setText(shown);
+    });
     connect(examples_, &QComboBox::activated, this, [this](int index) {
         if (index > 0) setText(examples_->itemText(index));
         examples_->setCurrentIndex(0);
@@ -299,6 +304,10 @@ void ModelWindow::buildDocks()
     QDockWidget* kindsDock = dock(new HeadScoresPanel(doc_, headScores_), tr("Head kinds"),
                                   QStringLiteral("headKindsDock"));
     tabifyDockWidget(headDock, kindsDock);
+    generate_ = new GeneratePanel(doc_);
+    QDockWidget* generateDock = dock(generate_, tr("Generate"), QStringLiteral("generateDock"));
+    tabifyDockWidget(predictionDock, generateDock);
+    predictionDock->raise();
     headDock->raise();
     // Wide enough for the predictions' four columns (token, before, after, change) in Chinese.
     resizeDocks({headDock}, {400}, Qt::Horizontal);

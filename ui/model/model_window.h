@@ -21,6 +21,7 @@ namespace attnlab {
 class Autosave;
 class HeadScoresSource;
 class HeadViewPanel;
+class GeneratePanel;
 class ModelChangePanel;
 class ModelDocument;
 class ModelFocusPanel;
@@ -66,6 +67,8 @@ public:
     [[nodiscard]] HeadViewPanel* headView() const { return headView_; }
     [[nodiscard]] PredictionsPanel* predictions() const { return predictions_; }
     [[nodiscard]] ModelChangePanel* changePanel() const { return change_; }
+    // The Generate dock: the model writes after the text (tabbed with the predictions).
+    [[nodiscard]] GeneratePanel* generatePanel() const { return generate_; }
     // The head detectors' scores of the open model (the Head kinds panel's).
     [[nodiscard]] HeadScoresSource* headScores() const { return headScores_; }
     [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
@@ -108,6 +111,7 @@ private:
     void buildFileMenu();
     void buildEditMenu();
     void buildTrainMenu();
+    void buildGenerateMenu();
     void buildViewAndHelpMenus();
     void exportWithDialog(ModelExport what);
     // The folder's name, or "builtin:NAME" for a built-in model: for titles.
@@ -131,6 +135,7 @@ private:
     HeadScoresSource* headScores_ = nullptr;
     PredictionsPanel* predictions_ = nullptr;
     ModelChangePanel* change_ = nullptr;
+    GeneratePanel* generate_ = nullptr;
     QTimer* progressTimer_ = nullptr;
     ModelTrainerPanel* trainer_ = nullptr;
     QDockWidget* trainerDock_ = nullptr;

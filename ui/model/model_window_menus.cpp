@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The model window's menus: File (models, built-in models, export), Edit (undo, head edits),
-// Train (the model trainer), View (sinks, docks, the presenter) and Help.
+// Generate (the model writes), Train (the model trainer), View (sinks, docks, the presenter)
+// and Help.
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
@@ -9,6 +10,7 @@
 #include <QPushButton>
 #include <QUndoStack>
 
+#include "ui/model/generate_panel.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_presenter.h"
 #include "ui/model/model_trainer_panel.h"
@@ -22,6 +24,7 @@ void ModelWindow::buildMenus()
 {
     buildFileMenu();
     buildEditMenu();
+    buildGenerateMenu();
     buildTrainMenu();
     buildViewAndHelpMenus();
 }
@@ -82,6 +85,20 @@ void ModelWindow::buildEditMenu()
                "after, and the grid below them how much each later head's attention changed. "
                "Every edit is one undo step."));
     });
+}
+
+void ModelWindow::buildGenerateMenu()
+{
+    QMenu* menu = menuBar()->addMenu(tr("&Generate"));
+    for (QAction* a :
+         {generate_->generateAction(), generate_->stepAction(), generate_->stopAction()}) {
+        menu->addAction(a);
+        // Shown beside the Generate dock's sliders: the dock comes up with the action.
+        connect(a, &QAction::triggered, this, [this] {
+            for (QDockWidget* d : findChildren<QDockWidget*>())
+                if (d->widget() == generate_) d->raise();
+        });
+    }
 }
 
 void ModelWindow::buildTrainMenu()

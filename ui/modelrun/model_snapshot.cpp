@@ -205,7 +205,8 @@ attn::Status keptEdits(const LoadedModel& loaded, const ModelRunSettings& settin
     return {};
 }
 
-// The layer means and the rollout (a pooled run: its pooled means, no rollout).
+}  // namespace
+
 void aggregate(ModelSnapshot& snap)
 {
     if (snap.pooled()) {
@@ -218,8 +219,6 @@ void aggregate(ModelSnapshot& snap)
         snap.rollout = attn::model::attentionRollout(snap.averages);
     }
 }
-
-}  // namespace
 
 ModelRunOutcome runTokens(const LoadedModel& loaded, ModelSnapshot read,
                           const ModelRunSettings& settings)
@@ -278,6 +277,28 @@ ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
     ModelRunOutcome read = readText(loaded, text);
     if (!read.snapshot) return read;
     return runTokens(loaded, *read.snapshot, settings);
+}
+
+}  // namespace attnlab
+
+namespace attnlab {
+
+bool WrittenTokens::leadsTo(const WrittenTokens& other) const
+{
+    if (seed != other.seed || steps.size() > other.steps.size()) return false;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const attn::model::SamplingSettings& a = steps[i];
+        const attn::model::SamplingSettings& b = other.steps[i];
+        if (a.temperature != b.temperature || a.topK != b.topK || a.topP != b.topP ||
+            a.repetitionPenalty != b.repetitionPenalty || a.badWords != b.badWords)
+            return false;
+    }
+    return true;
+}
+
+bool WrittenTokens::operator==(const WrittenTokens& other) const
+{
+    return steps.size() == other.steps.size() && leadsTo(other);
 }
 
 }  // namespace attnlab

@@ -15,6 +15,7 @@
 #include <QStringList>
 
 #include "core/model/forward.h"
+#include "core/model/generate.h"
 #include "core/model/head_edit.h"
 #include "core/tokenize/tokenizer_loader.h"
 #include "ui/modelrun/loaded_model.h"
@@ -37,6 +38,19 @@ struct ModelPrediction {
     std::vector<ModelGuess> top;
 };
 
+// Tokens the model wrote after a text (ModelDocument's Generate and Step): the seed of the draws
+// and, per token in order, the sampling it was drawn with. Replaying it on the same text, model
+// and edits writes the same tokens (core/model/sampling.h).
+struct WrittenTokens {
+    std::uint64_t seed = 0;
+    std::vector<attn::model::SamplingSettings> steps;
+    [[nodiscard]] bool empty() const { return steps.empty(); }
+    [[nodiscard]] long count() const { return static_cast<long>(steps.size()); }
+    // `other` holds these steps and perhaps more, with the same seed.
+    [[nodiscard]] bool leadsTo(const WrittenTokens& other) const;
+    bool operator==(const WrittenTokens& other) const;
+};
+
 struct ModelSnapshot {
     QString text;
     std::vector<attn::tok::Token> tokens;
@@ -57,6 +71,15 @@ struct ModelSnapshot {
     std::vector<attn::model::FloatMatrix> rollout;   // per layer, rollout through it
     std::vector<ModelPrediction> predictions;
     double milliseconds = 0.0;  // tokenizing, the forward pass and the aggregates
+    // Tokens the model wrote after `text` (their ids end `tokens`, from writtenFrom on), with the
+    // generation that wrote them (its key/value cache, the draws): the next token appends to a
+    // copy of it. Null, and writtenFrom -1, for a run of a text alone.
+    WrittenTokens written;
+    std::shared_ptr<const attn::model::Generation> generation;
+    long writtenFrom = -1;
+    [[nodiscard]] bool wrote() const { return writtenFrom >= 0; }
+    // `text` and what the model wrote after it, as text.
+    QString writtenText;
     // Query heads per key/value head: above 1, consecutive heads share their keys and values
     // (grouped-query attention) and the model view groups them.
     int groupSize = 1;
@@ -167,6 +190,8 @@ ModelRunOutcome readText(const LoadedModel& loaded, const QString& text);
 // (core/model/forward.h), and reports once more for the aggregates.
 ModelRunOutcome runTokens(const LoadedModel& loaded, ModelSnapshot read,
                           const ModelRunSettings& settings);
+// The layer means and the rollout of snap.result (a pooled run: its pooled means, no rollout).
+void aggregate(ModelSnapshot& snap);
 // Tokenizes and runs `text`.
 ModelRunOutcome runModelText(const LoadedModel& loaded, const QString& text,
                              const ModelRunSettings& settings = {});
