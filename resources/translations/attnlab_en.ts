@@ -151,6 +151,13 @@
             <numerusform>%n tokens, %1 ms</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n token(s), %1 written by the model; key/value cache and maps %2</source>
+        <translation>
+            <numerusform>%n token, %1 written by the model; key/value cache and maps %2</numerusform>
+            <numerusform>%n tokens, %1 written by the model; key/value cache and maps %2</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SessionOps</name>

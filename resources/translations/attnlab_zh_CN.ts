@@ -1316,6 +1316,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Drew “%1” (orange): the uniform number %2 fell in its share.</source>
         <translation>抽出“%1”（橙色）：均匀随机数（%2）落在它的份额里。</translation>
     </message>
+    <message>
+        <source>The checkpoint&apos;s generation settings: %1. Its end-of-text ids and bad words are honoured; the rest is shown, not applied.</source>
+        <translation>检查点的生成设置：%1。其中的结束符和禁用词会被遵守；其余只列出，不起作用。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::GuideDialog</name>
@@ -3233,6 +3237,12 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source>&amp;Generate</source>
         <translation>生成(&amp;G)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s), %1 written by the model; key/value cache and maps %2</source>
+        <translation>
+            <numerusform>%n 个词元，其中 %1 个为模型所写；键/值缓存和注意力图占 %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>

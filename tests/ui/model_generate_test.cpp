@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QDir>
+#include <QFile>
 #include <QLineEdit>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 #include <qcustomplot.h>
@@ -27,17 +30,23 @@ bool writingSettled(const ModelDocument* doc)
     return QTest::qWaitFor([doc] { return !doc->writing() && doc->idle(); }, 60000);
 }
 
+QString tangFolder()
+{
+    QString error;
+    const QString folder = resolveModelFolder(QStringLiteral("builtin:tang"), error);
+    EXPECT_FALSE(folder.isEmpty()) << error.toStdString();
+    return folder;
+}
+
 struct TangWindow {
     ModelWindow window;
     ModelDocument* doc = nullptr;
-    TangWindow()
+    explicit TangWindow(const QString& folder = tangFolder())
     {
         window.setDialogs({[](const QString&) { return QString(); },
                            [](const QString&) { return QString(); },
                            [](const QString&, const QString&) {}});
-        QString error;
-        const QString folder = resolveModelFolder(QStringLiteral("builtin:tang"), error);
-        EXPECT_TRUE(window.openFolder(folder)) << error.toStdString();
+        EXPECT_TRUE(window.openFolder(folder));
         doc = window.document();
         window.setText(kPrompt);
         EXPECT_TRUE(writingSettled(doc));
@@ -142,6 +151,35 @@ TEST(ModelGenerate, StopEndsAGenerationAndKeepsWhatWasWritten)
     EXPECT_LT(written, 40);
     EXPECT_FALSE(t.window.generatePanel()->stopAction()->isEnabled());
     EXPECT_TRUE(t.window.generatePanel()->generateAction()->isEnabled());
+}
+
+TEST(ModelGenerate, TheCheckpointsEndOfTextIdEndsItAndItsSettingsAreListed)
+{
+    QTemporaryDir dir;
+    const QString src = tangFolder();
+    for (const QString& name : QDir(src).entryList(QDir::Files))
+        ASSERT_TRUE(QFile::copy(src + QLatin1Char('/') + name, dir.filePath(name)));
+    int stop = -1;
+    {
+        TangWindow plain(dir.path());
+        plain.doc->generate(12);
+        ASSERT_TRUE(writingSettled(plain.doc));
+        const auto snap = plain.doc->snapshot();
+        stop = snap->tokens[static_cast<std::size_t>(snap->writtenFrom + 3)].id;
+    }
+    QFile config(dir.filePath(QStringLiteral("generation_config.json")));
+    ASSERT_TRUE(config.open(QIODevice::WriteOnly));
+    config.write(QStringLiteral("{\"eos_token_id\": %1, \"num_beams\": 4}").arg(stop).toUtf8());
+    config.close();
+    TangWindow t(dir.path());
+    EXPECT_TRUE(t.window.generatePanel()->settingsText().contains(QStringLiteral("num_beams = 4")))
+        << t.window.generatePanel()->settingsText().toStdString();
+    t.doc->generate(12);
+    ASSERT_TRUE(writingSettled(t.doc));
+    const auto snap = t.doc->snapshot();
+    EXPECT_LE(snap->tokenCount() - snap->writtenFrom, 4);
+    EXPECT_EQ(snap->tokens.back().id, stop);
+    EXPECT_FALSE(t.doc->step());  // it has finished
 }
 
 }  // namespace

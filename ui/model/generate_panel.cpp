@@ -78,11 +78,14 @@ void GeneratePanel::build()
     plot_->yAxis->setRange(0.0, 1.0);
     caption_ = new QLabel(content);
     caption_->setWordWrap(true);
+    settingsNote_ = new QLabel(content);
+    settingsNote_->setWordWrap(true);
     auto* inner = new QVBoxLayout(content);
     inner->setContentsMargins(4, 4, 4, 4);
     inner->addWidget(buildSettings(content));
     inner->addWidget(plot_, 1);
     inner->addWidget(caption_);
+    inner->addWidget(settingsNote_);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
@@ -221,8 +224,24 @@ void GeneratePanel::pushSampling()
     showDistribution();
 }
 
+// The checkpoint's own generation settings: which are honoured, and the rest as listed.
+QString GeneratePanel::settingsText() const
+{
+    const attn::model::GenerationSettings& g = document_->generationSettings();
+    if (g.shown.empty()) return {};
+    QStringList listed;
+    for (const auto& [key, value] : g.shown)
+        listed << QStringLiteral("%1 = %2").arg(QString::fromStdString(key),
+                                                QString::fromStdString(value));
+    return tr("The checkpoint's generation settings: %1. Its end-of-text ids and bad words are "
+              "honoured; the rest is shown, not applied.")
+        .arg(listed.join(QStringLiteral(", ")));
+}
+
 void GeneratePanel::refresh()
 {
+    settingsNote_->setText(settingsText());
+    settingsNote_->setVisible(!settingsNote_->text().isEmpty());
     const bool writing = document_->writing();
     const bool canWrite = document_->hasModel() && !document_->nextToken().draw.ranked.empty();
     generate_->setEnabled(canWrite && !writing);

@@ -40,6 +40,8 @@ public:
     [[nodiscard]] QCustomPlot* plot() const { return plot_; }
     // The sentence under the bars: what was kept, cut and drawn.
     [[nodiscard]] QString caption() const;
+    // The checkpoint's generation settings as the panel lists them ("" when it gives none).
+    [[nodiscard]] QString settingsText() const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -71,6 +73,7 @@ private:
     QLabel* labels_[6] = {};
     QCustomPlot* plot_ = nullptr;
     QLabel* caption_ = nullptr;
+    QLabel* settingsNote_ = nullptr;
 };
 
 }  // namespace attnlab

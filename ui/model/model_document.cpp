@@ -74,6 +74,9 @@ bool ModelDocument::open(const QString& folder, QString& error)
     doc_.reset(RunState{text_, {}, {}});  // the edits and written tokens were the other model's
     toWrite_ = 0;
     loaded_ = std::move(loaded);
+    // A generation_config.json that cannot be read leaves nothing honoured; writing says why.
+    generation_ = {};
+    (void)writingSettings(*loaded_, generation_);
     // Sessions taken from it record its SHA-256: hash it now, at the lowest priority, so that it
     // takes nothing from the runs that the typing starts (the pool's thread gets its own back).
     hasher_.start(

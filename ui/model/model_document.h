@@ -179,6 +179,12 @@ public:
         bool drawn = false;
     };
     [[nodiscard]] NextToken nextToken() const;
+    // What the checkpoint says about writing (generation_config.json, else config.json), read
+    // when it was opened: the end-of-text ids and bad words are honoured, the rest listed.
+    [[nodiscard]] const attn::model::GenerationSettings& generationSettings() const
+    {
+        return generation_;
+    }
 
     // Attention sinks: heads whose queries put at least kSinkMark (model_grid_paint.h) of their
     // weight on the first token (LayerTrace::firstShare). Selects the next one after the
@@ -237,6 +243,7 @@ private:
     ModelSelection selection_;
     QTimer debounce_;
     attn::model::SamplingSettings sampling_;
+    attn::model::GenerationSettings generation_;
     std::uint64_t seed_ = 0;
     int toWrite_ = 0;            // tokens generate() still writes
     int asked_ = 0;              // tokens the running generate() asked for

@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -109,7 +110,14 @@ ModelWindow::ModelWindow(QWidget* parent)
         const auto shown = doc_->snapshot();
         // What the tokenizer could not represent is said, never lost without a word.
         message_->say(shown ? droppedNotice(shown->dropped) : QString());
-        if (shown)
+        if (shown && shown->generation)
+            statusBar()->showMessage(
+                tr("%n token(s), %1 written by the model; key/value cache and maps %2", nullptr,
+                   static_cast<int>(shown->tokenCount()))
+                    .arg(shown->tokenCount() - shown->writtenFrom)
+                    .arg(QLocale().formattedDataSize(
+                        static_cast<qint64>(shown->generation->decoding.cacheBytes()))));
+        else if (shown)
             statusBar()->showMessage(
                 tr("%n token(s), %1 ms", nullptr, static_cast<int>(shown->tokenCount()))
                     .arg(shown->milliseconds, 0, 'f', 0));
