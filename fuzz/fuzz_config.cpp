@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: config.json (attn::model::parseConfig and, for the encoder-decoders,
-// parseSeq2SeqConfig). An accepted config must hold the sizes the forward pass relies on.
+// parseSeq2SeqConfig) and generation_config.json (parseGenerationSettings, which reads config.json
+// too). An accepted config must hold the sizes the forward pass relies on; accepted generation
+// settings hold ids >= 0, no empty bad-words sequence, and list each key once.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
 #include "core/model/config.h"
+#include "core/model/generation_config.h"
 #include "core/model/seq2seq_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
@@ -19,6 +22,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             e.eosTokenId >= e.vocab || e.decoderStartTokenId >= e.vocab ||
             (e.isT5() && (e.relativeBuckets < 4 || e.relativeMaxDistance <= e.relativeBuckets / 4)))
             std::abort();
+    }
+    attn::model::GenerationSettings g;
+    if (attn::model::parseGenerationSettings(text, "generation_config.json", g).ok()) {
+        for (const int id : g.eos)
+            if (id < 0) std::abort();
+        for (const std::vector<int>& words : g.badWords) {
+            if (words.empty()) std::abort();
+            for (const int id : words)
+                if (id < 0) std::abort();
+        }
+        for (std::size_t i = 0; i < g.shown.size(); ++i)
+            for (std::size_t j = i + 1; j < g.shown.size(); ++j)
+                if (g.shown[i].first == g.shown[j].first) std::abort();
     }
     attn::model::ModelConfig c;
     const attn::Status s = attn::model::parseConfig(text, "config.json", c);

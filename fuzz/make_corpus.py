@@ -111,6 +111,10 @@ b = dict(bert)
 b.update({"hidden_act": "gelu_new", "position_embedding_type": "absolute",
           "is_decoder": False, "layer_norm_eps": 1e-7, "type_vocab_size": None})
 write("config", "bert-variant.json", json.dumps(b))
+# generation_config.json: what transformers writes, with the settings AttnLab honours.
+write("config", "generation_config.json",
+      json.dumps({"eos_token_id": [2, 7], "bad_words_ids": [[5], [3, 4]], "num_beams": 4,
+                  "do_sample": True, "forced_eos_token_id": 2, "_from_model_config": True}))
 
 # GPT-2 tokenizer files: vocab.json NUL merges.txt (the first merges of the real files, whose
 # results are the ids after the 256 bytes), and "#t" + tokenizer.json of the same.
