@@ -2212,6 +2212,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
             <numerusform>生成 %n 个词元</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The model writes after texts of fewer than %1 tokens (this one has %2): beyond that its maps are kept at screen resolution, which writing does not do yet. Shorten the text.</source>
+        <translation>模型只在少于 %1 个词元的文本后续写（这段有 %2 个）：更长的文本其注意力图按屏幕分辨率保存，续写还做不到这一点。请缩短文本。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelFigures</name>

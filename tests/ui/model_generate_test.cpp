@@ -15,6 +15,7 @@
 #include <QUndoStack>
 #include <qcustomplot.h>
 
+#include "support/decoder_folder.h"
 #include "ui/model/generate_panel.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_window.h"
@@ -180,6 +181,31 @@ TEST(ModelGenerate, TheCheckpointsEndOfTextIdEndsItAndItsSettingsAreListed)
     EXPECT_LE(snap->tokenCount() - snap->writtenFrom, 4);
     EXPECT_EQ(snap->tokens.back().id, stop);
     EXPECT_FALSE(t.doc->step());  // it has finished
+}
+
+TEST(ModelGenerate, ADecoderWritesOnlyBelowTheLengthFromWhichItsMapsArePooled)
+{
+    qputenv("ATTNLAB_POOL_ABOVE", "12");
+    QTemporaryDir dir;
+    const QString folder = test::qwen3Folder(dir);
+    ModelWindow window;
+    window.setDialogs({[](const QString&) { return QString(); },
+                       [](const QString&) { return QString(); },
+                       [](const QString&, const QString&) {}});
+    ASSERT_TRUE(window.openFolder(folder));
+    ModelDocument* doc = window.document();
+    window.setText(QStringLiteral("one two three"));
+    ASSERT_TRUE(writingSettled(doc));
+    const long prompt = doc->snapshot()->tokenCount();
+    ASSERT_LT(prompt, 12);
+    doc->generate(20);
+    ASSERT_TRUE(writingSettled(doc));
+    EXPECT_EQ(doc->snapshot()->tokenCount(), 12);  // it stopped at the pooling length
+    QString said;
+    QObject::connect(doc, &ModelDocument::errorOccurred, [&](const QString& m) { said = m; });
+    EXPECT_FALSE(doc->step());
+    EXPECT_TRUE(said.contains(QStringLiteral("12"))) << said.toStdString();
+    qunsetenv("ATTNLAB_POOL_ABOVE");
 }
 
 }  // namespace
