@@ -36,17 +36,11 @@ log() { printf '== %s\n' "$*" >&2; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 folder() { if [[ "$1" == gpt2-small ]]; then echo "$GPT2_CKPT"; else echo "$DECODER_ROOT/$1"; fi; }
 
-need=()
-for pkg in cmake ninja-build g++ libeigen3-dev libgtest-dev nlohmann-json3-dev libonig-dev \
-           libsentencepiece-dev pkg-config python3-torch python3-numpy libopenblas0-pthread; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if ((${#need[@]})); then
-    log "installing: ${need[*]}"
-    sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+# The build's packages (scripts/setup.sh), and the peer's: Debian's torch and numpy with a
+# threaded OpenBLAS.
+# shellcheck source=../scripts/setup.sh
+source "$ROOT/scripts/setup.sh"
+attnlab_install_missing python3-torch python3-numpy libopenblas0-pthread
 
 for shape in $SHAPES; do
     dir="$(folder "$shape")"

@@ -18,16 +18,6 @@ namespace attn::model {
 
 namespace {
 
-attn::Status nonFiniteAt(long layer, long head, std::string stage)
-{
-    attn::Status s;
-    s.code = attn::StatusCode::NonFinite;
-    s.layer = static_cast<int>(layer);
-    s.head = static_cast<int>(head);
-    s.stage = std::move(stage);
-    return s;
-}
-
 // Where one head reads its new row's vectors: the query row, and the keys and values of every
 // position so far (row stride ld).
 struct HeadRows {
@@ -207,8 +197,8 @@ attn::Status Decoding::appendRow(int id)
     else
         layerNorm(x, model_->embeddingOrFinalNorm(), c.layerNormEps, normed);
     if (!normed.allFinite())
-        return nonFiniteAt(x.allFinite() ? -1 : c.layers - 1, -1,
-                           x.allFinite() ? "the final norm" : "its output");
+        return detail::nonFinite(x.allFinite() ? -1 : c.layers - 1, -1,
+                                 x.allFinite() ? "the final norm" : "its output");
     applyDense(normed, model_->outputLayer(), logits);
     std::copy_n(x.data(), c.width, residual_.append(c.width));
     std::copy_n(normed.data(), c.width, finalHidden_.append(c.width));
@@ -223,7 +213,8 @@ attn::Status Decoding::stepLayer(long li, FloatMatrix& x)
     Layer& layer = layers_[static_cast<std::size_t>(li)];
     const long n = length() - 1;  // the new row
     const long dh = c.headDim();
-    if (!x.allFinite()) return nonFiniteAt(li - 1, -1, li > 0 ? "its output" : "the embeddings");
+    if (!x.allFinite())
+        return detail::nonFinite(li - 1, -1, li > 0 ? "its output" : "the embeddings");
     std::copy_n(x.data(), c.width, layer.hidden.append(c.width));
     FloatMatrix normed, row;
     if (c.family == Family::Decoder) {
@@ -311,7 +302,7 @@ attn::Status Decoding::weighHeads(long li, FloatMatrix& concat)
     }
     for (long j = 0; j < h; ++j) {
         const int f = faults[static_cast<std::size_t>(j)];
-        if (f != 0) return nonFiniteAt(li, j, f == 1 ? "the scores" : "the scaled scores");
+        if (f != 0) return detail::nonFinite(li, j, f == 1 ? "the scores" : "the scaled scores");
         if (!options_.outputHook) continue;
         FloatMatrix output = concat.middleCols(j * dh, dh);
         options_.outputHook(static_cast<int>(li), static_cast<int>(j), output);

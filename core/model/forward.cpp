@@ -23,17 +23,7 @@ std::string detail::layerField(long layer, long head, const char* what)
     return s + " " + what;
 }
 
-namespace {
-
-using detail::checkIds;
-using detail::embed;
-using detail::layerField;
-using detail::predictionPositions;
-using detail::Reuse;
-
-// A value that is not finite at `stage` of head `head` of layer `layer` (from 0; -1 = none).
-// Its cause is named by blame() or by runEdited().
-attn::Status nonFinite(long layer, long head, std::string stage)
+attn::Status detail::nonFinite(long layer, long head, std::string stage)
 {
     attn::Status s;
     s.code = attn::StatusCode::NonFinite;
@@ -42,6 +32,15 @@ attn::Status nonFinite(long layer, long head, std::string stage)
     s.stage = std::move(stage);
     return s;
 }
+
+namespace {
+
+using detail::checkIds;
+using detail::embed;
+using detail::layerField;
+using detail::nonFinite;
+using detail::predictionPositions;
+using detail::Reuse;
 
 // The first stage of a head that holds a value that is not finite: its projections, else the
 // stage the head pass stopped at ("heads[0].scores").

@@ -30,6 +30,10 @@ attn::Status predictionPositions(const Model& model, const std::vector<int>& ids
 // The ids' embeddings (with positions, and BERT's type and norm) as the first residual stream.
 void embed(const Model& model, const std::vector<int>& ids, FloatMatrix& x);
 
+// A value that is not finite at `stage` of head `head` of layer `layer` (from 0; -1 = none).
+// Its cause is named by the caller (forward()'s blame(), runEdited(), Decoding::append).
+attn::Status nonFinite(long layer, long head, std::string stage);
+
 // "layer 2 head 3 Q/K/V" (from 0 in, from 1 out; head -1: none).
 std::string layerField(long layer, long head, const char* what);
 

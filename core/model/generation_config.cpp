@@ -114,23 +114,17 @@ attn::Status parseGenerationSettings(const std::string& text, const std::string&
         return attn::failure(attn::StatusCode::ConfigField, file, "", "not a JSON object");
     GenerationSettings read = out;
     if (attn::Status s = readHonoured(j, file, read); !s.ok()) return s;
+    // In the order of kGenerationKeys: this file's value, else the one read before it.
+    std::vector<std::pair<std::string, std::string>> shown;
     for (const char* key : kGenerationKeys) {
-        const auto v = j.find(key);
-        if (v == j.end()) continue;
-        const std::string value = v->dump();
-        const auto at = std::find_if(read.shown.begin(), read.shown.end(),
-                                     [key](const auto& kv) { return kv.first == key; });
-        if (at != read.shown.end())
-            at->second = value;
-        else
-            read.shown.emplace_back(key, value);
+        const auto earlier = std::find_if(read.shown.begin(), read.shown.end(),
+                                          [key](const auto& kv) { return kv.first == key; });
+        if (const auto v = j.find(key); v != j.end())
+            shown.emplace_back(key, v->dump());
+        else if (earlier != read.shown.end())
+            shown.push_back(*earlier);
     }
-    // In the order of kGenerationKeys, whichever file gave them.
-    std::vector<std::pair<std::string, std::string>> ordered;
-    for (const char* key : kGenerationKeys)
-        for (const auto& kv : read.shown)
-            if (kv.first == key) ordered.push_back(kv);
-    read.shown = std::move(ordered);
+    read.shown = std::move(shown);
     out = std::move(read);
     return {};
 }

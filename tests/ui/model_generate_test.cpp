@@ -78,7 +78,7 @@ TEST(ModelGenerate, GenerateGrowsTheMapsTokenByTokenAndWritesTheCoresGreedyText)
     ASSERT_EQ(after->tokenCount(), prompt + 6);
     EXPECT_EQ(published, (std::vector<long>{prompt + 1, prompt + 2, prompt + 3, prompt + 4,
                                             prompt + 5, prompt + 6}));
-    EXPECT_EQ(after->writtenFrom, prompt);
+    EXPECT_EQ(after->writtenFrom(), prompt);
     EXPECT_EQ(t.doc->focusedMatrix()->rows(), prompt + 6);
     // The core's greedy generation of the same prompt, run apart.
     attn::model::GenerateOptions o;
@@ -166,7 +166,7 @@ TEST(ModelGenerate, TheCheckpointsEndOfTextIdEndsItAndItsSettingsAreListed)
         plain.doc->generate(12);
         ASSERT_TRUE(writingSettled(plain.doc));
         const auto snap = plain.doc->snapshot();
-        stop = snap->tokens[static_cast<std::size_t>(snap->writtenFrom + 3)].id;
+        stop = snap->tokens[static_cast<std::size_t>(snap->writtenFrom() + 3)].id;
     }
     QFile config(dir.filePath(QStringLiteral("generation_config.json")));
     ASSERT_TRUE(config.open(QIODevice::WriteOnly));
@@ -178,7 +178,7 @@ TEST(ModelGenerate, TheCheckpointsEndOfTextIdEndsItAndItsSettingsAreListed)
     t.doc->generate(12);
     ASSERT_TRUE(writingSettled(t.doc));
     const auto snap = t.doc->snapshot();
-    EXPECT_LE(snap->tokenCount() - snap->writtenFrom, 4);
+    EXPECT_LE(snap->tokenCount() - snap->writtenFrom(), 4);
     EXPECT_EQ(snap->tokens.back().id, stop);
     EXPECT_FALSE(t.doc->step());  // it has finished
 }

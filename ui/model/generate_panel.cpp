@@ -56,7 +56,6 @@ GeneratePanel::GeneratePanel(ModelDocument* document, QWidget* parent)
     connect(document_, &ModelDocument::snapshotChanged, this, &GeneratePanel::refresh);
     connect(document_, &ModelDocument::writingChanged, this, &GeneratePanel::refresh);
     connect(document_, &ModelDocument::modelChanged, this, &GeneratePanel::refresh);
-    refresh();
 }
 
 void GeneratePanel::build()
@@ -97,6 +96,17 @@ void GeneratePanel::build()
     layout->addWidget(scroll);
 }
 
+// A slider in hundredths and its box show one value; a change of either is a new sampling.
+void GeneratePanel::pairHundredths(QSlider* slider, QDoubleSpinBox* box)
+{
+    connect(slider, &QSlider::valueChanged, box, [box](int v) { box->setValue(v / 100.0); });
+    connect(box, &QDoubleSpinBox::valueChanged, this, [this, slider](double v) {
+        const QSignalBlocker block(slider);
+        slider->setValue(static_cast<int>(std::lround(v * 100.0)));
+        pushSampling();
+    });
+}
+
 // The sliders with their boxes, the seed and count, the buttons and the progress bar.
 QWidget* GeneratePanel::buildSettings(QWidget* parent)
 {
@@ -126,24 +136,12 @@ QWidget* GeneratePanel::buildSettings(QWidget* parent)
     count_ = new QSpinBox(box);
     count_->setRange(1, 4096);
     count_->setValue(20);
-    connect(temperatureSlider_, &QSlider::valueChanged, this,
-            [this](int v) { temperature_->setValue(v / 100.0); });
-    connect(temperature_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        const QSignalBlocker block(temperatureSlider_);
-        temperatureSlider_->setValue(static_cast<int>(std::lround(v * 100.0)));
-        pushSampling();
-    });
+    pairHundredths(temperatureSlider_, temperature_);
+    pairHundredths(topPSlider_, topP_);
     connect(topKSlider_, &QSlider::valueChanged, topK_, &QSpinBox::setValue);
     connect(topK_, &QSpinBox::valueChanged, this, [this](int v) {
         const QSignalBlocker block(topKSlider_);
         topKSlider_->setValue(v);
-        pushSampling();
-    });
-    connect(topPSlider_, &QSlider::valueChanged, this,
-            [this](int v) { topP_->setValue(v / 100.0); });
-    connect(topP_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        const QSignalBlocker block(topPSlider_);
-        topPSlider_->setValue(static_cast<int>(std::lround(v * 100.0)));
         pushSampling();
     });
     connect(seed_, &QSpinBox::valueChanged, this,
@@ -222,7 +220,7 @@ void GeneratePanel::pushSampling()
     s.topK = topK_->value();
     s.topP = topP_->value();
     document_->setSampling(s);
-    showDistribution();
+    showDistribution(document_->nextToken());
 }
 
 // The checkpoint's own generation settings: which are honoured, and the rest as listed.
@@ -244,7 +242,8 @@ void GeneratePanel::refresh()
     settingsNote_->setText(settingsText());
     settingsNote_->setVisible(!settingsNote_->text().isEmpty());
     const bool writing = document_->writing();
-    const bool canWrite = document_->hasModel() && !document_->nextToken().draw.ranked.empty();
+    const ModelDocument::NextToken next = document_->nextToken();
+    const bool canWrite = document_->hasModel() && !next.draw.ranked.empty();
     generate_->setEnabled(canWrite && !writing);
     step_->setEnabled(canWrite && !writing);
     stop_->setEnabled(writing);
@@ -256,7 +255,7 @@ void GeneratePanel::refresh()
         progress_->setRange(0, document_->writingAsked());
         progress_->setValue(document_->writingAsked() - document_->writingLeft());
     }
-    showDistribution();
+    showDistribution(next);
 }
 
 QString GeneratePanel::caption() const
@@ -264,10 +263,9 @@ QString GeneratePanel::caption() const
     return caption_->text();
 }
 
-void GeneratePanel::showDistribution()
+void GeneratePanel::showDistribution(const ModelDocument::NextToken& next)
 {
     plot_->clearPlottables();
-    const ModelDocument::NextToken next = document_->nextToken();
     const attn::model::TokenDraw& d = next.draw;
     const std::shared_ptr<const LoadedModel> loaded = document_->loaded();
     if (d.ranked.empty() || !loaded) {

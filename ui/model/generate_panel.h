@@ -11,6 +11,8 @@
 
 #include <QWidget>
 
+#include "ui/model/model_document.h"
+
 class QAction;
 class QCustomPlot;
 class QDoubleSpinBox;
@@ -21,8 +23,6 @@ class QSlider;
 class QSpinBox;
 
 namespace attnlab {
-
-class ModelDocument;
 
 class GeneratePanel : public QWidget {
     Q_OBJECT
@@ -52,7 +52,8 @@ private:
     void retranslate();
     void pushSampling();
     void refresh();
-    void showDistribution();
+    void pairHundredths(QSlider* slider, QDoubleSpinBox* box);
+    void showDistribution(const ModelDocument::NextToken& next);
 
     ModelDocument* document_;
     QAction* generate_ = nullptr;

@@ -207,22 +207,26 @@ ModelDocument::Runs::Work ModelDocument::prepare(const RunState& next) const
         };
         settings.previous = previous.get();
         settings.edits = next.edits;
-        const ModelRunOutcome run = runModelText(*loaded, next.text, settings);
-        Runs::Outcome out;
-        out.cancelled = run.cancelled;
-        out.error = run.error;
-        if (!run.cancelled && run.error.isEmpty() && run.snapshot) {
-            // The thumbnails are drawn here too, so that a long text does not hold up the
-            // window.
-            auto shown = std::make_shared<ShownRun>();
-            shown->run = run.snapshot;
-            shown->thumbnails = modelGridImages(*run.snapshot, kModelThumbnailPixels);
-            out.result = std::move(shown);
-        } else if (!run.cancelled && run.error.isEmpty()) {
-            out.result = Shown();  // the text has no tokens: no run to show
-        }
-        return out;
+        return shownOutcome(runModelText(*loaded, next.text, settings));
     };
+}
+
+ModelDocument::Runs::Outcome ModelDocument::shownOutcome(const ModelRunOutcome& run)
+{
+    Runs::Outcome out;
+    out.cancelled = run.cancelled;
+    out.error = run.error;
+    if (!run.cancelled && run.error.isEmpty() && run.snapshot) {
+        // The thumbnails are drawn here too (on the worker), so that a long text does not hold
+        // up the window.
+        auto shown = std::make_shared<ShownRun>();
+        shown->run = run.snapshot;
+        shown->thumbnails = modelGridImages(*run.snapshot, kModelThumbnailPixels);
+        out.result = std::move(shown);
+    } else if (!run.cancelled && run.error.isEmpty()) {
+        out.result = Shown();  // the text has no tokens: no run to show
+    }
+    return out;
 }
 
 void ModelDocument::finished()

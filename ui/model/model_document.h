@@ -229,6 +229,9 @@ private:
     void startRun();
     [[nodiscard]] Runs::Work prepare(const RunState& next) const;
     [[nodiscard]] Runs::Work writingWork(const RunState& next) const;
+    // What a worker's run publishes: the snapshot with its thumbnails (drawn there too), none
+    // for a text without tokens, or why not.
+    static Runs::Outcome shownOutcome(const ModelRunOutcome& run);
     void finished();
     void setSelection(ModelSelection s);
     [[nodiscard]] ModelSelection clamped(ModelSelection s) const;

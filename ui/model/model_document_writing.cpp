@@ -53,29 +53,19 @@ ModelDocument::NextToken ModelDocument::nextToken() const
 
 ModelDocument::Runs::Work ModelDocument::writingWork(const RunState& next) const
 {
-    return [loaded = loaded_, next, previous = snapshot()](JobControl& control) {
+    return [loaded = loaded_, next, previous = snapshot(),
+            settings = generation_](JobControl& control) {
         WritingRequest request;
         request.text = next.text;
         request.edits = next.edits;
         request.written = next.written;
         request.previous = previous.get();
+        request.settings = &settings;
         request.progress = [&control](long done, long) {
             control.report(static_cast<double>(done));
             return !control.cancelled();
         };
-        const ModelRunOutcome run = runWriting(*loaded, request);
-        Runs::Outcome out;
-        out.cancelled = run.cancelled;
-        out.error = run.error;
-        if (!run.cancelled && run.error.isEmpty() && run.snapshot) {
-            auto shown = std::make_shared<ShownRun>();
-            shown->run = run.snapshot;
-            shown->thumbnails = modelGridImages(*run.snapshot, kModelThumbnailPixels);
-            out.result = std::move(shown);
-        } else if (!run.cancelled && run.error.isEmpty()) {
-            out.result = Shown();
-        }
-        return out;
+        return shownOutcome(runWriting(*loaded, request));
     };
 }
 

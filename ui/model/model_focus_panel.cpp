@@ -79,7 +79,7 @@ void ModelFocusPanel::refresh()
         c.columnAxisTitle = tr("key");
         if (snap->wrote()) {
             // The tokens the model wrote are marked on both axes.
-            for (qsizetype i = snap->writtenFrom; i < c.rowLabels.size(); ++i)
+            for (qsizetype i = snap->writtenFrom(); i < c.rowLabels.size(); ++i)
                 c.rowLabels[i] = QStringLiteral("▸") + c.rowLabels[i];
             c.rowAxisTitle = tr("query (▸ written by the model)");
             c.columnAxisTitle = tr("key (▸ written by the model)");

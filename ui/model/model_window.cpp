@@ -114,7 +114,7 @@ ModelWindow::ModelWindow(QWidget* parent)
             statusBar()->showMessage(
                 tr("%n token(s), %1 written by the model; key/value cache and maps %2", nullptr,
                    static_cast<int>(shown->tokenCount()))
-                    .arg(shown->tokenCount() - shown->writtenFrom)
+                    .arg(shown->tokenCount() - shown->writtenFrom())
                     .arg(QLocale().formattedDataSize(
                         static_cast<qint64>(shown->generation->decoding.cacheBytes()))));
         else if (shown)

@@ -71,13 +71,14 @@ struct ModelSnapshot {
     std::vector<attn::model::FloatMatrix> rollout;   // per layer, rollout through it
     std::vector<ModelPrediction> predictions;
     double milliseconds = 0.0;  // tokenizing, the forward pass and the aggregates
-    // Tokens the model wrote after `text` (their ids end `tokens`, from writtenFrom on), with the
-    // generation that wrote them (its key/value cache, the draws): the next token appends to a
-    // copy of it. Null, and writtenFrom -1, for a run of a text alone.
+    // Tokens the model wrote after `text` (their ids end `tokens`, from writtenFrom() on), with
+    // the generation that wrote them (its key/value cache, the draws): the next token appends to
+    // a copy of it. Null for a run of a text alone.
     WrittenTokens written;
     std::shared_ptr<const attn::model::Generation> generation;
-    long writtenFrom = -1;
-    [[nodiscard]] bool wrote() const { return writtenFrom >= 0; }
+    [[nodiscard]] bool wrote() const { return generation != nullptr; }
+    // The first written token's position (the prompt's length); -1 without a generation.
+    [[nodiscard]] long writtenFrom() const { return generation ? generation->promptLength : -1; }
     // `text` and what the model wrote after it, as text.
     QString writtenText;
     // Query heads per key/value head: above 1, consecutive heads share their keys and values

@@ -65,7 +65,6 @@ void fillSnapshot(const LoadedModel& loaded, const WritingRequest& r,
     g.decoding.result(snap.result);
     snap.written = r.written;
     snap.written.steps.resize(g.steps.size());
-    snap.writtenFrom = g.promptLength;
     snap.writtenText = writtenAfter(t, r.text, ids, g.promptLength);
     snap.generation = std::make_shared<const attn::model::Generation>(g);
 }
@@ -90,7 +89,8 @@ ModelRunOutcome runWriting(const LoadedModel& loaded, const WritingRequest& r)
     clock.start();
     ModelRunOutcome outcome;
     attn::model::GenerationSettings settings;
-    attn::Status s = writingSettings(loaded, settings);
+    attn::Status s = r.settings != nullptr ? attn::Status{} : writingSettings(loaded, settings);
+    if (r.settings != nullptr) settings = *r.settings;
     attn::model::GenerateOptions options;
     options.maxNewTokens = static_cast<int>(std::max(1L, r.written.count()));
     options.seed = r.written.seed;

@@ -23,6 +23,9 @@ struct WritingRequest {
     // same text with the same edits, its generation goes on from there (one token's pass per
     // token) instead of starting again.
     const ModelSnapshot* previous = nullptr;
+    // The checkpoint's generation settings (writingSettings), when the caller read them already;
+    // null: read here.
+    const attn::model::GenerationSettings* settings = nullptr;
     // Called after each token with (written so far, asked for); false cancels.
     std::function<bool(long, long)> progress;
 };
