@@ -21,7 +21,8 @@ constexpr long kCausalBlockRows = 64;
 
 enum Fault { kNone = 0, kScore = 1, kScaled = 2 };
 
-// Pooled row `cells` takes the largest of p[start .. end) block by block.
+}  // namespace
+
 void poolRow(const float* p, long start, long end, long block, float* cells)
 {
     for (long c0 = start; c0 < end;) {
@@ -34,12 +35,32 @@ void poolRow(const float* p, long start, long end, long block, float* cells)
     }
 }
 
-}  // namespace
-
 long poolBlock(long n, long side)
 {
     side = std::max(1L, side);
-    return std::max(1L, (n + side - 1) / side);
+    long block = 1;
+    while (block * side < n) block *= 2;
+    return block;
+}
+
+void growPooled(PooledMap& p, long n, long side)
+{
+    const long block = poolBlock(n, side);
+    while (p.block < block) {
+        FloatMatrix merged = FloatMatrix::Zero((p.cells.rows() + 1) / 2, (p.cells.cols() + 1) / 2);
+        for (long i = 0; i < p.cells.rows(); ++i)
+            for (long j = 0; j < p.cells.cols(); ++j)
+                merged(i / 2, j / 2) = std::max(merged(i / 2, j / 2), p.cells(i, j));
+        p.cells = std::move(merged);
+        p.block *= 2;
+    }
+    const long cells = (n + p.block - 1) / p.block;
+    if (p.cells.rows() < cells || p.cells.cols() < cells) {
+        FloatMatrix grown = FloatMatrix::Zero(cells, cells);
+        grown.topLeftCorner(p.cells.rows(), p.cells.cols()) = p.cells;
+        p.cells = std::move(grown);
+    }
+    p.n = n;
 }
 
 PooledMap poolMap(const FloatMatrix& map, long block)

@@ -19,8 +19,18 @@
 
 namespace attn::model {
 
-// The smallest block that pools n cells into at most `side` (>= 1).
+// The smallest power of two that pools n cells into at most `side` (>= 1). Powers of two, so
+// that a map pooled by one block is pooled by the next exactly by merging 2 x 2 cells (the
+// largest of the largest): a growing text (decode.h) keeps its pooled maps as a whole run of
+// the same length pools them.
 long poolBlock(long n, long side);
+
+// Pooled row `cells` takes the largest of p[start .. end) block by block.
+void poolRow(const float* p, long start, long end, long block, float* cells);
+
+// `p` made ready for a map of n rows: its block raised to poolBlock(n, side) by merging cells,
+// and room for the new rows (zero until pooled).
+void growPooled(PooledMap& p, long n, long side);
 
 // `map` (n x n) pooled by `block`.
 PooledMap poolMap(const FloatMatrix& map, long block);

@@ -8,46 +8,13 @@
 #include <new>
 #include <string>
 
-#include "core/kernels/gemm.h"
 #include "core/model/causal_head.h"
 #include "core/model/forward_internal.h"
-#include "core/scores.h"
 #include "core/softmax.h"
 
 namespace attn::model {
 
 namespace {
-
-// Where one head reads its new row's vectors: the query row, and the keys and values of every
-// position so far (row stride ld).
-struct HeadRows {
-    const float* q = nullptr;
-    const float* k = nullptr;
-    long ldk = 0;
-    const float* v = nullptr;
-    long ldv = 0;
-};
-
-// The new row n of one head's map (`weights`, n + 1 cells; those before `start` are 0) and its
-// output (`out`, dh): the scores of the keys [start, n], scaled, softmax, and the weighted
-// values. The same steps as the head pass on a whole map: kernels::sgemm's scores, ScoreScaler,
-// softmaxRow. 0, or 1 for raw scores that are not finite, 2 for scaled ones.
-int weighRow(const HeadRows& in, long start, long n, long dh, float divisor, float* weights,
-             float* out)
-{
-    const long count = n + 1 - start;
-    std::vector<float> scores(static_cast<std::size_t>(count));
-    kernels::sgemm(1, dh, count, in.q, dh, in.k + start * in.ldk, in.ldk, true, nullptr,
-                   scores.data(), count);
-    if (!allFiniteSpan(scores.data(), count)) return 1;
-    ScoreScaler<float>(divisor).apply(scores.data(), scores.data(), count);
-    if (!allFiniteSpan(scores.data(), count)) return 2;
-    std::fill(weights, weights + start, 0.0f);
-    softmaxRow<float>(scores.data(), nullptr, count, count, weights + start);
-    kernels::sgemm(1, count, dh, weights + start, count, in.v + start * in.ldv, in.ldv, false,
-                   nullptr, out, dh);
-    return 0;
-}
 
 bool hasMeanAblation(const std::vector<HeadEdit>& edits)
 {
@@ -67,21 +34,8 @@ attn::Status guardedStep(const std::function<attn::Status()>& body)
 
 }  // namespace
 
-void Decoding::Rows::assign(const FloatMatrix& m)
-{
-    data = m;
-    rows = m.rows();
-}
-
-float* Decoding::Rows::append(long cols)
-{
-    if (data.cols() != cols) data.resize(0, cols);
-    if (rows == data.rows()) data.conservativeResize(std::max(2 * rows, 16L), cols);
-    return &data(rows++, 0);
-}
-
 attn::Status Decoding::start(const Model& model, std::span<const int> prompt,
-                             std::vector<HeadEdit> edits, int topK)
+                             std::vector<HeadEdit> edits, int topK, long poolAbove, long poolSide)
 {
     *this = Decoding{};
     if (!model.loaded())
@@ -96,6 +50,10 @@ attn::Status Decoding::start(const Model& model, std::span<const int> prompt,
     ForwardOptions base;
     base.keepTypingCache = true;
     base.topK = topK;
+    // Only a decoder's run pools (forward_decoder.cpp); GPT-2 stops at 1,024 positions.
+    if (model.config().family != Family::Decoder) poolAbove = 0;
+    base.poolAbove = poolAbove;
+    base.poolSide = poolSide;
     const ForwardOptions options =
         edits.empty() ? base : withEdits(base, edits, model.config().groupSize());
     ForwardResult run;
@@ -104,6 +62,8 @@ attn::Status Decoding::start(const Model& model, std::span<const int> prompt,
     options_ = options;
     edits_ = std::move(edits);
     topK_ = topK;
+    poolAbove_ = poolAbove;
+    poolSide_ = std::max(1L, poolSide);
     wholeRuns_ = hasMeanAblation(edits_);
     if (wholeRuns_) {
         ids_ = run.ids;
@@ -124,6 +84,15 @@ void Decoding::adopt(const ForwardResult& run)
         Layer& layer = layers_[l];
         layer.hidden.assign(t.hidden);
         layer.projections.assign(t.projections);
+        const long n = t.hidden.rows();
+        layer.fresh.resize(t.isPooled() ? t.pooled.size() : t.attention.size());
+        if (t.isPooled()) {
+            layer.pooled = t.pooled;
+            layer.firstSum.clear();
+            for (const float share : t.firstShare)
+                layer.firstSum.push_back(static_cast<double>(share) * static_cast<double>(n - 1));
+            continue;
+        }
         layer.maps.resize(t.attention.size());
         for (std::size_t h = 0; h < t.attention.size(); ++h) {
             const FloatMatrix& map = t.attention[h];
@@ -141,14 +110,12 @@ void Decoding::adopt(const ForwardResult& run)
 void Decoding::truncate(long n)
 {
     ids_.resize(static_cast<std::size_t>(n));
-    const auto cells = static_cast<std::size_t>(n * (n + 1) / 2);
-    for (Layer& layer : layers_) {
-        layer.hidden.rows = std::min(layer.hidden.rows, n);
-        layer.projections.rows = std::min(layer.projections.rows, n);
-        for (std::vector<float>& map : layer.maps) map.resize(std::min(map.size(), cells));
+    for (Layer& layer : layers_) {  // the maps take a row only once every layer made one
+        layer.hidden.truncate(n);
+        layer.projections.truncate(n);
     }
-    residual_.rows = std::min(residual_.rows, n);
-    finalHidden_.rows = std::min(finalHidden_.rows, n);
+    residual_.truncate(n);
+    finalHidden_.truncate(n);
 }
 
 attn::Status Decoding::append(int id)
@@ -203,7 +170,55 @@ attn::Status Decoding::appendRow(int id)
     std::copy_n(x.data(), c.width, residual_.append(c.width));
     std::copy_n(normed.data(), c.width, finalHidden_.append(c.width));
     logits_ = logits.row(0).transpose();
+    commitRows();
     return {};
+}
+
+bool Decoding::pooled() const
+{
+    return !layers_.empty() && !layers_.front().pooled.empty();
+}
+
+// Every head's new row into its map, once every layer has made one: a failed token leaves the
+// maps as they were.
+void Decoding::commitRows()
+{
+    const long n = length();
+    for (Layer& layer : layers_) {
+        for (std::size_t h = 0; h < layer.fresh.size(); ++h) {
+            const std::vector<float>& row = layer.fresh[h];
+            if (layer.pooled.empty()) {
+                layer.maps[h].insert(layer.maps[h].end(), row.begin(), row.end());
+                continue;
+            }
+            PooledMap& p = layer.pooled[h];
+            growPooled(p, n, poolSide_);
+            poolRow(row.data(), 0, n, p.block, &p.cells((n - 1) / p.block, 0));
+            if (n > 1) layer.firstSum[h] += static_cast<double>(row.front());
+        }
+    }
+    if (!pooled() && poolAbove_ > 0 && n > poolAbove_) poolMaps();
+}
+
+// The text has passed poolAbove: every whole map is pooled, and from here on only its pooled
+// cells are kept.
+void Decoding::poolMaps()
+{
+    const long n = length();
+    for (Layer& layer : layers_) {
+        layer.pooled.clear();
+        layer.firstSum.clear();
+        for (std::vector<float>& packed : layer.maps) {
+            FloatMatrix map = FloatMatrix::Zero(n, n);
+            const float* row = packed.data();
+            for (long i = 0; i < n; ++i, row += i) std::copy_n(row, i + 1, &map(i, 0));
+            layer.pooled.push_back(poolMap(map, poolBlock(n, poolSide_)));
+            layer.firstSum.push_back(static_cast<double>(firstShareOf(map)) *
+                                     static_cast<double>(n - 1));
+            std::vector<float>().swap(packed);
+        }
+        layer.maps.clear();
+    }
 }
 
 attn::Status Decoding::stepLayer(long li, FloatMatrix& x)
@@ -284,21 +299,21 @@ attn::Status Decoding::weighHeads(long li, FloatMatrix& concat)
     const bool scaled = decoder || c.scaleAttention;
     const float divisor = scaled ? static_cast<float>(std::sqrt(static_cast<double>(dh))) : 1.0f;
     std::vector<int> faults(static_cast<std::size_t>(h), 0);
-    for (std::vector<float>& map : layer.maps)
-        map.resize(map.size() + static_cast<std::size_t>(rows));
+    for (std::vector<float>& row : layer.fresh) row.resize(static_cast<std::size_t>(rows));
 #pragma omp parallel for schedule(dynamic, 1) if (h * rows * dh >= kParallelCells)
     for (long j = 0; j < h; ++j) {
         const auto sj = static_cast<std::size_t>(j);
         const long g = decoder ? c.kvHeadOf(j) : j;
-        HeadRows in;
+        detail::HeadRows in;
         if (options_.hook) {
             const HeadResultT<float>& hr = hooked[sj];
             in = {&hr.Q(n, 0), hr.K.data(), dh, hr.V.data(), dh};
         } else {
             in = {kept + n * ld + j * dh, kept + kOffset + g * dh, ld, kept + vOffset + g * dh, ld};
         }
-        float* weights = layer.maps[sj].data() + layer.maps[sj].size() - rows;
-        faults[sj] = weighRow(in, start, n, dh, divisor, weights, &concat(0, j * dh));
+        float* weights = layer.fresh[sj].data();
+        faults[sj] =
+            detail::weighRow(in, start, n, dh, divisor, nullptr, weights, &concat(0, j * dh));
     }
     for (long j = 0; j < h; ++j) {
         const int f = faults[static_cast<std::size_t>(j)];
@@ -329,6 +344,7 @@ std::size_t Decoding::cacheBytes() const
         floats +=
             static_cast<std::size_t>(layer.hidden.data.size() + layer.projections.data.size());
         for (const std::vector<float>& map : layer.maps) floats += map.capacity();
+        for (const PooledMap& p : layer.pooled) floats += static_cast<std::size_t>(p.cells.size());
     }
     return floats * sizeof(float);
 }
@@ -351,6 +367,13 @@ void Decoding::result(ForwardResult& out) const
         const Layer& layer = layers_[l];
         LayerTrace& t = out.layers[l];
         t.hidden = layer.hidden.used();
+        if (!layer.pooled.empty()) {
+            t.pooled = layer.pooled;
+            for (const double sum : layer.firstSum)
+                t.firstShare.push_back(n > 1 ? static_cast<float>(sum / static_cast<double>(n - 1))
+                                             : 0.0f);
+            continue;
+        }
         t.attention.resize(layer.maps.size());
         t.firstShare.resize(layer.maps.size());
         for (std::size_t h = 0; h < layer.maps.size(); ++h) {

@@ -27,6 +27,7 @@
 #include <span>
 #include <vector>
 
+#include "core/model/decode_rows.h"
 #include "core/model/forward.h"
 #include "core/model/head_edit.h"
 
@@ -38,8 +39,15 @@ public:
     // positions must be inside the prompt). Refuses a model without a language-model head or
     // a bidirectional one (BERT: it does not write), and what forward() refuses. On failure the
     // decoding is left empty.
+    //
+    // With poolAbove > 0, a decoder's (Llama family) text longer than poolAbove tokens keeps every
+    // head's map pooled to at most poolSide cells a side (ForwardOptions' long path) and never
+    // whole: from the prompt's run when it is that long, else from the token that passes it. Each
+    // new row is pooled as it is made, and the block grows by merging cells, so the pooled maps
+    // equal a whole pooled run's of the same ids.
     attn::Status start(const Model& model, std::span<const int> prompt,
-                       std::vector<HeadEdit> edits = {}, int topK = 10);
+                       std::vector<HeadEdit> edits = {}, int topK = 10, long poolAbove = 0,
+                       long poolSide = 512);
 
     // Appends token `id` (one row through every layer). Refuses an id outside the vocabulary or a
     // text as long as the model's positions; on failure the decoding is as it was.
@@ -47,6 +55,10 @@ public:
 
     [[nodiscard]] bool started() const { return model_ != nullptr; }
     [[nodiscard]] const Model* model() const { return model_; }
+    [[nodiscard]] long positions() const
+    {
+        return model_ != nullptr ? model_->config().positions : 0;
+    }
     [[nodiscard]] const std::vector<int>& ids() const { return ids_; }
     [[nodiscard]] long length() const { return static_cast<long>(ids_.size()); }
     [[nodiscard]] const std::vector<HeadEdit>& edits() const { return edits_; }
@@ -54,33 +66,33 @@ public:
     [[nodiscard]] const Eigen::VectorXf& logits() const { return logits_; }
     // False when an ablation by the mean makes every token run the text whole.
     [[nodiscard]] bool incremental() const { return !wholeRuns_; }
+    // Whether every head's map is kept pooled (the text passed poolAbove).
+    [[nodiscard]] bool pooled() const;
     // Bytes held: the kept inputs and [Q | K | V] rows of every layer (capacity included), every
     // head's map, the final rows.
     [[nodiscard]] std::size_t cacheBytes() const;
 
     // The run as forward() gives it for ids() with the edits: every layer's input and every
-    // head's whole map (n x n), the residual and final rows, the logits and prediction of the
-    // last position (ForwardOptions' defaults with topK). O(n^2) per head: for a view, not per
-    // token of a long run.
+    // head's whole map (n x n; pooled past poolAbove), the residual and final rows, the logits
+    // and prediction of the last position (ForwardOptions' defaults with topK and the pooling).
+    // O(n^2) per head when whole: for a view, not per token of a long run.
     void result(ForwardResult& out) const;
 
 private:
-    // Rows of a matrix with room to grow: `data` holds capacity rows, the first `rows` used.
-    struct Rows {
-        FloatMatrix data;
-        long rows = 0;
-        void assign(const FloatMatrix& m);
-        float* append(long cols);  // the new row, uninitialised
-        [[nodiscard]] auto used() const { return data.topRows(rows); }
-    };
+    using Rows = detail::GrowingRows;
     struct Layer {
         Rows hidden;       // the residual stream entering the layer
         Rows projections;  // [Q | K | V] as forward() keeps them (decoders: normed and turned)
-        std::vector<std::vector<float>> maps;  // per head: row i's i + 1 weights, row after row
+        std::vector<std::vector<float>> maps;   // per head: row i's i + 1 weights, row after row
+        std::vector<PooledMap> pooled;          // per head, instead of maps past poolAbove
+        std::vector<double> firstSum;           // per head, pooled: rows 1.. weights on token 0
+        std::vector<std::vector<float>> fresh;  // per head: the new row, until every layer ran
     };
 
     void adopt(const ForwardResult& run);
     void truncate(long n);
+    void commitRows();
+    void poolMaps();
     attn::Status appendRow(int id);
     attn::Status stepLayer(long li, FloatMatrix& x);
     attn::Status weighHeads(long li, FloatMatrix& concat);
@@ -90,6 +102,7 @@ private:
     std::vector<HeadEdit> edits_;
     int topK_ = 10;
     bool wholeRuns_ = false;
+    long poolAbove_ = 0, poolSide_ = 512;
     std::vector<int> ids_;
     std::vector<Layer> layers_;
     Rows residual_, finalHidden_;

@@ -5,14 +5,6 @@
 
 namespace attn::model {
 
-std::vector<int> Generation::generated() const
-{
-    std::vector<int> ids;
-    ids.reserve(steps.size());
-    for (const GeneratedStep& s : steps) ids.push_back(s.id);
-    return ids;
-}
-
 attn::Status checkGenerate(const GenerateOptions& options)
 {
     if (options.maxNewTokens < 1)
@@ -26,21 +18,37 @@ attn::Status startGeneration(const Model& model, std::span<const int> prompt,
 {
     out = Generation{};
     if (attn::Status s = checkGenerate(options); !s.ok()) return s;
-    if (attn::Status s = out.decoding.start(model, prompt, options.edits, options.topK); !s.ok())
+    if (attn::Status s = out.decoding.start(model, prompt, options.edits, options.topK,
+                                            options.poolAbove, options.poolSide);
+        !s.ok())
         return s;
     out.promptLength = static_cast<long>(prompt.size());
     out.rng = TokenRng(options.seed);
     return {};
 }
 
-bool generationDone(const Generation& g, const GenerateOptions& options)
+attn::Status startGeneration(const Seq2SeqModel& model, std::span<const int> source,
+                             const GenerateOptions& options, Seq2SeqGeneration& out)
+{
+    out = Seq2SeqGeneration{};
+    if (attn::Status s = checkGenerate(options); !s.ok()) return s;
+    if (attn::Status s = out.decoding.start(model, source, options.edits, options.topK); !s.ok())
+        return s;
+    out.promptLength = out.decoding.length();
+    out.rng = TokenRng(options.seed);
+    return {};
+}
+
+template <class D>
+bool generationDone(const GenerationOf<D>& g, const GenerateOptions& options)
 {
     if (!g.decoding.started()) return true;
     return g.endedAtEos || static_cast<long>(g.steps.size()) >= options.maxNewTokens ||
-           g.decoding.length() >= g.decoding.model()->config().positions;
+           g.decoding.length() >= g.decoding.positions();
 }
 
-attn::Status generateStep(Generation& g, const GenerateOptions& options)
+template <class D>
+attn::Status generateStep(GenerationOf<D>& g, const GenerateOptions& options)
 {
     if (!g.decoding.started())
         return attn::failure(attn::StatusCode::EmptyInput, "", "ids", "nothing was started");
@@ -58,9 +66,17 @@ attn::Status generateStep(Generation& g, const GenerateOptions& options)
     return {};
 }
 
-attn::Status generate(const Model& model, std::span<const int> prompt,
-                      const GenerateOptions& options, Generation& out,
-                      const GenerationProgress& progress)
+template attn::Status generateStep(Generation&, const GenerateOptions&);
+template attn::Status generateStep(Seq2SeqGeneration&, const GenerateOptions&);
+template bool generationDone(const Generation&, const GenerateOptions&);
+template bool generationDone(const Seq2SeqGeneration&, const GenerateOptions&);
+
+namespace {
+
+template <class D, class M>
+attn::Status generateAll(const M& model, std::span<const int> prompt,
+                         const GenerateOptions& options, GenerationOf<D>& out,
+                         const GenerationProgressOf<D>& progress)
 {
     if (attn::Status s = startGeneration(model, prompt, options, out); !s.ok()) return s;
     while (!generationDone(out, options)) {
@@ -68,6 +84,22 @@ attn::Status generate(const Model& model, std::span<const int> prompt,
         if (progress && !progress(out)) break;
     }
     return {};
+}
+
+}  // namespace
+
+attn::Status generate(const Model& model, std::span<const int> prompt,
+                      const GenerateOptions& options, Generation& out,
+                      const GenerationProgress& progress)
+{
+    return generateAll(model, prompt, options, out, progress);
+}
+
+attn::Status generate(const Seq2SeqModel& model, std::span<const int> source,
+                      const GenerateOptions& options, Seq2SeqGeneration& out,
+                      const GenerationProgressOf<Seq2SeqDecoding>& progress)
+{
+    return generateAll(model, source, options, out, progress);
 }
 
 }  // namespace attn::model

@@ -9,18 +9,13 @@
 
 #include "core/attend_projected.h"
 #include "core/model/forward_internal.h"
+#include "core/model/seq2seq_internal.h"
 
 namespace attn::model {
 
-namespace {
+namespace detail {
 
-#define ATTN_TRY(expr)                                     \
-    do {                                                   \
-        if (attn::Status s_ = (expr); !s_.ok()) return s_; \
-    } while (false)
-
-// The ids of one side are some, no more than the model's positions, each in the vocabulary.
-attn::Status checkSide(const Seq2SeqConfig& c, std::span<const int> ids, const char* side)
+attn::Status checkSeq2SeqSide(const Seq2SeqConfig& c, std::span<const int> ids, const char* side)
 {
     const std::string field = side;
     if (ids.empty())
@@ -48,9 +43,8 @@ attn::Status checkSide(const Seq2SeqConfig& c, std::span<const int> ids, const c
     return {};
 }
 
-// The first residual stream of a stack.
-void embed(const Seq2SeqModel& model, const Seq2SeqStack& stack, std::span<const int> ids,
-           FloatMatrix& x)
+void embedSeq2Seq(const Seq2SeqModel& model, const Seq2SeqStack& stack, std::span<const int> ids,
+                  long offset, FloatMatrix& x)
 {
     const Seq2SeqConfig& c = model.config();
     const long n = static_cast<long>(ids.size());
@@ -59,14 +53,49 @@ void embed(const Seq2SeqModel& model, const Seq2SeqStack& stack, std::span<const
     if (c.scaleEmbedding) x *= std::sqrt(static_cast<float>(c.width));
     if (c.family == Seq2SeqFamily::Bart) {
         const ConstRowMap table(stack.positions, c.positions + 2, c.width);
-        x += table.middleRows(2, n);
+        x += table.middleRows(2 + offset, n);
         FloatMatrix normed;
         layerNorm(x, stack.embeddingNorm, c.normEps, normed);
         x = std::move(normed);
     } else if (c.family == Seq2SeqFamily::Marian) {
-        x += model.sinusoids().topRows(n);
+        x += model.sinusoids().middleRows(offset, n);
     }
 }
+
+void seq2seqFeedForward(const Seq2SeqConfig& c, const Seq2SeqLayer& L, const FloatMatrix& x,
+                        FloatMatrix& y)
+{
+    FloatMatrix inner;
+    applyDense(x, L.ffnIn, inner);
+    if (c.gatedFfn) {
+        FloatMatrix gate;
+        applyDense(x, L.ffnGate, gate);
+        activate(c.activation, gate);
+        inner.array() *= gate.array();
+    } else {
+        activate(c.activation, inner);
+    }
+    applyDense(inner, L.ffnOut, y);
+}
+
+void seq2seqLogits(const Seq2SeqModel& model, FloatMatrix y, FloatMatrix& logits)
+{
+    const Seq2SeqConfig& c = model.config();
+    // T5 with tied embeddings rescales the output before reusing the input table.
+    if (c.isT5() && c.tieWordEmbeddings) y *= 1.0f / std::sqrt(static_cast<float>(c.width));
+    applyDense(y, model.outputLayer(), logits);
+    if (const float* bias = model.finalLogitsBias())
+        logits.rowwise() += ConstVecMap(bias, c.vocab).transpose();
+}
+
+}  // namespace detail
+
+namespace {
+
+#define ATTN_TRY(expr)                                     \
+    do {                                                   \
+        if (attn::Status s_ = (expr); !s_.ok()) return s_; \
+    } while (false)
 
 // One stack's context for its layers.
 struct Stack {
@@ -145,23 +174,6 @@ attn::Status attend(const Pass& pass, AttentionKind kind, long layer, const Seq2
     return {};
 }
 
-// The feed-forward block's output for its (normed, for T5) input.
-void feedForward(const Seq2SeqConfig& c, const Seq2SeqLayer& L, const FloatMatrix& x,
-                 FloatMatrix& y)
-{
-    FloatMatrix inner;
-    applyDense(x, L.ffnIn, inner);
-    if (c.gatedFfn) {
-        FloatMatrix gate;
-        applyDense(x, L.ffnGate, gate);
-        activate(c.activation, gate);
-        inner.array() *= gate.array();
-    } else {
-        activate(c.activation, inner);
-    }
-    applyDense(inner, L.ffnOut, y);
-}
-
 // One layer of either stack; `encoded` (decoder layers) is the encoder's output.
 // `crossInput` (decoder layers) receives what the cross-attention's queries are made from.
 attn::Status runLayer(const Pass& pass, const Stack& stack, long li, const FloatMatrix* encoded,
@@ -185,7 +197,7 @@ attn::Status runLayer(const Pass& pass, const Stack& stack, long li, const Float
             x += out;
         }
         detail::rmsNormRows(x, L.ffnNorm, c.normEps, normed);
-        feedForward(c, L, normed, out);
+        detail::seq2seqFeedForward(c, L, normed, out);
         x += out;
         return {};
     }
@@ -201,7 +213,7 @@ attn::Status runLayer(const Pass& pass, const Stack& stack, long li, const Float
         layerNorm(x, L.crossNorm, c.normEps, normed);
         x = normed;
     }
-    feedForward(c, L, x, out);
+    detail::seq2seqFeedForward(c, L, x, out);
     x += out;
     layerNorm(x, L.ffnNorm, c.normEps, normed);
     x = std::move(normed);
@@ -220,7 +232,7 @@ attn::Status runStack(const Pass& pass, Stack& stack, std::span<const int> ids,
                       std::vector<FloatMatrix>* crossInputs, FloatMatrix& x)
 {
     const Seq2SeqConfig& c = pass.model.config();
-    embed(pass.model, stack.weights, ids, x);
+    detail::embedSeq2Seq(pass.model, stack.weights, ids, 0, x);
     const long n = x.rows();
     if (c.isT5())
         for (long j = 0; j < c.heads; ++j)
@@ -248,13 +260,9 @@ attn::Status runStack(const Pass& pass, Stack& stack, std::span<const int> ids,
 
 void logitsOf(const Seq2SeqModel& model, const Seq2SeqOptions& options, Seq2SeqResult& r)
 {
-    const Seq2SeqConfig& c = model.config();
-    FloatMatrix y = options.lastOnly ? FloatMatrix(r.finalHidden.bottomRows(1)) : r.finalHidden;
-    // T5 with tied embeddings rescales the output before reusing the input table.
-    if (c.isT5() && c.tieWordEmbeddings) y *= 1.0f / std::sqrt(static_cast<float>(c.width));
-    applyDense(y, model.outputLayer(), r.logits);
-    if (const float* bias = model.finalLogitsBias())
-        r.logits.rowwise() += ConstVecMap(bias, c.vocab).transpose();
+    detail::seq2seqLogits(
+        model, options.lastOnly ? FloatMatrix(r.finalHidden.bottomRows(1)) : r.finalHidden,
+        r.logits);
     r.predictions.clear();
     for (long i = 0; i < r.logits.rows(); ++i) {
         Prediction p;
@@ -285,7 +293,7 @@ attn::Status encodeSeq2Seq(const Seq2SeqModel& model, std::span<const int> sourc
     if (!model.loaded())
         return attn::failure(attn::StatusCode::BadLayer, "", "model", "no model is open");
     const Seq2SeqConfig& c = model.config();
-    ATTN_TRY(checkSide(c, source, "source"));
+    ATTN_TRY(detail::checkSeq2SeqSide(c, source, "source"));
     try {
         const Pass pass{model, options};
         result.sourceIds.assign(source.begin(), source.end());
@@ -308,7 +316,7 @@ attn::Status decodeSeq2Seq(const Seq2SeqModel& model, std::span<const int> targe
         result.encoderOutput.cols() != c.width || result.sourceIds.empty())
         return attn::failure(attn::StatusCode::BadLayer, "", "source",
                              "the source has not been encoded by this model");
-    ATTN_TRY(checkSide(c, target, "target"));
+    ATTN_TRY(detail::checkSeq2SeqSide(c, target, "target"));
     try {
         const Pass pass{model, options};
         result.targetIds.assign(target.begin(), target.end());
@@ -332,7 +340,7 @@ attn::Status forwardSeq2Seq(const Seq2SeqModel& model, std::span<const int> sour
                             std::span<const int> target, const Seq2SeqOptions& options,
                             Seq2SeqResult& result)
 {
-    if (model.loaded()) ATTN_TRY(checkSide(model.config(), target, "target"));
+    if (model.loaded()) ATTN_TRY(detail::checkSeq2SeqSide(model.config(), target, "target"));
     ATTN_TRY(encodeSeq2Seq(model, source, options, result));
     return decodeSeq2Seq(model, target, options, result);
 }

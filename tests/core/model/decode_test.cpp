@@ -163,5 +163,57 @@ TEST(Decoding, TheCacheGrowsByDoublingNotByTheToken)
     EXPECT_GT(sizes.back(), sizes.front());
 }
 
+// A decoder's long text keeps its maps pooled as a whole pooled run of the same ids keeps them:
+// whole up to poolAbove tokens, then pooled cells equal to forward()'s (blocks of 2, 4, 8 as
+// the text passes 4, 8, 16 tokens), whether the prompt or a written token passes the bound,
+// sliding windows included; and exactMap() makes any head's whole map again from what the
+// decoding kept.
+TEST(Decoding, PastTheBoundTheMapsArePooledAsAWholePooledRunPoolsThem)
+{
+    constexpr long kAbove = 6;
+    constexpr long kSide = 4;
+    for (const char* name : {"qwen3_qknorm_bf16", "mistral_window_f32"}) {
+        SCOPED_TRACE(name);
+        const Model model = test::loadModel(test::decoderFixture(name));
+        const std::vector<int> ids = someIds(20, model.config().vocab);
+        for (const long prompt : {3L, 9L}) {
+            Decoding d;
+            ASSERT_TRUE(d.start(model, std::span(ids).first(static_cast<std::size_t>(prompt)), {},
+                                10, kAbove, kSide)
+                            .ok());
+            for (std::size_t i = static_cast<std::size_t>(prompt); i < ids.size(); ++i) {
+                ASSERT_TRUE(d.append(ids[i]).ok());
+                SCOPED_TRACE("after token " + std::to_string(i + 1));
+                ForwardOptions options;
+                options.poolAbove = kAbove;
+                options.poolSide = kSide;
+                ForwardResult got, want;
+                d.result(got);
+                ASSERT_TRUE(forward(model, std::span(ids).first(i + 1), options, want).ok());
+                EXPECT_EQ(d.pooled(), static_cast<long>(i + 1) > kAbove);
+                test::expectSameRun(got, want, kDecodeTolerances);
+                for (std::size_t l = 0; l < got.layers.size(); ++l) {
+                    ASSERT_EQ(got.layers[l].pooled.size(), want.layers[l].pooled.size());
+                    for (std::size_t h = 0; h < got.layers[l].pooled.size(); ++h) {
+                        const PooledMap& g = got.layers[l].pooled[h];
+                        const PooledMap& w = want.layers[l].pooled[h];
+                        EXPECT_EQ(g.n, w.n);
+                        EXPECT_EQ(g.block, w.block);
+                        EXPECT_LE(test::worstRelative(g.cells, w.cells), kDecodeTolerance)
+                            << "layer " << l << " head " << h;
+                    }
+                }
+            }
+            ForwardResult got, whole;
+            d.result(got);
+            ASSERT_TRUE(got.layers.back().isPooled());
+            ASSERT_TRUE(forward(model, ids, ForwardOptions{}, whole).ok());
+            FloatMatrix exact;
+            ASSERT_TRUE(exactMap(model, got, 1, 1, exact).ok());
+            EXPECT_LE(test::worstRelative(exact, whole.layers[1].attention[1]), kDecodeTolerance);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace attn::model

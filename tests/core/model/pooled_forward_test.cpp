@@ -109,8 +109,29 @@ TEST(PoolMap, EachCellIsTheLargestWeightOfItsBlock_RemaindersIncluded)
         }
     EXPECT_EQ(poolBlock(4096, 512), 8);
     EXPECT_EQ(poolBlock(8192, 512), 16);
-    EXPECT_EQ(poolBlock(3000, 512), 6);
+    EXPECT_EQ(poolBlock(3000, 512), 8);  // a power of two: 6 would do, 8 merges from 4
+    EXPECT_EQ(poolBlock(2048, 512), 4);
+    EXPECT_EQ(poolBlock(2049, 512), 8);
     EXPECT_EQ(poolBlock(100, 512), 1);
+}
+
+// A pooled map grown row by row, its block doubled by merging 2 x 2 cells, is the map pooled
+// at once by the final block.
+TEST(PoolMap, GrowingAndMergingGivesTheMapPooledAtOnce)
+{
+    std::mt19937 rng(5);
+    const FloatMatrix m = pooledRandom(37, 37, rng, 1.0f);
+    PooledMap grown;
+    grown.block = 1;
+    for (long n = 1; n <= m.rows(); ++n) {
+        growPooled(grown, n, 4);
+        poolRow(&m(n - 1, 0), 0, n, grown.block, &grown.cells((n - 1) / grown.block, 0));
+    }
+    FloatMatrix lower = m.triangularView<Eigen::Lower>();
+    const PooledMap once = poolMap(lower, poolBlock(37, 4));
+    EXPECT_EQ(grown.block, 16);
+    EXPECT_EQ(grown.n, 37);
+    EXPECT_EQ(grown.cells, once.cells);
 }
 
 struct PooledPair {
