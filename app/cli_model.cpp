@@ -79,32 +79,6 @@ QString comparisonText(const ModelSnapshot& run)
     return out;
 }
 
-// The option that gave edit `index` (the --edit values first, then the --ablate values, as
-// parseModelEdits() lists them): "--edit key,layer=1,head=1,index=2,scale=2".
-QString editOption(int index, const QStringList& edits, const QStringList& ablations)
-{
-    if (index >= 0 && index < edits.size()) return QStringLiteral("--edit %1").arg(edits[index]);
-    const qsizetype a = index - edits.size();
-    if (a >= 0 && a < ablations.size()) return QStringLiteral("--ablate %1").arg(ablations[a]);
-    return QStringLiteral("--edit");
-}
-
-// An edit the core refused or that made the run overflow, in the words of the command line:
-// the option as it was typed, and what is wrong with it.
-QString editRefusal(const attn::Status& s, const QStringList& edits, const QStringList& ablations)
-{
-    const QString option = editOption(s.edit, edits, ablations);
-    if (s.code == attn::StatusCode::DuplicateEdit)
-        return CliModelTr::tr("%1: the same as %2; give each once")
-            .arg(option, editOption(static_cast<int>(s.row), edits, ablations));
-    if (s.code == attn::StatusCode::NonFinite && s.cause == attn::Cause::Edit)
-        return CliModelTr::tr(
-                   "%1 overflows (%2: a value beyond the range of a float); give a smaller "
-                   "scale")
-            .arg(option, QString::fromStdString(attn::whereInModel(s)));
-    return QStringLiteral("%1: %2").arg(option, QString::fromStdString(s.detail));
-}
-
 // Says on stderr what of the text no token stands for (the JSON lists it as "dropped").
 void noteDropped(const std::vector<attn::tok::Dropped>& dropped)
 {

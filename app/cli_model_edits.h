@@ -19,4 +19,9 @@ namespace attnlab::cli {
 bool parseModelEdits(const QStringList& edits, const QStringList& ablations,
                      std::vector<attn::model::HeadEdit>& out, QString& error);
 
+// An edit the core refused or that made the run overflow, in the words of the command line:
+// the option as it was typed (`edits` then `ablations`, as parseModelEdits() read them), and
+// what is wrong with it.
+QString editRefusal(const attn::Status& s, const QStringList& edits, const QStringList& ablations);
+
 }  // namespace attnlab::cli

@@ -135,4 +135,59 @@ QByteArray modelJson(const LoadedModel& loaded, const ModelSnapshot& run)
     return QByteArray::fromStdString(out);
 }
 
+namespace {
+
+// Each layer's heads, as `heads` finds them in it.
+template <class Layer, class Heads>
+void appendLayers(std::string& out, const std::vector<Layer>& layers, Heads heads)
+{
+    out += '[';
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        if (l) out += ',';
+        appendHeads(out, heads(layers[l]));
+    }
+    out += ']';
+}
+
+const std::vector<attn::model::FloatMatrix>& mapsOf(const attn::model::LayerTrace& t)
+{
+    return t.attention;
+}
+
+const std::vector<attn::model::FloatMatrix>& itself(const std::vector<attn::model::FloatMatrix>& m)
+{
+    return m;
+}
+
+}  // namespace
+
+void appendSeq2SeqMaps(std::string& out, const attn::model::Seq2SeqResult& run)
+{
+    out += "\"encoder\":";
+    appendLayers(out, run.encoder, mapsOf);
+    out += ",\"decoder\":";
+    appendLayers(out, run.decoder, mapsOf);
+    out += ",\"cross\":";
+    appendLayers(out, run.cross, itself);
+}
+
+nlohmann::ordered_json seq2seqSideJson(const Seq2SeqSide& side)
+{
+    nlohmann::ordered_json tokens = nlohmann::ordered_json::array(),
+                           display = nlohmann::ordered_json::array(),
+                           ids = nlohmann::ordered_json::array();
+    for (const attn::tok::Token& t : side.tokens) tokens.push_back(t.text);
+    for (const QString& l : side.labels) display.push_back(l.toStdString());
+    for (const int id : side.ids) ids.push_back(id);
+    return {{"tokens", tokens}, {"display", display}, {"ids", ids}};
+}
+
+std::size_t seq2seqJsonBytes(const attn::model::Seq2SeqConfig& c, long m, long n)
+{
+    const double cells =
+        static_cast<double>(c.heads) * (static_cast<double>(c.encoderLayers) * m * m +
+                                        static_cast<double>(c.decoderLayers) * (n * n + n * m));
+    return static_cast<std::size_t>(cells * 16 + static_cast<double>(n + m) * 3000 + 4096);
+}
+
 }  // namespace attnlab::cli

@@ -7,6 +7,7 @@
 // would write more than the limit is refused before it computes.
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include <QStringList>
 
 #include "ui/modelrun/model_snapshot.h"
+#include "ui/modelrun/seq2seq_run.h"
 
 namespace attnlab::cli {
 
@@ -34,5 +36,16 @@ std::size_t modelJsonBytes(long layers, long heads, long tokens, bool withBefore
 // the text no token stands for, [{"text", "byte" (from 1), "bytes", "fate": "omitted" |
 // "unknown"}].
 QByteArray modelJson(const LoadedModel& loaded, const ModelSnapshot& run);
+
+// "encoder": [layer: heads], "decoder": [...], "cross": [...] of an encoder-decoder's run,
+// appended to `out` (without braces).
+void appendSeq2SeqMaps(std::string& out, const attn::model::Seq2SeqResult& run);
+
+// At most how many bytes appendSeq2SeqMaps writes, with the tokens and predictions around them,
+// for m source and n target tokens.
+std::size_t seq2seqJsonBytes(const attn::model::Seq2SeqConfig& c, long m, long n);
+
+// {"tokens", "display", "ids"} of one side of an encoder-decoder's run.
+nlohmann::ordered_json seq2seqSideJson(const Seq2SeqSide& side);
 
 }  // namespace attnlab::cli

@@ -107,38 +107,9 @@ bool readIndex(const QCommandLineParser& parser, const QString& name, long count
     return true;
 }
 
-Json sideJson(const Seq2SeqSide& side)
-{
-    Json tokens = Json::array(), display = Json::array(), ids = Json::array();
-    for (const attn::tok::Token& t : side.tokens) tokens.push_back(t.text);
-    for (const QString& l : side.labels) display.push_back(l.toStdString());
-    for (const int id : side.ids) ids.push_back(id);
-    return {{"tokens", tokens}, {"display", display}, {"ids", ids}};
-}
-
 std::string dump(const Json& j)
 {
     return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-void appendStack(std::string& out, const std::vector<attn::model::LayerTrace>& layers)
-{
-    out += '[';
-    for (std::size_t l = 0; l < layers.size(); ++l) {
-        if (l) out += ',';
-        appendHeads(out, layers[l].attention);
-    }
-    out += ']';
-}
-
-void appendCross(std::string& out, const std::vector<std::vector<FloatMatrix>>& layers)
-{
-    out += '[';
-    for (std::size_t l = 0; l < layers.size(); ++l) {
-        if (l) out += ',';
-        appendHeads(out, layers[l]);
-    }
-    out += ']';
 }
 
 QByteArray seq2seqJson(const LoadedSeq2Seq& loaded, const Seq2SeqSnapshot& run)
@@ -148,14 +119,12 @@ QByteArray seq2seqJson(const LoadedSeq2Seq& loaded, const Seq2SeqSnapshot& run)
                         {"encoder_layers", c.encoderLayers},
                         {"decoder_layers", c.decoderLayers},
                         {"heads", c.heads}};
-    std::string out = "{\"model\":" + dump(model) + ",\"source\":" + dump(sideJson(run.source)) +
-                      ",\"target\":" + dump(sideJson(run.target)) +
-                      ",\"translated\":" + (run.translated ? "true" : "false") + ",\"encoder\":";
-    appendStack(out, run.result.encoder);
-    out += ",\"decoder\":";
-    appendStack(out, run.result.decoder);
-    out += ",\"cross\":";
-    appendCross(out, run.result.cross);
+    std::string out = "{\"model\":" + dump(model) +
+                      ",\"source\":" + dump(seq2seqSideJson(run.source)) +
+                      ",\"target\":" + dump(seq2seqSideJson(run.target)) +
+                      ",\"translated\":" + (run.translated ? "true" : "false");
+    out += ',';
+    appendSeq2SeqMaps(out, run.result);
     out += ",\"predictions\":" + predictionsJsonText(run.predictions);
     if (run.edited()) {
         Json edits = Json::array();
@@ -168,14 +137,6 @@ QByteArray seq2seqJson(const LoadedSeq2Seq& loaded, const Seq2SeqSnapshot& run)
     }
     out += '}';
     return QByteArray::fromStdString(out);
-}
-
-std::size_t seq2seqJsonBytes(const attn::model::Seq2SeqConfig& c, long m, long n)
-{
-    const double cells =
-        static_cast<double>(c.heads) * (static_cast<double>(c.encoderLayers) * m * m +
-                                        static_cast<double>(c.decoderLayers) * (n * n + n * m));
-    return static_cast<std::size_t>(cells * 16 + static_cast<double>(n + m) * 3000 + 4096);
 }
 
 int writeFigure(const Seq2SeqAsk& a, const LoadedSeq2Seq& loaded, const Seq2SeqSnapshot& run)

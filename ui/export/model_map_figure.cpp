@@ -34,7 +34,7 @@ Figure modelMapFigure(const QStringList& rowLabels, const QStringList& columnLab
     c.columnAxisTitle = cross ? ModelMapFigureTr::tr("key (source)") : ModelMapFigureTr::tr("key");
     c.scale = ColorScale::Weights;
     c.range = ValueRange(0.0, 1.0);
-    c.title = title;
+    // The figure's title names the map; a panel title would say it twice.
     Figure f;
     f.title = title;
     f.caption =

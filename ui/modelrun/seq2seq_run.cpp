@@ -16,32 +16,10 @@ namespace {
         if (attn::Status s_ = (expr); !s_.ok()) return s_; \
     } while (false)
 
-Seq2SeqSide sideOf(const attn::tok::Tokenizer& tokenizer, std::vector<int> ids)
-{
-    Seq2SeqSide side;
-    side.ids = std::move(ids);
-    for (const int id : side.ids) side.tokens.push_back(tokenizer.token(id));
-    side.display = tokenizer.display(side.ids);
-    for (const attn::tok::TokenDisplay& d : side.display)
-        side.labels << QString::fromStdString(d.label);
-    return side;
-}
-
-// The source's tokens, with the specials the tokenizer adds; refused when the text has none of
-// its own (only the end token).
+// The source's tokens, with the specials the tokenizer adds.
 attn::Status readSource(const LoadedSeq2Seq& loaded, const QString& text, Seq2SeqSnapshot& snap)
 {
-    const attn::tok::Tokenizer& tokenizer = loaded.tokenizers->source;
-    attn::tok::Encoded encoded = tokenizer.encodeReported(text.toStdString());
-    if (!encoded.status.ok()) return encoded.status;
-    snap.dropped = std::move(encoded.dropped);
-    std::vector<int> ids;
-    for (const attn::tok::Token& t : encoded.tokens) ids.push_back(t.id);
-    if (text.trimmed().isEmpty() || ids.empty())
-        return attn::failure(attn::StatusCode::EmptyInput, "", "source",
-                             "the source text has no tokens to translate");
-    snap.source = sideOf(tokenizer, std::move(ids));
-    return {};
+    return readSeq2SeqSource(loaded, text, snap.source, &snap.dropped);
 }
 
 // The decoder's input for a typed target: the start token, then the label ids (as
@@ -126,7 +104,7 @@ attn::Status runTarget(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& reques
     }
     ATTN_TRY(attn::model::checkSeq2SeqEdits(model, snap.source.count(),
                                             static_cast<long>(input.size()), snap.edits));
-    snap.target = sideOf(loaded.tokenizers->target, input);
+    snap.target = seq2seqSide(loaded.tokenizers->target, input);
     options.progress = snap.translated ? attn::model::ProgressCallback() : request.progress;
     ATTN_TRY(attn::model::forwardSeq2Seq(model, snap.source.ids, snap.target.ids,
                                          withCarry(withEdits(options), snap.carry.get()),
@@ -146,6 +124,33 @@ attn::Status runTarget(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& reques
 }
 
 }  // namespace
+
+Seq2SeqSide seq2seqSide(const attn::tok::Tokenizer& tokenizer, std::vector<int> ids)
+{
+    Seq2SeqSide side;
+    side.ids = std::move(ids);
+    for (const int id : side.ids) side.tokens.push_back(tokenizer.token(id));
+    side.display = tokenizer.display(side.ids);
+    for (const attn::tok::TokenDisplay& d : side.display)
+        side.labels << QString::fromStdString(d.label);
+    return side;
+}
+
+attn::Status readSeq2SeqSource(const LoadedSeq2Seq& loaded, const QString& text, Seq2SeqSide& side,
+                               std::vector<attn::tok::Dropped>* dropped)
+{
+    const attn::tok::Tokenizer& tokenizer = loaded.tokenizers->source;
+    attn::tok::Encoded encoded = tokenizer.encodeReported(text.toStdString());
+    if (!encoded.status.ok()) return encoded.status;
+    if (dropped != nullptr) *dropped = std::move(encoded.dropped);
+    std::vector<int> ids;
+    for (const attn::tok::Token& t : encoded.tokens) ids.push_back(t.id);
+    if (text.trimmed().isEmpty() || ids.empty())
+        return attn::failure(attn::StatusCode::EmptyInput, "", "source",
+                             "the source text has no tokens to translate");
+    side = seq2seqSide(tokenizer, std::move(ids));
+    return {};
+}
 
 std::shared_ptr<const LoadedSeq2Seq> loadSeq2SeqFolder(const QString& folder, attn::Status& problem)
 {

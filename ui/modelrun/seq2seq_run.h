@@ -96,6 +96,15 @@ struct Seq2SeqOutcome {
 // refused with the model's limit, an edit outside the model or the texts by name.
 Seq2SeqOutcome runSeq2SeqText(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& request);
 
+// One side's tokens and labels for `ids`.
+Seq2SeqSide seq2seqSide(const attn::tok::Tokenizer& tokenizer, std::vector<int> ids);
+
+// The source's tokens for `text`, with the specials the tokenizer adds; refused when the text
+// has none of its own (only the end token). `dropped` (if set) receives what of the text no
+// token stands for.
+attn::Status readSeq2SeqSource(const LoadedSeq2Seq& loaded, const QString& text, Seq2SeqSide& side,
+                               std::vector<attn::tok::Dropped>* dropped = nullptr);
+
 // The label of one target id (predictions, the translation as text).
 QString targetLabel(const LoadedSeq2Seq& loaded, int id);
 
