@@ -83,17 +83,6 @@ bool ModelDocument::submitWriting(WrittenTokens written, Label label, bool merge
                            : tr("The text fills the model's %1 positions.").arg(positions()));
         return false;
     }
-    // Writing keeps every head's map whole (a triangle a head): past the length from which a
-    // decoder's run pools its maps, that would outgrow the memory the long path keeps to.
-    if (snap && loaded_->model.config().family == attn::model::Family::Decoder &&
-        snap->tokenCount() >= modelPoolAbove()) {
-        Q_EMIT errorOccurred(tr("The model writes after texts of fewer than %1 tokens (this one "
-                                "has %2): beyond that its maps are kept at screen resolution, "
-                                "which writing does not do yet. Shorten the text.")
-                                 .arg(modelPoolAbove())
-                                 .arg(snap->tokenCount()));
-        return false;
-    }
     if (written.empty()) written.seed = seed_;
     written.steps.push_back(sampling_);
     debounce_.stop();

@@ -96,6 +96,10 @@ ModelRunOutcome runWriting(const LoadedModel& loaded, const WritingRequest& r)
     options.seed = r.written.seed;
     options.edits = r.edits;
     options.eos = settings.eos;
+    // A long text keeps its maps at screen resolution, as the long path of a run does.
+    const attn::model::ForwardOptions pooling = runOptions(loaded, false);
+    options.poolAbove = pooling.poolAbove;
+    options.poolSide = pooling.poolSide;
     attn::model::Generation g;
     if (s.ok()) s = startFrom(loaded, r, options, g, outcome);
     if (!s.ok() && outcome.error.isEmpty() && !outcome.empty)
@@ -125,7 +129,7 @@ ModelRunOutcome runWriting(const LoadedModel& loaded, const WritingRequest& r)
         // Beside the edited text, the unedited model on the same tokens: what the edits changed.
         snap->edits = r.edits;
         std::vector<int> ids = g.decoding.ids();
-        s = attn::model::forward(loaded.model, ids, runOptions(loaded, true), snap->unedited);
+        s = attn::model::forward(loaded.model, ids, pooling, snap->unedited);
         if (!s.ok()) {
             outcome.error =
                 ModelWritingTr::tr("The model could not write: %1").arg(statusMessage(s));
