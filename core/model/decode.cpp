@@ -45,8 +45,8 @@ attn::Status Decoding::start(const Model& model, std::span<const int> prompt,
                              model.config().modelType +
                                  " does not write: generating needs a causal model with a "
                                  "language-model head (GPT-2 or the Llama family)");
-    if (attn::Status s = checkEdits(model, static_cast<long>(prompt.size()), edits); !s.ok())
-        return s;
+    // An edit may be at a position the text reaches only as it is written.
+    if (attn::Status s = checkEdits(model, model.config().positions, edits); !s.ok()) return s;
     ForwardOptions base;
     base.keepTypingCache = true;
     base.topK = topK;

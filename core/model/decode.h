@@ -35,10 +35,10 @@ namespace attn::model {
 
 class Decoding {
 public:
-    // Runs `prompt` in full with `edits` applied (checked as runEdited() checks them: their
-    // positions must be inside the prompt). Refuses a model without a language-model head or
-    // a bidirectional one (BERT: it does not write), and what forward() refuses. On failure the
-    // decoding is left empty.
+    // Runs `prompt` in full with `edits` applied (checked as runEdited() checks them, their
+    // positions inside the model's; one past the prompt applies from the token written there).
+    // Refuses a model without a language-model head or a bidirectional one (BERT: it does not
+    // write), and what forward() refuses. On failure the decoding is left empty.
     //
     // With poolAbove > 0, a decoder's (Llama family) text longer than poolAbove tokens keeps every
     // head's map pooled to at most poolSide cells a side (ForwardOptions' long path) and never

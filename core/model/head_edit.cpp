@@ -107,6 +107,9 @@ ForwardOptions withEdits(const ForwardOptions& base, std::vector<HeadEdit> edits
             const bool sameHead = e.head == head;
             // Keys and values belong to the key/value head the group shares.
             const bool sameKeyValueHead = e.head / group == head / group;
+            // A position not written yet (a text that grows, decode.h) is edited from the step
+            // that writes it; every caller has checked the positions against its text.
+            if (e.index >= hr.Q.rows()) continue;
             switch (e.kind) {
             case HeadEditKind::Query:
                 if (sameHead) hr.Q.row(e.index) *= e.scale;

@@ -79,6 +79,8 @@ TEST(Decoding, EditsAndAblationsApplyToEveryAppendedToken)
         {HeadEditKind::Query, 1, 0, 0, 0.5f},
         {HeadEditKind::Value, 1, 2, 2, -2.0f},
         {HeadEditKind::AblateZero, 0, 3, 0, 1.0f},
+        // A position the prompt does not reach: edited from the token written there on.
+        {HeadEditKind::Key, 1, 1, 6, 4.0f},
     };
     const Model gpt2 = test::loadModel(test::modelFixture("gpt2_tiny"));
     expectDecodingIsAWholeRun(gpt2, someIds(12, gpt2.config().vocab), 3, edits);
