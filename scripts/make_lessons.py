@@ -396,6 +396,27 @@ def rope():
     return session(tokens, X, [(W, W, W)], view=(0, 6, 6))
 
 
+# --- temperature: the same softmax -----------------------------------------------------------
+def temperature():
+    """The ten characters the Tang model reads in the lesson, as labels of random unit-variance
+    vectors (as in the lesson on sqrt(d_k)): d_k = 16, a head of the Tang model's width 64 over
+    4 heads. Causal, so that the last row reads every key, as the model does when it writes.
+    The seed gives a row that is typical of random vectors: spread with scaling, nearly one-hot
+    without."""
+    rng = np.random.default_rng(10)
+    tokens = list("春眠不觉晓，处处闻啼")
+    n, d, dk = len(tokens), 16, 16
+    X = rng.normal(0, 1, (n, d))
+    std = 1 / math.sqrt(d)
+    WQ, WK, WV = rounded(*(rng.normal(0, std, (d, dk)) for _ in range(3)))
+    X = np.round(X, 4)
+    scaled = attention(X, WQ, WK, WV, mode="causal")[n - 1]
+    plain = attention(X, WQ, WK, WV, mode="causal", scale=False)[n - 1]
+    assert plain.max() > 0.9 > 0.5 > scaled.max(), (plain.max(), scaled.max())
+    return session(tokens, X, [(WQ, WK, WV)], mode="causal",
+                   view=(0, n - 1, int(np.argmax(scaled))))
+
+
 LESSONS = [
     ("hand-exercise", hand_exercise,
      "The hand exercise: double one key", "动手练习：把一个键放大两倍",
@@ -476,6 +497,17 @@ LESSONS = [
      "Seven identical words: without positions every weight is 1/7; turn RoPE on and a band "
      "appears along the diagonal, narrower as θ shrinks.",
      "七个相同的词：没有位置时每个权重都是 1/7；打开 RoPE，对角线上出现一条带，θ 越小带越窄。"),
+    ("temperature", temperature,
+     "Temperature: the same softmax", "温度：同一个 softmax",
+     "The Tang poem model writes at T = 0.2, 0.7 and 1.5; beside it, one row with √d_k "
+     "scaling on and off. Both divide the scores of one softmax.",
+     "唐诗模型分别在 T = 0.2、0.7 和 1.5 下续写；旁边的一行分别打开和关闭 √d_k 缩放。"
+     "两者都是在同一个 softmax 前除分数。"),
+    ("model-writes", induction,
+     "The model writes", "模型自己写",
+     "The letters model continues a repeated pattern; switch off its induction head and it "
+     "stops.",
+     "字母模型接着写出重复的模式；关掉它的归纳头，它就不再重复。"),
 ]
 
 
@@ -486,10 +518,14 @@ LESSONS = [
 LAYOUT = {
     "hand-exercise": {"tab": "weights", "right": ["LessonDock"],
                       "bottom": ["KeysDock", "WorkingDock"]},
-    "coreference-tired": {"tab": "weights", "right": ["RowInspectorDock", "LessonDock"]},
-    "coreference-wide": {"tab": "weights", "right": ["RowInspectorDock", "LessonDock"]},
-    "coreference-tired-en": {"tab": "weights", "right": ["RowInspectorDock", "LessonDock"]},
-    "coreference-wide-en": {"tab": "weights", "right": ["RowInspectorDock", "LessonDock"]},
+    "coreference-tired": {"tab": "weights", "left": ["RowInspectorDock"],
+                        "right": ["LessonDock"]},
+    "coreference-wide": {"tab": "weights", "left": ["RowInspectorDock"],
+                       "right": ["LessonDock"]},
+    "coreference-tired-en": {"tab": "weights", "left": ["RowInspectorDock"],
+                           "right": ["LessonDock"]},
+    "coreference-wide-en": {"tab": "weights", "left": ["RowInspectorDock"],
+                          "right": ["LessonDock"]},
     "scaling": {"tab": "weights", "left": ["ControlsDock", "RowInspectorDock"],
                 "right": ["LessonDock"]},
     "causal": {"tab": "weights", "left": [["ControlsDock", "RowInspectorDock"]],
@@ -507,6 +543,9 @@ LAYOUT = {
     "induction-form": {"tab": "weights", "right": ["LessonDock"]},
     "rope": {"tab": "weights", "left": ["ControlsDock", "RowInspectorDock"],
              "right": ["LessonDock"]},
+    "temperature": {"tab": "weights", "left": ["ControlsDock", "RowInspectorDock"],
+                    "right": ["LessonDock"]},
+    "model-writes": {"tab": "weights", "right": ["LessonDock"]},
 }
 
 

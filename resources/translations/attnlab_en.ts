@@ -228,6 +228,23 @@
     </message>
 </context>
 <context>
+    <name>attnlab::WritingLessonLauncher</name>
+    <message numerus="yes">
+        <source>The Tang poem model writes %n character(s) after %1 at temperature %2, seed %3</source>
+        <translation>
+            <numerusform>The Tang poem model writes %n character after %1 at temperature %2, seed %3</numerusform>
+            <numerusform>The Tang poem model writes %n characters after %1 at temperature %2, seed %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>It writes %n letter(s) after %1, always the most probable</source>
+        <translation>
+            <numerusform>It writes %n letter after %1, always the most probable</numerusform>
+            <numerusform>It writes %n letters after %1, always the most probable</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attnlab::cli</name>
     <message numerus="yes">
         <source>%1 has %n head(s); --head %2 does not exist</source>

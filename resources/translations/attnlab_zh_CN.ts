@@ -6045,6 +6045,45 @@ measuring…</source>
     </message>
 </context>
 <context>
+    <name>attnlab::WritingLessonLauncher</name>
+    <message>
+        <source>Write at T = %1</source>
+        <translation>在 T = %1 下续写</translation>
+    </message>
+    <message numerus="yes">
+        <source>The Tang poem model writes %n character(s) after %1 at temperature %2, seed %3</source>
+        <translation>
+            <numerusform>唐诗模型在“%1”之后以温度 %2、种子 %3 续写 %n 个字</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Let the letters model write</source>
+        <translation>让字母模型写</translation>
+    </message>
+    <message numerus="yes">
+        <source>It writes %n letter(s) after %1, always the most probable</source>
+        <translation>
+            <numerusform>在“%1”之后写出 %n 个字母，每次都取最可能的那个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Switch off its strongest induction head</source>
+        <translation>关掉它最强的归纳头</translation>
+    </message>
+    <message>
+        <source>Switches off the head the detectors score highest as an induction head; what it wrote is written again without it (Ctrl+Z in the model window undoes it)</source>
+        <translation>关掉检测器评为最强归纳头的那个头；它写出的内容在没有这个头的情况下重写一遍（在模型窗口中按 Ctrl+Z 撤销）</translation>
+    </message>
+    <message>
+        <source>Switch off all its induction heads</source>
+        <translation>关掉它所有的归纳头</translation>
+    </message>
+    <message>
+        <source>Switches off every head whose induction score reaches %1; what it wrote is written again without them</source>
+        <translation>关掉归纳分数达到 %1 的每个头；它写出的内容在没有这些头的情况下重写一遍</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::cli</name>
     <message>
         <source>Usage: attnlab [FILE]

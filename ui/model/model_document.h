@@ -163,6 +163,9 @@ public:
     [[nodiscard]] std::uint64_t seed() const { return seed_; }
     bool step();
     bool generate(int count);
+    // generate(count) after the text alone: what was written is dropped in the same undo step,
+    // so that writings at several temperatures start from the same text.
+    bool generateAfterText(int count);
     void stopWriting();
     [[nodiscard]] bool writing() const { return toWrite_ > 0; }
     // Tokens still to write in the running generate() (0 when none runs), and how many it asked.
@@ -217,6 +220,7 @@ private:
     };
     void applyMarks(const Marks& marks);
     bool submitWriting(WrittenTokens written, Label label, bool merged);
+    bool startGenerating(int count, bool afterText);
     void continueWriting();
     // A run with its thumbnails, drawn on the worker too.
     struct ShownRun {

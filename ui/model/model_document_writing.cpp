@@ -77,7 +77,10 @@ bool ModelDocument::submitWriting(WrittenTokens written, Label label, bool merge
         return false;
     }
     const std::shared_ptr<const ModelSnapshot> snap = snapshot();
-    if (snap && writingEnded(*snap) && !doc_.computing()) {
+    // Writing after the text alone (generateAfterText): what the snapshot wrote is dropped, so
+    // its end is not in the way.
+    const bool fresh = written.empty() && snap && snap->wrote();
+    if (snap && !fresh && writingEnded(*snap) && !doc_.computing()) {
         Q_EMIT noticed(snap->generation && snap->generation->endedAtEos
                            ? tr("The model wrote its end-of-text token: it has finished.")
                            : tr("The text fills the model's %1 positions.").arg(positions()));
@@ -101,6 +104,16 @@ bool ModelDocument::step()
 
 bool ModelDocument::generate(int count)
 {
+    return startGenerating(count, false);
+}
+
+bool ModelDocument::generateAfterText(int count)
+{
+    return startGenerating(count, true);
+}
+
+bool ModelDocument::startGenerating(int count, bool afterText)
+{
     if (count < 1) return false;
     stopWriting();
     ++writeRun_;
@@ -108,8 +121,8 @@ bool ModelDocument::generate(int count)
     toWrite_ = count;
     const int asked = count;
     if (!submitWriting(
-            doc_.target().written, [asked] { return tr("Generate %n token(s)", "", asked); },
-            true)) {
+            afterText ? WrittenTokens{} : doc_.target().written,
+            [asked] { return tr("Generate %n token(s)", "", asked); }, true)) {
         toWrite_ = 0;
         return false;
     }

@@ -14,6 +14,7 @@
 #include "ui/document/document.h"
 #include "ui/model/induction_lesson_launcher.h"
 #include "ui/model/model_lesson_launcher.h"
+#include "ui/model/writing_lesson_launcher.h"
 #include "ui/panels/cost_panel.h"
 #include "ui/panels/lesson_panel.h"
 #include "ui/panels/rope_lesson_buttons.h"
@@ -61,6 +62,14 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     panel_->addAttachment(QStringLiteral("induction-form"),
                           new InductionLessonLauncher(window->modelWindows(), panel_));
     panel_->addAttachment(QStringLiteral("rope"), new RopeLessonButtons(doc, panel_));
+    panel_->addAttachment(
+        QStringLiteral("temperature"),
+        new WritingLessonLauncher(window->modelWindows(),
+                                  WritingLessonLauncher::Lesson::Temperature, panel_));
+    panel_->addAttachment(
+        QStringLiteral("model-writes"),
+        new WritingLessonLauncher(window->modelWindows(), WritingLessonLauncher::Lesson::Induction,
+                                  panel_));
     connect(panel_, &LessonPanel::restartRequested, this, &LessonActions::openLesson);
     buildMenu();
     window_->installEventFilter(this);
