@@ -183,6 +183,31 @@ TEST(ModelGenerate, TheCheckpointsEndOfTextIdEndsItAndItsSettingsAreListed)
     EXPECT_FALSE(t.doc->step());  // it has finished
 }
 
+// An edit of a written token's key is an edit like any other: the text is written again
+// under it, and the edited key changes that head's map from the written position on, as a
+// whole run of the same tokens with the edit has it.
+TEST(ModelGenerate, AnEditAtAWrittenPositionWritesTheTextAgainUnderIt)
+{
+    TangWindow t;
+    const long prompt = t.doc->snapshot()->tokenCount();
+    t.doc->generate(5);
+    ASSERT_TRUE(writingSettled(t.doc));
+    const auto written = t.doc->snapshot();
+    ASSERT_EQ(written->tokenCount(), prompt + 5);
+    const long at = prompt + 1;  // the second written token
+    ASSERT_TRUE(t.doc->scaleVector(attn::model::HeadEditKind::Key, 0, 0, at, 8.0f));
+    ASSERT_TRUE(writingSettled(t.doc));
+    const auto edited = t.doc->snapshot();
+    ASSERT_TRUE(edited->generation);
+    EXPECT_EQ(edited->edits.size(), 1u);
+    EXPECT_EQ(edited->tokenCount(), prompt + 5);
+    // Rows before the edited key are the unedited run's; rows that see it moved.
+    const attn::model::FloatMatrix& before = written->result.layers[0].attention[0];
+    const attn::model::FloatMatrix& after = edited->result.layers[0].attention[0];
+    EXPECT_LT((after.topRows(at) - before.topRows(at)).cwiseAbs().maxCoeff(), 1e-6);
+    EXPECT_GT(std::abs(after(at, at) - before(at, at)), 1e-3);
+}
+
 TEST(ModelGenerate, ADecoderWritesPastThePoolingLengthKeepingItsMapsAtScreenResolution)
 {
     qputenv("ATTNLAB_POOL_ABOVE", "12");
