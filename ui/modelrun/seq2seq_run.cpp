@@ -7,6 +7,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 
+#include "core/model/generate.h"
+
 namespace attnlab {
 
 namespace {
@@ -73,6 +75,32 @@ attn::model::Seq2SeqOptions withCarry(attn::model::Seq2SeqOptions options, const
     return options;
 }
 
+// The greedy translation through the decoder's cache (seq2seq_decode.h), the edits applied at
+// every token, as the decoder's input: the start token, then the translation but its last token.
+attn::Status translate(const attn::model::Seq2SeqModel& model, const std::vector<int>& source,
+                       long limit, const std::vector<attn::model::HeadEdit>& edits,
+                       const attn::model::ProgressCallback& progress, std::vector<int>& input)
+{
+    const attn::model::Seq2SeqConfig& c = model.config();
+    attn::model::GenerateOptions greedy;
+    greedy.maxNewTokens = static_cast<int>(limit);
+    greedy.eos = {c.eosTokenId};
+    greedy.edits = edits;
+    greedy.topK = 1;
+    bool cancelled = false;
+    attn::model::Seq2SeqGeneration g;
+    ATTN_TRY(attn::model::generate(
+        model, source, greedy, g, [&](const attn::model::Seq2SeqGeneration& now) {
+            cancelled =
+                progress && !progress(static_cast<int>(now.steps.size()), static_cast<int>(limit));
+            return !cancelled;
+        }));
+    if (cancelled)
+        return attn::failure(attn::StatusCode::Cancelled, "", "", "the translation was cancelled");
+    input = decoderInput(c, g.generated());
+    return {};
+}
+
 attn::Status runTarget(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& request,
                        Seq2SeqSnapshot& snap)
 {
@@ -92,11 +120,7 @@ attn::Status runTarget(const LoadedSeq2Seq& loaded, const Seq2SeqRequest& reques
         // What the model writes, with the edits: an edited head changes the translation.
         const long limit = translationLimit(c, snap.source.count());
         ATTN_TRY(attn::model::checkSeq2SeqEdits(model, snap.source.count(), limit, snap.edits));
-        std::vector<int> tokens;
-        attn::model::Seq2SeqResult last;
-        ATTN_TRY(attn::model::translateGreedy(model, snap.source.ids, limit, withEdits(options),
-                                              tokens, last));
-        input = decoderInput(c, tokens);
+        ATTN_TRY(translate(model, snap.source.ids, limit, snap.edits, request.progress, input));
         snap.translated = true;
     } else {
         input = decoderInput(c, loaded.tokenizers->target.encode(request.target.toStdString()));
