@@ -2212,10 +2212,6 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
             <numerusform>生成 %n 个词元</numerusform>
         </translation>
     </message>
-    <message>
-        <source>The model writes after texts of fewer than %1 tokens (this one has %2): beyond that its maps are kept at screen resolution, which writing does not do yet. Shorten the text.</source>
-        <translation>模型只在少于 %1 个词元的文本后续写（这段有 %2 个）：更长的文本其注意力图按屏幕分辨率保存，续写还做不到这一点。请缩短文本。</translation>
-    </message>
 </context>
 <context>
     <name>attnlab::ModelFigures</name>
@@ -6944,6 +6940,8 @@ Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
                         [--layer L] [--head H] [--max-output SIZE]
   A GPT-2 or Llama-family checkpoint (or builtin:NAME) writes N tokens after TEXT, one
   at a time through a key/value cache, stopping early after its end-of-text id (kept).
+  An encoder-decoder (BART, Marian, T5) reads TEXT as its source and writes from its
+  decoder_start_token_id, each cross-attention&apos;s keys and values made once.
   --temperature 0 (the default) is greedy: the most probable token. Otherwise the
   logits are divided by T, --top-k keeps the K most probable, --top-p the fewest most
   probable whose probabilities reach P, and one token is drawn with seed S (default
@@ -6955,7 +6953,10 @@ Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
   max_new_tokens or positions), &quot;sampling&quot;, &quot;generation_config&quot;, &quot;steps&quot;: [{&quot;id&quot;,
   &quot;p&quot;, &quot;top&quot;: [{&quot;id&quot;, &quot;token&quot;, &quot;p&quot;}]}] (the model&apos;s own probabilities, at
   temperature 1 before any cut), &quot;layers&quot;: every head&apos;s map of the final text}.
-  PNG, SVG or PDF: head --head of layer --layer of the final text (from 1).
+  An encoder-decoder&apos;s JSON has &quot;source&quot; and &quot;target&quot; (the decoder&apos;s input) and
+  &quot;encoder&quot;, &quot;decoder&quot; and &quot;cross&quot; maps in place of &quot;prompt&quot; and &quot;layers&quot;.
+  PNG, SVG or PDF: head --head of layer --layer of the final text (from 1); an
+  encoder-decoder&apos;s cross-attention head.
 </source>
         <translation>用法：attnlab generate --model DIR --text TEXT --max-new-tokens N
                         [--temperature T] [--top-k K] [--top-p P] [--seed S]
@@ -6963,6 +6964,8 @@ Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
                         [--layer L] [--head H] [--max-output SIZE]
   GPT-2 或 Llama 家族的检查点（或 builtin:NAME）在 TEXT 之后写出 N 个词元，借助
   键/值缓存一次一个；写出它的结束符（保留在结果中）时提前停止。
+  编码器-解码器（BART、Marian、T5）把 TEXT 当作源文本，从 decoder_start_token_id
+  开始写，每个交叉注意力的键和值只计算一次。
   --temperature 0（默认）为贪心：取最可能的词元。否则 logits 除以 T，--top-k 保留
   最可能的 K 个，--top-p 保留概率之和达到 P 的最少几个最可能的词元，然后用种子 S
   （默认 0；同一个种子给出同样的文本）抽取一个。检查点的 bad_words_ids 永不写出；
@@ -6973,12 +6976,23 @@ Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
   max_new_tokens 或 positions）, &quot;sampling&quot;, &quot;generation_config&quot;, &quot;steps&quot;: [{&quot;id&quot;,
   &quot;p&quot;, &quot;top&quot;: [{&quot;id&quot;, &quot;token&quot;, &quot;p&quot;}]}]（模型自己的概率：温度为 1、截断之前）,
   &quot;layers&quot;: 最终文本每个头的注意力图}。
-  PNG、SVG 或 PDF：最终文本第 --layer 层第 --head 个头的图（从 1 数起）。
+  编码器-解码器的 JSON 用 &quot;source&quot; 和 &quot;target&quot;（解码器的输入）以及
+  &quot;encoder&quot;、&quot;decoder&quot; 和 &quot;cross&quot; 三种注意力图代替 &quot;prompt&quot; 和 &quot;layers&quot;。
+  PNG、SVG 或 PDF：最终文本第 --layer 层第 --head 个头的图（从 1 数起）；
+  编码器-解码器画的是交叉注意力头。
 </translation>
     </message>
     <message>
-        <source>%1: an encoder-decoder (%2) does not generate here yet; attnlab model translates it greedily</source>
-        <translation>%1：编码器-解码器（%2）在这里还不能生成；attnlab model 可以贪心地翻译它</translation>
+        <source>Cross-attention, layer %1, head %2</source>
+        <translation>交叉注意力，第 %1 层，头 %2</translation>
+    </message>
+    <message>
+        <source>the decoder has %1 layers of %2 cross-attention heads: --layer %3 --head %4 is not one of them</source>
+        <translation>解码器有 %1 层，每层 %2 个交叉注意力头：--layer %3 --head %4 不在其中</translation>
+    </message>
+    <message>
+        <source>the JSON of every map would be about %1, more than the limit of %2; give --max-output to allow it, or draw one cross-attention head (-o OUT.png).</source>
+        <translation>所有注意力图的 JSON 约为 %1，超过上限 %2；用 --max-output 放宽上限，或只画一个交叉注意力头（-o OUT.png）。</translation>
     </message>
 </context>
 <context>
