@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// attnlab_generate_bench: a causal checkpoint writes greedily through attn::model::generate
-// (the key/value cache of core/model/decode.h). Not a test; bench/generate_compare.sh runs it
-// beside bench/torch_generate_peer.py (the same weights, a cache of PyTorch's own).
+// attnlab_generate_bench: a checkpoint writes greedily through attn::model::generate (the
+// key/value cache of core/model/decode.h, or of seq2seq_decode.h for an encoder-decoder, whose
+// "prompt" is then its source). Not a test; bench/generate_compare.sh runs it beside
+// bench/torch_generate_peer.py (the same weights, a cache of PyTorch's own).
 //
 //   attnlab_generate_bench FOLDER [--prompt 128] [--new 128] [--reps 3] [--warmup 1]
 //
@@ -17,6 +18,7 @@
 
 #include "core/model/generate.h"
 #include "core/model/model.h"
+#include "core/model/seq2seq_config.h"
 
 namespace {
 
@@ -63,29 +65,15 @@ double sum(const std::vector<double>& v, std::size_t from, std::size_t count)
     return s;
 }
 
-}  // namespace
-
-int main(int argc, char** argv)
+// Times `a.reps` generations (after `a.warmup`) of `model` on `prompt`; prints their RESULT
+// lines. 0, or 3 when the core refuses.
+template <class M, class G>
+int timeGenerations(const Args& a, const M& model, const std::vector<int>& prompt)
 {
-    Args a;
-    if (!parse(argc, argv, a)) {
-        std::fprintf(stderr,
-                     "usage: attnlab_generate_bench FOLDER [--prompt N] [--new N>16] "
-                     "[--reps R] [--warmup W]\n");
-        return 2;
-    }
-    attn::model::Model model;
-    if (attn::Status s = attn::model::Model::load(a.folder, model); !s.ok()) {
-        std::fprintf(stderr, "%s\n", attn::describe(s).c_str());
-        return 3;
-    }
-    std::vector<int> prompt;
-    for (long i = 0; i < a.prompt; ++i)
-        prompt.push_back(static_cast<int>((i * 7919) % model.config().vocab));
     attn::model::GenerateOptions options;
     options.maxNewTokens = a.fresh;
     for (int r = 0; r < a.warmup + a.reps; ++r) {
-        attn::model::Generation g;
+        G g;
         std::vector<double> tokenMs;
         const Clock::time_point start = Clock::now();
         if (attn::Status s = attn::model::startGeneration(model, prompt, options, g); !s.ok()) {
@@ -121,4 +109,34 @@ int main(int argc, char** argv)
         std::fflush(stdout);
     }
     return 0;
+}
+
+template <class M, class G>
+int run(const Args& a)
+{
+    M model;
+    if (attn::Status s = M::load(a.folder, model); !s.ok()) {
+        std::fprintf(stderr, "%s\n", attn::describe(s).c_str());
+        return 3;
+    }
+    std::vector<int> prompt;
+    for (long i = 0; i < a.prompt; ++i)
+        prompt.push_back(static_cast<int>((i * 7919) % model.config().vocab));
+    return timeGenerations<M, G>(a, model, prompt);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    Args a;
+    if (!parse(argc, argv, a)) {
+        std::fprintf(stderr,
+                     "usage: attnlab_generate_bench FOLDER [--prompt N] [--new N>16] "
+                     "[--reps R] [--warmup W]\n");
+        return 2;
+    }
+    if (attn::model::isSeq2SeqType(attn::model::configModelType(a.folder + "/config.json")))
+        return run<attn::model::Seq2SeqModel, attn::model::Seq2SeqGeneration>(a);
+    return run<attn::model::Model, attn::model::Generation>(a);
 }

@@ -9,8 +9,10 @@
 # Environment knobs (all optional):
 #   GPT2_CKPT=/tmp/attnlab-gpt2-bench/gpt2-small   GPT-2-small-shaped, F32 (make_gpt2_checkpoint.py)
 #   DECODER_ROOT=/tmp/attnlab-decoder-bench        Llama-family shapes (make_decoder_checkpoint.py)
-#   SHAPES="gpt2-small qwen3-0.6b"
-#   PROMPT=128 NEW=128  the prompt's tokens and the tokens written
+#   MARIAN_CKPT=/tmp/attnlab-seq2seq-bench/opus-mt  opus-mt-shaped Marian (seq2seq_torch.py --make)
+#   SHAPES="gpt2-small qwen3-0.6b opus-mt"
+#   PROMPT=128 NEW=128  the prompt's tokens and the tokens written (causal shapes)
+#   SOURCE=64 TARGET=64 the source's tokens and the tokens written (opus-mt)
 #   THREADS=2          OMP_NUM_THREADS for ours; torch.set_num_threads, OMP_NUM_THREADS and
 #                      OPENBLAS_NUM_THREADS for PyTorch
 #   ROUNDS=3 REPS=1    rounds of (ours, PyTorch); generations timed per side per round (after one
@@ -23,9 +25,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build-bench}"
 GPT2_CKPT="${GPT2_CKPT:-/tmp/attnlab-gpt2-bench/gpt2-small}"
 DECODER_ROOT="${DECODER_ROOT:-/tmp/attnlab-decoder-bench}"
-SHAPES="${SHAPES:-gpt2-small qwen3-0.6b}"
+MARIAN_CKPT="${MARIAN_CKPT:-/tmp/attnlab-seq2seq-bench/opus-mt}"
+SHAPES="${SHAPES:-gpt2-small qwen3-0.6b opus-mt}"
 PROMPT="${PROMPT:-128}"
 NEW="${NEW:-128}"
+SOURCE="${SOURCE:-64}"
+TARGET="${TARGET:-64}"
 THREADS="${THREADS:-2}"
 ROUNDS="${ROUNDS:-3}"
 REPS="${REPS:-1}"
@@ -34,7 +39,17 @@ PY=/usr/bin/python3  # Debian's torch and numpy are installed for this interpret
 
 log() { printf '== %s\n' "$*" >&2; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-folder() { if [[ "$1" == gpt2-small ]]; then echo "$GPT2_CKPT"; else echo "$DECODER_ROOT/$1"; fi; }
+folder() {
+    case "$1" in
+        gpt2-small) echo "$GPT2_CKPT" ;;
+        opus-mt) echo "$MARIAN_CKPT" ;;
+        *) echo "$DECODER_ROOT/$1" ;;
+    esac
+}
+# The prompt and the new tokens of a shape: an encoder-decoder's prompt is its source.
+lengths() {
+    if [[ "$1" == opus-mt ]]; then echo "--prompt $SOURCE --new $TARGET"; else echo "--prompt $PROMPT --new $NEW"; fi
+}
 
 # The build's packages (scripts/setup.sh), and the peer's: Debian's torch and numpy with a
 # threaded OpenBLAS.
@@ -48,6 +63,8 @@ for shape in $SHAPES; do
     log "writing the $shape checkpoint to $dir"
     if [[ "$shape" == gpt2-small ]]; then
         "$PY" "$ROOT/bench/make_gpt2_checkpoint.py" "$dir" >&2
+    elif [[ "$shape" == opus-mt ]]; then
+        "$PY" "$ROOT/bench/seq2seq_torch.py" --make "$dir" >&2
     else
         "$PY" "$ROOT/bench/make_decoder_checkpoint.py" "$dir" --shape "$shape" >&2
     fi
@@ -65,17 +82,18 @@ log "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 out_dir="$BUILD_DIR/generate-compare-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out_dir"
-common=(--prompt "$PROMPT" --new "$NEW" --reps "$REPS" --warmup 1)
+common=(--reps "$REPS" --warmup 1)
 for round in $(seq 1 "$ROUNDS"); do
     for shape in $SHAPES; do
         ckpt="$(folder "$shape")"
+        read -r -a sizes <<<"$(lengths "$shape")"
         dir="$out_dir/$shape/round-$round"
         mkdir -p "$dir"
         log "round $round of $ROUNDS, $shape (load $(load)): ours"
-        OMP_NUM_THREADS="$THREADS" "$BENCH" "$ckpt" "${common[@]}" >"$dir/ours.txt"
+        OMP_NUM_THREADS="$THREADS" "$BENCH" "$ckpt" "${sizes[@]}" "${common[@]}" >"$dir/ours.txt"
         log "round $round, $shape (load $(load)): PyTorch"
         env -u OPENBLAS_CORETYPE OMP_NUM_THREADS="$THREADS" OPENBLAS_NUM_THREADS="$THREADS" \
-            "$PY" "$ROOT/bench/torch_generate_peer.py" "$ckpt" "${common[@]}" \
+            "$PY" "$ROOT/bench/torch_generate_peer.py" "$ckpt" "${sizes[@]}" "${common[@]}" \
             --threads "$THREADS" | tee "$dir/torch.txt" | grep -v '^RESULT ' >&2
     done
 done

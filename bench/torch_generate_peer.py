@@ -6,8 +6,12 @@ a key/value cache of its own.
     /usr/bin/python3 bench/torch_generate_peer.py FOLDER [--prompt 128] [--new 128] [--reps 3]
                                                          [--warmup 1] [--threads 2]
 
-GPT-2 (F32, bare names, as make_gpt2_checkpoint.py writes them) or a Llama-family checkpoint
-(weights widened to float32 at load, as PyTorch runs them on the CPU). The prompt runs once
+GPT-2 (F32, bare names, as make_gpt2_checkpoint.py writes them), a Llama-family checkpoint
+(weights widened to float32 at load, as PyTorch runs them on the CPU), or Marian (the opus-mt
+shape of seq2seq_torch.py --make: the prompt is the source, encoded once, every decoder
+layer's cross keys and values made from it once, the target grown from
+decoder_start_token_id with a self-attention cache as transformers' EncoderDecoderCache keeps
+it). The prompt runs once
 through every layer, keeping each layer's keys and values; each new token then runs as one row,
 its keys and values appended to the cache (torch.cat, as transformers' DynamicCache grows), its
 query against every key so far: eager ops in float32 under torch.inference_mode(), the
@@ -32,6 +36,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
 import make_decoder_fixtures as dfx  # noqa: E402
 import make_model_fixtures as fx  # noqa: E402
+import make_seq2seq_fixtures as sfx  # noqa: E402
 from torch_decoder_peer import read_checkpoint  # noqa: E402
 from torch_peer import openblas_core  # noqa: E402
 
@@ -124,16 +129,73 @@ class Decoder:
         return x @ head.T
 
 
+class Marian:
+    def __init__(self, w, cfg):
+        self.w, self.cfg = w, cfg
+        self.d = cfg["d_model"]
+        self.heads = cfg["decoder_attention_heads"]
+        self.dim = self.d // self.heads
+        self.cache = [None] * cfg["decoder_layers"]
+        self.cross = []
+        self.table = sfx.sinusoids(cfg["max_position_embeddings"], self.d).float()
+
+    def proj(self, t, name):
+        return F.linear(t, self.w[name + ".weight"], self.w[name + ".bias"])
+
+    def split(self, t):
+        return t.view(t.shape[0], self.heads, self.dim).transpose(0, 1)
+
+    def begin(self, source):
+        """Encodes the source, makes the cross keys and values, runs the start token."""
+        encoded, _, _ = sfx.bart_stack(self.w, self.cfg, source, False)
+        for i in range(self.cfg["decoder_layers"]):
+            p = f"model.decoder.layers.{i}.encoder_attn."
+            self.cross.append((self.split(self.proj(encoded, p + "k_proj")),
+                               self.split(self.proj(encoded, p + "v_proj"))))
+        return self.run([self.cfg["decoder_start_token_id"]], 0), 1
+
+    def attend(self, q, k, v, name):
+        """One row's attention (no mask: a row sees every key kept), probabilities
+        materialised, heads joined and projected."""
+        probs = torch.softmax((q * self.dim ** -0.5) @ k.transpose(-1, -2), dim=-1)
+        return self.proj((probs @ v).transpose(0, 1).reshape(q.shape[1], self.d), name)
+
+    def run(self, ids, first):
+        w, cfg, d = self.w, self.cfg, self.d
+        x = w["model.shared.weight"][torch.tensor(ids)] * math.sqrt(d)
+        x = x + self.table[first:first + len(ids)]
+        for i in range(cfg["decoder_layers"]):
+            p = f"model.decoder.layers.{i}."
+            q = self.split(self.proj(x, p + "self_attn.q_proj"))
+            k = self.split(self.proj(x, p + "self_attn.k_proj"))
+            v = self.split(self.proj(x, p + "self_attn.v_proj"))
+            if self.cache[i] is not None:
+                k = torch.cat((self.cache[i][0], k), dim=1)
+                v = torch.cat((self.cache[i][1], v), dim=1)
+            self.cache[i] = (k, v)
+            x = sfx.layer_norm(x + self.attend(q, k, v, p + "self_attn.out_proj"), w,
+                               p + "self_attn_layer_norm")
+            q = self.split(self.proj(x, p + "encoder_attn.q_proj"))
+            k, v = self.cross[i]
+            x = sfx.layer_norm(x + self.attend(q, k, v, p + "encoder_attn.out_proj"), w,
+                               p + "encoder_attn_layer_norm")
+            h = sfx.act(cfg["activation_function"], self.proj(x, p + "fc1"))
+            x = sfx.layer_norm(x + self.proj(h, p + "fc2"), w, p + "final_layer_norm")
+        return x[-1:] @ w["model.shared.weight"].T + w["final_logits_bias"][0]
+
+
 def generate(make, prompt, count):
     model = make()
     start = time.perf_counter()
-    logits = model.run(prompt, 0)
+    # A causal model's prompt fills positions 0..; an encoder-decoder's target starts at 0.
+    logits, offset = model.begin(prompt) if hasattr(model, "begin") else \
+        (model.run(prompt, 0), len(prompt))
     prompted = last = time.perf_counter()
     ids, token_ms = [], []
     for _ in range(count):
         nxt = int(torch.argmax(logits[0]))
         ids.append(nxt)
-        logits = model.run([nxt], len(prompt) + len(ids) - 1)
+        logits = model.run([nxt], offset + len(ids) - 1)
         now = time.perf_counter()
         token_ms.append((now - last) * 1e3)
         last = now
@@ -156,7 +218,7 @@ def main():
     with open(os.path.join(args.folder, "config.json")) as f:
         cfg = json.load(f)
     w = read_checkpoint(args.folder)
-    kind = Gpt2 if cfg["model_type"] == "gpt2" else Decoder
+    kind = {"gpt2": Gpt2, "marian": Marian}.get(cfg["model_type"], Decoder)
     torch.ones(64, 64) @ torch.ones(64, 64)  # loads the BLAS before asking it
     core, blas_threads = openblas_core()
     print(f"# torch {torch.__version__}, threads {torch.get_num_threads()}, OpenBLAS kernel "
