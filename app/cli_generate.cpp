@@ -121,6 +121,7 @@ bool readIndexOption(const QCommandLineParser& p, const QCommandLineOption& opti
 
 bool readGenerateRequest(const QCommandLineParser& p, GenerateRequest& r, int& code)
 {
+    r.limit = kMaxNumbersBytes;
     if (!p.isSet(kGenModel) || !p.isSet(kGenText) || !p.isSet(kMaxNew)) {
         code =
             refuseGenerate(CliGenerateTr::tr("--model DIR, --text TEXT and --max-new-tokens N are "

@@ -13,7 +13,6 @@
 #include "core/model/generate.h"
 #include "core/model/generation_config.h"
 #include "core/tokenize/tokenizer_loader.h"
-#include "ui/export/numbers_export.h"
 
 namespace attnlab::cli {
 
@@ -25,7 +24,7 @@ struct GenerateRequest {
     attn::model::GenerateOptions options;
     QStringList editTexts, ablationTexts;
     int layer = 0, head = 0;  // from 0; checked against the model once it is open
-    std::size_t limit = kMaxNumbersBytes;
+    std::size_t limit = 0;    // the JSON's most bytes (--max-output, else kMaxNumbersBytes)
 };
 
 // Reads the checkpoint's generation settings into `gs` and the request (its end ids and bad

@@ -238,6 +238,31 @@ attn::Status Seq2SeqDecoding::stepLayer(long li, FloatMatrix& x)
     return {};
 }
 
+// Every head's whole Q, K and V of the call handed to the head hook (edits), in `hooked`.
+attn::Status Seq2SeqDecoding::hookCall(const Call& call,
+                                       std::vector<HeadResultT<float>>& hooked) const
+{
+    const long h = model_->config().heads;
+    const long dh = model_->config().headDim;
+    hooked.resize(static_cast<std::size_t>(h));
+    const StridedRows Q(call.q, call.queries, h * dh, Eigen::OuterStride<>(call.ldq));
+    const StridedRows K(call.k, call.keys, h * dh, Eigen::OuterStride<>(call.ldk));
+    const StridedRows V(call.v, call.keys, h * dh, Eigen::OuterStride<>(call.ldv));
+    for (long j = 0; j < h; ++j) {
+        HeadResultT<float>& hr = hooked[static_cast<std::size_t>(j)];
+        hr.Q = Q.middleCols(j * dh, dh);
+        hr.K = K.middleCols(j * dh, dh);
+        hr.V = V.middleCols(j * dh, dh);
+        options_.hook(call.kind, static_cast<int>(call.layer), static_cast<int>(j), hr);
+        if (hr.Q.rows() != call.queries || hr.K.rows() != call.keys || hr.V.rows() != call.keys ||
+            hr.Q.cols() != dh || hr.K.cols() != dh || hr.V.cols() != dh)
+            return attn::failure(attn::StatusCode::TensorShape, "",
+                                 detail::layerField(call.layer, j, "Q/K/V"),
+                                 "the head hook changed their shapes");
+    }
+    return {};
+}
+
 // Every head's weights for the call's last query row into its map and its output into
 // `concat` (1 x h d_h), one head per thread when the rows are long enough to pay for them.
 attn::Status Seq2SeqDecoding::attendRow(const Call& call, FloatMatrix& concat)
@@ -248,25 +273,8 @@ attn::Status Seq2SeqDecoding::attendRow(const Call& call, FloatMatrix& concat)
     const long n = call.queries - 1;
     const bool self = call.kind == AttentionKind::Decoder;
     std::vector<HeadResultT<float>> hooked;
-    if (options_.hook) {
-        hooked.resize(static_cast<std::size_t>(h));
-        const StridedRows Q(call.q, call.queries, h * dh, Eigen::OuterStride<>(call.ldq));
-        const StridedRows K(call.k, call.keys, h * dh, Eigen::OuterStride<>(call.ldk));
-        const StridedRows V(call.v, call.keys, h * dh, Eigen::OuterStride<>(call.ldv));
-        for (long j = 0; j < h; ++j) {
-            HeadResultT<float>& hr = hooked[static_cast<std::size_t>(j)];
-            hr.Q = Q.middleCols(j * dh, dh);
-            hr.K = K.middleCols(j * dh, dh);
-            hr.V = V.middleCols(j * dh, dh);
-            options_.hook(call.kind, static_cast<int>(call.layer), static_cast<int>(j), hr);
-            if (hr.Q.rows() != call.queries || hr.K.rows() != call.keys ||
-                hr.V.rows() != call.keys || hr.Q.cols() != dh || hr.K.cols() != dh ||
-                hr.V.cols() != dh)
-                return attn::failure(attn::StatusCode::TensorShape, "",
-                                     detail::layerField(call.layer, j, "Q/K/V"),
-                                     "the head hook changed their shapes");
-        }
-    }
+    if (options_.hook)
+        if (attn::Status s = hookCall(call, hooked); !s.ok()) return s;
     std::vector<float*> weights(static_cast<std::size_t>(h));
     for (long j = 0; j < h; ++j) {
         const auto sj = static_cast<std::size_t>(j);

@@ -83,6 +83,7 @@ private:
     void truncate(long n);
     attn::Status appendRow(int id);
     attn::Status stepLayer(long li, FloatMatrix& x);
+    attn::Status hookCall(const Call& call, std::vector<HeadResultT<float>>& hooked) const;
     attn::Status attendRow(const Call& call, FloatMatrix& concat);
 
     const Seq2SeqModel* model_ = nullptr;
