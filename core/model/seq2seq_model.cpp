@@ -108,18 +108,20 @@ Dense table(const Seq2SeqConfig& c)
 
 }  // namespace
 
+double sinusoid(long position, long channel, long width)
+{
+    const long half = (width + 1) / 2;
+    const long c = channel < half ? channel : channel - half;
+    const double angle = static_cast<double>(position) /
+                         std::pow(10000.0, static_cast<double>(2 * c) / static_cast<double>(width));
+    return channel < half ? std::sin(angle) : std::cos(angle);
+}
+
 FloatMatrix sinusoidalPositions(long positions, long width)
 {
     FloatMatrix out(positions, width);
-    const long half = (width + 1) / 2;
     for (long p = 0; p < positions; ++p)
-        for (long c = 0; c < half; ++c) {
-            const double angle =
-                static_cast<double>(p) /
-                std::pow(10000.0, static_cast<double>(2 * c) / static_cast<double>(width));
-            out(p, c) = static_cast<float>(std::sin(angle));
-            if (half + c < width) out(p, half + c) = static_cast<float>(std::cos(angle));
-        }
+        for (long c = 0; c < width; ++c) out(p, c) = static_cast<float>(sinusoid(p, c, width));
     return out;
 }
 

@@ -93,6 +93,8 @@ private:
 // Marian's positions (MarianSinusoidalPositionalEmbedding): row p, column c < d/2 (rounded up)
 // is sin(p / 10000^(2c / d)), column d/2 + c the cosine of the same angle; computed in double.
 FloatMatrix sinusoidalPositions(long positions, long width);
+// One entry of that table, in double (the translator's training pass uses it in double).
+double sinusoid(long position, long channel, long width);
 
 // T5's bucket of the relative position `relative` = key - query (T5Attention.
 // _relative_position_bucket, in float32 as torch computes it): bidirectional (the encoder)

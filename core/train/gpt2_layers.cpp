@@ -17,33 +17,17 @@
 
 #include <Eigen/Core>
 
+#include "core/train/layers_internal.h"
+
 namespace attn::gpt2 {
 
 namespace {
 
-template <typename S>
-using RowMat = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <typename S>
-using Map = Eigen::Map<RowMat<S>>;
-template <typename S>
-using ConstMap = Eigen::Map<const RowMat<S>>;
-template <typename S>
-using Strided = Eigen::Map<RowMat<S>, 0, Eigen::OuterStride<>>;
-template <typename S>
-using ConstStrided = Eigen::Map<const RowMat<S>, 0, Eigen::OuterStride<>>;
-template <typename S>
-using ConstRow = Eigen::Map<const Eigen::Matrix<S, 1, Eigen::Dynamic>>;
-template <typename S>
-using Row = Eigen::Map<Eigen::Matrix<S, 1, Eigen::Dynamic>>;
+using namespace layers_detail;
 
 // sqrt(2 / pi), the constant of the tanh approximation.
 constexpr double kGeluScale = 0.7978845608028654;
 constexpr double kGeluCubic = 0.044715;
-// Attention works on blocks of this many query rows: the rows [i0, i0 + 32) see only the keys
-// before i0 + 32, so the products skip much of the masked half of the scores (smaller blocks
-// skip more but cost more in per-product overhead at T = 64).
-constexpr long kCausalBlock = 32;
-
 // The dense layers split their products into this many parts, whatever the thread count: the
 // parts, and so every sum, are the same on one thread or many.
 constexpr long kParts = 4;
@@ -60,18 +44,6 @@ Part part(long n, long k)
     const long begin = std::min(n, k * step);
     return {begin, std::min(n, begin + step) - begin};
 }
-
-template <typename S>
-using Array = Eigen::Map<Eigen::Array<S, 1, Eigen::Dynamic>>;
-template <typename S>
-using ConstArray = Eigen::Map<const Eigen::Array<S, 1, Eigen::Dynamic>>;
-
-template <typename S>
-constexpr bool kVectorised = std::is_same_v<S, float>;
-
-// Scalars per 64-byte vector register (AVX-512) or cache line.
-template <typename S>
-constexpr long kLine = 64 / static_cast<long>(sizeof(S));
 
 void layernormForwardVectorised(float* out, float* mean, float* rstd, const float* inp,
                                 const float* weight, const float* bias, long N, long C)
@@ -112,50 +84,11 @@ void layernormBackwardVectorised(float* dinp, float* dweight, float* dbias, cons
     }
 }
 
-// One row of the attention's softmax: p[0..i] = softmax(scale z[0..i]), p[i+1..T) = 0. The
-// vectorised version exponentiates whole vector registers (up to `width`, the keys the row's
-// block computed): the masked lanes get the row's max first (a harmless exp(0)) and are zeroed
-// after, so that no row ends in a scalar tail of exps.
-template <typename S>
-void softmaxRow(S* p, S* z, long i, long width, long T, S scale)
-{
-    if constexpr (kVectorised<S>) {
-        const long len = std::min(width, (i + kLine<S>) / kLine<S> * kLine<S>);
-        Array<S> zs(z, len);
-        const S max = zs.head(i + 1).maxCoeff();
-        zs.tail(len - i - 1) = max;
-        Array<S> e(p, len);
-        e = ((zs - max) * scale).exp();
-        Array<S>(p + i + 1, T - i - 1).setZero();
-        e *= S(1) / e.sum();
-    } else {
-        const auto zi = ConstArray<S>(z, i + 1) * scale;
-        const S max = zi.maxCoeff();
-        Array<S> e(p, i + 1);
-        e = (zi - max).exp();
-        e *= S(1) / e.sum();
-        Array<S>(p + i + 1, T - i - 1).setZero();
-    }
-}
-
-// The softmax's backward on one row, in place: d[0..i] = p (d - p . d) scale over the keys
-// j <= i, d[i+1..width) = 0 (masked cells pass nothing back). The vectorised version works on
-// whole registers: p is exactly 0 on the masked lanes, so they add nothing to p . d.
-template <typename S>
-void softmaxBackwardRow(S* d, const S* p, long i, long width, S scale)
-{
-    const long len = kVectorised<S> ? std::min(width, (i + kLine<S>) / kLine<S> * kLine<S>) : i + 1;
-    const ConstArray<S> pi(p, len);
-    Array<S> di(d, len);
-    const S dot = (pi * di).sum();
-    di = pi * (di - dot) * scale;
-    Array<S>(d + i + 1, width - i - 1).setZero();
-}
-
 }  // namespace
 
 template <typename S>
-void encoderForward(S* out, const int* tokens, const S* wte, const S* wpe, long B, long T, long C)
+void encoderForward(S* out, const int* tokens, const S* wte, const S* wpe, long B, long T, long C,
+                    std::type_identity_t<S> scale)
 {
     for (long b = 0; b < B; ++b) {
         for (long t = 0; t < T; ++t) {
@@ -163,24 +96,24 @@ void encoderForward(S* out, const int* tokens, const S* wte, const S* wpe, long 
             const S* w = wte + static_cast<long>(tokens[n]) * C;
             const S* p = wpe + t * C;
             S* o = out + n * C;
-            for (long c = 0; c < C; ++c) o[c] = w[c] + p[c];
+            for (long c = 0; c < C; ++c) o[c] = w[c] * scale + p[c];
         }
     }
 }
 
 template <typename S>
-void encoderBackward(S* dwte, S* dwpe, const S* dout, const int* tokens, long B, long T, long C)
+void encoderBackward(S* dwte, Optional<S> dwpe, const S* dout, const int* tokens, long B, long T,
+                     long C, std::type_identity_t<S> scale)
 {
     for (long b = 0; b < B; ++b) {
         for (long t = 0; t < T; ++t) {
             const long n = b * T + t;
             S* dw = dwte + static_cast<long>(tokens[n]) * C;
-            S* dp = dwpe + t * C;
             const S* d = dout + n * C;
-            for (long c = 0; c < C; ++c) {
-                dw[c] += d[c];
-                dp[c] += d[c];
-            }
+            for (long c = 0; c < C; ++c) dw[c] += d[c] * scale;
+            if (dwpe == nullptr) continue;
+            S* dp = dwpe + t * C;
+            for (long c = 0; c < C; ++c) dp[c] += d[c];
         }
     }
 }
@@ -288,86 +221,6 @@ void matmulBackward(S* dinp, S* dweight, Optional<S> dbias, const S* dout, const
 }
 
 template <typename S>
-void attentionForward(S* out, S* att, const S* qkv, long B, long T, long C, long H, S* scratch,
-                      int threads)
-{
-    const long hs = C / H;
-    const S scale = S(1) / std::sqrt(static_cast<S>(hs));
-    const Eigen::OuterStride<> qkvStride(3 * C);
-    const Eigen::OuterStride<> outStride(C);
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (long bh = 0; bh < B * H; ++bh) {
-        const long b = bh / H;
-        const long h = bh % H;
-        const S* base = qkv + b * T * 3 * C + h * hs;
-        const ConstStrided<S> q(base, T, hs, qkvStride);
-        const ConstStrided<S> k(base + C, T, hs, qkvStride);
-        const ConstStrided<S> v(base + 2 * C, T, hs, qkvStride);
-        Strided<S> y(out + b * T * C + h * hs, T, hs, outStride);
-        Map<S> scores(
-            scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride<S>(T), T, T);
-        Map<S> p(att + bh * T * T, T, T);
-        for (long i0 = 0; i0 < T; i0 += kCausalBlock) {
-            const long rows = std::min(kCausalBlock, T - i0);
-            const long cols = i0 + rows;  // the keys these rows may see
-            scores.block(i0, 0, rows, cols).noalias() =
-                q.middleRows(i0, rows) * k.topRows(cols).transpose();
-            // Softmax over the keys j <= i; the masked cells get an exact 0.
-            for (long i = i0; i < cols; ++i)
-                softmaxRow(p.row(i).data(), scores.row(i).data(), i, cols, T, scale);
-            y.middleRows(i0, rows).noalias() = p.block(i0, 0, rows, cols) * v.topRows(cols);
-        }
-    }
-}
-
-// The steps of core/train/gradients.h's dot-product head (2-5: through P V, the softmax, the
-// constant scale and Q K^T), by the same causal row blocks. That code works on one
-// AttentionInput and allocates its result per head; here every head of every sequence reads and
-// writes its slices of the batch's arrays in place.
-template <typename S>
-void attentionBackward(S* dqkv, const S* dout, const S* qkv, const S* att, long B, long T, long C,
-                       long H, S* scratch, int threads)
-{
-    const long hs = C / H;
-    const S scale = S(1) / std::sqrt(static_cast<S>(hs));
-    const Eigen::OuterStride<> qkvStride(3 * C);
-    const Eigen::OuterStride<> outStride(C);
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (long bh = 0; bh < B * H; ++bh) {
-        const long b = bh / H;
-        const long h = bh % H;
-        const S* base = qkv + b * T * 3 * C + h * hs;
-        S* dbase = dqkv + b * T * 3 * C + h * hs;
-        const ConstStrided<S> q(base, T, hs, qkvStride);
-        const ConstStrided<S> k(base + C, T, hs, qkvStride);
-        const ConstStrided<S> v(base + 2 * C, T, hs, qkvStride);
-        Strided<S> dq(dbase, T, hs, qkvStride);
-        Strided<S> dk(dbase + C, T, hs, qkvStride);
-        Strided<S> dv(dbase + 2 * C, T, hs, qkvStride);
-        const ConstStrided<S> dy(dout + b * T * C + h * hs, T, hs, outStride);
-        const ConstMap<S> p(att + bh * T * T, T, T);
-        Map<S> d(scratch + static_cast<std::size_t>(omp_get_thread_num()) * scratchStride<S>(T), T,
-                 T);
-        for (long i0 = 0; i0 < T; i0 += kCausalBlock) {
-            const long rows = std::min(kCausalBlock, T - i0);
-            const long cols = i0 + rows;
-            const auto pBlock = p.block(i0, 0, rows, cols);
-            auto dBlock = d.block(i0, 0, rows, cols);
-            // out = P V: dP = dout V^T, dV = P^T dout.
-            dBlock.noalias() = dy.middleRows(i0, rows) * v.topRows(cols).transpose();
-            dv.topRows(cols).noalias() += pBlock.transpose() * dy.middleRows(i0, rows);
-            // Softmax: dZ = P .* (dP - rowsum(P .* dP)), then the constant scale; in place.
-            // Masked cells pass nothing back.
-            for (long i = i0; i < cols; ++i)
-                softmaxBackwardRow(d.row(i).data(), p.row(i).data(), i, cols, scale);
-            // scores = Q K^T: dQ = dZ K, dK = dZ^T Q.
-            dq.middleRows(i0, rows).noalias() += dBlock * k.topRows(cols);
-            dk.topRows(cols).noalias() += dBlock.transpose() * q.middleRows(i0, rows);
-        }
-    }
-}
-
-template <typename S>
 void geluForward(S* out, const S* inp, long count)
 {
     if constexpr (kVectorised<S>) {
@@ -407,6 +260,21 @@ void geluBackward(S* dinp, const S* inp, const S* dout, long count)
 }
 
 template <typename S>
+void siluForward(S* out, const S* inp, long count)
+{
+    const ConstArray<S> x(inp, count);
+    Array<S>(out, count) = x / (S(1) + (-x).exp());
+}
+
+template <typename S>
+void siluBackward(S* dinp, const S* inp, const S* dout, long count)
+{
+    const ConstArray<S> x(inp, count);
+    const auto sigmoid = S(1) / (S(1) + (-x).exp());
+    Array<S>(dinp, count) += sigmoid * (S(1) + x * (S(1) - sigmoid)) * ConstArray<S>(dout, count);
+}
+
+template <typename S>
 void residualForward(S* out, const S* a, const S* b, long count)
 {
     for (long i = 0; i < count; ++i) out[i] = a[i] + b[i];
@@ -422,24 +290,29 @@ void residualBackward(S* da, S* db, const S* dout, long count)
 }
 
 template <typename S>
-void unembedForward(S* logits, const S* inp, const S* wte, long N, long C, long V)
+void unembedForward(S* logits, const S* inp, const S* wte, long N, long C, long V,
+                    Optional<const S> bias)
 {
-    Map<S>(logits, N, V).noalias() = ConstMap<S>(inp, N, C) * ConstMap<S>(wte, V, C).transpose();
+    Map<S> z(logits, N, V);
+    z.noalias() = ConstMap<S>(inp, N, C) * ConstMap<S>(wte, V, C).transpose();
+    if (bias != nullptr) z.rowwise() += ConstRow<S>(bias, V);
 }
 
 template <typename S>
 void unembedBackward(S* dinp, S* dwte, const S* dlogits, const S* inp, const S* wte, long N, long C,
-                     long V)
+                     long V, Optional<S> dbias)
 {
     const ConstMap<S> dy(dlogits, N, V);
     Map<S>(dinp, N, C).noalias() += dy * ConstMap<S>(wte, V, C);
     Map<S>(dwte, V, C).noalias() += dy.transpose() * ConstMap<S>(inp, N, C);
+    if (dbias != nullptr) Row<S>(dbias, V) += dy.colwise().sum();
 }
 
 template <typename S>
 double crossEntropyForward(S* probs, const S* logits, const int* targets, long N, long V)
 {
     double total = 0.0;
+    long counted = 0;
     for (long n = 0; n < N; ++n) {
         const ConstRow<S> z(logits + n * V, V);
         auto p = Row<S>(probs + n * V, V).array();
@@ -447,20 +320,27 @@ double crossEntropyForward(S* probs, const S* logits, const int* targets, long N
         p = (z.array() - max).exp();
         const S sum = p.sum();
         p *= S(1) / sum;
+        if (targets[n] < 0) continue;
+        ++counted;
         // -log softmax(z)[target], as log-sum-exp: no log of a probability that underflowed.
         total += std::log(static_cast<double>(sum)) + static_cast<double>(max) -
                  static_cast<double>(z[targets[n]]);
     }
-    return total / static_cast<double>(N);
+    return counted == 0 ? 0.0 : total / static_cast<double>(counted);
 }
 
 template <typename S>
 void crossEntropyBackward(S* dlogits, const S* probs, const int* targets, long N, long V)
 {
-    const S inv = S(1) / static_cast<S>(N);
+    const long counted = std::count_if(targets, targets + N, [](int t) { return t >= 0; });
+    const S inv = counted == 0 ? S(0) : S(1) / static_cast<S>(counted);
     for (long n = 0; n < N; ++n) {
         const S* p = probs + n * V;
         S* d = dlogits + n * V;
+        if (targets[n] < 0) {
+            std::fill(d, d + V, S(0));
+            continue;
+        }
         for (long v = 0; v < V; ++v) d[v] = p[v] * inv;
         d[targets[n]] -= inv;
     }
@@ -468,23 +348,23 @@ void crossEntropyBackward(S* dlogits, const S* probs, const int* targets, long N
 
 // The two scalar types the trainer runs in.
 #define ATTNLAB_GPT2_LAYERS(S)                                                                     \
-    template void encoderForward(S*, const int*, const S*, const S*, long, long, long);            \
-    template void encoderBackward(S*, S*, const S*, const int*, long, long, long);                 \
+    template void encoderForward(S*, const int*, const S*, const S*, long, long, long, S);         \
+    template void encoderBackward(S*, Optional<S>, const S*, const int*, long, long, long, S);     \
     template void layernormForward(S*, S*, S*, const S*, const S*, const S*, long, long);          \
     template void layernormBackward(S*, S*, S*, const S*, const S*, const S*, const S*, const S*,  \
                                     long, long);                                                   \
     template void matmulForward(S*, const S*, const S*, Optional<const S>, long, long, long, int); \
     template void matmulBackward(S*, S*, Optional<S>, const S*, const S*, const S*, long, long,    \
                                  long, int);                                                       \
-    template void attentionForward(S*, S*, const S*, long, long, long, long, S*, int);             \
-    template void attentionBackward(S*, const S*, const S*, const S*, long, long, long, long, S*,  \
-                                    int);                                                          \
     template void geluForward(S*, const S*, long);                                                 \
     template void geluBackward(S*, const S*, const S*, long);                                      \
+    template void siluForward(S*, const S*, long);                                                 \
+    template void siluBackward(S*, const S*, const S*, long);                                      \
     template void residualForward(S*, const S*, const S*, long);                                   \
     template void residualBackward(S*, S*, const S*, long);                                        \
-    template void unembedForward(S*, const S*, const S*, long, long, long);                        \
-    template void unembedBackward(S*, S*, const S*, const S*, const S*, long, long, long);         \
+    template void unembedForward(S*, const S*, const S*, long, long, long, Optional<const S>);     \
+    template void unembedBackward(S*, S*, const S*, const S*, const S*, long, long, long,          \
+                                  Optional<S>);                                                    \
     template double crossEntropyForward(S*, const S*, const int*, long, long);                     \
     template void crossEntropyBackward(S*, const S*, const int*, long, long);
 ATTNLAB_GPT2_LAYERS(double)

@@ -29,12 +29,16 @@ inline constexpr double kLayerNormEps = 1e-5;
 template <typename S>
 using Optional = std::type_identity_t<S>*;
 
-// out[b,t,:] = wte[tokens[b,t], :] + wpe[t, :]                      (out: N x C)
+// out[b,t,:] = wte[tokens[b,t], :] scale + wpe[t, :]                (out: N x C)
+// (scale 1 for GPT-2; Marian scales its embeddings by sqrt(C) and adds fixed sinusoids.)
 template <typename S>
-void encoderForward(S* out, const int* tokens, const S* wte, const S* wpe, long B, long T, long C);
-// dwte[token] += dout, dwpe[t] += dout (rows in order: deterministic).
+void encoderForward(S* out, const int* tokens, const S* wte, const S* wpe, long B, long T, long C,
+                    std::type_identity_t<S> scale = 1);
+// dwte[token] += dout scale, dwpe[t] += dout (rows in order: deterministic); dwpe may be null
+// (fixed positions).
 template <typename S>
-void encoderBackward(S* dwte, S* dwpe, const S* dout, const int* tokens, long B, long T, long C);
+void encoderBackward(S* dwte, Optional<S> dwpe, const S* dout, const int* tokens, long B, long T,
+                     long C, std::type_identity_t<S> scale = 1);
 
 // out = (x - mean) * rstd * weight + bias, per row; keeps mean and rstd (N each).
 template <typename S>
@@ -55,18 +59,46 @@ template <typename S>
 void matmulBackward(S* dinp, S* dweight, Optional<S> dbias, const S* dout, const S* inp,
                     const S* weight, long N, long C, long OC, int threads);
 
-// Scalars of attention scratch per thread: T * T, rounded up to 64 bytes so that every
+// Scalars of attention scratch per thread: Tq * Tk, rounded up to 64 bytes so that every
 // thread's products see the same alignment.
+template <typename S>
+std::size_t scratchStride(long Tq, long Tk)
+{
+    constexpr std::size_t perLine = 64 / sizeof(S);
+    return (static_cast<std::size_t>(Tq * Tk) + perLine - 1) / perLine * perLine;
+}
 template <typename S>
 std::size_t scratchStride(long T)
 {
-    constexpr std::size_t perLine = 64 / sizeof(S);
-    return (static_cast<std::size_t>(T * T) + perLine - 1) / perLine * perLine;
+    return scratchStride<S>(T, T);
 }
 
-// Multi-head causal self-attention over qkv (N x 3C: [Q | K | V], heads side by side in each).
-// att (B x H x T x T) keeps the softmax weights, exactly 0 above the diagonal; out is N x C.
-// The B * H (sequence, head) pairs are independent: they run on `threads` threads, a fixed
+// One attention call of B sequences: Tq query rows (each qStride scalars apart) over Tk key and
+// value rows (kvStride apart), C channels in H heads side by side. Causal: row i sees keys
+// j <= i. keyLengths (B entries, or null for all Tk): the keys of each sequence, the rest
+// padding that no row sees (the rows of padded queries are computed all the same).
+struct AttentionDims {
+    long B = 0, Tq = 0, Tk = 0, C = 0, H = 0;
+    long qStride = 0, kvStride = 0;
+    bool causal = false;
+    const int* keyLengths = nullptr;
+};
+
+// att (B x H x Tq x Tk) keeps the softmax weights, exactly 0 where masked; out is Tq rows of C
+// per sequence. Scores are divided by sqrt(C / H). `scratch` holds threads *
+// scratchStride<S>(Tq, Tk) scalars, 64-byte aligned. The (sequence, head) pairs run on
+// `threads` threads over a fixed partition: the result does not depend on the thread count.
+template <typename S>
+void attentionForward(S* out, S* att, const S* q, const S* k, const S* v, const AttentionDims& d,
+                      S* scratch, int threads);
+// dq, dk, dv += the gradient through the heads (laid out as q, k and v).
+template <typename S>
+void attentionBackward(S* dq, S* dk, S* dv, const S* dout, const S* q, const S* k, const S* v,
+                       const S* att, const AttentionDims& d, S* scratch, int threads);
+
+// GPT-2's call: multi-head causal self-attention over qkv (N x 3C: [Q | K | V], heads side by side
+// in each). att (B x H x T x T) keeps the softmax weights, exactly 0 above the diagonal; out is N x
+// C. The B * H (sequence, head) pairs are independent: they run on `threads` threads, a fixed
 // partition, each pair writing only its own slices, so the result does not depend on the
 // thread count. `scratch` holds threads * scratchStride<S>(T) scalars, 64-byte aligned.
 template <typename S>
@@ -83,25 +115,34 @@ void geluForward(S* out, const S* inp, long count);
 template <typename S>
 void geluBackward(S* dinp, const S* inp, const S* dout, long count);
 
+// out = x sigmoid(x) (SiLU, Marian's "swish"), element-wise.
+template <typename S>
+void siluForward(S* out, const S* inp, long count);
+template <typename S>
+void siluBackward(S* dinp, const S* inp, const S* dout, long count);
+
 // out = a + b; backward: da += dout, db += dout.
 template <typename S>
 void residualForward(S* out, const S* a, const S* b, long count);
 template <typename S>
 void residualBackward(S* da, S* db, const S* dout, long count);
 
-// logits (N x V) = inp (N x C) wte^T (wte: V x C, the tied unembedding).
+// logits (N x V) = inp (N x C) wte^T + bias (wte: V x C, the tied unembedding; bias: V, or null).
 template <typename S>
-void unembedForward(S* logits, const S* inp, const S* wte, long N, long C, long V);
-// dinp += dlogits wte, dwte += dlogits^T inp.
+void unembedForward(S* logits, const S* inp, const S* wte, long N, long C, long V,
+                    Optional<const S> bias = nullptr);
+// dinp += dlogits wte, dwte += dlogits^T inp, dbias += column sums of dlogits (if not null).
 template <typename S>
 void unembedBackward(S* dinp, S* dwte, const S* dlogits, const S* inp, const S* wte, long N, long C,
-                     long V);
+                     long V, Optional<S> dbias = nullptr);
 
-// probs = softmax(logits) per row; returns the mean of -log probs[target] over the N rows
-// (summed in double whatever S is: the loss is reported and compared in double).
+// probs = softmax(logits) per row; returns the mean of -log probs[target] over the rows whose
+// target is not negative (a negative target is padding, as PyTorch's ignore_index; summed in
+// double whatever S is: the loss is reported and compared in double).
 template <typename S>
 double crossEntropyForward(S* probs, const S* logits, const int* targets, long N, long V);
-// dlogits = (probs - onehot(target)) / N (written, not added: nothing else reaches logits).
+// dlogits = (probs - onehot(target)) / (rows with a target), 0 on padded rows (written, not
+// added: nothing else reaches logits).
 template <typename S>
 void crossEntropyBackward(S* dlogits, const S* probs, const int* targets, long N, long V);
 

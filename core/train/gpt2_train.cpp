@@ -102,22 +102,6 @@ Status configError(const char* field, const std::string& detail)
     return failure(StatusCode::ConfigField, "", field, detail);
 }
 
-Status checkIds(const char* field, std::span<const int> ids, long vocab)
-{
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (ids[i] < 0 || ids[i] >= vocab) {
-            Status s = failure(StatusCode::TokenOutOfRange, "", field,
-                               "entry " + std::to_string(i + 1) + " is " + std::to_string(ids[i]) +
-                                   ", outside the vocabulary of " + std::to_string(vocab));
-            s.position = static_cast<long>(i);
-            s.value = ids[i];
-            s.limit = vocab;
-            return s;
-        }
-    }
-    return {};
-}
-
 }  // namespace
 
 Status validate(const Config& c)
@@ -228,8 +212,6 @@ void initialise(Parameters& p, std::uint64_t seed, double stddev)
     }
 }
 
-namespace {
-
 // Eigen blocks its products by the cache sizes it reads from the CPU, so the same products sum
 // in another order, and round differently, on a CPU with another L1 (a 32 KiB L1d gave the
 // Tang and induction models' second losses 2e-10 apart from the 48 KiB one they were trained
@@ -244,7 +226,22 @@ void fixEigenBlocking()
     });
 }
 
-}  // namespace
+Status checkTokenIds(const char* field, std::span<const int> ids, long vocab)
+{
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] < 0 || ids[i] >= vocab) {
+            Status s = failure(StatusCode::TokenOutOfRange, "", field,
+                               "entry " + std::to_string(i + 1) + " is " + std::to_string(ids[i]) +
+                                   ", outside the vocabulary of " + std::to_string(vocab));
+            s.position = static_cast<long>(i);
+            s.value = ids[i];
+            s.limit = vocab;
+            return s;
+        }
+    }
+    return {};
+}
+
 
 Trainer::Trainer(Parameters params, const AdamSettings& settings, Precision precision)
     : params_(std::move(params)),
@@ -304,8 +301,8 @@ Status Trainer::forward(const Batch& batch, double& loss)
         s.limit = c.maxT;
         return s;
     }
-    if (Status s = checkIds("tokens", batch.tokens, c.vocab); !s.ok()) return s;
-    if (Status s = checkIds("targets", batch.targets, c.vocab); !s.ok()) return s;
+    if (Status s = checkTokenIds("tokens", batch.tokens, c.vocab); !s.ok()) return s;
+    if (Status s = checkTokenIds("targets", batch.targets, c.vocab); !s.ok()) return s;
     prepare(batch.B, batch.T);
     std::copy(batch.tokens.begin(), batch.tokens.end(), tokens_.begin());
     std::copy(batch.targets.begin(), batch.targets.end(), targets_.begin());
@@ -413,12 +410,11 @@ void Trainer::backwardPass(const S* P, S* G, Workspace<S>& ws)
     encoderBackward(G + params_.wte, G + params_.wpe, D + d.encoded, tokens_.data(), B, T, C);
 }
 
-Status Trainer::step(const Batch& batch, double& loss)
+Status adamWStep(std::span<const Tensor> tensors, Buffer& values, const Buffer& grads, Buffer& m,
+                 Buffer& v, const AdamSettings& settings, long& steps, double loss)
 {
-    if (Status s = forward(batch, loss); !s.ok()) return s;
-    backward();
     double norm2 = 0.0;
-    for (double g : grads_) norm2 += g * g;
+    for (double g : grads) norm2 += g * g;
     if (!std::isfinite(loss) || !std::isfinite(norm2)) {
         Status s =
             failure(StatusCode::NonFinite, "", "loss",
@@ -427,26 +423,33 @@ Status Trainer::step(const Batch& batch, double& loss)
     }
     const double norm = std::sqrt(norm2);
     const double scale =
-        settings_.clipNorm > 0.0 && norm > settings_.clipNorm ? settings_.clipNorm / norm : 1.0;
-    ++steps_;
-    const double b1 = settings_.beta1;
-    const double b2 = settings_.beta2;
-    const double c1 = 1.0 - std::pow(b1, static_cast<double>(steps_));
-    const double c2 = 1.0 - std::pow(b2, static_cast<double>(steps_));
-    const double lr = settings_.learningRate;
-    double* p = params_.values.data();
-    for (const Tensor& t : params_.tensors) {
-        const double decay = t.shape.size() == 2 ? settings_.weightDecay : 0.0;
+        settings.clipNorm > 0.0 && norm > settings.clipNorm ? settings.clipNorm / norm : 1.0;
+    ++steps;
+    const double b1 = settings.beta1;
+    const double b2 = settings.beta2;
+    const double c1 = 1.0 - std::pow(b1, static_cast<double>(steps));
+    const double c2 = 1.0 - std::pow(b2, static_cast<double>(steps));
+    const double lr = settings.learningRate;
+    double* p = values.data();
+    for (const Tensor& t : tensors) {
+        const double decay = t.shape.size() == 2 ? settings.weightDecay : 0.0;
         for (std::size_t i = t.offset; i < t.offset + t.count; ++i) {
-            const double g = grads_[i] * scale;
-            m_[i] = b1 * m_[i] + (1.0 - b1) * g;
-            v_[i] = b2 * v_[i] + (1.0 - b2) * g * g;
-            const double mHat = m_[i] / c1;
-            const double vHat = v_[i] / c2;
-            p[i] -= lr * (mHat / (std::sqrt(vHat) + settings_.epsilon) + decay * p[i]);
+            const double g = grads[i] * scale;
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            const double mHat = m[i] / c1;
+            const double vHat = v[i] / c2;
+            p[i] -= lr * (mHat / (std::sqrt(vHat) + settings.epsilon) + decay * p[i]);
         }
     }
     return {};
+}
+
+Status Trainer::step(const Batch& batch, double& loss)
+{
+    if (Status s = forward(batch, loss); !s.ok()) return s;
+    backward();
+    return adamWStep(params_.tensors, params_.values, grads_, m_, v_, settings_, steps_, loss);
 }
 
 std::span<const double> Trainer::widened(std::size_t view, std::size_t offset,

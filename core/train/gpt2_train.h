@@ -136,6 +136,19 @@ struct Batch {
     long T = 0;
 };
 
+// One AdamW step of `values` (the tensors' buffer) from `grads`, with Adam's moments m and v;
+// `steps` counts the steps taken (incremented). NonFinite ("loss") if `loss` or the gradient is
+// not finite: the values are then unchanged.
+Status adamWStep(std::span<const Tensor> tensors, Buffer& values, const Buffer& grads, Buffer& m,
+                 Buffer& v, const AdamSettings& settings, long& steps, double loss);
+
+// TokenOutOfRange naming `field` and the entry of `ids` outside [0, vocab), or Ok.
+Status checkTokenIds(const char* field, std::span<const int> ids, long vocab);
+
+// Fixes the cache sizes Eigen blocks its products by (once per process), so that a run repeats
+// bit for bit on every machine of one kernel path.
+void fixEigenBlocking();
+
 namespace detail {
 
 // Where each activation lives in the activation buffer, for one batch shape, or its gradient
