@@ -143,7 +143,7 @@ QString usageText(const QString& command)
     if (all || command == QLatin1String("model")) text += modelUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("train")) text += trainUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("train-model"))
-        text += trainModelUsage() + QLatin1Char('\n');
+        text += trainModelUsage() + QLatin1Char('\n') + trainDatesUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("heads")) text += headsUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("generate")) text += generateUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("models")) text += modelsUsage() + QLatin1Char('\n');

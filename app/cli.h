@@ -44,6 +44,11 @@ QString trainUsage();
 // attnlab train-model (cli_train_model.cpp): trains a whole GPT-2 and writes its folder.
 int runTrainModel(const QStringList& args);
 QString trainModelUsage();
+// attnlab train-model --task dates (cli_train_dates.cpp): trains the dates translator.
+int runTrainDates(const QStringList& args);
+QString trainDatesUsage();
+// An argument as a shell would need it quoted, for the commands recorded in training.json.
+QString quotedArgument(const QString& arg);
 // attnlab heads (cli_heads.cpp): every head's detector scores.
 int runHeads(const QStringList& args);
 QString headsUsage();

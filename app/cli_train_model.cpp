@@ -56,20 +56,12 @@ QString argumentText(const ArgumentProblem& p)
             .arg(p.range.hi)
             .arg(value);
     case Kind::NoData: return CliTrainModelTr::tr("give one of --task induction and --corpus FILE");
-    case Kind::UnknownTask: return CliTrainModelTr::tr("--task \"%1\" is not induction").arg(value);
+    case Kind::UnknownTask:
+        return CliTrainModelTr::tr("--task \"%1\" is neither induction nor dates").arg(value);
     case Kind::NoOutput: return CliTrainModelTr::tr("-o DIR is required");
     case Kind::EmptyValue: return CliTrainModelTr::tr("%1 is given an empty file name").arg(option);
     }
     return QString::fromStdString(attn::gpt2::describe(p));
-}
-
-QString quoted(const QString& arg)
-{
-    if (!arg.isEmpty() && !arg.contains(QRegularExpression(QStringLiteral("[^A-Za-z0-9_./:=,+-]"))))
-        return arg;
-    QString q = arg;
-    q.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + q + QLatin1Char('\'');
 }
 
 QByteArray curveCsv(const attn::gpt2::ModelRun& run)
@@ -124,6 +116,15 @@ QString limitsUsage()
 }
 
 }  // namespace
+
+QString quotedArgument(const QString& arg)
+{
+    if (!arg.isEmpty() && !arg.contains(QRegularExpression(QStringLiteral("[^A-Za-z0-9_./:=,+-]"))))
+        return arg;
+    QString q = arg;
+    q.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + q + QLatin1Char('\'');
+}
 
 QString trainModelUsage()
 {
@@ -210,11 +211,20 @@ int checkOutputs(const attn::gpt2::RunArguments& request)
     return Success;
 }
 
+// --task dates trains the translator, a command of its own (cli_train_dates.cpp).
+bool isDatesTask(const QStringList& args)
+{
+    const qsizetype task = args.indexOf(QStringLiteral("--task"));
+    return args.contains(QStringLiteral("--task=dates")) ||
+           (task >= 0 && task + 1 < args.size() && args[task + 1] == QLatin1String("dates"));
+}
+
 }  // namespace
 
 int runTrainModel(const QStringList& args)
 {
     const QString command = QStringLiteral("train-model");
+    if (isDatesTask(args)) return runTrainDates(args);
     std::vector<std::string> arguments;
     for (const QString& a : args.mid(1)) {
         if (a == QLatin1String("-h") || a == QLatin1String("--help"))
@@ -234,7 +244,7 @@ int runTrainModel(const QStringList& args)
         return refusal(s, request);
     if (const int code = checkOutputs(request); code != Success) return code;
     QStringList words{QStringLiteral("attnlab")};
-    for (const QString& a : args) words << quoted(a);
+    for (const QString& a : args) words << quotedArgument(a);
     const std::string recorded = words.join(QLatin1Char(' ')).toStdString();
 
     run->setThreads(static_cast<int>(request.threads));

@@ -52,6 +52,11 @@ int daysIn(int year, int month)
 
 }  // namespace
 
+std::string monthName(int month)
+{
+    return month >= 1 && month <= 12 ? kMonths[static_cast<std::size_t>(month - 1)] : "";
+}
+
 bool validDate(const Date& d)
 {
     return d.year >= kFirstYear && d.year <= kLastYear && d.month >= 1 && d.month <= 12 &&

@@ -66,6 +66,9 @@ std::vector<DatePair> trainingPairs(Rng& rng, long count);
 // `form`: the measure's fixed examples.
 std::vector<DatePair> heldOutPairs(std::uint64_t seed, long count, DateForm form);
 
+// "January" .. "December" for 1..12; "" otherwise.
+std::string monthName(int month);
+
 // "arabic", "chinese", "slashed".
 const char* dateFormName(DateForm form);
 

@@ -242,7 +242,6 @@ Status checkTokenIds(const char* field, std::span<const int> ids, long vocab)
     return {};
 }
 
-
 Trainer::Trainer(Parameters params, const AdamSettings& settings, Precision precision)
     : params_(std::move(params)),
       settings_(settings),

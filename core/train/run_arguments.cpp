@@ -192,7 +192,7 @@ std::string describe(const ArgumentProblem& p)
                ", not \"" + p.value + "\"";
     }
     case Kind::NoData: return "give one of --task induction and --corpus FILE";
-    case Kind::UnknownTask: return "--task \"" + p.value + "\" is not induction";
+    case Kind::UnknownTask: return "--task \"" + p.value + "\" is neither induction nor dates";
     case Kind::NoOutput: return "-o DIR is required";
     case Kind::EmptyValue: return option + " is given an empty file name";
     }
