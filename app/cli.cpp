@@ -48,8 +48,8 @@ bool isCliCommand(int argc, char** argv)
 {
     if (argc < 2) return false;
     static const char* const commands[] = {
-        "render", "compute",  "lessons", "model",  "train", "train-model", "heads",
-        "models", "generate", "help",    "--help", "-h",    "--version",   "-v"};
+        "render",   "compute", "lessons", "model",  "train", "train-model", "heads", "models",
+        "generate", "align",   "help",    "--help", "-h",    "--version",   "-v"};
     for (const char* c : commands)
         if (std::strcmp(argv[1], c) == 0) return true;
     return false;
@@ -147,6 +147,7 @@ QString usageText(const QString& command)
     if (all || command == QLatin1String("heads")) text += headsUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("generate")) text += generateUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("models")) text += modelsUsage() + QLatin1Char('\n');
+    if (all || command == QLatin1String("align")) text += alignUsage() + QLatin1Char('\n');
     if (all || command == QLatin1String("lessons"))
         text += CliTr::tr(
             "Usage: attnlab lessons\n  Lists the built-in lessons: one per line, the id and "
@@ -250,6 +251,7 @@ int runCli(const QStringList& arguments)
     if (command == QLatin1String("heads")) return runHeads(args);
     if (command == QLatin1String("generate")) return runGenerate(args);
     if (command == QLatin1String("models")) return runModels(args);
+    if (command == QLatin1String("align")) return runAlign(args);
     return usageError(QString(), CliTr::tr("unknown command \"%1\"").arg(command));
 }
 

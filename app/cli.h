@@ -57,6 +57,9 @@ int runGenerate(const QStringList& args);
 QString generateUsage();
 // attnlab models (cli_heads.cpp): the built-in trained models.
 int runModels(const QStringList& args);
+// attnlab align (cli_align.cpp): the cross-attention heads' alignment of a dates translator.
+int runAlign(const QStringList& args);
+QString alignUsage();
 QString modelsUsage();
 
 // Options every command shares.

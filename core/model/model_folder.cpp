@@ -55,6 +55,8 @@ Status readFolderRecord(const std::string& folder, FolderRecord& out)
     out.ours = (by != j.end() && by->is_string() && by->get<std::string>() == kWrittenBy) ||
                (command != j.end() && command->is_string() &&
                 command->get<std::string>().rfind("attnlab train-model", 0) == 0);
+    if (const auto task = j.find("task"); task != j.end() && task->is_string())
+        out.task = task->get<std::string>();
     const auto files = j.find("files");
     if (files == j.end()) return {};
     if (!files->is_object())

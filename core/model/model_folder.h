@@ -26,6 +26,7 @@ struct FolderRecord {
     bool present = false;                        // training.json is there
     bool ours = false;                           // and AttnLab wrote it
     std::map<std::string, std::string> digests;  // file name -> SHA-256 (hex)
+    std::string task;                            // "task", if it names one ("dates")
 };
 
 // Where a folder's weights are: model.safetensors, else its shards' index

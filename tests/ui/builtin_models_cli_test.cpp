@@ -30,13 +30,6 @@ QString modelsDir()
     return QStringLiteral(ATTNLAB_SOURCE_DIR "/resources/models");
 }
 
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
 TEST(BuiltinModelsCli, TheInductionAndTangModelsShip)
 {
     const QStringList names = QDir(modelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
@@ -55,7 +48,7 @@ TEST(BuiltinModelsCli, EachRetrainsItsFirstStepsBitForBitAndStaysSmall)
         SCOPED_TRACE(name.toStdString());
         const QString dir = modelsDir() + QLatin1Char('/') + name;
         EXPECT_LT(QFileInfo(dir + QStringLiteral("/model.safetensors")).size(), kMaxModelBytes);
-        const QJsonObject record = readJson(dir + QStringLiteral("/training.json"));
+        const QJsonObject record = test::readJsonFile(dir + QStringLiteral("/training.json"));
         QStringList args =
             QProcess::splitCommand(record.value(QStringLiteral("command")).toString());
         ASSERT_GE(args.size(), 2);
@@ -70,7 +63,7 @@ TEST(BuiltinModelsCli, EachRetrainsItsFirstStepsBitForBitAndStaysSmall)
         args << QStringLiteral("--stop-after") << QString::number(kRetrainedSteps);
         const test::CliRun run = test::runAttnlab(args);
         ASSERT_EQ(run.code, 0) << run.err.toStdString();
-        const QJsonObject here = readJson(out.path() + QStringLiteral("/training.json"));
+        const QJsonObject here = test::readJsonFile(out.path() + QStringLiteral("/training.json"));
         const QJsonArray want = record.value(QStringLiteral("loss")).toArray();
         const QJsonArray got = here.value(QStringLiteral("loss")).toArray();
         ASSERT_EQ(got.size(), kRetrainedSteps);

@@ -28,13 +28,6 @@ QString fixture(const char* name)
     return QStringLiteral(ATTNLAB_FIXTURE_DIR "/seq2seq/") + QLatin1String(name);
 }
 
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
 QJsonObject run(const QStringList& args)
 {
     const test::CliRun r = test::runAttnlab(args);
@@ -74,7 +67,8 @@ double worstMapDifference(const QJsonArray& got, const QJsonArray& want)
 TEST(CliSeq2Seq, EveryMapOfATypedTargetIsPyTorchsAndThePredictionsFollowEachTargetPosition)
 {
     for (const char* name : {"marian_tokenizer", "t5_tokenizer"}) {
-        const QJsonObject want = readJson(fixture(name) + QStringLiteral("/expected.json"));
+        const QJsonObject want =
+            test::readJsonFile(fixture(name) + QStringLiteral("/expected.json"));
         const QJsonObject got =
             run({QStringLiteral("model"), QStringLiteral("--model"), fixture(name),
                  QStringLiteral("--text"), kSource, QStringLiteral("--target"), kTarget});

@@ -3,6 +3,7 @@
 // Runs the real attnlab binary (ATTNLAB_BINARY) headless for command-line tests.
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -13,6 +14,10 @@ struct CliRun {
     QByteArray out;
     QString err;
 };
+
+// The JSON object in the file at `path` (a test failure, and an empty object, if it cannot be
+// read).
+QJsonObject readJsonFile(const QString& path);
 
 // Without a display: the commands choose the offscreen platform themselves.
 CliRun runAttnlab(const QStringList& args);
