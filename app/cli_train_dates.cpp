@@ -37,6 +37,11 @@ constexpr WholeOption kWholeOptions[] = {
     {"measure-every", 0, 1000000, &attn::dates::RunSpec::measureEvery},
 };
 
+struct Extras {
+    long threads = 1;
+    long stopAfter = 0;  // 0: every step
+};
+
 QString rangeText(const QString& option, long lo, long hi, const QString& value)
 {
     return CliTrainDatesTr::tr("%1 must be a whole number from %2 to %3, not \"%4\"")
@@ -47,7 +52,7 @@ QString rangeText(const QString& option, long lo, long hi, const QString& value)
 }
 
 // The options into `spec` and the rest; false with `code` set when the command must stop.
-bool readOptions(const QCommandLineParser& p, attn::dates::RunSpec& spec, long& threads, int& code)
+bool readOptions(const QCommandLineParser& p, attn::dates::RunSpec& spec, Extras& extras, int& code)
 {
     const QString command = QStringLiteral("train-model");
     const auto whole = [&](const QString& name, long lo, long hi, long& out) {
@@ -65,7 +70,8 @@ bool readOptions(const QCommandLineParser& p, attn::dates::RunSpec& spec, long& 
         if (!whole(QLatin1String(o.name), o.lo, o.hi, spec.*o.field)) return false;
     long seed = static_cast<long>(spec.seed);
     if (!whole(QStringLiteral("seed"), 0, 1L << 53, seed) ||
-        !whole(QStringLiteral("threads"), 1, 64, threads))
+        !whole(QStringLiteral("threads"), 1, 64, extras.threads) ||
+        !whole(QStringLiteral("stop-after"), 1, spec.steps, extras.stopAfter))
         return false;
     spec.seed = static_cast<std::uint64_t>(seed);
     if (p.isSet(QStringLiteral("lr"))) {
@@ -182,7 +188,7 @@ int runTrainDates(const QStringList& args)
     p.addOption({QStringLiteral("task"), QString(), QStringLiteral("name")});
     for (const WholeOption& o : kWholeOptions)
         p.addOption({QLatin1String(o.name), QString(), QStringLiteral("n")});
-    for (const char* name : {"seed", "threads", "lr", "curve"})
+    for (const char* name : {"seed", "threads", "lr", "curve", "stop-after"})
         p.addOption({QLatin1String(name), QString(), QStringLiteral("value")});
     p.addOption(kOutputOption);
     int code = Success;
@@ -191,8 +197,8 @@ int runTrainDates(const QStringList& args)
         return usageError(command, CliTrainDatesTr::tr("\"%1\" is not an option")
                                        .arg(p.positionalArguments().constFirst()));
     attn::dates::RunSpec spec;
-    long threads = 1;
-    if (!readOptions(p, spec, threads, code)) return code;
+    Extras extras;
+    if (!readOptions(p, spec, extras, code)) return code;
     if (!p.isSet(kOutputOption) || p.value(kOutputOption).isEmpty())
         return usageError(command, CliTrainDatesTr::tr("-o DIR is required"));
     const std::string folder = QFile::encodeName(p.value(kOutputOption)).toStdString();
@@ -201,13 +207,14 @@ int runTrainDates(const QStringList& args)
     std::unique_ptr<attn::dates::TranslatorRun> run;
     if (attn::Status s = attn::dates::TranslatorRun::create(spec, run); !s.ok())
         return fail(BadInput, statusMessage(s));
-    run->setThreads(static_cast<int>(threads));
+    run->setThreads(static_cast<int>(extras.threads));
     QStringList words{QStringLiteral("attnlab")};
     for (const QString& a : args) words << quotedArgument(a);
     QElapsedTimer clock;
     clock.start();
     std::size_t reported = 0;
-    while (run->trainer().steps() < spec.steps) {
+    const long lastStep = extras.stopAfter > 0 ? extras.stopAfter : spec.steps;
+    while (run->trainer().steps() < lastStep) {
         if (attn::Status s = run->step(); !s.ok())
             return fail(BadInput, CliTrainDatesTr::tr("step %1: %2 (try a smaller --lr)")
                                       .arg(run->trainer().steps() + 1)
@@ -216,6 +223,7 @@ int runTrainDates(const QStringList& args)
             printErr(pointLine(run->points()[reported], spec.steps,
                                static_cast<double>(clock.elapsed()) / 1000.0));
     }
+    run->finish();
     const double seconds = static_cast<double>(clock.elapsed()) / 1000.0;
     if (attn::Status s = run->write(folder, words.join(QLatin1Char(' ')).toStdString(), seconds);
         !s.ok())

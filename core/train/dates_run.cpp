@@ -101,6 +101,12 @@ Point TranslatorRun::measure(long perForm)
     return p;
 }
 
+void TranslatorRun::finish()
+{
+    if (!points_.empty() && points_.back().step == trainer_->steps()) return;
+    points_.push_back(measure());
+}
+
 Status TranslatorRun::folderFiles(std::vector<std::pair<std::string, std::string>>& out) const
 {
     std::string weights;

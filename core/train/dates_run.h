@@ -72,6 +72,8 @@ public:
     Status step();
     // The measures now, with `perForm` held-out dates per form (the spec's count when 0).
     Point measure(long perForm = 0);
+    // Records the measures of the state the run stopped in, unless its last step was measured.
+    void finish();
 
     [[nodiscard]] const RunSpec& spec() const { return spec_; }
     [[nodiscard]] const marian::Trainer& trainer() const { return *trainer_; }

@@ -30,11 +30,12 @@ QString modelsDir()
     return QStringLiteral(ATTNLAB_SOURCE_DIR "/resources/models");
 }
 
-TEST(BuiltinModelsCli, TheInductionAndTangModelsShip)
+TEST(BuiltinModelsCli, TheInductionTangAndDatesModelsShip)
 {
     const QStringList names = QDir(modelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     EXPECT_TRUE(names.contains(QStringLiteral("induction")));
     EXPECT_TRUE(names.contains(QStringLiteral("tang")));
+    EXPECT_TRUE(names.contains(QStringLiteral("dates")));
     const test::CliRun run = test::runAttnlab({QStringLiteral("models")});
     ASSERT_EQ(run.code, 0) << run.err.toStdString();
     for (const QString& n : names)
@@ -89,6 +90,40 @@ TEST(BuiltinModelsCli, EachRetrainsItsFirstStepsBitForBitAndStaysSmall)
                     << trainedOn.toStdString();
         }
     }
+}
+
+// The translator trains in under a minute: retrained whole from its training.json, the weights
+// are the shipped ones byte for byte on the kernel path and vectorisation it was trained with;
+// elsewhere (products that round differently) it must still translate every held-out date.
+TEST(BuiltinModelsCli, TheDatesTranslatorRetrainsWholeToTheShippedWeights)
+{
+    const QString dir = modelsDir() + QStringLiteral("/dates");
+    const QJsonObject record = test::readJsonFile(dir + QStringLiteral("/training.json"));
+    QStringList args = QProcess::splitCommand(record.value(QStringLiteral("command")).toString());
+    ASSERT_EQ(args.takeFirst(), QStringLiteral("attnlab"));
+    QTemporaryDir out;
+    const qsizetype o = args.indexOf(QStringLiteral("-o"));
+    ASSERT_GE(o, 0);
+    args[o + 1] = out.path() + QStringLiteral("/dates");
+    const test::CliRun run = test::runAttnlab(args);
+    ASSERT_EQ(run.code, 0) << run.err.toStdString();
+    const QJsonObject here =
+        test::readJsonFile(out.path() + QStringLiteral("/dates/training.json"));
+    const auto pathOf = [](const QJsonObject& r) {
+        return r.value(QStringLiteral("gemm_path")).toString() + QLatin1Char('/') +
+               r.value(QStringLiteral("eigen_simd")).toString();
+    };
+    if (pathOf(here) == pathOf(record)) {
+        QFile shipped(dir + QStringLiteral("/model.safetensors"));
+        QFile made(out.path() + QStringLiteral("/dates/model.safetensors"));
+        ASSERT_TRUE(shipped.open(QIODevice::ReadOnly));
+        ASSERT_TRUE(made.open(QIODevice::ReadOnly));
+        EXPECT_TRUE(shipped.readAll() == made.readAll());
+        EXPECT_EQ(here.value(QStringLiteral("loss")), record.value(QStringLiteral("loss")));
+    }
+    const QJsonObject last = here.value(QStringLiteral("measures")).toArray().last().toObject();
+    for (const QJsonValue a : last.value(QStringLiteral("accuracy")).toObject())
+        EXPECT_GE(a.toDouble(), 0.99);
 }
 
 TEST(BuiltinModelsCli, OpenOnAFreshInstallWithBuiltinNames)

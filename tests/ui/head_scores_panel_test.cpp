@@ -17,6 +17,7 @@
 #include "support/model_folder.h"
 #include "ui/model/head_scores_source.h"
 #include "ui/model/model_document.h"
+#include "ui/model/seq2seq_document.h"
 #include "ui/modelrun/builtin_models.h"
 
 namespace attnlab {
@@ -95,8 +96,14 @@ TEST(BuiltinModels, EachCopiesOutAsAFolderThatOpens)
         ASSERT_TRUE(copied.open(QIODevice::ReadOnly));
         ASSERT_TRUE(original.open(QIODevice::ReadOnly));
         EXPECT_EQ(copied.readAll(), original.readAll());
-        ModelDocument doc;
-        EXPECT_TRUE(doc.open(folder, error)) << error.toStdString();
+        // An encoder-decoder opens in the translator's document, the others in the model's.
+        if (QFile::exists(folder + QStringLiteral("/source.spm"))) {
+            Seq2SeqDocument doc;
+            EXPECT_TRUE(doc.open(folder, error)) << error.toStdString();
+        } else {
+            ModelDocument doc;
+            EXPECT_TRUE(doc.open(folder, error)) << error.toStdString();
+        }
         // A second resolve reuses the copy.
         EXPECT_EQ(resolveModelFolder(builtinReference(m.name), error), folder);
     }

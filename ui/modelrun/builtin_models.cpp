@@ -20,8 +20,9 @@ class BuiltinModelsTr {
 };
 
 const QString kPrefix = QStringLiteral("builtin:");
-const char* const kFiles[] = {"config.json", "model.safetensors", "vocab.json", "merges.txt",
-                              "training.json"};
+// The files every built-in model has; the rest of its folder (a GPT-2's merges.txt, a
+// translator's SentencePiece models) is copied out with them.
+const char* const kNeeded[] = {"config.json", "model.safetensors", "vocab.json", "training.json"};
 
 QString resourceDir(const QString& name)
 {
@@ -47,7 +48,10 @@ QList<BuiltinModel> builtinModels()
          BuiltinModelsTr::tr("Induction heads (2 attention-only layers, random letters)"),
          QStringLiteral("qwertyuiopasdfghqwertyuiopasdfgh")},
         {QStringLiteral("tang"), BuiltinModelsTr::tr("Tang poems 唐诗 (trained on 300 poems)"),
-         QStringLiteral("白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。")}};
+         QStringLiteral("白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。")},
+        {QStringLiteral("dates"),
+         BuiltinModelsTr::tr("Dates translator 日期 → English (an encoder-decoder, 2 + 2 layers)"),
+         QStringLiteral("二〇二六年十二月四日")}};
     QList<BuiltinModel> present;
     for (const BuiltinModel& m : all)
         if (QFileInfo::exists(resourceDir(m.name) + QStringLiteral("/config.json"))) present << m;
@@ -70,24 +74,32 @@ QString resolveModelFolder(const QString& arg, QString& error)
                     .arg(name, names.join(QStringLiteral(", ")));
         return {};
     }
-    QCryptographicHash all(QCryptographicHash::Sha256);
-    QList<QByteArray> contents;
-    for (const char* file : kFiles) {
-        QFile f(resourceDir(name) + QLatin1Char('/') + QLatin1String(file));
-        if (!f.open(QIODevice::ReadOnly)) {
+    const QStringList present = QDir(resourceDir(name)).entryList(QDir::Files, QDir::Name);
+    for (const char* file : kNeeded)
+        if (!present.contains(QLatin1String(file))) {
             error = BuiltinModelsTr::tr("the built-in model \"%1\" lacks %2")
                         .arg(name, QLatin1String(file));
             return {};
         }
+    QCryptographicHash all(QCryptographicHash::Sha256);
+    QList<QByteArray> contents;
+    std::vector<std::string> fileNames;
+    for (const QString& file : present) {
+        QFile f(resourceDir(name) + QLatin1Char('/') + file);
+        if (!f.open(QIODevice::ReadOnly)) {
+            error = BuiltinModelsTr::tr("the built-in model \"%1\" lacks %2").arg(name, file);
+            return {};
+        }
         contents << f.readAll();
+        fileNames.push_back(file.toStdString());
         all.addData(contents.back());
     }
     const QString dir = cacheDir(name, all.result());
     std::vector<attn::io::FolderFile> files;
     for (int i = 0; i < contents.size(); ++i)
-        files.push_back(
-            {kFiles[i], std::string_view(contents[i].constData(),
-                                         static_cast<std::size_t>(contents[i].size()))});
+        files.push_back({fileNames[static_cast<std::size_t>(i)],
+                         std::string_view(contents[i].constData(),
+                                          static_cast<std::size_t>(contents[i].size()))});
     const std::string path = QFile::encodeName(dir).toStdString();
     if (attn::model::cachedCopyIntact(path, files)) return dir;
     const attn::io::WriteStatus w = attn::model::writeCachedCopy(path, files);
