@@ -56,6 +56,7 @@ std::string TranslatorRun::trainingJson(const std::string& command, double secon
     j["gemm_path"] = kernels::gemmPathName(kernels::gemmPath());
     j["eigen_simd"] = Eigen::SimdInstructionSetsInUse();
     j["seconds"] = seconds;
+    j["step_seconds"] = stepSeconds_;
     j["steps_done"] = trainer_->steps();
     j["loss"] = losses_;
     nlohmann::ordered_json points = nlohmann::ordered_json::array();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/train/dates_run.h"
 
+#include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -63,6 +64,7 @@ Status TranslatorRun::step()
 {
     const long step = trainer_->steps();
     if (step == 0 && spec_.measureEvery > 0) points_.push_back(measure());
+    const auto start = std::chrono::steady_clock::now();
     std::vector<EncodedPair> pairs;
     for (const DatePair& p : trainingPairs(rng_, spec_.batch)) {
         EncodedPair e;
@@ -76,6 +78,7 @@ Status TranslatorRun::step()
     double loss = 0.0;
     if (Status s = trainer_->step(batch.batch(), loss); !s.ok()) return s;
     losses_.push_back(loss);
+    stepSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const long done = trainer_->steps();
     if ((spec_.measureEvery > 0 && done % spec_.measureEvery == 0) || done == spec_.steps) {
         points_.push_back(measure(done == spec_.steps ? kFinalCount : 0));

@@ -59,6 +59,14 @@ template <typename S>
 void matmulBackward(S* dinp, S* dweight, Optional<S> dbias, const S* dout, const S* inp,
                     const S* weight, long N, long C, long OC, int threads);
 
+// The same two in float on core/kernels' product (gemm.h: AVX-512 or AVX2 chosen when the program
+// runs), on omp_get_max_threads() threads; the result does not depend on the thread count, and
+// agrees with the Eigen versions to float rounding (dense_kernels.cpp).
+void matmulForwardKernels(float* out, const float* inp, const float* weight, const float* bias,
+                          long N, long C, long OC);
+void matmulBackwardKernels(float* dinp, float* dweight, float* dbias, const float* dout,
+                           const float* inp, const float* weight, long N, long C, long OC);
+
 // Scalars of attention scratch per thread: Tq * Tk, rounded up to 64 bytes so that every
 // thread's products see the same alignment.
 template <typename S>

@@ -17,15 +17,14 @@ void attentionSublayerForward(const PassArrays<S>& p, const AttentionOffsets& w,
     const S* q = A + a.q;
     const S* k = q + C;
     if (memory == nullptr) {
-        matmulForward(A + a.q, x, p.P + w.qw, p.P + w.qb, Nq, C, 3 * C, p.threads);
+        denseForward(p, A + a.q, x, p.P + w.qw, p.P + w.qb, Nq, C, 3 * C);
     } else {
-        matmulForward(A + a.q, x, p.P + w.qw, p.P + w.qb, Nq, C, C, p.threads);
-        matmulForward(A + a.kv, memory, p.P + w.kvw, p.P + w.kvb, dims.B * dims.Tk, C, 2 * C,
-                      p.threads);
+        denseForward(p, A + a.q, x, p.P + w.qw, p.P + w.qb, Nq, C, C);
+        denseForward(p, A + a.kv, memory, p.P + w.kvw, p.P + w.kvb, dims.B * dims.Tk, C, 2 * C);
         k = A + a.kv;
     }
     attentionForward(A + a.atty, A + a.att, q, k, k + C, dims, p.scratch, p.threads);
-    matmulForward(A + a.proj, A + a.atty, p.P + w.ow, p.P + w.ob, Nq, C, C, p.threads);
+    denseForward(p, A + a.proj, A + a.atty, p.P + w.ow, p.P + w.ob, Nq, C, C);
     residualForward(A + a.res, x, A + a.proj, Nq * C);
     layernormForward(A + a.ln, A + a.mean, A + a.rstd, A + a.res, p.P + w.lnw, p.P + w.lnb, Nq, C);
 }
@@ -43,22 +42,21 @@ void attentionSublayerBackward(const PassArrays<S>& p, const AttentionOffsets& w
     layernormBackward(D + da.res, p.G + w.lnw, p.G + w.lnb, D + da.ln, A + a.res, p.P + w.lnw,
                       A + a.mean, A + a.rstd, Nq, C);
     residualBackward(dx, D + da.proj, D + da.res, Nq * C);
-    matmulBackward(D + da.atty, p.G + w.ow, p.G + w.ob, D + da.proj, A + a.atty, p.P + w.ow, Nq, C,
-                   C, p.threads);
+    denseBackward(p, D + da.atty, p.G + w.ow, p.G + w.ob, D + da.proj, A + a.atty, p.P + w.ow, Nq,
+                  C, C);
     const S* q = A + a.q;
     if (memory == nullptr) {
         attentionBackward(D + da.q, D + da.q + C, D + da.q + 2 * C, D + da.atty, q, q + C,
                           q + 2 * C, A + a.att, dims, p.scratch, p.threads);
-        matmulBackward(dx, p.G + w.qw, p.G + w.qb, D + da.q, x, p.P + w.qw, Nq, C, 3 * C,
-                       p.threads);
+        denseBackward(p, dx, p.G + w.qw, p.G + w.qb, D + da.q, x, p.P + w.qw, Nq, C, 3 * C);
         return;
     }
     const S* kv = A + a.kv;
     attentionBackward(D + da.q, D + da.kv, D + da.kv + C, D + da.atty, q, kv, kv + C, A + a.att,
                       dims, p.scratch, p.threads);
-    matmulBackward(dx, p.G + w.qw, p.G + w.qb, D + da.q, x, p.P + w.qw, Nq, C, C, p.threads);
-    matmulBackward(dmemory, p.G + w.kvw, p.G + w.kvb, D + da.kv, memory, p.P + w.kvw,
-                   dims.B * dims.Tk, C, 2 * C, p.threads);
+    denseBackward(p, dx, p.G + w.qw, p.G + w.qb, D + da.q, x, p.P + w.qw, Nq, C, C);
+    denseBackward(p, dmemory, p.G + w.kvw, p.G + w.kvb, D + da.kv, memory, p.P + w.kvw,
+                  dims.B * dims.Tk, C, 2 * C);
 }
 
 template <typename S>
@@ -68,12 +66,12 @@ void ffnSublayerForward(const PassArrays<S>& p, const FfnOffsets& w, const FfnAc
     const long C = p.C;
     const long F = p.F;
     S* A = p.A;
-    matmulForward(A + a.fc1, x, p.P + w.fc1w, p.P + w.fc1b, N, C, F, p.threads);
+    denseForward(p, A + a.fc1, x, p.P + w.fc1w, p.P + w.fc1b, N, C, F);
     if (p.activation == FfnActivation::Silu)
         siluForward(A + a.act, A + a.fc1, N * F);
     else
         geluForward(A + a.act, A + a.fc1, N * F);
-    matmulForward(A + a.fc2, A + a.act, p.P + w.fc2w, p.P + w.fc2b, N, F, C, p.threads);
+    denseForward(p, A + a.fc2, A + a.act, p.P + w.fc2w, p.P + w.fc2b, N, F, C);
     residualForward(A + a.res, x, A + a.fc2, N * C);
     layernormForward(A + a.ln, A + a.mean, A + a.rstd, A + a.res, p.P + w.lnw, p.P + w.lnb, N, C);
 }
@@ -89,13 +87,13 @@ void ffnSublayerBackward(const PassArrays<S>& p, const FfnOffsets& w, const FfnA
     layernormBackward(D + da.res, p.G + w.lnw, p.G + w.lnb, D + da.ln, A + a.res, p.P + w.lnw,
                       A + a.mean, A + a.rstd, N, C);
     residualBackward(dx, D + da.fc2, D + da.res, N * C);
-    matmulBackward(D + da.act, p.G + w.fc2w, p.G + w.fc2b, D + da.fc2, A + a.act, p.P + w.fc2w, N,
-                   F, C, p.threads);
+    denseBackward(p, D + da.act, p.G + w.fc2w, p.G + w.fc2b, D + da.fc2, A + a.act, p.P + w.fc2w, N,
+                  F, C);
     if (p.activation == FfnActivation::Silu)
         siluBackward(D + da.fc1, A + a.fc1, D + da.act, N * F);
     else
         geluBackward(D + da.fc1, A + a.fc1, D + da.act, N * F);
-    matmulBackward(dx, p.G + w.fc1w, p.G + w.fc1b, D + da.fc1, x, p.P + w.fc1w, N, C, F, p.threads);
+    denseBackward(p, dx, p.G + w.fc1w, p.G + w.fc1b, D + da.fc1, x, p.P + w.fc1w, N, C, F);
 }
 
 #define ATTNLAB_MARIAN_LAYERS(S)                                                                   \

@@ -12,6 +12,8 @@
 // its gradient; the backward functions read the gradient of the sub-layer's LayerNorm output
 // from the gradient layout and add into dx (and, for cross-attention, into dmemory).
 
+#include <type_traits>
+
 #include "core/train/gpt2_layers.h"
 #include "core/train/marian_train.h"
 
@@ -31,6 +33,27 @@ struct PassArrays {
     FfnActivation activation = FfnActivation::Silu;
     int threads = 1;
 };
+
+// The dense layers of a pass: float on core/kernels' product, double on Eigen's (the path the
+// gradient checks hold to 1e-12).
+template <typename S>
+void denseForward(const PassArrays<S>& p, S* out, const S* inp, const S* weight, const S* bias,
+                  long N, long C, long OC)
+{
+    if constexpr (std::is_same_v<S, float>)
+        gpt2::matmulForwardKernels(out, inp, weight, bias, N, C, OC);
+    else
+        gpt2::matmulForward(out, inp, weight, bias, N, C, OC, p.threads);
+}
+template <typename S>
+void denseBackward(const PassArrays<S>& p, S* dinp, S* dweight, S* dbias, const S* dout,
+                   const S* inp, const S* weight, long N, long C, long OC)
+{
+    if constexpr (std::is_same_v<S, float>)
+        gpt2::matmulBackwardKernels(dinp, dweight, dbias, dout, inp, weight, N, C, OC);
+    else
+        gpt2::matmulBackward(dinp, dweight, dbias, dout, inp, weight, N, C, OC, p.threads);
+}
 
 // memory: null for self-attention; the encoder's output (dims.B * dims.Tk rows) for cross.
 template <typename S>

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <omp.h>
 
 #include "core/model/seq2seq_model.h"
 #include "core/train/checks.h"
@@ -126,6 +127,22 @@ Status tooLong(const char* field, long value, long limit)
     return s;
 }
 
+// The threads core/kernels' products may take (omp_get_max_threads() of this thread) while a
+// pass runs: the trainer's own count, the caller's restored after.
+class KernelThreads {
+public:
+    explicit KernelThreads(int threads) : previous_(omp_get_max_threads())
+    {
+        omp_set_num_threads(threads);
+    }
+    ~KernelThreads() { omp_set_num_threads(previous_); }
+    KernelThreads(const KernelThreads&) = delete;
+    KernelThreads& operator=(const KernelThreads&) = delete;
+
+private:
+    int previous_;
+};
+
 Status checkBatch(const Config& c, const Batch& b)
 {
     if (b.B <= 0 || b.S <= 0 || b.T <= 0)
@@ -174,6 +191,10 @@ Trainer::Trainer(Parameters params, const AdamSettings& settings, Precision prec
     gpt2::fixEigenBlocking();
 }
 
+// Sized for the largest batch seen so far: batches of other shapes (the sources and targets of
+// every batch are padded to their own longest) reuse the buffers without allocating or filling
+// them again. Every activation is written before it is read, and backward() zeroes the gradients
+// it uses.
 template <typename S>
 void Trainer::prepareWorkspace(Workspace<S>& ws, long B, long Ss, long T)
 {
@@ -181,18 +202,23 @@ void Trainer::prepareWorkspace(Workspace<S>& ws, long B, long Ss, long T)
     constexpr std::size_t line = 64 / sizeof(S);
     layout_ = actLayout(c, B, Ss, T, true, line);
     gradLayout_ = actLayout(c, B, Ss, T, false, line);
-    ws.acts.assign(layout_.total, S(0));
-    ws.dacts.assign(gradLayout_.total, S(0));
+    const auto grow = [](auto& v, std::size_t n) {
+        if (v.size() < n) v.resize(n, S(0));
+    };
+    grow(ws.acts, layout_.total);
+    grow(ws.dacts, gradLayout_.total);
     const std::size_t stride =
         std::max({gpt2::scratchStride<S>(Ss, Ss), gpt2::scratchStride<S>(T, T),
                   gpt2::scratchStride<S>(T, Ss)});
-    ws.scratch.assign(static_cast<std::size_t>(threads_) * stride, S(0));
+    grow(ws.scratch, static_cast<std::size_t>(std::max(threads_, scratchThreads_)) * stride);
     const long C = c.channels;
-    ws.positions.resize(static_cast<std::size_t>(c.maxT * C));
-    for (long p = 0; p < c.maxT; ++p)
-        for (long k = 0; k < C; ++k)
-            ws.positions[static_cast<std::size_t>(p * C + k)] =
-                static_cast<S>(model::sinusoid(p, k, C));
+    if (ws.positions.empty()) {
+        ws.positions.resize(static_cast<std::size_t>(c.maxT * C));
+        for (long p = 0; p < c.maxT; ++p)
+            for (long k = 0; k < C; ++k)
+                ws.positions[static_cast<std::size_t>(p * C + k)] =
+                    static_cast<S>(model::sinusoid(p, k, C));
+    }
 }
 
 void Trainer::prepare(long B, long S, long T)
@@ -202,10 +228,10 @@ void Trainer::prepare(long B, long S, long T)
         prepareWorkspace(double_, B, S, T);
     } else {
         prepareWorkspace(float_, B, S, T);
-        floatParams_.assign(params_.values.size(), 0.0F);
-        floatGrads_.assign(params_.values.size(), 0.0F);
+        floatParams_.resize(params_.values.size(), 0.0F);
+        floatGrads_.resize(params_.values.size(), 0.0F);
     }
-    scratchThreads_ = threads_;
+    scratchThreads_ = std::max(scratchThreads_, threads_);
     B_ = B;
     S_ = S;
     T_ = T;
@@ -219,6 +245,7 @@ Status Trainer::forward(const Batch& batch, double& loss)
     lengths_.assign(batch.sourceLengths.begin(), batch.sourceLengths.end());
     input_.assign(batch.input.begin(), batch.input.end());
     targets_.assign(batch.targets.begin(), batch.targets.end());
+    const KernelThreads kernelThreads(threads_);
     if (precision_ == Precision::Double) {
         loss = forwardPass(params_.values.data(), double_);
     } else {
@@ -271,6 +298,7 @@ double Trainer::forwardPass(const S* P, Workspace<S>& ws)
 void Trainer::backward()
 {
     if (B_ == 0) return;  // no forward() yet: nothing to differentiate
+    const KernelThreads kernelThreads(threads_);
     if (precision_ == Precision::Double) {
         backwardPass(params_.values.data(), grads_.data(), double_);
     } else {
@@ -287,7 +315,7 @@ void Trainer::backwardPass(const S* P, S* G, Workspace<S>& ws)
     const ActLayout& d = gradLayout_;
     const long C = c.channels, H = c.heads, Nt = B_ * T_, V = c.vocab;
     std::fill(G, G + params_.values.size(), S(0));
-    std::fill(ws.dacts.begin(), ws.dacts.end(), S(0));
+    std::fill(ws.dacts.begin(), ws.dacts.begin() + static_cast<long>(d.total), S(0));
     const PassArrays<S> p{P, G,     ws.acts.data(), ws.dacts.data(), ws.scratch.data(),
                           C, c.ffn, c.activation,   threads_};
     const S* A = p.A;
