@@ -157,7 +157,8 @@ QString trainDatesUsage()
         tr("Usage: attnlab train-model --task dates [--layers L] [--decoder-layers L]\n"
            "                           [--heads H] [--d-model D] [--steps S] [--batch B]\n"
            "                           [--lr X] [--seed K] [--threads n]\n"
-           "                           [--measure-every S] -o DIR [--curve C.csv]\n"
+           "                           [--measure-every S] [--stop-after S] -o DIR\n"
+           "                           [--curve C.csv]\n"
            "  Trains a Marian-layout encoder-decoder to translate Chinese dates (2026年12月4日,\n"
            "  二〇二六年十二月四日, 2026/12/4) into English (December 4, 2026) and writes a\n"
            "  Marian folder (config.json, model.safetensors, source.spm, target.spm,\n"
@@ -169,6 +170,7 @@ QString trainDatesUsage()
            "  Defaults: --layers %1 --decoder-layers %2 --heads %3 --d-model %4 --steps %5\n"
            "  --batch %6 --lr %7 --seed 1 --threads 1 --measure-every %8.\n"
            "  The same command gives the same model, bit for bit, on one machine.\n"
+           "  --stop-after S: stop after step S of the same run (its schedule unchanged).\n"
            "  --curve writes step,loss and, where measured, the three accuracies and the\n"
            "  best head's alignment.\n")
             .arg(d.encoderLayers)

@@ -23,6 +23,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "core/model/model_folder.h"
 #include "core/model/seq2seq_config.h"
 #include "ui/export/figure_renderer.h"
 #include "ui/export/model_map_figure.h"
@@ -31,6 +32,7 @@
 #include "ui/model/seq2seq_grid_view.h"
 #include "ui/model/seq2seq_head_view.h"
 #include "ui/model/seq2seq_recovery.h"
+#include "ui/modelrun/builtin_models.h"
 #include "ui/presenter/mark_store.h"
 #include "ui/presenter/presenter_window.h"
 #include "ui/views/heatmap_view.h"
@@ -233,6 +235,18 @@ bool Seq2SeqWindow::present(const QString& view)
     return true;
 }
 
+// A built-in model's own sample, a date for a translator of the dates task, else a sentence.
+QString Seq2SeqWindow::sampleSource(const QString& folder)
+{
+    for (const BuiltinModel& m : builtinModels())
+        if (m.name == builtinNameOf(folder)) return m.sample;
+    attn::model::FolderRecord record;
+    if (attn::model::readFolderRecord(QFile::encodeName(folder).toStdString(), record).ok() &&
+        record.task == "dates")
+        return QStringLiteral("二〇二六年十二月四日");
+    return QStringLiteral("I like to read books.");
+}
+
 bool Seq2SeqWindow::openFolder(const QString& folder, QString* why)
 {
     QString error;
@@ -241,7 +255,7 @@ bool Seq2SeqWindow::openFolder(const QString& folder, QString* why)
     QApplication::restoreOverrideCursor();
     message_->say(ok ? QString() : tr("Could not open the model: %1").arg(error));
     if (why != nullptr) *why = error;
-    if (ok && doc_->source().isEmpty()) setSource(QStringLiteral("I like to read books."));
+    if (ok && doc_->source().isEmpty()) setSource(sampleSource(folder));
     return ok;
 }
 

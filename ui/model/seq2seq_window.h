@@ -79,6 +79,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    static QString sampleSource(const QString& folder);
     QWidget* buildTextRows();
     QWidget* buildCentral();
     void buildMenus();
