@@ -2485,6 +2485,10 @@ Restore them? Discard deletes them; Cancel keeps them for the next start.</sourc
         <source>Next step, a downloaded model: sentence, then folder:</source>
         <translation>下一步，下载的模型：先选句子，再选文件夹：</translation>
     </message>
+    <message>
+        <source>Open the dates translator (cross-attention)</source>
+        <translation>打开日期翻译模型（交叉注意力）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelLinkPanel</name>

@@ -16,6 +16,7 @@
 #include "ui/model/model_document.h"
 #include "ui/model/model_window.h"
 #include "ui/model/model_windows.h"
+#include "ui/model/seq2seq_window.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/modelrun/model_snapshot.h"
 #include "ui/views/panel_message.h"
@@ -109,6 +110,12 @@ void ModelLessonLauncher::setBuiltins(const QStringList& names)
     retranslate();
 }
 
+void ModelLessonLauncher::setDownloadStep(bool offered)
+{
+    for (QWidget* w : std::initializer_list<QWidget*>{label_, sentences_, choose_, reopen_})
+        w->setVisible(offered);
+}
+
 QPushButton* ModelLessonLauncher::builtinButton(const QString& name) const
 {
     const auto i = builtinNames_.indexOf(name);
@@ -141,6 +148,8 @@ void ModelLessonLauncher::retranslate()
             b->setText(tr("Open the letters model (induction heads)"));
         else if (name == QLatin1String("tang"))
             b->setText(tr("Open the Tang poem model"));
+        else if (name == QLatin1String("dates"))
+            b->setText(tr("Open the dates translator (cross-attention)"));
         else
             b->setText(name);
         b->setToolTip(tr("Opens the built-in model on: %1").arg(lessonText(name)));
@@ -200,6 +209,8 @@ bool ModelLessonLauncher::openBuiltin(const QString& name)
         return false;
     }
     if (!w->openFolder(folder)) return false;
+    // An encoder-decoder opened in a translator window of its own, on its own sample.
+    if (isEncoderDecoderFolder(folder)) return true;
     const QString text = lessonText(name);
     w->setText(text);
     w->present();

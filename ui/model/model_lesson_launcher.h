@@ -34,6 +34,9 @@ public:
     static QString lessonText(const QString& name);
     // The built-in models offered, in this order (default: every one that is built in).
     void setBuiltins(const QStringList& names);
+    // Whether the next step (a sentence and a downloaded model's folder) is offered under the
+    // built-in models (default: yes; the lesson on cross-attention offers the translator only).
+    void setDownloadStep(bool offered);
     // The button that opens built-in model `name`; nullptr when it is not offered.
     [[nodiscard]] QPushButton* builtinButton(const QString& name) const;
     [[nodiscard]] QComboBox* sentences() const { return sentences_; }

@@ -59,6 +59,15 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     care->setFocusPair({QStringLiteral("it"), QStringLiteral("它")},
                        {QStringLiteral("animal"), QStringLiteral("动物")});
     panel_->addAttachment(QStringLiteral("model-care"), care);
+    // The kernel's third call in a model that learned it: the translator built into AttnLab.
+    // Both cross-attention lessons read the same text, which offers it.
+    for (const QString& lesson : {QStringLiteral("cross"), QStringLiteral("cross-short")}) {
+        auto* translator = new ModelLessonLauncher(window->modelWindows(), panel_);
+        translator->setObjectName(QStringLiteral("crossTranslatorLauncher"));
+        translator->setBuiltins({QStringLiteral("dates")});
+        translator->setDownloadStep(false);
+        panel_->addAttachment(lesson, translator);
+    }
     panel_->addAttachment(QStringLiteral("induction-form"),
                           new InductionLessonLauncher(window->modelWindows(), panel_));
     panel_->addAttachment(QStringLiteral("rope"), new RopeLessonButtons(doc, panel_));
