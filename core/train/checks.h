@@ -4,7 +4,9 @@
 // same Status conventions as validate() in core/attention_input.h.
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "core/status.h"
 
@@ -46,6 +48,16 @@ Status checkOptional(const std::string& field, const M& m, long rows, long cols)
     if (m.rows() != rows || m.cols() != cols)
         return shapeError(field, m.rows(), m.cols(), rows, cols);
     return checkFinite(field, m);
+}
+
+// ConfigField naming the first of `sizes` (name, value) that is not positive, or Ok.
+inline Status positiveSizes(std::initializer_list<std::pair<const char*, long>> sizes)
+{
+    for (const auto& [name, value] : sizes)
+        if (value <= 0)
+            return failure(StatusCode::ConfigField, "", name,
+                           "must be positive, got " + std::to_string(value));
+    return {};
 }
 
 }  // namespace attn::train_detail

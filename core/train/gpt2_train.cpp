@@ -106,16 +106,13 @@ Status configError(const char* field, const std::string& detail)
 
 Status validate(const Config& c)
 {
-    const struct {
-        const char* name;
-        long value;
-    } sizes[] = {{"vocab", c.vocab},
-                 {"maxT", c.maxT},
-                 {"layers", c.layers},
-                 {"heads", c.heads},
-                 {"channels", c.channels}};
-    for (const auto& [name, value] : sizes)
-        if (value <= 0) return configError(name, "must be positive, got " + std::to_string(value));
+    if (Status s = train_detail::positiveSizes({{"vocab", c.vocab},
+                                                {"maxT", c.maxT},
+                                                {"layers", c.layers},
+                                                {"heads", c.heads},
+                                                {"channels", c.channels}});
+        !s.ok())
+        return s;
     if (c.channels % c.heads != 0)
         return configError("channels", std::to_string(c.channels) + " channels do not split into " +
                                            std::to_string(c.heads) + " heads");

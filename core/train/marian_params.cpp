@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/random_init.h"
+#include "core/train/checks.h"
 #include "core/train/marian_train.h"
 
 namespace attn::marian {
@@ -76,18 +77,15 @@ struct LayoutBuilder {
 
 Status validate(const Config& c)
 {
-    const struct {
-        const char* name;
-        long value;
-    } sizes[] = {{"vocab", c.vocab},
-                 {"maxT", c.maxT},
-                 {"encoderLayers", c.encoderLayers},
-                 {"decoderLayers", c.decoderLayers},
-                 {"heads", c.heads},
-                 {"channels", c.channels},
-                 {"ffn", c.ffn}};
-    for (const auto& [name, value] : sizes)
-        if (value <= 0) return configError(name, "must be positive, got " + std::to_string(value));
+    if (Status s = train_detail::positiveSizes({{"vocab", c.vocab},
+                                                {"maxT", c.maxT},
+                                                {"encoderLayers", c.encoderLayers},
+                                                {"decoderLayers", c.decoderLayers},
+                                                {"heads", c.heads},
+                                                {"channels", c.channels},
+                                                {"ffn", c.ffn}});
+        !s.ok())
+        return s;
     if (c.channels % c.heads != 0)
         return configError("channels", std::to_string(c.channels) + " channels do not split into " +
                                            std::to_string(c.heads) + " heads");

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The translator's training pass (core/train/marian_train.h) against two references, in double:
-//  * fourth-order central finite differences of its own loss, for every parameter tensor:
-//      g_fd = (-L(p + 2h) + 8 L(p + h) - 8 L(p - h) + L(p - 2h)) / (12 h),  h = 1e-3,
-//    per tensor over a sample of its entries ||g - g_fd|| / max(||g_fd||, 1e-3) <= 1e-6 (as
-//    gpt2_gradient_test.cpp states the error terms);
+//  * fourth-order central finite differences of its own loss, for every parameter tensor
+//    (train/finite_difference.h: relative error <= 1e-6 per tensor);
 //  * PyTorch autograd in float64 (tests/reference/fixtures/marian_train_reference.json, written
 //    by tests/reference/make_marian_train_reference.py from Hugging Face's definition of
 //    Marian): the loss, every gradient entry and the last cross-attention map within 1e-12.
@@ -18,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "train/finite_difference.h"
 #include "train/marian_cases.h"
 
 #ifndef ATTNLAB_FIXTURE_DIR
@@ -27,10 +26,6 @@
 namespace attn::marian::test {
 namespace {
 
-constexpr double kStep = 1e-3;
-constexpr double kFiniteDifferenceLimit = 1e-6;
-constexpr double kNormFloor = 1e-3;
-constexpr int kSamplesPerTensor = 5;
 constexpr double kTorchLimit = 1e-12;
 
 double lossAt(Trainer& trainer, const Batch& batch)
@@ -44,39 +39,7 @@ void checkFiniteDifferences(FfnActivation activation, const char* label)
 {
     Trainer trainer(formulaParameters(tinyConfig(activation), 42));
     const TinyBatch data;
-    lossAt(trainer, data.batch());
-    trainer.backward();
-    const Buffer grads = trainer.gradients();
-    Rng rng(7);
-    double worst = 0.0;
-    std::string worstName;
-    for (const Tensor& t : trainer.parameters().tensors) {
-        double diff2 = 0.0;
-        double fd2 = 0.0;
-        for (int k = 0; k < kSamplesPerTensor; ++k) {
-            const std::size_t i =
-                t.offset + static_cast<std::size_t>(rng.uniform() * static_cast<double>(t.count));
-            double& p = trainer.parameters().values[i];
-            const double original = p;
-            const auto at = [&](double shift) {
-                p = original + shift;
-                return lossAt(trainer, data.batch());
-            };
-            const double fd =
-                (-at(2 * kStep) + 8 * at(kStep) - 8 * at(-kStep) + at(-2 * kStep)) / (12 * kStep);
-            p = original;
-            diff2 += (grads[i] - fd) * (grads[i] - fd);
-            fd2 += fd * fd;
-        }
-        const double error = std::sqrt(diff2) / std::max(std::sqrt(fd2), kNormFloor);
-        EXPECT_LE(error, kFiniteDifferenceLimit) << t.name << " (|g_fd| " << std::sqrt(fd2) << ")";
-        if (error >= worst) {
-            worst = error;
-            worstName = t.name;
-        }
-    }
-    std::printf("[ figures  ] %s: %zu tensors, worst rel. error %.2e (%s)\n", label,
-                trainer.parameters().tensors.size(), worst, worstName.c_str());
+    train_test::checkEveryTensor(trainer, data.batch(), 5, label);
 }
 
 TEST(MarianTrain, GradientsMatchFourthOrderFiniteDifferencesForEveryTensor)
