@@ -13,6 +13,7 @@
 // vocabulary: </s> 0, <unk> 1, the source's pieces, the target's that the source lacks, and
 // <pad> last, as opus-mt numbers them (pad is also the decoder's start token).
 
+#include <memory>
 #include <string>
 #include <vector>
 
