@@ -8,6 +8,7 @@
 #include <QFile>
 
 #include "app/cli.h"
+#include "app/cli_model_edits.h"
 #include "core/train/dates_align.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/readers/status_text.h"
@@ -23,6 +24,7 @@ class CliAlignTr {
 const QCommandLineOption kAlignModel(QStringLiteral("model"), QString(), QStringLiteral("dir"));
 const QCommandLineOption kAlignCount(QStringLiteral("count"), QString(), QStringLiteral("n"),
                                      QStringLiteral("200"));
+const QCommandLineOption kAlignAblate(QStringLiteral("ablate"), QString(), QStringLiteral("spec"));
 
 QString table(const attn::dates::FolderAlignment& a)
 {
@@ -49,7 +51,8 @@ QString table(const attn::dates::FolderAlignment& a)
 QString alignUsage()
 {
     return CliAlignTr::tr(
-        "Usage: attnlab align --model DIR|builtin:NAME [--count N] [-o scores.json]\n"
+        "Usage: attnlab align --model DIR|builtin:NAME [--count N]\n"
+        "                     [--ablate kind=cross,layer=L,head=H[,mean]]... [-o scores.json]\n"
         "  For a translator that attnlab train-model --task dates made: every\n"
         "  cross-attention head's alignment over N held-out dates (default 200, forms in\n"
         "  turn). A head is aligned on a target token of a field (month, day, year) when\n"
@@ -58,14 +61,16 @@ QString alignUsage()
         "  fraction of such tokens it is aligned on. Also the exact match of the model's\n"
         "  greedy translations of the same dates. Prints a layers x heads table; -o writes\n"
         "  {\"layers\": [{\"heads\": [{\"alignment\"}]}], \"best\", \"accuracy\", \"count\"}.\n"
-        "  Any other model is refused: the measure needs the task's field spans.\n");
+        "  --ablate switches a head off in every pass (as attnlab model does): how much\n"
+        "  of the translation it carries. Any other model is refused: the measure needs\n"
+        "  the task's field spans.\n");
 }
 
 int runAlign(const QStringList& args)
 {
     const QString cmd = QStringLiteral("align");
     QCommandLineParser parser;
-    parser.addOptions({kAlignModel, kAlignCount, kOutputOption});
+    parser.addOptions({kAlignModel, kAlignCount, kAlignAblate, kOutputOption});
     int code = Success;
     if (!parseCommand(parser, args, code)) return code;
     if (!parser.isSet(kAlignModel)) return usageError(cmd, CliAlignTr::tr("--model DIR is needed"));
@@ -76,15 +81,22 @@ int runAlign(const QStringList& args)
                                               "\"%2\"")
                                    .arg(attn::dates::kMaxAlignCount)
                                    .arg(parser.value(kAlignCount)));
+    std::vector<attn::model::HeadEdit> edits;
+    QString editError;
+    const QStringList ablations = parser.values(kAlignAblate);
+    if (!parseModelEdits({}, ablations, edits, editError)) return usageError(cmd, editError);
     QString resolveError;
     const QString folder = resolveModelFolder(parser.value(kAlignModel), resolveError);
     if (folder.isEmpty()) return fail(BadInput, resolveError);
     if (!checkOutputs({parser.value(kOutputOption)}, code)) return code;
     attn::dates::FolderAlignment a;
     if (const attn::Status s =
-            attn::dates::alignFolder(QFile::encodeName(folder).toStdString(), count, a);
-        !s.ok())
+            attn::dates::alignFolder(QFile::encodeName(folder).toStdString(), count, a, edits);
+        !s.ok()) {
+        if (s.edit >= 0 || s.cause == attn::Cause::Edit)
+            return usageError(cmd, editRefusal(s, {}, ablations));
         return fail(BadInput, statusMessage(s));
+    }
     if (parser.isSet(kOutputOption)) {
         nlohmann::ordered_json layers = nlohmann::ordered_json::array();
         for (const auto& row : a.alignment.heads) {

@@ -115,7 +115,7 @@ QByteArray datesCurve(const attn::dates::TranslatorRun& run)
 {
     QByteArray out = "step,loss,accuracy_arabic,accuracy_chinese,accuracy_slashed,alignment\n";
     std::size_t next = 0;
-    const auto& points = run.points();
+    const auto& points = run.measures();
     for (std::size_t k = 0; k < run.losses().size(); ++k) {
         const long step = static_cast<long>(k) + 1;
         out += QByteArray::number(step) + ',' + QByteArray::number(run.losses()[k], 'g', 17);
@@ -221,8 +221,8 @@ int runTrainDates(const QStringList& args)
             return fail(BadInput, CliTrainDatesTr::tr("step %1: %2 (try a smaller --lr)")
                                       .arg(run->trainer().steps() + 1)
                                       .arg(statusMessage(s)));
-        for (; reported < run->points().size(); ++reported)
-            printErr(pointLine(run->points()[reported], spec.steps,
+        for (; reported < run->measures().size(); ++reported)
+            printErr(pointLine(run->measures()[reported], spec.steps,
                                static_cast<double>(clock.elapsed()) / 1000.0));
     }
     run->finish();
@@ -234,7 +234,7 @@ int runTrainDates(const QStringList& args)
         if (const int c = writeOutput(QFile::decodeName(curve.c_str()), datesCurve(*run));
             c != Success)
             return c;
-    const attn::dates::Point& last = run->points().back();
+    const attn::dates::Point& last = run->measures().back();
     return printOut(CliTrainDatesTr::tr("%1: %2 steps in %3 s, loss %4, accuracy %5 %6 %7 "
                                         "(arabic chinese slashed), alignment %8 (layer %9 head "
                                         "%10)\n")

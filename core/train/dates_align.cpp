@@ -4,6 +4,7 @@
 #include "core/io/bounded_file.h"
 #include "core/io/json_read.h"
 #include "core/model/model_folder.h"
+#include "core/model/seq2seq_edit.h"
 #include "core/model/seq2seq_forward.h"
 #include "core/model/seq2seq_model.h"
 #include "core/tokenize/spm_tokenizer.h"
@@ -66,7 +67,8 @@ void countPair(const model::Seq2SeqResult& r, const EncodedPair& pair, Alignment
 
 }  // namespace
 
-Status alignFolder(const std::string& folder, long count, FolderAlignment& out)
+Status alignFolder(const std::string& folder, long count, FolderAlignment& out,
+                   const std::vector<model::HeadEdit>& edits)
 {
     if (count < 1 || count > kMaxAlignCount) {
         Status s = failure(StatusCode::TooLarge, "", "count",
@@ -90,15 +92,21 @@ Status alignFolder(const std::string& folder, long count, FolderAlignment& out)
     if (Status s = model::Seq2SeqModel::load(folder, m); !s.ok()) return s;
     const std::vector<EncodedPair> pairs = heldOutMixed(encoder, kMeasureSeed, count);
     AlignmentCounter counter(m.config().decoderLayers, m.config().heads);
+    const model::Seq2SeqOptions options = model::withSeq2SeqEdits({}, edits);
     long right = 0;
     for (const EncodedPair& p : pairs) {
         std::vector<int> input{m.config().decoderStartTokenId};
         input.insert(input.end(), p.labels.begin(), p.labels.end() - 1);
+        if (Status s = model::checkSeq2SeqEdits(m, static_cast<long>(p.source.size()),
+                                                static_cast<long>(input.size()), edits);
+            !s.ok())
+            return s;
         model::Seq2SeqResult r;
-        if (Status s = model::forwardSeq2Seq(m, p.source, input, {}, r); !s.ok()) return s;
+        if (Status s = model::forwardSeq2Seq(m, p.source, input, options, r); !s.ok()) return s;
         countPair(r, p, counter);
         std::vector<int> written;
-        if (Status s = model::translateGreedy(m, p.source, kMaxLabels, {}, written, r); !s.ok())
+        if (Status s = model::translateGreedy(m, p.source, kMaxLabels, options, written, r);
+            !s.ok())
             return s;
         right += written == p.labels ? 1 : 0;
     }

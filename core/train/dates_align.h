@@ -6,7 +6,9 @@
 // match of the model's greedy translations of the same dates.
 
 #include <string>
+#include <vector>
 
+#include "core/model/head_edit.h"
 #include "core/status.h"
 #include "core/train/dates_measure.h"
 
@@ -23,6 +25,10 @@ struct FolderAlignment {
 
 // UnsupportedModel (naming training.json's "task") when the folder is not a dates translator:
 // the measure needs the task's field spans. The loader's and tokenizers' refusals as they are.
-Status alignFolder(const std::string& folder, long count, FolderAlignment& out);
+// `edits` (seq2seq_edit.h: ablations and vector scalings, positions in each date's own texts)
+// apply to every forward pass, both the teacher-forced maps and the greedy translations: how
+// much of the translation a head carries. An edit outside a date's texts is refused by name.
+Status alignFolder(const std::string& folder, long count, FolderAlignment& out,
+                   const std::vector<model::HeadEdit>& edits = {});
 
 }  // namespace attn::dates

@@ -26,6 +26,26 @@ marian::Config modelConfig(const RunSpec& spec, const Vocabulary& v)
     return c;
 }
 
+namespace {
+
+Status liveExample(const PairEncoder& encoder, const Vocabulary& v, LiveExample& out)
+{
+    const DatePair pair = datePair(Date{2026, 12, 4}, DateForm::Chinese);
+    if (Status s = encoder.encode(pair, out.pair); !s.ok()) return s;
+    out.source = pair.source;
+    out.target = pair.target;
+    const auto pieces = [&v](const std::vector<int>& ids) {
+        std::vector<std::string> names;
+        for (const int id : ids) names.push_back(v.pieces[static_cast<std::size_t>(id)]);
+        return names;
+    };
+    out.sourcePieces = pieces(out.pair.source);
+    out.labelPieces = pieces(out.pair.labels);
+    return {};
+}
+
+}  // namespace
+
 Status TranslatorRun::create(const RunSpec& spec, std::unique_ptr<TranslatorRun>& out)
 {
     std::unique_ptr<TranslatorRun> run(new TranslatorRun());
@@ -39,12 +59,13 @@ Status TranslatorRun::create(const RunSpec& spec, std::unique_ptr<TranslatorRun>
     marian::AdamSettings adam;
     adam.learningRate = spec.learningRate;
     adam.beta2 = 0.98;
-    run->trainer_ = std::make_unique<marian::Trainer>(std::move(params), adam, spec.precision);
+    run->trainer_.emplace(std::move(params), adam, spec.precision);
     run->rng_ = Rng(spec.seed ^ 0x6461746573ULL);  // "dates": a stream apart from the weights'
     for (int f = 0; f < kForms; ++f)
         run->accuracyPairs_[static_cast<std::size_t>(f)] = heldOutEncoded(
             run->encoder_, kMeasureSeed, spec.measureCount, static_cast<DateForm>(f));
     run->alignPairs_ = heldOutMixed(run->encoder_, kMeasureSeed, spec.alignCount);
+    if (Status s = liveExample(run->encoder_, run->vocabulary_, run->example_); !s.ok()) return s;
     out = std::move(run);
     return {};
 }
@@ -81,7 +102,7 @@ Status TranslatorRun::step()
     stepSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const long done = trainer_->steps();
     if ((spec_.measureEvery > 0 && done % spec_.measureEvery == 0) || done == spec_.steps) {
-        points_.push_back(measure(done == spec_.steps ? kFinalCount : 0));
+        points_.push_back(measure(done == spec_.steps ? spec_.finalCount : 0));
         points_.back().loss = loss;
     }
     return {};
@@ -102,6 +123,31 @@ Point TranslatorRun::measure(long perForm)
     }
     p.alignment = trainerAlignment(*trainer_, alignPairs_, vocabulary_.pad);
     return p;
+}
+
+const Point* alignmentFormed(const std::vector<Point>& points)
+{
+    for (const Point& p : points)
+        if (p.alignment.best > kAlignedThreshold) return &p;
+    return nullptr;
+}
+
+gpt2::HeadMaps TranslatorRun::liveMaps()
+{
+    gpt2::HeadMaps maps;
+    const BatchData b = makeBatch({&example_.pair}, vocabulary_.pad);
+    double loss = 0.0;
+    if (!trainer_->forward(b.batch(), loss).ok()) return maps;
+    const marian::Config& c = trainer_->parameters().config;
+    maps.layers = c.decoderLayers;
+    maps.heads = c.heads;
+    maps.T = b.T;
+    maps.S = b.S;
+    maps.weights.reserve(static_cast<std::size_t>(c.decoderLayers * c.heads * b.T * b.S));
+    for (long l = 0; l < c.decoderLayers; ++l)
+        for (const double w : trainer_->crossAttention(static_cast<int>(l)))
+            maps.weights.push_back(static_cast<float>(w));
+    return maps;
 }
 
 void TranslatorRun::finish()

@@ -13,11 +13,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/train/dates_measure.h"
 #include "core/train/dates_translator.h"
+#include "core/train/gpt2_run.h"
 #include "core/train/marian_train.h"
 
 namespace attn::dates {
@@ -43,10 +45,11 @@ struct RunSpec {
     // head is 0.57 "aligned" before a step; at 0.1 none is above 0.43, and training is faster.
     double initStd = 0.1;
     long warmup = 100;
-    double finalFraction = 0.05;  // the cosine decay's floor, a fraction of the rate
-    long measureEvery = 250;      // and after the last step
-    long measureCount = 100;      // held-out dates per form while training
-    long alignCount = 200;        // held-out dates of the alignment (forms cycling)
+    double finalFraction = 0.05;    // the cosine decay's floor, a fraction of the rate
+    long measureEvery = 250;        // and after the last step
+    long measureCount = 100;        // held-out dates per form while training
+    long alignCount = 200;          // held-out dates of the alignment (forms cycling)
+    long finalCount = kFinalCount;  // held-out dates per form after the last step
     marian::Precision precision = marian::Precision::Float;
 
     [[nodiscard]] long ffn() const { return 4 * channels; }
@@ -63,8 +66,24 @@ struct Point {
     }
 };
 
+// The example whose cross-attention the window shows as it trains: 二〇二六年十二月四日 →
+// December 4, 2026, with the pieces that label its maps' rows (labels) and columns (source).
+struct LiveExample {
+    std::string source, target;  // UTF-8
+    EncodedPair pair;
+    std::vector<std::string> sourcePieces, labelPieces;
+};
+
+// Alignment has formed once the best head is aligned on more than half the field tokens (at
+// step 0 every head is at most that: the run's own goal).
+inline constexpr double kAlignedThreshold = 0.5;
+// The first of `points` whose best head passes kAlignedThreshold, or null.
+const Point* alignmentFormed(const std::vector<Point>& points);
+
 class TranslatorRun {
 public:
+    using Measure = Point;
+
     // ConfigField naming a size the model refuses; TokenizerSyntax if the vocabulary fails.
     static Status create(const RunSpec& spec, std::unique_ptr<TranslatorRun>& out);
 
@@ -81,7 +100,11 @@ public:
     [[nodiscard]] const Vocabulary& vocabulary() const { return vocabulary_; }
     [[nodiscard]] const PairEncoder& encoder() const { return encoder_; }
     [[nodiscard]] const std::vector<double>& losses() const { return losses_; }
-    [[nodiscard]] const std::vector<Point>& points() const { return points_; }
+    [[nodiscard]] const std::vector<Point>& measures() const { return points_; }
+    [[nodiscard]] const LiveExample& example() const { return example_; }
+    // Every cross-attention head on the example, teacher forced: decoder layers x heads maps of
+    // labels x source pieces. Empty if the forward pass fails.
+    [[nodiscard]] gpt2::HeadMaps liveMaps();
     void setThreads(int threads) { trainer_->setThreads(threads); }
     // Wall time spent in the steps themselves (data, forward, backward, update), not in the
     // measures: what the speed benchmark compares.
@@ -106,13 +129,14 @@ private:
     RunSpec spec_;
     Vocabulary vocabulary_;
     PairEncoder encoder_;
-    std::unique_ptr<marian::Trainer> trainer_;
+    std::optional<marian::Trainer> trainer_;  // optional: made in create(); copies with the run
     Rng rng_{1};
     std::vector<double> losses_;
     std::vector<Point> points_;
     double stepSeconds_ = 0.0;
     std::array<std::vector<EncodedPair>, kForms> accuracyPairs_;
     std::vector<EncodedPair> alignPairs_;
+    LiveExample example_;
 };
 
 // The files of the folder a run writes, in the order written.

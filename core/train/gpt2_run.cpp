@@ -210,6 +210,7 @@ HeadMaps ModelRun::liveMaps()
     maps.layers = c.layers;
     maps.heads = c.heads;
     maps.T = T;
+    maps.S = T;
     maps.weights.reserve(static_cast<std::size_t>(c.layers * c.heads * T * T));
     for (int l = 0; l < c.layers; ++l) {
         const std::span<const double> att = trainer_.attention(l);

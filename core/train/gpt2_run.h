@@ -58,15 +58,17 @@ struct RunSpec {
 // least 8 sequences), so that a measure at a long context costs what one at 64 tokens does.
 long copyProbeCount(const RunSpec& spec);
 
-// The attention of every head on one sequence: T x T per head, row-major (row i = query i).
+// The attention of every head on one input: T queries x S keys per head, row-major (row i =
+// query i); S = T for self-attention, the source's length for cross-attention.
 struct HeadMaps {
     long layers = 0;
     long heads = 0;
     long T = 0;
-    std::vector<float> weights;  // [layer][head][T][T]
+    long S = 0;
+    std::vector<float> weights;  // [layer][head][T][S]
     [[nodiscard]] const float* at(long layer, long head) const
     {
-        return weights.data() + ((layer * heads + head) * T * T);
+        return weights.data() + ((layer * heads + head) * T * S);
     }
     [[nodiscard]] bool empty() const { return weights.empty(); }
 };
@@ -81,6 +83,7 @@ struct Measure {
 
 class ModelRun {
 public:
+    using Measure = gpt2::Measure;
     // ConfigField naming a setting outside its range, TooLarge for a run that would hold too
     // much memory or write too large a record (run_limits.h), or the corpus's problem (not
     // UTF-8, too short for one window).

@@ -140,8 +140,8 @@ TEST(DatesRun, TheSameSpecGivesTheSameRunBitForBit)
     }
     EXPECT_EQ(a->losses(), b->losses());
     EXPECT_EQ(a->trainer().parameters().values, b->trainer().parameters().values);
-    ASSERT_EQ(a->points().size(), 2U);  // steps 0 and 3
-    EXPECT_EQ(a->points()[1].step, 3);
+    ASSERT_EQ(a->measures().size(), 2U);  // steps 0 and 3
+    EXPECT_EQ(a->measures()[1].step, 3);
     // Everything but the wall time of the steps.
     auto ja = nlohmann::json::parse(a->trainingJson("x", 0, {}));
     auto jb = nlohmann::json::parse(b->trainingJson("x", 0, {}));
