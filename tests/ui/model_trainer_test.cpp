@@ -49,7 +49,8 @@ bool waitTrainerSettled(const ModelTrainerPanel& panel)
 // A model small enough to take a step in a millisecond: d 16, context 16, two heads.
 QSpinBox* spinBoxLabelled(ModelTrainerPanel& panel, const QString& label)
 {
-    for (QLabel* l : panel.findChildren<QLabel*>())
+    // The GPT-2 page's: the translator's page has a "&Heads:" and a "&Width:" too.
+    for (QLabel* l : panel.layersBox()->parentWidget()->findChildren<QLabel*>())
         if (l->text() == label) return qobject_cast<QSpinBox*>(l->buddy());
     return nullptr;
 }
@@ -144,22 +145,19 @@ int pointsUnderLabel(PhaseMarkedPlot* plot)
 // rising to the top right.
 void feedARun(TrainingCurvePlot& plot, long phase, long past)
 {
-    plot.reset(3000, true);
+    plot.reset(3000, TrainingCurvePlot::Accuracy::Copy);
     std::vector<double> losses;
-    std::vector<attn::gpt2::Measure> measures;
+    std::vector<std::pair<long, double>> accuracy;
     const long last = std::min(3000L, phase + past);
     for (long k = 1; k <= last; ++k) {
         const double noise = 0.25 * std::sin(static_cast<double>(k) * 1.7);
         losses.push_back(k < 40 ? 4.1 - 0.02 * static_cast<double>(k)
                                 : (k < phase ? 3.27 : 2.1 + noise));
         if (k % 50 != 0) continue;
-        attn::gpt2::Measure m;
-        m.step = k;
-        m.copyAccuracy =
-            k < phase ? 0.05 : std::min(0.97, 0.6 + static_cast<double>(k - phase) / 1500.0);
-        measures.push_back(m);
+        accuracy.emplace_back(
+            k, k < phase ? 0.05 : std::min(0.97, 0.6 + static_cast<double>(k - phase) / 1500.0));
     }
-    plot.update(losses, measures);
+    plot.update(losses, accuracy);
     plot.setPhaseStep(phase);
 }
 
@@ -216,7 +214,7 @@ TEST(ModelTrainer, TwoLayersShowThePhaseChangeAndTheirInductionHeadOpensAndBreak
     EXPECT_EQ(panel.phase().layer, 1);  // one layer cannot hold an induction head
     // The curves hold every loss and every measure (every 50 steps).
     EXPECT_EQ(panel.lossPlot()->lossGraph()->dataCount(), 1500);
-    EXPECT_EQ(panel.lossPlot()->copyGraph()->dataCount(), 30);
+    EXPECT_EQ(panel.lossPlot()->accuracyGraph()->dataCount(), 30);
     EXPECT_EQ(panel.headPlot()->graph(1, panel.phase().head, true)->dataCount(), 30);
     const attn::gpt2::Measure& last = panel.run()->measures().back();
     EXPECT_GT(last.copyAccuracy, 0.8);

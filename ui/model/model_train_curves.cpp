@@ -103,9 +103,16 @@ void PhaseMarkedPlot::setPhaseStep(long step)
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void PhaseMarkedPlot::setMark(Mark mark)
+{
+    mark_ = mark;
+    retranslateMark();
+}
+
 void PhaseMarkedPlot::retranslateMark()
 {
-    label_->setText(tr(" phase change").trimmed());
+    label_->setText(mark_ == Mark::PhaseChange ? tr(" phase change").trimmed()
+                                               : tr("alignment forms"));
     setPhaseStep(phase_);  // the room above the area follows the words' height
 }
 
@@ -123,13 +130,13 @@ TrainingCurvePlot::TrainingCurvePlot(QWidget* parent) : PhaseMarkedPlot(parent)
     loss_->setAdaptiveSampling(true);
     yAxis2->setVisible(true);
     yAxis2->setRange(0, 1);
-    copy_ = addGraph(xAxis, yAxis2);
-    copy_->setPen(QPen(QColor(44, 160, 44), 2.0));
-    copy_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+    accuracy_ = addGraph(xAxis, yAxis2);
+    accuracy_->setPen(QPen(QColor(44, 160, 44), 2.0));
+    accuracy_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
     // The axes' labels in their curves' colours say which is which, where a legend would
-    // cover a curve (the loss runs high on the left, copy accuracy high on the right).
+    // cover a curve (the loss runs high on the left, the accuracy high on the right).
     yAxis->setLabelColor(loss_->pen().color());
-    yAxis2->setLabelColor(copy_->pen().color());
+    yAxis2->setLabelColor(accuracy_->pen().color());
     retranslate();
 }
 
@@ -137,10 +144,16 @@ void TrainingCurvePlot::retranslate()
 {
     xAxis->setLabel(tr("Step"));
     yAxis->setLabel(tr("Loss"));
-    yAxis2->setLabel(tr("Copy accuracy"));
     loss_->setName(tr("loss"));
-    copy_->setName(tr("copy accuracy"));
-    setTitle(tr("Loss and copy accuracy"));
+    if (kind_ == Accuracy::ExactMatch) {
+        yAxis2->setLabel(tr("Exact match"));
+        accuracy_->setName(tr("exact match"));
+        setTitle(tr("Loss and exact match"));
+    } else {
+        yAxis2->setLabel(tr("Copy accuracy"));
+        accuracy_->setName(tr("copy accuracy"));
+        setTitle(kind_ == Accuracy::Copy ? tr("Loss and copy accuracy") : tr("Loss"));
+    }
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -150,22 +163,24 @@ void TrainingCurvePlot::changeEvent(QEvent* event)
     PhaseMarkedPlot::changeEvent(event);
 }
 
-void TrainingCurvePlot::reset(long steps, bool copy)
+void TrainingCurvePlot::reset(long steps, Accuracy accuracy)
 {
     loss_->data()->clear();
-    copy_->data()->clear();
+    accuracy_->data()->clear();
     losses_ = measures_ = 0;
     lo_ = 1e300;
     hi_ = -1e300;
-    copy_->setVisible(copy);
-    yAxis2->setVisible(copy);
+    kind_ = accuracy;
+    accuracy_->setVisible(accuracy != Accuracy::None);
+    yAxis2->setVisible(accuracy != Accuracy::None);
+    retranslate();
     xAxis->setRange(0, static_cast<double>(std::max(1L, steps)));
     yAxis->setRange(0, 1);
     setPhaseStep(-1);
 }
 
 void TrainingCurvePlot::update(const std::vector<double>& losses,
-                               const std::vector<attn::gpt2::Measure>& measures)
+                               const std::vector<std::pair<long, double>>& accuracy)
 {
     QVector<double> x, y;
     for (std::size_t k = losses_; k < losses.size(); ++k) {
@@ -178,13 +193,12 @@ void TrainingCurvePlot::update(const std::vector<double>& losses,
     loss_->addData(x, y, true);
     x.clear();
     y.clear();
-    for (std::size_t i = measures_; i < measures.size(); ++i) {
-        if (measures[i].copyAccuracy < 0) continue;
-        x.push_back(static_cast<double>(measures[i].step));
-        y.push_back(measures[i].copyAccuracy);
+    for (std::size_t i = measures_; i < accuracy.size(); ++i) {
+        x.push_back(static_cast<double>(accuracy[i].first));
+        y.push_back(accuracy[i].second);
     }
-    measures_ = measures.size();
-    copy_->addData(x, y, true);
+    measures_ = accuracy.size();
+    accuracy_->addData(x, y, true);
     if (hi_ >= lo_) yAxis->setRange(std::max(0.0, lo_ - 0.1), hi_ + 0.1);
     replot(QCustomPlot::rpQueuedReplot);
 }

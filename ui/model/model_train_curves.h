@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The model trainer's two plots over steps, both marking the phase change with a vertical line:
-// - the loss of every step (left axis) and copy accuracy at each measure (right axis, 0-1);
-// - every head's induction score (solid) and previous-token score (dashed), a colour per head.
+// The model trainer's plots over steps, each marking the moment the run is known for (GPT-2's
+// phase change, the translator's alignment forming) with a vertical line:
+// - the loss of every step (left axis) and an accuracy at each measure (right axis, 0-1): GPT-2's
+//   copy accuracy, the translator's exact match;
+// - every head's induction score (solid) and previous-token score (dashed), a colour per head
+//   (the translator's alignment plot is in translator_train_curves.h).
 // Each takes the run's data as it grows and draws only what is new.
 
+#include <utility>
 #include <vector>
 
 #include <qcustomplot.h>
@@ -20,7 +24,11 @@ QColor trainHeadColor(int index);
 class PhaseMarkedPlot : public QCustomPlot {
     Q_OBJECT
 public:
+    // What the mark's words say.
+    enum class Mark { PhaseChange, AlignmentForms };
+
     explicit PhaseMarkedPlot(QWidget* parent = nullptr);
+    void setMark(Mark mark);
     // The phase change's step, or -1 to hide the mark.
     void setPhaseStep(long step);
     [[nodiscard]] long phaseStep() const { return phase_; }
@@ -39,18 +47,24 @@ private:
     QCPItemStraightLine* line_ = nullptr;
     QCPItemText* label_ = nullptr;
     long phase_ = -1;
+    Mark mark_ = Mark::PhaseChange;
 };
 
 class TrainingCurvePlot : public PhaseMarkedPlot {
     Q_OBJECT
 public:
+    // Which accuracy the right axis shows, if any.
+    enum class Accuracy { None, Copy, ExactMatch };
+
     explicit TrainingCurvePlot(QWidget* parent = nullptr);
-    // `steps`: the run's length (the x range); `copy`: whether copy accuracy is measured.
-    void reset(long steps, bool copy);
+    // `steps`: the run's length (the x range).
+    void reset(long steps, Accuracy accuracy);
+    // The whole run so far: the loss of every step and the accuracy at each measure (step,
+    // value); only what is new is added.
     void update(const std::vector<double>& losses,
-                const std::vector<attn::gpt2::Measure>& measures);
+                const std::vector<std::pair<long, double>>& accuracy);
     [[nodiscard]] QCPGraph* lossGraph() const { return loss_; }
-    [[nodiscard]] QCPGraph* copyGraph() const { return copy_; }
+    [[nodiscard]] QCPGraph* accuracyGraph() const { return accuracy_; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -58,7 +72,8 @@ protected:
 private:
     void retranslate();
     QCPGraph* loss_ = nullptr;
-    QCPGraph* copy_ = nullptr;
+    QCPGraph* accuracy_ = nullptr;
+    Accuracy kind_ = Accuracy::Copy;
     std::size_t losses_ = 0, measures_ = 0;
     double lo_ = 1e300, hi_ = -1e300;
 };

@@ -21,7 +21,7 @@ const QColor kBestFrame(220, 30, 30);
 
 QImage imageOf(const attn::gpt2::HeadMaps& maps, long layer, long head, int maxPixels)
 {
-    const Eigen::Map<const attn::model::FloatMatrix> w(maps.at(layer, head), maps.T, maps.T);
+    const Eigen::Map<const attn::model::FloatMatrix> w(maps.at(layer, head), maps.T, maps.S);
     return weightsThumbnail(w, maxPixels);
 }
 

@@ -15,6 +15,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QVBoxLayout>
 
@@ -22,6 +23,7 @@
 #include "ui/model/model_train_grid.h"
 #include "ui/model/model_train_run.h"
 #include "ui/model/model_trainer_panel.h"
+#include "ui/model/translator_trainer_panel.h"
 #include "ui/views/panel_message.h"
 #include "ui/views/speed_control.h"
 #include "ui/views/training_controls.h"
@@ -53,10 +55,17 @@ void ModelTrainerPanel::build()
 // The settings of the run, its buttons and what it says, children of `controls`.
 void ModelTrainerPanel::makeControls(QWidget* controls)
 {
-    taskLabel_ = new QLabel(controls);
-    task_ = new QComboBox(controls);
-    task_->addItems({QString(), QString()});
-    chooseCorpus_ = new QPushButton(controls);
+    // The task row serves both pages: it moves to the one shown (showTask).
+    taskRow_ = new QWidget(controls);
+    taskLabel_ = new QLabel(taskRow_);
+    task_ = new QComboBox(taskRow_);
+    task_->addItems({QString(), QString(), QString()});
+    chooseCorpus_ = new QPushButton(taskRow_);
+    auto* row = new QHBoxLayout(taskRow_);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(taskLabel_);
+    row->addWidget(task_, 1);
+    row->addWidget(chooseCorpus_);
     layersLabel_ = new QLabel(controls);
     layers_ = spin(controls, 1, 6, 2);
     headsLabel_ = new QLabel(controls);
@@ -94,12 +103,11 @@ void ModelTrainerPanel::makeControls(QWidget* controls)
 void ModelTrainerPanel::layOutControls(QWidget* controls)
 {
     auto* g = new QGridLayout(controls);
+    controlsGrid_ = g;
     g->setContentsMargins(6, 2, 6, 2);
     g->setVerticalSpacing(3);
     int r = 0;
-    g->addWidget(taskLabel_, r, 0);
-    g->addWidget(task_, r, 1, 1, 2);
-    g->addWidget(chooseCorpus_, r++, 3);
+    g->addWidget(taskRow_, r++, 0, 1, 4);
     const auto pair = [&](QLabel* a, QWidget* wa, QLabel* b, QWidget* wb) {
         a->setBuddy(wa);
         b->setBuddy(wb);
@@ -173,18 +181,58 @@ void ModelTrainerPanel::layOut(QWidget* controls)
     says->addWidget(split, 1);
     says->addWidget(status_);
     says->addWidget(phaseLabel_);
-    auto* layout = new QHBoxLayout(this);
+    auto* gptPage = new QWidget;
+    auto* layout = new QHBoxLayout(gptPage);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
     layout->addWidget(runPane, 1);
+    scroll->setParent(gptPage);
+    translator_ = new TranslatorTrainerPanel;
+    TranslatorTrainerPanel::Host host;
+    host.saveFolder = [this](const QString& start) { return dialogs_.saveFolder(start); };
+    host.figurePath = [this](const QString& name) { return dialogs_.figurePath(name); };
+    host.open = [this](const QString& folder, const QString& text) {
+        return open_ && open_(folder, text);
+    };
+    translator_->setHost(host);
+    pages_ = new QStackedWidget(this);
+    pages_->addWidget(gptPage);
+    pages_->addWidget(translator_);
+    auto* top = new QVBoxLayout(this);
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(pages_);
+}
+
+void ModelTrainerPanel::showTask(int index)
+{
+    const bool translator = index == kTranslatorTask;
+    if (!translator) gptTask_ = index;
+    {
+        const QSignalBlocker block(task_);
+        task_->setCurrentIndex(index);
+    }
+    if (QLayout* from = taskRow_->parentWidget() ? taskRow_->parentWidget()->layout() : nullptr)
+        from->removeWidget(taskRow_);
+    if (translator)
+        translator_->setHeader(taskRow_);
+    else
+        controlsGrid_->addWidget(taskRow_, 0, 0, 1, 4);
+    taskRow_->show();
+    chooseCorpus_->setVisible(!translator);
+    pages_->setCurrentIndex(translator ? 1 : 0);
+    if (translator) translator_->prepare();
 }
 
 void ModelTrainerPanel::connectControls()
 {
     connect(task_, &QComboBox::activated, this, [this](int index) {
+        const bool fromTranslator = pages_->currentIndex() == 1;
+        showTask(index);
+        if (index == kTranslatorTask) return;
+        if (fromTranslator && index == gptTask_ && run_) return;  // back to the run as it was
         if (index == 1 && corpus_.empty()) {
             const QString path = dialogs_.corpusFile();
-            if (path.isEmpty() || !useCorpus(path)) task_->setCurrentIndex(0);
+            if (path.isEmpty() || !useCorpus(path)) showTask(0);
             return;
         }
         makeRun();
@@ -231,10 +279,12 @@ void ModelTrainerPanel::retranslate()
     task_->setItemText(0, tr("Induction"));
     task_->setItemText(
         1, corpusPath_.isEmpty() ? tr("Text file…") : QFileInfo(corpusPath_).fileName());
+    task_->setItemText(kTranslatorTask, tr("Dates → English (translator)"));
     task_->setToolTip(
         tr("Induction: random letters in which a stretch repeats; only a head that finds the "
            "earlier copy by content can predict it. A text file: any UTF-8 text, one token per "
-           "distinct character."));
+           "distinct character. Dates → English: an encoder-decoder learns to write 2026年12月4日 "
+           "as December 4, 2026, and its cross-attention learns to align the fields."));
     chooseCorpus_->setText(tr("File…"));
     chooseCorpus_->setToolTip(tr("Train on a UTF-8 text file"));
     layersLabel_->setText(tr("&Layers:"));

@@ -5,7 +5,6 @@
 
 #include <QDateTime>
 #include <QDir>
-#include <QEventLoop>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -14,6 +13,7 @@
 #include "ui/model/model_train_grid.h"
 #include "ui/model/model_train_run.h"
 #include "ui/model/model_trainer_panel.h"
+#include "ui/model/translator_trainer_panel.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/readers/status_text.h"
 #include "ui/views/panel_message.h"
@@ -74,31 +74,34 @@ bool ModelTrainerPanel::saveTo(const QString& folder, QString& error)
 
 bool ModelTrainerPanel::hasUnsavedModel() const
 {
+    return gptUnsaved() || translator_->hasUnsavedModel();
+}
+
+bool ModelTrainerPanel::gptUnsaved() const
+{
     return run_ && run_->steps() > 0 && run_->steps() != savedSteps_;
 }
 
 QString ModelTrainerPanel::unsavedModelName() const
 {
-    if (!run_) return {};
-    return tr("Trained model, step %1 of %2 (the model trainer)")
-        .arg(run_->steps())
-        .arg(run_->spec().steps);
+    QStringList names;
+    if (gptUnsaved())
+        names << tr("Trained model, step %1 of %2 (the model trainer)")
+                     .arg(run_->steps())
+                     .arg(run_->spec().steps);
+    if (translator_->hasUnsavedModel()) names << translator_->unsavedModelName();
+    return names.join(QStringLiteral("; "));
 }
 
 bool ModelTrainerPanel::saveUnsavedModel()
 {
-    if (!hasUnsavedModel()) return true;
-    // The model is written as it stands between steps: a run still training stops first.
-    if (!run_->settledRun()) {
-        run_->pause();
-        QEventLoop wait;
-        const QMetaObject::Connection c =
-            connect(run_.get(), &ModelTrainRun::snapshotArrived, &wait, [this, &wait] {
-                if (run_->settledRun()) wait.quit();
-            });
-        if (!run_->settledRun()) wait.exec();
-        disconnect(c);
+    if (translator_->hasUnsavedModel()) {
+        showTask(kTranslatorTask);
+        if (!translator_->saveUnsavedModel()) return false;
     }
+    if (!gptUnsaved()) return true;
+    showTask(gptTask_);
+    settle(*run_);  // a run still training stops first
     const QString folder = dialogs_.saveFolder(QDir::homePath());
     if (folder.isEmpty()) return false;
     QString error;
@@ -112,6 +115,7 @@ bool ModelTrainerPanel::saveUnsavedModel()
 
 bool ModelTrainerPanel::openInModelWindow(QString& error)
 {
+    if (showsTranslator()) return translator_->openInModelWindow(error);
     if (!run_) {
         error = tr("There is no model to open: the settings above were refused.");
         return false;

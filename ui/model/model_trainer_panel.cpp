@@ -20,6 +20,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 
 #include "core/train/run_limits.h"
@@ -28,6 +29,7 @@
 #include "ui/model/model_train_curves.h"
 #include "ui/model/model_train_grid.h"
 #include "ui/model/model_train_run.h"
+#include "ui/model/translator_trainer_panel.h"
 #include "ui/modelrun/builtin_models.h"
 #include "ui/readers/bounded_read.h"
 #include "ui/readers/status_text.h"
@@ -41,6 +43,15 @@ namespace {
 // The command line's limit (core/train/run_limits.h): a text far larger than a run reads.
 constexpr auto kCorpusLimit = static_cast<qint64>(attn::gpt2::kMaxCorpusBytes);
 constexpr long kMeasureEvery = 50;  // denser than the command's 100: smoother curves
+
+// The copy accuracy of each measure that has one.
+std::vector<std::pair<long, double>> copyAccuracy(const std::vector<attn::gpt2::Measure>& measures)
+{
+    std::vector<std::pair<long, double>> out;
+    for (const attn::gpt2::Measure& m : measures)
+        if (m.copyAccuracy >= 0) out.emplace_back(m.step, m.copyAccuracy);
+    return out;
+}
 
 }  // namespace
 
@@ -89,7 +100,7 @@ void ModelTrainerPanel::changeEvent(QEvent* event)
 attn::gpt2::RunSpec ModelTrainerPanel::spec() const
 {
     attn::gpt2::RunSpec s;
-    if (task_->currentIndex() == 1 && !corpus_.empty()) {
+    if (gptTask_ == 1 && !corpus_.empty()) {
         s.data = attn::gpt2::DataKind::Corpus;
         s.corpus = corpus_;
         s.corpusName = QFileInfo(corpusPath_).fileName().toStdString();
@@ -124,7 +135,9 @@ bool ModelTrainerPanel::makeRun()
     run_ = std::make_unique<ModelTrainRun>(std::move(run), frames);
     run_->setStepDelayUs(stepDelayUs());
     connect(run_.get(), &ModelTrainRun::snapshotArrived, this, &ModelTrainerPanel::takeSnapshot);
-    lossPlot_->reset(s.steps, s.data == attn::gpt2::DataKind::Induction);
+    lossPlot_->reset(s.steps, s.data == attn::gpt2::DataKind::Induction
+                                  ? TrainingCurvePlot::Accuracy::Copy
+                                  : TrainingCurvePlot::Accuracy::None);
     headPlot_->reset(s.steps, static_cast<int>(s.layers), static_cast<int>(s.heads));
     grid_->setMaps(nullptr, {});
     updateState();
@@ -137,7 +150,7 @@ void ModelTrainerPanel::presetInduction(int layers)
                                      QSignalBlocker(heads_),   QSignalBlocker(width_),
                                      QSignalBlocker(context_), QSignalBlocker(steps_),
                                      QSignalBlocker(seed_),    QSignalBlocker(attentionOnly_)};
-    task_->setCurrentIndex(0);
+    showTask(0);
     layers_->setValue(layers);
     heads_->setValue(4);
     width_->setValue(64);
@@ -159,19 +172,13 @@ bool ModelTrainerPanel::useCorpus(const QString& path)
     }
     corpus_.assign(bytes.constData(), static_cast<std::size_t>(bytes.size()));
     corpusPath_ = path;
-    {
-        const QSignalBlocker block(task_);
-        task_->setCurrentIndex(1);
-    }
+    showTask(1);
     retranslate();
     if (makeRun()) return true;
     corpus_.clear();
     corpusPath_.clear();
     const QString why = message();
-    {
-        const QSignalBlocker block(task_);
-        task_->setCurrentIndex(0);
-    }
+    showTask(0);
     retranslate();
     makeRun();
     message_->say(why);
@@ -190,7 +197,12 @@ QSlider* ModelTrainerPanel::speedSlider() const
 
 QPushButton* ModelTrainerPanel::startButton() const
 {
-    return runControls_->startButton();
+    return showsTranslator() ? translator_->startButton() : runControls_->startButton();
+}
+
+bool ModelTrainerPanel::showsTranslator() const
+{
+    return pages_->currentIndex() == 1;
 }
 
 QPushButton* ModelTrainerPanel::stepButton() const
@@ -217,6 +229,10 @@ void ModelTrainerPanel::pause()
 
 void ModelTrainerPanel::stepOnce()
 {
+    if (showsTranslator()) {
+        translator_->stepOnce();
+        return;
+    }
     if (!run_ && !makeRun()) return;
     run_->runTo(run_->steps() + 1);
     updateState();
@@ -259,7 +275,7 @@ void ModelTrainerPanel::takeSnapshot()
 {
     if (!run_) return;
     const auto& measures = run_->measures();
-    lossPlot_->update(run_->losses(), measures);
+    lossPlot_->update(run_->losses(), copyAccuracy(measures));
     headPlot_->update(measures);
     grid_->setMaps(run_->maps(), measures.empty() ? attn::HeadScoreTable() : measures.back().heads);
     if (!phase_.found()) {
@@ -279,7 +295,11 @@ void ModelTrainerPanel::updateState()
     const bool running = run_ && run_->running();
     const bool begun = run_ && run_->steps() > 0;
     const bool done = run_ && run_->finished();
-    for (QWidget* w : std::initializer_list<QWidget*>{task_, chooseCorpus_, layers_, heads_, width_,
+    // The other GPT-2 task is a setting of the run; the translator's page is always there.
+    if (auto* items = qobject_cast<QStandardItemModel*>(task_->model()))
+        for (int i = 0; i < kTranslatorTask; ++i)
+            items->item(i)->setEnabled(!begun || i == gptTask_);
+    for (QWidget* w : std::initializer_list<QWidget*>{chooseCorpus_, layers_, heads_, width_,
                                                       context_, steps_, seed_, attentionOnly_})
         w->setEnabled(!begun);
     TrainingControls::State state;

@@ -15,6 +15,7 @@
 #include <QWidget>
 
 #include "core/train/phase_change.h"
+#include "ui/model/model_train_run.h"
 
 class QCheckBox;
 class QComboBox;
@@ -24,15 +25,17 @@ class QPushButton;
 class QScrollArea;
 class QSlider;
 class QSpinBox;
+class QStackedWidget;
+class QGridLayout;
 
 namespace attnlab {
 
 class HeadScoreCurvePlot;
 class ModelTrainGrid;
-class ModelTrainRun;
 class PanelMessage;
 class TrainingControls;
 class TrainingCurvePlot;
+class TranslatorTrainerPanel;
 
 struct ModelTrainerDialogs {
     std::function<QString(const QString& suggestion)> saveFolder;
@@ -60,6 +63,13 @@ public:
     // The induction task with `layers` layers, attention only, the defaults otherwise (the
     // lesson "Induction heads form" trains 1, then 2); a new run at step 0.
     void presetInduction(int layers);
+    // The task combo's entries: induction, a text file, then the dates translator, whose page
+    // (TranslatorTrainerPanel) replaces the GPT-2 trainer's while it is chosen.
+    static constexpr int kTranslatorTask = 2;
+    // Shows the task's page (both runs keep their state).
+    void showTask(int index);
+    [[nodiscard]] bool showsTranslator() const;
+    [[nodiscard]] TranslatorTrainerPanel* translator() const { return translator_; }
     // Reads a UTF-8 text file as the corpus (a new run at step 0); false with the message shown.
     bool useCorpus(const QString& path);
 
@@ -85,6 +95,9 @@ public:
     // the model there. True when nothing is unsaved or it was written; false when the folder
     // was not chosen or the model could not be written (the panel says why).
     bool saveUnsavedModel();
+
+    // Parses "0, 500, 1000" (commas or spaces); false when a part is not a whole number >= 0.
+    static bool parseFilmSteps(const QString& text, std::vector<long>& out);
 
     [[nodiscard]] ModelTrainRun* run() const { return run_.get(); }
     [[nodiscard]] const attn::gpt2::PhaseChange& phase() const { return phase_; }
@@ -133,9 +146,8 @@ private:
     void updateState();
     void applyFilmSteps();
     [[nodiscard]] int stepDelayUs() const;
-    // Parses "0, 500, 1000" (commas or spaces); false when a part is not a whole number >= 0.
-    static bool parseFilmSteps(const QString& text, std::vector<long>& out);
     [[nodiscard]] QString sampleText() const;
+    [[nodiscard]] bool gptUnsaved() const;
 
     OpenModel open_;
     ModelTrainerDialogs dialogs_;
@@ -145,6 +157,11 @@ private:
     std::string corpus_;
     QString corpusPath_;
 
+    TranslatorTrainerPanel* translator_;
+    QStackedWidget* pages_;
+    QGridLayout* controlsGrid_;
+    QWidget* taskRow_;
+    int gptTask_ = 0;  // the GPT-2 page's task (0 or 1)
     QLabel* taskLabel_;
     QComboBox* task_;
     QPushButton* chooseCorpus_;

@@ -142,7 +142,8 @@ ModelWindow::ModelWindow(QWidget* parent)
     trainer_ = new ModelTrainerPanel;
     trainer_->setOpenModel([this](const QString& folder, const QString& text) {
         if (!openFolder(folder)) return false;
-        setText(text);
+        // A translator opens in its own window, on a date of its own.
+        if (!isEncoderDecoderFolder(folder)) setText(text);
         return true;
     });
     trainerDock_ = new QDockWidget(this);
@@ -166,6 +167,12 @@ bool ModelWindow::saveUnsavedWork()
     if (!trainer_->hasUnsavedModel()) return true;
     showTrainer();  // the question names the trainer; it shows what is being saved
     return trainer_->saveUnsavedModel();
+}
+
+void ModelWindow::showTranslatorTrainer()
+{
+    trainer_->showTask(ModelTrainerPanel::kTranslatorTask);
+    showTrainer();
 }
 
 void ModelWindow::showTrainer(int layers)

@@ -79,6 +79,8 @@ public:
     // Shows the trainer's dock; with `layers` > 0 it is set to the induction task with that
     // many layers (the lesson "Induction heads form").
     void showTrainer(int layers = 0);
+    // The trainer on the dates translator's page (its run as it was, or a new one at step 0).
+    void showTranslatorTrainer();
     // The names of this window's work that no file holds (a trained model not saved), for the
     // question before quitting; empty when there is none.
     [[nodiscard]] QStringList unsavedWork() const;

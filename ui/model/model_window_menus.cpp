@@ -127,6 +127,8 @@ void ModelWindow::buildTrainMenu()
     train->addSeparator();
     train->addAction(tr("Induction Heads: &1 Layer"), this, [this] { showTrainer(1); });
     train->addAction(tr("Induction Heads: &2 Layers"), this, [this] { showTrainer(2); });
+    train->addAction(tr("&Dates → English Translator"), this, [this] { showTranslatorTrainer(); })
+        ->setToolTip(tr("Train an encoder-decoder here and watch its cross-attention align"));
 }
 
 void ModelWindow::buildViewAndHelpMenus()

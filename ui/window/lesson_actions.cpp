@@ -12,6 +12,7 @@
 #include <QUndoStack>
 
 #include "ui/document/document.h"
+#include "ui/model/align_lesson_launcher.h"
 #include "ui/model/induction_lesson_launcher.h"
 #include "ui/model/model_lesson_launcher.h"
 #include "ui/model/writing_lesson_launcher.h"
@@ -70,6 +71,8 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
     }
     panel_->addAttachment(QStringLiteral("induction-form"),
                           new InductionLessonLauncher(window->modelWindows(), panel_));
+    panel_->addAttachment(QStringLiteral("cross-align"),
+                          new AlignLessonLauncher(window->modelWindows(), panel_));
     panel_->addAttachment(QStringLiteral("rope"), new RopeLessonButtons(doc, panel_));
     panel_->addAttachment(
         QStringLiteral("temperature"),
