@@ -165,6 +165,48 @@
     </message>
 </context>
 <context>
+    <name>attnlab::AlignLessonLauncher</name>
+    <message>
+        <source>Train the translator</source>
+        <translation>训练翻译模型</translation>
+    </message>
+    <message>
+        <source>The model window with its trainer on the task Dates → English</source>
+        <translation>打开模型窗口，训练器停在“日期 → 英文”任务上</translation>
+    </message>
+    <message>
+        <source>Open the built-in translator</source>
+        <translation>打开内置翻译模型</translation>
+    </message>
+    <message>
+        <source>The translator this recipe trains, shipped with AttnLab: no training needed</source>
+        <translation>按这套方法训练出的翻译模型，随 AttnLab 附带：不用训练</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::AlignmentCurvePlot</name>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Alignment</source>
+        <translation>对齐度</translation>
+    </message>
+    <message>
+        <source>Alignment, best head in black</source>
+        <translation>对齐度（黑线为最好的头）</translation>
+    </message>
+    <message>
+        <source>best head</source>
+        <translation>最好的头</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::ArchitectureNote</name>
     <message>
         <source>Grouped-query attention: the %1 query heads share %2 key/value heads, %3 to a group (bracketed above the maps), so a key or value edit changes every head of its group.</source>
@@ -2822,10 +2864,6 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
         <translation>文本文件…</translation>
     </message>
     <message>
-        <source>Induction: random letters in which a stretch repeats; only a head that finds the earlier copy by content can predict it. A text file: any UTF-8 text, one token per distinct character.</source>
-        <translation>归纳：随机字母中有一段重复出现；只有按内容找到前一次出现的头才能预测它。文本文件：任意 UTF-8 文本，每个不同的字符是一个词元。</translation>
-    </message>
-    <message>
         <source>File…</source>
         <translation>文件…</translation>
     </message>
@@ -3008,6 +3046,14 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source>Trained model, step %1 of %2 (the model trainer)</source>
         <translation>训练好的模型，第 %1 步（共 %2 步）（模型训练器）</translation>
+    </message>
+    <message>
+        <source>Dates → English (translator)</source>
+        <translation>日期 → 英文（翻译模型）</translation>
+    </message>
+    <message>
+        <source>Induction: random letters in which a stretch repeats; only a head that finds the earlier copy by content can predict it. A text file: any UTF-8 text, one token per distinct character. Dates → English: an encoder-decoder learns to write 2026年12月4日 as December 4, 2026, and its cross-attention learns to align the fields.</source>
+        <translation>归纳：随机字母中有一段重复；只有按内容找到前一次出现的头才能预测它。文本文件：任意 UTF-8 文本，每个不同的字符一个词元。日期 → 英文：编码器-解码器学习把“2026年12月4日”写成 December 4, 2026，它的交叉注意力学会把各字段对齐。</translation>
     </message>
 </context>
 <context>
@@ -3252,6 +3298,14 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
             <numerusform>%n 个词元，其中 %1 个为模型所写；键/值缓存和注意力图占 %2</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Dates → English Translator</source>
+        <translation>日期 → 英文翻译模型(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Train an encoder-decoder here and watch its cross-attention align</source>
+        <translation>在这里训练一个编码器-解码器，看它的交叉注意力学会对齐</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelWriting</name>
@@ -3292,6 +3346,10 @@ Restore it? Discard deletes it; Cancel keeps it for the next start.</source>
     <message>
         <source> phase change</source>
         <translation> 相变</translation>
+    </message>
+    <message>
+        <source>alignment forms</source>
+        <translation>对齐形成</translation>
     </message>
 </context>
 <context>
@@ -5459,6 +5517,222 @@ measuring…</source>
         <source>Loss and copy accuracy</source>
         <translation>损失与复制准确率</translation>
     </message>
+    <message>
+        <source>Exact match</source>
+        <translation>完全匹配</translation>
+    </message>
+    <message>
+        <source>exact match</source>
+        <translation>完全匹配</translation>
+    </message>
+    <message>
+        <source>Loss and exact match</source>
+        <translation>损失与完全匹配</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TranslatorCrossView</name>
+    <message>
+        <source>One cross-attention head on a fixed date, the target&apos;s pieces as rows and the source&apos;s as columns. As alignment forms, the month&apos;s row lights 十二月, the day&apos;s 四 and the year&apos;s digits 二〇二六: a diagonal that crosses, since the year comes first in Chinese and last in English.</source>
+        <translation>一个交叉注意力头在一个固定日期上的权重：行是目标的词片，列是原文的词片。对齐形成时，月份那一行点亮十二月，日那一行点亮四，年份的各位数字点亮二〇二六：一条交叉的对角线，因为年份在中文里在最前、在英文里在最后。</translation>
+    </message>
+    <message>
+        <source>The cross-attention map of the example appears here.</source>
+        <translation>示例的交叉注意力图显示在这里。</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>No step of the film strip has been kept yet: train past one of its steps, or press Keep This Step.</source>
+        <translation>胶片条还没有保存任何一步：先训练过其中某一步，或者按“保存这一步”。</translation>
+    </message>
+    <message>
+        <source>Layer %1 head %2&apos;s cross-attention as training goes on: rows the English target, columns the Chinese source; weights on [0, 1].</source>
+        <translation>第 %1 层第 %2 个头的交叉注意力随训练的变化：行是英文目标，列是中文原文；权重范围 [0, 1]。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TranslatorTrainerPanel</name>
+    <message>
+        <source>E&amp;ncoder layers:</source>
+        <translation>编码器层数(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Decoder layers:</source>
+        <translation>解码器层数(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation>头数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;Width:</source>
+        <translation>宽度(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>d_model, the width of the residual stream (a multiple of the heads)</source>
+        <translation>d_model，残差流的宽度（须为头数的倍数）</translation>
+    </message>
+    <message>
+        <source>S&amp;teps:</source>
+        <translation>步数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>种子(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>The same settings and seed train the same model, bit for bit</source>
+        <translation>同样的设置和种子训练出逐位相同的模型</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Train to the last step</source>
+        <translation>一直训练到最后一步</translation>
+    </message>
+    <message>
+        <source>Pause after the step in progress</source>
+        <translation>当前这一步完成后暂停</translation>
+    </message>
+    <message>
+        <source>Train one step and pause</source>
+        <translation>训练一步后暂停</translation>
+    </message>
+    <message>
+        <source>Back to step 0 with the settings above (they unlock)</source>
+        <translation>用上面的设置回到第 0 步（设置解锁）</translation>
+    </message>
+    <message>
+        <source>Full speed</source>
+        <translation>全速</translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n step(s) a second</source>
+        <translation>
+            <numerusform>每秒最多 %n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open in Model Window</source>
+        <translation>在模型窗口中打开</translation>
+    </message>
+    <message>
+        <source>Writes the model as a Marian folder and opens it in the translator window: switch its cross-attention heads off there and watch the translation</source>
+        <translation>把模型写成 Marian 文件夹并在翻译窗口中打开：在那里关掉它的交叉注意力头，看译文如何变化</translation>
+    </message>
+    <message>
+        <source>Save Model…</source>
+        <translation>保存模型…</translation>
+    </message>
+    <message>
+        <source>Write the model as a Hugging Face Marian folder with its training.json</source>
+        <translation>把模型写成带 training.json 的 Hugging Face Marian 文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Map of:</source>
+        <translation>显示的头(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Film strip:</source>
+        <translation>胶片条(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>The steps whose map is kept for the film strip</source>
+        <translation>为胶片条保留哪些步的图</translation>
+    </message>
+    <message>
+        <source>Keep This Step</source>
+        <translation>保存这一步</translation>
+    </message>
+    <message>
+        <source>Add the map of the current step to the film strip</source>
+        <translation>把当前这一步的图加入胶片条</translation>
+    </message>
+    <message>
+        <source>Export Film Strip…</source>
+        <translation>导出胶片条…</translation>
+    </message>
+    <message>
+        <source>Best aligned head</source>
+        <translation>对齐最好的头</translation>
+    </message>
+    <message>
+        <source>The head whose map is shown and exported: by default the one with the best alignment at the latest measure</source>
+        <translation>显示和导出哪个头的图：默认是最近一次测量中对齐度最好的头</translation>
+    </message>
+    <message>
+        <source>Layer %1 head %2</source>
+        <translation>第 %1 层第 %2 个头</translation>
+    </message>
+    <message>
+        <source>Pause the training first: the model is saved as it stands between steps.</source>
+        <translation>请先暂停训练：模型按两步之间的状态保存。</translation>
+    </message>
+    <message>
+        <source>Trained translator, step %1 of %2 (the model trainer)</source>
+        <translation>训练中的翻译模型，第 %1 步，共 %2 步（模型训练器）</translation>
+    </message>
+    <message>
+        <source>There is no model to open: the settings above were refused.</source>
+        <translation>没有可以打开的模型：上面的设置被拒绝了。</translation>
+    </message>
+    <message>
+        <source>There is no model window to open it in.</source>
+        <translation>没有可以打开它的模型窗口。</translation>
+    </message>
+    <message>
+        <source>There is no run to export.</source>
+        <translation>没有可以导出的训练。</translation>
+    </message>
+    <message>
+        <source>The film strip&apos;s steps are whole numbers from 0, separated by commas</source>
+        <translation>胶片条的步数是从 0 起的整数，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Cross-attention learns to align: %1 → %2</source>
+        <translation>交叉注意力学会对齐：%1 → %2</translation>
+    </message>
+    <message>
+        <source>Layer %1 head %2, step %3</source>
+        <translation>第 %1 层第 %2 个头，第 %3 步</translation>
+    </message>
+    <message>
+        <source>Alignment formed at step %1: the best head (layer %2 head %3) now looks at the right field for %4 of the month, day and year tokens, up from %5 at step 0; exact match %6.</source>
+        <translation>对齐在第 %1 步形成：最好的头（第 %2 层第 %3 个头）在月、日、年词元中看对字段的比例现在是 %4，第 0 步时是 %5；完全匹配 %6。</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source> · loss %1</source>
+        <translation> · 损失 %1</translation>
+    </message>
+    <message>
+        <source> · exact match %1 · best alignment %2 (layer %3 head %4)</source>
+        <translation> · 完全匹配 %1 · 最好的对齐度 %2（第 %3 层第 %4 个头）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::VectorEditorPanel</name>
@@ -7005,28 +7279,6 @@ Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
 </translation>
     </message>
     <message>
-        <source>Usage: attnlab align --model DIR|builtin:NAME [--count N] [-o scores.json]
-  For a translator that attnlab train-model --task dates made: every
-  cross-attention head&apos;s alignment over N held-out dates (default 200, forms in
-  turn). A head is aligned on a target token of a field (month, day, year) when
-  the row of the decoder position that predicts it, teacher forced, puts its
-  largest weight on a source token of the same field; its alignment is the
-  fraction of such tokens it is aligned on. Also the exact match of the model&apos;s
-  greedy translations of the same dates. Prints a layers x heads table; -o writes
-  {&quot;layers&quot;: [{&quot;heads&quot;: [{&quot;alignment&quot;}]}], &quot;best&quot;, &quot;accuracy&quot;, &quot;count&quot;}.
-  Any other model is refused: the measure needs the task&apos;s field spans.
-</source>
-        <translation>用法：attnlab align --model DIR|builtin:NAME [--count N] [-o scores.json]
-  用于 attnlab train-model --task dates 训练出的翻译模型：在 N 个留出日期上（默认 200，
-  三种写法轮流）计算每个交叉注意力头的对齐度。对目标中属于某个字段（月、日、年）的
-  词元，若预测它的那个解码器位置的行（教师强制）把最大权重放在源文本同一字段的词元上，
-  就说这个头在该词元上对齐；对齐度是它对齐的这类词元所占的比例。同时给出模型对这些
-  日期的贪心翻译的完全匹配率。打印一张层 × 头的表；-o 写出
-  {&quot;layers&quot;: [{&quot;heads&quot;: [{&quot;alignment&quot;}]}], &quot;best&quot;, &quot;accuracy&quot;, &quot;count&quot;}。
-  其他模型一律拒绝：这个度量需要该任务的字段范围。
-</translation>
-    </message>
-    <message>
         <source>--count must be a whole number from 1 to %1, not &quot;%2&quot;</source>
         <translation>--count 必须是 1 到 %1 之间的整数，而不是“%2”</translation>
     </message>
@@ -7092,6 +7344,33 @@ Encoder-decoders (bart, marian, t5): TEXT is the source; --target TARGET is the
   同一条命令在同一台机器上得到逐位相同的模型。
   --stop-after S：在同一次训练的第 S 步后停止（学习率计划不变）。
   --curve 写出 step,loss，以及测量过的步上的三个准确率和最佳头的对齐度。
+</translation>
+    </message>
+    <message>
+        <source>Usage: attnlab align --model DIR|builtin:NAME [--count N]
+                     [--ablate kind=cross,layer=L,head=H[,mean]]... [-o scores.json]
+  For a translator that attnlab train-model --task dates made: every
+  cross-attention head&apos;s alignment over N held-out dates (default 200, forms in
+  turn). A head is aligned on a target token of a field (month, day, year) when
+  the row of the decoder position that predicts it, teacher forced, puts its
+  largest weight on a source token of the same field; its alignment is the
+  fraction of such tokens it is aligned on. Also the exact match of the model&apos;s
+  greedy translations of the same dates. Prints a layers x heads table; -o writes
+  {&quot;layers&quot;: [{&quot;heads&quot;: [{&quot;alignment&quot;}]}], &quot;best&quot;, &quot;accuracy&quot;, &quot;count&quot;}.
+  --ablate switches a head off in every pass (as attnlab model does): how much
+  of the translation it carries. Any other model is refused: the measure needs
+  the task&apos;s field spans.
+</source>
+        <translation>用法：attnlab align --model DIR|builtin:NAME [--count N]
+                     [--ablate kind=cross,layer=L,head=H[,mean]]... [-o scores.json]
+  用于 attnlab train-model --task dates 训练出的翻译模型：在 N 个留出日期上（默认 200，
+  三种写法轮流）计算每个交叉注意力头的对齐度。对目标中属于某个字段（月、日、年）的
+  词元，若预测它的那个解码器位置的行（教师强制）把最大权重放在源文本同一字段的词元上，
+  就说这个头在该词元上对齐；对齐度是它对齐的这类词元所占的比例。同时给出模型对这些
+  日期的贪心翻译的完全匹配率。打印一张层 × 头的表；-o 写出
+  {&quot;layers&quot;: [{&quot;heads&quot;: [{&quot;alignment&quot;}]}], &quot;best&quot;, &quot;accuracy&quot;, &quot;count&quot;}。
+  --ablate 在每次前向计算中关掉一个头（与 attnlab model 相同）：看它承担了多少翻译。
+  其他模型一律拒绝：这个度量需要该任务的字段范围。
 </translation>
     </message>
 </context>

@@ -24,6 +24,7 @@
 #include "ui/model/model_train_run.h"
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/translator_trainer_panel.h"
+#include "ui/views/fit_column.h"
 #include "ui/views/panel_message.h"
 #include "ui/views/speed_control.h"
 #include "ui/views/training_controls.h"
@@ -338,19 +339,7 @@ bool ModelTrainerPanel::eventFilter(QObject* watched, QEvent* event)
 
 void ModelTrainerPanel::fitControls()
 {
-    QWidget* controls = controlsScroll_->widget();
-    // Room for a scroll bar too: on a screen too low for the column it scrolls, and the bar
-    // must not cover the words' ends.
-    const int bar = controlsScroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    controlsScroll_->setMinimumWidth(controls->minimumSizeHint().width() + bar);
-    // Wrapped words need the height of their width. A dock squeezed below it (the model
-    // window makes room for a model opened above the trainer) scrolled the buttons out of
-    // view.
-    const int width =
-        std::max(controlsScroll_->viewport()->width(), controlsScroll_->minimumWidth() - bar);
-    int height = controls->minimumSizeHint().height();
-    if (controls->hasHeightForWidth()) height = std::max(height, controls->heightForWidth(width));
-    controlsScroll_->setMinimumHeight(height);
+    fitScrollColumn(controlsScroll_);
 }
 
 }  // namespace attnlab

@@ -12,13 +12,13 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStyle>
 #include <QVBoxLayout>
 
 #include "ui/model/model_train_curves.h"
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/translator_train_curves.h"
 #include "ui/model/translator_trainer_panel.h"
+#include "ui/views/fit_column.h"
 #include "ui/views/panel_message.h"
 #include "ui/views/speed_control.h"
 #include "ui/views/training_controls.h"
@@ -130,6 +130,7 @@ void TranslatorTrainerPanel::setHeader(QWidget* header)
 {
     grid_->addWidget(header, 0, 0, 1, 4);
     header->show();
+    fitScrollColumn(scroll_);
 }
 
 // The settings in a column that scrolls, beside the plots and the live map with its film strip;
@@ -141,8 +142,9 @@ void TranslatorTrainerPanel::layOut(QWidget* controls)
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
-    const int bar = scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    scroll->setMinimumWidth(controls->minimumSizeHint().width() + bar);
+    // Its size follows the words (fitScrollColumn): a new width wraps them anew.
+    scroll_ = scroll;
+    scroll->viewport()->installEventFilter(this);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(lossPlot_);
     split->addWidget(alignPlot_);
@@ -199,6 +201,12 @@ void TranslatorTrainerPanel::connectControls()
         QString error;
         message_->say(exportFilmStrip(path, error) ? QString() : error);
     });
+}
+
+bool TranslatorTrainerPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize) fitScrollColumn(scroll_);
+    return QWidget::eventFilter(watched, event);
 }
 
 void TranslatorTrainerPanel::changeEvent(QEvent* event)

@@ -20,6 +20,7 @@
 #include "ui/model/model_trainer_panel.h"
 #include "ui/model/translator_train_curves.h"
 #include "ui/readers/status_text.h"
+#include "ui/views/fit_column.h"
 #include "ui/views/panel_message.h"
 #include "ui/views/training_controls.h"
 
@@ -234,6 +235,7 @@ void TranslatorTrainerPanel::updateState()
     const attn::dates::Point* p = formed();
     formedLabel_->setText(p ? formedSentence(*p) : QString());
     formedLabel_->setVisible(p != nullptr);
+    fitScrollColumn(scroll_);
     if (!run_) {
         status_->clear();
         return;

@@ -24,6 +24,7 @@ class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 
 namespace attnlab {
@@ -105,6 +106,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void build();
@@ -127,6 +129,7 @@ private:
     QStringList rowLabels_, columnLabels_;
 
     QGridLayout* grid_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
     QLabel *encoderLabel_, *decoderLabel_, *headsLabel_, *widthLabel_, *stepsLabel_, *seedLabel_;
     QSpinBox *encoder_, *decoder_, *heads_, *width_, *steps_, *seed_;
     TrainingControls* runControls_;
