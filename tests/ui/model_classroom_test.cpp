@@ -7,6 +7,7 @@
 // characters, with the bytes on hover.
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -36,6 +37,7 @@
 #include "ui/model/model_window.h"
 #include "ui/model/model_windows.h"
 #include "ui/model/predictions_panel.h"
+#include "ui/model/translator_trainer_panel.h"
 #include "ui/views/color_scales.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/window/language.h"
@@ -301,6 +303,37 @@ TEST_P(ModelWindowScreens, TheTrainerAndTheChangeColumnShowEveryWord)
         ASSERT_EQ(window.predictions()->tree()->columnCount(), 4);
         expectEveryWordShown(&window, size, "the trained model open, a head off");
     }
+    setLanguage(QStringLiteral("en"));
+}
+
+TEST_P(ModelWindowScreens, TheTranslatorTrainerShowsEveryWordOnceAlignmentHasFormed)
+{
+    const testing::Screen screen = GetParam();
+    testing::useScreen(screen);
+    const QSize size(screen.width, screen.height);
+    ModelWindow window;
+    window.resize(size);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    // As a person gets there: the trainer first (on GPT-2's page), then the task chosen in its
+    // combo. A column sized once, before the page was shown, cut its words.
+    window.showTrainer();
+    for (int i = 0; i < 4; ++i) QCoreApplication::processEvents();
+    QComboBox* task = nullptr;
+    for (QComboBox* c : window.trainer()->findChildren<QComboBox*>())
+        if (c->count() == 3) task = c;
+    ASSERT_NE(task, nullptr);
+    task->setCurrentIndex(ModelTrainerPanel::kTranslatorTask);
+    Q_EMIT task->activated(ModelTrainerPanel::kTranslatorTask);
+    TranslatorTrainerPanel& page = *window.trainer()->translator();
+    ASSERT_NE(page.run(), nullptr);
+    expectEveryWordShown(&window, size, "the translator's page at step 0");
+    // Step 75 of the default recipe: the sentence under the plots, the longest words there.
+    page.run()->runTo(75);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return page.run()->steps() == 75 && page.run()->settledRun(); }, 300000));
+    ASSERT_NE(page.formed(), nullptr);
+    expectEveryWordShown(&window, size, "alignment formed");
     setLanguage(QStringLiteral("en"));
 }
 
