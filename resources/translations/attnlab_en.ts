@@ -228,16 +228,6 @@
     </message>
 </context>
 <context>
-    <name>attnlab::TranslatorTrainerPanel</name>
-    <message numerus="yes">
-        <source>At most %n step(s) a second</source>
-        <translation>
-            <numerusform>At most %n step a second</numerusform>
-            <numerusform>At most %n steps a second</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>attnlab::WritingLessonLauncher</name>
     <message numerus="yes">
         <source>The Tang poem model writes %n character(s) after %1 at temperature %2, seed %3</source>

@@ -5588,52 +5588,6 @@ measuring…</source>
         <translation>同样的设置和种子训练出逐位相同的模型</translation>
     </message>
     <message>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <source>Continue</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>单步</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Train to the last step</source>
-        <translation>一直训练到最后一步</translation>
-    </message>
-    <message>
-        <source>Pause after the step in progress</source>
-        <translation>当前这一步完成后暂停</translation>
-    </message>
-    <message>
-        <source>Train one step and pause</source>
-        <translation>训练一步后暂停</translation>
-    </message>
-    <message>
-        <source>Back to step 0 with the settings above (they unlock)</source>
-        <translation>用上面的设置回到第 0 步（设置解锁）</translation>
-    </message>
-    <message>
-        <source>Full speed</source>
-        <translation>全速</translation>
-    </message>
-    <message numerus="yes">
-        <source>At most %n step(s) a second</source>
-        <translation>
-            <numerusform>每秒最多 %n 步</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Open in Model Window</source>
         <translation>在模型窗口中打开</translation>
     </message>

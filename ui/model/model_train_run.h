@@ -27,6 +27,7 @@
 
 #include "core/train/gpt2_run.h"
 #include "ui/document/stepped_run.h"
+#include "ui/views/training_controls.h"
 
 namespace attnlab {
 
@@ -205,6 +206,20 @@ void settle(TrainingRun<Run>& run)
         });
     if (!run.settledRun()) wait.exec();
     QObject::disconnect(c);
+}
+
+// What a trainer page's Start, Step and Reset allow for `run` (null: the settings were refused).
+template <typename Run>
+TrainingControls::State controlsState(const TrainingRun<Run>* run)
+{
+    TrainingControls::State state;
+    state.ready = run != nullptr;
+    state.running = run && run->running();
+    state.begun = run && run->steps() > 0;
+    state.finished = run && run->finished();
+    state.canStep = run && !state.running && !state.finished;
+    state.canReset = state.begun;
+    return state;
 }
 
 // The GPT-2 trainer's run.

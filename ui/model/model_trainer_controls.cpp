@@ -273,6 +273,26 @@ void ModelTrainerPanel::connectControls()
     });
 }
 
+// The run's buttons and speed in the trainer's words (both pages say the same).
+void ModelTrainerPanel::wordRunControls(TrainingControls* controls)
+{
+    TrainingControls::Words words;
+    words.start = tr("Start");
+    words.resume = tr("Continue");
+    words.pause = tr("Pause");
+    words.step = tr("Step");
+    words.reset = tr("Reset");
+    words.startTip = tr("Train to the last step");
+    words.pauseTip = tr("Pause after the step in progress");
+    words.stepTip = tr("Train one step and pause");
+    words.resetTip = tr("Back to step 0 with the settings above (they unlock)");
+    controls->setWords(words);
+    SpeedControl* speed = controls->speed();
+    const int perSecond = speed->stepsPerSecond();
+    speed->setHelp(perSecond == 0 ? tr("Full speed")
+                                  : tr("At most %n step(s) a second", nullptr, perSecond));
+}
+
 void ModelTrainerPanel::retranslate()
 {
     taskLabel_->setText(tr("&Task:"));
@@ -301,21 +321,7 @@ void ModelTrainerPanel::retranslate()
     seedLabel_->setText(tr("S&eed:"));
     seed_->setToolTip(tr("The same settings and seed train the same model, bit for bit"));
     attentionOnly_->setText(tr("&Attention only (no MLP)"));
-    TrainingControls::Words words;
-    words.start = tr("Start");
-    words.resume = tr("Continue");
-    words.pause = tr("Pause");
-    words.step = tr("Step");
-    words.reset = tr("Reset");
-    words.startTip = tr("Train to the last step");
-    words.pauseTip = tr("Pause after the step in progress");
-    words.stepTip = tr("Train one step and pause");
-    words.resetTip = tr("Back to step 0 with the settings above (they unlock)");
-    runControls_->setWords(words);
-    SpeedControl* speed = runControls_->speed();
-    const int perSecond = speed->stepsPerSecond();
-    speed->setHelp(perSecond == 0 ? tr("Full speed")
-                                  : tr("At most %n step(s) a second", nullptr, perSecond));
+    wordRunControls(runControls_);
     open_button_->setText(tr("Open in Model Window"));
     open_button_->setToolTip(
         tr("Writes the model as a GPT-2 folder and opens it in the model window: switch its "

@@ -294,7 +294,6 @@ void ModelTrainerPanel::updateState()
 {
     const bool running = run_ && run_->running();
     const bool begun = run_ && run_->steps() > 0;
-    const bool done = run_ && run_->finished();
     // The other GPT-2 task is a setting of the run; the translator's page is always there.
     if (auto* items = qobject_cast<QStandardItemModel*>(task_->model()))
         for (int i = 0; i < kTranslatorTask; ++i)
@@ -302,14 +301,7 @@ void ModelTrainerPanel::updateState()
     for (QWidget* w : std::initializer_list<QWidget*>{chooseCorpus_, layers_, heads_, width_,
                                                       context_, steps_, seed_, attentionOnly_})
         w->setEnabled(!begun);
-    TrainingControls::State state;
-    state.ready = run_ != nullptr;
-    state.running = running;
-    state.begun = begun;
-    state.finished = done;
-    state.canStep = run_ && !running && !done;
-    state.canReset = begun;
-    runControls_->setState(state);
+    runControls_->setState(controlsState(run_.get()));
     const bool settled = run_ && run_->settledRun() && begun;
     open_button_->setEnabled(settled);
     save_->setEnabled(settled);

@@ -96,6 +96,8 @@ public:
     // was not chosen or the model could not be written (the panel says why).
     bool saveUnsavedModel();
 
+    // The run's Start, Step, Reset and speed in the trainer's words and language.
+    static void wordRunControls(TrainingControls* controls);
     // Parses "0, 500, 1000" (commas or spaces); false when a part is not a whole number >= 0.
     static bool parseFilmSteps(const QString& text, std::vector<long>& out);
 

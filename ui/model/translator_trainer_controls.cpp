@@ -225,21 +225,7 @@ void TranslatorTrainerPanel::retranslate()
     stepsLabel_->setText(tr("S&teps:"));
     seedLabel_->setText(tr("S&eed:"));
     seed_->setToolTip(tr("The same settings and seed train the same model, bit for bit"));
-    TrainingControls::Words words;
-    words.start = tr("Start");
-    words.resume = tr("Continue");
-    words.pause = tr("Pause");
-    words.step = tr("Step");
-    words.reset = tr("Reset");
-    words.startTip = tr("Train to the last step");
-    words.pauseTip = tr("Pause after the step in progress");
-    words.stepTip = tr("Train one step and pause");
-    words.resetTip = tr("Back to step 0 with the settings above (they unlock)");
-    runControls_->setWords(words);
-    SpeedControl* speed = runControls_->speed();
-    const int perSecond = speed->stepsPerSecond();
-    speed->setHelp(perSecond == 0 ? tr("Full speed")
-                                  : tr("At most %n step(s) a second", nullptr, perSecond));
+    ModelTrainerPanel::wordRunControls(runControls_);
     open_->setText(tr("Open in Model Window"));
     open_->setToolTip(
         tr("Writes the model as a Marian folder and opens it in the translator window: switch "

@@ -215,18 +215,10 @@ void TranslatorTrainerPanel::updateState()
 {
     const bool running = run_ && run_->running();
     const bool begun = run_ && run_->steps() > 0;
-    const bool done = run_ && run_->finished();
     for (QWidget* w :
          std::initializer_list<QWidget*>{encoder_, decoder_, heads_, width_, steps_, seed_})
         w->setEnabled(!begun);
-    TrainingControls::State state;
-    state.ready = run_ != nullptr;
-    state.running = running;
-    state.begun = begun;
-    state.finished = done;
-    state.canStep = run_ && !running && !done;
-    state.canReset = begun;
-    runControls_->setState(state);
+    runControls_->setState(controlsState(run_.get()));
     const bool settled = run_ && run_->settledRun() && begun;
     open_->setEnabled(settled);
     save_->setEnabled(settled);
