@@ -61,8 +61,10 @@ LessonActions::LessonActions(MainWindow* window, Document* doc)
                        {QStringLiteral("animal"), QStringLiteral("动物")});
     panel_->addAttachment(QStringLiteral("model-care"), care);
     // The kernel's third call in a model that learned it: the translator built into AttnLab.
-    // Both cross-attention lessons read the same text, which offers it.
-    for (const QString& lesson : {QStringLiteral("cross"), QStringLiteral("cross-short")}) {
+    // Both cross-attention lessons read the same text, which offers it; "One kernel, three
+    // calls" is about it.
+    for (const QString& lesson :
+         {QStringLiteral("cross"), QStringLiteral("cross-short"), QStringLiteral("three-calls")}) {
         auto* translator = new ModelLessonLauncher(window->modelWindows(), panel_);
         translator->setObjectName(QStringLiteral("crossTranslatorLauncher"));
         translator->setBuiltins({QStringLiteral("dates")});
