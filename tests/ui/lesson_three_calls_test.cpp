@@ -40,34 +40,42 @@ QString fixed(double v, int decimals)
     return QString::number(v, 'f', decimals);
 }
 
-TEST(LessonThreeCalls, TheTranslatorsThreeKindsOfMapsAreTheKernelsThreeCalls)
+// The lesson's button opens the translator on its date: the run it shows.
+std::shared_ptr<const Seq2SeqSnapshot> openedByTheLesson(MainWindow& main)
 {
-    MainWindow main;
     main.show();
     auto* lessons = main.findChild<LessonActions*>();
-    ASSERT_TRUE(lessons && lessons->openLesson(QStringLiteral("three-calls")));
+    EXPECT_TRUE(lessons && lessons->openLesson(QStringLiteral("three-calls")));
+    if (!lessons) return nullptr;
     ModelLessonLauncher* launcher = nullptr;
     for (auto* l : lessons->lessonPanel()->findChildren<ModelLessonLauncher*>(
              QStringLiteral("crossTranslatorLauncher")))
         if (l->isVisible()) launcher = l;
-    ASSERT_TRUE(launcher);
-    QPushButton* open = launcher->builtinButton(QStringLiteral("dates"));
-    ASSERT_TRUE(open);
+    QPushButton* open = launcher ? launcher->builtinButton(QStringLiteral("dates")) : nullptr;
+    if (!open) return nullptr;
     EXPECT_TRUE(
         lessonText("en").contains(QStringLiteral("**") + open->text() + QStringLiteral("**")));
     open->click();
     Seq2SeqWindow* translator = nullptr;
     for (QWidget* w : QApplication::topLevelWidgets())
         if (auto* t = qobject_cast<Seq2SeqWindow*>(w); t && t->isVisible()) translator = t;
-    ASSERT_TRUE(translator);
+    if (!translator) return nullptr;
     Seq2SeqDocument* doc = translator->document();
-    ASSERT_TRUE(testing::settled(doc));
+    EXPECT_TRUE(testing::settled(doc));
     EXPECT_EQ(doc->source(), QStringLiteral("二〇二六年十二月四日"));
     EXPECT_EQ(doc->translationText(), QStringLiteral("December 4, 2026"));
+    auto run = doc->snapshot();
+    translator->close();
+    return run;
+}
+
+TEST(LessonThreeCalls, TheTranslatorsThreeKindsOfMapsAreTheKernelsThreeCalls)
+{
+    MainWindow main;
+    const auto run = openedByTheLesson(main);
+    ASSERT_TRUE(run);
     said(QStringLiteral("二〇二六年十二月四日"));
     said(QStringLiteral("December 4, 2026"));
-    const auto run = doc->snapshot();
-    ASSERT_TRUE(run);
     const attn::model::Seq2SeqResult& r = run->result;
 
     // 1. The encoder: 11 x 11, nothing masked.
@@ -119,7 +127,6 @@ TEST(LessonThreeCalls, TheTranslatorsThreeKindsOfMapsAreTheKernelsThreeCalls)
         said(QString::fromLatin1(read.weight));
     }
     said(QStringLiteral("10 × 11"));
-    translator->close();
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 // together. The settings make a run at step 0 right away; Start / Pause / Step drive it; the
 // settings are locked once it has taken a step, until Reset. Frames of the grid at chosen steps
 // export as a film strip; Open in Model Window writes the model as a GPT-2 folder and opens it
-// there, where its heads can be switched off and the predictions watched.
+// there, where its heads can be switched off and the predictions watched. Its third task, the
+// dates translator, shows TranslatorTrainerPanel in place of all this (translator_trainer_panel.h);
+// the task row moves with the page, and each page's run keeps its state.
 
 #include <functional>
 #include <memory>
