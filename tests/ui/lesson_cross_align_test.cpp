@@ -8,12 +8,12 @@
 // translated as the translator window translates.
 #include <gtest/gtest.h>
 
-#include <QFile>
 #include <QPushButton>
 #include <QTest>
 
 #include "core/attention.h"
 #include "core/train/dates_align.h"
+#include "support/lesson_figures.h"
 #include "support/session_test_support.h"
 #include "ui/model/align_lesson_launcher.h"
 #include "ui/model/model_trainer_panel.h"
@@ -28,24 +28,10 @@ namespace {
 
 constexpr int kWaitMs = 300000;
 
-QString lessonText(const char* language)
-{
-    QFile f(QStringLiteral(ATTNLAB_SOURCE_DIR "/resources/lessons/cross-align.%1.md")
-                .arg(QLatin1String(language)));
-    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
-    return QString::fromUtf8(f.readAll());
-}
-
 // The figure is in both texts.
 void said(const QString& figure)
 {
-    EXPECT_TRUE(lessonText("en").contains(figure)) << "en: " << figure.toStdString();
-    EXPECT_TRUE(lessonText("zh").contains(figure)) << "zh: " << figure.toStdString();
-}
-
-QString fixed(double v, int decimals)
-{
-    return QString::number(v, 'f', decimals);
+    testing::expectInBothTexts(QStringLiteral("cross-align"), figure);
 }
 
 std::string builtinDates()
@@ -84,12 +70,13 @@ TEST(CrossAlignLesson, TheHandMadeMapPutsEachFieldOnItsOwnAndSpreadsTheComma)
     attn::AttentionResult r;
     ASSERT_TRUE(attn::computeAttention<double>(s.input, r).ok());
     const attn::Matrix& w = r.heads.at(0).weights;
-    ASSERT_EQ(w.rows(), 4);                                 // December 4 , 2026
-    ASSERT_EQ(w.cols(), 6);                                 // 2026 年 12 月 4 日
-    EXPECT_EQ(fixed(w(0, 2), 3), QStringLiteral("0.947"));  // December -> 12
-    EXPECT_EQ(fixed(w(1, 4), 3), QStringLiteral("0.947"));  // 4 -> 4
-    EXPECT_EQ(fixed(w(3, 0), 3), QStringLiteral("0.947"));  // 2026 -> 2026: the crossing
-    for (long j = 0; j < 6; ++j) EXPECT_EQ(fixed(w(2, j), 3), QStringLiteral("0.167"));
+    ASSERT_EQ(w.rows(), 4);                                             // December 4 , 2026
+    ASSERT_EQ(w.cols(), 6);                                             // 2026 年 12 月 4 日
+    EXPECT_EQ(testing::decimals(w(0, 2), 3), QStringLiteral("0.947"));  // December -> 12
+    EXPECT_EQ(testing::decimals(w(1, 4), 3), QStringLiteral("0.947"));  // 4 -> 4
+    EXPECT_EQ(testing::decimals(w(3, 0), 3),
+              QStringLiteral("0.947"));  // 2026 -> 2026: the crossing
+    for (long j = 0; j < 6; ++j) EXPECT_EQ(testing::decimals(w(2, j), 3), QStringLiteral("0.167"));
     said(QStringLiteral("0.947"));
     said(QStringLiteral("0.167"));
 }
@@ -114,12 +101,12 @@ TEST(CrossAlignLesson, TheTrainButtonOpensTheTranslatorPageWhereAlignmentFormsAt
     ASSERT_FALSE(measures.empty());
     EXPECT_EQ(measures.front().step, 0);
     EXPECT_LE(measures.front().alignment.best, 0.5);
-    EXPECT_EQ(fixed(measures.front().alignment.best, 2), QStringLiteral("0.42"));
+    EXPECT_EQ(testing::decimals(measures.front().alignment.best, 2), QStringLiteral("0.42"));
     said(QStringLiteral("0.42"));
     const attn::dates::Point* formed = page->formed();
     ASSERT_NE(formed, nullptr);
     EXPECT_EQ(formed->step, 75);
-    EXPECT_EQ(fixed(formed->meanAccuracy(), 2), QStringLiteral("0.00"));
+    EXPECT_EQ(testing::decimals(formed->meanAccuracy(), 2), QStringLiteral("0.00"));
     said(QStringLiteral("75"));
     said(QStringLiteral("0.00"));
     models.window()->close();
@@ -131,16 +118,18 @@ TEST(CrossAlignLesson, TheTrainedTranslatorAlignsWithLayer2Head2AndNeedsLayer2sH
     ASSERT_TRUE(attn::dates::alignFolder(builtinDates(), 200, a).ok());
     EXPECT_EQ(a.alignment.bestLayer, 1);
     EXPECT_EQ(a.alignment.bestHead, 1);
-    EXPECT_EQ(fixed(a.alignment.best, 2), QStringLiteral("0.98"));
-    EXPECT_EQ(fixed(a.accuracy, 2), QStringLiteral("1.00"));
-    EXPECT_EQ(fixed(a.alignment.heads[1][0], 2), QStringLiteral("0.95"));
-    EXPECT_EQ(fixed(a.alignment.heads[1][2], 2), QStringLiteral("0.94"));
+    EXPECT_EQ(testing::decimals(a.alignment.best, 2), QStringLiteral("0.98"));
+    EXPECT_EQ(testing::decimals(a.accuracy, 2), QStringLiteral("1.00"));
+    EXPECT_EQ(testing::decimals(a.alignment.heads[1][0], 2), QStringLiteral("0.95"));
+    EXPECT_EQ(testing::decimals(a.alignment.heads[1][2], 2), QStringLiteral("0.94"));
     for (const char* f : {"0.98", "1.00", "0.95", "0.94"}) said(QString::fromLatin1(f));
 
-    EXPECT_EQ(fixed(exactMatchWith(crossOff(2, {2})), 2), QStringLiteral("1.00"));
-    EXPECT_EQ(fixed(exactMatchWith(crossOff(2, {2, 4})), 3), QStringLiteral("0.615"));
-    EXPECT_EQ(fixed(exactMatchWith(crossOff(2, {1, 2, 3, 4})), 3), QStringLiteral("0.015"));
-    EXPECT_EQ(fixed(exactMatchWith(crossOff(1, {1, 2, 3, 4})), 3), QStringLiteral("0.925"));
+    EXPECT_EQ(testing::decimals(exactMatchWith(crossOff(2, {2})), 2), QStringLiteral("1.00"));
+    EXPECT_EQ(testing::decimals(exactMatchWith(crossOff(2, {2, 4})), 3), QStringLiteral("0.615"));
+    EXPECT_EQ(testing::decimals(exactMatchWith(crossOff(2, {1, 2, 3, 4})), 3),
+              QStringLiteral("0.015"));
+    EXPECT_EQ(testing::decimals(exactMatchWith(crossOff(1, {1, 2, 3, 4})), 3),
+              QStringLiteral("0.925"));
     for (const char* f : {"0.615", "0.015", "0.925"}) said(QString::fromLatin1(f));
 }
 

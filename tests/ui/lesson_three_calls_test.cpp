@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <QFile>
 #include <QPushButton>
 #include <QTest>
 
+#include "support/lesson_figures.h"
 #include "support/waits.h"
 #include "ui/model/model_lesson_launcher.h"
 #include "ui/model/seq2seq_document.h"
@@ -24,20 +24,13 @@ namespace {
 
 QString lessonText(const char* language)
 {
-    QFile f(QStringLiteral(":/lessons/three-calls.%1.md").arg(QLatin1String(language)));
-    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
-    return QString::fromUtf8(f.readAll());
+    return testing::lessonMarkdown(QStringLiteral("three-calls"), language);
 }
 
+// The figure is in both texts.
 void said(const QString& figure)
 {
-    EXPECT_TRUE(lessonText("en").contains(figure)) << "en: " << figure.toStdString();
-    EXPECT_TRUE(lessonText("zh").contains(figure)) << "zh: " << figure.toStdString();
-}
-
-QString fixed(double v, int decimals)
-{
-    return QString::number(v, 'f', decimals);
+    testing::expectInBothTexts(QStringLiteral("three-calls"), figure);
 }
 
 // The lesson's button opens the translator on its date: the run it shows.
@@ -88,7 +81,7 @@ TEST(LessonThreeCalls, TheTranslatorsThreeKindsOfMapsAreTheKernelsThreeCalls)
         }
     EXPECT_EQ(r.encoder.size() * r.encoder.front().attention.size(), 8U);
     EXPECT_GT(smallest, 0.0F);
-    EXPECT_EQ(fixed(smallest, 4), QStringLiteral("0.0007"));
+    EXPECT_EQ(testing::decimals(smallest, 4), QStringLiteral("0.0007"));
     said(QStringLiteral("11 × 11"));
     said(QStringLiteral("0.0007"));
 
@@ -123,7 +116,8 @@ TEST(LessonThreeCalls, TheTranslatorsThreeKindsOfMapsAreTheKernelsThreeCalls)
         long best = 0;
         head.row(read.row).maxCoeff(&best);
         EXPECT_EQ(best, read.column) << "row " << read.row;
-        EXPECT_EQ(fixed(head(read.row, read.column), 3), QString::fromLatin1(read.weight));
+        EXPECT_EQ(testing::decimals(head(read.row, read.column), 3),
+                  QString::fromLatin1(read.weight));
         said(QString::fromLatin1(read.weight));
     }
     said(QStringLiteral("10 × 11"));

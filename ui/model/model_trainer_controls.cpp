@@ -26,23 +26,11 @@
 #include "ui/model/translator_trainer_panel.h"
 #include "ui/views/fit_column.h"
 #include "ui/views/panel_message.h"
+#include "ui/views/setting_spin.h"
 #include "ui/views/speed_control.h"
 #include "ui/views/training_controls.h"
 
 namespace attnlab {
-
-namespace {
-
-QSpinBox* spin(QWidget* parent, int lo, int hi, int value, int step = 1)
-{
-    auto* s = new QSpinBox(parent);
-    s->setRange(lo, hi);
-    s->setValue(value);
-    s->setSingleStep(step);
-    return s;
-}
-
-}  // namespace
 
 void ModelTrainerPanel::build()
 {
@@ -68,17 +56,17 @@ void ModelTrainerPanel::makeControls(QWidget* controls)
     row->addWidget(task_, 1);
     row->addWidget(chooseCorpus_);
     layersLabel_ = new QLabel(controls);
-    layers_ = spin(controls, 1, 6, 2);
+    layers_ = settingSpin(controls, 1, 6, 2);
     headsLabel_ = new QLabel(controls);
-    heads_ = spin(controls, 1, 8, 4);
+    heads_ = settingSpin(controls, 1, 8, 4);
     widthLabel_ = new QLabel(controls);
-    width_ = spin(controls, 8, 256, 64, 8);
+    width_ = settingSpin(controls, 8, 256, 64, 8);
     contextLabel_ = new QLabel(controls);
-    context_ = spin(controls, 8, 256, 64, 8);
+    context_ = settingSpin(controls, 8, 256, 64, 8);
     stepsLabel_ = new QLabel(controls);
-    steps_ = spin(controls, 1, 100000, 3000, 100);
+    steps_ = settingSpin(controls, 1, 100000, 3000, 100);
     seedLabel_ = new QLabel(controls);
-    seed_ = spin(controls, 0, 1000000, 1);
+    seed_ = settingSpin(controls, 0, 1000000, 1);
     attentionOnly_ = new QCheckBox(controls);
     attentionOnly_->setChecked(true);
     runControls_ = new TrainingControls(

@@ -20,23 +20,11 @@
 #include "ui/model/translator_trainer_panel.h"
 #include "ui/views/fit_column.h"
 #include "ui/views/panel_message.h"
+#include "ui/views/setting_spin.h"
 #include "ui/views/speed_control.h"
 #include "ui/views/training_controls.h"
 
 namespace attnlab {
-
-namespace {
-
-QSpinBox* spin(QWidget* parent, int lo, int hi, int value, int step = 1)
-{
-    auto* s = new QSpinBox(parent);
-    s->setRange(lo, hi);
-    s->setValue(value);
-    s->setSingleStep(step);
-    return s;
-}
-
-}  // namespace
 
 void TranslatorTrainerPanel::build()
 {
@@ -50,17 +38,17 @@ void TranslatorTrainerPanel::makeControls(QWidget* controls)
 {
     const attn::dates::RunSpec d;
     encoderLabel_ = new QLabel(controls);
-    encoder_ = spin(controls, 1, 6, static_cast<int>(d.encoderLayers));
+    encoder_ = settingSpin(controls, 1, 6, static_cast<int>(d.encoderLayers));
     decoderLabel_ = new QLabel(controls);
-    decoder_ = spin(controls, 1, 6, static_cast<int>(d.decoderLayers));
+    decoder_ = settingSpin(controls, 1, 6, static_cast<int>(d.decoderLayers));
     headsLabel_ = new QLabel(controls);
-    heads_ = spin(controls, 1, 8, static_cast<int>(d.heads));
+    heads_ = settingSpin(controls, 1, 8, static_cast<int>(d.heads));
     widthLabel_ = new QLabel(controls);
-    width_ = spin(controls, 16, 256, static_cast<int>(d.channels), 16);
+    width_ = settingSpin(controls, 16, 256, static_cast<int>(d.channels), 16);
     stepsLabel_ = new QLabel(controls);
-    steps_ = spin(controls, 1, 100000, static_cast<int>(d.steps), 100);
+    steps_ = settingSpin(controls, 1, 100000, static_cast<int>(d.steps), 100);
     seedLabel_ = new QLabel(controls);
-    seed_ = spin(controls, 0, 1000000, static_cast<int>(d.seed));
+    seed_ = settingSpin(controls, 0, 1000000, static_cast<int>(d.seed));
     runControls_ = new TrainingControls(TrainingControls::PauseButton::OnStart,
                                         TrainingControls::SpeedPlace::Below,
                                         std::vector<int>(std::begin(ModelTrainerPanel::kSpeeds),

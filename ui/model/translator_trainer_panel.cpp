@@ -28,7 +28,7 @@ namespace attnlab {
 
 namespace {
 
-std::vector<std::pair<long, double>> exactMatch(const std::vector<attn::dates::Point>& points)
+std::vector<std::pair<long, double>> exactMatchCurve(const std::vector<attn::dates::Point>& points)
 {
     std::vector<std::pair<long, double>> out;
     for (const attn::dates::Point& p : points) out.emplace_back(p.step, p.meanAccuracy());
@@ -175,7 +175,7 @@ void TranslatorTrainerPanel::takeSnapshot()
 {
     if (!run_) return;
     const auto& measures = run_->measures();
-    lossPlot_->update(run_->losses(), exactMatch(measures));
+    lossPlot_->update(run_->losses(), exactMatchCurve(measures));
     alignPlot_->update(measures);
     if (const attn::dates::Point* p = formed()) {
         lossPlot_->setPhaseStep(p->step);
