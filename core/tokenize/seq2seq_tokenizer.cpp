@@ -22,6 +22,17 @@ bool fileThere(const std::filesystem::path& p)
     return std::filesystem::exists(p, ec);
 }
 
+// The special tokens a text may spell, each read as its token (as transformers' tokenizers
+// split them out before the rest is tokenized), where the vocabulary has them.
+std::vector<Tokenizer::TextSpecial> textSpecials(const SpmTokenizer& spm,
+                                                 const std::vector<std::string>& pieces)
+{
+    std::vector<Tokenizer::TextSpecial> out;
+    for (const std::string& piece : pieces)
+        if (const int id = spm.idOf(piece); id >= 0) out.push_back({piece, id, false});
+    return out;
+}
+
 // Marian's vocab.json: an object of piece -> id.
 std::optional<Status> readPieceIds(const std::filesystem::path& file,
                                    std::unordered_map<std::string, int>& out)
@@ -79,7 +90,8 @@ Loaded<Seq2SeqTokenizers> loadMarian(const std::filesystem::path& folder)
         int eos = -1;
         if (auto err = specialId(spm, "</s>", vocabFile.string(), eos)) return *err;
         Tokenizer t(spm, "marian");
-        t.setSpecials({}, {eos}, "marian");
+        t.setSpecials({}, {eos}, "marian", textSpecials(spm, {"</s>", "<unk>", "<pad>"}));
+        t.setLanguageCodes(true);
         sides[k] = std::move(t);
     }
     return Seq2SeqTokenizers{std::move(*sides[0]), std::move(*sides[1])};
@@ -118,7 +130,10 @@ Loaded<Seq2SeqTokenizers> loadT5(const std::filesystem::path& folder)
     int eos = -1;
     if (auto err = specialId(spm, "</s>", model.string(), eos)) return *err;
     Tokenizer t(spm, "t5");
-    t.setSpecials({}, {eos}, "t5");
+    std::vector<std::string> specials = {"<pad>", "</s>", "<unk>"};
+    for (int k = 0; k < kT5ExtraIds; ++k)
+        specials.push_back("<extra_id_" + std::to_string(k) + ">");
+    t.setSpecials({}, {eos}, "t5", textSpecials(spm, specials));
     return Seq2SeqTokenizers{t, t};
 }
 

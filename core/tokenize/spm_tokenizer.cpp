@@ -2,6 +2,7 @@
 #include "core/tokenize/spm_tokenizer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <exception>
 #include <sentencepiece_processor.h>
 
@@ -159,6 +160,14 @@ int SpmTokenizer::idOf(const std::string& piece) const
     if (!impl_->vocab.empty()) {
         const auto it = impl_->vocab.find(piece);
         return it == impl_->vocab.end() ? -1 : it->second;
+    }
+    if (piece.starts_with("<extra_id_") && piece.ends_with(">") && piece.size() > 11) {
+        const std::string_view digits(piece.data() + 10, piece.size() - 11);
+        int k = 0;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
+        if (ec == std::errc() && end == digits.data() + digits.size() && k >= 0 &&
+            k < impl_->extraIds && (digits.size() == 1 || digits[0] != '0'))
+            return impl_->processor.GetPieceSize() + impl_->extraIds - 1 - k;
     }
     const int id = impl_->processor.PieceToId(piece);
     return impl_->processor.IsUnknown(id) && piece != impl_->processor.IdToPiece(id) ? -1 : id;

@@ -23,6 +23,7 @@ std::vector<int> Tokenizer::encodeCut(std::string_view utf8, std::vector<Dropped
 {
     const auto segment = [&](std::size_t begin, std::size_t end, std::vector<int>& ids) {
         if (end <= begin) return;
+        if (languageCodes_ && spm()) begin = languageCode(utf8, begin, end, ids, dropped);
         std::vector<Dropped> lost;
         const std::string_view text = utf8.substr(begin, end - begin);
         const std::vector<int> part =
@@ -33,13 +34,20 @@ std::vector<int> Tokenizer::encodeCut(std::string_view utf8, std::vector<Dropped
             dropped.push_back(std::move(d));
         }
     };
+    // Each special's next place in the text, searched again only once the cut has passed it:
+    // T5 has 103 specials, and a long text is not searched 103 times per special it spells.
+    std::vector<std::size_t> next(inText_.size());
+    for (std::size_t k = 0; k < inText_.size(); ++k) next[k] = utf8.find(inText_[k].text);
     std::vector<int> ids;
     std::size_t start = 0;
     while (true) {
         std::size_t at = std::string_view::npos;
         const TextSpecial* found = nullptr;
-        for (const TextSpecial& t : inText_) {
-            const std::size_t f = utf8.find(t.text, start);
+        for (std::size_t k = 0; k < inText_.size(); ++k) {
+            const TextSpecial& t = inText_[k];
+            if (next[k] != std::string_view::npos && next[k] < start)
+                next[k] = utf8.find(t.text, start);
+            const std::size_t f = next[k];
             if (f < at || (f == at && found != nullptr && t.text.size() > found->text.size())) {
                 at = f;
                 found = &t;
@@ -56,6 +64,22 @@ std::vector<int> Tokenizer::encodeCut(std::string_view utf8, std::vector<Dropped
         start = at + found->text.size();
     }
     return ids;
+}
+
+std::size_t Tokenizer::languageCode(std::string_view utf8, std::size_t begin, std::size_t end,
+                                    std::vector<int>& ids, std::vector<Dropped>& dropped) const
+{
+    const std::string_view text = utf8.substr(begin, end - begin);
+    const std::size_t close = text.starts_with(">>") ? text.find("<<", 2) : std::string_view::npos;
+    if (close == std::string_view::npos) return begin;
+    const std::string code(text.substr(0, close + 2));
+    int id = spm()->idOf(code);
+    if (id < 0) {
+        id = spm()->unknownId();
+        dropped.push_back({code, begin, code.size(), Dropped::Fate::Unknown});
+    }
+    ids.push_back(id);
+    return begin + code.size();
 }
 
 std::vector<int> Tokenizer::encode(std::string_view utf8) const

@@ -82,6 +82,10 @@ public:
         modelType_ = std::move(modelType);
         inText_ = std::move(inText);
     }
+    // Marian: a text (or a stretch between special tokens) that starts with a language code
+    // such as ">>fra<<" has the code as one token, as MarianTokenizer reads it; a code the
+    // vocabulary lacks is its unknown token, reported as dropped.
+    void setLanguageCodes(bool on) { languageCodes_ = on; }
 
     // The text's ids as the model reads them: BERT's with [CLS] and [SEP], a tokenizer.json's
     // with the special tokens its post-processor adds (Llama's BOS; Qwen adds none).
@@ -116,12 +120,17 @@ private:
     // (inText_), with what was dropped (offsets in the whole text).
     [[nodiscard]] std::vector<int> encodeCut(std::string_view utf8,
                                              std::vector<Dropped>& dropped) const;
+    // The id of the language code that starts utf8[begin, end), if one does (pushed to `ids`),
+    // and where the text after it begins.
+    std::size_t languageCode(std::string_view utf8, std::size_t begin, std::size_t end,
+                             std::vector<int>& ids, std::vector<Dropped>& dropped) const;
 
     std::variant<Gpt2Tokenizer, BertTokenizer, HfTokenizer, SpmTokenizer> impl_;
     std::string modelType_;  // set for a tokenizer.json or SentencePiece tokenizer, or by
                              // setSpecials()
     std::vector<int> prefix_, suffix_;
     std::vector<TextSpecial> inText_;
+    bool languageCodes_ = false;
 };
 
 // The ids below `vocab` that stand for ordinary text: a GPT-2 token whose bytes are whole

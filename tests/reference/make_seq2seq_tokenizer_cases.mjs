@@ -13,6 +13,10 @@
 //     make_seq2seq_tokenizer_fixtures.py) and seven that spell special tokens, through @huggingface/tokenizers' Tokenizer with a
 //     tokenizer.json as facebook/bart-base ships it (ByteLevel pre-tokenizer and decoder,
 //     RobertaProcessing adding <s> and </s>).
+// tokenizers/seq2seq/t5_json_cases.json: the ids of every text of cases.json and of
+//     special_cases.json (written by make_seq2seq_special_cases.py) through the same Tokenizer
+//     with t5_json/tokenizer.json (written by make_t5_tokenizer_json.py): its added tokens
+//     (<pad>, </s>, <unk>, the extra ids) are cut out of the text first.
 // The output is deterministic.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -92,3 +96,12 @@ fs.writeFileSync(path.join(OUT, 'bart_cases.json'), JSON.stringify({
     generator: `make_seq2seq_tokenizer_cases.mjs, ${HF_PACKAGE}`,
     vocab_size: Object.keys(vocab).length, cases }, null, 1) + '\n');
 console.log(`bart: ${Object.keys(vocab).length} ids, ${cases.length} texts`);
+
+const t5 = new Tokenizer(JSON.parse(fs.readFileSync(path.join(OUT, 't5_json', 'tokenizer.json'), 'utf8')),
+    { eos_token: '</s>', unk_token: '<unk>', pad_token: '<pad>' });
+const t5Texts = [OUT + '/cases.json', OUT + '/special_cases.json'].flatMap(
+    (file) => JSON.parse(fs.readFileSync(file, 'utf8')).cases.map((c) => c.text));
+const t5Cases = t5Texts.map((text) => ({ text, ids: t5.encode(text).ids }));
+fs.writeFileSync(path.join(OUT, 't5_json_cases.json'), JSON.stringify({
+    generator: `make_seq2seq_tokenizer_cases.mjs, ${HF_PACKAGE}`, cases: t5Cases }, null, 1) + '\n');
+console.log(`t5 tokenizer.json: ${t5Cases.length} texts`);

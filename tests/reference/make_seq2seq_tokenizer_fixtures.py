@@ -15,8 +15,7 @@ python3-sentencepiece) on text from Debian packages, with the ids Hugging Face's
           the spm's pieces as strings, each looked up in vocab.json, <unk> for one it lacks,
           then </s>), for text= and text_target= respectively;
       "t5": T5Tokenizer's (legacy) ids: the spm's own, then </s>.
-  No text spells a special token ("</s>"): transformers' slow tokenizers split those out with
-  whitespace rules of their own, which the program does not copy (it reads them as text).
+  No text here spells a special token ("</s>"): make_seq2seq_special_cases.py writes those.
 BART's fixture (vocab.json + merges.txt and its ids) is made by
 make_seq2seq_tokenizer_cases.mjs with Hugging Face's own JavaScript tokenizers.
 

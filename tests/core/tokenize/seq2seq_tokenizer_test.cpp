@@ -12,28 +12,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tokenizer_test_support.h"
+#include "seq2seq_test_support.h"
 
 namespace attn::tok {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::freshTempDir;
+using testing::loaded;
 using testing::readJsonFixture;
+using testing::seq2seqDir;
 using testing::tokenizerFixtureDir;
 using testing::writeFile;
-
-fs::path seq2seqDir(const std::string& name)
-{
-    return tokenizerFixtureDir() / "seq2seq" / name;
-}
-
-Seq2SeqTokenizers loaded(const std::string& name, const char* type)
-{
-    auto t = loadSeq2SeqTokenizers(seq2seqDir(name), type);
-    if (const auto* e = std::get_if<Status>(&t)) ADD_FAILURE() << describe(*e);
-    return std::get<Seq2SeqTokenizers>(std::move(t));
-}
 
 TEST(Seq2SeqTokenizers, MarianAndT5GiveSentencePiecesIdsAsTransformersDoes)
 {
