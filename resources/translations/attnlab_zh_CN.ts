@@ -4201,20 +4201,36 @@ measuring…</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>&amp;Presenter View: Head View</source>
-        <translation>演示视图：头视图(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Presenter View: the Three &amp;Grids</source>
-        <translation>演示视图：三组网格(&amp;G)</translation>
-    </message>
-    <message>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
         <source>Cross layer %1, head %2 is the workbench&apos;s, with its edits: the change grid and the predictions show what it does to the rest of the model.</source>
         <translation>交叉注意力第 %1 层的头 %2 来自工作台（含其编辑）：变化网格和预测显示它对模型其余部分的影响。</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter View</source>
+        <translation>演示视图(&amp;P)</translation>
+    </message>
+    <message>
+        <source>The figure in front (the enlarged map or the head view) full screen with large text, with a pen, a highlighter and a pointer</source>
+        <translation>把前面的图（放大的注意力图或头视图）全屏显示，文字放大，并可用笔、荧光笔和指示点</translation>
+    </message>
+    <message>
+        <source>Present</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <source>The &amp;Enlarged Map</source>
+        <translation>放大的注意力图(&amp;E)</translation>
+    </message>
+    <message>
+        <source>The &amp;Head View</source>
+        <translation>头视图(&amp;H)</translation>
+    </message>
+    <message>
+        <source>The Three &amp;Grids</source>
+        <translation>三组网格(&amp;G)</translation>
     </message>
 </context>
 <context>

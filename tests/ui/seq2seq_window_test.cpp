@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QApplication>
 #include <QImage>
 #include <QLabel>
@@ -165,6 +166,44 @@ TEST(Seq2SeqWindow, ThePresenterShowsTheHeadViewOrTheGridsLargeAndFollowsTheRun)
     ASSERT_TRUE(settled(w.document()));
     EXPECT_GT(grids[2]->changeAt(1, 0), 0.0f);
     EXPECT_FALSE(w.present(QStringLiteral("nothing")));
+    w.presenterWindow()->close();
+}
+
+// The action of the window's menus with `shortcut`.
+QAction* actionWithShortcut(QWidget& w, const QKeySequence& shortcut)
+{
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->shortcut() == shortcut) return a;
+    return nullptr;
+}
+
+TEST(Seq2SeqWindow, F5PresentsTheFigureInFrontAndThePresentedMapFollowsTheSelection)
+{
+    Seq2SeqWindow w;
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(w.openFolder(fixture("marian_tokenizer")));
+    ASSERT_TRUE(settled(w.document()));
+    w.document()->select({AttentionKind::Cross, 1, 1});
+    QAction* f5 = actionWithShortcut(w, QKeySequence(Qt::Key_F5));
+    ASSERT_NE(f5, nullptr);
+    w.tabs()->setCurrentWidget(w.map());
+    f5->trigger();
+    ASSERT_NE(w.presenterWindow(), nullptr);
+    auto* map = qobject_cast<HeatmapView*>(w.presenterWindow()->content());
+    ASSERT_NE(map, nullptr);
+    EXPECT_EQ(map->content().title, w.map()->content().title);
+    EXPECT_EQ(map->content().rowLabels, w.map()->content().rowLabels);
+    EXPECT_EQ(map->content().columnLabels, w.map()->content().columnLabels);
+    ASSERT_NE(map->content().floats, nullptr);
+    EXPECT_TRUE(*map->content().floats == *w.map()->content().floats);
+    // Choosing another head in the window changes the presented map too.
+    w.document()->select({AttentionKind::Encoder, 0, 0});
+    EXPECT_EQ(map->content().title, w.map()->content().title);
+    EXPECT_EQ(map->content().rowLabels, map->content().columnLabels);
+    w.tabs()->setCurrentWidget(w.headView());
+    f5->trigger();
+    EXPECT_NE(qobject_cast<Seq2SeqHeadView*>(w.presenterWindow()->content()), nullptr);
     w.presenterWindow()->close();
 }
 

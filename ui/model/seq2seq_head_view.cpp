@@ -61,7 +61,9 @@ QRect Seq2SeqHeadView::tokenRect(bool query, int index) const
     if (index < 0 || index >= count) return {};
     const QFontMetrics fm(font());
     const int top = fm.height() + 8;
-    const double step = std::min(fm.height() * 1.6, (height() - top - 4.0) / rowsShown(count));
+    // Rows spread over the height (as far as three lines of text apart), so that the lines
+    // between them are steep enough to follow, in the tab and full screen alike.
+    const double step = std::min(fm.height() * 3.0, (height() - top - 4.0) / rowsShown(count));
     const int w = std::max(60, width() / 4);
     const int x = query ? width() - w - 4 : 4;
     return QRect(x, top + static_cast<int>(index * step), w, static_cast<int>(step));

@@ -198,10 +198,19 @@ void Seq2SeqWindow::buildMenus()
     edit->addSeparator();
     edit->addAction(tr("Clear Head &Edits"), this, [this] { doc_->clearEdits(); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Presenter View: Head View"), QKeySequence(Qt::Key_F5), this,
-                    [this] { present(QStringLiteral("head-view")); });
-    view->addAction(tr("Presenter View: the Three &Grids"), QKeySequence(tr("Shift+F5")), this,
-                    [this] { present(QStringLiteral("grids")); });
+    QAction* presentFront =
+        view->addAction(tr("&Presenter View"), QKeySequence(Qt::Key_F5), this, [this] {
+            present(tabs_->currentWidget() == headView_ ? QStringLiteral("head-view")
+                                                        : QStringLiteral("map"));
+        });
+    presentFront->setToolTip(
+        tr("The figure in front (the enlarged map or the head view) full screen with large "
+           "text, with a pen, a highlighter and a pointer"));
+    QMenu* which = view->addMenu(tr("Present"));
+    which->addAction(tr("The &Enlarged Map"), this, [this] { present(QStringLiteral("map")); });
+    which->addAction(tr("The &Head View"), this, [this] { present(QStringLiteral("head-view")); });
+    which->addAction(tr("The Three &Grids"), QKeySequence(tr("Shift+F5")), this,
+                     [this] { present(QStringLiteral("grids")); });
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     QAction* translate = model->addAction(tr("&Translate"), QKeySequence(tr("Ctrl+T")), doc_,
                                           &Seq2SeqDocument::translate);
@@ -218,7 +227,14 @@ PresenterWindow* Seq2SeqWindow::presenterWindow() const
 bool Seq2SeqWindow::present(const QString& view)
 {
     QWidget* content = nullptr;
-    if (view == QLatin1String("head-view")) {
+    if (view == QLatin1String("map")) {
+        auto* map = new HeatmapView();
+        map->setContent(selectedMapContent());
+        // The presented map follows the window's selection and runs while it is shown.
+        for (auto signal : {&Seq2SeqDocument::snapshotChanged, &Seq2SeqDocument::selectionChanged})
+            connect(doc_, signal, map, [this, map] { map->setContent(selectedMapContent()); });
+        content = map;
+    } else if (view == QLatin1String("head-view")) {
         content = new Seq2SeqHeadView(doc_);
     } else if (view == QLatin1String("grids")) {
         content = new QWidget();
@@ -328,6 +344,14 @@ void Seq2SeqWindow::refreshSelection()
                     .arg(snap->carry->layer + 1)
                     .arg(snap->carry->head + 1);
     explanation_->setText(line);
+    map_->setContent(selectedMapContent());
+    for (Seq2SeqGridView* g : grids_) g->update();
+}
+
+HeatmapContent Seq2SeqWindow::selectedMapContent() const
+{
+    const auto snap = doc_->snapshot();
+    const AttentionKind kind = doc_->selection().kind;
     HeatmapContent c;
     const attn::model::FloatMatrix* m = doc_->selectedMap();
     if (snap && m != nullptr) {
@@ -342,8 +366,7 @@ void Seq2SeqWindow::refreshSelection()
         c.scale = ColorScale::Weights;
         c.range = ValueRange(0.0, 1.0);
     }
-    map_->setContent(std::move(c));
-    for (Seq2SeqGridView* g : grids_) g->update();
+    return c;
 }
 
 void Seq2SeqWindow::refreshPredictions()

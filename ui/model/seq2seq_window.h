@@ -26,6 +26,7 @@ class QTabWidget;
 namespace attnlab {
 
 class Autosave;
+struct HeatmapContent;
 class HeatmapView;
 class MarkStore;
 class PanelMessage;
@@ -68,9 +69,10 @@ public:
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
     [[nodiscard]] QTableWidget* predictions() const { return predictions_; }
     [[nodiscard]] PanelMessage* message() const { return message_; }
-    // View ▸ Presenter View (F5): the selected head as the head view, or (grids) the three
-    // grids, full screen with large text and the marking tools; a second view of the same
-    // document, so a run or an edit shows in both. False for an unknown view.
+    // View ▸ Presenter View: the selected head's enlarged map ("map"), its head view
+    // ("head-view"), or the three grids ("grids"), full screen with large text and the marking
+    // tools; a second view of the same document, so a run or an edit shows in both. F5 presents
+    // the figure of the tab in front. False for an unknown view.
     bool present(const QString& view);
     [[nodiscard]] PresenterWindow* presenterWindow() const;
 
@@ -87,6 +89,8 @@ private:
     void refreshSelection();
     void refreshPredictions();
     void retranslate();
+    // The selected head's map as the Map tab draws it (empty without a run).
+    [[nodiscard]] HeatmapContent selectedMapContent() const;
 
     Seq2SeqDocument* doc_;
     QLineEdit* source_ = nullptr;
