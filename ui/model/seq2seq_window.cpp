@@ -165,7 +165,12 @@ QWidget* Seq2SeqWindow::buildCentral()
     predictions_->setColumnCount(2 + kShownGuesses);
     predictions_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     predictions_->verticalHeader()->hide();
-    predictions_->horizontalHeader()->setStretchLastSection(true);
+    // Columns fit their text and the last takes the rest, however often the rows are refilled
+    // (resizing to contents after each run left a gap right of the last column).
+    for (int c = 0; c + 1 < predictions_->columnCount(); ++c)
+        predictions_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    predictions_->horizontalHeader()->setSectionResizeMode(predictions_->columnCount() - 1,
+                                                           QHeaderView::Stretch);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     right->setStretchFactor(0, 3);
@@ -386,7 +391,6 @@ void Seq2SeqWindow::refreshPredictions()
             predictions_->setItem(i, 2 + k, new QTableWidgetItem(text));
         }
     }
-    predictions_->resizeColumnsToContents();
 }
 
 void Seq2SeqWindow::retranslate()
