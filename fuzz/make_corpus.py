@@ -324,3 +324,14 @@ unigram("seed2", bpe, "x")
 short = copy.deepcopy(small)
 short["normalizer"] = {"type": "Precompiled", "precompiled_charsmap": "AAAA"}
 unigram("seed3", short, "  spaces  ")
+
+
+# spm_load: a text that spells special tokens and starts a stretch with a language code, with
+# the Marian fixture's source model (the Tokenizer cuts the text before the library sees it).
+def spm(name, model, text):
+    encoded = text.encode("utf-8")
+    write("spm_load", name, struct.pack("<H", len(encoded)) + encoded + model.read_bytes())
+
+
+spm("specials", TOKENIZERS / "seq2seq" / "marian" / "source.spm",
+    "</s>>>fra<< Hello <unk> world</s><pad")
