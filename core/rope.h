@@ -49,7 +49,9 @@ void applyRope(MatrixT<T>& x, const Rope& rope, long first = 0);
 // computes them once per run and turns every head of every layer with them.
 struct RopeTable {
     long first = 0;
-    Eigen::MatrixXd cos, sin;
+    // Row-major: a position's angles are read together, once per head of every row.
+    using Angles = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Angles cos, sin;
 };
 RopeTable ropeTable(const Rope& rope, long dim, long first, long rows);
 

@@ -24,6 +24,16 @@ void expShiftedPortable(const float* x, float shift, float* out, long count)
         (Eigen::Map<const Eigen::ArrayXf>(x, count) - shift).exp();
 }
 
+void siluPortable(float* x, const float* times, long count)
+{
+    Eigen::Map<Eigen::ArrayXf> a(x, count);
+    // One coefficient-wise expression: `times` may be `x` itself.
+    if (times != nullptr)
+        a = a / (1.0f + (-a).exp()) * Eigen::Map<const Eigen::ArrayXf>(times, count);
+    else
+        a = a / (1.0f + (-a).exp());
+}
+
 }  // namespace detail
 
 void geluTanh(float* x, long count)
@@ -53,6 +63,20 @@ void expShifted(GemmPath path, const float* x, float shift, float* out, long cou
         detail::expShiftedAvx2Fma(x, shift, out, count);
     else
         detail::expShiftedPortable(x, shift, out, count);
+}
+
+void silu(float* x, const float* times, long count)
+{
+    silu(gemmPath(), x, times, count);
+}
+
+void silu(GemmPath path, float* x, const float* times, long count)
+{
+    if (count <= 0) return;
+    if (path == GemmPath::Avx2Fma || path == GemmPath::Avx512)
+        detail::siluAvx2Fma(x, times, count);
+    else
+        detail::siluPortable(x, times, count);
 }
 
 }  // namespace attn::kernels

@@ -120,7 +120,35 @@ void geluTanhAvx2Fma(float* x, long count)
     }
 }
 
+void siluAvx2Fma(float* x, const float* times, long count)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const auto silu8 = [&](__m256 v, __m256 t) {
+        const __m256 e = exp8(_mm256_sub_ps(_mm256_setzero_ps(), v));
+        return _mm256_mul_ps(_mm256_div_ps(v, _mm256_add_ps(one, e)), t);
+    };
+    long i = 0;
+    for (; i + 8 <= count; i += 8)
+        _mm256_storeu_ps(x + i,
+                         silu8(_mm256_loadu_ps(x + i), times ? _mm256_loadu_ps(times + i) : one));
+    if (i < count) {
+        alignas(32) float tail[8] = {};
+        alignas(32) float tailTimes[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+        for (long j = i; j < count; ++j) {
+            tail[j - i] = x[j];
+            if (times) tailTimes[j - i] = times[j];
+        }
+        _mm256_store_ps(tail, silu8(_mm256_load_ps(tail), _mm256_load_ps(tailTimes)));
+        for (long j = i; j < count; ++j) x[j] = tail[j - i];
+    }
+}
+
 #else
+
+void siluAvx2Fma(float* x, const float* times, long count)
+{
+    siluPortable(x, times, count);
+}
 
 void geluTanhAvx2Fma(float* x, long count)
 {

@@ -40,6 +40,8 @@ void geluTanhAvx2Fma(float* x, long count);
 void geluTanhPortable(float* x, long count);
 void expShiftedAvx2Fma(const float* x, float shift, float* out, long count);
 void expShiftedPortable(const float* x, float shift, float* out, long count);
+void siluAvx2Fma(float* x, const float* times, long count);
+void siluPortable(float* x, const float* times, long count);
 
 // Throws std::bad_alloc; out of line so that the AVX2 unit instantiates nothing of <new>.
 [[noreturn]] void throwOutOfMemory();

@@ -31,6 +31,18 @@ void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
                          dense.storedCols(), dense.outByIn, dense.bias, y.data(), dense.out);
 }
 
+void applyDenseInto(const FloatMatrix& x, const Dense& dense, float* y, long ldy)
+{
+    if (x.rows() == 1 && dense.raw == nullptr) {
+        FloatMatrix row;
+        applyDenseEigen(x, dense, row);
+        std::copy_n(row.data(), dense.out, y);
+        return;
+    }
+    kernels::gemmWeights(x.rows(), dense.in, dense.out, x.data(), x.cols(), dense.elements(),
+                         dense.format, dense.storedCols(), dense.outByIn, dense.bias, y, ldy);
+}
+
 void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
 {
     const long n = x.rows();
@@ -59,6 +71,22 @@ void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y
     }
 }
 
+namespace {
+
+// silu(x) = x sigmoid(x) = x / (1 + e^-x), times `times` where given: in blocks over the
+// threads, each on the kernel path chosen for the CPU.
+void siluBlocks(float* v, const float* times, long count)
+{
+    constexpr long kBlock = 16384;
+    const long blocks = (count + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) if (count >= 65536)
+    for (long b = 0; b < blocks; ++b)
+        kernels::silu(v + b * kBlock, times ? times + b * kBlock : nullptr,
+                      std::min(kBlock, count - b * kBlock));
+}
+
+}  // namespace
+
 void activate(Activation activation, FloatMatrix& x)
 {
     float* v = x.data();
@@ -80,12 +108,13 @@ void activate(Activation activation, FloatMatrix& x)
             v[k] = 0.5f * v[k] * (1.0f + std::erf(v[k] * static_cast<float>(M_SQRT1_2)));
         break;
     case Activation::Relu: x = x.cwiseMax(0.0f); break;
-    case Activation::Silu:
-        // silu(x) = x sigmoid(x) = x / (1 + e^-x)
-#pragma omp parallel for schedule(static) if (count >= 65536)
-        for (long k = 0; k < count; ++k) v[k] = v[k] / (1.0f + std::exp(-v[k]));
-        break;
+    case Activation::Silu: siluBlocks(v, nullptr, count); break;
     }
+}
+
+void swiglu(FloatMatrix& gate, const FloatMatrix& up)
+{
+    siluBlocks(gate.data(), up.data(), gate.size());
 }
 
 std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k)

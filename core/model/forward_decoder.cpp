@@ -38,13 +38,15 @@ void detail::rmsNormRows(const FloatMatrix& x, const Norm& norm, float eps, Floa
 // rotation of rows as positions row0 ... Every head of a row in one pass and one parallel region
 // for all rows: a region per head (Qwen3: 16 q heads of 128) cost more than the work, and so did
 // a row's temporaries. The arithmetic is rmsNormRows' and applyRope's, element by element.
-void detail::normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& norm, float eps,
-                           const RopeTable& rope, long row0)
+void detail::normAndRotate(Eigen::Ref<FloatMatrix> m, long headCount, long dh, const Norm& norm,
+                           float eps, const RopeTable& rope, long row0)
 {
     const long n = m.rows();
     const long half = dh / 2;
 #pragma omp parallel for schedule(static) if (n * m.cols() >= 65536)
     for (long i = 0; i < n; ++i) {
+        const double* cosines = &rope.cos(row0 + i, 0);
+        const double* sines = &rope.sin(row0 + i, 0);
         for (long j = 0; j < headCount; ++j) {
             float* v = &m(i, j * dh);
             if (norm.gamma != nullptr) {
@@ -57,8 +59,8 @@ void detail::normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& 
                     v[t] = static_cast<float>(static_cast<double>(v[t]) * inv) * norm.gamma[t];
             }
             for (long t = 0; t < half; ++t) {
-                const double c = rope.cos(row0 + i, t);
-                const double s = rope.sin(row0 + i, t);
+                const double c = cosines[t];
+                const double s = sines[t];
                 const double a = v[t];
                 const double b = v[t + half];
                 v[t] = static_cast<float>(a * c - b * s);
@@ -77,8 +79,7 @@ void detail::attentionOutAndMlp(const ModelConfig& c, const LayerWeights& L,
     rmsNormRows(rows, L.ln2, c.layerNormEps, m);
     applyDense(m, L.gate, gate);
     applyDense(m, L.mlpIn, up);
-    activate(Activation::Silu, gate);
-    gate.array() *= up.array();
+    swiglu(gate, up);
     applyDense(gate, L.mlpOut, out);
     rows += out;
 }
@@ -116,15 +117,19 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
     trace.normed.resize(0, 0);
     trace.projections.resize(0, 0);
 
-    FloatMatrix normed, q, k, v;
+    FloatMatrix normed;
     rmsNormRows(x.bottomRows(fresh), L.ln1, c.layerNormEps, normed);
-    applyDense(normed, L.q, q);
-    applyDense(normed, L.k, k);
-    applyDense(normed, L.v, v);
-    normAndRotate(q, h, dh, L.qNorm, c.layerNormEps, rope, p);
-    normAndRotate(k, kv, dh, L.kNorm, c.layerNormEps, rope, p);
-
+    // The fresh rows' Q, K and V are projected into their columns of [Q | K | V] in place.
     FloatMatrix qkv(n, qWidth + 2 * kvWidth);
+    const long ld = qkv.cols();
+    float* freshRows = qkv.data() + p * ld;
+    applyDenseInto(normed, L.q, freshRows, ld);
+    applyDenseInto(normed, L.k, freshRows + qWidth, ld);
+    applyDenseInto(normed, L.v, freshRows + qWidth + kvWidth, ld);
+    auto freshBlock = qkv.bottomRows(fresh);
+    normAndRotate(freshBlock.leftCols(qWidth), h, dh, L.qNorm, c.layerNormEps, rope, p);
+    normAndRotate(freshBlock.middleCols(qWidth, kvWidth), kv, dh, L.kNorm, c.layerNormEps, rope, p);
+
     if (p > 0) {
         const LayerTrace& before = (*reuse.layers)[static_cast<std::size_t>(li)];
         qkv.topRows(p) = before.projections.topRows(p);
@@ -136,16 +141,7 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
     } else if (options.keepTypingCache) {
         trace.normed = normed;
     }
-    qkv.bottomRows(fresh) << q, k, v;
     const bool pooled = options.poolAbove > 0 && n > options.poolAbove;
-    if (pooled) {
-        // The joined copy is all that is read from here on (8,192 tokens of Qwen3: 128 MiB). Not
-        // in a short run: freeing them here moves glibc's mmap threshold before the maps are
-        // made, which leaves SmolLM2's 512-token run 20 MiB larger.
-        q.resize(0, 0);
-        k.resize(0, 0);
-        v.resize(0, 0);
-    }
     if (options.keepTypingCache) trace.projections = qkv;
 
     heads.resize(static_cast<std::size_t>(h));

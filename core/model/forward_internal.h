@@ -77,7 +77,7 @@ attn::Status runDecoderLayer(const Model& model, long li, const ForwardOptions& 
 
 // Each head's block of `m` (n x headCount d_h): RMSNorm with `norm` where it is set (Qwen3's
 // q/k norms), then the rotation of rows as positions rope.first + row0 ...
-void normAndRotate(FloatMatrix& m, long headCount, long dh, const Norm& norm, float eps,
+void normAndRotate(Eigen::Ref<FloatMatrix> m, long headCount, long dh, const Norm& norm, float eps,
                    const RopeTable& rope, long row0);
 
 // GPT-2's and BERT's MLP: out = act(x W_in + b) W_out + b (`inner` is scratch, n x I).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// kernels::geluTanh and expShifted (core/kernels/activation.h) on every path this binary has and
+// kernels::geluTanh, expShifted and silu (core/kernels/activation.h) on every path this binary has and
 // this CPU runs, against gelu_new evaluated in double with std::tanh, and std::exp in double.
 //
 // GELU's tolerance: |ours - reference| <= 4e-7 max(1, |x|). The float evaluation of
@@ -9,6 +9,8 @@
 // exp's: relative 3e-7 (Eigen's Cephes polynomial is within 2 ulp; the shift's subtraction is
 // exact or rounds once, 6e-8); a wrong coefficient is off by 1e-5 or more, a wrong power of two by
 // a factor of 2.
+// SiLU's: |ours - reference| <= 5e-7 max(1, |x|) (times |up|): exp as above, then a division and
+// a product that round once each.
 #include "core/kernels/activation.h"
 
 #include <cmath>
@@ -95,6 +97,43 @@ TEST(ExpShifted, InPlaceGivesTheSameAndTheEdgesHold)
         EXPECT_TRUE(std::isnan(out[3])) << gemmPathName(path);
         EXPECT_NEAR(out[4] / std::exp(88.0), 1.0, 3e-7) << gemmPathName(path);
         EXPECT_NEAR(out[5] / std::exp(-87.0), 1.0, 3e-7) << gemmPathName(path);
+    }
+}
+
+TEST(Silu, EveryPathMatchesTheDoubleFormulaTimesUpAndEveryTail)
+{
+    std::mt19937 gen(7);
+    std::uniform_real_distribution<float> wide(-30.0f, 30.0f);
+    for (const GemmPath path : supportedGemmPaths())
+        for (const long count : {1L, 7L, 8L, 9L, 31L, 1000L})
+            for (const bool withUp : {false, true}) {
+                std::vector<float> x(static_cast<std::size_t>(count)), up(x.size());
+                for (std::size_t i = 0; i < x.size(); ++i) {
+                    x[i] = wide(gen);
+                    up[i] = wide(gen);
+                }
+                const std::vector<float> in = x;
+                silu(path, x.data(), withUp ? up.data() : nullptr, count);
+                for (std::size_t i = 0; i < x.size(); ++i) {
+                    const double u = withUp ? up[i] : 1.0;
+                    const double want = in[i] / (1.0 + std::exp(-double(in[i]))) * u;
+                    EXPECT_LE(std::abs(x[i] - want),
+                              5e-7 * std::max(1.0, std::abs(double(in[i]))) * std::abs(u))
+                        << gemmPathName(path) << " x = " << in[i] << " count " << count;
+                }
+            }
+}
+
+TEST(Silu, InPlaceTimesItselfAndTheEdgesHold)
+{
+    for (const GemmPath path : supportedGemmPaths()) {
+        std::vector<float> x{0.0f, -200.0f, 200.0f, NAN, 2.0f};
+        silu(path, x.data(), x.data(), static_cast<long>(x.size()));
+        EXPECT_EQ(x[0], 0.0f) << gemmPathName(path);
+        EXPECT_NEAR(x[1], 0.0f, 1e-30f) << gemmPathName(path);
+        EXPECT_FLOAT_EQ(x[2], 200.0f * 200.0f) << gemmPathName(path);
+        EXPECT_TRUE(std::isnan(x[3])) << gemmPathName(path);
+        EXPECT_NEAR(x[4], 2.0 / (1.0 + std::exp(-2.0)) * 2.0, 1e-6) << gemmPathName(path);
     }
 }
 
