@@ -22,7 +22,7 @@
 //   o_proj      the attention output projection
 //   mlp_proj    gate_proj, up_proj, down_proj
 //   swiglu      silu(gate) * up
-//   copies      the layer input kept for re-runs, [Q | K | V] made, the heads' Q/K/V slices
+//   copies      the layer input kept for re-runs, [Q | K | V] joined, the heads' Q/K/V slices
 //               and outputs copied in and out, and the two residual additions
 //   logits      the last position's row times the tied embedding (V x d)
 #include "bench/model_parts.h"
@@ -80,26 +80,21 @@ void print(const std::map<std::string, std::vector<double>>& parts, long n)
     std::fflush(stdout);
 }
 
-// A decoder layer's Q, K and V, projected into their columns of [Q | K | V] and turned, timed as
-// the projections and the rotation.
+// A decoder layer's Q, K and V, timed as the projections and the rotation.
 void projectAndRotate(std::map<std::string, double>& t, const model::ModelConfig& c,
                       const model::LayerWeights& L, const FloatMatrix& normed,
-                      const RopeTable& rope, FloatMatrix& qkv)
+                      const RopeTable& rope, FloatMatrix& q, FloatMatrix& k, FloatMatrix& v)
 {
-    const long dh = c.headDim(), qWidth = c.heads * dh, kvWidth = c.kvHeads * dh;
-    const long ld = qkv.cols();
     {
         Timer _(t["qkv_proj"]);
-        model::applyDenseInto(normed, L.q, qkv.data(), ld);
-        model::applyDenseInto(normed, L.k, qkv.data() + qWidth, ld);
-        model::applyDenseInto(normed, L.v, qkv.data() + qWidth + kvWidth, ld);
+        model::applyDense(normed, L.q, q);
+        model::applyDense(normed, L.k, k);
+        model::applyDense(normed, L.v, v);
     }
     {
         Timer _(t["rope"]);
-        model::detail::normAndRotate(qkv.leftCols(qWidth), c.heads, dh, L.qNorm, c.layerNormEps,
-                                     rope, 0);
-        model::detail::normAndRotate(qkv.middleCols(qWidth, kvWidth), c.kvHeads, dh, L.kNorm,
-                                     c.layerNormEps, rope, 0);
+        model::detail::normAndRotate(q, c.heads, c.headDim(), L.qNorm, c.layerNormEps, rope, 0);
+        model::detail::normAndRotate(k, c.kvHeads, c.headDim(), L.kNorm, c.layerNormEps, rope, 0);
     }
 }
 
@@ -188,7 +183,7 @@ void printDecoderParts(const model::Model& m, long n, int reps)
     for (long i = 0; i < n; ++i) m.embeddingRow(i * 7919 % c.vocab, &x(i, 0));
     for (int rep = 0; rep <= reps; ++rep) {  // rep 0 warms up
         std::map<std::string, double> t;
-        FloatMatrix hidden = x, kept, normed, qkv, concat(n, qWidth), a, gate, up, out;
+        FloatMatrix hidden = x, kept, normed, q, k, v, qkv, concat(n, qWidth), a, gate, up, out;
         std::vector<HeadResultT<float>> heads(static_cast<std::size_t>(h));
         // Every layer's maps stay alive, as forward keeps them: each layer's heads write fresh
         // buffers, as they do there.
@@ -208,13 +203,11 @@ void printDecoderParts(const model::Model& m, long n, int reps)
                 Timer _(t["rmsnorm"]);
                 model::detail::rmsNormRows(hidden, L.ln1, c.layerNormEps, normed);
             }
+            projectAndRotate(t, c, L, normed, rope, q, k, v);
             {
                 Timer _(t["copies"]);
                 qkv.resize(n, qWidth + 2 * kvWidth);
-            }
-            projectAndRotate(t, c, L, normed, rope, qkv);
-            {
-                Timer _(t["copies"]);
+                qkv << q, k, v;
                 splitHeads(c, qkv, heads);
             }
             {

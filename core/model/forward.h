@@ -178,9 +178,6 @@ void activate(Activation activation, FloatMatrix& x);
 // SwiGLU's gate <- silu(gate) * up, element by element (same shapes), in one pass.
 void swiglu(FloatMatrix& gate, const FloatMatrix& up);
 void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y);
-// The same into x.rows() rows of dense.out floats at `y`, `ldy` apart: a block of columns of a
-// wider matrix (a decoder's [Q | K | V], written in place instead of joined by a copy).
-void applyDenseInto(const FloatMatrix& x, const Dense& dense, float* y, long ldy);
 void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y);
 // The `k` most probable tokens of softmax(logits) (ties: lower id first).
 std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k);

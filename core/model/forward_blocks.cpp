@@ -31,18 +31,6 @@ void applyDense(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
                          dense.storedCols(), dense.outByIn, dense.bias, y.data(), dense.out);
 }
 
-void applyDenseInto(const FloatMatrix& x, const Dense& dense, float* y, long ldy)
-{
-    if (x.rows() == 1 && dense.raw == nullptr) {
-        FloatMatrix row;
-        applyDenseEigen(x, dense, row);
-        std::copy_n(row.data(), dense.out, y);
-        return;
-    }
-    kernels::gemmWeights(x.rows(), dense.in, dense.out, x.data(), x.cols(), dense.elements(),
-                         dense.format, dense.storedCols(), dense.outByIn, dense.bias, y, ldy);
-}
-
 void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
 {
     const long n = x.rows();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// kernels::geluTanh, expShifted and silu (core/kernels/activation.h) on every path this binary has and
-// this CPU runs, against gelu_new evaluated in double with std::tanh, and std::exp in double.
+// kernels::geluTanh, expShifted and silu (core/kernels/activation.h) on every path this binary has
+// and this CPU runs, against gelu_new evaluated in double with std::tanh, and std::exp in double.
 //
 // GELU's tolerance: |ours - reference| <= 4e-7 max(1, |x|). The float evaluation of
 // 0.5 x (1 + tanh(u)) rounds each of its few steps at 2^-24 relative (6e-8), and the rational

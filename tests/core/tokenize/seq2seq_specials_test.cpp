@@ -19,20 +19,8 @@ TEST(Seq2SeqSpecials, SpelledSpecialTokensAreReadAsThoseTokensAsTransformersRead
     const auto cases = readJsonFixture("seq2seq/special_cases.json");
     const Seq2SeqTokenizers marian = loaded("marian", "marian");
     const Seq2SeqTokenizers t5 = loaded("t5", "t5");
-    int checked = 0;
-    for (const auto& c : cases["cases"]) {
-        const std::string text = c["text"];
-        EXPECT_EQ(marian.source.encode(text), c["marian_source"].get<std::vector<int>>()) << text;
-        EXPECT_EQ(marian.target.encode(text), c["marian_target"].get<std::vector<int>>()) << text;
-        EXPECT_EQ(t5.source.encode(text), c["t5"].get<std::vector<int>>()) << text;
-        // encodeReported gives the same ids.
-        std::vector<int> reported;
-        for (const Token& t : marian.source.encodeReported(text).tokens) reported.push_back(t.id);
-        EXPECT_EQ(reported, marian.source.encode(text)) << text;
-        checked += 3;
-    }
-    EXPECT_EQ(checked, 63);
-    // The first case is "</s>" alone: the typed one, then the one the tokenizer adds.
+    EXPECT_EQ(testing::expectFixtureIds(cases, marian, t5), 21);
+    // "</s>" typed alone: the typed one, then the one the tokenizer adds.
     EXPECT_EQ(t5.source.encode("</s>"), (std::vector<int>{1, 1}));
 }
 
