@@ -76,7 +76,9 @@ std::size_t Tokenizer::languageCode(std::string_view utf8, std::size_t begin, st
     int id = spm()->idOf(code);
     if (id < 0) {
         id = spm()->unknownId();
-        dropped.push_back({code, begin, code.size(), Dropped::Fate::Unknown});
+        // Dropped::text is valid UTF-8 whatever bytes the code held.
+        dropped.push_back({unicode::encodeUtf8(unicode::decodeUtf8(code)), begin, code.size(),
+                           Dropped::Fate::Unknown});
     }
     ids.push_back(id);
     return begin + code.size();

@@ -52,6 +52,12 @@ TEST(Seq2SeqSpecials, AMarianLanguageCodeTheVocabularyLacksIsReportedAsUnknown)
     ASSERT_GE(e.tokens.size(), 3u);
     EXPECT_EQ(e.tokens[0].piece, "</s>");
     EXPECT_EQ(e.tokens[1].piece, "<unk>");
+    // A code holding bytes that are not UTF-8 is reported as valid UTF-8, with its place.
+    const Encoded broken = marian.source.encodeReported(">>\xff<< x");
+    ASSERT_FALSE(broken.dropped.empty());
+    EXPECT_EQ(broken.dropped.front().text, ">>\xEF\xBF\xBD<<");
+    EXPECT_EQ(broken.dropped.front().offset, 0u);
+    EXPECT_EQ(broken.dropped.front().length, 5u);
     // Not at the start of a stretch, the code is text, tokenized as any other.
     for (const Dropped& d : marian.source.encodeReported("Hello >>fra<<").dropped)
         EXPECT_NE(d.text, ">>fra<<");
