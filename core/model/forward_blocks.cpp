@@ -61,16 +61,15 @@ void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y
 
 namespace {
 
-// silu(x) = x sigmoid(x) = x / (1 + e^-x), times `times` where given: in blocks over the
-// threads, each on the kernel path chosen for the CPU.
-void siluBlocks(float* v, const float* times, long count)
+// `kernel(offset, count)` over [0, count) in blocks shared by the threads, each block on
+// the kernel path chosen for the CPU.
+template <typename Kernel>
+void inBlocks(long count, const Kernel& kernel)
 {
     constexpr long kBlock = 16384;
     const long blocks = (count + kBlock - 1) / kBlock;
 #pragma omp parallel for schedule(static) if (count >= 65536)
-    for (long b = 0; b < blocks; ++b)
-        kernels::silu(v + b * kBlock, times ? times + b * kBlock : nullptr,
-                      std::min(kBlock, count - b * kBlock));
+    for (long b = 0; b < blocks; ++b) kernel(b * kBlock, std::min(kBlock, count - b * kBlock));
 }
 
 }  // namespace
@@ -80,29 +79,28 @@ void activate(Activation activation, FloatMatrix& x)
     float* v = x.data();
     const long count = x.size();
     switch (activation) {
-    case Activation::GeluTanh: {
+    case Activation::GeluTanh:
         // gelu_new: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-        // In blocks over the threads, each on the kernel path chosen for the CPU.
-        constexpr long kBlock = 16384;
-        const long blocks = (count + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) if (count >= 65536)
-        for (long b = 0; b < blocks; ++b)
-            kernels::geluTanh(v + b * kBlock, std::min(kBlock, count - b * kBlock));
+        inBlocks(count, [v](long at, long n) { kernels::geluTanh(v + at, n); });
         break;
-    }
     case Activation::GeluErf:
 #pragma omp parallel for schedule(static) if (count >= 65536)
         for (long k = 0; k < count; ++k)
             v[k] = 0.5f * v[k] * (1.0f + std::erf(v[k] * static_cast<float>(M_SQRT1_2)));
         break;
     case Activation::Relu: x = x.cwiseMax(0.0f); break;
-    case Activation::Silu: siluBlocks(v, nullptr, count); break;
+    case Activation::Silu:
+        // silu(x) = x sigmoid(x) = x / (1 + e^-x)
+        inBlocks(count, [v](long at, long n) { kernels::silu(v + at, nullptr, n); });
+        break;
     }
 }
 
 void swiglu(FloatMatrix& gate, const FloatMatrix& up)
 {
-    siluBlocks(gate.data(), up.data(), gate.size());
+    float* g = gate.data();
+    const float* u = up.data();
+    inBlocks(gate.size(), [g, u](long at, long n) { kernels::silu(g + at, u + at, n); });
 }
 
 std::vector<TokenProbability> topTokens(const Eigen::Ref<const Eigen::VectorXf>& logits, int k)

@@ -24,12 +24,15 @@ bool fileThere(const std::filesystem::path& p)
 
 // The special tokens a text may spell, each read as its token (as transformers' tokenizers
 // split them out before the rest is tokenized), where the vocabulary has them.
-std::vector<Tokenizer::TextSpecial> textSpecials(const SpmTokenizer& spm,
+// BART's <mask> also takes the whitespace before it.
+template <typename Vocabulary>
+std::vector<Tokenizer::TextSpecial> textSpecials(const Vocabulary& vocabulary,
                                                  const std::vector<std::string>& pieces)
 {
     std::vector<Tokenizer::TextSpecial> out;
     for (const std::string& piece : pieces)
-        if (const int id = spm.idOf(piece); id >= 0) out.push_back({piece, id, false});
+        if (const int id = vocabulary.idOf(piece); id >= 0)
+            out.push_back({piece, id, piece == "<mask>"});
     return out;
 }
 
@@ -162,12 +165,9 @@ Loaded<Seq2SeqTokenizers> loadBart(const std::filesystem::path& folder)
     if (bos < 0 || eos < 0)
         return tokenizerError(vocab.string(), "has no \"<s>\" or \"</s>\" token");
     // BART's tokenizer.json lists these as added tokens, read as themselves in the text.
-    std::vector<Tokenizer::TextSpecial> inText;
-    for (const char* piece : {"<s>", "<pad>", "</s>", "<unk>", "<mask>"})
-        if (const int id = g.idOf(piece); id >= 0)
-            inText.push_back({piece, id, std::string_view(piece) == "<mask>"});
     Tokenizer t(g);
-    t.setSpecials({bos}, {eos}, "bart", std::move(inText));
+    t.setSpecials({bos}, {eos}, "bart",
+                  textSpecials(g, {"<s>", "<pad>", "</s>", "<unk>", "<mask>"}));
     return Seq2SeqTokenizers{t, t};
 }
 
