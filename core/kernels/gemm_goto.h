@@ -23,8 +23,9 @@
 // Edge tiles: a block's last rows run the kernel instantiated for fewer rows; a chunk's last
 // columns are computed in full against zero-padded B and only the valid ones are stored.
 // Threads: loop 0 on the calling thread for a small A, else shared with a barrier after it;
-// chunks are small (at least 4 a thread) so that a thread slowed by other load takes fewer. A is
-// packed once for all threads, so a product of few rows (128 tokens) is split by columns only.
+// chunks are small (at least 4 a thread, their widths as even as whole panels allow) so that a
+// thread slowed by other load takes fewer. A is packed once for all threads, so a product of few
+// rows (128 tokens) is split by columns only.
 //
 // Linkage: everything here is in an anonymous namespace, so every unit that includes this header
 // compiles its own private copy for its own instruction set and shares no symbol with any other
@@ -316,10 +317,16 @@ void sgemmGoto(long n, long k, long m, const float* a, long lda, const typename 
                             ? static_cast<int>(larger(1, omp_get_max_threads()))
                             : 1;
     const long nrPanels = ceilDiv(m, NR);
-    // At least kChunksPerThread per thread and a multiple of the threads, at most NC wide.
-    const long wanted = ceilDiv(larger(ceilDiv(m, Isa::NC), kChunksPerThread * threads), threads);
-    const long chunkWidth = ceilDiv(nrPanels, wanted * threads) * NR;
-    const long chunks = ceilDiv(m, chunkWidth);
+    // At least kChunksPerThread per thread and a multiple of the threads, about NC wide at most,
+    // as even as whole panels allow and the wider ones first, so that threads taking them in turn
+    // end together. Equal widths with a short remainder left one thread an eighth more columns
+    // than the other at out = 1024, 2048 and 3072 (its partner spinning at the barrier).
+    const long chunks = smaller(
+        nrPanels,
+        ceilDiv(larger(ceilDiv(m, Isa::NC), kChunksPerThread * threads), threads) * threads);
+    const long basePanels = nrPanels / chunks;
+    const long widerChunks = nrPanels % chunks;  // the first ones hold one panel more
+    const long chunkWidth = (basePanels + (widerChunks > 0 ? 1 : 0)) * NR;
     // Whole cache lines each, so that every thread's B starts aligned.
     const std::size_t aFloats = static_cast<std::size_t>(ceilDiv(P.rowsPadded * k, 16) * 16);
     const std::size_t bFloats = static_cast<std::size_t>(kcBlock * chunkWidth);
@@ -351,8 +358,9 @@ void sgemmGoto(long n, long k, long m, const float* a, long lda, const typename 
         // nowait: the region's end is the barrier.
 #pragma omp for schedule(dynamic, 1) nowait
         for (long chunk = 0; chunk < chunks; ++chunk) {  // loop 1
-            const long j0 = chunk * chunkWidth;
-            runChunk<Isa, E>(P, ap, bp, j0, smaller(chunkWidth, m - j0));
+            const long j0 = (chunk * basePanels + smaller(chunk, widerChunks)) * NR;
+            const long width = (basePanels + (chunk < widerChunks ? 1 : 0)) * NR;
+            runChunk<Isa, E>(P, ap, bp, j0, smaller(width, m - j0));
         }
     }
 }

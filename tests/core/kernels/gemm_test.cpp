@@ -173,7 +173,11 @@ TEST(Gemm, MatchesNaiveProductAcrossEveryBlockBoundary)
     // 2^19 floats, packed by both threads (a smaller one before they start), in 11 slices of 246.
     // For the AVX-512 tile: n 7/8/9 and 513 (two blocks of 264 rows), m 47/48/49 and 97, and 64
     // and 80, whose last panel of 48 columns has only one or two vectors of 16 computed.
+    // 64 x 256 x 1000 and 33 x 64 x 2100, on two threads: chunks of two widths (the wider first,
+    // 1000 = 21 panels of 48 in 8 chunks), the last one ending in a part panel.
     expectAllLayouts({{10, 70, 64},
+                      {64, 256, 1000},
+                      {33, 64, 2100},
                       {11, 20, 80},
                       {9, 64, 47},
                       {8, 33, 48},
