@@ -16,6 +16,9 @@
 #   THREADS=2          OMP_NUM_THREADS for ours; torch.set_num_threads, OMP_NUM_THREADS and
 #                      OPENBLAS_NUM_THREADS for PyTorch
 #   ROUNDS=3           rounds of (ours, PyTorch) per model; ratios are taken within a round
+#   INTERLEAVE=1       a round's passes alternate between the sides (ours, PyTorch, and their
+#                      passive runs), one pass at a time, each side a process of its own started
+#                      with --serve (bench/serve.sh); 0: each side runs its passes in one go
 #   REPS=3             timed forward passes per length per round (after one warm-up)
 #   TORCH_PASSIVE=1    also run PyTorch with OMP_WAIT_POLICY=PASSIVE each round; the ratio is
 #                      taken against the faster PyTorch
@@ -94,11 +97,29 @@ common=(--tokens "$TOKENS" --reps "$REPS" --warmup 1)
 torch_env=(-u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$THREADS"
            OPENBLAS_NUM_THREADS="$THREADS")
 
+source "$ROOT/bench/serve.sh"
 for round in $(seq 1 "$ROUNDS"); do
     for shape in $SHAPES; do
         ckpt="$(folder "$shape")"
         dir="$out_dir/$shape/round-$round"
         mkdir -p "$dir"
+        if [[ "${INTERLEAVE:-1}" == 1 ]]; then
+            log "round $round of $ROUNDS, $shape (load $(load)): interleaved passes"
+            ours=(env OMP_NUM_THREADS="$THREADS")
+            peer=(env "${torch_env[@]}")
+            sides=(ours "$(printf '%q ' "${ours[@]}" "$BENCH" "$ckpt" "${common[@]}")")
+            [[ "${OURS_PASSIVE:-1}" == 1 ]] &&
+                sides+=(ours-passive "$(printf '%q ' "${ours[@]}" OMP_WAIT_POLICY=PASSIVE "$BENCH" \
+                                        "$ckpt" "${common[@]}")")
+            sides+=(torch "$(printf '%q ' "${peer[@]}" "$PY" "$ROOT/bench/torch_decoder_peer.py" \
+                             "$ckpt" "${common[@]}" --threads "$THREADS")")
+            [[ "${TORCH_PASSIVE:-1}" == 1 ]] &&
+                sides+=(torch-passive "$(printf '%q ' "${peer[@]}" OMP_WAIT_POLICY=PASSIVE "$PY" \
+                                         "$ROOT/bench/torch_decoder_peer.py" "$ckpt" \
+                                         "${common[@]}" --threads "$THREADS")")
+            serve_round "$dir" "$REPS" "$TOKENS" "${sides[@]}"
+            continue
+        fi
         log "round $round of $ROUNDS, $shape (load $(load)): ours"
         OMP_NUM_THREADS="$THREADS" "$BENCH" "$ckpt" "${common[@]}" \
             | tee "$dir/ours.txt" | grep -v '^RESULT ' >&2

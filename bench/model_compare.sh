@@ -15,6 +15,9 @@
 #                      OPENBLAS_NUM_THREADS for PyTorch
 #   ROUNDS=3           rounds of (ours, PyTorch); each ratio is taken within a round and the median
 #                      over rounds is reported
+#   INTERLEAVE=1       a round's passes alternate between the sides, one pass at a time, each side
+#                      a process of its own started with --serve (bench/serve.sh); 0: each side
+#                      runs its passes in one go, one after the other
 #   REPS=5             timed forward passes per length per round (after one warm-up)
 #   ALL_LOGITS=0       1: logits for every position on both sides (default: the last only, as
 #                      attn::model::forward computes by default)
@@ -81,9 +84,23 @@ common=(--tokens "$TOKENS" --reps "$REPS" --warmup 1 "${logits[@]}")
 torch_env=(-u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$THREADS"
            OPENBLAS_NUM_THREADS="$THREADS")
 
+source "$ROOT/bench/serve.sh"
 for round in $(seq 1 "$ROUNDS"); do
     dir="$out_dir/round-$round"
     mkdir -p "$dir"
+    if [[ "${INTERLEAVE:-1}" == 1 ]]; then
+        log "round $round of $ROUNDS (load $(load)): interleaved passes"
+        sides=(ours "$(printf '%q ' env OMP_NUM_THREADS="$THREADS" \
+                       "$BUILD_DIR/bench/attnlab_model_bench" "$CKPT" "${common[@]}")")
+        sides+=(torch "$(printf '%q ' env "${torch_env[@]}" "$PY" "$ROOT/bench/torch_peer.py" \
+                         "$CKPT" "${common[@]}" --threads "$THREADS")")
+        [[ "${TORCH_PASSIVE:-1}" == 1 ]] &&
+            sides+=(torch-passive "$(printf '%q ' env "${torch_env[@]}" OMP_WAIT_POLICY=PASSIVE \
+                                     "$PY" "$ROOT/bench/torch_peer.py" "$CKPT" "${common[@]}" \
+                                     --threads "$THREADS")")
+        serve_round "$dir" "$REPS" "$TOKENS" "${sides[@]}"
+        continue
+    fi
     log "round $round of $ROUNDS (load $(load)): ours"
     OMP_NUM_THREADS="$THREADS" "$BUILD_DIR/bench/attnlab_model_bench" "$CKPT" "${common[@]}" \
         | tee "$dir/ours.txt" | grep -v '^RESULT ' >&2

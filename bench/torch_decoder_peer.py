@@ -4,7 +4,7 @@
 qwen3): the same forward on the same weights.
 
     /usr/bin/python3 bench/torch_decoder_peer.py FOLDER [--tokens 128,512] [--reps 5]
-                                                        [--warmup 1] [--threads 2]
+                                                        [--warmup 1] [--threads 2] [--serve]
 
 Reads FOLDER/config.json and FOLDER/model.safetensors (or the shards that
 model.safetensors.index.json names) into float32 tensors: BF16 and F16 are widened once, at
@@ -25,7 +25,8 @@ Prints "RESULT {json}" lines (lines starting with "#" are information):
   memory   the process's peak resident memory (getrusage ru_maxrss) and its VmRSS at the end
 Run with OMP_NUM_THREADS and OPENBLAS_NUM_THREADS set to --threads (bench/decoder_compare.sh
 does): Debian's torch calls OpenBLAS for the products and sizes its own OpenMP pool with
-torch.set_num_threads.
+torch.set_num_threads. --serve: the passes are asked for one at a time on stdin
+(serve_passes.py), to be interleaved with ours (bench/serve.sh).
 """
 import argparse
 import json
@@ -43,6 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
 import make_decoder_fixtures as dfx  # noqa: E402
+from serve_passes import serve  # noqa: E402
 from torch_peer import openblas_core  # noqa: E402
 
 
@@ -99,6 +101,7 @@ def main():
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--serve", action="store_true")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -114,27 +117,33 @@ def main():
     weight_bytes = sum(t.numel() * t.element_size() for t in w.values())
     print("RESULT " + json.dumps({"what": "open", "load_ms": load_ms,
                                   "float32_bytes": weight_bytes}), flush=True)
+    counts = [int(t) for t in args.tokens.split(",")]
+
+    def one_pass(n):
+        ids = [(i * 7919) % cfg["vocab_size"] for i in range(n)]
+        started = time.perf_counter()
+        attentions, logits = dfx.decoder_forward(w, cfg, ids, last_logits_only=True)
+        elapsed = (time.perf_counter() - started) * 1e3
+        last = logits[-1]
+        check = {"top5": torch.topk(last, 5).indices.tolist(), "logits_head": last[:8].tolist()}
+        del attentions, logits, last
+        return elapsed, check
+
     with torch.inference_mode():
-        for n in (int(t) for t in args.tokens.split(",")):
-            ids = [(i * 7919) % cfg["vocab_size"] for i in range(n)]
-            times = []
-            for r in range(args.warmup + args.reps):
-                started = time.perf_counter()
-                attentions, logits = dfx.decoder_forward(w, cfg, ids, last_logits_only=True)
-                elapsed = (time.perf_counter() - started) * 1e3
-                if r >= args.warmup:
-                    times.append(elapsed)
-                if r + 1 < args.warmup + args.reps:
-                    del attentions, logits
-            print("RESULT " + json.dumps({
-                "what": "forward", "tokens": n, "all_logits": False,
-                "median_ms": statistics.median(times), "min_ms": min(times), "times_ms": times,
-                "blas_core": core}), flush=True)
-            last = logits[-1]
-            print("RESULT " + json.dumps({
-                "what": "check", "tokens": n, "top5": torch.topk(last, 5).indices.tolist(),
-                "logits_head": last[:8].tolist()}), flush=True)
-            del attentions, logits
+        if args.serve:
+            times, checks = serve(counts, args.warmup, one_pass)
+        else:
+            times, checks = {}, {}
+            for n in counts:
+                runs = [one_pass(n) for _ in range(args.warmup + args.reps)]
+                times[n] = [ms for ms, _ in runs[args.warmup:]]
+                checks[n] = runs[-1][1]
+    for n in counts:
+        print("RESULT " + json.dumps({
+            "what": "forward", "tokens": n, "all_logits": False,
+            "median_ms": statistics.median(times[n]), "min_ms": min(times[n]), "times_ms": times[n],
+            "blas_core": core}), flush=True)
+        print("RESULT " + json.dumps({"what": "check", "tokens": n, **checks[n]}), flush=True)
     print("RESULT " + json.dumps({
         "what": "memory", "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         "end_rss_kb": resident_kb()}), flush=True)

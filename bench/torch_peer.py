@@ -3,7 +3,7 @@
 """PyTorch peer of attnlab_model_bench: the same GPT-2 forward on the same weights.
 
     /usr/bin/python3 bench/torch_peer.py FOLDER [--tokens 128,512] [--reps 5] [--warmup 1]
-                                                 [--all-logits] [--threads 2]
+                                                 [--all-logits] [--threads 2] [--serve]
 
 Reads FOLDER/config.json and FOLDER/model.safetensors (F32, bare GPT-2 names, as
 make_gpt2_checkpoint.py writes them) into float32 tensors, then times the plain-PyTorch
@@ -15,7 +15,8 @@ unless --all-logits (then every position, on both sides).
 Prints "RESULT {json}" lines for each token count (median, min and every time in ms); lines
 starting with "#" are information. Run with OMP_NUM_THREADS and OPENBLAS_NUM_THREADS set to
 --threads (bench/model_compare.sh does): Debian's torch calls OpenBLAS (pthreads) for addmm and
-sizes its own OpenMP pool with torch.set_num_threads.
+sizes its own OpenMP pool with torch.set_num_threads. --serve: the passes are asked for one at
+a time on stdin (serve_passes.py), to be interleaved with ours (bench/serve.sh).
 """
 import argparse
 import ctypes
@@ -31,6 +32,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "reference"))
 import make_model_fixtures as fx  # noqa: E402
+from serve_passes import serve  # noqa: E402
 
 
 def read_safetensors(path):
@@ -67,6 +69,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--all-logits", action="store_true")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--serve", action="store_true")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -79,19 +82,26 @@ def main():
     core, blas_threads = openblas_core()
     print(f"# torch {torch.__version__}, threads {torch.get_num_threads()}, OpenBLAS kernel {core}, "
           f"OpenBLAS threads {blas_threads}")
-    for n in (int(t) for t in args.tokens.split(",")):
+    counts = [int(t) for t in args.tokens.split(",")]
+
+    def one_pass(n):
         ids = torch.tensor([(i * 7919) % cfg["vocab_size"] for i in range(n)])
-        times = []
-        for r in range(args.warmup + args.reps):
-            start = time.perf_counter()
-            result = fx.gpt2_forward(w, cfg, ids, last_logits_only=not args.all_logits)
-            elapsed = (time.perf_counter() - start) * 1e3
-            del result
-            if r >= args.warmup:
-                times.append(elapsed)
+        start = time.perf_counter()
+        result = fx.gpt2_forward(w, cfg, ids, last_logits_only=not args.all_logits)
+        elapsed = (time.perf_counter() - start) * 1e3
+        del result
+        return elapsed, None
+
+    if args.serve:
+        times, _ = serve(counts, args.warmup, one_pass)
+    else:
+        times = {n: [one_pass(n)[0] for _ in range(args.warmup + args.reps)][args.warmup:]
+                 for n in counts}
+    for n in counts:
         print("RESULT " + json.dumps({"what": "forward", "tokens": n, "all_logits": args.all_logits,
-                                      "median_ms": statistics.median(times), "min_ms": min(times),
-                                      "times_ms": times, "blas_core": core}), flush=True)
+                                      "median_ms": statistics.median(times[n]),
+                                      "min_ms": min(times[n]), "times_ms": times[n],
+                                      "blas_core": core}), flush=True)
 
 
 if __name__ == "__main__":
