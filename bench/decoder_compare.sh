@@ -103,40 +103,20 @@ for round in $(seq 1 "$ROUNDS"); do
         ckpt="$(folder "$shape")"
         dir="$out_dir/$shape/round-$round"
         mkdir -p "$dir"
-        if [[ "${INTERLEAVE:-1}" == 1 ]]; then
-            log "round $round of $ROUNDS, $shape (load $(load)): interleaved passes"
-            ours=(env OMP_NUM_THREADS="$THREADS")
-            peer=(env "${torch_env[@]}")
-            sides=(ours "$(printf '%q ' "${ours[@]}" "$BENCH" "$ckpt" "${common[@]}")")
-            [[ "${OURS_PASSIVE:-1}" == 1 ]] &&
-                sides+=(ours-passive "$(printf '%q ' "${ours[@]}" OMP_WAIT_POLICY=PASSIVE "$BENCH" \
-                                        "$ckpt" "${common[@]}")")
-            sides+=(torch "$(printf '%q ' "${peer[@]}" "$PY" "$ROOT/bench/torch_decoder_peer.py" \
-                             "$ckpt" "${common[@]}" --threads "$THREADS")")
-            [[ "${TORCH_PASSIVE:-1}" == 1 ]] &&
-                sides+=(torch-passive "$(printf '%q ' "${peer[@]}" OMP_WAIT_POLICY=PASSIVE "$PY" \
-                                         "$ROOT/bench/torch_decoder_peer.py" "$ckpt" \
-                                         "${common[@]}" --threads "$THREADS")")
-            serve_round "$dir" "$REPS" "$TOKENS" "${sides[@]}"
-            continue
-        fi
-        log "round $round of $ROUNDS, $shape (load $(load)): ours"
-        OMP_NUM_THREADS="$THREADS" "$BENCH" "$ckpt" "${common[@]}" \
-            | tee "$dir/ours.txt" | grep -v '^RESULT ' >&2
-        if [[ "${OURS_PASSIVE:-1}" == 1 ]]; then
-            log "round $round, $shape (load $(load)): ours, OMP_WAIT_POLICY=PASSIVE"
-            OMP_NUM_THREADS="$THREADS" OMP_WAIT_POLICY=PASSIVE "$BENCH" "$ckpt" "${common[@]}" \
-                | tee "$dir/ours-passive.txt" | grep -v '^RESULT ' >&2
-        fi
-        log "round $round, $shape (load $(load)): PyTorch"
-        env "${torch_env[@]}" "$PY" "$ROOT/bench/torch_decoder_peer.py" "$ckpt" "${common[@]}" \
-            --threads "$THREADS" | tee "$dir/torch.txt" | grep -v '^RESULT ' >&2
-        if [[ "${TORCH_PASSIVE:-1}" == 1 ]]; then
-            log "round $round, $shape (load $(load)): PyTorch, OMP_WAIT_POLICY=PASSIVE"
-            env "${torch_env[@]}" OMP_WAIT_POLICY=PASSIVE "$PY" "$ROOT/bench/torch_decoder_peer.py" \
-                "$ckpt" "${common[@]}" --threads "$THREADS" | tee "$dir/torch-passive.txt" \
-                | grep -v '^RESULT ' >&2
-        fi
+        log "round $round of $ROUNDS, $shape (load $(load))"
+        ours=(env OMP_NUM_THREADS="$THREADS")
+        peer=(env "${torch_env[@]}")
+        sides=(ours "$(printf '%q ' "${ours[@]}" "$BENCH" "$ckpt" "${common[@]}")")
+        [[ "${OURS_PASSIVE:-1}" == 1 ]] &&
+            sides+=(ours-passive "$(printf '%q ' "${ours[@]}" OMP_WAIT_POLICY=PASSIVE "$BENCH" \
+                                    "$ckpt" "${common[@]}")")
+        sides+=(torch "$(printf '%q ' "${peer[@]}" "$PY" "$ROOT/bench/torch_decoder_peer.py" \
+                         "$ckpt" "${common[@]}" --threads "$THREADS")")
+        [[ "${TORCH_PASSIVE:-1}" == 1 ]] &&
+            sides+=(torch-passive "$(printf '%q ' "${peer[@]}" OMP_WAIT_POLICY=PASSIVE "$PY" \
+                                     "$ROOT/bench/torch_decoder_peer.py" "$ckpt" \
+                                     "${common[@]}" --threads "$THREADS")")
+        run_round "$dir" "$REPS" "$TOKENS" "${sides[@]}"
     done
 done
 

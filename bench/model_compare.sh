@@ -88,31 +88,16 @@ source "$ROOT/bench/serve.sh"
 for round in $(seq 1 "$ROUNDS"); do
     dir="$out_dir/round-$round"
     mkdir -p "$dir"
-    if [[ "${INTERLEAVE:-1}" == 1 ]]; then
-        log "round $round of $ROUNDS (load $(load)): interleaved passes"
-        sides=(ours "$(printf '%q ' env OMP_NUM_THREADS="$THREADS" \
-                       "$BUILD_DIR/bench/attnlab_model_bench" "$CKPT" "${common[@]}")")
-        sides+=(torch "$(printf '%q ' env "${torch_env[@]}" "$PY" "$ROOT/bench/torch_peer.py" \
-                         "$CKPT" "${common[@]}" --threads "$THREADS")")
-        [[ "${TORCH_PASSIVE:-1}" == 1 ]] &&
-            sides+=(torch-passive "$(printf '%q ' env "${torch_env[@]}" OMP_WAIT_POLICY=PASSIVE \
-                                     "$PY" "$ROOT/bench/torch_peer.py" "$CKPT" "${common[@]}" \
-                                     --threads "$THREADS")")
-        serve_round "$dir" "$REPS" "$TOKENS" "${sides[@]}"
-        continue
-    fi
-    log "round $round of $ROUNDS (load $(load)): ours"
-    OMP_NUM_THREADS="$THREADS" "$BUILD_DIR/bench/attnlab_model_bench" "$CKPT" "${common[@]}" \
-        | tee "$dir/ours.txt" | grep -v '^RESULT ' >&2
-    log "round $round: PyTorch"
-    env "${torch_env[@]}" "$PY" "$ROOT/bench/torch_peer.py" "$CKPT" "${common[@]}" \
-        --threads "$THREADS" | tee "$dir/torch.txt" | grep -v '^RESULT ' >&2
-    if [[ "${TORCH_PASSIVE:-1}" == 1 ]]; then
-        log "round $round: PyTorch, OMP_WAIT_POLICY=PASSIVE"
-        env "${torch_env[@]}" OMP_WAIT_POLICY=PASSIVE "$PY" "$ROOT/bench/torch_peer.py" "$CKPT" \
-            "${common[@]}" --threads "$THREADS" | tee "$dir/torch-passive.txt" \
-            | grep -v '^RESULT ' >&2
-    fi
+    log "round $round of $ROUNDS (load $(load))"
+    sides=(ours "$(printf '%q ' env OMP_NUM_THREADS="$THREADS" \
+                   "$BUILD_DIR/bench/attnlab_model_bench" "$CKPT" "${common[@]}")")
+    sides+=(torch "$(printf '%q ' env "${torch_env[@]}" "$PY" "$ROOT/bench/torch_peer.py" \
+                     "$CKPT" "${common[@]}" --threads "$THREADS")")
+    [[ "${TORCH_PASSIVE:-1}" == 1 ]] &&
+        sides+=(torch-passive "$(printf '%q ' env "${torch_env[@]}" OMP_WAIT_POLICY=PASSIVE \
+                                 "$PY" "$ROOT/bench/torch_peer.py" "$CKPT" "${common[@]}" \
+                                 --threads "$THREADS")")
+    run_round "$dir" "$REPS" "$TOKENS" "${sides[@]}"
 done
 
 "$PY" "$ROOT/bench/model_table.py" "$out_dir" | tee "$out_dir/table.md"

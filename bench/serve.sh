@@ -11,15 +11,17 @@
 #       other lines to stderr. REPS passes per token count (TOKENS, comma-separated) per side.
 #       SERVE_PAUSE (seconds, default 0.3) between passes lets the previous side's threads stop
 #       spinning (OpenBLAS's spin for about 0.1 s after a product) before the next one starts.
+#   run_sides DIR NAME1 "CMD1" ...
+#       the same sides without --serve, each running all its passes in one go, one after the
+#       other (INTERLEAVE=0)
+#   run_round DIR REPS TOKENS NAME1 "CMD1" ...
+#       serve_round, or run_sides when INTERLEAVE=0
 
-# Reads side $1's output until a line starting with $2 (kept in SERVE_LINE); 1 if it ended first.
+# Reads side $1's output until a line starting with $2; 1 if it ended first.
 serve_read() {
     local fd="${SERVE_OUT[$1]}" line
     while IFS= read -r line <&"$fd"; do
-        if [[ "$line" == "$2"* ]]; then
-            SERVE_LINE="$line"
-            return 0
-        fi
+        [[ "$line" == "$2"* ]] && return 0
         if [[ "$line" == RESULT* ]]; then
             printf '%s\n' "$line" >>"${SERVE_FILE[$1]}"
         else
@@ -74,4 +76,22 @@ serve_round() {
         wait "${SERVE_PID[$name]}" || { log "$name failed"; return 1; }
         rm -f "$dir/$name.in" "$dir/$name.out"
     done
+}
+
+run_sides() {
+    local dir="$1"
+    shift
+    while (($# >= 2)); do
+        log "$1 (load $(load))"
+        bash -c "$2" | tee "$dir/$1.txt" | grep -v '^RESULT ' >&2
+        shift 2
+    done
+}
+
+run_round() {
+    if [[ "${INTERLEAVE:-1}" == 1 ]]; then
+        serve_round "$@"
+    else
+        run_sides "$1" "${@:4}"
+    fi
 }

@@ -44,7 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
 import make_decoder_fixtures as dfx  # noqa: E402
-from serve_passes import serve  # noqa: E402
+from serve_passes import in_turn, serve  # noqa: E402
 from torch_peer import openblas_core  # noqa: E402
 
 
@@ -130,14 +130,8 @@ def main():
         return elapsed, check
 
     with torch.inference_mode():
-        if args.serve:
-            times, checks = serve(counts, args.warmup, one_pass)
-        else:
-            times, checks = {}, {}
-            for n in counts:
-                runs = [one_pass(n) for _ in range(args.warmup + args.reps)]
-                times[n] = [ms for ms, _ in runs[args.warmup:]]
-                checks[n] = runs[-1][1]
+        times, checks = (serve(counts, args.warmup, one_pass) if args.serve
+                         else in_turn(counts, args.warmup, args.reps, one_pass))
     for n in counts:
         print("RESULT " + json.dumps({
             "what": "forward", "tokens": n, "all_logits": False,

@@ -32,7 +32,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "reference"))
 import make_model_fixtures as fx  # noqa: E402
-from serve_passes import serve  # noqa: E402
+from serve_passes import in_turn, serve  # noqa: E402
 
 
 def read_safetensors(path):
@@ -92,11 +92,8 @@ def main():
         del result
         return elapsed, None
 
-    if args.serve:
-        times, _ = serve(counts, args.warmup, one_pass)
-    else:
-        times = {n: [one_pass(n)[0] for _ in range(args.warmup + args.reps)][args.warmup:]
-                 for n in counts}
+    times, _ = (serve(counts, args.warmup, one_pass) if args.serve
+                else in_turn(counts, args.warmup, args.reps, one_pass))
     for n in counts:
         print("RESULT " + json.dumps({"what": "forward", "tokens": n, "all_logits": args.all_logits,
                                       "median_ms": statistics.median(times[n]),
