@@ -40,6 +40,8 @@ int gemmBench(int reps)
         {512, 3072, 768, false, "GPT-2 mlp.c_proj, 512 tokens"},
         {128, 768, 2304, false, "GPT-2 attn.c_attn, 128 tokens"},
         {128, 768, 3072, false, "GPT-2 mlp.c_fc, 128 tokens"},
+        {128, 3072, 768, false, "GPT-2 mlp.c_proj, 128 tokens"},
+        {128, 768, 768, false, "GPT-2 attn.c_proj, 128 tokens"},
         {512, 768, 768, true, "nn.Linear (BERT), 512 tokens"},
         {1, 768, 3072, false, "GPT-2 mlp.c_fc, one new token"},
         {1, 768, 50257, true, "GPT-2 logits, last position"},

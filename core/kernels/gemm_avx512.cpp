@@ -37,6 +37,8 @@ namespace {
 constexpr int kMR = 8;
 constexpr int kNR = 48;
 constexpr int kVectors = kNR / 16;
+// Steps of k between two calls of NextSlice::step (the loop's unrolling, 96 cycles of FMAs).
+constexpr int kStepsPerTouch = 4;
 
 // One tile of M rows and V of the panel's vectors of 16 columns (gemm_goto.h's Kernel): a chunk
 // whose last panel holds 1-16 or 17-32 columns (64 = 48 + 16, the heads' width) computes only
@@ -44,7 +46,7 @@ constexpr int kVectors = kNR / 16;
 // after the unrolling: GCC 12 keeps them all in registers (no stack in the loop).
 template <int M, int V>
 void kernel(long kc, const float* a, const float* b, float* c, long ldc, long cols,
-            const float* bias, bool first)
+            const float* bias, bool first, NextSlice& ahead)
 {
     __m512 acc[M][V];
 #pragma GCC unroll 16
@@ -54,8 +56,7 @@ void kernel(long kc, const float* a, const float* b, float* c, long ldc, long co
             acc[i][v] = _mm512_setzero_ps();
             _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + 16 * v), _MM_HINT_T0);
         }
-#pragma GCC unroll 2
-    for (long p = 0; p < kc; ++p) {
+    const auto stepOfK = [&]() {
         __m512 bv[V];
 #pragma GCC unroll 4
         for (int v = 0; v < V; ++v) bv[v] = _mm512_load_ps(b + 16 * v);
@@ -67,6 +68,16 @@ void kernel(long kc, const float* a, const float* b, float* c, long ldc, long co
         }
         a += kMR;
         b += kNR;
+    };
+    long p = 0;
+    for (; p + kStepsPerTouch <= kc; p += kStepsPerTouch) {
+        ahead.step(kStepsPerTouch);
+#pragma GCC unroll 4
+        for (int q = 0; q < kStepsPerTouch; ++q) stepOfK();
+    }
+    for (; p < kc; ++p) {
+        ahead.step(1);
+        stepOfK();
     }
     __mmask16 mask[V];
     for (int v = 0; v < V; ++v) {

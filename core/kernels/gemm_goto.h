@@ -12,7 +12,7 @@
 //   };
 //
 //   0. pack all of A once: for each KC slice of k, for each MR rows, a kc x MR panel
-//      (step-major, zero rows past n)             the calling thread, or all for A > 2 MiB
+//      (step-major, zero rows past n)                   threads take panels in turn
 //   1. for each chunk of at most NC columns of C             threads take chunks in turn
 //   2.   for each KC slice of k: pack B[slice, chunk] into kc x NR panels (zero columns past m)
 //   3.     for each MC block of rows                         A block  -> L2
@@ -22,10 +22,12 @@
 //
 // Edge tiles: a block's last rows run the kernel instantiated for fewer rows; a chunk's last
 // columns are computed in full against zero-padded B and only the valid ones are stored.
-// Threads: loop 0 on the calling thread for a small A, else shared with a barrier after it;
-// chunks are small (at least 4 a thread, their widths as even as whole panels allow) so that a
+// Threads: loop 0's panels and loop 1's chunks are claimed one at a time from shared counters,
+// with no barrier between the loops: a thread waits only for a panel of A another is packing.
+// Chunks are small (at least 4 a thread, their widths as even as whole panels allow) so that a
 // thread slowed by other load takes fewer. A is packed once for all threads, so a product of few
-// rows (128 tokens) is split by columns only.
+// rows (128 tokens) is split by columns only. While the kernels run one slice, they touch the
+// next slice's B (NextSlice), the next chunk's first slice during a chunk's last.
 //
 // Linkage: everything here is in an anonymous namespace, so every unit that includes this header
 // compiles its own private copy for its own instruction set and shares no symbol with any other
@@ -50,8 +52,6 @@ namespace {
 // Products below this many multiply-adds stay on one thread.
 constexpr double kParallelWork = 1 << 20;
 constexpr long kChunksPerThread = 4;
-// Up to 2 MiB of A (128 x 3072, 512 x 768) is packed by the calling thread alone (0.15 ms).
-constexpr std::size_t kPackFirstFloats = std::size_t{1} << 19;
 
 long ceilDiv(long a, long b)
 {
@@ -102,9 +102,64 @@ struct F16Elements {
     static float load1(const unsigned short* p) { return _cvtsh_ss(*p); }
 };
 
-// One tile: C[0..rows) x [0..cols) = (first ? bias or 0 : C) + sum_p a[p MR + i] b[p NR + j].
+// Touches, a few cache lines at a time, the part of B that the next KC slice will pack (`rows`
+// runs of `rowBytes` bytes, `stride` bytes apart), so that its reads from memory overlap the
+// kernels of this slice: at 128 tokens packing B from memory, not the kernels, was a fifth of a
+// product. The kernels call step() once per step of k, which touches `count` lines every `every`
+// steps: spread thin, because a burst of dozens of prefetches fills the core's queue of misses
+// and stalls the kernel behind it (a tenth of a 128-token product went to the prefetch
+// instructions when a tile's share was touched at once before it).
+struct NextSlice {
+    const char* at = nullptr;
+    long stride = 0;
+    long rows = 0;
+    long rowBytes = 0;
+    long row = 0;
+    long offset = 0;
+    long every = 1;
+    long count = 1;
+    long wait = 0;
+    void touch(long lines)
+    {
+        for (; lines > 0 && row < rows; --lines) {
+            // The run's last byte too, wherever its first line starts.
+            _mm_prefetch(at + row * stride + smaller(offset, rowBytes - 1), _MM_HINT_T1);
+            offset += 64;
+            if (offset >= rowBytes + 64) {
+                offset = 0;
+                ++row;
+            }
+        }
+    }
+    // `steps` more steps of k done.
+    void step(long steps)
+    {
+        wait -= steps;
+        if (wait > 0) return;
+        long lines = count;
+        wait += every;
+        if (wait <= 0) {  // more than one period in these steps
+            const long more = -wait / every + 1;
+            wait += more * every;
+            lines += more * count;
+        }
+        touch(lines);
+    }
+    // Spreads the slice's lines over `steps` calls of step().
+    void spreadOver(long steps)
+    {
+        const long lines = rows * (rowBytes / 64 + 1);
+        steps = larger(1, steps);
+        every = larger(1, steps / larger(1, lines));
+        count = ceilDiv(lines, steps);
+        wait = 0;
+    }
+};
+
+// One tile: C[0..rows) x [0..cols) = (first ? bias or 0 : C) + sum_p a[p MR + i] b[p NR + j],
+// telling ahead.step() of every step of k.
 using Kernel = void (*)(long kc, const float* a, const float* b, float* c, long ldc, long cols,
-                        const float* bias, bool first);
+                        const float* bias, bool first, NextSlice& ahead);
 
 // The calling thread's scratch, grown, never shrunk (up to 7 MiB for the model's shapes), on
 // 64-byte boundaries.
@@ -228,37 +283,41 @@ struct Problem {
     long rowsPadded;  // n rounded up to MR
 };
 
-// Touches, a few cache lines at a time, the part of B that the next KC slice will pack (`rows`
-// runs of `rowBytes` bytes, `stride` bytes apart), so that its reads from memory overlap the
-// kernels of this slice: at 128 tokens packing B from memory, not the kernels, was a fifth of a
-// product.
-struct NextSlice {
-    const char* at = nullptr;
-    long stride = 0;
-    long rows = 0;
-    long rowBytes = 0;
-    long row = 0;
-    long offset = 0;
-    void touch(long lines)
-    {
-        for (; lines > 0 && row < rows; --lines) {
-            // The run's last byte too, wherever its first line starts.
-            _mm_prefetch(at + row * stride + smaller(offset, rowBytes - 1), _MM_HINT_T1);
-            offset += 64;
-            if (offset >= rowBytes + 64) {
-                offset = 0;
-                ++row;
-            }
-        }
-    }
+// Columns [j0, j0 + width) of C: a chunk of loop 1.
+struct Span {
+    long j0 = 0;
+    long width = 0;
 };
 
-// Loops 2-5 for columns [j0, j0 + w) of C, with A packed in `ap` and scratch `bp` for B.
-template <class Isa, class E>
-void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
+// B's elements that the slice of rows [pc, pc + kc) of columns `s` packs, as NextSlice runs.
+template <class E>
+NextSlice sliceOfB(const Problem& P, Span s, long pc, long kc)
+{
+    constexpr long bytes = static_cast<long>(sizeof(typename E::Type));
+    const char* from = static_cast<const char*>(P.b);
+    NextSlice out;
+    if (P.bTransposed) {
+        out.at = from + (s.j0 * P.ldb + pc) * bytes;
+        out.rows = s.width;
+        out.rowBytes = kc * bytes;
+    } else {
+        out.at = from + (pc * P.ldb + s.j0) * bytes;
+        out.rows = kc;
+        out.rowBytes = s.width * bytes;
+    }
+    out.stride = P.ldb * bytes;
+    return out;
+}
+
+// Loops 2-5 for the columns `s` of C, with A packed in `ap` and scratch `bp` for B. At its last
+// slice it calls claimNext() (a Span, width 0 for none) and touches the first slice of the chunk
+// it names: the first slice of every chunk was otherwise read from memory as it was packed.
+template <class Isa, class E, class Claim>
+void runChunk(const Problem& P, const float* ap, float* bp, Span s, Claim& claimNext)
 {
     constexpr int MR = Isa::MR, NR = Isa::NR;
     const auto* b = static_cast<const typename E::Type*>(P.b);
+    const long j0 = s.j0, w = s.width;
     for (long pc = 0; pc < P.k; pc += P.kcBlock) {
         const long kc = smaller(P.kcBlock, P.k - pc);
         if (P.bTransposed)
@@ -268,19 +327,15 @@ void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
         else
             packB<NR, E>(b + pc * P.ldb + j0, P.ldb, kc, w, bp);
         const float* aSlice = ap + pc * P.rowsPadded;
-        const long next = P.k - pc - kc < P.kcBlock ? P.k - pc - kc : P.kcBlock;
-        constexpr long bytes = static_cast<long>(sizeof(typename E::Type));
+        const long next = smaller(P.kcBlock, P.k - pc - kc);
         NextSlice ahead;
         if (next > 0) {
-            const char* from = reinterpret_cast<const char*>(b);
-            ahead = P.bTransposed ? NextSlice{from + (j0 * P.ldb + pc + kc) * bytes, P.ldb * bytes,
-                                              w, next * bytes}
-                                  : NextSlice{from + ((pc + kc) * P.ldb + j0) * bytes,
-                                              P.ldb * bytes, next, w * bytes};
+            ahead = sliceOfB<E>(P, s, pc + kc, next);
+        } else {
+            const Span following = claimNext();
+            if (following.width > 0) ahead = sliceOfB<E>(P, following, 0, smaller(P.kcBlock, P.k));
         }
-        const long lines = ahead.rows * (ahead.rowBytes / 64 + 1);
-        const long tiles = ceilDiv(P.n, MR) * ceilDiv(w, NR);
-        const long perTile = ceilDiv(lines, larger(1, tiles));
+        ahead.spreadOver(ceilDiv(P.n, MR) * ceilDiv(w, NR) * kc);
         for (long ic = 0; ic < P.n; ic += P.mcBlock) {
             const long mc = smaller(P.mcBlock, P.n - ic);
             for (long jr = 0; jr < w; jr += NR) {
@@ -288,10 +343,9 @@ void runChunk(const Problem& P, const float* ap, float* bp, long j0, long w)
                 const float* bias = P.bias != nullptr ? P.bias + j0 + jr : nullptr;
                 for (long ir = 0; ir < mc; ir += MR) {
                     const long rows = smaller(MR, mc - ir);
-                    ahead.touch(perTile);
                     float* c = P.c + (ic + ir) * P.ldc + j0 + jr;
                     Isa::kernelFor(rows, cols)(kc, aSlice + (ic + ir) * kc, bp + jr * kc, c, P.ldc,
-                                               cols, bias, pc == 0);
+                                               cols, bias, pc == 0, ahead);
                 }
             }
         }
@@ -336,6 +390,12 @@ void sgemmGoto(long n, long k, long m, const float* a, long lda, const typename 
     thread_local Scratch scratch;
     float* const ap = scratch.reserve(aFloats + static_cast<std::size_t>(threads) * bFloats);
     const long slices = ceilDiv(k, kcBlock);
+    const auto spanOf = [&](long chunk) {
+        const long j0 = (chunk * basePanels + smaller(chunk, widerChunks)) * NR;
+        const long width = (basePanels + (chunk < widerChunks ? 1 : 0)) * NR;
+        return Span{j0, smaller(width, m - j0)};
+    };
+    long taken = 0;                       // chunks claimed by the threads so far
     const auto packPanel = [&](long t) {  // loop 0, one panel of one slice
         const long pc = (t / panels) * kcBlock;
         const long r = t % panels;
@@ -343,24 +403,33 @@ void sgemmGoto(long n, long k, long m, const float* a, long lda, const typename 
         packAPanel<MR>(a + r * MR * lda + pc, lda, smaller(MR, n - r * MR), kc,
                        ap + pc * P.rowsPadded + r * MR * kc);
     };
-    // A small A is packed here, before the threads start: its threads would meet at a barrier
-    // after it, and a thread that waits there spinning stalls the product on a loaded machine.
-    const bool packFirst = threads == 1 || aFloats <= kPackFirstFloats;
-    if (packFirst)
-        for (long t = 0; t < slices * panels; ++t) packPanel(t);
+    long packClaimed = 0;  // panels of A a thread has taken to pack
+    long packDone = 0;     // and finished
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        if (!packFirst) {
-#pragma omp for schedule(dynamic, 16)
-            for (long t = 0; t < slices * panels; ++t) packPanel(t);
+        // Loop 0: the threads take panels in turn, then wait for the last to be finished. No
+        // barrier: a thread that starts late (other load on the machine) finds A packed and
+        // waits for nobody; a thread waits only for a panel that another is packing. Packed
+        // by the calling thread alone, A kept the other idle for a few percent of a product.
+        for (;;) {
+            const long t = __atomic_fetch_add(&packClaimed, 1, __ATOMIC_RELAXED);
+            if (t >= slices * panels) break;
+            packPanel(t);
+            __atomic_fetch_add(&packDone, 1, __ATOMIC_RELEASE);
         }
+        while (__atomic_load_n(&packDone, __ATOMIC_ACQUIRE) < slices * panels) _mm_pause();
         float* const bp = ap + aFloats + static_cast<std::size_t>(omp_get_thread_num()) * bFloats;
-        // nowait: the region's end is the barrier.
-#pragma omp for schedule(dynamic, 1) nowait
-        for (long chunk = 0; chunk < chunks; ++chunk) {  // loop 1
-            const long j0 = (chunk * basePanels + smaller(chunk, widerChunks)) * NR;
-            const long width = (basePanels + (chunk < widerChunks ? 1 : 0)) * NR;
-            runChunk<Isa, E>(P, ap, bp, j0, smaller(width, m - j0));
+        // Loop 1: each thread takes the next chunk in turn, claimed during its last slice of the
+        // one before (so that it can be touched ahead); the region's end is the barrier.
+        long chunk = __atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
+        while (chunk < chunks) {
+            long following = chunks;
+            auto claim = [&]() -> Span {
+                following = __atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
+                return following < chunks ? spanOf(following) : Span{};
+            };
+            runChunk<Isa, E>(P, ap, bp, spanOf(chunk), claim);
+            chunk = following;
         }
     }
 }
