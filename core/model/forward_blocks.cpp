@@ -40,22 +40,46 @@ void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
                          dense.bias, y.data(), dense.out);
 }
 
+namespace {
+
+// The sum over row[0, d) of (row[j] - shift), or of its squares, in double: eight running sums
+// side by side, which the compiler keeps in vector registers (one sum is a chain of d
+// dependent additions, and made LayerNorm 2 % of a 128-token GPT-2 pass).
+double rowSum(const float* row, long d, double shift, bool squares)
+{
+    double lanes[8] = {};
+    long j = 0;
+    for (; j + 8 <= d; j += 8)
+        for (int q = 0; q < 8; ++q) {
+            const double v = static_cast<double>(row[j + q]) - shift;
+            lanes[q] += squares ? v * v : v;
+        }
+    for (; j < d; ++j) {
+        const double v = static_cast<double>(row[j]) - shift;
+        lanes[0] += squares ? v * v : v;
+    }
+    return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) +
+           ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+}
+
+}  // namespace
+
 void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y)
 {
     const long n = x.rows();
     const long d = x.cols();
     y.resize(n, d);
-    const ConstVecMap gamma(norm.gamma, d);
-    const ConstVecMap beta(norm.beta, d);
 #pragma omp parallel for schedule(static) if (n * d >= 65536)
     for (long i = 0; i < n; ++i) {
-        const auto row = x.row(i).cast<double>();
-        const double mean = row.mean();
-        const double var = (row.array() - mean).square().mean();
+        const float* row = x.data() + i * d;
+        const double mean = rowSum(row, d, 0.0, false) / static_cast<double>(d);
+        const double var = rowSum(row, d, mean, true) / static_cast<double>(d);
         const double inv = 1.0 / std::sqrt(var + static_cast<double>(eps));
-        y.row(i) = (((row.array() - mean) * inv).cast<float>() * gamma.transpose().array() +
-                    beta.transpose().array())
-                       .matrix();
+        float* out = y.data() + i * d;
+        for (long j = 0; j < d; ++j)
+            out[j] =
+                static_cast<float>((static_cast<double>(row[j]) - mean) * inv) * norm.gamma[j] +
+                norm.beta[j];
     }
 }
 
