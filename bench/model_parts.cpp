@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The stages of attn::model::forward's layer, run one by one through the same building blocks
-// (forward.h, attend_projected.h, rope.h), each timed on its own. The sum is a little above a
+// (forward.h, causal_head.h, rope.h), each timed on its own. The sum is a little above a
 // whole forward pass's time: the pass overlaps nothing, but every stage here also pays for its
 // own start of the OpenMP threads.
 //
 // GPT-2:
 //   layernorm   ln_1 and ln_2 of every layer and the final norm
 //   dense       c_attn, attn.c_proj, mlp.c_fc, mlp.c_proj (kernels::sgemm)
-//   attention   every head's scores, mask, softmax and output (one head a thread)
+//   attention   every head's scores over the keys it may see, softmax and output (attendCausal,
+//               one head a thread), with the copies of its Q, K and V slices
 //   gelu        the MLP's activation
 //   residual    the two residual additions and the heads' concatenation
 //   logits      the last position's row times the tied embedding (50257 x 768)
@@ -35,7 +36,6 @@
 #include <string>
 #include <vector>
 
-#include "core/attend_projected.h"
 #include "core/kernels/gemm.h"
 #include "core/model/causal_head.h"
 #include "core/model/forward.h"
@@ -112,9 +112,9 @@ void splitHeads(const model::ModelConfig& c, const FloatMatrix& qkv,
     }
 }
 
-// Every head's map and output, as forward_pooled.cpp's attendHeadsCausal weighs a decoder's
-// heads (one head a thread).
-void weighDecoderHeads(std::vector<HeadResultT<float>>& heads, long n, long dh)
+// Every head's map and output, as forward_pooled.cpp's attendHeadsCausal weighs GPT-2's and a
+// decoder's heads (one head a thread).
+void weighCausalHeads(std::vector<HeadResultT<float>>& heads, long n, long dh)
 {
 #pragma omp parallel for schedule(dynamic, 1)
     for (long j = 0; j < static_cast<long>(heads.size()); ++j) {
@@ -212,7 +212,7 @@ void printDecoderParts(const model::Model& m, long n, int reps)
             }
             {
                 Timer _(t["attention"]);
-                weighDecoderHeads(heads, n, dh);
+                weighCausalHeads(heads, n, dh);
             }
             {
                 Timer _(t["copies"]);
@@ -322,10 +322,7 @@ void printParts(const model::Model& m, long n, int reps)
                     hr.K = qkv.middleCols(d + j * dh, dh);
                     hr.V = qkv.middleCols(2 * d + j * dh, dh);
                 }
-#pragma omp parallel for schedule(dynamic, 1)
-                for (long j = 0; j < h; ++j)
-                    (void)attendProjected<float>(Mode::Causal, Scaling::SqrtDk,
-                                                 heads[static_cast<std::size_t>(j)]);
+                weighCausalHeads(heads, n, dh);
             }
             {
                 Timer _(t["residual"]);

@@ -104,17 +104,15 @@ attn::Status detail::hookHeads(const ForwardOptions& options, long li, long n, l
 // Attention, one head per thread: the core's head pass (scores, mask, scaling, softmax with
 // exact zeros, output).
 attn::Status detail::attendHeads(const ForwardOptions& options, long li, const FloatMatrix& x,
-                                 Mode mode, Scaling scaling, const BoolMatrix* mask, long fresh,
-                                 std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
-                                 FloatMatrix& concat)
+                                 long fresh, std::vector<HeadResultT<float>>& heads,
+                                 LayerTrace& trace, FloatMatrix& concat)
 {
     const long h = static_cast<long>(heads.size());
     std::vector<Status> statuses(static_cast<std::size_t>(h));
 #pragma omp parallel for schedule(dynamic, 1)
     for (long j = 0; j < h; ++j)
         statuses[static_cast<std::size_t>(j)] =
-            mask ? attendProjectedMasked<float>(*mask, scaling, heads[static_cast<std::size_t>(j)])
-                 : attendProjected<float>(mode, scaling, heads[static_cast<std::size_t>(j)]);
+            attendProjected<float>(Mode::Self, Scaling::SqrtDk, heads[static_cast<std::size_t>(j)]);
     if (attn::Status s = finishHeads(options, li, x, statuses, fresh, heads, concat); !s.ok())
         return s;
     trace.pooled.clear();
@@ -215,6 +213,8 @@ void projectHeads(const Model& model, long li, const ForwardOptions& options, co
     }
     if (gpt2 && options.keepTypingCache) trace.projections = qkv;
     heads.resize(static_cast<std::size_t>(h));
+    // Side by side: made on one thread, the copies kept the other waiting.
+#pragma omp parallel for schedule(static) if (n * d >= 65536)
     for (long j = 0; j < h; ++j) {
         HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
         hr.Q = from[0]->middleCols(offset[0] + j * dh, dh);
@@ -246,13 +246,15 @@ attn::Status runLayer(const Model& model, long li, const ForwardOptions& options
     projectHeads(model, li, options, x, trace, heads, reuse);
     if (attn::Status s = detail::hookHeads(options, li, n, dh, heads); !s.ok()) return s;
 
-    const Mode mode = gpt2 ? Mode::Causal : Mode::Self;
-    const Scaling scaling = !gpt2 || c.scaleAttention ? Scaling::SqrtDk : Scaling::None;
     FloatMatrix concat(fresh, d);
-    if (attn::Status s = detail::attendHeads(options, li, x, mode, scaling, nullptr, fresh, heads,
-                                             trace, concat);
-        !s.ok())
-        return s;
+    // GPT-2's heads are causal, scored only where a row may look (attendCausal, as a decoder's);
+    // BERT's see every token, through the core's head pass.
+    const float divisor =
+        c.scaleAttention ? static_cast<float>(std::sqrt(static_cast<double>(dh))) : 1.0f;
+    const attn::Status s = gpt2 ? detail::attendHeadsCausal(options, li, x, 0, divisor, false,
+                                                            fresh, heads, trace, concat)
+                                : detail::attendHeads(options, li, x, fresh, heads, trace, concat);
+    if (!s.ok()) return s;
 
     FloatMatrix a, inner, out;
     applyDense(concat, L.attnOut, a);

@@ -15,7 +15,9 @@
 //                 x = LN(x + concat W_o + b); x = LN(x + gelu(x W_i + b) W_o2 + b)
 //   output      GPT-2: logits = ln_f(x) wte^T (V per row)
 //               BERT:  logits = LN(gelu(x W_t + b)) decoder^T + bias (MLM head, if present)
-// The attention step of every head is attn::attendProjected(), the core's head pass.
+// The attention step of a BERT head is attn::attendProjected(), the core's head pass; a GPT-2
+// head's is attendCausal() (causal_head.h), which scores only the keys a row may see and equals
+// the head pass to float rounding.
 
 #include <functional>
 #include <span>

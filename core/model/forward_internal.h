@@ -42,21 +42,20 @@ std::string layerField(long layer, long head, const char* what);
 attn::Status hookHeads(const ForwardOptions& options, long li, long n, long dh,
                        std::vector<HeadResultT<float>>& heads);
 
-// Every head's attention (one head per thread; `mask` null: causal or bidirectional by `mode`),
-// the output hook, and the heads' last `fresh` output rows side by side in `concat`
-// (fresh x h d_h). The maps move into trace.attention. `x` (the layer's input) only names the
-// cause of a value that is not finite.
-attn::Status attendHeads(const ForwardOptions& options, long li, const FloatMatrix& x, Mode mode,
-                         Scaling scaling, const BoolMatrix* mask, long fresh,
+// Every head's attention over every token (BERT's; one head per thread, scaled by sqrt(d_h)), the
+// output hook, and the heads' last `fresh` output rows side by side in `concat` (fresh x h d_h).
+// The maps move into trace.attention. `x` (the layer's input) only names the cause of a value
+// that is not finite.
+attn::Status attendHeads(const ForwardOptions& options, long li, const FloatMatrix& x, long fresh,
                          std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
                          FloatMatrix& concat);
 
-// attendHeads for a decoder's causal heads (forward_pooled.cpp), by attendCausal: only the keys
-// a row may see are scored, and no scores are kept beside the map. `window` > 0 is a sliding
-// window. Whole maps go to trace.attention; `pooled` keeps them in trace.pooled instead, never
-// whole (a long run).
+// attendHeads for causal heads (GPT-2's and a decoder's; forward_pooled.cpp), by attendCausal:
+// only the keys a row may see are scored, and no scores are kept beside the map. `window` > 0 is
+// a sliding window; scores are divided by `divisor` (sqrt(d_h), or 1 unscaled). Whole maps go to
+// trace.attention; `pooled` keeps them in trace.pooled instead, never whole (a long run).
 attn::Status attendHeadsCausal(const ForwardOptions& options, long li, const FloatMatrix& x,
-                               long window, bool pooled, long fresh,
+                               long window, float divisor, bool pooled, long fresh,
                                std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
                                FloatMatrix& concat);
 

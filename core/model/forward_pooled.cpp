@@ -11,7 +11,7 @@
 namespace attn::model {
 
 attn::Status detail::attendHeadsCausal(const ForwardOptions& options, long li, const FloatMatrix& x,
-                                       long window, bool pooled, long fresh,
+                                       long window, float divisor, bool pooled, long fresh,
                                        std::vector<HeadResultT<float>>& heads, LayerTrace& trace,
                                        FloatMatrix& concat)
 {
@@ -41,7 +41,7 @@ attn::Status detail::attendHeadsCausal(const ForwardOptions& options, long li, c
         in.dh = hr.Q.cols();
         in.dv = hr.V.cols();
         in.window = window;
-        in.divisor = static_cast<float>(std::sqrt(static_cast<double>(in.dh)));
+        in.divisor = divisor;
         CausalHeadOutput out;
         if (pooled) {
             out.pooled = &trace.pooled[sj];
