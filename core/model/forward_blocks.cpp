@@ -10,6 +10,7 @@
 #include "core/kernels/activation.h"
 #include "core/kernels/gemm.h"
 #include "core/model/forward.h"
+#include "core/model/forward_internal.h"
 
 namespace attn::model {
 
@@ -40,12 +41,7 @@ void applyDenseEigen(const FloatMatrix& x, const Dense& dense, FloatMatrix& y)
                          dense.bias, y.data(), dense.out);
 }
 
-namespace {
-
-// The sum over row[0, d) of (row[j] - shift), or of its squares, in double: eight running sums
-// side by side, which the compiler keeps in vector registers (one sum is a chain of d
-// dependent additions, and made LayerNorm 2 % of a 128-token GPT-2 pass).
-double rowSum(const float* row, long d, double shift, bool squares)
+double detail::rowSum(const float* row, long d, double shift, bool squares)
 {
     double lanes[8] = {};
     long j = 0;
@@ -62,8 +58,6 @@ double rowSum(const float* row, long d, double shift, bool squares)
            ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
 }
 
-}  // namespace
-
 void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y)
 {
     const long n = x.rows();
@@ -72,8 +66,8 @@ void layerNorm(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y
 #pragma omp parallel for schedule(static) if (n * d >= 65536)
     for (long i = 0; i < n; ++i) {
         const float* row = x.data() + i * d;
-        const double mean = rowSum(row, d, 0.0, false) / static_cast<double>(d);
-        const double var = rowSum(row, d, mean, true) / static_cast<double>(d);
+        const double mean = detail::rowSum(row, d, 0.0, false) / static_cast<double>(d);
+        const double var = detail::rowSum(row, d, mean, true) / static_cast<double>(d);
         const double inv = 1.0 / std::sqrt(var + static_cast<double>(eps));
         float* out = y.data() + i * d;
         for (long j = 0; j < d; ++j)

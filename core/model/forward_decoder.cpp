@@ -25,12 +25,14 @@ void detail::rmsNormRows(const FloatMatrix& x, const Norm& norm, float eps, Floa
     const long n = x.rows();
     const long d = x.cols();
     y.resize(n, d);
-    const ConstVecMap gamma(norm.gamma, d);
 #pragma omp parallel for schedule(static) if (n * d >= 65536)
     for (long i = 0; i < n; ++i) {
-        const double meanSquare = x.row(i).cast<double>().squaredNorm() / static_cast<double>(d);
+        const float* row = x.data() + i * d;
+        const double meanSquare = rowSum(row, d, 0.0, true) / static_cast<double>(d);
         const double inv = 1.0 / std::sqrt(meanSquare + static_cast<double>(eps));
-        y.row(i) = (x.row(i).cast<double>() * inv).cast<float>().cwiseProduct(gamma.transpose());
+        float* out = y.data() + i * d;
+        for (long j = 0; j < d; ++j)
+            out[j] = static_cast<float>(static_cast<double>(row[j]) * inv) * norm.gamma[j];
     }
 }
 
