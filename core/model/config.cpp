@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/config.h"
 
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,11 @@
 #include "core/model/config_reader.h"
 
 namespace attn::model {
+
+float ModelConfig::scoreDivisor() const
+{
+    return scalesScores() ? static_cast<float>(std::sqrt(static_cast<double>(headDim()))) : 1.0f;
+}
 
 namespace {
 

@@ -48,6 +48,11 @@ struct ModelConfig {
         if (explicitHeadDim > 0) return explicitHeadDim;
         return heads > 0 ? width / heads : 0;
     }
+    // Whether a head's raw scores are divided by sqrt(d_h): always, except in a GPT-2 checkpoint
+    // saved with scale_attn_weights false.
+    [[nodiscard]] bool scalesScores() const { return family != Family::Gpt2 || scaleAttention; }
+    // What a head's raw scores are divided by: sqrt(d_h), or 1 where they are not scaled.
+    [[nodiscard]] float scoreDivisor() const;
     // Query heads per key/value head (1 without grouping).
     [[nodiscard]] long groupSize() const { return kvHeads > 0 ? heads / kvHeads : 1; }
     [[nodiscard]] long kvHeadOf(long head) const { return head / groupSize(); }

@@ -296,8 +296,7 @@ attn::Status Decoding::weighHeads(long li, FloatMatrix& concat)
     }
     const long window = decoder && c.slides(li) ? c.slidingWindow : 0;
     const long start = window > 0 ? std::max(0L, n - window + 1) : 0;
-    const bool scaled = decoder || c.scaleAttention;
-    const float divisor = scaled ? static_cast<float>(std::sqrt(static_cast<double>(dh))) : 1.0f;
+    const float divisor = c.scoreDivisor();
     std::vector<int> faults(static_cast<std::size_t>(h), 0);
     for (std::vector<float>& row : layer.fresh) row.resize(static_cast<std::size_t>(rows));
 #pragma omp parallel for schedule(dynamic, 1) if (h * rows * dh >= kParallelCells)

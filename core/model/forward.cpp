@@ -249,10 +249,8 @@ attn::Status runLayer(const Model& model, long li, const ForwardOptions& options
     FloatMatrix concat(fresh, d);
     // GPT-2's heads are causal, scored only where a row may look (attendCausal, as a decoder's);
     // BERT's see every token, through the core's head pass.
-    const float divisor =
-        c.scaleAttention ? static_cast<float>(std::sqrt(static_cast<double>(dh))) : 1.0f;
-    const attn::Status s = gpt2 ? detail::attendHeadsCausal(options, li, x, 0, divisor, false,
-                                                            fresh, heads, trace, concat)
+    const attn::Status s = gpt2 ? detail::attendHeadsCausal(options, li, x, 0, c.scoreDivisor(),
+                                                            false, fresh, heads, trace, concat)
                                 : detail::attendHeads(options, li, x, fresh, heads, trace, concat);
     if (!s.ok()) return s;
 

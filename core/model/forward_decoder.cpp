@@ -166,9 +166,8 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
 
     const long window = c.slides(li) && c.slidingWindow < n ? c.slidingWindow : 0;
     FloatMatrix concat(fresh, qWidth);
-    const auto divisor = static_cast<float>(std::sqrt(static_cast<double>(dh)));
-    if (attn::Status s =
-            attendHeadsCausal(options, li, x, window, divisor, pooled, fresh, heads, trace, concat);
+    if (attn::Status s = attendHeadsCausal(options, li, x, window, c.scoreDivisor(), pooled, fresh,
+                                           heads, trace, concat);
         !s.ok())
         return s;
     if (pooled) {

@@ -141,7 +141,7 @@ attn::Status attendExact(const ModelConfig& c, int layer, int head, long n, Head
     in.n = n;
     in.dh = dh;
     in.window = c.slides(layer) && c.slidingWindow < n ? c.slidingWindow : 0;
-    in.divisor = static_cast<float>(std::sqrt(static_cast<double>(dh)));
+    in.divisor = c.scoreDivisor();
     CausalHeadOutput want;
     want.weights = &out;
     return attendCausal(in, want);
@@ -224,9 +224,7 @@ bool headScore(const Model& model, const ForwardResult& result, int layer, int h
     HeadResultT<float> atQuery, atKey;
     headVectors(model, layer, head, hidden.row(query), query, false, atQuery);
     headVectors(model, layer, head, hidden.row(key), key, false, atKey);
-    const long dh = model.config().headDim();
-    score = atQuery.Q.row(0).dot(atKey.K.row(0)) /
-            static_cast<float>(std::sqrt(static_cast<double>(dh)));
+    score = atQuery.Q.row(0).dot(atKey.K.row(0)) / model.config().scoreDivisor();
     return true;
 }
 

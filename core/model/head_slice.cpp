@@ -147,8 +147,7 @@ AttentionInput headInput(const Model& model, const HeadSlice& slice)
     in.mode = slice.causal ? Mode::Causal : Mode::Self;
     in.rope = slice.rope;
     if (slice.window.size() != 0) in.mask = slice.window;
-    const bool scaled = c.family != Family::Gpt2 || c.scaleAttention;
-    in.scaling = scaled ? Scaling::SqrtDk : Scaling::None;
+    in.scaling = c.scalesScores() ? Scaling::SqrtDk : Scaling::None;
     in.score = ScoreFunction::Dot;
     return in;
 }
