@@ -98,6 +98,51 @@ void releaseHeads(std::vector<HeadResultT<float>>& heads)
     }
 }
 
+// The copies below run on both threads: on one, they kept the other waiting for about 3 % of a
+// 128-token SmolLM2 pass.
+bool splitCopies(const FloatMatrix& qkv)
+{
+    return qkv.rows() * qkv.cols() >= 65536;
+}
+
+// [q | k | v] as rows [p, n) of qkv.
+void joinRows(const FloatMatrix& q, const FloatMatrix& k, const FloatMatrix& v, long p,
+              FloatMatrix& qkv)
+{
+    const long n = qkv.rows();
+#pragma omp parallel for schedule(static) if (splitCopies(qkv))
+    for (long i = p; i < n; ++i) {
+        qkv.row(i).head(q.cols()) = q.row(i - p);
+        qkv.row(i).segment(q.cols(), k.cols()) = k.row(i - p);
+        qkv.row(i).tail(v.cols()) = v.row(i - p);
+    }
+}
+
+// Each query head's Q and its key/value head's K and V, copied out of the joined projections.
+void copyHeads(const ModelConfig& c, const FloatMatrix& qkv, std::vector<HeadResultT<float>>& heads)
+{
+    const long n = qkv.rows();
+    const long dh = c.headDim();
+    const long qWidth = c.heads * dh;
+    const long kvWidth = c.kvHeads * dh;
+    heads.resize(static_cast<std::size_t>(c.heads));
+    // Sized on this thread, so that the copies allocate nothing: a block allocated on a worker
+    // comes from another glibc arena, which grew SmolLM2's peak at 512 tokens past its goal.
+    for (HeadResultT<float>& hr : heads) {
+        hr.Q.resize(n, dh);
+        hr.K.resize(n, dh);
+        hr.V.resize(n, dh);
+    }
+#pragma omp parallel for schedule(static) if (splitCopies(qkv))
+    for (long j = 0; j < c.heads; ++j) {
+        HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
+        const long g = c.kvHeadOf(j);
+        hr.Q = qkv.middleCols(j * dh, dh);
+        hr.K = qkv.middleCols(qWidth + g * dh, dh);
+        hr.V = qkv.middleCols(qWidth + kvWidth + g * dh, dh);
+    }
+}
+
 }  // namespace
 
 attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardOptions& options,
@@ -142,26 +187,20 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
     } else if (options.keepTypingCache) {
         trace.normed = normed;
     }
-    qkv.bottomRows(fresh) << q, k, v;
+    joinRows(q, k, v, p, qkv);
     const bool pooled = options.poolAbove > 0 && n > options.poolAbove;
     if (pooled) {
-        // The joined copy is all that is read from here on (8,192 tokens of Qwen3: 128 MiB). Not
-        // in a short run: freeing them here moves glibc's mmap threshold before the maps are
-        // made, which leaves SmolLM2's 512-token run 20 MiB larger.
+        // The joined copy is all that is read from here on (8,192 tokens of Qwen3: 128 MiB), and
+        // it goes before the heads' copies are made. Not in a short run: freeing them here moves
+        // glibc's mmap threshold before the maps are made, which leaves SmolLM2's 512-token run
+        // 20 MiB larger.
         q.resize(0, 0);
         k.resize(0, 0);
         v.resize(0, 0);
     }
     if (options.keepTypingCache) trace.projections = qkv;
 
-    heads.resize(static_cast<std::size_t>(h));
-    for (long j = 0; j < h; ++j) {
-        HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
-        const long g = c.kvHeadOf(j);
-        hr.Q = qkv.middleCols(j * dh, dh);
-        hr.K = qkv.middleCols(qWidth + g * dh, dh);
-        hr.V = qkv.middleCols(qWidth + kvWidth + g * dh, dh);
-    }
+    copyHeads(c, qkv, heads);
     if (attn::Status s = hookHeads(options, li, n, dh, heads); !s.ok()) return s;
 
     const long window = c.slides(li) && c.slidingWindow < n ? c.slidingWindow : 0;
