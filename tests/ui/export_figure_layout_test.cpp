@@ -145,6 +145,22 @@ TEST(FigureLayout, CellsOfANonSquareMapAreSquareByDefault)
     }
 }
 
+TEST(FigureLayout, ASquareMapShorterThanTheRoomIsCentredInIt)
+{
+    // A wide map in a tall figure: its square cells leave room above and below. Top-aligned,
+    // all of it gathered between the map and the caption.
+    const Figure f = handMadeFigure(attn::Matrix::Zero(3, 7));
+    const QImage image = renderFigureImage(f, QSize(500, 1200), 1.0);
+    const QRect map =
+        boxOfColour(image, gradientFor(ColorScale::Weights).color(0.0, QCPRange(0.0, 1.0)));
+    ASSERT_FALSE(map.isEmpty());
+    const int above = map.top() - highestTextBand(image).bottom;
+    const int below = lowestTextBand(image).top - map.bottom();
+    // Below holds the column labels and the axis title too, so not equal; but not all the room.
+    EXPECT_GT(above, 200) << above << " px above the map, " << below << " below";
+    EXPECT_LT(below, 2 * above) << above << " px above the map, " << below << " below";
+}
+
 TEST(FigureLayout, FreeAspectLetsTheCellsFillTheRoom)
 {
     attn::Matrix m = attn::Matrix::Zero(3, 7);

@@ -286,10 +286,13 @@ PanelPlacement placePanel(const QRectF& area, const HeatmapContent& c, const QFo
         if (pl.rotate || pl.colWidest + 8.0 * u <= pl.cw) break;
         pl.rotate = true;
     }
-    // A square map narrower than the room is centred in it (with its labels and bar).
+    // A square map narrower or shorter than the room is centred in it (with its labels and
+    // bar): top-aligned, a square map in a tall figure left a band of white above the caption.
     const double spare = std::max(0.0, availW - pl.cw * static_cast<double>(cols));
-    pl.map = QRectF(left + spare / 2.0, area.top(), pl.cw * static_cast<double>(cols),
-                    pl.ch * static_cast<double>(rows));
+    const double spareH =
+        std::max(0.0, area.height() - pl.colLabelH - pl.axisH - pl.ch * static_cast<double>(rows));
+    pl.map = QRectF(left + spare / 2.0, area.top() + spareH / 2.0,
+                    pl.cw * static_cast<double>(cols), pl.ch * static_cast<double>(rows));
     return pl;
 }
 
