@@ -5,7 +5,8 @@ attn::model's decoder forward pass against plain PyTorch on the same weights
 (bench/decoder_compare.sh), or for trying the model window with a real tokenizer.
 
     /usr/bin/python3 bench/make_decoder_checkpoint.py OUT_DIR
-        --shape {qwen3-0.6b,smollm2-135m,tiny-qwen3} [--dtype bf16|f32] [--shards N] [--seed S]
+        --shape {qwen3-0.6b,smollm2-135m,smollm2-135m-32k,tiny-qwen3} [--dtype bf16|f32]
+        [--shards N] [--seed S]
 
 Shapes (config.json as the hub ships the model; the weights are random):
   qwen3-0.6b    Qwen/Qwen3-0.6B: qwen3, 28 layers, hidden 1024, 16 heads, 8 kv heads, head_dim
@@ -14,16 +15,19 @@ Shapes (config.json as the hub ships the model; the weights are random):
   smollm2-135m  HuggingFaceTB/SmolLM2-135M: llama, 30 layers, hidden 576, 9 heads, 3 kv heads,
                 intermediate 1536, vocabulary 49,152, tied, rope_theta 1e5, 8,192 positions;
                 135 M parameters (269 MB in BF16)
+  smollm2-135m-32k  the same layers with a vocabulary of 32,000 (Mistral's tokenizer, below):
+                the model window reads text with it (125 M parameters)
   tiny-qwen3    2 layers, hidden 64, 4 heads, 2 kv heads, head_dim 16, intermediate 128, with
                 Qwen3's vocabulary and tokenizer: the model window with real text, in seconds
 
 Writes OUT_DIR/config.json and OUT_DIR/model.safetensors (or --shards N files
 model-0000i-of-0000N.safetensors and model.safetensors.index.json, as save_pretrained names
 them). Qwen shapes also get Qwen3's tokenizer.json and tokenizer_config.json, unpacked from
-tests/reference/tokenizers/hf/qwen3.tar.xz; SmolLM2's tokenizer is not in the repository, so
-that folder gets Mistral's (tests/reference/tokenizers/hf/mistral.tar.xz), whose ids all fall
-inside SmolLM2's vocabulary: the model window reads text with it (the forward benchmark feeds
-ids directly). Do not commit the output.
+tests/reference/tokenizers/hf/qwen3.tar.xz. SmolLM2's tokenizer is not in the repository, so
+its shapes get Mistral's (tests/reference/tokenizers/hf/mistral.tar.xz): its 32,000 ids all fall
+inside SmolLM2's 49,152, but the model window refuses a tokenizer that leaves more than an
+eighth of a model's ids without a token, so it reads text only with smollm2-135m-32k (the
+forward benchmark feeds ids directly). Do not commit the output.
 
 Weights: every Linear and the embedding normal with std 0.02, every RMSNorm weight (and
 Qwen3's q_norm / k_norm) 1: the residual stream grows slowly and stays finite over 28 layers.
@@ -73,13 +77,13 @@ TINY_QWEN3 = dict(QWEN3_0_6B, head_dim=16, hidden_size=64, intermediate_size=128
                   max_window_layers=2, num_attention_heads=4, num_hidden_layers=2,
                   num_key_value_heads=2)
 
-SHAPES = {"qwen3-0.6b": QWEN3_0_6B, "smollm2-135m": SMOLLM2_135M, "tiny-qwen3": TINY_QWEN3}
+SHAPES = {"qwen3-0.6b": QWEN3_0_6B, "smollm2-135m": SMOLLM2_135M,
+          "smollm2-135m-32k": dict(SMOLLM2_135M, vocab_size=32000), "tiny-qwen3": TINY_QWEN3}
 MISTRAL_TOKENIZER = os.path.join(HERE, "..", "tests", "reference", "tokenizers", "hf",
                                  "mistral.tar.xz")
-# SmolLM2's own tokenizer is not in the repository: Mistral's (32,000 ids, all inside SmolLM2's
-# 49,152) stands in, so that the model window can read text with that shape.
+# SmolLM2's own tokenizer is not in the repository: Mistral's (32,000 ids) stands in.
 TOKENIZERS = {"qwen3-0.6b": QWEN3_TOKENIZER, "tiny-qwen3": QWEN3_TOKENIZER,
-              "smollm2-135m": MISTRAL_TOKENIZER}
+              "smollm2-135m": MISTRAL_TOKENIZER, "smollm2-135m-32k": MISTRAL_TOKENIZER}
 STORED = {"bf16": ("BF16", "bfloat16", 2), "f32": ("F32", "float32", 4)}
 BLOCK_FLOATS = 1 << 24  # rows drawn at once: 64 MB of float32
 
