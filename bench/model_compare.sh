@@ -24,6 +24,9 @@
 #   TORCH_PASSIVE=1    also run PyTorch with OMP_WAIT_POLICY=PASSIVE each round (its OpenMP pool
 #                      and OpenBLAS's threads otherwise spin against each other); the ratio is
 #                      taken against the faster PyTorch
+#   AVX2=0             1: both sides on their AVX2 kernels, as on a machine without AVX-512: ours
+#                      with ATTNLAB_KERNELS=avx2, PyTorch with ATEN_CPU_CAPABILITY=avx2 and
+#                      OpenBLAS with OPENBLAS_CORETYPE=Haswell
 #   JOBS=1             build parallelism (the build runs under nice -n 15)
 #   BUILD_DIR=...      default <repo>/build-bench
 #   QUIET_WAIT=0       seconds to wait (at most) for the 1-minute load average to fall below 0.7
@@ -83,13 +86,18 @@ logits=()
 common=(--tokens "$TOKENS" --reps "$REPS" --warmup 1 "${logits[@]}")
 torch_env=(-u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS="$THREADS"
            OPENBLAS_NUM_THREADS="$THREADS")
+ours_env=(OMP_NUM_THREADS="$THREADS")
+if [[ "${AVX2:-0}" == 1 ]]; then
+    torch_env+=(ATEN_CPU_CAPABILITY=avx2 OPENBLAS_CORETYPE=Haswell)
+    ours_env+=(ATTNLAB_KERNELS=avx2)
+fi
 
 source "$ROOT/bench/serve.sh"
 for round in $(seq 1 "$ROUNDS"); do
     dir="$out_dir/round-$round"
     mkdir -p "$dir"
     log "round $round of $ROUNDS (load $(load))"
-    sides=(ours "$(printf '%q ' env OMP_NUM_THREADS="$THREADS" \
+    sides=(ours "$(printf '%q ' env "${ours_env[@]}" \
                    "$BUILD_DIR/bench/attnlab_model_bench" "$CKPT" "${common[@]}")")
     sides+=(torch "$(printf '%q ' env "${torch_env[@]}" "$PY" "$ROOT/bench/torch_peer.py" \
                      "$CKPT" "${common[@]}" --threads "$THREADS")")
