@@ -176,8 +176,6 @@ void projectHeads(const Model& model, long li, const ForwardOptions& options, co
     const bool gpt2 = c.family == Family::Gpt2;
     const long n = x.rows();
     const long d = c.width;
-    const long dh = c.headDim();
-    const long h = c.heads;
     FloatMatrix qkv, k, v;
     const FloatMatrix* from[3] = {&qkv, &qkv, &qkv};
     long offset[3] = {0, d, 2 * d};
@@ -212,15 +210,7 @@ void projectHeads(const Model& model, long li, const ForwardOptions& options, co
         offset[1] = offset[2] = 0;
     }
     if (gpt2 && options.keepTypingCache) trace.projections = qkv;
-    heads.resize(static_cast<std::size_t>(h));
-    // Side by side: made on one thread, the copies kept the other waiting.
-#pragma omp parallel for schedule(static) if (n * d >= 65536)
-    for (long j = 0; j < h; ++j) {
-        HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
-        hr.Q = from[0]->middleCols(offset[0] + j * dh, dh);
-        hr.K = from[1]->middleCols(offset[1] + j * dh, dh);
-        hr.V = from[2]->middleCols(offset[2] + j * dh, dh);
-    }
+    detail::copyHeads(c, from, offset, heads);
 }
 
 // One layer: reads x (the residual stream entering layer `li`), records it, its attention

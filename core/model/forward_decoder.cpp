@@ -20,22 +20,6 @@
 
 namespace attn::model {
 
-void detail::rmsNormRows(const FloatMatrix& x, const Norm& norm, float eps, FloatMatrix& y)
-{
-    const long n = x.rows();
-    const long d = x.cols();
-    y.resize(n, d);
-#pragma omp parallel for schedule(static) if (n * d >= 65536)
-    for (long i = 0; i < n; ++i) {
-        const float* row = x.data() + i * d;
-        const double meanSquare = rowSum(row, d, 0.0, true) / static_cast<double>(d);
-        const double inv = 1.0 / std::sqrt(meanSquare + static_cast<double>(eps));
-        float* out = y.data() + i * d;
-        for (long j = 0; j < d; ++j)
-            out[j] = static_cast<float>(static_cast<double>(row[j]) * inv) * norm.gamma[j];
-    }
-}
-
 // Each head's block of `m` (width d_h each): RMSNorm with `norm` where it is set, then the
 // rotation of rows as positions row0 ... Every head of a row in one pass and one parallel region
 // for all rows: a region per head (Qwen3: 16 q heads of 128) cost more than the work, and so did
@@ -52,11 +36,9 @@ void detail::normAndRotate(Eigen::Ref<FloatMatrix> m, long headCount, long dh, c
         for (long j = 0; j < headCount; ++j) {
             float* v = &m(i, j * dh);
             if (norm.gamma != nullptr) {
-                double squares = 0.0;
-                for (long t = 0; t < dh; ++t)
-                    squares += static_cast<double>(v[t]) * static_cast<double>(v[t]);
                 const double inv =
-                    1.0 / std::sqrt(squares / static_cast<double>(dh) + static_cast<double>(eps));
+                    1.0 / std::sqrt(rowSum(v, dh, 0.0, true) / static_cast<double>(dh) +
+                                    static_cast<double>(eps));
                 for (long t = 0; t < dh; ++t)
                     v[t] = static_cast<float>(static_cast<double>(v[t]) * inv) * norm.gamma[t];
             }
@@ -98,49 +80,16 @@ void releaseHeads(std::vector<HeadResultT<float>>& heads)
     }
 }
 
-// The copies below run on both threads: on one, they kept the other waiting for about 3 % of a
-// 128-token SmolLM2 pass.
-bool splitCopies(const FloatMatrix& qkv)
-{
-    return qkv.rows() * qkv.cols() >= 65536;
-}
-
-// [q | k | v] as rows [p, n) of qkv.
+// [q | k | v] as rows [p, n) of qkv, on both threads (as the heads' copies).
 void joinRows(const FloatMatrix& q, const FloatMatrix& k, const FloatMatrix& v, long p,
               FloatMatrix& qkv)
 {
     const long n = qkv.rows();
-#pragma omp parallel for schedule(static) if (splitCopies(qkv))
+#pragma omp parallel for schedule(static) if (n * qkv.cols() >= 65536)
     for (long i = p; i < n; ++i) {
         qkv.row(i).head(q.cols()) = q.row(i - p);
         qkv.row(i).segment(q.cols(), k.cols()) = k.row(i - p);
         qkv.row(i).tail(v.cols()) = v.row(i - p);
-    }
-}
-
-// Each query head's Q and its key/value head's K and V, copied out of the joined projections.
-void copyHeads(const ModelConfig& c, const FloatMatrix& qkv, std::vector<HeadResultT<float>>& heads)
-{
-    const long n = qkv.rows();
-    const long dh = c.headDim();
-    const long qWidth = c.heads * dh;
-    const long kvWidth = c.kvHeads * dh;
-    heads.resize(static_cast<std::size_t>(c.heads));
-    // Sized on this thread, so that the heads' buffers come from its glibc arena as the rest of
-    // the run's do, and the parallel copies allocate nothing (the peak RSS of a 512-token run
-    // measured the same either way).
-    for (HeadResultT<float>& hr : heads) {
-        hr.Q.resize(n, dh);
-        hr.K.resize(n, dh);
-        hr.V.resize(n, dh);
-    }
-#pragma omp parallel for schedule(static) if (splitCopies(qkv))
-    for (long j = 0; j < c.heads; ++j) {
-        HeadResultT<float>& hr = heads[static_cast<std::size_t>(j)];
-        const long g = c.kvHeadOf(j);
-        hr.Q = qkv.middleCols(j * dh, dh);
-        hr.K = qkv.middleCols(qWidth + g * dh, dh);
-        hr.V = qkv.middleCols(qWidth + kvWidth + g * dh, dh);
     }
 }
 
@@ -201,7 +150,9 @@ attn::Status detail::runDecoderLayer(const Model& model, long li, const ForwardO
     }
     if (options.keepTypingCache) trace.projections = qkv;
 
-    copyHeads(c, qkv, heads);
+    const FloatMatrix* const from[3] = {&qkv, &qkv, &qkv};
+    const long offset[3] = {0, qWidth, qWidth + kvWidth};
+    copyHeads(c, from, offset, heads);
     if (attn::Status s = hookHeads(options, li, n, dh, heads); !s.ok()) return s;
 
     const long window = c.slides(li) && c.slidingWindow < n ? c.slidingWindow : 0;

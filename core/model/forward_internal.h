@@ -42,6 +42,12 @@ std::string layerField(long layer, long head, const char* what);
 attn::Status hookHeads(const ForwardOptions& options, long li, long n, long dh,
                        std::vector<HeadResultT<float>>& heads);
 
+// Each query head's Q, and its key/value head's K and V (ModelConfig::kvHeadOf), copied out of
+// the projections: Q from from[0] at column offset[0] + j d_h, K and V likewise from from[1] and
+// from[2]. Every source has the run's rows; `heads` gets c.heads entries.
+void copyHeads(const ModelConfig& c, const FloatMatrix* const from[3], const long offset[3],
+               std::vector<HeadResultT<float>>& heads);
+
 // Every head's attention over every token (BERT's; one head per thread, scaled by sqrt(d_h)), the
 // output hook, and the heads' last `fresh` output rows side by side in `concat` (fresh x h d_h).
 // The maps move into trace.attention. `x` (the layer's input) only names the cause of a value
